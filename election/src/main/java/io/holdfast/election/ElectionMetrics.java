@@ -1,0 +1,42 @@
+package io.holdfast.election;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.function.DoubleSupplier;
+
+/**
+ * The elector's meters, in Prometheus naming once exported: {@code holdfast_election_leader},
+ * {@code holdfast_election_transitions_total{to}}, {@code holdfast_election_renew_failures_total{cause}},
+ * {@code holdfast_election_acquire_failures_total{cause}}, {@code holdfast_election_last_renew_age_seconds}.
+ */
+final class ElectionMetrics {
+  private final MeterRegistry registry;
+
+  ElectionMetrics(MeterRegistry registry, Leadership leadership, DoubleSupplier lastRenewAgeSeconds) {
+    this.registry = registry;
+    Gauge.builder("holdfast.election.leader", leadership, l -> l.isLeader() ? 1 : 0)
+        .description("1 while this replica holds the lease by its own clock, else 0")
+        .register(registry);
+    Gauge.builder("holdfast.election.last.renew.age", lastRenewAgeSeconds, DoubleSupplier::getAsDouble)
+        .baseUnit("seconds")
+        .description("Seconds since the last successful acquire or renew; NaN if this replica never led")
+        .register(registry);
+  }
+
+  void transition(ElectorState to) {
+    Counter.builder("holdfast.election.transitions")
+        .description("State changes of this replica's elector")
+        .tag("to", to.name().toLowerCase(java.util.Locale.ROOT))
+        .register(registry)
+        .increment();
+  }
+
+  void lockFailure(boolean leading, LockException.Cause cause) {
+    Counter.builder(leading ? "holdfast.election.renew.failures" : "holdfast.election.acquire.failures")
+        .description(leading ? "Failed renewals of the lease, by cause" : "Failed attempts to acquire the lease, by cause")
+        .tag("cause", cause.tag())
+        .register(registry)
+        .increment();
+  }
+}

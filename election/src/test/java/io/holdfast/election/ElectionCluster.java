@@ -1,0 +1,111 @@
+package io.holdfast.election;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.holdfast.testkit.FaultProxy;
+import io.holdfast.testkit.MockKubeApi;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
+
+/**
+ * N electors against one emulated API, each through its own {@link FaultProxy}, so one replica or all of
+ * them can be cut off. Fast timings by default: lease 2 s, renew deadline 1.5 s, retry 0.3 s.
+ */
+final class ElectionCluster implements AutoCloseable {
+  static final String NAMESPACE = "holdfast-test";
+  static final String LEASE = "holdfast";
+
+  final MockKubeApi api;
+  final List<Replica> replicas = new ArrayList<>();
+  private final UnaryOperator<ElectionSettings.Builder> tuning;
+
+  private ElectionCluster(MockKubeApi api, UnaryOperator<ElectionSettings.Builder> tuning) {
+    this.api = api;
+    this.tuning = tuning;
+  }
+
+  static ElectionSettings.Builder fastTimings() {
+    return ElectionSettings.builder()
+        .leaseNamespace(NAMESPACE)
+        .leaseName(LEASE)
+        .leaseDuration(Duration.ofSeconds(2))
+        .renewDeadline(Duration.ofMillis(1500))
+        .retryPeriod(Duration.ofMillis(300))
+        .lockTimeout(Duration.ofMillis(500));
+  }
+
+  static ElectionCluster start(int n) {
+    return start(n, b -> b);
+  }
+
+  static ElectionCluster start(int n, UnaryOperator<ElectionSettings.Builder> tuning) {
+    ElectionCluster c = new ElectionCluster(MockKubeApi.start(), tuning);
+    for (int i = 0; i < n; i++) {
+      c.add("r" + i).elector.start();
+    }
+    return c;
+  }
+
+  /** Adds a replica (not started) with its own proxy, client and lock. */
+  Replica add(String name) {
+    Replica r = new Replica(name, api, tuning.apply(fastTimings().identity(name)).build());
+    replicas.add(r);
+    return r;
+  }
+
+  Replica replica(int i) {
+    return replicas.get(i);
+  }
+
+  List<Replica> leaders() {
+    return replicas.stream().filter(r -> r.elector.isLeader()).toList();
+  }
+
+  List<Replica> others(Replica than) {
+    return replicas.stream().filter(r -> r != than).toList();
+  }
+
+  @Override
+  public void close() {
+    replicas.forEach(Replica::close);
+    api.close();
+  }
+
+  /** One elector with its fault proxy, client, lock, recorded events and recorded exits. */
+  static final class Replica implements AutoCloseable {
+    final String name;
+    final FaultProxy proxy;
+    final KubernetesClient client;
+    final KubernetesLeaseLock lock;
+    final RecordingListener events = new RecordingListener();
+    final List<String> exits = new java.util.concurrent.CopyOnWriteArrayList<>();
+    final LeaderElector elector;
+
+    Replica(String name, MockKubeApi api, ElectionSettings settings) {
+      this.name = name;
+      this.proxy = FaultProxy.start(name, api.port());
+      this.client = new KubernetesClientBuilder()
+          .withConfig(KubernetesLeaseLock.electionConfig(MockKubeApi.configFor(proxy.port()), settings.lockTimeout()))
+          .build();
+      this.lock = KubernetesLeaseLock.using(client, settings.leaseNamespace(), settings.leaseName());
+      this.elector = LeaderElector.builder(settings, lock)
+          .exitHandler((status, reason) -> exits.add(reason))
+          .build();
+      elector.addListener(events);
+    }
+
+    @Override
+    public void close() {
+      elector.close();
+      client.close();
+      proxy.close();
+    }
+
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+}
