@@ -109,7 +109,8 @@ public final class KubernetesLeaseLock implements LeaseLock, AutoCloseable {
 
   @Override
   public LockWatch watch(Consumer<Optional<VersionedRecord>> onChange) {
-    SharedIndexInformer<Lease> informer = lease().inform(new ResourceEventHandler<>() {
+    SharedIndexInformer<Lease> informer = lease().runnableInformer(0);
+    informer.addEventHandler(new ResourceEventHandler<>() {
       @Override
       public void onAdd(Lease obj) {
         onChange.accept(Optional.of(LeaseMapping.toRecord(obj)));
@@ -124,7 +125,13 @@ public final class KubernetesLeaseLock implements LeaseLock, AutoCloseable {
       public void onDelete(Lease obj, boolean deletedFinalStateUnknown) {
         onChange.accept(Optional.empty());
       }
-    }, 0);
+    });
+    // Keep re-listing and re-watching whatever fails: while it does, isHealthy() is false and the elector polls.
+    informer.exceptionHandler((started, failure) -> {
+      log.debug("watch of {} failed, retrying: {}", describe(), failure.toString());
+      return true;
+    });
+    informer.start();
     return new LockWatch() {
       @Override
       public boolean isHealthy() {

@@ -76,6 +76,8 @@ public final class LeaderElector implements Leadership, AutoCloseable {
 
   // Owned by the elector thread.
   private VersionedRecord observed;
+  /** The held record last seen before the lease was deleted; null unless the lease is currently absent. */
+  private LeaseRecord recordBeforeDeletion;
   private long observedAt;
   private boolean observedOnce;
   private long termSeq;
@@ -87,7 +89,7 @@ public final class LeaderElector implements Leadership, AutoCloseable {
   private int localTransitions;
   /** Set during an attempt when the outcome calls for another attempt at once (lost lease, lost race). */
   private boolean retryNow;
-  private LeaseLock.LockWatch watch = LeaseLock.LockWatch.NONE;
+  private volatile LeaseLock.LockWatch watch = LeaseLock.LockWatch.NONE;
 
   private final Queue<Optional<VersionedRecord>> watchEvents = new ConcurrentLinkedQueue<>();
   private final ReentrantLock wakeLock = new ReentrantLock();
@@ -180,6 +182,11 @@ public final class LeaderElector implements Leadership, AutoCloseable {
   /** Seconds since the last successful renewal was sent; NaN if this replica never led. */
   public double lastRenewAgeSeconds() {
     return everRenewed ? (clock.nanoTime() - lastRenewSentAt) / 1e9 : Double.NaN;
+  }
+
+  /** Whether the lock's watch is live, so followers react to changes at once instead of at their next poll. */
+  public boolean watchHealthy() {
+    return watch.isHealthy();
   }
 
   /** The settings this elector runs with. */
@@ -335,6 +342,9 @@ public final class LeaderElector implements Leadership, AutoCloseable {
       // Be there the moment the current lease expires rather than up to a retry period later.
       long untilExpiry = observedAt + observed.record().leaseDurationSeconds() * 1_000_000_000L - clock.nanoTime();
       delay = Math.min(delay, Math.max(0, untilExpiry));
+    } else if (consecutiveFailures == 0 && observed == null && !canCreate(clock.nanoTime())) {
+      long untilFree = observedAt + recordBeforeDeletion.leaseDurationSeconds() * 1_000_000_000L - clock.nanoTime();
+      delay = Math.min(delay, Math.max(0, untilFree));
     }
     return delay;
   }
@@ -342,6 +352,9 @@ public final class LeaderElector implements Leadership, AutoCloseable {
   private void campaign() throws LockException {
     Optional<VersionedRecord> current = trustWatch() ? Optional.ofNullable(observed) : read();
     if (current.isEmpty()) {
+      if (!canCreate(clock.nanoTime())) {
+        return;
+      }
       long transitions = lastKnownTransitions + 1;
       LeaseRecord fresh = newTermRecord(transitions);
       long sentAt = clock.nanoTime();
@@ -421,8 +434,14 @@ public final class LeaderElector implements Leadership, AutoCloseable {
   /** Records what we saw; the observation clock restarts only when the record's content changes. */
   private void observe(Optional<VersionedRecord> r, long now) {
     LeaseRecord seen = r.map(VersionedRecord::record).orElse(null);
-    if (!observedOnce || observed == null || !Objects.equals(observed.record(), seen)) {
+    LeaseRecord before = observed == null ? null : observed.record();
+    if (!observedOnce || !Objects.equals(before, seen)) {
       observedAt = now;
+    }
+    if (seen == null && observed != null && !observed.record().isReleased()) {
+      recordBeforeDeletion = observed.record();
+    } else if (seen != null) {
+      recordBeforeDeletion = null;
     }
     observed = r.orElse(null);
     observedOnce = true;
@@ -438,6 +457,16 @@ public final class LeaderElector implements Leadership, AutoCloseable {
       }
       notifyListeners(l -> l.onNewLeader(holder));
     }
+  }
+
+  /**
+   * A deleted lease is not a released one: its holder may not know and may still act until its renew
+   * deadline. Wait a full lease after seeing the deletion, unless the holder was this replica.
+   */
+  private boolean canCreate(long now) {
+    LeaseRecord before = recordBeforeDeletion;
+    return before == null || before.isHeldBy(settings.identity())
+        || now - observedAt >= before.leaseDurationSeconds() * 1_000_000_000L;
   }
 
   private boolean canAcquire(LeaseRecord r, long now) {

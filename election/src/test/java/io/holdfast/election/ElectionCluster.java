@@ -79,6 +79,7 @@ final class ElectionCluster implements AutoCloseable {
     final FaultProxy proxy;
     final KubernetesClient client;
     final KubernetesLeaseLock lock;
+    final SlowWriteLock slowLock;
     final RecordingListener events = new RecordingListener();
     final List<String> exits = new java.util.concurrent.CopyOnWriteArrayList<>();
     final LeaderElector elector;
@@ -90,7 +91,8 @@ final class ElectionCluster implements AutoCloseable {
           .withConfig(KubernetesLeaseLock.electionConfig(MockKubeApi.configFor(proxy.port()), settings.lockTimeout()))
           .build();
       this.lock = KubernetesLeaseLock.using(client, settings.leaseNamespace(), settings.leaseName());
-      this.elector = LeaderElector.builder(settings, lock)
+      this.slowLock = new SlowWriteLock(lock);
+      this.elector = LeaderElector.builder(settings, slowLock)
           .exitHandler((status, reason) -> exits.add(reason))
           .build();
       elector.addListener(events);

@@ -188,6 +188,23 @@ class ElectorStateMachineTest {
   }
 
   @Test
+  void aFollowerWaitsAFullLeaseBeforeRecreatingALeaseThatWasDeletedUnderItsHolder() {
+    lock.put(foreign("other", 3, Instant.EPOCH));
+    LeaderElector e = elector("a");
+    e.step();
+    lock.delete(); // "other" may not know yet and may still be acting
+    clock.advance(Duration.ofMillis(300));
+    e.step();
+    clock.advance(Duration.ofMillis(1999));
+    e.step();
+    assertThat(e.isLeader()).isFalse();
+    assertThat(lock.record()).isEmpty();
+    clock.advance(Duration.ofMillis(1));
+    e.step();
+    assertThat(e.currentTerm()).contains(new Term(4, "a"));
+  }
+
+  @Test
   void exitPolicyCallsTheExitHandlerOnLoss() {
     LeaderElector e = elector("a", RecoveryPolicy.EXIT);
     e.step();
