@@ -1,0 +1,103 @@
+package io.holdfast.server.cli;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Validated settings of {@code holdfast serve}. Constructing one checks every value, so an instance is always
+ * usable; messages name the flag and what is allowed, because they are shown to the operator as is.
+ *
+ * @param configDir    directory of {@code *.yaml}/{@code *.yml} gateway config files; stored absolute and normalised
+ * @param xdsAddress   address the xDS gRPC server binds to (IP literal or host name, never resolved here)
+ * @param xdsPort      xDS port, 0..65535 (0 picks a free port)
+ * @param adminAddress address of the admin HTTP server (health, readiness, metrics, state)
+ * @param adminPort    admin port, 0..65535; must differ from {@code xdsPort} unless either is 0
+ * @param snapshotDir  optional existing writable directory for persisted snapshots; stored absolute
+ * @param logFormat    log output format
+ */
+public record ServeSettings(
+        Path configDir,
+        String xdsAddress,
+        int xdsPort,
+        String adminAddress,
+        int adminPort,
+        Optional<Path> snapshotDir,
+        LogFormat logFormat) {
+
+    public static final int MAX_PORT = 65_535;
+
+    public ServeSettings {
+        // Values that are wrong on their own first, then those that depend on the file system.
+        requireAddress("--xds-address", xdsAddress);
+        requirePort("--xds-port", xdsPort);
+        requireAddress("--admin-address", adminAddress);
+        requirePort("--admin-port", adminPort);
+        if (xdsPort != 0 && xdsPort == adminPort) {
+            throw new IllegalArgumentException(
+                    "--admin-port " + adminPort + " is the same as --xds-port: the two servers need different ports");
+        }
+        if (logFormat == null) {
+            throw new IllegalArgumentException("--log-format is required: text or json");
+        }
+        configDir = requireReadableDirectory("--config-dir", configDir);
+        Objects.requireNonNull(snapshotDir, "snapshotDir (use Optional.empty())");
+        snapshotDir = snapshotDir.map(ServeSettings::requireWritableDirectory);
+    }
+
+    /** Where the xDS server binds. A host name (not a literal) is resolved by this call. */
+    public InetSocketAddress xdsSocketAddress() {
+        return new InetSocketAddress(AddressSyntax.stripBrackets(xdsAddress), xdsPort);
+    }
+
+    /** Where the admin server binds. A host name (not a literal) is resolved by this call. */
+    public InetSocketAddress adminSocketAddress() {
+        return new InetSocketAddress(AddressSyntax.stripBrackets(adminAddress), adminPort);
+    }
+
+    private static Path requireReadableDirectory(String flag, Path dir) {
+        if (dir == null) {
+            throw new IllegalArgumentException(
+                    flag + " is required: the directory holding the *.yaml/*.yml config files");
+        }
+        Path absolute = requireDirectory(flag, dir);
+        if (!Files.isReadable(absolute)) {
+            throw new IllegalArgumentException(flag + " '" + dir + "' is not readable");
+        }
+        return absolute;
+    }
+
+    private static Path requireWritableDirectory(Path dir) {
+        Path absolute = requireDirectory("--snapshot-dir", dir);
+        if (!Files.isWritable(absolute)) {
+            throw new IllegalArgumentException("--snapshot-dir '" + dir + "' is not writable");
+        }
+        return absolute;
+    }
+
+    private static Path requireDirectory(String flag, Path dir) {
+        Path absolute = dir.toAbsolutePath().normalize();
+        if (!Files.exists(absolute)) {
+            throw new IllegalArgumentException(flag + " '" + dir + "' does not exist");
+        }
+        if (!Files.isDirectory(absolute)) {
+            throw new IllegalArgumentException(flag + " '" + dir + "' is not a directory");
+        }
+        return absolute;
+    }
+
+    private static void requirePort(String flag, int port) {
+        if (port < 0 || port > MAX_PORT) {
+            throw new IllegalArgumentException(flag + " must be in 0.." + MAX_PORT + ", got " + port);
+        }
+    }
+
+    private static void requireAddress(String flag, String address) {
+        if (!AddressSyntax.isValid(address)) {
+            throw new IllegalArgumentException(
+                    flag + " must be an IP address or host name, got '" + (address == null ? "" : address) + "'");
+        }
+    }
+}
