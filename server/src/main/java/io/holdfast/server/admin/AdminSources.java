@@ -17,14 +17,14 @@ import java.util.function.Supplier;
  *                       strings, numbers, booleans, {@code java.time} values
  */
 public record AdminSources(
-        BooleanSupplier ready,
-        Supplier<String> notReadyReason,
-        PrometheusMeterRegistry metrics,
-        Supplier<Map<String, Object>> state) {
-    public AdminSources {
-        Objects.requireNonNull(ready, "ready");
-        Objects.requireNonNull(notReadyReason, "notReadyReason");
-        Objects.requireNonNull(metrics, "metrics");
-        Objects.requireNonNull(state, "state");
-    }
+    BooleanSupplier ready,
+    Supplier<String> notReadyReason,
+    PrometheusMeterRegistry metrics,
+    Supplier<Map<String, Object>> state) {
+  public AdminSources {
+    Objects.requireNonNull(ready, "ready");
+    Objects.requireNonNull(notReadyReason, "notReadyReason");
+    Objects.requireNonNull(metrics, "metrics");
+    Objects.requireNonNull(state, "state");
+  }
 }

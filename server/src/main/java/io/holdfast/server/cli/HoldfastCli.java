@@ -21,82 +21,82 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * bad flags (one-line error plus a hint, never a stack trace).
  */
 public final class HoldfastCli {
-    public static final int EXIT_OK = 0;
-    public static final int EXIT_FAILURE = 1;
-    public static final int EXIT_USAGE = 2;
+  public static final int EXIT_OK = 0;
+  public static final int EXIT_FAILURE = 1;
+  public static final int EXIT_USAGE = 2;
 
-    private static final Logger LOG = LoggerFactory.getLogger(HoldfastCli.class);
+  private static final Logger LOG = LoggerFactory.getLogger(HoldfastCli.class);
 
-    private final ServeAction serveAction;
+  private final ServeAction serveAction;
 
-    public HoldfastCli(ServeAction serveAction) {
-        this.serveAction = Objects.requireNonNull(serveAction, "serveAction");
+  public HoldfastCli(ServeAction serveAction) {
+    this.serveAction = Objects.requireNonNull(serveAction, "serveAction");
+  }
+
+  /**
+   * The production command line. Placeholder until the xDS server exists: flags, help and validation work,
+   * and running {@code serve} fails with exit code 1.
+   */
+  public static HoldfastCli withDefaultWiring() {
+    return new HoldfastCli(settings -> {
+      throw new UnsupportedOperationException("wiring lands with the xDS issue");
+    });
+  }
+
+  public static void main(String[] args) {
+    System.exit(withDefaultWiring().execute(args));
+  }
+
+  /** Parses {@code args}, runs the chosen command and returns the exit code; writes to System.out/err. */
+  public int execute(String... args) {
+    return execute(new PrintWriter(System.out, true, StandardCharsets.UTF_8),
+        new PrintWriter(System.err, true, StandardCharsets.UTF_8), args);
+  }
+
+  int execute(PrintWriter out, PrintWriter err, String... args) {
+    CommandLine commandLine = new CommandLine(new TopCommand())
+        .addSubcommand(new ServeCommand(serveAction))
+        .setOut(out)
+        .setErr(err)
+        .setParameterExceptionHandler(USAGE_ERROR)
+        .setExecutionExceptionHandler(ACTION_FAILURE);
+    int code = commandLine.execute(args);
+    out.flush();
+    err.flush();
+    return code;
+  }
+
+  private static final IParameterExceptionHandler USAGE_ERROR = (ParameterException e, String[] args) -> {
+    CommandLine failed = e.getCommandLine();
+    PrintWriter err = failed.getErr();
+    err.println("holdfast: " + e.getMessage());
+    UnmatchedArgumentException.printSuggestions(e, err);
+    err.println("Try '" + failed.getCommandSpec().qualifiedName() + " --help' for more information.");
+    return EXIT_USAGE;
+  };
+
+  private static final IExecutionExceptionHandler ACTION_FAILURE = (e, commandLine, parseResult) -> {
+    String summary = e.getMessage() == null ? e.getClass().getName() : e.getMessage();
+    LOG.error("command failed command={} error={}", commandLine.getCommandSpec().qualifiedName(), summary, e);
+    commandLine.getErr().println("holdfast: " + commandLine.getCommandName() + " failed: " + summary);
+    return EXIT_FAILURE;
+  };
+
+  /** Not runnable on its own: without a subcommand picocli reports "Missing required subcommand". */
+  @Command(
+      name = "holdfast",
+      mixinStandardHelpOptions = true,
+      versionProvider = VersionProvider.class,
+      description = "Envoy control plane for Kubernetes that keeps the data plane up when the API server"
+          + " goes away.")
+  static final class TopCommand {
+  }
+
+  static final class VersionProvider implements IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String version = HoldfastCli.class.getPackage().getImplementationVersion();
+      return new String[] {"holdfast " + (version == null ? "(development build)" : version)};
     }
-
-    /**
-     * The production command line. Placeholder until the xDS server exists: flags, help and validation work,
-     * and running {@code serve} fails with exit code 1.
-     */
-    public static HoldfastCli withDefaultWiring() {
-        return new HoldfastCli(settings -> {
-            throw new UnsupportedOperationException("wiring lands with the xDS issue");
-        });
-    }
-
-    public static void main(String[] args) {
-        System.exit(withDefaultWiring().execute(args));
-    }
-
-    /** Parses {@code args}, runs the chosen command and returns the exit code; writes to System.out/err. */
-    public int execute(String... args) {
-        return execute(new PrintWriter(System.out, true, StandardCharsets.UTF_8),
-                new PrintWriter(System.err, true, StandardCharsets.UTF_8), args);
-    }
-
-    int execute(PrintWriter out, PrintWriter err, String... args) {
-        CommandLine commandLine = new CommandLine(new TopCommand())
-                .addSubcommand(new ServeCommand(serveAction))
-                .setOut(out)
-                .setErr(err)
-                .setParameterExceptionHandler(USAGE_ERROR)
-                .setExecutionExceptionHandler(ACTION_FAILURE);
-        int code = commandLine.execute(args);
-        out.flush();
-        err.flush();
-        return code;
-    }
-
-    private static final IParameterExceptionHandler USAGE_ERROR = (ParameterException e, String[] args) -> {
-        CommandLine failed = e.getCommandLine();
-        PrintWriter err = failed.getErr();
-        err.println("holdfast: " + e.getMessage());
-        UnmatchedArgumentException.printSuggestions(e, err);
-        err.println("Try '" + failed.getCommandSpec().qualifiedName() + " --help' for more information.");
-        return EXIT_USAGE;
-    };
-
-    private static final IExecutionExceptionHandler ACTION_FAILURE = (e, commandLine, parseResult) -> {
-        String summary = e.getMessage() == null ? e.getClass().getName() : e.getMessage();
-        LOG.error("command failed command={} error={}", commandLine.getCommandSpec().qualifiedName(), summary, e);
-        commandLine.getErr().println("holdfast: " + commandLine.getCommandName() + " failed: " + summary);
-        return EXIT_FAILURE;
-    };
-
-    /** Not runnable on its own: without a subcommand picocli reports "Missing required subcommand". */
-    @Command(
-            name = "holdfast",
-            mixinStandardHelpOptions = true,
-            versionProvider = VersionProvider.class,
-            description = "Envoy control plane for Kubernetes that keeps the data plane up when the API server"
-                    + " goes away.")
-    static final class TopCommand {
-    }
-
-    static final class VersionProvider implements IVersionProvider {
-        @Override
-        public String[] getVersion() {
-            String version = HoldfastCli.class.getPackage().getImplementationVersion();
-            return new String[] {"holdfast " + (version == null ? "(development build)" : version)};
-        }
-    }
+  }
 }

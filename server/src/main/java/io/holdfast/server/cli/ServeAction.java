@@ -6,10 +6,10 @@ package io.holdfast.server.cli;
  */
 @FunctionalInterface
 public interface ServeAction {
-    /**
-     * @param settings validated settings
-     * @return process exit code (0 for a clean shutdown)
-     * @throws Exception reported as a one-line failure with exit code 1
-     */
-    int serve(ServeSettings settings) throws Exception;
+  /**
+   * @param settings validated settings
+   * @return process exit code (0 for a clean shutdown)
+   * @throws Exception reported as a one-line failure with exit code 1
+   */
+  int serve(ServeSettings settings) throws Exception;
 }

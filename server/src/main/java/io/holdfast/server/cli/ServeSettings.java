@@ -19,85 +19,85 @@ import java.util.Optional;
  * @param logFormat    log output format
  */
 public record ServeSettings(
-        Path configDir,
-        String xdsAddress,
-        int xdsPort,
-        String adminAddress,
-        int adminPort,
-        Optional<Path> snapshotDir,
-        LogFormat logFormat) {
+    Path configDir,
+    String xdsAddress,
+    int xdsPort,
+    String adminAddress,
+    int adminPort,
+    Optional<Path> snapshotDir,
+    LogFormat logFormat) {
 
-    public static final int MAX_PORT = 65_535;
+  public static final int MAX_PORT = 65_535;
 
-    public ServeSettings {
-        // Values that are wrong on their own first, then those that depend on the file system.
-        requireAddress("--xds-address", xdsAddress);
-        requirePort("--xds-port", xdsPort);
-        requireAddress("--admin-address", adminAddress);
-        requirePort("--admin-port", adminPort);
-        if (xdsPort != 0 && xdsPort == adminPort) {
-            throw new IllegalArgumentException(
-                    "--admin-port " + adminPort + " is the same as --xds-port: the two servers need different ports");
-        }
-        if (logFormat == null) {
-            throw new IllegalArgumentException("--log-format is required: text or json");
-        }
-        configDir = requireReadableDirectory("--config-dir", configDir);
-        Objects.requireNonNull(snapshotDir, "snapshotDir (use Optional.empty())");
-        snapshotDir = snapshotDir.map(ServeSettings::requireWritableDirectory);
+  public ServeSettings {
+    // Values that are wrong on their own first, then those that depend on the file system.
+    requireAddress("--xds-address", xdsAddress);
+    requirePort("--xds-port", xdsPort);
+    requireAddress("--admin-address", adminAddress);
+    requirePort("--admin-port", adminPort);
+    if (xdsPort != 0 && xdsPort == adminPort) {
+      throw new IllegalArgumentException(
+          "--admin-port " + adminPort + " is the same as --xds-port: the two servers need different ports");
     }
-
-    /** Where the xDS server binds. A host name (not a literal) is resolved by this call. */
-    public InetSocketAddress xdsSocketAddress() {
-        return new InetSocketAddress(AddressSyntax.stripBrackets(xdsAddress), xdsPort);
+    if (logFormat == null) {
+      throw new IllegalArgumentException("--log-format is required: text or json");
     }
+    configDir = requireReadableDirectory("--config-dir", configDir);
+    Objects.requireNonNull(snapshotDir, "snapshotDir (use Optional.empty())");
+    snapshotDir = snapshotDir.map(ServeSettings::requireWritableDirectory);
+  }
 
-    /** Where the admin server binds. A host name (not a literal) is resolved by this call. */
-    public InetSocketAddress adminSocketAddress() {
-        return new InetSocketAddress(AddressSyntax.stripBrackets(adminAddress), adminPort);
-    }
+  /** Where the xDS server binds. A host name (not a literal) is resolved by this call. */
+  public InetSocketAddress xdsSocketAddress() {
+    return new InetSocketAddress(AddressSyntax.stripBrackets(xdsAddress), xdsPort);
+  }
 
-    private static Path requireReadableDirectory(String flag, Path dir) {
-        if (dir == null) {
-            throw new IllegalArgumentException(
-                    flag + " is required: the directory holding the *.yaml/*.yml config files");
-        }
-        Path absolute = requireDirectory(flag, dir);
-        if (!Files.isReadable(absolute)) {
-            throw new IllegalArgumentException(flag + " '" + dir + "' is not readable");
-        }
-        return absolute;
-    }
+  /** Where the admin server binds. A host name (not a literal) is resolved by this call. */
+  public InetSocketAddress adminSocketAddress() {
+    return new InetSocketAddress(AddressSyntax.stripBrackets(adminAddress), adminPort);
+  }
 
-    private static Path requireWritableDirectory(Path dir) {
-        Path absolute = requireDirectory("--snapshot-dir", dir);
-        if (!Files.isWritable(absolute)) {
-            throw new IllegalArgumentException("--snapshot-dir '" + dir + "' is not writable");
-        }
-        return absolute;
+  private static Path requireReadableDirectory(String flag, Path dir) {
+    if (dir == null) {
+      throw new IllegalArgumentException(
+          flag + " is required: the directory holding the *.yaml/*.yml config files");
     }
+    Path absolute = requireDirectory(flag, dir);
+    if (!Files.isReadable(absolute)) {
+      throw new IllegalArgumentException(flag + " '" + dir + "' is not readable");
+    }
+    return absolute;
+  }
 
-    private static Path requireDirectory(String flag, Path dir) {
-        Path absolute = dir.toAbsolutePath().normalize();
-        if (!Files.exists(absolute)) {
-            throw new IllegalArgumentException(flag + " '" + dir + "' does not exist");
-        }
-        if (!Files.isDirectory(absolute)) {
-            throw new IllegalArgumentException(flag + " '" + dir + "' is not a directory");
-        }
-        return absolute;
+  private static Path requireWritableDirectory(Path dir) {
+    Path absolute = requireDirectory("--snapshot-dir", dir);
+    if (!Files.isWritable(absolute)) {
+      throw new IllegalArgumentException("--snapshot-dir '" + dir + "' is not writable");
     }
+    return absolute;
+  }
 
-    private static void requirePort(String flag, int port) {
-        if (port < 0 || port > MAX_PORT) {
-            throw new IllegalArgumentException(flag + " must be in 0.." + MAX_PORT + ", got " + port);
-        }
+  private static Path requireDirectory(String flag, Path dir) {
+    Path absolute = dir.toAbsolutePath().normalize();
+    if (!Files.exists(absolute)) {
+      throw new IllegalArgumentException(flag + " '" + dir + "' does not exist");
     }
+    if (!Files.isDirectory(absolute)) {
+      throw new IllegalArgumentException(flag + " '" + dir + "' is not a directory");
+    }
+    return absolute;
+  }
 
-    private static void requireAddress(String flag, String address) {
-        if (!AddressSyntax.isValid(address)) {
-            throw new IllegalArgumentException(
-                    flag + " must be an IP address or host name, got '" + (address == null ? "" : address) + "'");
-        }
+  private static void requirePort(String flag, int port) {
+    if (port < 0 || port > MAX_PORT) {
+      throw new IllegalArgumentException(flag + " must be in 0.." + MAX_PORT + ", got " + port);
     }
+  }
+
+  private static void requireAddress(String flag, String address) {
+    if (!AddressSyntax.isValid(address)) {
+      throw new IllegalArgumentException(
+          flag + " must be an IP address or host name, got '" + (address == null ? "" : address) + "'");
+    }
+  }
 }

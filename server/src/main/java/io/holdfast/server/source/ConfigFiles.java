@@ -17,14 +17,14 @@ import java.util.TreeMap;
  * @param readAt     when the directory was read, from the watcher's clock
  */
 public record ConfigFiles(SortedMap<Path, String> contents, List<FileProblem> unreadable, Instant readAt) {
-    public ConfigFiles {
-        contents = Collections.unmodifiableSortedMap(new TreeMap<>(contents));
-        unreadable = List.copyOf(unreadable);
-        Objects.requireNonNull(readAt, "readAt");
-    }
+  public ConfigFiles {
+    contents = Collections.unmodifiableSortedMap(new TreeMap<>(contents));
+    unreadable = List.copyOf(unreadable);
+    Objects.requireNonNull(readAt, "readAt");
+  }
 
-    /** True when both reads saw the same files with the same text and the same problems. */
-    public boolean sameFilesAs(ConfigFiles other) {
-        return other != null && contents.equals(other.contents) && unreadable.equals(other.unreadable);
-    }
+  /** True when both reads saw the same files with the same text and the same problems. */
+  public boolean sameFilesAs(ConfigFiles other) {
+    return other != null && contents.equals(other.contents) && unreadable.equals(other.unreadable);
+  }
 }

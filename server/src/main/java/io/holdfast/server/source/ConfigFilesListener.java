@@ -6,5 +6,5 @@ package io.holdfast.server.source;
  */
 @FunctionalInterface
 public interface ConfigFilesListener {
-    void onConfigFiles(ConfigFiles files);
+  void onConfigFiles(ConfigFiles files);
 }

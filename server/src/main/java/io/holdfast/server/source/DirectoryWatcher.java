@@ -33,226 +33,226 @@ import org.slf4j.LoggerFactory;
  * set that would wipe the config; the watcher retries every {@link #RETRY} and resumes when it is back.
  */
 public final class DirectoryWatcher implements AutoCloseable {
-    static final Duration RETRY = Duration.ofSeconds(1);
-    /** Longest single wait, so the loop re-checks its clock and state even when nothing happens. */
-    private static final Duration MAX_WAIT = Duration.ofSeconds(1);
-    private static final Duration CLOSE_WAIT = Duration.ofSeconds(2);
-    private static final Logger LOG = LoggerFactory.getLogger(DirectoryWatcher.class);
+  static final Duration RETRY = Duration.ofSeconds(1);
+  /** Longest single wait, so the loop re-checks its clock and state even when nothing happens. */
+  private static final Duration MAX_WAIT = Duration.ofSeconds(1);
+  private static final Duration CLOSE_WAIT = Duration.ofSeconds(2);
+  private static final Logger LOG = LoggerFactory.getLogger(DirectoryWatcher.class);
 
-    private final Path directory;
-    private final ConfigFilesListener listener;
-    private final Clock clock;
-    private final WatchService watchService;
-    private final DirectoryReader reader;
-    private final Debouncer debouncer;
-    private final Thread thread;
-    private volatile boolean closed;
+  private final Path directory;
+  private final ConfigFilesListener listener;
+  private final Clock clock;
+  private final WatchService watchService;
+  private final DirectoryReader reader;
+  private final Debouncer debouncer;
+  private final Thread thread;
+  private volatile boolean closed;
 
-    // Loop state, touched only by the watcher thread.
-    private WatchKey key;
-    private Instant retryAt;
-    private boolean listingFailed;
-    private ConfigFiles lastDelivered;
+  // Loop state, touched only by the watcher thread.
+  private WatchKey key;
+  private Instant retryAt;
+  private boolean listingFailed;
+  private ConfigFiles lastDelivered;
 
-    private DirectoryWatcher(Path directory, ConfigFilesListener listener, WatchTiming timing, Clock clock)
-            throws IOException {
-        this.directory = directory;
-        this.listener = listener;
-        this.clock = clock;
-        this.reader = new DirectoryReader(directory, clock);
-        this.debouncer = new Debouncer(timing);
-        this.watchService = directory.getFileSystem().newWatchService();
+  private DirectoryWatcher(Path directory, ConfigFilesListener listener, WatchTiming timing, Clock clock)
+      throws IOException {
+    this.directory = directory;
+    this.listener = listener;
+    this.clock = clock;
+    this.reader = new DirectoryReader(directory, clock);
+    this.debouncer = new Debouncer(timing);
+    this.watchService = directory.getFileSystem().newWatchService();
+    try {
+      // Registered before the first read, so no change between the two can be missed.
+      this.key = register();
+    } catch (IOException | RuntimeException e) {
+      watchService.close();
+      throw e;
+    }
+    this.thread = new Thread(this::run, "holdfast-config-watcher");
+    this.thread.setDaemon(true);
+  }
+
+  /** Starts watching with {@link WatchTiming#DEFAULT} and the UTC system clock. */
+  public static DirectoryWatcher start(Path directory, ConfigFilesListener listener) throws IOException {
+    return start(directory, listener, WatchTiming.DEFAULT, Clock.systemUTC());
+  }
+
+  /**
+   * Starts watching; the first delivery follows shortly on the watcher thread.
+   *
+   * @throws IllegalArgumentException if {@code directory} is not a directory
+   * @throws IOException              if the directory cannot be watched
+   */
+  public static DirectoryWatcher start(Path directory, ConfigFilesListener listener, WatchTiming timing,
+      Clock clock) throws IOException {
+    Path dir = Objects.requireNonNull(directory, "directory").toAbsolutePath().normalize();
+    if (!Files.isDirectory(dir)) {
+      throw new IllegalArgumentException("not a directory: " + dir);
+    }
+    DirectoryWatcher watcher = new DirectoryWatcher(dir, Objects.requireNonNull(listener, "listener"),
+        Objects.requireNonNull(timing, "timing"), Objects.requireNonNull(clock, "clock"));
+    watcher.thread.start();
+    LOG.info("config watcher started dir={} holdOffMs={} capMs={}", dir, timing.holdOff().toMillis(),
+        timing.cap().toMillis());
+    return watcher;
+  }
+
+  public Path directory() {
+    return directory;
+  }
+
+  /** Stops the thread; waits for a listener call in progress up to a bound, then interrupts it. Idempotent. */
+  @Override
+  public void close() {
+    closed = true;
+    try {
+      watchService.close(); // wakes the poll at once
+    } catch (IOException e) {
+      LOG.warn("config watcher close failed dir={} error={}", directory, e.toString());
+    }
+    if (Thread.currentThread() == thread) {
+      return; // closed from inside the listener: the loop ends after this call returns
+    }
+    try {
+      thread.join(CLOSE_WAIT.toMillis());
+      if (thread.isAlive()) {
+        LOG.warn("config watcher still busy in listener after {}ms, interrupting dir={}",
+            CLOSE_WAIT.toMillis(), directory);
+        thread.interrupt();
+        thread.join(CLOSE_WAIT.toMillis());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  boolean isRunning() {
+    return thread.isAlive();
+  }
+
+  private WatchKey register() throws IOException {
+    return directory.register(watchService, ENTRY_CREATE, ENTRY_DELETE, ENTRY_MODIFY);
+  }
+
+  private void run() {
+    try {
+      boolean first = true;
+      while (!closed) {
         try {
-            // Registered before the first read, so no change between the two can be missed.
-            this.key = register();
-        } catch (IOException | RuntimeException e) {
-            watchService.close();
-            throw e;
-        }
-        this.thread = new Thread(this::run, "holdfast-config-watcher");
-        this.thread.setDaemon(true);
-    }
-
-    /** Starts watching with {@link WatchTiming#DEFAULT} and the UTC system clock. */
-    public static DirectoryWatcher start(Path directory, ConfigFilesListener listener) throws IOException {
-        return start(directory, listener, WatchTiming.DEFAULT, Clock.systemUTC());
-    }
-
-    /**
-     * Starts watching; the first delivery follows shortly on the watcher thread.
-     *
-     * @throws IllegalArgumentException if {@code directory} is not a directory
-     * @throws IOException              if the directory cannot be watched
-     */
-    public static DirectoryWatcher start(Path directory, ConfigFilesListener listener, WatchTiming timing,
-            Clock clock) throws IOException {
-        Path dir = Objects.requireNonNull(directory, "directory").toAbsolutePath().normalize();
-        if (!Files.isDirectory(dir)) {
-            throw new IllegalArgumentException("not a directory: " + dir);
-        }
-        DirectoryWatcher watcher = new DirectoryWatcher(dir, Objects.requireNonNull(listener, "listener"),
-                Objects.requireNonNull(timing, "timing"), Objects.requireNonNull(clock, "clock"));
-        watcher.thread.start();
-        LOG.info("config watcher started dir={} holdOffMs={} capMs={}", dir, timing.holdOff().toMillis(),
-                timing.cap().toMillis());
-        return watcher;
-    }
-
-    public Path directory() {
-        return directory;
-    }
-
-    /** Stops the thread; waits for a listener call in progress up to a bound, then interrupts it. Idempotent. */
-    @Override
-    public void close() {
-        closed = true;
-        try {
-            watchService.close(); // wakes the poll at once
-        } catch (IOException e) {
-            LOG.warn("config watcher close failed dir={} error={}", directory, e.toString());
-        }
-        if (Thread.currentThread() == thread) {
-            return; // closed from inside the listener: the loop ends after this call returns
-        }
-        try {
-            thread.join(CLOSE_WAIT.toMillis());
-            if (thread.isAlive()) {
-                LOG.warn("config watcher still busy in listener after {}ms, interrupting dir={}",
-                        CLOSE_WAIT.toMillis(), directory);
-                thread.interrupt();
-                thread.join(CLOSE_WAIT.toMillis());
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    boolean isRunning() {
-        return thread.isAlive();
-    }
-
-    private WatchKey register() throws IOException {
-        return directory.register(watchService, ENTRY_CREATE, ENTRY_DELETE, ENTRY_MODIFY);
-    }
-
-    private void run() {
-        try {
-            boolean first = true;
-            while (!closed) {
-                try {
-                    if (first) {
-                        first = false;
-                        refresh(clock.instant());
-                    }
-                    step();
-                } catch (ClosedWatchServiceException e) {
-                    throw e;
-                } catch (RuntimeException e) {
-                    // Never let one bad iteration end watching; the bounded wait keeps this from spinning.
-                    LOG.error("config watcher iteration failed dir={} error={}", directory, e.toString(), e);
-                    retryAt = clock.instant().plus(RETRY);
-                }
-            }
-        } catch (ClosedWatchServiceException | InterruptedException e) {
-            // close() was called
-        } catch (Throwable t) {
-            LOG.error("config watcher stopped unexpectedly dir={} error={}", directory, t.toString(), t);
-        } finally {
-            LOG.info("config watcher stopped dir={}", directory);
-        }
-    }
-
-    private void step() throws InterruptedException {
-        WatchKey signalled = watchService.poll(waitMillis(clock.instant()), TimeUnit.MILLISECONDS);
-        while (signalled != null) {
-            if (hasRelevantEvent(signalled)) {
-                debouncer.eventAt(clock.instant());
-            }
-            if (!signalled.reset() && signalled == key) {
-                LOG.warn("config directory no longer watchable, will retry dir={}", directory);
-                key = null;
-                retryAt = clock.instant().plus(RETRY);
-            }
-            signalled = watchService.poll(); // drain whatever else is queued
-        }
-        Instant now = clock.instant();
-        if (retryAt != null && !now.isBefore(retryAt)) {
-            retryAt = null;
-            if (key == null) {
-                tryRegister();
-            }
-            refresh(now);
-        } else if (debouncer.isDue(now)) {
-            refresh(now);
-        }
-    }
-
-    private long waitMillis(Instant now) {
-        Duration wait = MAX_WAIT;
-        if (debouncer.pending()) {
-            wait = min(wait, Duration.between(now, debouncer.dueAt()));
-        }
-        if (retryAt != null) {
-            wait = min(wait, Duration.between(now, retryAt));
-        }
-        return Math.max(1, wait.toMillis());
-    }
-
-    private static Duration min(Duration a, Duration b) {
-        return a.compareTo(b) <= 0 ? a : b;
-    }
-
-    private static boolean hasRelevantEvent(WatchKey signalled) {
-        for (WatchEvent<?> event : signalled.pollEvents()) {
-            if (event.kind() == OVERFLOW) {
-                return true; // events were lost: only a re-read is safe
-            }
-            String name = String.valueOf(event.context());
-            // "..data" and "..<timestamp>" are how a mounted ConfigMap swaps in new content.
-            if (name.startsWith("..") || DirectoryReader.isConfigName(name)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private void tryRegister() {
-        try {
-            key = register();
-            LOG.info("config directory watchable again dir={}", directory);
-        } catch (IOException | RuntimeException e) {
-            retryAt = clock.instant().plus(RETRY);
-        }
-    }
-
-    private void refresh(Instant now) {
-        debouncer.clear();
-        ConfigFiles files;
-        try {
-            files = reader.read();
-        } catch (IOException e) {
-            if (!listingFailed) {
-                LOG.warn("config directory unreadable, keeping last delivered config dir={} error={}",
-                        directory, e.toString());
-            }
-            listingFailed = true;
-            retryAt = now.plus(RETRY);
-            return;
-        }
-        listingFailed = false;
-        if (files.sameFilesAs(lastDelivered)) {
-            return;
-        }
-        lastDelivered = files;
-        for (FileProblem problem : files.unreadable()) {
-            LOG.warn("config file unreadable path={} reason={}", problem.path(), problem.reason());
-        }
-        LOG.info("config directory read dir={} files={} unreadable={}", directory, files.contents().size(),
-                files.unreadable().size());
-        try {
-            listener.onConfigFiles(files);
+          if (first) {
+            first = false;
+            refresh(clock.instant());
+          }
+          step();
+        } catch (ClosedWatchServiceException e) {
+          throw e;
         } catch (RuntimeException e) {
-            LOG.error("config listener failed dir={} error={}", directory, e.toString(), e);
+          // Never let one bad iteration end watching; the bounded wait keeps this from spinning.
+          LOG.error("config watcher iteration failed dir={} error={}", directory, e.toString(), e);
+          retryAt = clock.instant().plus(RETRY);
         }
+      }
+    } catch (ClosedWatchServiceException | InterruptedException e) {
+      // close() was called
+    } catch (Throwable t) {
+      LOG.error("config watcher stopped unexpectedly dir={} error={}", directory, t.toString(), t);
+    } finally {
+      LOG.info("config watcher stopped dir={}", directory);
     }
+  }
+
+  private void step() throws InterruptedException {
+    WatchKey signalled = watchService.poll(waitMillis(clock.instant()), TimeUnit.MILLISECONDS);
+    while (signalled != null) {
+      if (hasRelevantEvent(signalled)) {
+        debouncer.eventAt(clock.instant());
+      }
+      if (!signalled.reset() && signalled == key) {
+        LOG.warn("config directory no longer watchable, will retry dir={}", directory);
+        key = null;
+        retryAt = clock.instant().plus(RETRY);
+      }
+      signalled = watchService.poll(); // drain whatever else is queued
+    }
+    Instant now = clock.instant();
+    if (retryAt != null && !now.isBefore(retryAt)) {
+      retryAt = null;
+      if (key == null) {
+        tryRegister();
+      }
+      refresh(now);
+    } else if (debouncer.isDue(now)) {
+      refresh(now);
+    }
+  }
+
+  private long waitMillis(Instant now) {
+    Duration wait = MAX_WAIT;
+    if (debouncer.pending()) {
+      wait = min(wait, Duration.between(now, debouncer.dueAt()));
+    }
+    if (retryAt != null) {
+      wait = min(wait, Duration.between(now, retryAt));
+    }
+    return Math.max(1, wait.toMillis());
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+
+  private static boolean hasRelevantEvent(WatchKey signalled) {
+    for (WatchEvent<?> event : signalled.pollEvents()) {
+      if (event.kind() == OVERFLOW) {
+        return true; // events were lost: only a re-read is safe
+      }
+      String name = String.valueOf(event.context());
+      // "..data" and "..<timestamp>" are how a mounted ConfigMap swaps in new content.
+      if (name.startsWith("..") || DirectoryReader.isConfigName(name)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void tryRegister() {
+    try {
+      key = register();
+      LOG.info("config directory watchable again dir={}", directory);
+    } catch (IOException | RuntimeException e) {
+      retryAt = clock.instant().plus(RETRY);
+    }
+  }
+
+  private void refresh(Instant now) {
+    debouncer.clear();
+    ConfigFiles files;
+    try {
+      files = reader.read();
+    } catch (IOException e) {
+      if (!listingFailed) {
+        LOG.warn("config directory unreadable, keeping last delivered config dir={} error={}",
+            directory, e.toString());
+      }
+      listingFailed = true;
+      retryAt = now.plus(RETRY);
+      return;
+    }
+    listingFailed = false;
+    if (files.sameFilesAs(lastDelivered)) {
+      return;
+    }
+    lastDelivered = files;
+    for (FileProblem problem : files.unreadable()) {
+      LOG.warn("config file unreadable path={} reason={}", problem.path(), problem.reason());
+    }
+    LOG.info("config directory read dir={} files={} unreadable={}", directory, files.contents().size(),
+        files.unreadable().size());
+    try {
+      listener.onConfigFiles(files);
+    } catch (RuntimeException e) {
+      LOG.error("config listener failed dir={} error={}", directory, e.toString(), e);
+    }
+  }
 }

@@ -10,8 +10,8 @@ import java.nio.file.Path;
  * @param reason short human-readable cause, e.g. {@code not valid UTF-8}
  */
 public record FileProblem(Path path, String reason) {
-    public FileProblem {
-        Objects.requireNonNull(path, "path");
-        Objects.requireNonNull(reason, "reason");
-    }
+  public FileProblem {
+    Objects.requireNonNull(path, "path");
+    Objects.requireNonNull(reason, "reason");
+  }
 }

@@ -16,167 +16,167 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class HoldfastCliTest {
-    @TempDir
-    Path tmp;
+  @TempDir
+  Path tmp;
 
-    private final List<ServeSettings> served = new ArrayList<>();
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
+  private final List<ServeSettings> served = new ArrayList<>();
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
 
-    private int run(ServeAction action, String... args) {
-        return new HoldfastCli(action).execute(new PrintWriter(out), new PrintWriter(err), args);
-    }
+  private int run(ServeAction action, String... args) {
+    return new HoldfastCli(action).execute(new PrintWriter(out), new PrintWriter(err), args);
+  }
 
-    private int run(String... args) {
-        return run(settings -> {
-            served.add(settings);
-            return 7; // not 0, to show the action's code becomes the exit code
-        }, args);
-    }
+  private int run(String... args) {
+    return run(settings -> {
+      served.add(settings);
+      return 7; // not 0, to show the action's code becomes the exit code
+    }, args);
+  }
 
-    @Test
-    void defaultsApplyWhenOnlyConfigDirIsGiven() {
-        int code = run("serve", "--config-dir", tmp.toString());
+  @Test
+  void defaultsApplyWhenOnlyConfigDirIsGiven() {
+    int code = run("serve", "--config-dir", tmp.toString());
 
-        assertThat(code).isEqualTo(7);
-        assertThat(served).containsExactly(new ServeSettings(
-                tmp, "127.0.0.1", 18000, "127.0.0.1", 9091, Optional.empty(), LogFormat.TEXT));
-        assertThat(err.toString()).isEmpty();
-    }
+    assertThat(code).isEqualTo(7);
+    assertThat(served).containsExactly(new ServeSettings(
+        tmp, "127.0.0.1", 18000, "127.0.0.1", 9091, Optional.empty(), LogFormat.TEXT));
+    assertThat(err.toString()).isEmpty();
+  }
 
-    @Test
-    void everyOptionIsParsed() throws IOException {
-        Path snapshots = Files.createDirectory(tmp.resolve("snapshots"));
-        Path config = Files.createDirectory(tmp.resolve("config"));
+  @Test
+  void everyOptionIsParsed() throws IOException {
+    Path snapshots = Files.createDirectory(tmp.resolve("snapshots"));
+    Path config = Files.createDirectory(tmp.resolve("config"));
 
-        int code = run("serve", "--config-dir", config.toString(), "--xds-address", "::1", "--xds-port", "0",
-                "--admin-address", "localhost", "--admin-port=65535", "--snapshot-dir", snapshots.toString(),
-                "--log-format", "JSON");
+    int code = run("serve", "--config-dir", config.toString(), "--xds-address", "::1", "--xds-port", "0",
+        "--admin-address", "localhost", "--admin-port=65535", "--snapshot-dir", snapshots.toString(),
+        "--log-format", "JSON");
 
-        assertThat(code).isEqualTo(7);
-        ServeSettings settings = served.get(0);
-        assertThat(settings.configDir()).isEqualTo(config.toAbsolutePath());
-        assertThat(settings.xdsAddress()).isEqualTo("::1");
-        assertThat(settings.xdsPort()).isZero();
-        assertThat(settings.adminAddress()).isEqualTo("localhost");
-        assertThat(settings.adminPort()).isEqualTo(65535);
-        assertThat(settings.snapshotDir()).contains(snapshots.toAbsolutePath());
-        assertThat(settings.logFormat()).isEqualTo(LogFormat.JSON);
-    }
+    assertThat(code).isEqualTo(7);
+    ServeSettings settings = served.get(0);
+    assertThat(settings.configDir()).isEqualTo(config.toAbsolutePath());
+    assertThat(settings.xdsAddress()).isEqualTo("::1");
+    assertThat(settings.xdsPort()).isZero();
+    assertThat(settings.adminAddress()).isEqualTo("localhost");
+    assertThat(settings.adminPort()).isEqualTo(65535);
+    assertThat(settings.snapshotDir()).contains(snapshots.toAbsolutePath());
+    assertThat(settings.logFormat()).isEqualTo(LogFormat.JSON);
+  }
 
-    @Test
-    void relativeConfigDirIsStoredAbsolute() {
-        Path relative = Path.of("").toAbsolutePath().relativize(tmp);
+  @Test
+  void relativeConfigDirIsStoredAbsolute() {
+    Path relative = Path.of("").toAbsolutePath().relativize(tmp);
 
-        run("serve", "--config-dir", relative.toString());
+    run("serve", "--config-dir", relative.toString());
 
-        assertThat(served.get(0).configDir()).isAbsolute().isEqualTo(tmp.toAbsolutePath().normalize());
-    }
+    assertThat(served.get(0).configDir()).isAbsolute().isEqualTo(tmp.toAbsolutePath().normalize());
+  }
 
-    @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "--xds-port|99999|--xds-port must be in 0..65535, got 99999",
-        "--xds-port|-1|--xds-port must be in 0..65535, got -1",
-        "--admin-port|65536|--admin-port must be in 0..65535, got 65536",
-        "--xds-port|abc|Invalid value for option '--xds-port': 'abc' is not a port number (expected an integer in 0..65535)",
-        "--admin-port|9e3|Invalid value for option '--admin-port': '9e3' is not a port number",
-        "--admin-port|18000|--admin-port 18000 is the same as --xds-port",
-        "--xds-address|999.1.1.1|--xds-address must be an IP address or host name, got '999.1.1.1'",
-        "--xds-address|bad host|--xds-address must be an IP address or host name, got 'bad host'",
-        "--admin-address|[127.0.0.1]|--admin-address must be an IP address or host name, got '[127.0.0.1]'",
-        "--admin-address|::g|--admin-address must be an IP address or host name, got '::g'",
-        "--log-format|xml|Invalid value for option '--log-format': expected text or json, got 'xml'",
-    })
-    void invalidValueIsOneLineWithHintAndExitCode2(String flag, String value, String message) {
-        int code = run("serve", "--config-dir", tmp.toString(), flag, value);
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+    "--xds-port|99999|--xds-port must be in 0..65535, got 99999",
+    "--xds-port|-1|--xds-port must be in 0..65535, got -1",
+    "--admin-port|65536|--admin-port must be in 0..65535, got 65536",
+    "--xds-port|abc|Invalid value for option '--xds-port': 'abc' is not a port number (expected an integer in 0..65535)",
+    "--admin-port|9e3|Invalid value for option '--admin-port': '9e3' is not a port number",
+    "--admin-port|18000|--admin-port 18000 is the same as --xds-port",
+    "--xds-address|999.1.1.1|--xds-address must be an IP address or host name, got '999.1.1.1'",
+    "--xds-address|bad host|--xds-address must be an IP address or host name, got 'bad host'",
+    "--admin-address|[127.0.0.1]|--admin-address must be an IP address or host name, got '[127.0.0.1]'",
+    "--admin-address|::g|--admin-address must be an IP address or host name, got '::g'",
+    "--log-format|xml|Invalid value for option '--log-format': expected text or json, got 'xml'",
+  })
+  void invalidValueIsOneLineWithHintAndExitCode2(String flag, String value, String message) {
+    int code = run("serve", "--config-dir", tmp.toString(), flag, value);
 
-        assertUsageError(code, message, "holdfast serve");
-    }
+    assertUsageError(code, message, "holdfast serve");
+  }
 
-    @Test
-    void missingConfigDirIsAUsageError() {
-        assertUsageError(run("serve"), "--config-dir is required", "holdfast serve");
-    }
+  @Test
+  void missingConfigDirIsAUsageError() {
+    assertUsageError(run("serve"), "--config-dir is required", "holdfast serve");
+  }
 
-    @Test
-    void configDirThatDoesNotExistIsAUsageError() {
-        Path missing = tmp.resolve("missing");
+  @Test
+  void configDirThatDoesNotExistIsAUsageError() {
+    Path missing = tmp.resolve("missing");
 
-        assertUsageError(run("serve", "--config-dir", missing.toString()),
-                "--config-dir '" + missing + "' does not exist", "holdfast serve");
-    }
+    assertUsageError(run("serve", "--config-dir", missing.toString()),
+        "--config-dir '" + missing + "' does not exist", "holdfast serve");
+  }
 
-    @Test
-    void configDirThatIsAFileIsAUsageError() throws IOException {
-        Path file = Files.writeString(tmp.resolve("gateway.yaml"), "x: 1");
+  @Test
+  void configDirThatIsAFileIsAUsageError() throws IOException {
+    Path file = Files.writeString(tmp.resolve("gateway.yaml"), "x: 1");
 
-        assertUsageError(run("serve", "--config-dir", file.toString()),
-                "--config-dir '" + file + "' is not a directory", "holdfast serve");
-    }
+    assertUsageError(run("serve", "--config-dir", file.toString()),
+        "--config-dir '" + file + "' is not a directory", "holdfast serve");
+  }
 
-    @Test
-    void snapshotDirMustBeAnExistingDirectory() throws IOException {
-        Path file = Files.writeString(tmp.resolve("snap"), "");
+  @Test
+  void snapshotDirMustBeAnExistingDirectory() throws IOException {
+    Path file = Files.writeString(tmp.resolve("snap"), "");
 
-        assertUsageError(run("serve", "--config-dir", tmp.toString(), "--snapshot-dir", file.toString()),
-                "--snapshot-dir '" + file + "' is not a directory", "holdfast serve");
-        assertUsageError(run("serve", "--config-dir", tmp.toString(), "--snapshot-dir", tmp.resolve("no").toString()),
-                "--snapshot-dir '" + tmp.resolve("no") + "' does not exist", "holdfast serve");
-    }
+    assertUsageError(run("serve", "--config-dir", tmp.toString(), "--snapshot-dir", file.toString()),
+        "--snapshot-dir '" + file + "' is not a directory", "holdfast serve");
+    assertUsageError(run("serve", "--config-dir", tmp.toString(), "--snapshot-dir", tmp.resolve("no").toString()),
+        "--snapshot-dir '" + tmp.resolve("no") + "' does not exist", "holdfast serve");
+  }
 
-    @Test
-    void unknownOptionAndMissingOrMisspeltSubcommandAreUsageErrors() {
-        assertUsageError(run("serve", "--config-dir", tmp.toString(), "--bogus"),
-                "Unknown option: '--bogus'", "holdfast serve");
-        assertUsageError(run(), "Missing required subcommand", "holdfast");
-        assertThat(run("srve")).isEqualTo(HoldfastCli.EXIT_USAGE);
-        assertThat(err.toString()).contains("Did you mean: holdfast serve?");
-    }
+  @Test
+  void unknownOptionAndMissingOrMisspeltSubcommandAreUsageErrors() {
+    assertUsageError(run("serve", "--config-dir", tmp.toString(), "--bogus"),
+        "Unknown option: '--bogus'", "holdfast serve");
+    assertUsageError(run(), "Missing required subcommand", "holdfast");
+    assertThat(run("srve")).isEqualTo(HoldfastCli.EXIT_USAGE);
+    assertThat(err.toString()).contains("Did you mean: holdfast serve?");
+  }
 
-    @Test
-    void helpListsEveryOptionWithItsDefaultAndExitsZero() {
-        int code = run("serve", "--help");
+  @Test
+  void helpListsEveryOptionWithItsDefaultAndExitsZero() {
+    int code = run("serve", "--help");
 
-        assertThat(code).isEqualTo(HoldfastCli.EXIT_OK);
-        assertThat(served).isEmpty();
-        assertThat(out.toString().replaceAll("\\s+", " "))
-                .contains("--config-dir=DIR", "required in file mode")
-                .contains("--xds-address=ADDRESS", "(default: 127.0.0.1)")
-                .contains("--xds-port=PORT", "(default: 18000)")
-                .contains("--admin-address=ADDRESS")
-                .contains("--admin-port=PORT", "(default: 9091)")
-                .contains("--snapshot-dir=DIR", "(optional; default: none)")
-                .contains("--log-format=FORMAT", "text or json (default: text)");
-    }
+    assertThat(code).isEqualTo(HoldfastCli.EXIT_OK);
+    assertThat(served).isEmpty();
+    assertThat(out.toString().replaceAll("\\s+", " "))
+        .contains("--config-dir=DIR", "required in file mode")
+        .contains("--xds-address=ADDRESS", "(default: 127.0.0.1)")
+        .contains("--xds-port=PORT", "(default: 18000)")
+        .contains("--admin-address=ADDRESS")
+        .contains("--admin-port=PORT", "(default: 9091)")
+        .contains("--snapshot-dir=DIR", "(optional; default: none)")
+        .contains("--log-format=FORMAT", "text or json (default: text)");
+  }
 
-    @Test
-    void failingActionGivesOneLineAndExitCode1() {
-        int code = run(settings -> {
-            throw new IllegalStateException("port 18000 in use");
-        }, "serve", "--config-dir", tmp.toString());
+  @Test
+  void failingActionGivesOneLineAndExitCode1() {
+    int code = run(settings -> {
+      throw new IllegalStateException("port 18000 in use");
+    }, "serve", "--config-dir", tmp.toString());
 
-        assertThat(code).isEqualTo(HoldfastCli.EXIT_FAILURE);
-        assertThat(err.toString()).isEqualTo("holdfast: serve failed: port 18000 in use" + System.lineSeparator());
-    }
+    assertThat(code).isEqualTo(HoldfastCli.EXIT_FAILURE);
+    assertThat(err.toString()).isEqualTo("holdfast: serve failed: port 18000 in use" + System.lineSeparator());
+  }
 
-    @Test
-    void defaultWiringParsesFlagsButCannotServeYet() {
-        HoldfastCli cli = HoldfastCli.withDefaultWiring();
+  @Test
+  void defaultWiringParsesFlagsButCannotServeYet() {
+    HoldfastCli cli = HoldfastCli.withDefaultWiring();
 
-        assertThat(cli.execute(new PrintWriter(out), new PrintWriter(err), "serve", "--help"))
-                .isEqualTo(HoldfastCli.EXIT_OK);
-        assertThat(cli.execute(new PrintWriter(out), new PrintWriter(err), "serve", "--config-dir", tmp.toString()))
-                .isEqualTo(HoldfastCli.EXIT_FAILURE);
-        assertThat(err.toString()).contains("wiring lands with the xDS issue");
-    }
+    assertThat(cli.execute(new PrintWriter(out), new PrintWriter(err), "serve", "--help"))
+        .isEqualTo(HoldfastCli.EXIT_OK);
+    assertThat(cli.execute(new PrintWriter(out), new PrintWriter(err), "serve", "--config-dir", tmp.toString()))
+        .isEqualTo(HoldfastCli.EXIT_FAILURE);
+    assertThat(err.toString()).contains("wiring lands with the xDS issue");
+  }
 
-    private void assertUsageError(int code, String message, String command) {
-        assertThat(code).isEqualTo(HoldfastCli.EXIT_USAGE);
-        assertThat(served).as("action must not run").isEmpty();
-        String[] lines = err.toString().split("\\R");
-        assertThat(lines[0]).startsWith("holdfast: ").contains(message);
-        assertThat(lines[lines.length - 1]).isEqualTo("Try '" + command + " --help' for more information.");
-        assertThat(err.toString()).doesNotContain("Exception").doesNotContain("\tat ");
-        err.getBuffer().setLength(0);
-    }
+  private void assertUsageError(int code, String message, String command) {
+    assertThat(code).isEqualTo(HoldfastCli.EXIT_USAGE);
+    assertThat(served).as("action must not run").isEmpty();
+    String[] lines = err.toString().split("\\R");
+    assertThat(lines[0]).startsWith("holdfast: ").contains(message);
+    assertThat(lines[lines.length - 1]).isEqualTo("Try '" + command + " --help' for more information.");
+    assertThat(err.toString()).doesNotContain("Exception").doesNotContain("\tat ");
+    err.getBuffer().setLength(0);
+  }
 }
