@@ -49,7 +49,9 @@ final class SotwTypeState {
       accepted = null;
     }
     if (!request.hasErrorDetail()) {
-      if (tracked != null) {
+      // An ACK carries the version it accepts; a later request after a NACK carries the older version and
+      // the same nonce (Envoy sends error_detail once), which accepts nothing.
+      if (tracked != null && request.getVersionInfo().equals(tracked.sent.version())) {
         accepted = tracked.sent;
       }
       return Reply.OK;
