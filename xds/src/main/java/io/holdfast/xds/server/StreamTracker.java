@@ -104,7 +104,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
     }
     if (reply.kind() == Reply.Kind.UNKNOWN_NONCE) {
       log.warn("xDS delta stream closed: ACK of a nonce with no unanswered response: node={} stream={} type={}"
-          + " nonce={}", stream.nodeId(), streamId, type, request.getResponseNonce());
+          + " nonce={}", stream.nodeId(), streamId, TypeUrls.shortName(type), request.getResponseNonce());
       throw new RequestException(Status.INVALID_ARGUMENT.withDescription(
           "response_nonce " + request.getResponseNonce() + " does not name an unanswered response"));
     }

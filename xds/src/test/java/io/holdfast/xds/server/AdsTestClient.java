@@ -132,7 +132,7 @@ final class AdsTestClient implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     synchronized (requests) {
       if (!closed && error == null) {
         requests.onCompleted();
@@ -140,6 +140,10 @@ final class AdsTestClient implements AutoCloseable {
       closed = true;
     }
     channel.shutdownNow();
-    channel.awaitTermination(5, TimeUnit.SECONDS);
+    try {
+      channel.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

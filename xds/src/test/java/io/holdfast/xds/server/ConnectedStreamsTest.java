@@ -20,7 +20,7 @@ class ConnectedStreamsTest {
   }
 
   @Test
-  void streamsAreCountedByNodeAndDroppedOnClose() throws InterruptedException {
+  void streamsAreCountedByNodeAndDroppedOnClose() {
     try (ServerHarness harness = new ServerHarness()) {
       harness.cache.setSnapshot(snapshot(listener("l1", 10001)));
       AdsTestClient a1 = AdsTestClient.ads(harness.port(), "node-a");
@@ -43,7 +43,7 @@ class ConnectedStreamsTest {
   }
 
   @Test
-  void closeCutsStreamsThatDoNotEndWithinTheDrainAndRemovesTheGauge() throws InterruptedException {
+  void closeCutsStreamsThatDoNotEndWithinTheDrainAndRemovesTheGauge() {
     ServerHarness harness = new ServerHarness();
     harness.cache.setSnapshot(snapshot(listener("l1", 10001)));
     try (AdsTestClient client = AdsTestClient.ads(harness.port(), "node-a")) {

@@ -28,7 +28,7 @@ class DeltaServingTest {
   private final DeltaTestClient client = new DeltaTestClient(harness.port(), "delta-1");
 
   @AfterEach
-  void tearDown() throws InterruptedException {
+  void tearDown() {
     client.close();
     harness.close();
   }
@@ -105,7 +105,7 @@ class DeltaServingTest {
   }
 
   @Test
-  void reconnectWithInitialVersionsGetsOnlyWhatChangedMeanwhile() throws InterruptedException {
+  void reconnectWithInitialVersionsGetsOnlyWhatChangedMeanwhile() {
     harness.cache.setSnapshot(snapshot(edsCluster("a"), edsCluster("b")));
     client.subscribe(CDS, List.of(), Map.of());
     await().atMost(WAIT).until(() -> client.responses(CDS).size() == 1);

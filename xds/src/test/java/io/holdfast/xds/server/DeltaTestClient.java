@@ -57,6 +57,11 @@ final class DeltaTestClient implements AutoCloseable {
         .build());
   }
 
+  /** Sends {@code request} as is (for protocol-error tests). */
+  void sendRaw(DeltaDiscoveryRequest request) {
+    send(request);
+  }
+
   void nackWhen(Predicate<DeltaDiscoveryResponse> predicate) {
     nackWhen = predicate;
   }
@@ -95,7 +100,7 @@ final class DeltaTestClient implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     synchronized (requests) {
       if (!closed && error == null) {
         requests.onCompleted();
@@ -103,6 +108,10 @@ final class DeltaTestClient implements AutoCloseable {
       closed = true;
     }
     channel.shutdownNow();
-    channel.awaitTermination(5, TimeUnit.SECONDS);
+    try {
+      channel.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

@@ -49,7 +49,7 @@ class NackHandlingTest {
   }
 
   @Test
-  void nackedVersionIsNotResentOnAdsAndTheNextVersionIs() throws InterruptedException {
+  void nackedVersionIsNotResentOnAdsAndTheNextVersionIs() {
     XdsSnapshot v1 = config(10001, 1);
     harness.cache.setSnapshot(v1);
     try (AdsTestClient client = AdsTestClient.ads(harness.port(), "envoy-7")) {
@@ -85,7 +85,7 @@ class NackHandlingTest {
   }
 
   @Test
-  void nackedVersionIsNotResentOnAPerTypeStream() throws InterruptedException {
+  void nackedVersionIsNotResentOnAPerTypeStream() {
     XdsSnapshot v1 = config(10001, 1);
     harness.cache.setSnapshot(v1);
     try (AdsTestClient client = AdsTestClient.listeners(harness.port(), "envoy-8")) {

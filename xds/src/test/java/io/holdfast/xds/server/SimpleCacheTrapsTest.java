@@ -48,7 +48,7 @@ class SimpleCacheTrapsTest {
   }
 
   @Test
-  void simpleCacheResendsANackedVersionAtOnce() throws InterruptedException {
+  void simpleCacheResendsANackedVersionAtOnce() {
     try (AdsTestClient client = AdsTestClient.ads(server.getPort(), "envoy-1")) {
       client.nackWhen(response -> true);
       client.subscribe(LDS);
@@ -59,7 +59,7 @@ class SimpleCacheTrapsTest {
   }
 
   @Test
-  void simpleCacheStallsAnAdsRequestNamingAMissingResource() throws InterruptedException {
+  void simpleCacheStallsAnAdsRequestNamingAMissingResource() {
     try (AdsTestClient client = AdsTestClient.ads(server.getPort(), "envoy-1")) {
       client.subscribe(RDS, "r1", "missing");
       // Marker: the stream handles requests in order, so once LDS is answered the RDS request was handled.

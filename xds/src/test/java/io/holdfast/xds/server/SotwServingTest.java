@@ -33,7 +33,7 @@ class SotwServingTest {
   private final AdsTestClient client = AdsTestClient.ads(harness.port(), "node-1");
 
   @AfterEach
-  void tearDown() throws InterruptedException {
+  void tearDown() {
     client.close();
     harness.close();
   }
