@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * snapshot. What a stream needs is decided by its {@link SotwTypeState} / {@link DeltaTypeState}, which arrive
  * with the request through {@link RequestHandoff}.
  *
- * <p>Threading: one lock guards the snapshot and the open watches; answers are sent while holding it (the
+ * <p>Threading: publishers are serialised by their own lock; one lock guards the snapshot and the open watches; answers are sent while holding it (the
  * discovery server's default direct executor only queues the message on the gRPC stream), which keeps every
  * stream's responses in snapshot order. Lock order is this lock, then a type state's monitor.
  */
@@ -40,6 +40,7 @@ final class WatchRegistry implements ConfigWatcher {
   private record DeltaEntry(DeltaWatch watch, String typeUrl, DeltaTypeState state, boolean wildcard) {
   }
 
+  private final Object publishing = new Object();
   private final Object lock = new Object();
   private IndexedSnapshot current;
   private final Map<String, Set<SotwEntry>> sotw = new HashMap<>();
@@ -53,12 +54,21 @@ final class WatchRegistry implements ConfigWatcher {
 
   /** Makes {@code snapshot} current and answers open watches; false (and nothing sent) if the version is equal. */
   boolean publish(XdsSnapshot snapshot) {
-    synchronized (lock) {
-      String previous = current == null ? "" : current.version();
-      if (previous.equals(snapshot.version()) && current != null) {
+    synchronized (publishing) {
+      IndexedSnapshot before = current().orElse(null);
+      if (before != null && before.version().equals(snapshot.version())) {
         return false;
       }
-      IndexedSnapshot next = IndexedSnapshot.of(snapshot, current);
+      // Hash outside the watch lock so requests are not held up; publishers are serialised, so `before` stays
+      // the current snapshot until the swap below.
+      IndexedSnapshot next = IndexedSnapshot.of(snapshot, before);
+      answerAll(next, before == null ? "none" : before.version());
+      return true;
+    }
+  }
+
+  private void answerAll(IndexedSnapshot next, String previous) {
+    synchronized (lock) {
       current = next;
       Set<String> types = new TreeSet<>(TypeUrls.IN_PUSH_ORDER);
       types.addAll(sotw.keySet());
@@ -69,8 +79,7 @@ final class WatchRegistry implements ConfigWatcher {
         answered += answerOpen(delta.get(type), entry -> answer(entry, next));
       }
       log.info("xDS snapshot now current: version={} previous={} answeredWatches={}",
-          next.version(), previous.isEmpty() ? "none" : previous, answered);
-      return true;
+          next.version(), previous, answered);
     }
   }
 
