@@ -75,15 +75,16 @@ final class WatchRegistry implements ConfigWatcher {
       types.addAll(delta.keySet());
       int answered = 0;
       for (String type : types) {
-        answered += answerOpen(sotw.get(type), entry -> answer(entry, next, false));
-        answered += answerOpen(delta.get(type), entry -> answer(entry, next));
+        // Cancelled watches are dropped too, in case one was cancelled before its stop hook was set.
+        answered += answerOpen(sotw.get(type), e -> e.watch().isCancelled() || answer(e, next, false));
+        answered += answerOpen(delta.get(type), e -> e.watch().isCancelled() || answer(e, next));
       }
-      log.info("xDS snapshot now current: version={} previous={} answeredWatches={}",
+      log.info("xDS snapshot now current: version={} previous={} finishedWatches={}",
           next.version(), previous, answered);
     }
   }
 
-  /** Answers what it can of {@code open}, removing finished watches; returns how many finished. */
+  /** Answers what it can of {@code open}, removing finished watches; returns how many finished (or were gone). */
   private static <E> int answerOpen(Set<E> open, Predicate<E> answer) {
     if (open == null) {
       return 0;
