@@ -1,0 +1,147 @@
+package io.holdfast.xds.server;
+
+import com.google.protobuf.Message;
+import io.envoyproxy.controlplane.cache.VersionedResource;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
+import io.envoyproxy.envoy.service.discovery.v3.Resource;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * What one delta stream knows about one resource type: the proxy's subscriptions, the version of each resource
+ * it holds, the names it has been told do not exist, responses awaiting a reply, and the rejected snapshot
+ * version. Kept here rather than taken from java-control-plane's observer because that one neither reads
+ * {@code initial_resource_versions} nor remembers that a missing name was already reported as removed.
+ * Thread-safe: every method synchronises on this object and calls out to nothing.
+ */
+final class DeltaTypeState {
+
+  /** One delta response: its snapshot version, the resources (name to version) and the removed names. */
+  record Sent(String version, Map<String, String> resources, List<String> removed) {
+  }
+
+  /** A response to send: changed resources by name (sorted) and names to remove. */
+  record Plan(Map<String, VersionedResource<?>> resources, List<String> removed) {
+  }
+
+  private final Map<String, String> clientHas = new HashMap<>();
+  private final Set<String> subscribed = new HashSet<>();
+  private final Set<String> toldAbsent = new HashSet<>();
+  private final Map<String, Sent> outstanding = new HashMap<>();
+  private final Set<String> nackedNonces = new HashSet<>();
+  private boolean seenFirstRequest;
+  private String rejectedVersion;
+
+  /** Applies a request (reply to a nonce first, then subscription changes) and classifies it. */
+  synchronized Reply onRequest(DeltaDiscoveryRequest request) {
+    if (!seenFirstRequest) {
+      seenFirstRequest = true;
+      // A reconnecting proxy says what it already holds, so unchanged resources are not sent again.
+      clientHas.putAll(request.getInitialResourceVersionsMap());
+    }
+    Reply reply = applyReply(request);
+    for (String name : request.getResourceNamesUnsubscribeList()) {
+      subscribed.remove(name);
+      clientHas.remove(name);
+      toldAbsent.remove(name);
+    }
+    for (String name : request.getResourceNamesSubscribeList()) {
+      subscribed.add(name);
+      toldAbsent.remove(name); // asking again deserves an answer again
+    }
+    return reply;
+  }
+
+  private Reply applyReply(DeltaDiscoveryRequest request) {
+    String nonce = request.getResponseNonce();
+    if (nonce.isEmpty()) {
+      return request.hasErrorDetail() ? Reply.nack("", List.of()) : Reply.OK;
+    }
+    Sent sent = outstanding.remove(nonce);
+    if (!request.hasErrorDetail()) {
+      if (sent == null) {
+        return Reply.UNKNOWN_NONCE;
+      }
+      clientHas.putAll(sent.resources());
+      toldAbsent.removeAll(sent.resources().keySet());
+      for (String name : sent.removed()) {
+        clientHas.remove(name);
+        toldAbsent.add(name);
+      }
+      return Reply.OK;
+    }
+    if (sent == null) {
+      return nackedNonces.contains(nonce) ? Reply.REPEATED_NACK : Reply.nack("", List.of());
+    }
+    if (nackedNonces.size() >= 64) {
+      nackedNonces.clear(); // only repeats of recent nonces matter; keep this bounded
+    }
+    nackedNonces.add(nonce);
+    rejectedVersion = sent.version();
+    List<String> names = new ArrayList<>(new TreeSet<>(sent.resources().keySet()));
+    return Reply.nack(sent.version(), names);
+  }
+
+  /**
+   * The response this stream needs from {@code snapshot}, or empty if none: nothing while the snapshot version
+   * is the rejected one; otherwise resources whose version differs from what the proxy holds (all of the type
+   * when wildcard, else the subscribed ones) and removals for held names that are gone and for subscribed names
+   * that do not exist and were not reported yet.
+   */
+  synchronized Optional<Plan> plan(IndexedSnapshot snapshot, String typeUrl, boolean wildcard) {
+    if (snapshot.version().equals(rejectedVersion)) {
+      return Optional.empty();
+    }
+    boolean everything = wildcard || subscribed.contains("*");
+    SortedMap<String, Message> all = snapshot.resources(typeUrl);
+    Set<String> wanted = new TreeSet<>(subscribed);
+    wanted.remove("*");
+    if (everything) {
+      wanted.addAll(all.keySet());
+    }
+    Map<String, VersionedResource<?>> changed = new LinkedHashMap<>();
+    Set<String> removed = new TreeSet<>();
+    for (String name : wanted) {
+      Message resource = all.get(name);
+      if (resource == null) {
+        if (!clientHas.containsKey(name) && !toldAbsent.contains(name)) {
+          removed.add(name);
+        }
+        continue;
+      }
+      String version = snapshot.resourceVersion(typeUrl, name);
+      if (!version.equals(clientHas.get(name))) {
+        changed.put(name, VersionedResource.create(resource, version));
+      }
+    }
+    for (String held : clientHas.keySet()) {
+      if (!all.containsKey(held)) {
+        removed.add(held);
+      }
+    }
+    if (changed.isEmpty() && removed.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(new Plan(changed, List.copyOf(removed)));
+  }
+
+  /** Records a response that went out, from the response itself (it carries every name and version). */
+  synchronized void sent(DeltaDiscoveryResponse response) {
+    Map<String, String> versions = new TreeMap<>();
+    for (Resource resource : response.getResourcesList()) {
+      versions.put(resource.getName(), resource.getVersion());
+    }
+    outstanding.put(response.getNonce(),
+        new Sent(response.getSystemVersionInfo(), Map.copyOf(versions), List.copyOf(response.getRemovedResourcesList())));
+  }
+}

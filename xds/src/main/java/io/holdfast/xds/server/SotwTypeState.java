@@ -1,0 +1,103 @@
+package io.holdfast.xds.server;
+
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one SotW stream knows about one resource type: what was sent under which nonce, what the proxy accepted,
+ * and which snapshot version it rejected. Thread-safe (every method synchronises on this object and calls out to
+ * nothing), so it can be used from request threads, the snapshot publisher and response callbacks.
+ */
+final class SotwTypeState {
+
+  /** Nonces remembered; the server only honours replies to the latest one, a few spare cover races. */
+  private static final int REMEMBERED_NONCES = 8;
+
+  /** One response: its snapshot version, its {@link SotwPlan#key()} (null if unknown) and resource names. */
+  record Sent(String version, String key, List<String> names) {
+  }
+
+  private static final class Tracked {
+    final Sent sent;
+    boolean nacked;
+
+    Tracked(Sent sent) {
+      this.sent = sent;
+    }
+  }
+
+  /** Planned responses waiting for their nonce, keyed by the identity of the request their watch answers. */
+  private final Map<DiscoveryRequest, Sent> planned = new IdentityHashMap<>();
+  private final Map<String, Tracked> byNonce = new LinkedHashMap<>(16, 0.75f, false) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Tracked> eldest) {
+      return size() > REMEMBERED_NONCES;
+    }
+  };
+  private Sent accepted;
+  private String rejectedVersion;
+
+  /** Classifies a request from the proxy and updates what it has accepted or rejected. */
+  synchronized Reply onRequest(DiscoveryRequest request) {
+    String nonce = request.getResponseNonce();
+    Tracked tracked = nonce.isEmpty() ? null : byNonce.get(nonce);
+    if (nonce.isEmpty()) {
+      // A fresh subscription: whatever it had is unknown to us, so it gets a full answer.
+      accepted = null;
+    }
+    if (!request.hasErrorDetail()) {
+      // An ACK carries the version it accepts; a later request after a NACK carries the older version and
+      // the same nonce (Envoy sends error_detail once), which accepts nothing.
+      if (tracked != null && request.getVersionInfo().equals(tracked.sent.version())) {
+        accepted = tracked.sent;
+      }
+      return Reply.OK;
+    }
+    if (tracked == null) {
+      return Reply.nack("", request.getResourceNamesList());
+    }
+    if (tracked.nacked) {
+      return Reply.REPEATED_NACK;
+    }
+    tracked.nacked = true;
+    rejectedVersion = tracked.sent.version();
+    return Reply.nack(tracked.sent.version(), tracked.sent.names());
+  }
+
+  /**
+   * Whether {@code plan} should be sent now. Never while the current snapshot version is the one this stream
+   * rejected; otherwise when the proxy has not accepted exactly this answer, or when {@code forceEndpoints}
+   * (Envoy re-requests EDS after a CDS push and a re-created cluster stays warming until it gets an answer).
+   */
+  synchronized boolean shouldSend(SotwPlan plan, String snapshotVersion, boolean forceEndpoints) {
+    if (snapshotVersion.equals(rejectedVersion)) {
+      return false;
+    }
+    if (forceEndpoints) {
+      return true;
+    }
+    return accepted == null || !plan.key().equals(accepted.key());
+  }
+
+  /** Records a response about to be sent for the watch of {@code request}. */
+  synchronized void planned(DiscoveryRequest request, Sent sent) {
+    planned.put(request, sent);
+  }
+
+  /** Forgets a planned response that was never sent (its watch was cancelled or sending failed). */
+  synchronized void abandoned(DiscoveryRequest request) {
+    planned.remove(request);
+  }
+
+  /** Records that a response for the watch of {@code request} went out with {@code nonce}. */
+  synchronized void sent(DiscoveryRequest request, String nonce, String version) {
+    Sent sent = planned.remove(request);
+    if (sent == null || !sent.version().equals(version)) {
+      sent = new Sent(version, null, List.of());
+    }
+    byNonce.put(nonce, new Tracked(sent));
+  }
+}

@@ -1,0 +1,63 @@
+package io.holdfast.xds.server;
+
+import io.envoyproxy.envoy.config.core.v3.Node;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * One open xDS stream: its node id (from the first request that carries one) and per-type protocol state.
+ * Created by {@link StreamTracker} when the stream opens, handed to the cache with each request through
+ * {@link RequestHandoff}, dropped when the stream closes. Thread-safe.
+ */
+final class StreamState {
+
+  private final long id;
+  private final String defaultTypeUrl;
+  private volatile String nodeId = "";
+  private final Map<String, SotwTypeState> sotw = new ConcurrentHashMap<>();
+  private final Map<String, DeltaTypeState> delta = new ConcurrentHashMap<>();
+  private final Set<String> reportedUnsupported = ConcurrentHashMap.newKeySet();
+
+  /**
+   * @param id             java-control-plane's stream id (unique per discovery server)
+   * @param defaultTypeUrl the type of a per-type stream; empty for ADS
+   */
+  StreamState(long id, String defaultTypeUrl) {
+    this.id = id;
+    this.defaultTypeUrl = defaultTypeUrl;
+  }
+
+  long id() {
+    return id;
+  }
+
+  String nodeId() {
+    return nodeId;
+  }
+
+  /** Envoy may send the node on the first request only, so the first non-empty id sticks. */
+  void noteNode(boolean hasNode, Node node) {
+    if (hasNode && nodeId.isEmpty() && !node.getId().isEmpty()) {
+      nodeId = node.getId();
+    }
+  }
+
+  /** The request's type URL, or the stream's own type when a per-type stream leaves it empty. */
+  String typeOf(String requestTypeUrl) {
+    return requestTypeUrl.isEmpty() ? defaultTypeUrl : requestTypeUrl;
+  }
+
+  /** True the first time this stream asks for {@code typeUrl} that cannot be served, so it is logged once. */
+  boolean firstUnsupported(String typeUrl) {
+    return reportedUnsupported.add(typeUrl);
+  }
+
+  SotwTypeState sotw(String typeUrl) {
+    return sotw.computeIfAbsent(typeUrl, t -> new SotwTypeState());
+  }
+
+  DeltaTypeState delta(String typeUrl) {
+    return delta.computeIfAbsent(typeUrl, t -> new DeltaTypeState());
+  }
+}

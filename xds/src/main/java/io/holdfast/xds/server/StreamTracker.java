@@ -1,0 +1,167 @@
+package io.holdfast.xds.server;
+
+import io.envoyproxy.controlplane.server.DiscoveryServerCallbacks;
+import io.envoyproxy.controlplane.server.exception.RequestException;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
+import io.grpc.Status;
+import java.time.Clock;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The discovery server's callbacks: keeps a {@link StreamState} per open stream, turns each request into
+ * ACK/NACK bookkeeping before the cache sees it, records every response's nonce, and reports NACKs (counter,
+ * one WARN line, {@link NackListener}). java-control-plane has no NACK callback; a NACK is a request with
+ * {@code error_detail}. Never throws, except a {@link RequestException} for a delta ACK of an unknown nonce
+ * (java-control-plane would fail on it with a NullPointerException).
+ */
+final class StreamTracker implements DiscoveryServerCallbacks {
+
+  private static final Logger log = LoggerFactory.getLogger(StreamTracker.class);
+
+  private final Map<Long, StreamState> streams = new ConcurrentHashMap<>();
+  private final XdsMetrics metrics;
+  private final NackListener nackListener;
+  private final Clock clock;
+
+  StreamTracker(XdsMetrics metrics, NackListener nackListener, Clock clock) {
+    this.metrics = metrics;
+    this.nackListener = nackListener;
+    this.clock = clock;
+  }
+
+  /** Open streams by node id; streams that have not sent a node id yet are not counted. */
+  Map<String, Integer> connectedStreams() {
+    Map<String, Integer> byNode = new TreeMap<>();
+    for (StreamState stream : streams.values()) {
+      if (!stream.nodeId().isEmpty()) {
+        byNode.merge(stream.nodeId(), 1, Integer::sum);
+      }
+    }
+    return Map.copyOf(byNode);
+  }
+
+  int openStreams() {
+    return streams.size();
+  }
+
+  @Override
+  public void onStreamOpen(long streamId, String typeUrl) {
+    streams.put(streamId, new StreamState(streamId, typeUrl));
+    log.debug("xDS stream opened: stream={} type={}", streamId, typeUrl.isEmpty() ? "ADS" : typeUrl);
+  }
+
+  @Override
+  public void onStreamClose(long streamId, String typeUrl) {
+    closed(streamId, "completed");
+  }
+
+  @Override
+  public void onStreamCloseWithError(long streamId, String typeUrl, Throwable error) {
+    closed(streamId, Status.fromThrowable(error).getCode().toString());
+  }
+
+  @Override
+  public void onV3StreamRequest(long streamId, DiscoveryRequest request) {
+    StreamState stream = stream(streamId);
+    try {
+      stream.noteNode(request.hasNode(), request.getNode());
+      String type = stream.typeOf(request.getTypeUrl());
+      if (!type.isEmpty()) { // an ADS request without a type is refused by the discovery server itself
+        Reply reply = stream.sotw(type).onRequest(request);
+        if (reply.kind() == Reply.Kind.NACK) {
+          reportNack(stream, type, reply, request.getErrorDetail().getMessage());
+        }
+      }
+    } catch (RuntimeException e) {
+      log.error("xDS request bookkeeping failed: stream={} type={}", streamId, request.getTypeUrl(), e);
+    }
+    RequestHandoff.put(request, stream);
+  }
+
+  @Override
+  public void onV3StreamDeltaRequest(long streamId, DeltaDiscoveryRequest request) throws RequestException {
+    StreamState stream = stream(streamId);
+    Reply reply = Reply.OK;
+    String type = "";
+    try {
+      stream.noteNode(request.hasNode(), request.getNode());
+      type = stream.typeOf(request.getTypeUrl());
+      if (!type.isEmpty()) {
+        reply = stream.delta(type).onRequest(request);
+        if (reply.kind() == Reply.Kind.NACK) {
+          reportNack(stream, type, reply, request.getErrorDetail().getMessage());
+        }
+      }
+    } catch (RuntimeException e) {
+      log.error("xDS delta request bookkeeping failed: stream={} type={}", streamId, request.getTypeUrl(), e);
+    }
+    if (reply.kind() == Reply.Kind.UNKNOWN_NONCE) {
+      log.warn("xDS delta stream closed: ACK of a nonce with no unanswered response: node={} stream={} type={}"
+          + " nonce={}", stream.nodeId(), streamId, TypeUrls.shortName(type), request.getResponseNonce());
+      throw new RequestException(Status.INVALID_ARGUMENT.withDescription(
+          "response_nonce " + request.getResponseNonce() + " does not name an unanswered response"));
+    }
+    RequestHandoff.put(request, stream);
+  }
+
+  @Override
+  public void onV3StreamResponse(long streamId, DiscoveryRequest request, DiscoveryResponse response) {
+    try {
+      StreamState stream = streams.get(streamId);
+      if (stream != null) {
+        stream.sotw(response.getTypeUrl()).sent(request, response.getNonce(), response.getVersionInfo());
+      }
+      metrics.pushed(response.getTypeUrl());
+    } catch (RuntimeException e) {
+      log.error("xDS response bookkeeping failed: stream={} type={}", streamId, response.getTypeUrl(), e);
+    }
+  }
+
+  @Override
+  public void onV3StreamDeltaResponse(long streamId, DeltaDiscoveryRequest request,
+      DeltaDiscoveryResponse response) {
+    try {
+      StreamState stream = streams.get(streamId);
+      if (stream != null) {
+        stream.delta(response.getTypeUrl()).sent(response);
+      }
+      metrics.pushed(response.getTypeUrl());
+    } catch (RuntimeException e) {
+      log.error("xDS delta response bookkeeping failed: stream={} type={}", streamId, response.getTypeUrl(), e);
+    }
+  }
+
+  /** The state of a stream; created if the open callback was somehow missed, so a request is never dropped. */
+  private StreamState stream(long streamId) {
+    return streams.computeIfAbsent(streamId, id -> new StreamState(id, ""));
+  }
+
+  private void closed(long streamId, String reason) {
+    StreamState stream = streams.remove(streamId);
+    if (stream != null) {
+      log.debug("xDS stream closed: node={} stream={} reason={}", stream.nodeId(), streamId, reason);
+    }
+  }
+
+  private void reportNack(StreamState stream, String type, Reply reply, String errorDetail) {
+    metrics.nacked(type);
+    var event = new NackEvent(stream.nodeId(), type, reply.rejectedVersion(), reply.rejectedNames(), errorDetail,
+        clock.instant());
+    log.warn("xDS NACK: proxy rejected a response, not resending it until the snapshot changes: node={} "
+            + "stream={} type={} rejectedVersion={} resources={} error=\"{}\"",
+        event.nodeId(), stream.id(), TypeUrls.shortName(type), event.rejectedVersion(), event.resourceNames(),
+        errorDetail);
+    try {
+      nackListener.onNack(event);
+    } catch (RuntimeException e) {
+      log.warn("NackListener failed on a NACK event: node={} type={}", event.nodeId(), type, e);
+    }
+  }
+}

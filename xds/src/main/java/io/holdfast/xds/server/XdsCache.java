@@ -1,0 +1,37 @@
+package io.holdfast.xds.server;
+
+import io.envoyproxy.controlplane.cache.ConfigWatcher;
+import io.holdfast.xds.snapshot.XdsSnapshot;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The one snapshot every proxy is served, and the open xDS watches waiting for it to change. Thread-safe.
+ *
+ * <p>Until the first {@link #setSnapshot} nothing is answered (an empty answer would delete a reconnecting
+ * proxy's config); watches opened meanwhile are answered when it arrives. A snapshot stays served until
+ * another with a different version replaces it. Serve it with {@link XdsServer}.
+ */
+public final class XdsCache {
+
+  private final WatchRegistry watches = new WatchRegistry();
+
+  /**
+   * Makes {@code snapshot} the served one and pushes to streams whose answer changes.
+   *
+   * @return false, having done nothing, if the current snapshot has the same version
+   */
+  public boolean setSnapshot(XdsSnapshot snapshot) {
+    return watches.publish(Objects.requireNonNull(snapshot, "snapshot"));
+  }
+
+  /** The snapshot being served; empty before the first {@link #setSnapshot}. */
+  public Optional<XdsSnapshot> currentSnapshot() {
+    return watches.current().map(IndexedSnapshot::snapshot);
+  }
+
+  /** The watcher java-control-plane's discovery server asks; needs {@link StreamTracker} as its callback. */
+  ConfigWatcher configWatcher() {
+    return watches;
+  }
+}

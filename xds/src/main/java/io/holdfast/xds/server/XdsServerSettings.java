@@ -1,0 +1,42 @@
+package io.holdfast.xds.server;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Where and how the xDS server listens.
+ *
+ * @param bindHost     host name or address to bind; empty means every local interface
+ * @param port         TCP port, 0..65535; 0 picks a free one (see {@link XdsServer#port()})
+ * @param drainTimeout how long {@link XdsServer#close()} lets open streams finish before cutting them; > 0
+ */
+public record XdsServerSettings(String bindHost, int port, Duration drainTimeout) {
+
+  /** Default drain on close: long enough for in-flight responses, short enough for a pod's grace period. */
+  public static final Duration DEFAULT_DRAIN = Duration.ofSeconds(5);
+
+  public XdsServerSettings {
+    Objects.requireNonNull(bindHost, "bindHost");
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("port must be 0..65535, was " + port);
+    }
+    Objects.requireNonNull(drainTimeout, "drainTimeout");
+    if (drainTimeout.isNegative() || drainTimeout.isZero()) {
+      throw new IllegalArgumentException("drainTimeout must be > 0, was " + drainTimeout);
+    }
+  }
+
+  /** Binds {@code port} on every interface, default drain. */
+  public static XdsServerSettings allInterfaces(int port) {
+    return new XdsServerSettings("", port, DEFAULT_DRAIN);
+  }
+
+  /** Binds {@code host:port}, default drain. */
+  public static XdsServerSettings on(String host, int port) {
+    return new XdsServerSettings(host, port, DEFAULT_DRAIN);
+  }
+
+  public XdsServerSettings withDrainTimeout(Duration drain) {
+    return new XdsServerSettings(bindHost, port, drain);
+  }
+}

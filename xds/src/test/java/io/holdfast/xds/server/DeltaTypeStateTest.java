@@ -1,0 +1,102 @@
+package io.holdfast.xds.server;
+
+import static io.holdfast.xds.server.Fixtures.edsCluster;
+import static io.holdfast.xds.server.Fixtures.snapshot;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.Any;
+import com.google.rpc.Status;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
+import io.envoyproxy.envoy.service.discovery.v3.Resource;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** Delta bookkeeping of one stream and type, without gRPC. */
+class DeltaTypeStateTest {
+
+  private static final String CDS = Fixtures.CDS;
+
+  private final DeltaTypeState state = new DeltaTypeState();
+
+  private static IndexedSnapshot indexed(com.google.protobuf.Message... resources) {
+    return IndexedSnapshot.of(snapshot(resources), null);
+  }
+
+  /** Simulates sending {@code plan} under {@code nonce} and returns it. */
+  private DeltaTypeState.Plan send(Optional<DeltaTypeState.Plan> plan, String version, String nonce) {
+    assertThat(plan).isPresent();
+    var response = DeltaDiscoveryResponse.newBuilder().setNonce(nonce).setSystemVersionInfo(version)
+        .setTypeUrl(CDS).addAllRemovedResources(plan.get().removed());
+    plan.get().resources().forEach((name, versioned) -> response.addResources(
+        Resource.newBuilder().setName(name).setVersion(versioned.version()).setResource(Any.pack(versioned.resource()))));
+    state.sent(response.build());
+    return plan.get();
+  }
+
+  private Reply ack(String nonce) {
+    return state.onRequest(DeltaDiscoveryRequest.newBuilder().setTypeUrl(CDS).setResponseNonce(nonce).build());
+  }
+
+  @Test
+  void missingSubscribedNameIsRemovedOnceAndAChangeSendsOnlyTheChangedResource() {
+    state.onRequest(DeltaDiscoveryRequest.newBuilder().setTypeUrl(CDS)
+        .addResourceNamesSubscribe("a").addResourceNamesSubscribe("ghost").build());
+    IndexedSnapshot v1 = indexed(edsCluster("a"), edsCluster("b"));
+    var first = send(state.plan(v1, CDS, false), v1.version(), "0");
+    assertThat(first.resources()).containsOnlyKeys("a");
+    assertThat(first.removed()).containsExactly("ghost");
+    assertThat(ack("0")).isEqualTo(Reply.OK);
+
+    assertThat(state.plan(v1, CDS, false)).as("nothing new, ghost already reported").isEmpty();
+    IndexedSnapshot v2 = indexed(edsCluster("a", 9), edsCluster("b", 9));
+    var second = send(state.plan(v2, CDS, false), v2.version(), "1");
+    assertThat(second.resources()).containsOnlyKeys("a");
+    assertThat(second.removed()).isEmpty();
+  }
+
+  @Test
+  void wildcardSendsEverythingThenRemovalsOfWhatWasHeld() {
+    state.onRequest(DeltaDiscoveryRequest.newBuilder().setTypeUrl(CDS).build());
+    IndexedSnapshot v1 = indexed(edsCluster("a"), edsCluster("b"));
+    send(state.plan(v1, CDS, true), v1.version(), "0");
+    ack("0");
+    IndexedSnapshot v2 = indexed(edsCluster("a"));
+    var plan = state.plan(v2, CDS, true);
+    assertThat(plan).get().satisfies(p -> {
+      assertThat(p.resources()).isEmpty();
+      assertThat(p.removed()).containsExactly("b");
+    });
+  }
+
+  @Test
+  void initialResourceVersionsSuppressUnchangedResources() {
+    IndexedSnapshot v1 = indexed(edsCluster("a"), edsCluster("b"));
+    state.onRequest(DeltaDiscoveryRequest.newBuilder().setTypeUrl(CDS)
+        .putInitialResourceVersions("a", v1.resourceVersion(CDS, "a"))
+        .putInitialResourceVersions("gone", "old")
+        .build());
+    var plan = state.plan(v1, CDS, true);
+    assertThat(plan).get().satisfies(p -> {
+      assertThat(p.resources()).containsOnlyKeys("b");
+      assertThat(p.removed()).containsExactly("gone");
+    });
+  }
+
+  @Test
+  void nackBlocksTheRejectedVersionAndUnknownAckIsAProtocolError() {
+    state.onRequest(DeltaDiscoveryRequest.newBuilder().setTypeUrl(CDS).build());
+    IndexedSnapshot v1 = indexed(edsCluster("a"));
+    send(state.plan(v1, CDS, true), v1.version(), "0");
+    Reply nack = state.onRequest(DeltaDiscoveryRequest.newBuilder().setTypeUrl(CDS).setResponseNonce("0")
+        .setErrorDetail(Status.newBuilder().setMessage("bad")).build());
+    assertThat(nack.kind()).isEqualTo(Reply.Kind.NACK);
+    assertThat(nack.rejectedVersion()).isEqualTo(v1.version());
+    assertThat(nack.rejectedNames()).containsExactly("a");
+    assertThat(state.plan(v1, CDS, true)).isEmpty();
+    IndexedSnapshot v2 = indexed(edsCluster("a", 5));
+    assertThat(state.plan(v2, CDS, true)).get().satisfies(p -> assertThat(p.resources()).containsOnlyKeys("a"));
+
+    assertThat(ack("99")).isEqualTo(Reply.UNKNOWN_NONCE);
+  }
+}

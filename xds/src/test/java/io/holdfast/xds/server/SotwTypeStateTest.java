@@ -1,0 +1,79 @@
+package io.holdfast.xds.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.rpc.Status;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** ACK/NACK bookkeeping of one SotW stream and type, without gRPC. */
+class SotwTypeStateTest {
+
+  private static final SotwPlan PLAN_A = new SotwPlan(List.of(), List.of("r1"), "key-a");
+  private static final SotwPlan PLAN_B = new SotwPlan(List.of(), List.of("r1"), "key-b");
+
+  private final SotwTypeState state = new SotwTypeState();
+
+  private static DiscoveryRequest request(String version, String nonce, String error) {
+    var builder = DiscoveryRequest.newBuilder().setVersionInfo(version).setResponseNonce(nonce).addResourceNames("r1");
+    if (error != null) {
+      builder.setErrorDetail(Status.newBuilder().setMessage(error));
+    }
+    return builder.build();
+  }
+
+  /** Simulates the cache answering {@code watchRequest} with plan at version, sent under nonce. */
+  private void send(DiscoveryRequest watchRequest, SotwPlan plan, String version, String nonce) {
+    state.planned(watchRequest, new SotwTypeState.Sent(version, plan.key(), plan.names()));
+    state.sent(watchRequest, nonce, version);
+  }
+
+  @Test
+  void freshSubscriptionIsAnswered() {
+    assertThat(state.onRequest(request("", "", null))).isEqualTo(Reply.OK);
+    assertThat(state.shouldSend(PLAN_A, "v1", false)).isTrue();
+  }
+
+  @Test
+  void ackedAnswerIsNotSentAgainButAChangedOneIs() {
+    DiscoveryRequest first = request("", "", null);
+    state.onRequest(first);
+    send(first, PLAN_A, "v1", "0");
+    assertThat(state.onRequest(request("v1", "0", null))).isEqualTo(Reply.OK);
+
+    assertThat(state.shouldSend(PLAN_A, "v2", false)).isFalse();
+    assertThat(state.shouldSend(PLAN_B, "v2", false)).isTrue();
+    assertThat(state.shouldSend(PLAN_A, "v2", true)).as("EDS after a CDS push").isTrue();
+  }
+
+  @Test
+  void nackBlocksTheRejectedVersionOnlyAndIsReportedOnce() {
+    DiscoveryRequest first = request("", "", null);
+    state.onRequest(first);
+    send(first, PLAN_A, "v1", "0");
+
+    Reply reply = state.onRequest(request("", "0", "bad route"));
+    assertThat(reply).isEqualTo(Reply.nack("v1", List.of("r1")));
+    assertThat(state.shouldSend(PLAN_A, "v1", false)).isFalse();
+    assertThat(state.shouldSend(PLAN_A, "v1", true)).as("forcing never overrides a NACK").isFalse();
+    assertThat(state.onRequest(request("", "0", "bad route"))).isEqualTo(Reply.REPEATED_NACK);
+    assertThat(state.shouldSend(PLAN_A, "v2", false)).isTrue();
+  }
+
+  @Test
+  void requestAfterANackWithTheSameNonceAcceptsNothing() {
+    DiscoveryRequest first = request("", "", null);
+    state.onRequest(first);
+    send(first, PLAN_A, "v1", "0");
+    state.onRequest(request("", "0", "bad"));
+    // Envoy sends error_detail once; a later request (e.g. new names) has the same nonce and the old version.
+    assertThat(state.onRequest(request("", "0", null))).isEqualTo(Reply.OK);
+    assertThat(state.shouldSend(PLAN_A, "v2", false)).as("v1's content was never accepted").isTrue();
+  }
+
+  @Test
+  void nackOfAnUnknownNonceIsReportedWithoutAVersion() {
+    assertThat(state.onRequest(request("", "77", "stale"))).isEqualTo(Reply.nack("", List.of("r1")));
+  }
+}
