@@ -1,5 +1,6 @@
 package io.holdfast.server.cli;
 
+import io.holdfast.server.HoldfastServer;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
@@ -33,13 +34,18 @@ public final class HoldfastCli {
     this.serveAction = Objects.requireNonNull(serveAction, "serveAction");
   }
 
-  /**
-   * The production command line. Placeholder until the xDS server exists: flags, help and validation work,
-   * and running {@code serve} fails with exit code 1.
-   */
+  /** The production command line: {@code serve} runs a {@link HoldfastServer} until the process is stopped. */
   public static HoldfastCli withDefaultWiring() {
     return new HoldfastCli(settings -> {
-      throw new UnsupportedOperationException("wiring lands with the xDS issue");
+      HoldfastServer server = HoldfastServer.start(settings, java.time.Clock.systemUTC());
+      java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        LOG.info("shutting down");
+        server.close();
+        stopped.countDown();
+      }, "holdfast-shutdown"));
+      stopped.await();
+      return EXIT_OK;
     });
   }
 

@@ -160,14 +160,16 @@ class HoldfastCliTest {
   }
 
   @Test
-  void defaultWiringParsesFlagsButCannotServeYet() {
+  void defaultWiringReportsAnXdsPortInUseInOneLine() throws Exception {
     HoldfastCli cli = HoldfastCli.withDefaultWiring();
-
     assertThat(cli.execute(new PrintWriter(out), new PrintWriter(err), "serve", "--help"))
         .isEqualTo(HoldfastCli.EXIT_OK);
-    assertThat(cli.execute(new PrintWriter(out), new PrintWriter(err), "serve", "--config-dir", tmp.toString()))
-        .isEqualTo(HoldfastCli.EXIT_FAILURE);
-    assertThat(err.toString()).contains("wiring lands with the xDS issue");
+    try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      int code = cli.execute(new PrintWriter(out), new PrintWriter(err), "serve", "--config-dir", tmp.toString(),
+          "--xds-port", Integer.toString(taken.getLocalPort()), "--admin-port", "0");
+      assertThat(code).isEqualTo(HoldfastCli.EXIT_FAILURE);
+    }
+    assertThat(err.toString()).startsWith("holdfast: serve failed: ").doesNotContain("\tat ");
   }
 
   private void assertUsageError(int code, String message, String command) {

@@ -1,0 +1,126 @@
+package io.holdfast.server;
+
+import io.holdfast.election.Leadership;
+import io.holdfast.server.admin.AdminServer;
+import io.holdfast.server.admin.AdminSources;
+import io.holdfast.server.cli.ServeSettings;
+import io.holdfast.server.pipeline.ConfigPipeline;
+import io.holdfast.server.pipeline.StatusBoard;
+import io.holdfast.server.source.DirectoryWatcher;
+import io.holdfast.server.source.FileConfigSource;
+import io.holdfast.xds.server.XdsCache;
+import io.holdfast.xds.server.XdsServer;
+import io.holdfast.xds.server.XdsServerSettings;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running Holdfast replica in file mode: config directory -> pipeline -> xDS server, plus the admin
+ * server. Single-replica election (always leader): with files there is no cluster to elect through.
+ * {@link #close()} stops everything in reverse order of start.
+ */
+public final class HoldfastServer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(HoldfastServer.class);
+
+  private final Deque<AutoCloseable> started = new ArrayDeque<>();
+  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final XdsCache cache = new XdsCache();
+  private final StatusBoard board = new StatusBoard();
+  private final Clock clock;
+  private final Leadership leadership;
+  private XdsServer xds;
+  private AdminServer admin;
+
+  private HoldfastServer(Clock clock, String identity) {
+    this.clock = clock;
+    this.leadership = Leadership.alwaysLeader(identity);
+  }
+
+  /** Starts serving; on failure, whatever had started is stopped again before the exception propagates. */
+  public static HoldfastServer start(ServeSettings settings, Clock clock) throws IOException {
+    HoldfastServer s = new HoldfastServer(clock, identity());
+    try {
+      s.startAll(settings);
+      return s;
+    } catch (IOException | RuntimeException e) {
+      s.close();
+      throw e;
+    }
+  }
+
+  private void startAll(ServeSettings settings) throws IOException {
+    xds = XdsServer.builder(cache, XdsServerSettings.on(settings.xdsAddress(), settings.xdsPort()), registry)
+        .nackListener(board::onNack)
+        .clock(clock)
+        .start();
+    started.push(xds);
+    ConfigPipeline pipeline = new ConfigPipeline(cache, board, clock, registry, t -> { });
+    started.push(DirectoryWatcher.start(settings.configDir(), new FileConfigSource(pipeline)));
+    admin = AdminServer.start(settings.adminSocketAddress(), new AdminSources(
+        () -> cache.currentSnapshot().isPresent(), () -> "no config loaded yet", registry, this::state));
+    started.push(admin);
+    log.info("holdfast serving xds={}:{} admin={}:{} configDir={} role=single-replica identity={}",
+        settings.xdsAddress(), xds.port(), settings.adminAddress(), admin.port(), settings.configDir(),
+        leadership.identity());
+  }
+
+  public int xdsPort() {
+    return xds.port();
+  }
+
+  public int adminPort() {
+    return admin.port();
+  }
+
+  public StatusBoard statusBoard() {
+    return board;
+  }
+
+  public XdsCache cache() {
+    return cache;
+  }
+
+  public PrometheusMeterRegistry registry() {
+    return registry;
+  }
+
+  /** The admin {@code /state} document. */
+  public Map<String, Object> state() {
+    Map<String, Object> s = new LinkedHashMap<>();
+    s.put("identity", leadership.identity());
+    s.put("role", leadership.isLeader() ? "leader" : "follower");
+    s.put("electionMode", "single-replica");
+    cache.currentSnapshot().ifPresent(snap -> s.put("snapshotVersion", snap.version()));
+    board.current().ifPresent(b -> s.put("snapshotAgeSeconds",
+        Duration.between(b.builtAt(), clock.instant()).toMillis() / 1000.0));
+    s.put("xdsStreams", xds.connectedStreams());
+    s.put("config", board.toState());
+    return s;
+  }
+
+  @Override
+  public void close() {
+    while (!started.isEmpty()) {
+      AutoCloseable c = started.pop();
+      try {
+        c.close();
+      } catch (Exception e) {
+        log.warn("stopping {} failed: {}", c.getClass().getSimpleName(), e.toString());
+      }
+    }
+  }
+
+  private static String identity() {
+    String host = System.getenv().getOrDefault("POD_NAME", System.getenv().getOrDefault("HOSTNAME", "holdfast"));
+    return host.isBlank() ? "holdfast" : host;
+  }
+}

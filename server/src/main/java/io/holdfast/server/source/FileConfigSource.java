@@ -1,0 +1,64 @@
+package io.holdfast.server.source;
+
+import io.holdfast.server.pipeline.ConfigPipeline;
+import io.holdfast.xds.model.ConfigLoader;
+import io.holdfast.xds.model.ManifestError;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Turns each read of the config directory into one pipeline run. A file that is malformed (bad YAML) or
+ * unreadable keeps contributing its last good text, so a half-saved edit never takes routes away; its
+ * errors are still reported with file, line and reason. A file never seen good is left out until it is.
+ */
+public final class FileConfigSource implements ConfigFilesListener {
+  private final ConfigPipeline pipeline;
+  private final ConfigLoader loader = new ConfigLoader();
+  private final Map<Path, String> lastGood = new HashMap<>();
+
+  public FileConfigSource(ConfigPipeline pipeline) {
+    this.pipeline = Objects.requireNonNull(pipeline, "pipeline");
+  }
+
+  @Override
+  public void onConfigFiles(ConfigFiles files) {
+    List<ConfigLoader.Source> sources = new ArrayList<>();
+    List<ManifestError> errors = new ArrayList<>();
+    Map<Path, String> good = new HashMap<>();
+    files.contents().forEach((path, text) -> {
+      List<ManifestError> own = loader.load(List.of(new ConfigLoader.Source(path.toString(), text)), Map.of()).errors();
+      if (own.isEmpty()) {
+        good.put(path, text);
+        sources.add(new ConfigLoader.Source(path.toString(), text));
+        return;
+      }
+      errors.addAll(own);
+      keepLastGood(path, sources, errors, "it has errors");
+    });
+    for (FileProblem problem : files.unreadable()) {
+      errors.add(new ManifestError(problem.path().toString(), 1, 1, "unreadable: " + problem.reason()));
+      keepLastGood(problem.path(), sources, errors, "it could not be read");
+    }
+    lastGood.keySet().retainAll(merge(good.keySet(), sources));
+    lastGood.putAll(good);
+    pipeline.apply(loader.load(sources, Map.of()).config(), errors);
+  }
+
+  private void keepLastGood(Path path, List<ConfigLoader.Source> sources, List<ManifestError> errors, String why) {
+    String previous = lastGood.get(path);
+    if (previous != null) {
+      sources.add(new ConfigLoader.Source(path.toString(), previous));
+      errors.add(new ManifestError(path.toString(), 1, 1, "serving this file's last good version because " + why));
+    }
+  }
+
+  private static java.util.Set<Path> merge(java.util.Set<Path> good, List<ConfigLoader.Source> used) {
+    java.util.Set<Path> keep = new java.util.HashSet<>(good);
+    used.forEach(s -> keep.add(Path.of(s.name())));
+    return keep;
+  }
+}
