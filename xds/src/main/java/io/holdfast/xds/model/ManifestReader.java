@@ -3,7 +3,8 @@ package io.holdfast.xds.model;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.stream.Collectors;
+import org.snakeyaml.engine.v2.exceptions.Mark;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.TokenStreamLocation;
@@ -16,8 +17,8 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * <p>Jackson's YAML parser cannot continue after a syntax error, so the text is first cut at document markers
  * ({@code ---} and {@code ...} at the start of a line; YAML forbids those lines inside any scalar, so the cut is
  * exact) and each document is parsed alone. A malformed document therefore costs only itself: it becomes one
- * {@link ManifestError} with the absolute line and column Jackson reports, and the other documents are still
- * returned. Duplicate keys are errors. Directives ({@code %YAML}) are ignored. Thread-safe.
+ * {@link ManifestError} with the absolute line and column of the problem as the YAML parser (snakeyaml-engine,
+ * under Jackson) marks it, and the other documents are still returned. Duplicate keys are errors. Directives ({@code %YAML}) are ignored. Thread-safe.
  */
 public final class ManifestReader {
 
@@ -54,10 +55,7 @@ public final class ManifestReader {
         }
         documents.add(new ManifestDocument(source, index, chunk.firstContentLine(), tree));
       } catch (JacksonException e) {
-        TokenStreamLocation at = e.getLocation();
-        int line = at != null && at.getLineNr() > 0 ? chunk.startLine() + at.getLineNr() - 1 : chunk.startLine();
-        int column = at != null && at.getColumnNr() > 0 ? at.getColumnNr() : 1;
-        errors.add(new ManifestError(source, line, column, "invalid YAML: " + condense(e.getOriginalMessage())));
+        errors.add(error(source, chunk, e));
       }
     }
     return new Result(documents, errors);
@@ -83,7 +81,8 @@ public final class ManifestReader {
 
   private static List<Chunk> split(String text) {
     List<Chunk> chunks = new ArrayList<>();
-    String[] lines = text.split("\n", -1);
+    // split drops the empty string after a final newline, so a document ends where its text does.
+    String[] lines = text.split("\n");
     StringBuilder current = new StringBuilder();
     int start = 1;
     for (int i = 0; i < lines.length; i++) {
@@ -109,14 +108,21 @@ public final class ManifestReader {
         && (line.length() == marker.length() || Character.isWhitespace(line.charAt(marker.length())));
   }
 
-  /** Jackson's YAML messages repeat the location and quote the source; keep only the explanation. */
-  static String condense(String message) {
-    if (message == null) {
-      return "unreadable document";
+  /**
+   * Prefers the YAML scanner's own problem mark (where the offending character is) over Jackson's token
+   * location (where the last good token started, often a line earlier).
+   */
+  private static ManifestError error(String source, Chunk chunk, JacksonException e) {
+    if (e.getCause() instanceof MarkedYamlEngineException yaml && yaml.getProblemMark().isPresent()) {
+      Mark mark = yaml.getProblemMark().get();
+      String reason = yaml.getContext() == null ? yaml.getProblem() : yaml.getContext() + "; " + yaml.getProblem();
+      return new ManifestError(source, chunk.startLine() + mark.getLine(), mark.getColumn() + 1,
+          "invalid YAML: " + reason.strip());
     }
-    return message.lines()
-        .filter(l -> !l.isBlank() && !l.startsWith(" in ") && !l.startsWith("    "))
-        .map(String::strip)
-        .collect(Collectors.joining("; "));
+    TokenStreamLocation at = e.getLocation();
+    int line = at != null && at.getLineNr() > 0 ? chunk.startLine() + at.getLineNr() - 1 : chunk.startLine();
+    int column = at != null && at.getColumnNr() > 0 ? at.getColumnNr() : 1;
+    String reason = e.getOriginalMessage() == null ? "unreadable document" : e.getOriginalMessage().strip();
+    return new ManifestError(source, line, column, "invalid YAML: " + reason);
   }
 }
