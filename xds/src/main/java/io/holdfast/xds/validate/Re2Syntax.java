@@ -29,7 +29,8 @@ final class Re2Syntax {
       return unsupported + " is not supported by RE2";
     }
     try {
-      Pattern.compile(regex);
+      // RE2 spells named groups (?P<name>...), which java.util.regex does not know.
+      Pattern.compile(regex.replace("(?P<", "(?<"));
       return null;
     } catch (PatternSyntaxException e) {
       return e.getDescription() + " near index " + e.getIndex();

@@ -111,7 +111,11 @@ public final class Validator {
       for (int j = 0; j < refs.size(); j++) {
         String field = route.action() instanceof RouteAction.Split
             ? "spec.routes[" + i + "].split[" + j + "].upstream" : "spec.routes[" + i + "].route.upstream";
-        ResourceKey target = refs.get(j).resolve(ResourceKey.UPSTREAM, vs.metadata().namespace());
+        ObjectRef ref = refs.get(j);
+        if (!Syntax.isObjectName(ref.name()) || !ref.namespace().map(Syntax::isNamespace).orElse(true)) {
+          continue; // already reported as InvalidName
+        }
+        ResourceKey target = ref.resolve(ResourceKey.UPSTREAM, vs.metadata().namespace());
         if (!ledger.isKnown(target)) {
           ledger.error(vs.key(), field, Reasons.UPSTREAM_NOT_FOUND, target + " does not exist");
         } else if (ledger.isRejected(target)) {
