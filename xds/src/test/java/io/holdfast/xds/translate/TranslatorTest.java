@@ -111,7 +111,7 @@ class TranslatorTest {
   @Test
   void clustersUseEdsOverAdsAndKubeEndpoints() {
     GatewayConfig config = config(Map.of(new ServiceRef("shop", "backend", 80),
-        List.of(new Endpoint("10.0.0.2", 8080), new Endpoint("10.0.0.1", 8080))), """
+        List.of(new Endpoint("127.0.0.12", 8080), new Endpoint("127.0.0.11", 8080))), """
         apiVersion: gateway.holdfast.io/v1
         kind: Upstream
         metadata: {name: grpc, namespace: shop}
@@ -136,7 +136,7 @@ class TranslatorTest {
     assertThat(cla.getEndpoints(0).getLoadBalancingWeight().getValue()).isEqualTo(1);
     assertThat(cla.getEndpoints(0).getLbEndpointsList())
         .extracting(e -> e.getEndpoint().getAddress().getSocketAddress().getAddress())
-        .containsExactly("10.0.0.1", "10.0.0.2");
+        .containsExactly("127.0.0.11", "127.0.0.12");
     ClusterLoadAssignment idle = (ClusterLoadAssignment) translation.snapshot()
         .ofType(Resources.V3.ENDPOINT_TYPE_URL).get("shop/idle");
     assertThat(idle.getClusterName()).isEqualTo("shop/idle");

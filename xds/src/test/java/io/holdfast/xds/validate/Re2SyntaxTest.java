@@ -10,7 +10,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class Re2SyntaxTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {"/api/.*", "/v[0-9]+/items", "^/(a|b)$", "(?i)/Case", "(?P<id>[0-9]+)", "[(?=]",
+  @ValueSource(strings = {"/api/.*", "/v[0-9]+/items", "^/(a|b)$", "(?i)/Case", "(?P<id>[0-9]+)", "(?<id>[0-9]+)", "[(?=]",
       "\\Q(?=\\E", "a{2,3}", "[^\\]]+", "\\d\\w\\s\\b", "\\(?=x\\)", "x*?"})
   void acceptsWhatRe2Accepts(String regex) {
     assertThat(Re2Syntax.error(regex)).isNull();
