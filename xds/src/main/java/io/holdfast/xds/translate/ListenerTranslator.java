@@ -1,0 +1,56 @@
+package io.holdfast.xds.translate;
+
+import io.envoyproxy.envoy.config.core.v3.Address;
+import io.envoyproxy.envoy.config.core.v3.SocketAddress;
+import io.envoyproxy.envoy.config.listener.v3.ApiListener;
+import io.envoyproxy.envoy.config.listener.v3.Filter;
+import io.envoyproxy.envoy.config.listener.v3.FilterChain;
+import io.envoyproxy.envoy.config.listener.v3.Listener;
+import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
+import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
+import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
+import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.Rds;
+import io.holdfast.xds.model.Gateway;
+
+/** Gateway listeners and proxyless-gRPC API listeners, both with an RDS-over-ADS HttpConnectionManager. */
+final class ListenerTranslator {
+
+  static final String HCM_FILTER = "envoy.filters.network.http_connection_manager";
+  static final String ROUTER_FILTER = "envoy.filters.http.router";
+
+  private ListenerTranslator() {
+  }
+
+  static Listener gateway(Gateway gateway) {
+    String name = EnvoyNames.gatewayListener(gateway.key());
+    return Listener.newBuilder()
+        .setName(name)
+        .setAddress(Address.newBuilder().setSocketAddress(SocketAddress.newBuilder()
+            .setAddress(gateway.bindAddress())
+            .setPortValue(gateway.port())))
+        .addFilterChains(FilterChain.newBuilder().addFilters(Filter.newBuilder()
+            .setName(HCM_FILTER)
+            .setTypedConfig(Protos.pack(connectionManager(name, EnvoyNames.gatewayRoutes(gateway.key()))))))
+        .build();
+  }
+
+  /** The listener grpc-java asks for when a channel targets {@code xds:///domain}. */
+  static Listener api(String domain) {
+    return Listener.newBuilder()
+        .setName(EnvoyNames.apiListener(domain))
+        .setApiListener(ApiListener.newBuilder()
+            .setApiListener(Protos.pack(connectionManager(domain, EnvoyNames.apiRoutes(domain)))))
+        .build();
+  }
+
+  /** The Router must be the last HTTP filter; it is the only one. */
+  private static HttpConnectionManager connectionManager(String statPrefix, String routeConfigName) {
+    return HttpConnectionManager.newBuilder()
+        .setStatPrefix(statPrefix.replaceAll("[^A-Za-z0-9-]", "_"))
+        .setRds(Rds.newBuilder().setConfigSource(Protos.ADS).setRouteConfigName(routeConfigName))
+        .addHttpFilters(HttpFilter.newBuilder()
+            .setName(ROUTER_FILTER)
+            .setTypedConfig(Protos.pack(Router.getDefaultInstance())))
+        .build();
+  }
+}

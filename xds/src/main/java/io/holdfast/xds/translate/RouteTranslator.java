@@ -1,0 +1,168 @@
+package io.holdfast.xds.translate;
+
+import com.google.protobuf.UInt32Value;
+import io.envoyproxy.envoy.config.core.v3.DataSource;
+import io.envoyproxy.envoy.config.route.v3.DirectResponseAction;
+import io.envoyproxy.envoy.config.route.v3.HeaderMatcher;
+import io.envoyproxy.envoy.config.route.v3.NonForwardingAction;
+import io.envoyproxy.envoy.config.route.v3.RedirectAction;
+import io.envoyproxy.envoy.config.route.v3.RetryPolicy;
+import io.envoyproxy.envoy.config.route.v3.Route;
+import io.envoyproxy.envoy.config.route.v3.RouteAction;
+import io.envoyproxy.envoy.config.route.v3.RouteMatch;
+import io.envoyproxy.envoy.config.route.v3.VirtualHost;
+import io.envoyproxy.envoy.config.route.v3.WeightedCluster;
+import io.envoyproxy.envoy.type.matcher.v3.RegexMatcher;
+import io.envoyproxy.envoy.type.matcher.v3.StringMatcher;
+import io.holdfast.xds.model.HeaderMatch;
+import io.holdfast.xds.model.HttpMethod;
+import io.holdfast.xds.model.ObjectRef;
+import io.holdfast.xds.model.PathMatch;
+import io.holdfast.xds.model.ResourceKey;
+import io.holdfast.xds.model.VirtualService;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/** VirtualService to an Envoy virtual host, in one of two flavours. */
+final class RouteTranslator {
+
+  /**
+   * {@code ENVOY} for gateway listeners. {@code GRPC} for proxyless-gRPC API listeners, which differs in two
+   * ways because grpc-java rejects a whole RouteConfiguration containing a redirect or direct response: those
+   * routes become {@code non_forwarding_action} (grpc-java fails matching calls with UNAVAILABLE, so they still
+   * shadow later routes as in Envoy), and a route timeout is also set as {@code max_stream_duration}, the field
+   * grpc-java reads.
+   */
+  enum Flavor {
+    ENVOY, GRPC
+  }
+
+  private RouteTranslator() {
+  }
+
+  static VirtualHost virtualHost(VirtualService vs, Flavor flavor) {
+    VirtualHost.Builder host = VirtualHost.newBuilder()
+        .setName(EnvoyNames.virtualHost(vs.key()))
+        .addAllDomains(vs.domains());
+    for (int i = 0; i < vs.routes().size(); i++) {
+      host.addRoutes(route(vs.routes().get(i), i, vs.metadata().namespace(), flavor));
+    }
+    return host.build();
+  }
+
+  private static Route route(io.holdfast.xds.model.Route route, int index, String namespace, Flavor flavor) {
+    Route.Builder envoy = Route.newBuilder()
+        .setName(route.name().orElse("routes[" + index + "]"))
+        .setMatch(match(route.match()));
+    io.holdfast.xds.model.RouteAction action = route.action();
+    if (action instanceof io.holdfast.xds.model.RouteAction.Forward
+        || action instanceof io.holdfast.xds.model.RouteAction.Split) {
+      envoy.setRoute(forward(route, namespace, flavor));
+    } else if (flavor == Flavor.GRPC) {
+      envoy.setNonForwardingAction(NonForwardingAction.getDefaultInstance());
+    } else if (action instanceof io.holdfast.xds.model.RouteAction.Redirect redirect) {
+      envoy.setRedirect(redirect(redirect));
+    } else if (action instanceof io.holdfast.xds.model.RouteAction.DirectResponse direct) {
+      DirectResponseAction.Builder response = DirectResponseAction.newBuilder().setStatus(direct.status());
+      direct.body().ifPresent(body -> response.setBody(DataSource.newBuilder().setInlineString(body)));
+      envoy.setDirectResponse(response);
+    }
+    return envoy.build();
+  }
+
+  private static RouteMatch match(io.holdfast.xds.model.RouteMatch match) {
+    RouteMatch.Builder envoy = RouteMatch.newBuilder();
+    PathMatch path = match.path().orElse(new PathMatch.Prefix("/"));
+    if (path instanceof PathMatch.Prefix prefix) {
+      envoy.setPrefix(prefix.value());
+    } else if (path instanceof PathMatch.Exact exact) {
+      envoy.setPath(exact.value());
+    } else {
+      envoy.setSafeRegex(RegexMatcher.newBuilder().setRegex(path.value()));
+    }
+    for (HeaderMatch header : match.headers()) {
+      envoy.addHeaders(header(header));
+    }
+    List<HttpMethod> methods = match.methods().stream().distinct().sorted().toList();
+    if (methods.size() == 1) {
+      envoy.addHeaders(HeaderMatcher.newBuilder().setName(":method")
+          .setStringMatch(StringMatcher.newBuilder().setExact(methods.get(0).name())));
+    } else if (methods.size() > 1) {
+      String alternatives = methods.stream().map(Enum::name).collect(Collectors.joining("|"));
+      envoy.addHeaders(HeaderMatcher.newBuilder().setName(":method")
+          .setStringMatch(StringMatcher.newBuilder().setSafeRegex(RegexMatcher.newBuilder().setRegex(alternatives))));
+    }
+    return envoy.build();
+  }
+
+  private static HeaderMatcher header(HeaderMatch header) {
+    HeaderMatcher.Builder envoy = HeaderMatcher.newBuilder()
+        .setName(header.name().toLowerCase(Locale.ROOT))
+        .setInvertMatch(header.invert());
+    HeaderMatch.Condition condition = header.condition();
+    if (condition instanceof HeaderMatch.Exact exact) {
+      envoy.setStringMatch(StringMatcher.newBuilder().setExact(exact.value()));
+    } else if (condition instanceof HeaderMatch.Prefix prefix) {
+      envoy.setStringMatch(StringMatcher.newBuilder().setPrefix(prefix.value()));
+    } else if (condition instanceof HeaderMatch.Regex regex) {
+      envoy.setStringMatch(StringMatcher.newBuilder().setSafeRegex(RegexMatcher.newBuilder().setRegex(regex.value())));
+    } else if (condition instanceof HeaderMatch.Present present) {
+      envoy.setPresentMatch(present.present());
+    }
+    return envoy.build();
+  }
+
+  private static RouteAction forward(io.holdfast.xds.model.Route route, String namespace, Flavor flavor) {
+    RouteAction.Builder action = RouteAction.newBuilder();
+    if (route.action() instanceof io.holdfast.xds.model.RouteAction.Split split) {
+      WeightedCluster.Builder clusters = WeightedCluster.newBuilder();
+      for (io.holdfast.xds.model.RouteAction.WeightedTarget target : split.targets()) {
+        clusters.addClusters(WeightedCluster.ClusterWeight.newBuilder()
+            .setName(clusterName(target.upstream(), namespace))
+            .setWeight(UInt32Value.of(target.weight())));
+      }
+      action.setWeightedClusters(clusters);
+    } else {
+      action.setCluster(clusterName(route.action().upstreams().get(0), namespace));
+    }
+    route.timeout().ifPresent(timeout -> {
+      action.setTimeout(Protos.duration(timeout));
+      if (flavor == Flavor.GRPC && !timeout.isZero()) {
+        action.setMaxStreamDuration(RouteAction.MaxStreamDuration.newBuilder()
+            .setMaxStreamDuration(Protos.duration(timeout)));
+      }
+    });
+    route.retries().ifPresent(retries -> {
+      RetryPolicy.Builder policy = RetryPolicy.newBuilder()
+          .setRetryOn(String.join(",", retries.retryOn()))
+          .setNumRetries(UInt32Value.of(retries.attempts()));
+      retries.perTryTimeout().ifPresent(t -> policy.setPerTryTimeout(Protos.duration(t)));
+      action.setRetryPolicy(policy);
+    });
+    route.prefixRewrite().ifPresent(action::setPrefixRewrite);
+    return action.build();
+  }
+
+  private static RedirectAction redirect(io.holdfast.xds.model.RouteAction.Redirect redirect) {
+    RedirectAction.Builder envoy = RedirectAction.newBuilder();
+    redirect.host().ifPresent(envoy::setHostRedirect);
+    redirect.path().ifPresent(envoy::setPathRedirect);
+    redirect.prefixRewrite().ifPresent(envoy::setPrefixRewrite);
+    if (redirect.httpsRedirect()) {
+      envoy.setHttpsRedirect(true);
+    }
+    envoy.setResponseCode(switch (redirect.responseCode()) {
+      case 302 -> RedirectAction.RedirectResponseCode.FOUND;
+      case 303 -> RedirectAction.RedirectResponseCode.SEE_OTHER;
+      case 307 -> RedirectAction.RedirectResponseCode.TEMPORARY_REDIRECT;
+      case 308 -> RedirectAction.RedirectResponseCode.PERMANENT_REDIRECT;
+      default -> RedirectAction.RedirectResponseCode.MOVED_PERMANENTLY;
+    });
+    return envoy.build();
+  }
+
+  private static String clusterName(ObjectRef upstream, String namespace) {
+    return EnvoyNames.cluster(upstream.resolve(ResourceKey.UPSTREAM, namespace));
+  }
+}

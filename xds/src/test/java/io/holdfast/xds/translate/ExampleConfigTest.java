@@ -1,0 +1,60 @@
+package io.holdfast.xds.translate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.envoyproxy.controlplane.cache.Resources;
+import io.envoyproxy.envoy.config.listener.v3.Listener;
+import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
+import io.holdfast.xds.model.ConfigLoader;
+import io.holdfast.xds.validate.ResourceStatus;
+import io.holdfast.xds.validate.ValidationResult;
+import io.holdfast.xds.validate.Validator;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/** The shipped example in {@code examples/config/} must stay valid and translate to what it promises. */
+class ExampleConfigTest {
+
+  private static final Path EXAMPLES = Path.of("../examples/config");
+
+  @Test
+  void exampleParsesValidatesAndTranslates() throws IOException {
+    List<ConfigLoader.Source> sources = new ArrayList<>();
+    try (Stream<Path> files = Files.list(EXAMPLES)) {
+      for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+        sources.add(new ConfigLoader.Source(file.getFileName().toString(), Files.readString(file)));
+      }
+    }
+    assertThat(sources).hasSizeBetween(1, 3);
+    ConfigLoader.Loaded loaded = new ConfigLoader().load(sources, Map.of());
+    assertThat(loaded.errors()).isEmpty();
+
+    ValidationResult result = new Validator().validate(loaded.config());
+    assertThat(result.statuses()).hasSize(4);
+    assertThat(result.statuses().values()).extracting(ResourceStatus::state)
+        .containsOnly(ResourceStatus.State.ACCEPTED);
+
+    Translation translation = new Translator().translate(result.accepted());
+    var snapshot = translation.snapshot();
+    assertThat(snapshot.ofType(Resources.V3.CLUSTER_TYPE_URL)).containsOnlyKeys("demo/echo-v1", "demo/echo-v2");
+    Listener listener = (Listener) snapshot.ofType(Resources.V3.LISTENER_TYPE_URL).get("gateway/demo/public");
+    assertThat(listener.getAddress().getSocketAddress().getPortValue()).isEqualTo(10080);
+    RouteConfiguration routes = (RouteConfiguration) snapshot.ofType(Resources.V3.ROUTE_TYPE_URL)
+        .get("gateway/demo/public");
+    var host = routes.getVirtualHosts(0);
+    assertThat(host.getRoutesList()).extracting(r -> r.getName())
+        .containsExactly("legacy-redirect", "v2-opt-in", "canary");
+    assertThat(host.getRoutes(0).getRedirect().getPrefixRewrite()).isEqualTo("/");
+    assertThat(host.getRoutes(1).getMatch().getHeaders(0).getName()).isEqualTo("x-echo-version");
+    assertThat(host.getRoutes(2).getRoute().getWeightedClusters().getClustersList())
+        .extracting(c -> c.getName() + "=" + c.getWeight().getValue())
+        .containsExactly("demo/echo-v1=90", "demo/echo-v2=10");
+    assertThat(snapshot.ofType(Resources.V3.LISTENER_TYPE_URL)).containsKeys("echo.test", "echo.test:10080");
+  }
+}

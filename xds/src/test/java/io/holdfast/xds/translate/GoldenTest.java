@@ -1,0 +1,128 @@
+package io.holdfast.xds.translate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
+import com.google.protobuf.util.JsonFormat;
+import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
+import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
+import io.envoyproxy.envoy.extensions.upstreams.http.v3.HttpProtocolOptions;
+import io.holdfast.xds.model.ConfigLoader;
+import io.holdfast.xds.model.Endpoint;
+import io.holdfast.xds.model.ServiceRef;
+import io.holdfast.xds.validate.ResourceStatus;
+import io.holdfast.xds.validate.ValidationResult;
+import io.holdfast.xds.validate.Validator;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.dataformat.yaml.YAMLMapper;
+
+/**
+ * Golden files: {@code src/test/resources/golden/<case>/input.yaml} (plus optional {@code endpoints.yaml}) is
+ * loaded, validated and translated; the statuses, snapshot version and every Envoy resource as protobuf JSON
+ * must equal {@code expected.json} exactly. Run with {@code -Dgolden.update=true} to rewrite the expected files
+ * after an intended change, then review the diff.
+ */
+class GoldenTest {
+
+  private static final Path ROOT = Path.of("src/test/resources/golden");
+  private static final boolean UPDATE = Boolean.getBoolean("golden.update");
+  private static final JsonFormat.Printer PRINTER = JsonFormat.printer().usingTypeRegistry(
+      JsonFormat.TypeRegistry.newBuilder()
+          .add(HttpConnectionManager.getDescriptor())
+          .add(Router.getDescriptor())
+          .add(HttpProtocolOptions.getDescriptor())
+          .build());
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  static Stream<String> cases() throws IOException {
+    try (Stream<Path> dirs = Files.list(ROOT)) {
+      List<String> names = dirs.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted().toList();
+      assertThat(names).hasSizeGreaterThanOrEqualTo(4);
+      return names.stream();
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("cases")
+  void translationMatchesGoldenFile(String name) throws IOException {
+    Path dir = ROOT.resolve(name);
+    String actual = render(dir);
+    Path expected = dir.resolve("expected.json");
+    if (UPDATE) {
+      Files.writeString(expected, actual, StandardCharsets.UTF_8);
+    }
+    assertThat(expected).as("missing golden file; run with -Dgolden.update=true").exists();
+    assertThat(actual).isEqualTo(Files.readString(expected, StandardCharsets.UTF_8));
+  }
+
+  private static String render(Path dir) throws IOException {
+    ConfigLoader.Loaded loaded = new ConfigLoader().load(
+        List.of(new ConfigLoader.Source("input.yaml", Files.readString(dir.resolve("input.yaml")))),
+        endpoints(dir.resolve("endpoints.yaml")));
+    assertThat(loaded.errors()).isEmpty();
+    ValidationResult result = new Validator().validate(loaded.config());
+    Translation translation = new Translator().translate(result.accepted());
+
+    ObjectNode root = JSON.createObjectNode();
+    ObjectNode statuses = root.putObject("statuses");
+    result.statuses().forEach((key, status) -> statuses.put(key.toString(), describe(status)));
+    root.put("version", translation.snapshot().version());
+    ObjectNode resources = root.putObject("resources");
+    translation.snapshot().resources().forEach((type, byName) -> {
+      ObjectNode ofType = resources.putObject(type);
+      byName.forEach((resourceName, message) -> ofType.set(resourceName, toJson(message)));
+    });
+    return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
+  }
+
+  private static String describe(ResourceStatus status) {
+    if (status.problems().isEmpty()) {
+      return status.state().name();
+    }
+    return status.state() + ": " + status.problems().stream().map(Object::toString).collect(Collectors.joining("; "));
+  }
+
+  private static JsonNode toJson(Message message) {
+    try {
+      return JSON.readTree(PRINTER.print(message));
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** {@code [{service: {namespace, name, port}, endpoints: [{address, port}]}]}, if the file exists. */
+  private static Map<ServiceRef, List<Endpoint>> endpoints(Path file) {
+    Map<ServiceRef, List<Endpoint>> endpoints = new LinkedHashMap<>();
+    if (!Files.exists(file)) {
+      return endpoints;
+    }
+    try {
+      for (JsonNode entry : YAMLMapper.builder().build().readTree(Files.readString(file))) {
+        JsonNode service = entry.get("service");
+        List<Endpoint> list = new ArrayList<>();
+        entry.get("endpoints").forEach(e -> list.add(new Endpoint(e.get("address").stringValue(), e.get("port").intValue())));
+        endpoints.put(new ServiceRef(service.get("namespace").stringValue(), service.get("name").stringValue(),
+            service.get("port").intValue()), list);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return endpoints;
+  }
+}

@@ -1,0 +1,170 @@
+package io.holdfast.xds.translate;
+
+import static io.holdfast.xds.model.TestManifests.config;
+import static io.holdfast.xds.model.TestManifests.gateway;
+import static io.holdfast.xds.model.TestManifests.upstream;
+import static io.holdfast.xds.model.TestManifests.virtualService;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.envoyproxy.controlplane.cache.Resources;
+import io.envoyproxy.envoy.config.cluster.v3.Cluster;
+import io.envoyproxy.envoy.config.core.v3.ApiVersion;
+import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
+import io.envoyproxy.envoy.config.listener.v3.Listener;
+import io.envoyproxy.envoy.config.route.v3.Route;
+import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
+import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
+import io.holdfast.xds.model.Endpoint;
+import io.holdfast.xds.model.GatewayConfig;
+import io.holdfast.xds.model.Gateway;
+import io.holdfast.xds.model.Metadata;
+import io.holdfast.xds.model.ObjectRef;
+import io.holdfast.xds.model.ResourceKey;
+import io.holdfast.xds.model.ServiceRef;
+import io.holdfast.xds.model.VirtualServiceSelection;
+import io.holdfast.xds.validate.ValidationResult;
+import io.holdfast.xds.validate.Validator;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class TranslatorTest {
+
+  private static final String REDIRECTING_VS = """
+      apiVersion: gateway.holdfast.io/v1
+      kind: VirtualService
+      metadata: {name: web}
+      spec:
+        domains: [web.test, "*.web.test"]
+        routes:
+          - {match: {prefix: /old}, redirect: {path: /new, responseCode: 302}}
+          - {match: {prefix: /}, route: {upstream: a}, timeout: 3s}
+      """;
+
+  private final Translator translator = new Translator();
+
+  private Translation translate(GatewayConfig config) {
+    ValidationResult result = new Validator().validate(config);
+    assertThat(result.statuses().values()).allSatisfy(s -> assertThat(s.isServed()).isTrue());
+    return translator.translate(result.accepted());
+  }
+
+  @Test
+  void producesEveryResourceWithDocumentedNamesAndOrigins() {
+    Translation translation = translate(config(upstream("a", 9101), REDIRECTING_VS, gateway("gw", 10080)));
+    var snapshot = translation.snapshot();
+    assertThat(snapshot.ofType(Resources.V3.CLUSTER_TYPE_URL)).containsOnlyKeys("default/a");
+    assertThat(snapshot.ofType(Resources.V3.ENDPOINT_TYPE_URL)).containsOnlyKeys("default/a");
+    assertThat(snapshot.ofType(Resources.V3.LISTENER_TYPE_URL)).containsOnlyKeys("gateway/default/gw", "web.test");
+    assertThat(snapshot.ofType(Resources.V3.ROUTE_TYPE_URL)).containsOnlyKeys("gateway/default/gw", "web.test");
+    assertThat(translation.origins()).containsExactlyInAnyOrderEntriesOf(Map.of(
+        "default/a", ResourceKey.upstream("default", "a"),
+        "gateway/default/gw", ResourceKey.gateway("default", "gw"),
+        "web.test", ResourceKey.virtualService("default", "web")));
+    assertThat(translation.originOf("nope")).isEmpty();
+  }
+
+  @Test
+  void gatewayListenerFetchesRoutesOverAdsWithTheRouterLast() throws InvalidProtocolBufferException {
+    Translation translation = translate(config(upstream("a", 9101), REDIRECTING_VS, gateway("gw", 10080)));
+    Listener listener = (Listener) translation.snapshot().ofType(Resources.V3.LISTENER_TYPE_URL).get("gateway/default/gw");
+    assertThat(listener.getAddress().getSocketAddress().getAddress()).isEqualTo("0.0.0.0");
+    assertThat(listener.getAddress().getSocketAddress().getPortValue()).isEqualTo(10080);
+    HttpConnectionManager hcm = listener.getFilterChains(0).getFilters(0).getTypedConfig()
+        .unpack(HttpConnectionManager.class);
+    assertThat(hcm.getRds().getRouteConfigName()).isEqualTo("gateway/default/gw");
+    assertThat(hcm.getRds().getConfigSource().hasAds()).isTrue();
+    assertThat(hcm.getRds().getConfigSource().getResourceApiVersion()).isEqualTo(ApiVersion.V3);
+    assertThat(hcm.getHttpFiltersList()).last().satisfies(f -> assertThat(f.getName())
+        .isEqualTo("envoy.filters.http.router"));
+    RouteConfiguration routes = (RouteConfiguration) translation.snapshot().ofType(Resources.V3.ROUTE_TYPE_URL)
+        .get("gateway/default/gw");
+    assertThat(routes.getVirtualHostsList()).singleElement().satisfies(vh -> {
+      assertThat(vh.getName()).isEqualTo("default/web");
+      assertThat(vh.getDomainsList()).containsExactly("web.test", "*.web.test");
+      assertThat(vh.getRoutes(0).hasRedirect()).isTrue();
+      assertThat(vh.getRoutes(0).getName()).isEqualTo("routes[0]");
+      assertThat(vh.getRoutes(1).getRoute().getCluster()).isEqualTo("default/a");
+      assertThat(vh.getRoutes(1).getRoute().hasMaxStreamDuration()).isFalse();
+    });
+  }
+
+  @Test
+  void apiListenerPerDomainSpeaksGrpcDialect() throws InvalidProtocolBufferException {
+    Translation translation = translate(config(upstream("a", 9101), REDIRECTING_VS));
+    Listener api = (Listener) translation.snapshot().ofType(Resources.V3.LISTENER_TYPE_URL).get("web.test");
+    HttpConnectionManager hcm = api.getApiListener().getApiListener().unpack(HttpConnectionManager.class);
+    assertThat(hcm.getRds().getRouteConfigName()).isEqualTo("web.test");
+    assertThat(hcm.getHttpFiltersList()).last().satisfies(f -> assertThat(f.getName())
+        .isEqualTo("envoy.filters.http.router"));
+    RouteConfiguration routes = (RouteConfiguration) translation.snapshot().ofType(Resources.V3.ROUTE_TYPE_URL)
+        .get("web.test");
+    assertThat(routes.getVirtualHosts(0).getDomainsList()).containsExactly("web.test");
+    List<Route> list = routes.getVirtualHosts(0).getRoutesList();
+    assertThat(list.get(0).hasNonForwardingAction()).isTrue();
+    assertThat(list.get(1).getRoute().getMaxStreamDuration().getMaxStreamDuration().getSeconds()).isEqualTo(3);
+    assertThat(list.get(1).getRoute().getTimeout().getSeconds()).isEqualTo(3);
+  }
+
+  @Test
+  void clustersUseEdsOverAdsAndKubeEndpoints() {
+    GatewayConfig config = config(Map.of(new ServiceRef("shop", "backend", 80),
+        List.of(new Endpoint("127.0.0.12", 8080), new Endpoint("127.0.0.11", 8080))), """
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: grpc, namespace: shop}
+        spec: {kube: {name: backend, port: 80}, http2: true, loadBalancing: RING_HASH, connectTimeout: 1500ms}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: idle, namespace: shop}
+        spec: {kube: {name: nothing, port: 80}}
+        """);
+    Translation translation = translate(config);
+    Cluster cluster = (Cluster) translation.snapshot().ofType(Resources.V3.CLUSTER_TYPE_URL).get("shop/grpc");
+    assertThat(cluster.getType()).isEqualTo(Cluster.DiscoveryType.EDS);
+    assertThat(cluster.getEdsClusterConfig().getServiceName()).isEqualTo("shop/grpc");
+    assertThat(cluster.getEdsClusterConfig().getEdsConfig().hasAds()).isTrue();
+    assertThat(cluster.getLbPolicy()).isEqualTo(Cluster.LbPolicy.RING_HASH);
+    assertThat(cluster.getConnectTimeout().getNanos()).isEqualTo(500_000_000);
+    assertThat(cluster.getTypedExtensionProtocolOptionsMap())
+        .containsKey("envoy.extensions.upstreams.http.v3.HttpProtocolOptions");
+    ClusterLoadAssignment cla = (ClusterLoadAssignment) translation.snapshot()
+        .ofType(Resources.V3.ENDPOINT_TYPE_URL).get("shop/grpc");
+    assertThat(cla.getEndpoints(0).getLoadBalancingWeight().getValue()).isEqualTo(1);
+    assertThat(cla.getEndpoints(0).getLbEndpointsList())
+        .extracting(e -> e.getEndpoint().getAddress().getSocketAddress().getAddress())
+        .containsExactly("127.0.0.11", "127.0.0.12");
+    ClusterLoadAssignment idle = (ClusterLoadAssignment) translation.snapshot()
+        .ofType(Resources.V3.ENDPOINT_TYPE_URL).get("shop/idle");
+    assertThat(idle.getClusterName()).isEqualTo("shop/idle");
+    assertThat(idle.getEndpointsList()).isEmpty();
+  }
+
+  @Test
+  void outputIsDeterministicAndVersionedByContent() {
+    GatewayConfig one = config(upstream("a", 9101), upstream("b", 9102), REDIRECTING_VS, gateway("gw", 80));
+    GatewayConfig reordered = config(gateway("gw", 80), REDIRECTING_VS, upstream("b", 9102), upstream("a", 9101));
+    GatewayConfig changed = config(upstream("a", 9101), upstream("b", 9103), REDIRECTING_VS, gateway("gw", 80));
+    String version = translate(one).snapshot().version();
+    assertThat(translate(one).snapshot()).isEqualTo(translate(one).snapshot());
+    assertThat(translate(reordered).snapshot().version()).isEqualTo(version);
+    assertThat(translate(changed).snapshot().version()).isNotEqualTo(version);
+  }
+
+  @Test
+  void refusesConfigsThatDidNotComeFromTheValidator() {
+    Gateway dangling = new Gateway(Metadata.of("default", "gw"), "0.0.0.0", 80,
+        new VirtualServiceSelection.Named(List.of(ObjectRef.of("ghost"))));
+    assertThatThrownBy(() -> translator.translate(GatewayConfig.builder().add(dangling).build()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("VirtualService/default/ghost");
+    GatewayConfig duplicateDomain = config(upstream("a", 1), virtualService("x", "same.test", "a"),
+        virtualService("y", "same.test", "a"));
+    assertThatThrownBy(() -> translator.translate(duplicateDomain))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("same.test");
+  }
+}
