@@ -44,6 +44,10 @@ public final class Reasons {
   public static final String VIRTUAL_SERVICE_REJECTED = "VirtualServiceRejected";
   public static final String NO_VIRTUAL_SERVICES = "NoVirtualServices";
 
+  // Pipeline (LastGoodValidator).
+  /** A rejected resource whose last accepted version is still being served. */
+  public static final String SERVING_LAST_ACCEPTED = "ServingLastAccepted";
+
   private Reasons() {
   }
 }

@@ -13,9 +13,9 @@ import java.util.function.IntSupplier;
  */
 final class XdsMetrics {
 
-  static final String STREAMS = "holdfast_xds_streams";
-  static final String PUSHES = "holdfast_xds_pushes_total";
-  static final String NACKS = "holdfast_xds_nacks_total";
+  static final String STREAMS = "holdfast.xds.streams";
+  static final String PUSHES = "holdfast.xds.pushes";
+  static final String NACKS = "holdfast.xds.nacks";
 
   private final MeterRegistry registry;
   private final Map<String, Counter> pushes = new ConcurrentHashMap<>();
