@@ -15,6 +15,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -132,8 +133,9 @@ public final class SnapshotStore {
         if (outcome instanceof ReadOutcome.Found found) {
             loadFailures.succeeded(file);
             StoredSnapshot stored = found.stored();
-            LOG.info("snapshot loaded path={} version={} savedAt={} savedBy={} types={}", file,
-                    stored.snapshot().version(), stored.savedAt(), stored.savedBy(), stored.snapshot().resources().size());
+            int resources = stored.snapshot().resources().values().stream().mapToInt(Map::size).sum();
+            LOG.info("snapshot loaded path={} version={} savedAt={} savedBy={} resources={}", file,
+                    stored.snapshot().version(), stored.savedAt(), stored.savedBy(), resources);
             return Optional.of(stored);
         }
         if (outcome instanceof ReadOutcome.Unusable unusable) {
