@@ -1,0 +1,185 @@
+package io.holdfast.server.snapshot;
+
+import com.google.protobuf.Any;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
+import com.google.protobuf.UnsafeByteOperations;
+import io.holdfast.xds.snapshot.XdsSnapshot;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.zip.CRC32C;
+
+/**
+ * The snapshot file format, version 1. All integers are big-endian; strings and blobs are an int32 length then
+ * the bytes (strings in UTF-8).
+ *
+ * <pre>
+ * header   magic "HFSNAP\r\n" (8 bytes) | format version int32 | payload length int32
+ * payload  savedAt epoch-second int64, nano int32 | savedBy string | version string | type count int32, then
+ *          per type: type URL string | resource count int32, then per resource: name string | google.protobuf.Any
+ * trailer  CRC32C of header and payload, int32
+ * </pre>
+ *
+ * Types are kept as groups (not a flat list of Any) so a type present with no resources survives the round
+ * trip: it is part of the snapshot's content version. The format version is checked before the checksum so a
+ * file from a newer build is reported as such, not as corrupt.
+ */
+final class SnapshotCodec {
+    static final int FORMAT_VERSION = 1;
+    static final int HEADER_BYTES = 16;
+    static final int CHECKSUM_BYTES = 4;
+    /** Far above any real config; bounds what a corrupt length field can make us allocate. */
+    static final int MAX_PAYLOAD_BYTES = 256 * 1024 * 1024;
+    private static final byte[] MAGIC = {'H', 'F', 'S', 'N', 'A', 'P', '\r', '\n'};
+
+    private SnapshotCodec() {}
+
+    /**
+     * @throws IllegalArgumentException if the encoded payload would exceed {@link #MAX_PAYLOAD_BYTES}
+     */
+    static byte[] encode(StoredSnapshot stored) {
+        var payload = new ByteArrayOutputStream();
+        try (var out = new DataOutputStream(payload)) {
+            out.writeLong(stored.savedAt().getEpochSecond());
+            out.writeInt(stored.savedAt().getNano());
+            writeBlob(out, ByteString.copyFromUtf8(stored.savedBy()));
+            writeBlob(out, ByteString.copyFromUtf8(stored.snapshot().version()));
+            out.writeInt(stored.snapshot().resources().size());
+            for (Map.Entry<String, SortedMap<String, Message>> type : stored.snapshot().resources().entrySet()) {
+                writeBlob(out, ByteString.copyFromUtf8(type.getKey()));
+                out.writeInt(type.getValue().size());
+                for (Map.Entry<String, Message> named : type.getValue().entrySet()) {
+                    writeBlob(out, ByteString.copyFromUtf8(named.getKey()));
+                    Any any = Any.newBuilder().setTypeUrl(type.getKey()).setValue(deterministic(named.getValue())).build();
+                    writeBlob(out, any.toByteString());
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // in-memory stream: cannot happen
+        }
+        if (payload.size() > MAX_PAYLOAD_BYTES) {
+            throw new IllegalArgumentException("snapshot encodes to " + payload.size() + " bytes, above the limit of "
+                    + MAX_PAYLOAD_BYTES);
+        }
+        ByteBuffer file = ByteBuffer.allocate(HEADER_BYTES + payload.size() + CHECKSUM_BYTES);
+        file.put(MAGIC).putInt(FORMAT_VERSION).putInt(payload.size()).put(payload.toByteArray());
+        var crc = new CRC32C();
+        crc.update(file.array(), 0, file.position());
+        file.putInt((int) crc.getValue());
+        return file.array();
+    }
+
+    static StoredSnapshot decode(byte[] file) throws SnapshotFormatException {
+        if (file.length == 0) {
+            throw new SnapshotFormatException("empty file");
+        }
+        int magicSeen = Math.min(file.length, MAGIC.length);
+        if (!Arrays.equals(file, 0, magicSeen, MAGIC, 0, magicSeen)) {
+            throw new SnapshotFormatException("not a Holdfast snapshot file (wrong magic)");
+        }
+        if (file.length < HEADER_BYTES) {
+            throw new SnapshotFormatException("truncated at byte " + file.length + " (the header needs " + HEADER_BYTES + ")");
+        }
+        ByteBuffer in = ByteBuffer.wrap(file);
+        int format = in.getInt(MAGIC.length);
+        if (format != FORMAT_VERSION) {
+            throw new SnapshotFormatException("unsupported format version " + format + " (this build reads " + FORMAT_VERSION + ")");
+        }
+        int payloadLength = in.getInt(MAGIC.length + 4);
+        if (payloadLength < 0 || payloadLength > MAX_PAYLOAD_BYTES) {
+            throw new SnapshotFormatException("invalid payload length " + payloadLength);
+        }
+        long expected = (long) HEADER_BYTES + payloadLength + CHECKSUM_BYTES;
+        if (file.length < expected) {
+            throw new SnapshotFormatException("truncated at byte " + file.length + " (expected " + expected + " bytes)");
+        }
+        if (file.length > expected) {
+            throw new SnapshotFormatException((file.length - expected) + " unexpected bytes after the checksum");
+        }
+        var crc = new CRC32C();
+        crc.update(file, 0, HEADER_BYTES + payloadLength);
+        int stored = in.getInt(HEADER_BYTES + payloadLength);
+        if (stored != (int) crc.getValue()) {
+            throw new SnapshotFormatException(String.format("checksum mismatch (stored %08x, computed %08x)",
+                    stored, (int) crc.getValue()));
+        }
+        return decodePayload(new PayloadReader(file, HEADER_BYTES, payloadLength));
+    }
+
+    private static StoredSnapshot decodePayload(PayloadReader in) throws SnapshotFormatException {
+        long epochSecond = in.int64("savedAt");
+        int nano = in.int32("savedAt");
+        Instant savedAt;
+        try {
+            savedAt = Instant.ofEpochSecond(epochSecond, nano);
+        } catch (DateTimeException e) {
+            throw in.malformed("savedAt out of range");
+        }
+        String savedBy = in.string("savedBy");
+        String version = in.string("version");
+        int typeCount = in.count("type count");
+        TreeMap<String, SortedMap<String, Message>> resources = new TreeMap<>();
+        for (int t = 0; t < typeCount; t++) {
+            String typeUrl = in.string("type URL");
+            if (!ResourceTypes.isKnown(typeUrl)) {
+                throw new SnapshotFormatException("unknown resource type " + typeUrl);
+            }
+            int count = in.count("resource count");
+            TreeMap<String, Message> byName = new TreeMap<>();
+            for (int r = 0; r < count; r++) {
+                String name = in.string("resource name");
+                Any any = parseAny(in.blob("resource " + name), typeUrl, name);
+                if (!any.getTypeUrl().equals(typeUrl)) {
+                    throw new SnapshotFormatException("resource " + name + " has type " + any.getTypeUrl()
+                            + " inside the group for " + typeUrl);
+                }
+                if (byName.put(name, ResourceTypes.parse(typeUrl, any.getValue())) != null) {
+                    throw in.malformed("duplicate resource " + typeUrl + " " + name);
+                }
+            }
+            if (resources.put(typeUrl, byName) != null) {
+                throw in.malformed("duplicate type " + typeUrl);
+            }
+        }
+        in.expectEnd();
+        return new StoredSnapshot(new XdsSnapshot(version, resources), savedAt, savedBy);
+    }
+
+    private static Any parseAny(ByteString bytes, String typeUrl, String name) throws SnapshotFormatException {
+        try {
+            return Any.parseFrom(bytes);
+        } catch (InvalidProtocolBufferException e) {
+            throw new SnapshotFormatException("malformed resource " + typeUrl + " " + name + ": " + e.getMessage());
+        }
+    }
+
+    private static void writeBlob(DataOutputStream out, ByteString bytes) throws IOException {
+        out.writeInt(bytes.size());
+        bytes.writeTo(out);
+    }
+
+    /** Deterministic bytes, so saving equal content twice writes identical files. */
+    private static ByteString deterministic(Message message) {
+        byte[] bytes = new byte[message.getSerializedSize()];
+        CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+        out.useDeterministicSerialization();
+        try {
+            message.writeTo(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // fixed-size array sized by getSerializedSize: cannot happen
+        }
+        out.checkNoSpaceLeft();
+        return UnsafeByteOperations.unsafeWrap(bytes);
+    }
+}

@@ -1,0 +1,36 @@
+package io.holdfast.server.snapshot;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** A clock that only moves when a test moves it. */
+final class TestClock extends Clock {
+    private final AtomicReference<Instant> now;
+
+    TestClock(Instant start) {
+        this.now = new AtomicReference<>(start);
+    }
+
+    void advance(Duration by) {
+        now.updateAndGet(t -> t.plus(by));
+    }
+
+    @Override
+    public Instant instant() {
+        return now.get();
+    }
+
+    @Override
+    public ZoneId getZone() {
+        return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+        throw new UnsupportedOperationException("not needed by the store");
+    }
+}
