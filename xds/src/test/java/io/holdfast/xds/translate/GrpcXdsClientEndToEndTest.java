@@ -122,11 +122,12 @@ class GrpcXdsClientEndToEndTest {
   @AfterAll
   static void stop() throws InterruptedException {
     System.clearProperty(BOOTSTRAP_PROPERTY);
-    for (var closeable : new Object[] {channel, controlPlane, alpha, beta}) {
-      if (closeable instanceof ManagedChannel c) {
-        c.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-      } else if (closeable instanceof Server s) {
-        s.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    if (channel != null) {
+      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+    for (Server server : new Server[] {controlPlane, alpha, beta}) {
+      if (server != null) {
+        server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
       }
     }
   }

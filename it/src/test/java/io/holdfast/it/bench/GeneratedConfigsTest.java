@@ -1,0 +1,41 @@
+package io.holdfast.it.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.envoyproxy.controlplane.cache.Resources;
+import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
+import io.holdfast.xds.model.GatewayConfig;
+import io.holdfast.xds.model.VirtualService;
+import io.holdfast.xds.translate.Translation;
+import io.holdfast.xds.translate.Translator;
+import io.holdfast.xds.validate.ResourceStatus;
+import io.holdfast.xds.validate.ValidationResult;
+import io.holdfast.xds.validate.Validator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The benchmark input must be what it claims: clean, of the requested size, deterministic. */
+class GeneratedConfigsTest {
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 49, 50, 51, 1000})
+  void generatesExactlyTheRequestedRoutesAllAccepted(int routes) {
+    GatewayConfig config = GeneratedConfigs.withRoutes(routes);
+    assertThat(config.virtualServices().stream().mapToInt(vs -> vs.routes().size()).sum()).isEqualTo(routes);
+    ValidationResult result = new Validator().validate(config);
+    assertThat(result.statuses().values()).extracting(ResourceStatus::state)
+        .containsOnly(ResourceStatus.State.ACCEPTED);
+    Translation translation = new Translator().translate(result.accepted());
+    RouteConfiguration gateway = (RouteConfiguration) translation.snapshot().ofType(Resources.V3.ROUTE_TYPE_URL)
+        .get("gateway/bench/edge");
+    assertThat(gateway.getVirtualHostsList().stream().mapToInt(vh -> vh.getRoutesCount()).sum()).isEqualTo(routes);
+  }
+
+  @Test
+  void isDeterministic() {
+    assertThat(GeneratedConfigs.withRoutes(300)).isEqualTo(GeneratedConfigs.withRoutes(300));
+    assertThat(GeneratedConfigs.withRoutes(300).virtualServices()).extracting(VirtualService::domains)
+        .doesNotHaveDuplicates();
+  }
+}
