@@ -90,9 +90,10 @@ public final class ReloadingTls implements AutoCloseable {
     return credentials;
   }
 
-  /** The certificate new handshakes present now. */
+  /** The certificate new handshakes present now, read back from the key manager the handshakes consult. */
   public X509Certificate certificate() {
-    return current.leaf();
+    // grpc's key manager ignores the key type and issuers: it has one identity (and the one before it).
+    return keyManager.getCertificateChain(keyManager.chooseEngineServerAlias(null, null, null))[0];
   }
 
   /** Checks the files now (as the scheduled check does) and installs them if they changed and are valid. */
