@@ -100,7 +100,7 @@ public final class XdsServer implements AutoCloseable {
       this.meterRegistry = Objects.requireNonNull(meterRegistry, "meterRegistry");
     }
 
-    /** Transport credentials (e.g. TLS); default insecure (plaintext). */
+    /** Transport credentials, e.g. {@link ReloadingTls#credentials()} for TLS/mTLS; default insecure (plaintext). */
     public Builder credentials(ServerCredentials credentials) {
       this.credentials = Objects.requireNonNull(credentials, "credentials");
       return this;
