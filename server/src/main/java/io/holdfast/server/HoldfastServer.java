@@ -6,8 +6,10 @@ import io.holdfast.server.admin.AdminSources;
 import io.holdfast.server.cli.ServeSettings;
 import io.holdfast.server.pipeline.ConfigPipeline;
 import io.holdfast.server.pipeline.StatusBoard;
+import io.holdfast.server.snapshot.SnapshotStore;
 import io.holdfast.server.source.DirectoryWatcher;
 import io.holdfast.server.source.FileConfigSource;
+import io.holdfast.xds.server.ReloadingTls;
 import io.holdfast.xds.server.XdsCache;
 import io.holdfast.xds.server.XdsServer;
 import io.holdfast.xds.server.XdsServerSettings;
@@ -20,6 +22,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +42,8 @@ public final class HoldfastServer implements AutoCloseable {
   private final Leadership leadership;
   private XdsServer xds;
   private AdminServer admin;
+  /** Set while serving a snapshot loaded from disk that no source has confirmed yet. */
+  private volatile Optional<java.time.Instant> staleSince = Optional.empty();
 
   private HoldfastServer(Clock clock, String identity) {
     this.clock = clock;
@@ -58,12 +63,30 @@ public final class HoldfastServer implements AutoCloseable {
   }
 
   private void startAll(ServeSettings settings) throws IOException {
-    xds = XdsServer.builder(cache, XdsServerSettings.on(settings.xdsAddress(), settings.xdsPort()), registry)
+    Optional<SnapshotStore> store = settings.snapshotDir()
+        .map(dir -> SnapshotStore.open(dir, leadership.identity(), clock, registry));
+    // Serve the last-known snapshot at once: new proxies get full config even before any source has synced.
+    store.flatMap(SnapshotStore::load).ifPresent(stored -> {
+      cache.setSnapshot(stored.snapshot());
+      staleSince = Optional.of(stored.savedAt());
+      log.info("serving last-known snapshot from disk version={} savedAt={} savedBy={} until the config source syncs",
+          stored.snapshot().version(), stored.savedAt(), stored.savedBy());
+    });
+    XdsServer.Builder xdsBuilder = XdsServer.builder(cache,
+        XdsServerSettings.on(settings.xdsAddress(), settings.xdsPort()), registry)
         .nackListener(board::onNack)
-        .clock(clock)
-        .start();
+        .clock(clock);
+    if (settings.tls().isPresent()) {
+      ReloadingTls tls = ReloadingTls.builder(settings.tls().get()).clock(clock).start();
+      started.push(tls);
+      xdsBuilder.credentials(tls.credentials());
+    }
+    xds = xdsBuilder.start();
     started.push(xds);
-    ConfigPipeline pipeline = new ConfigPipeline(cache, board, clock, registry, t -> { });
+    ConfigPipeline pipeline = new ConfigPipeline(cache, board, clock, registry, translation -> {
+      store.ifPresent(s -> s.save(translation.snapshot()));
+    });
+    board.onPublish(() -> staleSince = Optional.empty());
     started.push(DirectoryWatcher.start(settings.configDir(), new FileConfigSource(pipeline)));
     admin = AdminServer.start(settings.adminSocketAddress(), new AdminSources(
         () -> cache.currentSnapshot().isPresent(), () -> "no config loaded yet", registry, this::state));
@@ -71,6 +94,11 @@ public final class HoldfastServer implements AutoCloseable {
     log.info("holdfast serving xds={}:{} admin={}:{} configDir={} role=single-replica identity={}",
         settings.xdsAddress(), xds.port(), settings.adminAddress(), admin.port(), settings.configDir(),
         leadership.identity());
+  }
+
+  /** Switches logging to the chosen format; call before starting, from the executable only. */
+  public static void useLogFormat(io.holdfast.server.cli.LogFormat format) {
+    Logging.use(format);
   }
 
   public int xdsPort() {
@@ -100,6 +128,7 @@ public final class HoldfastServer implements AutoCloseable {
     s.put("role", leadership.isLeader() ? "leader" : "follower");
     s.put("electionMode", "single-replica");
     cache.currentSnapshot().ifPresent(snap -> s.put("snapshotVersion", snap.version()));
+    s.put("staleSince", staleSince.map(Object::toString).orElse(null));
     board.current().ifPresent(b -> s.put("snapshotAgeSeconds",
         Duration.between(b.builtAt(), clock.instant()).toMillis() / 1000.0));
     s.put("xdsStreams", xds.connectedStreams());

@@ -29,14 +29,22 @@ public final class HoldfastCli {
   private static final Logger LOG = LoggerFactory.getLogger(HoldfastCli.class);
 
   private final ServeAction serveAction;
+  private final java.util.Map<String, String> env;
 
   public HoldfastCli(ServeAction serveAction) {
+    this(serveAction, System.getenv());
+  }
+
+  /** With an explicit environment, for tests: settings are read from it as from the process's. */
+  public HoldfastCli(ServeAction serveAction, java.util.Map<String, String> env) {
     this.serveAction = Objects.requireNonNull(serveAction, "serveAction");
+    this.env = java.util.Map.copyOf(env);
   }
 
   /** The production command line: {@code serve} runs a {@link HoldfastServer} until the process is stopped. */
   public static HoldfastCli withDefaultWiring() {
     return new HoldfastCli(settings -> {
+      HoldfastServer.useLogFormat(settings.logFormat());
       HoldfastServer server = HoldfastServer.start(settings, java.time.Clock.systemUTC());
       java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -60,12 +68,25 @@ public final class HoldfastCli {
   }
 
   int execute(PrintWriter out, PrintWriter err, String... args) {
+    ServeCommand serve = new ServeCommand(serveAction);
     CommandLine commandLine = new CommandLine(new TopCommand())
-        .addSubcommand(new ServeCommand(serveAction))
+        .addSubcommand(serve)
         .setOut(out)
         .setErr(err)
         .setParameterExceptionHandler(USAGE_ERROR)
         .setExecutionExceptionHandler(ACTION_FAILURE);
+    CommandLine serveLine = commandLine.getSubcommands().get("serve");
+    java.util.Set<String> options = new java.util.HashSet<>();
+    serveLine.getCommandSpec().options().forEach(o -> options.add(o.longestName().replaceFirst("^--", "")));
+    try {
+      SettingsSources sources = SettingsSources.load(args, env, options);
+      serve.sources(sources);
+      serveLine.setDefaultValueProvider(sources);
+    } catch (IllegalArgumentException e) {
+      err.println("holdfast: " + e.getMessage());
+      err.flush();
+      return EXIT_USAGE;
+    }
     int code = commandLine.execute(args);
     out.flush();
     err.flush();

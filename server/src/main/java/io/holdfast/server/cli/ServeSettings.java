@@ -1,5 +1,7 @@
 package io.holdfast.server.cli;
 
+import io.holdfast.election.ElectionSettings;
+import io.holdfast.xds.server.XdsTls;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +19,9 @@ import java.util.Optional;
  * @param adminPort    admin port, 0..65535; must differ from {@code xdsPort} unless either is 0
  * @param snapshotDir  optional existing writable directory for persisted snapshots; stored absolute
  * @param logFormat    log output format
+ * @param tls          TLS (or mTLS, with a client CA) for the xDS server; empty for plaintext
+ * @param kubernetes   read config from the Kubernetes API instead of {@code configDir}; empty in file mode
+ * @param election     leader election; disabled (single replica, always leader) in file mode
  */
 public record ServeSettings(
     Path configDir,
@@ -25,9 +30,35 @@ public record ServeSettings(
     String adminAddress,
     int adminPort,
     Optional<Path> snapshotDir,
-    LogFormat logFormat) {
+    LogFormat logFormat,
+    Optional<XdsTls> tls,
+    Optional<KubernetesSource> kubernetes,
+    ElectionSettings election) {
 
   public static final int MAX_PORT = 65_535;
+
+  /** Election settings of file mode: there is no cluster to elect through, so one always-leader replica. */
+  public static final ElectionSettings SINGLE_REPLICA = ElectionSettings.builder().enabled(false).build();
+
+  /**
+   * Where Kubernetes config comes from.
+   *
+   * @param watchNamespace only this namespace; empty for all namespaces
+   * @param apiServerUrl   override of the API server URL; empty to use in-cluster config or KUBECONFIG
+   */
+  public record KubernetesSource(Optional<String> watchNamespace, Optional<String> apiServerUrl) {
+    public KubernetesSource {
+      Objects.requireNonNull(watchNamespace, "watchNamespace");
+      Objects.requireNonNull(apiServerUrl, "apiServerUrl");
+    }
+  }
+
+  /** File mode, plaintext xDS, single replica. */
+  public ServeSettings(Path configDir, String xdsAddress, int xdsPort, String adminAddress, int adminPort,
+      Optional<Path> snapshotDir, LogFormat logFormat) {
+    this(configDir, xdsAddress, xdsPort, adminAddress, adminPort, snapshotDir, logFormat, Optional.empty(),
+        Optional.empty(), SINGLE_REPLICA);
+  }
 
   public ServeSettings {
     // Values that are wrong on their own first, then those that depend on the file system.
@@ -42,9 +73,23 @@ public record ServeSettings(
     if (logFormat == null) {
       throw new IllegalArgumentException("--log-format is required: text or json");
     }
-    configDir = requireReadableDirectory("--config-dir", configDir);
+    Objects.requireNonNull(tls, "tls (use Optional.empty())");
+    Objects.requireNonNull(kubernetes, "kubernetes (use Optional.empty())");
+    Objects.requireNonNull(election, "election");
+    if (kubernetes.isPresent()) {
+      if (configDir != null) {
+        throw new IllegalArgumentException("--config-dir and --kubernetes exclude each other: choose one config source");
+      }
+    } else {
+      configDir = requireReadableDirectory("--config-dir", configDir);
+    }
     Objects.requireNonNull(snapshotDir, "snapshotDir (use Optional.empty())");
     snapshotDir = snapshotDir.map(ServeSettings::requireWritableDirectory);
+  }
+
+  /** True when config comes from files (and the config directory is set). */
+  public boolean fileMode() {
+    return kubernetes.isEmpty();
   }
 
   /** Where the xDS server binds. A host name (not a literal) is resolved by this call. */
@@ -59,8 +104,8 @@ public record ServeSettings(
 
   private static Path requireReadableDirectory(String flag, Path dir) {
     if (dir == null) {
-      throw new IllegalArgumentException(
-          flag + " is required: the directory holding the *.yaml/*.yml config files");
+      throw new IllegalArgumentException(flag
+          + " is required: the directory holding the *.yaml/*.yml config files (or use --kubernetes)");
     }
     Path absolute = requireDirectory(flag, dir);
     if (!Files.isReadable(absolute)) {

@@ -36,6 +36,7 @@ public final class StatusBoard {
   private final Map<ResourceKey, NackEvent> nacksByResource = new ConcurrentHashMap<>();
   private final List<NackEvent> unattributedNacks = new CopyOnWriteArrayList<>();
   private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
+  private final List<Runnable> publishListeners = new CopyOnWriteArrayList<>();
 
   public Optional<Build> current() {
     return Optional.ofNullable(current);
@@ -49,7 +50,13 @@ public final class StatusBoard {
       nacksByResource.clear();
       unattributedNacks.clear();
     }
+    publishListeners.forEach(Runnable::run);
     listeners.forEach(Runnable::run);
+  }
+
+  /** Called after every build a source published (not on NACKs), on the pipeline thread. */
+  public void onPublish(Runnable listener) {
+    publishListeners.add(listener);
   }
 
   /** Called on every change (new build, new NACK), on the thread that made it: keep it quick. */

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -78,19 +79,93 @@ class HoldfastCliTest {
     "--xds-port|99999|--xds-port must be in 0..65535, got 99999",
     "--xds-port|-1|--xds-port must be in 0..65535, got -1",
     "--admin-port|65536|--admin-port must be in 0..65535, got 65536",
-    "--xds-port|abc|Invalid value for option '--xds-port': 'abc' is not a port number (expected an integer in 0..65535)",
-    "--admin-port|9e3|Invalid value for option '--admin-port': '9e3' is not a port number",
+    "--xds-port|abc|--xds-port: 'abc' is not a port number (expected an integer in 0..65535)",
+    "--admin-port|9e3|--admin-port: '9e3' is not a port number",
     "--admin-port|18000|--admin-port 18000 is the same as --xds-port",
     "--xds-address|999.1.1.1|--xds-address must be an IP address or host name, got '999.1.1.1'",
     "--xds-address|bad host|--xds-address must be an IP address or host name, got 'bad host'",
     "--admin-address|[127.0.0.1]|--admin-address must be an IP address or host name, got '[127.0.0.1]'",
     "--admin-address|::g|--admin-address must be an IP address or host name, got '::g'",
-    "--log-format|xml|Invalid value for option '--log-format': expected text or json, got 'xml'",
-  })
+    "--log-format|xml|--log-format: expected text or json, got 'xml'",
+      })
   void invalidValueIsOneLineWithHintAndExitCode2(String flag, String value, String message) {
     int code = run("serve", "--config-dir", tmp.toString(), flag, value);
 
     assertUsageError(code, message, "holdfast serve");
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+    "--lease-duration|15|--lease-duration: '15' is not a duration",
+    "--lease-duration|15500ms|--lease-duration must be a whole number of seconds",
+    "--renew-deadline|20s|--lease-duration (15s) must be greater than --renew-deadline (20s)",
+    "--on-lease-loss|crash|--on-lease-loss must be recover or exit, got 'crash'",
+    "--max-recovery|soon|--max-recovery: 'soon' is not a duration",
+    "--disable-leader-election|maybe|--disable-leader-election: 'maybe' is not a boolean",
+  })
+  void invalidElectionSettingsNameTheFlag(String flag, String value, String message) {
+    assertUsageError(run("serve", "--kubernetes", flag, value), message, "holdfast serve");
+  }
+
+  @Test
+  void precedenceIsFlagThenEnvironmentThenFileThenDefault() throws IOException {
+    Path file = Files.writeString(tmp.resolve("holdfast.yaml"), "xds-port: 18001\nadmin-port: 9101\nlease-duration: 30s\n");
+    Map<String, String> env = Map.of("HOLDFAST_ADMIN_PORT", "9102", "LEADER_ELECTION_RETRY_PERIOD", "3s",
+        "POD_NAME", "pod-7", "POD_NAMESPACE", "gw");
+    new HoldfastCli(settings -> { served.add(settings); return 0; }, env).execute(new PrintWriter(out), new PrintWriter(err),
+        "serve", "--kubernetes", "--config-file", file.toString(), "--renew-deadline", "20s");
+    assertThat(err.toString()).isEmpty();
+    ServeSettings s = served.get(0);
+    assertThat(s.xdsPort()).as("file over default").isEqualTo(18001);
+    assertThat(s.adminPort()).as("env over file").isEqualTo(9102);
+    assertThat(s.election().leaseDuration()).as("file").isEqualTo(java.time.Duration.ofSeconds(30));
+    assertThat(s.election().renewDeadline()).as("flag").isEqualTo(java.time.Duration.ofSeconds(20));
+    assertThat(s.election().retryPeriod()).as("Gloo env name").isEqualTo(java.time.Duration.ofSeconds(3));
+    assertThat(s.election().identity()).isEqualTo("pod-7");
+    assertThat(s.election().leaseNamespace()).isEqualTo("gw");
+    assertThat(s.kubernetes()).isPresent();
+    assertThat(s.election().enabled()).isTrue();
+  }
+
+  @Test
+  void aBadEnvironmentValueNamesTheVariable() {
+    int code = new HoldfastCli(settings -> 0, Map.of("LEADER_ELECTION_LEASE_DURATION", "fifteen"))
+        .execute(new PrintWriter(out), new PrintWriter(err), "serve", "--kubernetes");
+    assertThat(code).isEqualTo(HoldfastCli.EXIT_USAGE);
+    assertThat(err.toString()).startsWith("holdfast: environment variable LEADER_ELECTION_LEASE_DURATION: 'fifteen' is not a duration");
+  }
+
+  @Test
+  void maxRecoveryAndExitPolicyComeThroughAndExcludeEachOther() {
+    run("serve", "--kubernetes", "--max-recovery", "1m");
+    assertThat(served.get(0).election().recovery())
+        .isEqualTo(io.holdfast.election.RecoveryPolicy.recoverWithin(java.time.Duration.ofMinutes(1)));
+    run("serve", "--kubernetes", "--on-lease-loss", "exit");
+    assertThat(served.get(1).election().recovery()).isEqualTo(io.holdfast.election.RecoveryPolicy.EXIT);
+    served.clear();
+    assertUsageError(run("serve", "--kubernetes", "--on-lease-loss", "exit", "--max-recovery", "1m"),
+        "--max-recovery only applies with --on-lease-loss recover", "holdfast serve");
+  }
+
+  @Test
+  void anUnknownConfigFileKeyIsAnError() throws IOException {
+    Path file = Files.writeString(tmp.resolve("bad.yaml"), "xds-prot: 1\n");
+    int code = run("serve", "--config-file", file.toString(), "--config-dir", tmp.toString());
+    assertThat(code).isEqualTo(HoldfastCli.EXIT_USAGE);
+    assertThat(err.toString()).contains("unknown setting 'xds-prot'");
+  }
+
+  @Test
+  void configSourcesAndTlsFlagsAreChecked() throws IOException {
+    assertUsageError(run("serve", "--kubernetes", "--config-dir", tmp.toString()),
+        "--config-dir and --kubernetes exclude each other", "holdfast serve");
+    assertUsageError(run("serve", "--config-dir", tmp.toString(), "--xds-tls-cert", "a.pem"),
+        "--xds-tls-cert and --xds-tls-key go together", "holdfast serve");
+    assertUsageError(run("serve", "--config-dir", tmp.toString(), "--xds-tls-client-ca", "ca.pem"),
+        "--xds-tls-client-ca needs --xds-tls-cert and --xds-tls-key", "holdfast serve");
+    run("serve", "--config-dir", tmp.toString(), "--xds-tls-cert", "a.pem", "--xds-tls-key", "a.key",
+        "--xds-tls-client-ca", "ca.pem");
+    assertThat(served.get(0).tls().orElseThrow().requiresClientCertificate()).isTrue();
   }
 
   @Test
@@ -140,12 +215,15 @@ class HoldfastCliTest {
     assertThat(code).isEqualTo(HoldfastCli.EXIT_OK);
     assertThat(served).isEmpty();
     assertThat(out.toString().replaceAll("\\s+", " "))
-        .contains("--config-dir=DIR", "required in file mode")
+        .contains("--config-dir=DIR", "File mode")
+        .contains("--kubernetes", "--lease-duration=DURATION", "LEADER_ELECTION_LEASE_DURATION", "(default: 15s)")
+        .contains("--max-recovery=DURATION", "MAX_RECOVERY_DURATION_WITHOUT_KUBE_API_SERVER")
+        .contains("--xds-tls-cert=FILE", "--xds-tls-client-ca=FILE", "HOLDFAST_<OPTION>")
         .contains("--xds-address=ADDRESS", "(default: 127.0.0.1)")
         .contains("--xds-port=PORT", "(default: 18000)")
         .contains("--admin-address=ADDRESS")
         .contains("--admin-port=PORT", "(default: 9091)")
-        .contains("--snapshot-dir=DIR", "(optional; default: none)")
+        .contains("--snapshot-dir=DIR", "(default: none)")
         .contains("--log-format=FORMAT", "text or json (default: text)");
   }
 
