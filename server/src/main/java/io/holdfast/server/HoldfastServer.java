@@ -136,8 +136,9 @@ public final class HoldfastServer implements AutoCloseable {
     return s;
   }
 
+  /** Stops everything in reverse order of start. Idempotent; safe to call from several threads. */
   @Override
-  public void close() {
+  public synchronized void close() {
     while (!started.isEmpty()) {
       AutoCloseable c = started.pop();
       try {

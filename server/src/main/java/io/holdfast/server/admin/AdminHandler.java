@@ -25,6 +25,7 @@ final class AdminHandler implements HttpHandler {
   static final String TEXT = "text/plain; charset=utf-8";
   static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
   static final String JSON = "application/json";
+  static final String HTML = "text/html; charset=utf-8";
   private static final int MAX_MESSAGE = 200;
   private static final Response HEALTHY = Response.text(200, "ok");
   private static final Logger LOG = LoggerFactory.getLogger(AdminHandler.class);
@@ -52,7 +53,9 @@ final class AdminHandler implements HttpHandler {
         "/metrics", () -> new Response(200, PROMETHEUS_TEXT,
             sources.metrics().scrape().getBytes(StandardCharsets.UTF_8)),
         "/state", () -> new Response(200, JSON,
-            json.writeValueAsBytes(Objects.requireNonNull(sources.state().get(), "state is null"))));
+            json.writeValueAsBytes(Objects.requireNonNull(sources.state().get(), "state is null"))),
+        "/", () -> new Response(200, HTML, StatusPage.render(
+            Objects.requireNonNull(sources.state().get(), "state is null")).getBytes(StandardCharsets.UTF_8)));
   }
 
   private static Response readiness(AdminSources sources) {
@@ -71,7 +74,7 @@ final class AdminHandler implements HttpHandler {
       Callable<Response> route = routes.get(path);
       Response response;
       if (route == null) {
-        response = Response.text(404, "not found; try /healthz /readyz /metrics /state");
+        response = Response.text(404, "not found; try / /healthz /readyz /metrics /state");
       } else if (!"GET".equals(method) && !"HEAD".equals(method)) {
         exchange.getResponseHeaders().set("Allow", "GET, HEAD");
         response = Response.text(405, "method not allowed: " + shorten(method));

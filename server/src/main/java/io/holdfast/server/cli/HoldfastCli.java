@@ -41,18 +41,45 @@ public final class HoldfastCli {
     this.env = java.util.Map.copyOf(env);
   }
 
-  /** The production command line: {@code serve} runs a {@link HoldfastServer} until the process is stopped. */
+  /** How long a SIGTERM may take before the process gives up on a clean stop. */
+  static final java.time.Duration SHUTDOWN_BOUND = java.time.Duration.ofSeconds(20);
+
+  /**
+   * The production command line: {@code serve} runs a {@link HoldfastServer} until SIGTERM or SIGINT, then
+   * stops it (lease released, streams drained) and exits 0; a stop that outlives {@link #SHUTDOWN_BOUND}
+   * halts with status 1.
+   */
   public static HoldfastCli withDefaultWiring() {
     return new HoldfastCli(settings -> {
       HoldfastServer.useLogFormat(settings.logFormat());
       HoldfastServer server = HoldfastServer.start(settings, java.time.Clock.systemUTC());
       java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-        LOG.info("shutting down");
+      Runnable stop = () -> {
+        Thread watchdog = new Thread(() -> {
+          try {
+            if (!stopped.await(SHUTDOWN_BOUND.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+              LOG.error("shutdown did not finish within {}s, halting", SHUTDOWN_BOUND.toSeconds());
+              Runtime.getRuntime().halt(EXIT_FAILURE);
+            }
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }, "holdfast-shutdown-watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
         server.close();
         stopped.countDown();
-      }, "holdfast-shutdown"));
+      };
+      for (String signal : new String[] {"TERM", "INT"}) {
+        sun.misc.Signal.handle(new sun.misc.Signal(signal), s -> {
+          LOG.info("received SIG{}, shutting down", signal);
+          new Thread(stop, "holdfast-shutdown").start();
+        });
+      }
+      // Any other exit (e.g. the election's exit policy) still stops cleanly.
+      Runtime.getRuntime().addShutdownHook(new Thread(server::close, "holdfast-shutdown-hook"));
       stopped.await();
+      LOG.info("stopped");
       return EXIT_OK;
     });
   }

@@ -195,9 +195,22 @@ class AdminServerTest {
   void unknownPathsAre404() throws Exception {
     start();
 
-    assertThat(get("/").statusCode()).isEqualTo(404);
     assertThat(get("/healthz/extra").statusCode()).isEqualTo(404);
     assertThat(get("/nope").body()).contains("/healthz /readyz /metrics /state");
+  }
+
+  @Test
+  void theStatusPageShowsTheStateEscaped() throws Exception {
+    start();
+    state.set(() -> Map.of("role", "leader", "identity", "<pod-1>",
+        "config", Map.of("version", "abc123", "resources", Map.of("VirtualService/demo/echo",
+            Map.of("state", "REJECTED", "problems", java.util.List.of("spec.routes[0]: no such upstream (UpstreamNotFound)"))))));
+
+    HttpResponse<String> page = get("/");
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(page.headers().firstValue("Content-Type")).contains("text/html; charset=utf-8");
+    assertThat(page.body()).contains("<th>role</th><td>leader</td>", "&lt;pod-1&gt;", "abc123",
+        "VirtualService/demo/echo", "class=\"REJECTED\"", "UpstreamNotFound").doesNotContain("<pod-1>");
   }
 
   @Test
