@@ -87,6 +87,11 @@ public final class HoldfastServer implements AutoCloseable {
       store.ifPresent(s -> s.save(translation.snapshot()));
     });
     board.onPublish(() -> staleSince = Optional.empty());
+    io.micrometer.core.instrument.Gauge.builder("holdfast.config.staleness", this,
+            h -> h.staleSince().map(t -> Duration.between(t, h.clock.instant()).toMillis() / 1000.0).orElse(0.0))
+        .baseUnit("seconds")
+        .description("How long the served config has not been confirmed by its source; 0 while fresh")
+        .register(registry);
     started.push(DirectoryWatcher.start(settings.configDir(), new FileConfigSource(pipeline)));
     admin = AdminServer.start(settings.adminSocketAddress(), new AdminSources(
         () -> cache.currentSnapshot().isPresent(), () -> "no config loaded yet", registry, this::state));
@@ -119,6 +124,11 @@ public final class HoldfastServer implements AutoCloseable {
 
   public PrometheusMeterRegistry registry() {
     return registry;
+  }
+
+  /** Since when the served snapshot is unconfirmed by a live source (loaded from disk, or source cut off). */
+  public Optional<java.time.Instant> staleSince() {
+    return staleSince;
   }
 
   /** The admin {@code /state} document. */

@@ -177,6 +177,22 @@ class ServeEndToEndTest {
     await().atMost(CONVERGE).until(() -> call(Map.of()).equals("b"));
   }
 
+  @Test
+  void metricsMoveWithConfigChangesAndTraffic() throws Exception {
+    String before = scrape();
+    assertThat(before).contains("holdfast_xds_streams", "holdfast_config_staleness_seconds 0.0",
+        "holdfast_xds_pushes_total{type=\"Listener\"}", "holdfast_snapshot_build_seconds_count");
+    double builds = metric(before, "holdfast_snapshot_build_seconds_count");
+    double routePushes = metric(before, "holdfast_xds_pushes_total{type=\"RouteConfiguration\"}");
+    assertThat(metric(before, "holdfast_xds_streams")).isGreaterThanOrEqualTo(1);
+
+    write("vs.yaml", virtualService("c"));
+    await().atMost(CONVERGE).until(() -> call(Map.of()).equals("c"));
+    String after = scrape();
+    assertThat(metric(after, "holdfast_snapshot_build_seconds_count")).isGreaterThan(builds);
+    assertThat(metric(after, "holdfast_xds_pushes_total{type=\"RouteConfiguration\"}")).isGreaterThan(routePushes);
+  }
+
   // ---- helpers ---------------------------------------------------------------------------------------
 
   private static String call(Map<String, String> headers) {
@@ -197,6 +213,20 @@ class ServeEndToEndTest {
   private static double clusterPushes() {
     var counter = holdfast.registry().find("holdfast.xds.pushes").tag("type", "Cluster").counter();
     return counter == null ? 0 : counter.count();
+  }
+
+  private static String scrape() throws Exception {
+    return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+        URI.create("http://127.0.0.1:" + holdfast.adminPort() + "/metrics")).build(),
+        HttpResponse.BodyHandlers.ofString()).body();
+  }
+
+  /** The value of the sample line that starts with {@code name} (name with its labels, as exported). */
+  private static double metric(String scrape, String name) {
+    return scrape.lines().filter(l -> l.startsWith(name + " ") || l.startsWith(name + "{"))
+        .filter(l -> !l.startsWith("#"))
+        .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+        .findFirst().orElseThrow(() -> new AssertionError(name + " not in scrape"));
   }
 
   private static String adminState() throws Exception {

@@ -1,0 +1,78 @@
+package io.holdfast.server.kube;
+
+import io.fabric8.kubernetes.client.http.AsyncBody;
+import io.fabric8.kubernetes.client.http.BasicBuilder;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.HttpResponse;
+import io.fabric8.kubernetes.client.http.Interceptor;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
+
+/**
+ * Counts and times every Kubernetes API call a client makes: {@code holdfast_kube_api_requests_total{client,
+ * verb, code}} ({@code code="error"} when no answer came) and {@code holdfast_kube_api_latency_seconds{client,
+ * verb}}. Installed as a fabric8 HTTP interceptor, so it sees what the API actually got, retries included.
+ */
+public final class KubeApiMetrics implements Interceptor {
+  private final MeterRegistry registry;
+  private final String client;
+  private final LongSupplier nanoTime;
+  private final Map<HttpRequest, Long> started = new ConcurrentHashMap<>();
+
+  public KubeApiMetrics(MeterRegistry registry, String client, LongSupplier nanoTime) {
+    this.registry = registry;
+    this.client = client;
+    this.nanoTime = nanoTime;
+  }
+
+  @Override
+  public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
+    started.put(request, nanoTime.getAsLong());
+  }
+
+  @Override
+  public void after(HttpRequest request, HttpResponse<?> response, AsyncBody.Consumer<List<ByteBuffer>> consumer) {
+    record(request, Integer.toString(response.code()));
+  }
+
+  @Override
+  public void afterConnectionFailure(HttpRequest request, Throwable failure) {
+    record(request, "error");
+  }
+
+  private void record(HttpRequest request, String code) {
+    String verb = verb(request);
+    Counter.builder("holdfast.kube.api.requests")
+        .description("Kubernetes API requests by client, verb and HTTP status")
+        .tags("client", client, "verb", verb, "code", code)
+        .register(registry)
+        .increment();
+    Long start = started.remove(request);
+    if (start != null) {
+      Timer.builder("holdfast.kube.api.latency")
+          .description("Kubernetes API request latency (watches: until the response headers)")
+          .tags("client", client, "verb", verb)
+          .register(registry)
+          .record(nanoTime.getAsLong() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
+  }
+
+  static String verb(HttpRequest request) {
+    String query = request.uri().getRawQuery();
+    return switch (request.method().toUpperCase(Locale.ROOT)) {
+      case "GET" -> query != null && query.contains("watch=true") ? "watch" : "get";
+      case "POST" -> "create";
+      case "PUT" -> "update";
+      case "PATCH" -> "patch";
+      case "DELETE" -> "delete";
+      default -> request.method().toLowerCase(Locale.ROOT);
+    };
+  }
+}
