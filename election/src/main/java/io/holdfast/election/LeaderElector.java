@@ -78,6 +78,8 @@ public final class LeaderElector implements Leadership, AutoCloseable {
   private VersionedRecord observed;
   /** The held record last seen before the lease was deleted; null unless the lease is currently absent. */
   private LeaseRecord recordBeforeDeletion;
+  /** When a write race was lost to a record not yet seen (null otherwise): someone holds a lease we cannot see. */
+  private Long unseenHolderSince;
   private long observedAt;
   private boolean observedOnce;
   private long termSeq;
@@ -313,6 +315,9 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     if (lostRace) {
       // Someone else wrote first; read afresh next time instead of trusting what we saw.
       observedOnce = false;
+      if (observed == null && unseenHolderSince == null) {
+        unseenHolderSince = clock.nanoTime();
+      }
       log.debug("election: lost a write race identity={} cause={}: {}", settings.identity(), e.cause().tag(), e.getMessage());
       return;
     }
@@ -343,8 +348,7 @@ public final class LeaderElector implements Leadership, AutoCloseable {
       long untilExpiry = observedAt + observed.record().leaseDurationSeconds() * 1_000_000_000L - clock.nanoTime();
       delay = Math.min(delay, Math.max(0, untilExpiry));
     } else if (consecutiveFailures == 0 && observed == null && !canCreate(clock.nanoTime())) {
-      long untilFree = observedAt + recordBeforeDeletion.leaseDurationSeconds() * 1_000_000_000L - clock.nanoTime();
-      delay = Math.min(delay, Math.max(0, untilFree));
+      delay = Math.min(delay, Math.max(0, createAllowedAt() - clock.nanoTime()));
     }
     return delay;
   }
@@ -442,6 +446,7 @@ public final class LeaderElector implements Leadership, AutoCloseable {
       recordBeforeDeletion = observed.record();
     } else if (seen != null) {
       recordBeforeDeletion = null;
+      unseenHolderSince = null;
     }
     observed = r.orElse(null);
     observedOnce = true;
@@ -461,12 +466,24 @@ public final class LeaderElector implements Leadership, AutoCloseable {
 
   /**
    * A deleted lease is not a released one: its holder may not know and may still act until its renew
-   * deadline. Wait a full lease after seeing the deletion, unless the holder was this replica.
+   * deadline. Wait a full lease after seeing the deletion, unless the holder was this replica. Likewise after
+   * losing a create race to a holder never seen: it exists, so its lease must run out before we create one.
    */
   private boolean canCreate(long now) {
+    long at = createAllowedAt();
+    return at == Long.MIN_VALUE || now - at >= 0;
+  }
+
+  private long createAllowedAt() {
+    long at = Long.MIN_VALUE;
     LeaseRecord before = recordBeforeDeletion;
-    return before == null || before.isHeldBy(settings.identity())
-        || now - observedAt >= before.leaseDurationSeconds() * 1_000_000_000L;
+    if (before != null && !before.isHeldBy(settings.identity())) {
+      at = observedAt + before.leaseDurationSeconds() * 1_000_000_000L;
+    }
+    if (unseenHolderSince != null) {
+      at = Math.max(at, unseenHolderSince + leaseNanos);
+    }
+    return at;
   }
 
   private boolean canAcquire(LeaseRecord r, long now) {

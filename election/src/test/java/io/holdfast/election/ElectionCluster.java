@@ -18,12 +18,30 @@ final class ElectionCluster implements AutoCloseable {
   static final String LEASE = "holdfast";
 
   final MockKubeApi api;
-  final List<Replica> replicas = new ArrayList<>();
+  final List<Replica> replicas = new java.util.concurrent.CopyOnWriteArrayList<>();
   private final UnaryOperator<ElectionSettings.Builder> tuning;
+
+  /** Instants at which two replicas both held the lease by their own clocks; must stay empty. */
+  final List<String> dualLeaders = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final Thread sampler;
+  private volatile boolean sampling = true;
 
   private ElectionCluster(MockKubeApi api, UnaryOperator<ElectionSettings.Builder> tuning) {
     this.api = api;
     this.tuning = tuning;
+    // Samples every few ms whether more than one replica believes it leads. isLeader() is clock-based, and
+    // a successor may only start lease - renewDeadline after the old fence closed, so any hit is a real overlap.
+    this.sampler = new Thread(() -> {
+      while (sampling) {
+        List<Replica> now = leaders();
+        if (now.size() > 1) {
+          dualLeaders.add(System.nanoTime() / 1_000_000 + "ms " + now);
+        }
+        java.util.concurrent.locks.LockSupport.parkNanos(2_000_000);
+      }
+    }, "dual-leader-sampler");
+    sampler.setDaemon(true);
+    sampler.start();
   }
 
   static ElectionSettings.Builder fastTimings() {
@@ -60,17 +78,22 @@ final class ElectionCluster implements AutoCloseable {
   }
 
   List<Replica> leaders() {
-    return replicas.stream().filter(r -> r.elector.isLeader()).toList();
+    return List.copyOf(replicas).stream().filter(r -> r.elector.isLeader()).toList();
   }
 
   List<Replica> others(Replica than) {
     return replicas.stream().filter(r -> r != than).toList();
   }
 
+  /** Stops everything; fails the test if two replicas ever led at once. */
   @Override
   public void close() {
+    sampling = false;
     replicas.forEach(Replica::close);
     api.close();
+    if (!dualLeaders.isEmpty()) {
+      throw new AssertionError("two leaders at once: " + dualLeaders.subList(0, Math.min(5, dualLeaders.size())));
+    }
   }
 
   /** One elector with its fault proxy, client, lock, recorded events and recorded exits. */

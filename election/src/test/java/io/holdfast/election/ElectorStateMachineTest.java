@@ -204,6 +204,53 @@ class ElectorStateMachineTest {
     assertThat(e.currentTerm()).contains(new Term(4, "a"));
   }
 
+  /** Regression: a candidate that lost the create race, then saw the lease deleted, created it at once. */
+  @Test
+  void aCandidateThatLostACreateRaceToAnUnseenHolderWaitsAFullLeaseBeforeCreating() {
+    LeaderElector e = elector("a");
+    LeaseLock racing = new LeaseLock() {
+      boolean first = true;
+
+      @Override
+      public java.util.Optional<VersionedRecord> get() throws LockException {
+        return lock.get();
+      }
+
+      @Override
+      public VersionedRecord create(LeaseRecord record) throws LockException {
+        if (first) {
+          first = false;
+          lock.put(foreign("b", 0, Instant.EPOCH)); // b wins the race, and a never reads b's record
+          lock.delete(); // then an admin deletes the lease while b still acts
+          throw new LockException(LockException.Cause.ALREADY_EXISTS, "b was first");
+        }
+        return lock.create(record);
+      }
+
+      @Override
+      public VersionedRecord update(VersionedRecord current, LeaseRecord next) throws LockException {
+        return lock.update(current, next);
+      }
+
+      @Override
+      public String describe() {
+        return "racing";
+      }
+    };
+    LeaderElector a = LeaderElector.builder(ElectionCluster.fastTimings().identity("a").build(), racing)
+        .clock(clock).random(() -> 0.0).listenerExecutor(Runnable::run).build();
+    electors.add(a);
+    a.step();
+    assertThat(a.isLeader()).isFalse();
+    clock.advance(Duration.ofMillis(1999));
+    a.step();
+    assertThat(a.isLeader()).as("b may still be acting").isFalse();
+    clock.advance(Duration.ofMillis(1));
+    a.step();
+    assertThat(a.isLeader()).isTrue();
+    e.close();
+  }
+
   @Test
   void exitPolicyCallsTheExitHandlerOnLoss() {
     LeaderElector e = elector("a", RecoveryPolicy.EXIT);
