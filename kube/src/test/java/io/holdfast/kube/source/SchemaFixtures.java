@@ -36,15 +36,15 @@ final class SchemaFixtures {
   static final List<Case> CASES = List.of(
       upstream("kube target", true,
           "{kube: {name: echo, port: 80}, loadBalancing: LEAST_REQUEST, connectTimeout: 1m30s, http2: true}"),
-      upstream("static with weight", true, "{static: {hosts: [{address: 10.0.0.1, port: 80, weight: 3}]}}"),
+      upstream("static with weight", true, "{static: {hosts: [{address: 127.0.0.1, port: 80, weight: 3}]}}"),
       upstream("static and kube", false,
-          "{static: {hosts: [{address: 10.0.0.1, port: 80}]}, kube: {name: echo, port: 80}}"),
+          "{static: {hosts: [{address: 127.0.0.1, port: 80}]}, kube: {name: echo, port: 80}}"),
       upstream("no target", false, "{connectTimeout: 2s}"),
       upstream("unknown spec field", false, "{kube: {name: echo, port: 80}, retries: 3}"),
       upstream("unknown load balancing", false, "{kube: {name: echo, port: 80}, loadBalancing: MAGLEV}"),
       upstream("unitless duration", false, "{kube: {name: echo, port: 80}, connectTimeout: \"5\"}"),
       upstream("port as string", false, "{kube: {name: echo, port: \"80\"}}"),
-      upstream("host without port", false, "{static: {hosts: [{address: 10.0.0.1}]}}"),
+      upstream("host without port", false, "{static: {hosts: [{address: 127.0.0.1}]}}"),
       route("direct response, empty match", true, "{match: {}, directResponse: {status: 204}}"),
       route("redirect with path, methods and headers", true,
           "{match: {exact: /x, methods: [GET, POST], headers: [{name: x, present: true, invert: true}]},"
