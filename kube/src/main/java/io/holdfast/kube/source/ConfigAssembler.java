@@ -3,7 +3,7 @@ package io.holdfast.kube.source;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.holdfast.xds.model.GatewayConfig;
 import io.holdfast.xds.model.ModelParser;
 import io.holdfast.xds.model.ParseResult;
@@ -34,6 +34,12 @@ final class ConfigAssembler {
   private static final Logger log = LoggerFactory.getLogger(ConfigAssembler.class);
 
   private final ModelParser parser = new ModelParser();
+  private final KubernetesSerialization serialization;
+
+  /** @param serialization the client's (Jackson 3) serialization, which knows the fabric8 model types */
+  ConfigAssembler(KubernetesSerialization serialization) {
+    this.serialization = Objects.requireNonNull(serialization, "serialization");
+  }
 
   /** A config and the metadata of the custom resources it was built from. */
   record Assembled(GatewayConfig config, Map<ResourceKey, ObservedObject> observed) {
@@ -80,10 +86,15 @@ final class ConfigAssembler {
 
   /**
    * The resource as the JSON document ModelParser reads. List responses may leave out apiVersion and kind on
-   * their items, so those are filled in from the informer's definition.
+   * their items, so those are filled in from the informer's definition. The resourceVersion is dropped: it
+   * changes on every status write, and keeping it would make each status write look like a new config (and
+   * start another round of validation and status writing). Writers get it from {@link ObservedObject}.
    */
-  static JsonNode tree(GenericKubernetesResource resource, ResourceDefinitionContext kind) {
-    JsonNode tree = Serialization.jsonMapper().valueToTree(resource);
+  JsonNode tree(GenericKubernetesResource resource, ResourceDefinitionContext kind) {
+    JsonNode tree = serialization.convertValue(resource, JsonNode.class);
+    if (tree.get("metadata") instanceof ObjectNode metadata) {
+      metadata.remove("resourceVersion");
+    }
     if (tree instanceof ObjectNode object) {
       if (!object.hasNonNull("apiVersion")) {
         object.put("apiVersion", kind.getGroup() + "/" + kind.getVersion());

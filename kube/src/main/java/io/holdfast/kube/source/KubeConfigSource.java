@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.AnyNamespaceOperation;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.holdfast.xds.model.GatewayConfig;
 import io.holdfast.xds.model.ResourceKey;
@@ -37,6 +38,8 @@ import org.slf4j.LoggerFactory;
  * ({@code holdOff}, default 100 ms, but at most {@code maxDelay}, default 500 ms, after the first change),
  * rebuilds the whole {@link GatewayConfig} from the caches and hands it to the sink when it differs from the
  * last one: the sink is called on that one thread, in order, never before every informer has listed once.
+ * The config carries no resourceVersions (so status writes do not count as changes); {@link #observed()}
+ * has them, with generations and uids, for the status writer.
  *
  * <p>Outages never shrink the config: informer caches keep their content while the API is away, and every
  * list and watch failure is retried. A health thread asks the API a cheap question every
@@ -69,7 +72,7 @@ public final class KubeConfigSource implements AutoCloseable {
   private final List<InformerSlot<?>> slots = new ArrayList<>();
   private final Debouncer debouncer;
   private final ScheduledExecutorService health;
-  private final ConfigAssembler assembler = new ConfigAssembler();
+  private final ConfigAssembler assembler;
   private final Staleness staleness = new Staleness();
   private volatile Instant lastContact;
   private volatile Map<ResourceKey, ObservedObject> observed = Map.of();
@@ -87,6 +90,7 @@ public final class KubeConfigSource implements AutoCloseable {
     probeInterval = b.probeInterval;
     clock = b.clock;
     metrics = new KubeSourceMetrics(b.registry);
+    assembler = new ConfigAssembler(client.getKubernetesSerialization());
     InformerSlot.Listener listener = new InformerSlot.Listener() {
       @Override
       public void changed(String kind) {
@@ -172,6 +176,12 @@ public final class KubeConfigSource implements AutoCloseable {
     }
     closed = true;
     health.shutdownNow();
+    try {
+      // A probe in flight ends within the client's request timeout; do not wait longer than a moment for it.
+      health.awaitTermination(1, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     slots.forEach(InformerSlot::close);
     debouncer.close();
     metrics.close();
@@ -238,7 +248,7 @@ public final class KubeConfigSource implements AutoCloseable {
     }
   }
 
-  private <T, L, R extends io.fabric8.kubernetes.client.dsl.Resource<T>> AnyNamespaceOperation<T, L, R> scoped(
+  private <T, L, R extends Resource<T>> AnyNamespaceOperation<T, L, R> scoped(
       MixedOperation<T, L, R> operation) {
     return namespace.<AnyNamespaceOperation<T, L, R>>map(operation::inNamespace).orElseGet(operation::inAnyNamespace);
   }

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.holdfast.kube.source.KubeObjects.Ep;
 import io.holdfast.xds.model.Endpoint;
 import io.holdfast.xds.model.Problem;
@@ -71,7 +72,7 @@ class ConfigAssemblerTest {
         spec: {port: 10080}
         """));
 
-    var assembled = new ConfigAssembler().assemble(view);
+    var assembled = new ConfigAssembler(new KubernetesSerialization()).assemble(view);
 
     assertThat(assembled.config().virtualServices()).extracting(v -> v.key().name()).containsExactly("good");
     assertThat(assembled.config().virtualServices().get(0).metadata().generation()).isEqualTo(3);
@@ -94,7 +95,7 @@ class ConfigAssemblerTest {
     vs.setKind(null);
     customs.put(ResourceKey.VIRTUAL_SERVICE, List.of(vs));
 
-    assertThat(new ConfigAssembler().assemble(view).config().virtualServices()).hasSize(1);
+    assertThat(new ConfigAssembler(new KubernetesSerialization()).assemble(view).config().virtualServices()).hasSize(1);
   }
 
   @Test
@@ -111,7 +112,7 @@ class ConfigAssemblerTest {
     slices.add(slice("demo", "echo-1", "echo", "http", 8080, List.of(new Ep("127.0.0.1", true))));
     slices.add(slice("demo", "unused-1", "unused", "http", 8080, List.of(new Ep("127.0.0.2", true))));
 
-    var config = new ConfigAssembler().assemble(view).config();
+    var config = new ConfigAssembler(new KubernetesSerialization()).assemble(view).config();
 
     assertThat(config.serviceEndpoints()).containsOnlyKeys(new ServiceRef("demo", "echo", 80));
     assertThat(config.endpointsOf(new ServiceRef("demo", "echo", 80)))
