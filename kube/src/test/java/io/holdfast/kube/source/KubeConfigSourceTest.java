@@ -18,6 +18,7 @@ import io.holdfast.xds.model.Problem;
 import io.holdfast.xds.model.ResourceKey;
 import io.holdfast.xds.model.ServiceRef;
 import io.holdfast.xds.model.VirtualService;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -192,7 +193,8 @@ class KubeConfigSourceTest {
   @EnumSource(value = FaultProxy.Mode.class, names = {"BLACKHOLE", "RESET"})
   void anOutageKeepsTheLastConfigAndChangesMadeDuringItArriveAfterwards(FaultProxy.Mode fault) {
     kube.apply(virtualService("demo", "before", "before.test"));
-    KubeConfigSource source = kube.start();
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    KubeConfigSource source = kube.start(b -> b.meterRegistry(registry));
     await().atMost(WAIT).until(() -> !kube.configs.isEmpty() && source.staleSince().isEmpty());
     GatewayConfig beforeOutage = kube.last();
     int pushed = kube.configs.size();
@@ -212,12 +214,16 @@ class KubeConfigSourceTest {
     assertThat(kube.last()).isEqualTo(beforeOutage);
     assertThat(source.hasSynced()).isTrue();
     assertThat(source.lastContact()).contains(lastContact);
+    assertThat(registry.get(KubeSourceMetrics.STALE).gauge().value()).isEqualTo(1.0);
 
     kube.proxy.pass();
     await().atMost(WAIT).untilAsserted(() -> assertThat(kube.last().virtualServices())
         .extracting(v -> v.key().name()).containsExactly("before", "during"));
     await().atMost(WAIT).until(() -> source.staleSince().isEmpty());
     assertThat(source.lastContact().orElseThrow()).isAfter(lastContact);
+    assertThat(registry.get(KubeSourceMetrics.STALE).gauge().value()).isEqualTo(0.0);
+    assertThat(registry.get(KubeSourceMetrics.REBUILDS).tag("outcome", "pushed").counter().count())
+        .isEqualTo(kube.configs.size());
     assertThat(kube.configs).allSatisfy(c -> assertThat(c.virtualServices())
         .extracting(v -> v.key().name()).contains("before"));
   }
