@@ -1,0 +1,19 @@
+package io.holdfast.kube.source;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import java.util.List;
+import java.util.Optional;
+
+/** Read access to the cached cluster objects a rebuild needs (the informer stores, or fixtures in tests). */
+interface ClusterView {
+
+  List<GenericKubernetesResource> customResources(ResourceDefinitionContext kind);
+
+  Optional<Service> service(String namespace, String name);
+
+  /** The slices labelled {@code kubernetes.io/service-name=<service>} in {@code namespace}. */
+  List<EndpointSlice> slicesOf(String namespace, String service);
+}

@@ -1,0 +1,115 @@
+package io.holdfast.kube.source;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.holdfast.xds.model.GatewayConfig;
+import io.holdfast.xds.model.ModelParser;
+import io.holdfast.xds.model.ParseResult;
+import io.holdfast.xds.model.Problem;
+import io.holdfast.xds.model.ResourceKey;
+import io.holdfast.xds.model.ServiceRef;
+import io.holdfast.xds.model.Upstream;
+import io.holdfast.xds.model.UpstreamTarget;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Builds one {@link GatewayConfig} from a {@link ClusterView}: every custom resource goes through
+ * {@link ModelParser} (the same parser as files), resources that fail to parse are kept as unparsed so
+ * validation reports them, and every Service port a kube Upstream names gets its ready endpoints. Stateless.
+ */
+final class ConfigAssembler {
+
+  private static final Logger log = LoggerFactory.getLogger(ConfigAssembler.class);
+
+  private final ModelParser parser = new ModelParser();
+  private final KubernetesSerialization serialization;
+
+  /** @param serialization the client's (Jackson 3) serialization, which knows the fabric8 model types */
+  ConfigAssembler(KubernetesSerialization serialization) {
+    this.serialization = Objects.requireNonNull(serialization, "serialization");
+  }
+
+  /** A config and the metadata of the custom resources it was built from. */
+  record Assembled(GatewayConfig config, Map<ResourceKey, ObservedObject> observed) {
+    Assembled {
+      Objects.requireNonNull(config, "config");
+      observed = Collections.unmodifiableMap(new TreeMap<>(observed));
+    }
+  }
+
+  Assembled assemble(ClusterView view) {
+    GatewayConfig.Builder config = GatewayConfig.builder();
+    Map<ResourceKey, ObservedObject> observed = new TreeMap<>();
+    Set<ServiceRef> services = new LinkedHashSet<>();
+    for (ResourceDefinitionContext kind : GatewayCrds.ALL) {
+      for (GenericKubernetesResource resource : view.customResources(kind)) {
+        ObjectMeta meta = resource.getMetadata();
+        if (meta == null || meta.getName() == null) {
+          continue; // the API never serves such an object; nothing could report on it
+        }
+        String namespace = meta.getNamespace() == null ? "" : meta.getNamespace();
+        observed.put(new ResourceKey(kind.getKind(), namespace, meta.getName()), observedOf(meta));
+        ParseResult result = parser.parse(tree(resource, kind));
+        if (result instanceof ParseResult.Parsed parsed) {
+          config.add(parsed.resource());
+          if (parsed.resource() instanceof Upstream upstream
+              && upstream.target() instanceof UpstreamTarget.Kube kube) {
+            services.add(kube.service(upstream.metadata().namespace()));
+          }
+        } else if (result instanceof ParseResult.Invalid invalid) {
+          invalid.toUnparsed().ifPresentOrElse(config::addUnparsed, () -> log.warn(
+              "custom resource skipped: it names no resource kind={} namespace={} name={} problems={}",
+              kind.getKind(), namespace, meta.getName(),
+              invalid.problems().stream().map(Problem::toString).collect(Collectors.joining("; "))));
+        }
+      }
+    }
+    for (ServiceRef ref : services) {
+      // A Service not in the cache gets no entry: the translator then sees an empty cluster, which is right.
+      view.service(ref.namespace(), ref.name()).ifPresent(service -> config.endpoints(ref,
+          EndpointResolver.resolve(service, view.slicesOf(ref.namespace(), ref.name()), ref.port())));
+    }
+    return new Assembled(config.build(), observed);
+  }
+
+  /**
+   * The resource as the JSON document ModelParser reads. List responses may leave out apiVersion and kind on
+   * their items, so those are filled in from the informer's definition. The resourceVersion is dropped: it
+   * changes on every status write, and keeping it would make each status write look like a new config (and
+   * start another round of validation and status writing). Writers get it from {@link ObservedObject}.
+   */
+  JsonNode tree(GenericKubernetesResource resource, ResourceDefinitionContext kind) {
+    JsonNode tree = serialization.convertValue(resource, JsonNode.class);
+    if (tree.get("metadata") instanceof ObjectNode metadata) {
+      metadata.remove("resourceVersion");
+    }
+    if (tree instanceof ObjectNode object) {
+      if (!object.hasNonNull("apiVersion")) {
+        object.put("apiVersion", kind.getGroup() + "/" + kind.getVersion());
+      }
+      if (!object.hasNonNull("kind")) {
+        object.put("kind", kind.getKind());
+      }
+    }
+    return tree;
+  }
+
+  private static ObservedObject observedOf(ObjectMeta meta) {
+    return new ObservedObject(
+        meta.getResourceVersion() == null ? "" : meta.getResourceVersion(),
+        meta.getGeneration() == null ? 0 : meta.getGeneration(),
+        meta.getUid() == null ? "" : meta.getUid());
+  }
+}

@@ -1,0 +1,360 @@
+package io.holdfast.kube.source;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.AnyNamespaceOperation;
+import io.fabric8.kubernetes.client.dsl.MixedOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.holdfast.xds.model.GatewayConfig;
+import io.holdfast.xds.model.ResourceKey;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The gateway config as the Kubernetes API holds it: Upstream, VirtualService and Gateway custom resources,
+ * plus the Services and EndpointSlices that kube upstreams resolve to, kept in fabric8 informer caches.
+ *
+ * <p>Informer events only mark the view dirty. One rebuild thread waits for a pause in changes
+ * ({@code holdOff}, default 100 ms, but at most {@code maxDelay}, default 500 ms, after the first change),
+ * rebuilds the whole {@link GatewayConfig} from the caches and hands it to the sink when it differs from the
+ * last one: the sink is called on that one thread, in order, never before every informer has listed once.
+ * The config carries no resourceVersions (so status writes do not count as changes); {@link #observed()}
+ * has them, with generations and uids, for the status writer.
+ *
+ * <p>Outages never shrink the config: informer caches keep their content while the API is away, and every
+ * list and watch failure is retried. A health thread asks the API a cheap question every
+ * {@code probeInterval} (bounded by the client's request timeout): the view is stale while some informer is
+ * not watching or the API does not answer. A silent network cut leaves a watch looking healthy (the JDK HTTP
+ * client sends no WebSocket pings), so when the API answers again after a failed probe, every informer is
+ * replaced by one seeded with its cache, which re-lists at once and picks up what changed meanwhile.
+ *
+ * <p>The caller owns the client (and sets its timeouts); {@link #close()} stops informers and threads only.
+ */
+public final class KubeConfigSource implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(KubeConfigSource.class);
+  static final String SERVICE = "Service";
+  static final String ENDPOINT_SLICE = "EndpointSlice";
+  private static final String BY_SERVICE = "byService";
+
+  private final KubernetesClient client;
+  private final Optional<String> namespace;
+  private final Consumer<GatewayConfig> sink;
+  private final Duration holdOff;
+  private final Duration maxDelay;
+  private final Duration probeInterval;
+  private final Clock clock;
+  private final KubeSourceMetrics metrics;
+  private final Map<ResourceDefinitionContext, InformerSlot<GenericKubernetesResource>> customs =
+      new LinkedHashMap<>();
+  private final InformerSlot<Service> services;
+  private final InformerSlot<EndpointSlice> slices;
+  private final List<InformerSlot<?>> slots = new ArrayList<>();
+  private final Debouncer debouncer;
+  private final ScheduledExecutorService health;
+  private final ConfigAssembler assembler;
+  private final Staleness staleness = new Staleness();
+  private volatile Instant lastContact;
+  private volatile Map<ResourceKey, ObservedObject> observed = Map.of();
+  private GatewayConfig lastPushed; // rebuild thread only
+  private boolean probeFailed; // health thread only
+  private boolean started;
+  private boolean closed;
+
+  private KubeConfigSource(Builder b) {
+    client = b.client;
+    namespace = b.namespace;
+    sink = b.sink;
+    holdOff = b.holdOff;
+    maxDelay = b.maxDelay;
+    probeInterval = b.probeInterval;
+    clock = b.clock;
+    metrics = new KubeSourceMetrics(b.registry);
+    assembler = new ConfigAssembler(client.getKubernetesSerialization());
+    InformerSlot.Listener listener = new InformerSlot.Listener() {
+      @Override
+      public void changed(String kind) {
+        lastContact = clock.instant();
+        debouncer.mark();
+      }
+
+      @Override
+      public void failed(String kind, Throwable error) {
+        metrics.failed(kind);
+        log.debug("informer list or watch failed, retrying kind={} error={}", kind, error.toString());
+      }
+    };
+    for (ResourceDefinitionContext kind : GatewayCrds.ALL) {
+      customs.put(kind, new InformerSlot<>(kind.getKind(),
+          () -> scoped(client.genericKubernetesResources(kind)).runnableInformer(0), listener));
+    }
+    services = new InformerSlot<>(SERVICE, () -> scoped(client.services()).runnableInformer(0), listener);
+    slices = new InformerSlot<>(ENDPOINT_SLICE, () -> scoped(client.discovery().v1().endpointSlices())
+        .runnableInformer(0)
+        .addIndexers(Map.of(BY_SERVICE, KubeConfigSource::serviceKeys)), listener);
+    slots.addAll(customs.values());
+    slots.add(services);
+    slots.add(slices);
+    debouncer = new Debouncer("holdfast-kube-rebuild", holdOff, maxDelay, this::hasSynced, this::rebuild);
+    health = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "holdfast-kube-health");
+      t.setDaemon(true);
+      return t;
+    });
+    metrics.bindGauges(this::hasSynced, () -> staleness.since().isPresent());
+  }
+
+  /** A source reading {@code client}'s cluster into {@code sink}; all namespaces unless one is set. */
+  public static Builder builder(KubernetesClient client, Consumer<GatewayConfig> sink) {
+    return new Builder(client, sink);
+  }
+
+  /** Starts the informers, the rebuild thread and the health checks; returns at once. Idempotent. */
+  public synchronized void start() {
+    if (started || closed) {
+      return;
+    }
+    started = true;
+    debouncer.start();
+    slots.forEach(InformerSlot::start);
+    health.scheduleWithFixedDelay(this::checkHealth, probeInterval.toMillis(), probeInterval.toMillis(),
+        TimeUnit.MILLISECONDS);
+    log.info("kube source started namespace={} holdOff={} maxDelay={} probeInterval={}", namespace.orElse("*"),
+        holdOff, maxDelay, probeInterval);
+  }
+
+  /** True once every informer has listed at least once; stays true through outages. */
+  public boolean hasSynced() {
+    return slots.stream().allMatch(InformerSlot::hasSynced);
+  }
+
+  /**
+   * Since when the cached view may be behind the cluster (some informer is not watching, or the API did not
+   * answer the last probe); empty before the first sync and while all is well.
+   */
+  public Optional<Instant> staleSince() {
+    return staleness.since();
+  }
+
+  /** When the API last answered (a probe, a list or an event); empty if it never has. */
+  public Optional<Instant> lastContact() {
+    return Optional.ofNullable(lastContact);
+  }
+
+  /**
+   * The metadata of every custom resource in the last rebuild, keyed like the config's resources (parsed or
+   * not). Updated before the sink sees the config built with it; immutable.
+   */
+  public Map<ResourceKey, ObservedObject> observed() {
+    return observed;
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    health.shutdownNow();
+    try {
+      // A probe in flight ends within the client's request timeout; do not wait longer than a moment for it.
+      health.awaitTermination(1, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    slots.forEach(InformerSlot::close);
+    debouncer.close();
+    metrics.close();
+    log.info("kube source closed namespace={}", namespace.orElse("*"));
+  }
+
+  private void rebuild() {
+    long begin = System.nanoTime();
+    ConfigAssembler.Assembled assembled = assembler.assemble(new InformerView());
+    observed = assembled.observed();
+    GatewayConfig config = assembled.config();
+    boolean changed = !config.equals(lastPushed);
+    metrics.rebuilt(changed, Duration.ofNanos(System.nanoTime() - begin));
+    if (!changed) {
+      return;
+    }
+    lastPushed = config;
+    log.info("kube config rebuilt upstreams={} virtualServices={} gateways={} unparsed={} services={}",
+        config.upstreams().size(), config.virtualServices().size(), config.gateways().size(),
+        config.unparsed().size(), config.serviceEndpoints().size());
+    try {
+      sink.accept(config);
+    } catch (RuntimeException e) {
+      log.error("config sink failed; the next change retries", e);
+      lastPushed = null; // hand the same content over again next time
+    }
+  }
+
+  private void checkHealth() {
+    try {
+      boolean answered = probe();
+      Instant now = clock.instant();
+      if (answered) {
+        lastContact = now;
+      }
+      if (answered && probeFailed) {
+        // The API is back; watches opened before the cut may sit on dead connections. Re-list everything.
+        log.info("kube API answers again, re-listing every kind lastContact={}", now);
+        slots.forEach(InformerSlot::restart);
+      }
+      probeFailed = !answered;
+      List<String> notWatching = slots.stream().filter(s -> !s.isWatching()).map(InformerSlot::kind).toList();
+      switch (staleness.observe(now, hasSynced(), notWatching.isEmpty(), answered)) {
+        case BECAME_STALE -> log.warn("kube view is stale, serving the cached config apiAnswers={} notWatching={}",
+            answered, notWatching);
+        case RECOVERED -> log.info("kube view is current again: the API answers and every informer watches");
+        default -> { }
+      }
+    } catch (RuntimeException e) {
+      log.error("kube health check failed", e);
+    }
+  }
+
+  /** One cheap request through the caller's client: did the API answer at all (even with an error)? */
+  private boolean probe() {
+    try {
+      scoped(client.genericKubernetesResources(GatewayCrds.UPSTREAM))
+          .list(new ListOptionsBuilder().withLimit(1L).build());
+      return true;
+    } catch (KubernetesClientException e) {
+      return e.getCode() > 0; // an HTTP status means the API is there; 0 means no answer (timeout, refused)
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  private <T, L, R extends Resource<T>> AnyNamespaceOperation<T, L, R> scoped(
+      MixedOperation<T, L, R> operation) {
+    return namespace.<AnyNamespaceOperation<T, L, R>>map(operation::inNamespace).orElseGet(operation::inAnyNamespace);
+  }
+
+  private static List<String> serviceKeys(EndpointSlice slice) {
+    var meta = slice.getMetadata();
+    String service = meta == null || meta.getLabels() == null ? null
+        : meta.getLabels().get(EndpointResolver.SERVICE_NAME_LABEL);
+    return service == null ? List.of() : List.of(meta.getNamespace() + "/" + service);
+  }
+
+  /** The informer caches as the assembler reads them. */
+  private final class InformerView implements ClusterView {
+    @Override
+    public List<GenericKubernetesResource> customResources(ResourceDefinitionContext kind) {
+      return customs.get(kind).items();
+    }
+
+    @Override
+    public Optional<Service> service(String ns, String name) {
+      return services.byKey(ns + "/" + name);
+    }
+
+    @Override
+    public List<EndpointSlice> slicesOf(String ns, String service) {
+      return slices.byIndex(BY_SERVICE, ns + "/" + service);
+    }
+  }
+
+  /** Settings of a {@link KubeConfigSource}. */
+  public static final class Builder {
+    private final KubernetesClient client;
+    private final Consumer<GatewayConfig> sink;
+    private Optional<String> namespace = Optional.empty();
+    private Duration holdOff = Duration.ofMillis(100);
+    private Duration maxDelay = Duration.ofMillis(500);
+    private Duration probeInterval = Duration.ofSeconds(2);
+    private Clock clock = Clock.systemUTC();
+    private MeterRegistry registry = new SimpleMeterRegistry();
+
+    private Builder(KubernetesClient client, Consumer<GatewayConfig> sink) {
+      this.client = Objects.requireNonNull(client, "client");
+      this.sink = Objects.requireNonNull(sink, "sink");
+    }
+
+    /** Watch only this namespace (kube upstreams then resolve only Services in it). Default: all. */
+    public Builder namespace(String value) {
+      Objects.requireNonNull(value, "namespace");
+      if (value.isBlank()) {
+        throw new IllegalArgumentException("namespace must not be blank; use allNamespaces()");
+      }
+      namespace = Optional.of(value);
+      return this;
+    }
+
+    public Builder allNamespaces() {
+      namespace = Optional.empty();
+      return this;
+    }
+
+    /** Quiet time after the last change before a rebuild; default 100 ms. */
+    public Builder holdOff(Duration value) {
+      holdOff = positiveOrZero(value, "holdOff");
+      return this;
+    }
+
+    /** Longest a change waits for its rebuild while changes keep coming; default 500 ms, at least holdOff. */
+    public Builder maxDelay(Duration value) {
+      maxDelay = positiveOrZero(value, "maxDelay");
+      return this;
+    }
+
+    /** How often the API's reachability is checked; default 2 s. */
+    public Builder probeInterval(Duration value) {
+      if (positiveOrZero(value, "probeInterval").isZero()) {
+        throw new IllegalArgumentException("probeInterval must be positive");
+      }
+      probeInterval = value;
+      return this;
+    }
+
+    /** Time source for {@link #staleSince()} and {@link #lastContact()}; default the UTC system clock. */
+    public Builder clock(Clock value) {
+      clock = Objects.requireNonNull(value, "clock");
+      return this;
+    }
+
+    /** Where the meters go; default a private registry. */
+    public Builder meterRegistry(MeterRegistry value) {
+      registry = Objects.requireNonNull(value, "registry");
+      return this;
+    }
+
+    public KubeConfigSource build() {
+      if (maxDelay.compareTo(holdOff) < 0) {
+        throw new IllegalArgumentException("maxDelay " + maxDelay + " is shorter than holdOff " + holdOff);
+      }
+      return new KubeConfigSource(this);
+    }
+
+    private static Duration positiveOrZero(Duration value, String name) {
+      Objects.requireNonNull(value, name);
+      if (value.isNegative()) {
+        throw new IllegalArgumentException(name + " must not be negative: " + value);
+      }
+      return value;
+    }
+  }
+}

@@ -1,0 +1,121 @@
+package io.holdfast.kube.source;
+
+import static io.holdfast.kube.source.KubeObjects.kubeUpstream;
+import static io.holdfast.kube.source.KubeObjects.resource;
+import static io.holdfast.kube.source.KubeObjects.service;
+import static io.holdfast.kube.source.KubeObjects.slice;
+import static io.holdfast.kube.source.KubeObjects.virtualService;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.holdfast.kube.source.KubeObjects.Ep;
+import io.holdfast.xds.model.Endpoint;
+import io.holdfast.xds.model.Problem;
+import io.holdfast.xds.model.ResourceKey;
+import io.holdfast.xds.model.ServiceRef;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class ConfigAssemblerTest {
+
+  private final Map<String, List<GenericKubernetesResource>> customs = new HashMap<>();
+  private final Map<String, Service> services = new HashMap<>();
+  private final List<EndpointSlice> slices = new ArrayList<>();
+
+  private final ClusterView view = new ClusterView() {
+    @Override
+    public List<GenericKubernetesResource> customResources(ResourceDefinitionContext kind) {
+      return customs.getOrDefault(kind.getKind(), List.of());
+    }
+
+    @Override
+    public Optional<Service> service(String namespace, String name) {
+      return Optional.ofNullable(services.get(namespace + "/" + name));
+    }
+
+    @Override
+    public List<EndpointSlice> slicesOf(String namespace, String service) {
+      return slices.stream().filter(s -> s.getMetadata().getNamespace().equals(namespace)
+          && service.equals(s.getMetadata().getLabels().get(EndpointResolver.SERVICE_NAME_LABEL))).toList();
+    }
+  };
+
+  private void add(GenericKubernetesResource r) {
+    customs.computeIfAbsent(r.getKind(), k -> new ArrayList<>()).add(r);
+  }
+
+  @Test
+  void parsesEveryKindKeepsInvalidOnesAsUnparsedAndRecordsTheirMetadata() {
+    GenericKubernetesResource vs = virtualService("demo", "good", "a.test");
+    vs.getMetadata().setResourceVersion("17");
+    vs.getMetadata().setGeneration(3L);
+    vs.getMetadata().setUid("uid-1");
+    add(vs);
+    add(resource("""
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: broken, namespace: demo, generation: 2}
+        spec: {domains: [b.test], routes: [], colour: blue}
+        """));
+    add(resource("""
+        apiVersion: gateway.holdfast.io/v1
+        kind: Gateway
+        metadata: {name: gw, namespace: demo}
+        spec: {port: 10080}
+        """));
+
+    var assembled = new ConfigAssembler(new KubernetesSerialization()).assemble(view);
+
+    assertThat(assembled.config().virtualServices()).extracting(v -> v.key().name()).containsExactly("good");
+    assertThat(assembled.config().virtualServices().get(0).metadata().generation()).isEqualTo(3);
+    assertThat(assembled.config().gateways()).hasSize(1);
+    assertThat(assembled.config().unparsed()).singleElement().satisfies(u -> {
+      assertThat(u.key()).isEqualTo(ResourceKey.virtualService("demo", "broken"));
+      assertThat(u.generation()).isEqualTo(2);
+      assertThat(u.problems()).extracting(Problem::field).containsExactly("spec.colour");
+    });
+    assertThat(assembled.observed()).containsOnlyKeys(ResourceKey.virtualService("demo", "good"),
+        ResourceKey.virtualService("demo", "broken"), ResourceKey.gateway("demo", "gw"));
+    assertThat(assembled.observed().get(ResourceKey.virtualService("demo", "good")))
+        .isEqualTo(new ObservedObject("17", 3, "uid-1"));
+  }
+
+  @Test
+  void listItemsWithoutApiVersionOrKindStillParse() {
+    GenericKubernetesResource vs = virtualService("demo", "bare", "a.test");
+    vs.setApiVersion(null);
+    vs.setKind(null);
+    customs.put(ResourceKey.VIRTUAL_SERVICE, List.of(vs));
+
+    assertThat(new ConfigAssembler(new KubernetesSerialization()).assemble(view).config().virtualServices()).hasSize(1);
+  }
+
+  @Test
+  void kubeUpstreamsGetTheirServiceEndpointsAndOnlyThose() {
+    add(kubeUpstream("demo", "echo", "echo", 80));
+    add(resource("""
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: other, namespace: demo}
+        spec: {kube: {namespace: elsewhere, name: missing, port: 80}}
+        """));
+    services.put("demo/echo", service("demo", "echo", "http:80"));
+    services.put("demo/unused", service("demo", "unused", "http:80"));
+    slices.add(slice("demo", "echo-1", "echo", "http", 8080, List.of(new Ep("127.0.0.1", true))));
+    slices.add(slice("demo", "unused-1", "unused", "http", 8080, List.of(new Ep("127.0.0.2", true))));
+
+    var config = new ConfigAssembler(new KubernetesSerialization()).assemble(view).config();
+
+    assertThat(config.serviceEndpoints()).containsOnlyKeys(new ServiceRef("demo", "echo", 80));
+    assertThat(config.endpointsOf(new ServiceRef("demo", "echo", 80)))
+        .containsExactly(new Endpoint("127.0.0.1", 8080));
+  }
+}

@@ -1,0 +1,154 @@
+package io.holdfast.kube.source;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.holdfast.xds.model.ManifestDocument;
+import io.holdfast.xds.model.ManifestReader;
+import io.holdfast.xds.model.ModelParser;
+import io.holdfast.xds.model.ParseResult;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.JsonNode;
+
+/** The CRDs in deploy/crds are well-formed, structural, and accept exactly the shapes ModelParser accepts. */
+class CrdSchemaTest {
+
+  static final Path CRDS = Path.of("../deploy/crds");
+  private static final Path EXAMPLES = Path.of("../examples/config");
+  private static final Map<String, String> PLURALS =
+      Map.of("Upstream", "upstreams", "VirtualService", "virtualservices", "Gateway", "gateways");
+
+  static CustomResourceDefinition load(String kind) {
+    Path file = CRDS.resolve("gateway.holdfast.io_" + PLURALS.get(kind) + ".yaml");
+    try (InputStream in = Files.newInputStream(file)) {
+      return Serialization.unmarshal(in, CustomResourceDefinition.class);
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot read " + file, e);
+    }
+  }
+
+  private static JSONSchemaProps schema(String kind) {
+    return load(kind).getSpec().getVersions().get(0).getSchema().getOpenAPIV3Schema();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"Upstream", "VirtualService", "Gateway"})
+  void crdNamesGroupScopeAndStatusSubresource(String kind) {
+    CustomResourceDefinition crd = load(kind);
+    assertThat(crd.getApiVersion()).isEqualTo("apiextensions.k8s.io/v1");
+    assertThat(crd.getMetadata().getName()).isEqualTo(PLURALS.get(kind) + ".gateway.holdfast.io");
+    assertThat(crd.getSpec().getGroup()).isEqualTo(GatewayCrds.GROUP);
+    assertThat(crd.getSpec().getScope()).isEqualTo("Namespaced");
+    assertThat(crd.getSpec().getNames().getKind()).isEqualTo(kind);
+    assertThat(crd.getSpec().getNames().getPlural()).isEqualTo(PLURALS.get(kind));
+    assertThat(crd.getSpec().getNames().getListKind()).isEqualTo(kind + "List");
+    assertThat(crd.getSpec().getVersions()).hasSize(1);
+    CustomResourceDefinitionVersion v1 = crd.getSpec().getVersions().get(0);
+    assertThat(v1.getName()).isEqualTo(GatewayCrds.VERSION);
+    assertThat(v1.getServed()).isTrue();
+    assertThat(v1.getStorage()).isTrue();
+    assertThat(v1.getSubresources().getStatus()).isNotNull();
+    assertThat(v1.getAdditionalPrinterColumns()).extracting(c -> c.getName() + "=" + c.getJsonPath())
+        .containsExactly(
+            "Accepted=.status.conditions[?(@.type==\"Accepted\")].status",
+            "Reason=.status.conditions[?(@.type==\"Accepted\")].reason",
+            "Age=.metadata.creationTimestamp");
+    // The CRD and the client-side definition must name the same resource.
+    var context = GatewayCrds.context(kind);
+    assertThat(context.getPlural()).isEqualTo(crd.getSpec().getNames().getPlural());
+    assertThat(context.getGroup()).isEqualTo(crd.getSpec().getGroup());
+    assertThat(context.isNamespaceScoped()).isTrue();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"Upstream", "VirtualService", "Gateway"})
+  void schemaIsStructuralWithAStatusOfConditions(String kind) {
+    JSONSchemaProps root = schema(kind);
+    assertThat(SchemaCheck.structuralProblems(root)).isEmpty();
+    JSONSchemaProps status = root.getProperties().get("status");
+    assertThat(status.getProperties()).containsKeys("conditions", "observedGeneration", "nack");
+    assertThat(status.getProperties().get("conditions").getItems().getSchema().getProperties())
+        .containsOnlyKeys("type", "status", "reason", "message", "lastTransitionTime", "observedGeneration");
+    // Only the NACK record, whose fields the status writer owns, keeps unknown fields.
+    assertThat(preservingPaths(root, "")).containsExactly("status.nack");
+  }
+
+  @Test
+  void everyExampleDocumentConformsToItsSchema() throws IOException {
+    List<ManifestDocument> documents = new ArrayList<>();
+    try (Stream<Path> files = Files.list(EXAMPLES)) {
+      for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+        documents.addAll(new ManifestReader().read(file.toString(), Files.readString(file)).documents());
+      }
+    }
+    assertThat(documents).extracting(d -> d.tree().get("kind").stringValue())
+        .contains("Upstream", "VirtualService", "Gateway");
+    for (ManifestDocument document : documents) {
+      String kind = document.tree().get("kind").stringValue();
+      assertThat(SchemaCheck.violations(document.tree(), schema(kind))).as(document.location()).isEmpty();
+    }
+  }
+
+  @Test
+  void aStatusAsTheWriterWritesItConforms() {
+    JsonNode doc = SchemaFixtures.tree("""
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: a, namespace: demo}
+        spec: {static: {hosts: [{address: 127.0.0.1, port: 80}]}}
+        status:
+          observedGeneration: 3
+          conditions:
+            - {type: Accepted, status: "False", reason: UnknownField, message: "spec.x: unknown field",
+               lastTransitionTime: "2026-01-31T12:00:00Z", observedGeneration: 3}
+          nack: {nodeId: envoy-1, typeUrl: type.googleapis.com/envoy.config.cluster.v3.Cluster,
+                 message: rejected, somethingNew: kept}
+        """);
+    assertThat(SchemaCheck.violations(doc, schema("Upstream"))).isEmpty();
+    assertThat(new ModelParser().parse(doc)).isInstanceOf(ParseResult.Parsed.class);
+  }
+
+  /** Documents the parser accepts must conform; documents it rejects for their shape must not. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void schemaAndParserAgree(SchemaFixtures.Case c) {
+    JsonNode doc = SchemaFixtures.tree(c.yaml());
+    boolean parsed = new ModelParser().parse(doc) instanceof ParseResult.Parsed;
+    List<String> violations = SchemaCheck.violations(doc, schema(doc.get("kind").stringValue()));
+    assertThat(parsed).as("parser accepts: " + c.name()).isEqualTo(c.valid());
+    assertThat(violations.isEmpty()).as("schema accepts: " + c.name() + " " + violations).isEqualTo(c.valid());
+  }
+
+  static Stream<SchemaFixtures.Case> cases() {
+    return SchemaFixtures.CASES.stream();
+  }
+
+  private static List<String> preservingPaths(JSONSchemaProps schema, String path) {
+    List<String> out = new ArrayList<>();
+    if (Boolean.TRUE.equals(schema.getXKubernetesPreserveUnknownFields())) {
+      out.add(path);
+    }
+    if (schema.getProperties() != null) {
+      schema.getProperties().forEach((name, child) ->
+          out.addAll(preservingPaths(child, path.isEmpty() ? name : path + "." + name)));
+    }
+    if (schema.getItems() != null && schema.getItems().getSchema() != null) {
+      out.addAll(preservingPaths(schema.getItems().getSchema(), path + "[]"));
+    }
+    return out;
+  }
+}

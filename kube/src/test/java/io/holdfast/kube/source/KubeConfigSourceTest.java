@@ -1,0 +1,240 @@
+package io.holdfast.kube.source;
+
+import static io.holdfast.kube.source.KubeObjects.kubeUpstream;
+import static io.holdfast.kube.source.KubeObjects.resource;
+import static io.holdfast.kube.source.KubeObjects.service;
+import static io.holdfast.kube.source.KubeObjects.slice;
+import static io.holdfast.kube.source.KubeObjects.virtualService;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.holdfast.kube.source.KubeObjects.Ep;
+import io.holdfast.testkit.FaultProxy;
+import io.holdfast.xds.model.Endpoint;
+import io.holdfast.xds.model.GatewayConfig;
+import io.holdfast.xds.model.ManifestReader;
+import io.holdfast.xds.model.Problem;
+import io.holdfast.xds.model.ResourceKey;
+import io.holdfast.xds.model.ServiceRef;
+import io.holdfast.xds.model.VirtualService;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class KubeConfigSourceTest {
+
+  private static final Duration WAIT = Duration.ofSeconds(8);
+  private final KubeFixture kube = new KubeFixture();
+
+  @AfterEach
+  void tearDown() {
+    kube.close();
+  }
+
+  @Test
+  void appliedResourcesReachTheSinkParsedAndAnInvalidOneAsUnparsed() throws IOException {
+    applyExamples();
+    kube.apply(resource("""
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: broken, namespace: demo}
+        spec: {domains: [broken.test], routes: [{match: {prefix: /}, route: {upstream: echo-v1}, colour: red}]}
+        """));
+    KubeConfigSource source = kube.start();
+
+    await().atMost(WAIT).until(() -> !kube.configs.isEmpty());
+    // Everything existed before the start, so the very first config already holds all of it.
+    GatewayConfig first = kube.configs.get(0);
+    assertThat(first.upstreams()).extracting(u -> u.key().name()).containsExactly("echo-v1", "echo-v2");
+    assertThat(first.virtualServices()).extracting(v -> v.key().name()).containsExactly("echo");
+    assertThat(first.virtualServices().get(0).routes()).hasSize(3);
+    assertThat(first.gateways()).extracting(g -> g.key().name()).containsExactly("public");
+    assertThat(first.unparsed()).singleElement().satisfies(u -> {
+      assertThat(u.key()).isEqualTo(ResourceKey.virtualService("demo", "broken"));
+      assertThat(u.problems()).extracting(Problem::field).containsExactly("spec.routes[0].colour");
+    });
+    assertThat(source.hasSynced()).isTrue();
+    assertThat(source.staleSince()).isEmpty();
+    assertThat(source.lastContact()).isPresent();
+    assertThat(source.observed()).containsKeys(ResourceKey.upstream("demo", "echo-v1"),
+        ResourceKey.virtualService("demo", "broken"), ResourceKey.gateway("demo", "public"));
+    assertThat(source.observed().values()).allSatisfy(o -> assertThat(o.resourceVersion()).isNotEmpty());
+
+    // Edits and deletions follow.
+    kube.apply(virtualService("demo", "echo", "renamed.test"));
+    kube.delete(ResourceKey.VIRTUAL_SERVICE, "demo", "broken");
+    await().atMost(WAIT).untilAsserted(() -> {
+      assertThat(kube.last().virtualServices()).extracting(VirtualService::domains)
+          .containsExactly(List.of("renamed.test"));
+      assertThat(kube.last().unparsed()).isEmpty();
+    });
+    assertThat(source.observed()).doesNotContainKey(ResourceKey.virtualService("demo", "broken"));
+  }
+
+  @Test
+  void aStatusWriteUpdatesObservedButPushesNothing() {
+    kube.apply(virtualService("demo", "echo", "echo.test"));
+    KubeConfigSource source = kube.start();
+    await().atMost(WAIT).until(() -> !kube.configs.isEmpty());
+    ResourceKey key = ResourceKey.virtualService("demo", "echo");
+    String before = source.observed().get(key).resourceVersion();
+    int pushed = kube.configs.size();
+
+    GenericKubernetesResource vs = kube.api.admin().genericKubernetesResources(GatewayCrds.VIRTUAL_SERVICE).inNamespace("demo")
+        .withName("echo").get();
+    vs.setAdditionalProperty("status", Map.of("observedGeneration", 1,
+        "conditions", List.of(Map.of("type", "Accepted", "status", "True"))));
+    kube.api.admin().genericKubernetesResources(GatewayCrds.VIRTUAL_SERVICE).inNamespace("demo").resource(vs)
+        .updateStatus();
+
+    await().atMost(WAIT).until(() -> !source.observed().get(key).resourceVersion().equals(before));
+    await().during(Duration.ofMillis(700)).atMost(Duration.ofSeconds(2)).until(() -> kube.configs.size() == pushed);
+    assertThat(kube.last().virtualServices().get(0).metadata().resourceVersion()).isEmpty();
+  }
+
+  @Test
+  void resourcesOutsideTheWatchedNamespaceAreIgnored() {
+    kube.apply(virtualService("other", "elsewhere", "elsewhere.test"));
+    kube.apply(virtualService("demo", "here", "here.test"));
+    kube.start();
+
+    await().atMost(WAIT).until(() -> !kube.configs.isEmpty());
+    assertThat(kube.last().virtualServices()).extracting(v -> v.key().name()).containsExactly("here");
+  }
+
+  @Test
+  void kubeUpstreamEndpointsFollowTheEndpointSlices() {
+    var admin = kube.api.admin();
+    ServiceRef echo = new ServiceRef("demo", "echo", 80);
+    admin.services().resource(service("demo", "echo", "http:80")).create();
+    admin.discovery().v1().endpointSlices().resource(slice("demo", "echo-a", "echo", "http", 8080,
+        List.of(new Ep("127.0.0.1", true), new Ep("127.0.0.2", null)))).create();
+    kube.apply(kubeUpstream("demo", "echo", "echo", 80));
+    kube.start();
+
+    await().atMost(WAIT).untilAsserted(() -> assertThat(kube.last().endpointsOf(echo))
+        .containsExactly(new Endpoint("127.0.0.1", 8080), new Endpoint("127.0.0.2", 8080)));
+
+    // An endpoint is added.
+    admin.discovery().v1().endpointSlices().resource(slice("demo", "echo-a", "echo", "http", 8080,
+        List.of(new Ep("127.0.0.1", true), new Ep("127.0.0.2", null), new Ep("127.0.0.3", true)))).update();
+    await().atMost(WAIT).untilAsserted(() -> assertThat(kube.last().endpointsOf(echo)).hasSize(3));
+
+    // One stops being ready.
+    admin.discovery().v1().endpointSlices().resource(slice("demo", "echo-a", "echo", "http", 8080,
+        List.of(new Ep("127.0.0.1", false), new Ep("127.0.0.2", null), new Ep("127.0.0.3", true)))).update();
+    await().atMost(WAIT).untilAsserted(() -> assertThat(kube.last().endpointsOf(echo))
+        .containsExactly(new Endpoint("127.0.0.2", 8080), new Endpoint("127.0.0.3", 8080)));
+
+    // A second slice adds to the first; deleting the first leaves only the second's.
+    admin.discovery().v1().endpointSlices().resource(slice("demo", "echo-b", "echo", "http", 8080,
+        List.of(new Ep("127.0.0.4", true)))).create();
+    await().atMost(WAIT).untilAsserted(() -> assertThat(kube.last().endpointsOf(echo)).hasSize(3));
+    admin.discovery().v1().endpointSlices().inNamespace("demo").withName("echo-a").delete();
+    await().atMost(WAIT).untilAsserted(() -> assertThat(kube.last().endpointsOf(echo))
+        .containsExactly(new Endpoint("127.0.0.4", 8080)));
+
+    admin.discovery().v1().endpointSlices().inNamespace("demo").withName("echo-b").delete();
+    await().atMost(WAIT).untilAsserted(() -> {
+      assertThat(kube.last().serviceEndpoints()).containsKey(echo);
+      assertThat(kube.last().endpointsOf(echo)).isEmpty();
+    });
+  }
+
+  @Test
+  void aBurstOfChangesIsCoalescedAndTheLastStateWins() {
+    kube.apply(virtualService("demo", "burst", "v0.test"));
+    kube.start(b -> b.holdOff(Duration.ofMillis(100)).maxDelay(Duration.ofMillis(500)));
+    await().atMost(WAIT).until(() -> !kube.configs.isEmpty());
+    int before = kube.configs.size();
+
+    int changes = 20;
+    for (int i = 1; i <= changes; i++) {
+      kube.apply(virtualService("demo", "burst", "v" + i + ".test"));
+    }
+
+    await().atMost(WAIT).untilAsserted(() -> assertThat(kube.last().virtualServices())
+        .extracting(VirtualService::domains).containsExactly(List.of("v" + changes + ".test")));
+    // Nothing else is pending: the count stays put once the last state is in.
+    await().during(Duration.ofMillis(700)).atMost(Duration.ofSeconds(2))
+        .until(() -> kube.last().virtualServices().get(0).domains().equals(List.of("v" + changes + ".test")));
+    int rebuilds = kube.configs.size() - before;
+    assertThat(rebuilds).isBetween(1, changes / 2);
+  }
+
+  @Test
+  void nothingIsPushedBeforeTheInformersHaveListed() {
+    kube.apply(virtualService("demo", "early", "early.test"));
+    kube.proxy.blackhole();
+    KubeConfigSource source = kube.start();
+
+    await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> kube.configs.isEmpty());
+    assertThat(source.hasSynced()).isFalse();
+    assertThat(source.staleSince()).as("nothing cached, nothing stale").isEmpty();
+
+    kube.proxy.pass();
+    await().atMost(WAIT).until(() -> !kube.configs.isEmpty());
+    assertThat(kube.configs.get(0).virtualServices()).extracting(v -> v.key().name()).containsExactly("early");
+    assertThat(source.hasSynced()).isTrue();
+  }
+
+  /** BLACKHOLE: packets vanish (watches look healthy); RESET: the API refuses connections. */
+  @ParameterizedTest
+  @EnumSource(value = FaultProxy.Mode.class, names = {"BLACKHOLE", "RESET"})
+  void anOutageKeepsTheLastConfigAndChangesMadeDuringItArriveAfterwards(FaultProxy.Mode fault) {
+    kube.apply(virtualService("demo", "before", "before.test"));
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    KubeConfigSource source = kube.start(b -> b.meterRegistry(registry));
+    await().atMost(WAIT).until(() -> !kube.configs.isEmpty() && source.staleSince().isEmpty());
+    GatewayConfig beforeOutage = kube.last();
+    int pushed = kube.configs.size();
+
+    if (fault == FaultProxy.Mode.BLACKHOLE) {
+      kube.proxy.blackhole();
+    } else {
+      kube.proxy.reset();
+    }
+    await().atMost(WAIT).until(() -> source.staleSince().isPresent());
+    var lastContact = source.lastContact().orElseThrow();
+    kube.apply(virtualService("demo", "during", "during.test"));
+
+    // While the API is away nothing is pushed, least of all a config with less in it.
+    await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3))
+        .until(() -> kube.configs.size() == pushed && source.staleSince().isPresent());
+    assertThat(kube.last()).isEqualTo(beforeOutage);
+    assertThat(source.hasSynced()).isTrue();
+    assertThat(source.lastContact()).contains(lastContact);
+    assertThat(registry.get(KubeSourceMetrics.STALE).gauge().value()).isEqualTo(1.0);
+
+    kube.proxy.pass();
+    await().atMost(WAIT).untilAsserted(() -> assertThat(kube.last().virtualServices())
+        .extracting(v -> v.key().name()).containsExactly("before", "during"));
+    await().atMost(WAIT).until(() -> source.staleSince().isEmpty());
+    assertThat(source.lastContact().orElseThrow()).isAfter(lastContact);
+    assertThat(registry.get(KubeSourceMetrics.STALE).gauge().value()).isEqualTo(0.0);
+    assertThat(registry.get(KubeSourceMetrics.REBUILDS).tag("outcome", "pushed").counter().count())
+        .isEqualTo(kube.configs.size());
+    assertThat(kube.configs).allSatisfy(c -> assertThat(c.virtualServices())
+        .extracting(v -> v.key().name()).contains("before"));
+  }
+
+  private void applyExamples() throws IOException {
+    try (Stream<Path> files = Files.list(Path.of("../examples/config"))) {
+      for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+        for (var document : new ManifestReader().read(file.toString(), Files.readString(file)).documents()) {
+          kube.apply(resource(document.tree().toString()));
+        }
+      }
+    }
+  }
+}
