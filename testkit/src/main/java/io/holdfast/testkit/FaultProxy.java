@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * Only loopback is ever addressed: it listens on 127.0.0.1 and forwards to 127.0.0.1.
  *
- * <p>It also counts what it forwards: bytes each way and HTTP/1.x request lines client to server (see
+ * <p>It also counts what it forwards: bytes each way and HTTP requests client to server (see
  * {@link #requestsForwarded()}), so a benchmark can tell how many API calls one client made.
  */
 public final class FaultProxy implements AutoCloseable {
@@ -94,9 +94,9 @@ public final class FaultProxy implements AutoCloseable {
   }
 
   /**
-   * HTTP/1.x requests forwarded to the server so far: request lines (ending {@code " HTTP/1.x\r\n"}) seen in
-   * the bytes it delivered client to server. A WebSocket upgrade counts once; frames on it do not. HTTP/2
-   * traffic is not recognised.
+   * HTTP requests forwarded to the server so far, read from the bytes delivered client to server: HTTP/1.x
+   * request lines, and on HTTP/2 connections (prior knowledge or h2c upgrade) each HEADERS frame opening a new
+   * stream. A WebSocket upgrade counts once; frames on it do not.
    */
   public long requestsForwarded() {
     return requests.get();
@@ -211,13 +211,13 @@ public final class FaultProxy implements AutoCloseable {
         Thread back = new Thread(() -> pump(up, client, bytesToClient, null), "fault-proxy-" + name + "-down");
         back.setDaemon(true);
         back.start();
-        pump(client, up, bytesToServer, new RequestLineCounter());
+        pump(client, up, bytesToServer, new RequestCounter());
       } catch (IOException e) {
         reset();
       }
     }
 
-    private void pump(Socket from, Socket to, AtomicLong bytes, RequestLineCounter requestLines) {
+    private void pump(Socket from, Socket to, AtomicLong bytes, RequestCounter requestCounter) {
       byte[] buf = new byte[16 * 1024];
       try {
         InputStream in = from.getInputStream();
@@ -241,8 +241,8 @@ public final class FaultProxy implements AutoCloseable {
           out.write(buf, 0, n);
           out.flush();
           bytes.addAndGet(n);
-          if (requestLines != null) {
-            requests.addAndGet(requestLines.feed(buf, n));
+          if (requestCounter != null) {
+            requests.addAndGet(requestCounter.feed(buf, n));
           }
         }
       } catch (SocketException e) {
