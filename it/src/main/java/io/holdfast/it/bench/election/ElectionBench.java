@@ -1,5 +1,6 @@
 package io.holdfast.it.bench.election;
 
+import io.holdfast.it.bench.Stats;
 import io.holdfast.it.bench.Waits;
 import io.holdfast.testkit.FaultProxy;
 import io.holdfast.testkit.MockKubeApi;
@@ -43,14 +44,14 @@ public final class ElectionBench {
       t.setDaemon(true);
       return t;
     });
-    try (MockKubeApi api = MockKubeApi.start()) {
+    try {
       for (Timings timings : profiles) {
         for (int rep = 1; rep <= reps; rep++) {
           for (Scenario scenario : Scenario.values()) {
-            runScenario(api, timings, scenario, rep, results, pool);
+            runScenario(timings, scenario, rep, results, pool);
           }
         }
-        steady(api, timings, results);
+        steady(timings, results, pool);
       }
     } finally {
       pool.shutdownNow();
@@ -62,21 +63,37 @@ public final class ElectionBench {
     return (what + "-" + timings.leaseDuration().toSeconds() + "s-" + rep).toLowerCase(Locale.ROOT);
   }
 
-  private void runScenario(MockKubeApi api, Timings timings, Scenario scenario, int rep, ElectionResults results,
+  /**
+   * Each side gets its own fresh emulated API per repetition, so a stall of the mock (see {@link ApiProbe})
+   * triggered by one side, or left over from the previous repetition, cannot touch the other side's figures.
+   */
+  private static Map<Implementation, MockKubeApi> startApis() {
+    Map<Implementation, MockKubeApi> apis = new EnumMap<>(Implementation.class);
+    for (Implementation impl : Implementation.values()) {
+      apis.put(impl, MockKubeApi.start());
+    }
+    return apis;
+  }
+
+  private void runScenario(Timings timings, Scenario scenario, int rep, ElectionResults results,
       ExecutorService pool) {
     String lease = leaseName(scenario.name(), timings, rep);
     log.info("election: scenario={} profile=\"{}\" rep={}/{}", scenario, timings.name(), rep, reps);
+    Map<Implementation, MockKubeApi> apis = startApis();
+    Map<Implementation, ApiProbe> probes = new EnumMap<>(Implementation.class);
     Map<Implementation, ReplicaPair> pairs = new EnumMap<>(Implementation.class);
     try {
       for (Implementation impl : Implementation.values()) {
-        pairs.put(impl, ReplicaPair.start(api, impl, lease, timings));
+        probes.put(impl, new ApiProbe(apis.get(impl).port()));
+        pairs.put(impl, ReplicaPair.start(apis.get(impl), impl, lease, timings));
       }
       List<LeaderSampler.Track> tracks = new ArrayList<>();
       for (ReplicaPair pair : pairs.values()) {
         Optional<Contender> leader = pair.awaitSettledLeader(timings.leaseDuration().multipliedBy(2).plusSeconds(10));
         if (leader.isEmpty()) {
-          results.problems.add(pair.impl.label + " " + scenario + " rep " + rep + " (" + timings.name()
-              + "): no settled single leader before the fault; repetition skipped");
+          results.problems.add(scenario + " rep " + rep + " (" + timings.name() + ") skipped for both electors: "
+              + pair.impl.label + " had no settled single leader before the fault (" + pair.describe()
+              + "; slowest emulated-API answer " + Stats.millis(probes.get(pair.impl).slowestMs()) + ")");
           return;
         }
         tracks.add(new LeaderSampler.Track(pair.impl, leader.get(), pair.other(leader.get())));
@@ -102,15 +119,24 @@ public final class ElectionBench {
       }
       for (LeaderSampler.Track t : tracks) {
         ElectionResults.FaultRun run = new ElectionResults.FaultRun(timings, scenario, t.impl, rep, t.stoppedMs(t0),
-            t.takeoverMs(t0), t.dualMs(), recoveries.get(t.impl));
+            t.takeoverMs(t0), t.dualMs(), recoveries.get(t.impl), probes.get(t.impl).slowestMs());
         results.runs.add(run);
-        log.info("election: impl={} scenario={} rep={} stoppedMs={} takeoverMs={} dualMs={} recovery={}", t.impl,
-            scenario, rep, fmt(run.stoppedMs()), fmt(run.takeoverMs()), fmt(run.dualMs()), run.recovery());
+        log.info("election: impl={} scenario={} rep={} stoppedMs={} takeoverMs={} dualMs={} recovery={} apiSlowestMs={}",
+            t.impl, scenario, rep, fmt(run.stoppedMs()), fmt(run.takeoverMs()), fmt(run.dualMs()), run.recovery(),
+            fmt(run.apiSlowestMs()));
       }
     } finally {
+      probes.values().forEach(ApiProbe::close);
       pairs.values().forEach(p -> p.replicas.forEach(c -> c.proxy().pass()));
-      pairs.values().forEach(ReplicaPair::close);
+      closeAll(pairs.values(), apis.values(), pool);
     }
+  }
+
+  /** Closes electors, then the APIs, each side in parallel (each close is bounded by its own timeouts). */
+  private static void closeAll(java.util.Collection<ReplicaPair> pairs, java.util.Collection<MockKubeApi> apis,
+      ExecutorService pool) {
+    pairs.stream().map(p -> CompletableFuture.runAsync(p::close, pool)).toList().forEach(CompletableFuture::join);
+    apis.stream().map(a -> CompletableFuture.runAsync(a::close, pool)).toList().forEach(CompletableFuture::join);
   }
 
   /** The link returns; once the old leader is back in touch, the other replica releases: does the old one lead? */
@@ -128,50 +154,55 @@ public final class ElectionBench {
         reLed ? Waits.millisSince(released, System.nanoTime()) : Double.NaN);
   }
 
-  private void steady(MockKubeApi api, Timings timings, ElectionResults results) {
+  private void steady(Timings timings, ElectionResults results, ExecutorService pool) {
     String lease = leaseName("steady", timings, 0);
     Duration window = timings.steadyWindow();
     log.info("election: steady-state request counting profile=\"{}\" window={}s", timings.name(), window.toSeconds());
+    Map<Implementation, MockKubeApi> apis = startApis();
     Map<Implementation, ReplicaPair> pairs = new EnumMap<>(Implementation.class);
     try {
       Map<Implementation, Contender> leaders = new EnumMap<>(Implementation.class);
       for (Implementation impl : Implementation.values()) {
-        ReplicaPair pair = ReplicaPair.start(api, impl, lease, timings);
-        pairs.put(impl, pair);
+        pairs.put(impl, ReplicaPair.start(apis.get(impl), impl, lease, timings));
       }
       for (ReplicaPair pair : pairs.values()) {
         Optional<Contender> leader = pair.awaitSettledLeader(timings.leaseDuration().multipliedBy(2).plusSeconds(10));
         if (leader.isEmpty()) {
-          results.problems.add(pair.impl.label + " steady state (" + timings.name() + "): no settled leader; skipped");
+          results.problems.add(pair.impl.label + " steady state (" + timings.name() + "): no settled leader ("
+              + pair.describe() + "); skipped");
           return;
         }
         leaders.put(pair.impl, leader.get());
       }
       // Past start-up: the first acquire, the follower's first reads and the watch's list are not steady state.
       Waits.pause(timings.retryPeriod().multipliedBy(3));
-      List<Contender> all = pairs.values().stream().flatMap(p -> p.replicas.stream()).toList();
-      long[][] before = counters(all);
-      int apiBefore = api.server().getRequestCount();
+      Map<Implementation, long[][]> before = new EnumMap<>(Implementation.class);
+      Map<Implementation, Integer> apiBefore = new EnumMap<>(Implementation.class);
+      pairs.forEach((impl, pair) -> {
+        before.put(impl, counters(pair.replicas));
+        apiBefore.put(impl, apis.get(impl).server().getRequestCount());
+      });
       Waits.pause(window);
-      long[][] after = counters(all);
-      int apiAfter = api.server().getRequestCount();
-      long proxiesTotal = 0;
-      for (int i = 0; i < all.size(); i++) {
-        Contender c = all.get(i);
-        Implementation impl = c.identity().startsWith(Implementation.HOLDFAST.prefix) ? Implementation.HOLDFAST
-            : Implementation.FABRIC8;
-        boolean leader = leaders.get(impl) == c;
-        if (c.leads() != leader) {
-          results.problems.add(impl.label + " steady state (" + timings.name() + "): leadership changed during the window");
+      for (Implementation impl : Implementation.values()) {
+        ReplicaPair pair = pairs.get(impl);
+        long[][] after = counters(pair.replicas);
+        int apiAfter = apis.get(impl).server().getRequestCount();
+        long proxiesTotal = 0;
+        for (int i = 0; i < pair.replicas.size(); i++) {
+          Contender c = pair.replicas.get(i);
+          boolean leader = leaders.get(impl) == c;
+          if (c.leads() != leader) {
+            results.problems.add(impl.label + " steady state (" + timings.name() + "): leadership changed during the window");
+          }
+          long requests = after[i][0] - before.get(impl)[i][0];
+          proxiesTotal += requests;
+          results.steady.add(new ElectionResults.SteadyRun(timings, impl, leader, requests,
+              after[i][1] - before.get(impl)[i][1], after[i][2] - before.get(impl)[i][2], window));
         }
-        long requests = after[i][0] - before[i][0];
-        proxiesTotal += requests;
-        results.steady.add(new ElectionResults.SteadyRun(timings, impl, leader, requests, after[i][1] - before[i][1],
-            after[i][2] - before[i][2], window));
+        results.crossChecks.add(new ElectionResults.CrossCheck(timings, impl, proxiesTotal, apiAfter - apiBefore.get(impl)));
       }
-      results.crossChecks.add(new ElectionResults.CrossCheck(timings, proxiesTotal, apiAfter - apiBefore));
     } finally {
-      pairs.values().forEach(ReplicaPair::close);
+      closeAll(pairs.values(), apis.values(), pool);
     }
   }
 

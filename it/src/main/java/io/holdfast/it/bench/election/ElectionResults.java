@@ -28,9 +28,16 @@ final class ElectionResults {
    * @param takeoverMs t0 to the other replica leading; NaN if not within the bound
    * @param dualMs     total time both believed they led
    * @param recovery   null for the graceful scenario
+   * @param apiSlowestMs slowest answer of this side's emulated API during the run (see {@link ApiProbe})
    */
   record FaultRun(Timings timings, Scenario scenario, Implementation impl, int rep, double stoppedMs,
-      double takeoverMs, double dualMs, Recovery recovery) {
+      double takeoverMs, double dualMs, Recovery recovery, double apiSlowestMs) {
+    /** Above this the mock itself stalled and the run says nothing about the elector. */
+    static final double API_STALL_MS = 1000;
+
+    boolean apiStalled() {
+      return apiSlowestMs > API_STALL_MS;
+    }
   }
 
   /** API traffic of one replica over a steady-state window. */
@@ -41,8 +48,8 @@ final class ElectionResults {
     }
   }
 
-  /** Sum of the proxies' request counts against the emulated API's own count, for the same window. */
-  record CrossCheck(Timings timings, long proxiesTotal, long apiTotal) {
+  /** Sum of one side's proxies' request counts against its emulated API's own count, for the same window. */
+  record CrossCheck(Timings timings, Implementation impl, long proxiesTotal, long apiTotal) {
   }
 
   final List<FaultRun> runs = new CopyOnWriteArrayList<>();
@@ -57,7 +64,13 @@ final class ElectionResults {
     this.reps = reps;
   }
 
+  /** The runs of one cell whose emulated API did not stall. */
   List<FaultRun> runs(Timings t, Scenario s, Implementation impl) {
-    return runs.stream().filter(r -> r.timings().equals(t) && r.scenario() == s && r.impl() == impl).toList();
+    return runs.stream().filter(r -> r.timings().equals(t) && r.scenario() == s && r.impl() == impl)
+        .filter(r -> !r.apiStalled()).toList();
+  }
+
+  List<FaultRun> stalledRuns() {
+    return runs.stream().filter(FaultRun::apiStalled).toList();
   }
 }

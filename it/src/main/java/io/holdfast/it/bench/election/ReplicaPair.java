@@ -26,6 +26,12 @@ final class ReplicaPair implements AutoCloseable {
     return ok ? Optional.of(leaders().get(0)) : Optional.empty();
   }
 
+  /** "a: leads, settled; b: follows, unsettled", for diagnostics. */
+  String describe() {
+    return String.join("; ", replicas.stream().map(c -> c.identity() + ": " + (c.leads() ? "leads" : "follows")
+        + ", " + (c.settled() ? "settled" : "unsettled") + ", sees " + c.observedLeader().orElse("no leader")).toList());
+  }
+
   List<Contender> leaders() {
     return replicas.stream().filter(Contender::leads).toList();
   }
