@@ -27,6 +27,9 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link Mode#LATENCY}: every chunk is delayed by {@link #latency()} before it is forwarded.
  * </ul>
  * Only loopback is ever addressed: it listens on 127.0.0.1 and forwards to 127.0.0.1.
+ *
+ * <p>It also counts what it forwards: bytes each way and HTTP requests client to server (see
+ * {@link #requestsForwarded()}), so a benchmark can tell how many API calls one client made.
  */
 public final class FaultProxy implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(FaultProxy.class);
@@ -38,6 +41,9 @@ public final class FaultProxy implements AutoCloseable {
   private final ServerSocket server;
   private final Set<Link> links = ConcurrentHashMap.newKeySet();
   private final AtomicLong accepted = new AtomicLong();
+  private final AtomicLong requests = new AtomicLong();
+  private final AtomicLong bytesToServer = new AtomicLong();
+  private final AtomicLong bytesToClient = new AtomicLong();
   private volatile Mode mode = Mode.PASS;
   private volatile Duration latency = Duration.ZERO;
   private volatile boolean closed;
@@ -85,6 +91,25 @@ public final class FaultProxy implements AutoCloseable {
 
   public long connectionsAccepted() {
     return accepted.get();
+  }
+
+  /**
+   * HTTP requests forwarded to the server so far, read from the bytes delivered client to server: HTTP/1.x
+   * request lines, and on HTTP/2 connections (prior knowledge or h2c upgrade) each HEADERS frame opening a new
+   * stream. A WebSocket upgrade counts once; frames on it do not.
+   */
+  public long requestsForwarded() {
+    return requests.get();
+  }
+
+  /** Bytes delivered client to server so far (dropped ones excluded). */
+  public long bytesToServer() {
+    return bytesToServer.get();
+  }
+
+  /** Bytes delivered server to client so far (dropped ones excluded). */
+  public long bytesToClient() {
+    return bytesToClient.get();
   }
 
   public void pass() {
@@ -183,16 +208,16 @@ public final class FaultProxy implements AutoCloseable {
         Socket up = new Socket();
         up.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort), 2_000);
         upstream = up;
-        Thread back = new Thread(() -> pump(up, client), "fault-proxy-" + name + "-down");
+        Thread back = new Thread(() -> pump(up, client, bytesToClient, null), "fault-proxy-" + name + "-down");
         back.setDaemon(true);
         back.start();
-        pump(client, up);
+        pump(client, up, bytesToServer, new RequestCounter());
       } catch (IOException e) {
         reset();
       }
     }
 
-    private void pump(Socket from, Socket to) {
+    private void pump(Socket from, Socket to, AtomicLong bytes, RequestCounter requestCounter) {
       byte[] buf = new byte[16 * 1024];
       try {
         InputStream in = from.getInputStream();
@@ -215,6 +240,10 @@ public final class FaultProxy implements AutoCloseable {
           }
           out.write(buf, 0, n);
           out.flush();
+          bytes.addAndGet(n);
+          if (requestCounter != null) {
+            requests.addAndGet(requestCounter.feed(buf, n));
+          }
         }
       } catch (SocketException e) {
         // reset by us or the peer

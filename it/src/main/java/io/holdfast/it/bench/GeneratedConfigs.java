@@ -24,6 +24,10 @@ import java.util.Optional;
  * VirtualService (one domain each), one upstream per 100 routes (at least 10, three hosts each), one Gateway
  * serving everything. Routes cycle through header, regex+split+retries, exact+methods+timeout, redirect and
  * direct-response shapes, each VirtualService ending in a catch-all.
+ *
+ * <p>{@link #of} also takes the upstream count and a revision: revision 0 is the base config, revision r > 0
+ * differs from it in exactly one upstream's endpoints and one route of the first VirtualService, as an
+ * endpoint change plus a route edit would.
  */
 public final class GeneratedConfigs {
 
@@ -34,16 +38,25 @@ public final class GeneratedConfigs {
   }
 
   public static GatewayConfig withRoutes(int routes) {
+    return of(routes, Math.max(10, routes / 100), 0);
+  }
+
+  /** {@code routes} routes over {@code upstreams} upstreams, at {@code revision} (0 = base). */
+  public static GatewayConfig of(int routes, int upstreams, int revision) {
     if (routes < 1) {
       throw new IllegalArgumentException("routes must be at least 1, got " + routes);
     }
+    if (upstreams < 2 || revision < 0) {
+      throw new IllegalArgumentException("need upstreams >= 2 and revision >= 0, got " + upstreams + ", " + revision);
+    }
     GatewayConfig.Builder config = GatewayConfig.builder();
-    int upstreams = Math.max(10, routes / 100);
+    int changedUpstream = revision == 0 ? -1 : (revision - 1) % upstreams;
     for (int i = 0; i < upstreams; i++) {
+      int port = i == changedUpstream ? 30_000 + revision % 30_000 : 20_000 + i;
       List<UpstreamTarget.Host> hosts = List.of(
-          UpstreamTarget.Host.of("127.0.0.1", 20_000 + i),
-          UpstreamTarget.Host.of("127.0.0.2", 20_000 + i),
-          UpstreamTarget.Host.of("127.0.0.3", 20_000 + i));
+          UpstreamTarget.Host.of("127.0.0.1", port),
+          UpstreamTarget.Host.of("127.0.0.2", port),
+          UpstreamTarget.Host.of("127.0.0.3", port));
       config.add(Upstream.ofHosts(Metadata.of(NAMESPACE, "up-" + i), hosts).withHttp2(i % 2 == 0));
     }
     int remaining = routes;
@@ -52,7 +65,7 @@ public final class GeneratedConfigs {
       remaining -= count;
       List<Route> list = new ArrayList<>(count);
       for (int k = 0; k < count - 1; k++) {
-        list.add(route(vs, k, upstreams));
+        list.add(route(vs, k, upstreams, vs == 0 ? revision : 0));
       }
       list.add(Route.of(RouteMatch.prefix("/"), forward(vs, upstreams)));
       config.add(new VirtualService(Metadata.of(NAMESPACE, "vs-" + vs), List.of("svc-" + vs + ".bench.test"), list));
@@ -62,7 +75,7 @@ public final class GeneratedConfigs {
     return config.build();
   }
 
-  private static Route route(int vs, int k, int upstreams) {
+  private static Route route(int vs, int k, int upstreams, int revision) {
     RouteAction target = forward(vs * 31 + k, upstreams);
     return switch (k % 5) {
       case 0 -> Route.of(RouteMatch.prefix("/p" + k + "/")
@@ -75,7 +88,8 @@ public final class GeneratedConfigs {
           .withTimeout(Duration.ofSeconds(3));
       case 3 -> Route.of(RouteMatch.prefix("/old" + k + "/"), new RouteAction.Redirect(Optional.empty(),
           Optional.empty(), Optional.of("/new/"), 301, false));
-      default -> Route.of(RouteMatch.prefix("/d" + k), new RouteAction.DirectResponse(404, Optional.of("gone")));
+      default -> Route.of(RouteMatch.prefix("/d" + k), new RouteAction.DirectResponse(404,
+          Optional.of(revision == 0 || k != 4 ? "gone" : "gone r" + revision)));
     };
   }
 

@@ -1,0 +1,80 @@
+package io.holdfast.it.bench;
+
+import io.holdfast.it.bench.election.ElectionBench;
+import io.holdfast.it.bench.election.Timings;
+import io.holdfast.it.bench.xds.XdsBench;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the side-by-side benchmarks and writes docs/BENCHMARKS.md. Started by {@code it/bench.sh}:
+ * {@code BenchMain [election|xds|all] [--quick] [--reps N] [--root DIR]}. Never part of {@code mvn test}.
+ */
+public final class BenchMain {
+  private static final Logger log = LoggerFactory.getLogger(BenchMain.class);
+  /** Held so the level sticks: fabric8's mock server logs every request through java.util.logging. */
+  private static final java.util.logging.Logger MOCK_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
+
+  private BenchMain() {
+  }
+
+  public static void main(String[] args) {
+    Options o = Options.parse(args);
+    MOCK_LOG.setLevel(java.util.logging.Level.WARNING);
+    Path results = o.root().resolve("it/target/bench-results");
+    if (o.election()) {
+      List<Timings> profiles = o.quick() ? List.of(Timings.FAST) : List.of(Timings.FAST, Timings.DEFAULT);
+      int reps = o.reps() > 0 ? o.reps() : o.quick() ? 3 : 5;
+      measure("election", "Leader election: Holdfast vs fabric8", o, reps + " repetitions, profiles "
+          + profiles.stream().map(Timings::name).toList(), () -> new ElectionBench(profiles, reps).run()).save(results);
+    }
+    if (o.xds()) {
+      XdsBench bench = o.quick() ? XdsBench.quick(results) : XdsBench.full(results);
+      measure("xds", "xDS fan-out and NACK handling: Holdfast vs java-control-plane", o, bench.describe(),
+          bench::run).save(results);
+    }
+    Report.write(o.root(), results, o.command());
+    log.info("bench: wrote {}", o.root().resolve("docs/BENCHMARKS.md"));
+    // Non-daemon threads of the libraries under test must not keep the JVM alive after the report is written.
+    System.exit(0);
+  }
+
+  private static Section measure(String name, String title, Options o, String mode,
+      java.util.function.Supplier<String> body) {
+    Instant started = Instant.now();
+    double loadBefore = Machine.loadAverage();
+    log.info("bench: {} starting ({})", name, mode);
+    String text = body.get();
+    Duration took = Duration.between(started, Instant.now());
+    log.info("bench: {} done in {} s", name, took.toSeconds());
+    return Section.measured(name, title, o.command(), (o.quick() ? "quick: " : "full: ") + mode, started, took,
+        loadBefore, Machine.loadAverage(), text);
+  }
+
+  /** Command-line options. */
+  record Options(boolean election, boolean xds, boolean quick, int reps, Path root, String command) {
+    static Options parse(String[] args) {
+      String what = "all";
+      boolean quick = false;
+      int reps = 0;
+      Path root = Path.of(".");
+      for (int i = 0; i < args.length; i++) {
+        switch (args[i]) {
+          case "election", "xds", "all" -> what = args[i];
+          case "--quick" -> quick = true;
+          case "--reps" -> reps = Integer.parseInt(args[++i]);
+          case "--root" -> root = Path.of(args[++i]);
+          default -> throw new IllegalArgumentException("unknown argument '" + args[i]
+              + "'; usage: BenchMain [election|xds|all] [--quick] [--reps N] [--root DIR]");
+        }
+      }
+      String command = System.getProperty("bench.command", "BenchMain " + String.join(" ", args));
+      return new Options(!what.equals("xds"), !what.equals("election"), quick, reps, root.toAbsolutePath().normalize(),
+          command);
+    }
+  }
+}
