@@ -174,10 +174,43 @@ final class OutageCluster implements AutoCloseable {
     return c;
   }
 
+  CallClient client(String clientName, Replica replica, String domain) {
+    CallClient c = CallClient.start(clientName, replica, domain, dir);
+    clients.add(c);
+    return c;
+  }
+
   CallClient clientServed(String clientName, Replica replica) {
     CallClient c = client(clientName, replica);
     await(clientName + " served").atMost(CONVERGE).pollInterval(POLL).until(() -> c.succeeded() > 0);
     return c;
+  }
+
+  /**
+   * Keeps the current fault in place for {@code d} (the fault being simulated, not synchronisation) while
+   * checking, every poll, that no replica process has exited.
+   */
+  void hold(Duration d, String what) {
+    await(what + ": every replica process stays up").during(d).atMost(d.plusSeconds(5)).pollInterval(POLL)
+        .until(this::allAlive);
+  }
+
+  boolean allAlive() {
+    return replicas.values().stream().allMatch(r -> r.process().isAlive());
+  }
+
+  long failedCalls() {
+    return clients.stream().mapToLong(CallClient::failed).sum();
+  }
+
+  long succeededCalls() {
+    return clients.stream().mapToLong(CallClient::succeeded).sum();
+  }
+
+  /** Waits until the API holds {@code expected} as the resource's Accepted condition status. */
+  void awaitAccepted(GatewayResources.Resource r, String expected) {
+    await(r.key() + " status Accepted=" + expected).atMost(CONVERGE).pollInterval(Duration.ofMillis(200))
+        .until(() -> expected.equals(acceptedStatus(r)));
   }
 
   List<CallClient> clients() {
@@ -186,7 +219,12 @@ final class OutageCluster implements AutoCloseable {
 
   /** The {@code status.conditions[type=Accepted].status} of a resource as the API holds it ("" if none). */
   String acceptedStatus(GatewayResources.Resource r) {
-    JsonNode conditions = api.get(r).path("status").path("conditions");
+    JsonNode conditions;
+    try {
+      conditions = api.get(r).path("status").path("conditions");
+    } catch (RuntimeException e) {
+      return ""; // not there yet, or the API is cut off from us too
+    }
     for (JsonNode c : conditions) {
       if ("Accepted".equals(c.path("type").asString(""))) {
         return c.path("status").asString("");

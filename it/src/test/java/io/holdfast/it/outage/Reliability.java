@@ -1,7 +1,6 @@
 package io.holdfast.it.outage;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -27,7 +26,7 @@ final class Reliability {
     private final String testClass;
     private final Map<String, String> figures = new LinkedHashMap<>();
     private String verdict = "did not finish";
-    private String timeline = "";
+    private Timeline timeline;
 
     Section(String id, String title, Class<?> testClass) {
       this.id = id;
@@ -45,8 +44,9 @@ final class Reliability {
       return this;
     }
 
+    /** Rendered when the section is written, so events folded in at the cluster's close are included. */
     Section timeline(Timeline t) {
-      timeline = t.render();
+      timeline = t;
       return this;
     }
 
@@ -57,8 +57,9 @@ final class Reliability {
           .append(")  \nCommand: `mvn -B verify -pl it -am -Dit.test=").append(testClass).append("`\n\n");
       b.append("| figure | value |\n|---|---|\n");
       figures.forEach((k, v) -> b.append("| ").append(k).append(" | ").append(v).append(" |\n"));
-      if (!timeline.isEmpty()) {
-        b.append("\n<details><summary>timeline</summary>\n\n```\n").append(timeline).append("```\n</details>\n");
+      if (timeline != null) {
+        b.append("\n<details><summary>timeline</summary>\n\n```\n").append(timeline.render())
+            .append("```\n</details>\n");
       }
       return b.append('\n').toString();
     }

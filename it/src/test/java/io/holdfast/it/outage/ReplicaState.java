@@ -10,7 +10,7 @@ import tools.jackson.databind.json.JsonMapper;
  * empty or -1 rather than failing, so a diagnostic can still print the rest ({@link #raw}).
  */
 record ReplicaState(String identity, String role, String holder, long term, long leaseTransitions,
-    String snapshotVersion, int xdsStreams, boolean kubeSynced, Map<String, String> resourceStates, String raw) {
+    String snapshotVersion, String staleSince, int xdsStreams, boolean kubeSynced, Map<String, String> resourceStates, String raw) {
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   ReplicaState {
@@ -28,6 +28,7 @@ record ReplicaState(String identity, String role, String holder, long term, long
     return new ReplicaState(n.path("identity").asString(""), n.path("role").asString(""),
         election.path("holder").asString(""), election.path("term").asLong(-1),
         election.path("leaseTransitions").asLong(-1), n.path("snapshotVersion").asString(""),
+        n.path("staleSince").isNull() ? "" : n.path("staleSince").asString(""),
         n.path("xdsStreams").asInt(-1), n.path("kube").path("synced").asBoolean(false), states, body);
   }
 
