@@ -4,6 +4,7 @@ import io.holdfast.election.Leadership;
 import io.holdfast.server.admin.AdminServer;
 import io.holdfast.server.admin.AdminSources;
 import io.holdfast.server.cli.ServeSettings;
+import io.holdfast.server.kube.KubernetesMode;
 import io.holdfast.server.pipeline.ConfigPipeline;
 import io.holdfast.server.pipeline.StatusBoard;
 import io.holdfast.server.snapshot.SnapshotStore;
@@ -39,7 +40,8 @@ public final class HoldfastServer implements AutoCloseable {
   private final XdsCache cache = new XdsCache();
   private final StatusBoard board = new StatusBoard();
   private final Clock clock;
-  private final Leadership leadership;
+  private volatile Leadership leadership;
+  private KubernetesMode kube; // null in file mode
   private XdsServer xds;
   private AdminServer admin;
   /** Set while serving a snapshot loaded from disk that no source has confirmed yet. */
@@ -52,7 +54,7 @@ public final class HoldfastServer implements AutoCloseable {
 
   /** Starts serving; on failure, whatever had started is stopped again before the exception propagates. */
   public static HoldfastServer start(ServeSettings settings, Clock clock) throws IOException {
-    HoldfastServer s = new HoldfastServer(clock, identity());
+    HoldfastServer s = new HoldfastServer(clock, settings.fileMode() ? identity() : settings.election().identity());
     try {
       s.startAll(settings);
       return s;
@@ -86,19 +88,27 @@ public final class HoldfastServer implements AutoCloseable {
     ConfigPipeline pipeline = new ConfigPipeline(cache, board, clock, registry, translation -> {
       store.ifPresent(s -> s.save(translation.snapshot()));
     });
-    board.onPublish(() -> staleSince = Optional.empty());
+    board.onPublish(() -> staleSince = Optional.empty()); // a source built a config: disk copy superseded
     io.micrometer.core.instrument.Gauge.builder("holdfast.config.staleness", this,
             h -> h.staleSince().map(t -> Duration.between(t, h.clock.instant()).toMillis() / 1000.0).orElse(0.0))
         .baseUnit("seconds")
         .description("How long the served config has not been confirmed by its source; 0 while fresh")
         .register(registry);
-    started.push(DirectoryWatcher.start(settings.configDir(), new FileConfigSource(pipeline)));
     admin = AdminServer.start(settings.adminSocketAddress(), new AdminSources(
         () -> cache.currentSnapshot().isPresent(), () -> "no config loaded yet", registry, this::state));
     started.push(admin);
-    log.info("holdfast serving xds={}:{} admin={}:{} configDir={} role=single-replica identity={}",
-        settings.xdsAddress(), xds.port(), settings.adminAddress(), admin.port(), settings.configDir(),
-        leadership.identity());
+    if (settings.fileMode()) {
+      started.push(DirectoryWatcher.start(settings.configDir(), new FileConfigSource(pipeline)));
+    } else {
+      // Pushed last, so closed first: the lease is released before streams are drained.
+      kube = KubernetesMode.start(settings, pipeline, board, registry, clock);
+      leadership = kube.leadership();
+      started.push(kube);
+    }
+    log.info("holdfast serving xds={}:{} admin={}:{} source={} election={} identity={}",
+        settings.xdsAddress(), xds.port(), settings.adminAddress(), admin.port(),
+        settings.fileMode() ? settings.configDir() : "kubernetes",
+        settings.election().enabled() ? "lease" : "single-replica", leadership.identity());
   }
 
   /** Switches logging to the chosen format; call before starting, from the executable only. */
@@ -128,17 +138,25 @@ public final class HoldfastServer implements AutoCloseable {
 
   /** Since when the served snapshot is unconfirmed by a live source (loaded from disk, or source cut off). */
   public Optional<java.time.Instant> staleSince() {
-    return staleSince;
+    Optional<java.time.Instant> source = kube == null ? Optional.empty() : kube.staleSince();
+    if (staleSince.isPresent() && source.isPresent()) {
+      return Optional.of(staleSince.get().isBefore(source.get()) ? staleSince.get() : source.get());
+    }
+    return staleSince.isPresent() ? staleSince : source;
   }
 
   /** The admin {@code /state} document. */
   public Map<String, Object> state() {
     Map<String, Object> s = new LinkedHashMap<>();
     s.put("identity", leadership.identity());
-    s.put("role", leadership.isLeader() ? "leader" : "follower");
-    s.put("electionMode", "single-replica");
+    Leadership l = leadership;
+    s.put("role", l.state() == io.holdfast.election.ElectorState.STOPPED ? "stopped" : l.isLeader() ? "leader" : "follower");
+    s.put("electionMode", kube == null || !(l instanceof io.holdfast.election.LeaderElector) ? "single-replica" : "lease");
+    if (kube != null) {
+      s.putAll(kube.state(clock));
+    }
     cache.currentSnapshot().ifPresent(snap -> s.put("snapshotVersion", snap.version()));
-    s.put("staleSince", staleSince.map(Object::toString).orElse(null));
+    s.put("staleSince", staleSince().map(Object::toString).orElse(null));
     board.current().ifPresent(b -> s.put("snapshotAgeSeconds",
         Duration.between(b.builtAt(), clock.instant()).toMillis() / 1000.0));
     s.put("xdsStreams", xds.connectedStreams());

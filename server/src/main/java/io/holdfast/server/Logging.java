@@ -25,7 +25,20 @@ final class Logging {
     try {
       configurator.doConfigure(config);
     } catch (JoranException e) {
-      System.err.println("holdfast: could not switch to JSON logs: " + e.getMessage());
+      System.err.println("holdfast: could not switch to JSON logs, keeping text logs: " + e.getMessage());
+      restoreDefault(context);
+    }
+  }
+
+  /** Never leave the process without logs because the JSON configuration failed. */
+  private static void restoreDefault(LoggerContext context) {
+    context.reset();
+    JoranConfigurator configurator = new JoranConfigurator();
+    configurator.setContext(context);
+    try {
+      configurator.doConfigure(Logging.class.getResource("/logback.xml"));
+    } catch (JoranException e) {
+      System.err.println("holdfast: could not restore text logs: " + e.getMessage());
     }
   }
 }

@@ -24,7 +24,11 @@ public final class KubeApiMetrics implements Interceptor {
   private final MeterRegistry registry;
   private final String client;
   private final LongSupplier nanoTime;
-  private final Map<HttpRequest, Long> started = new ConcurrentHashMap<>();
+  /**
+   * Start times by method and URI: fabric8 hands {@code after} a different request object than {@code before}.
+   * Two identical requests in flight at once share an entry, so their latencies are approximate.
+   */
+  private final Map<String, Long> started = new ConcurrentHashMap<>();
 
   public KubeApiMetrics(MeterRegistry registry, String client, LongSupplier nanoTime) {
     this.registry = registry;
@@ -34,7 +38,10 @@ public final class KubeApiMetrics implements Interceptor {
 
   @Override
   public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
-    started.put(request, nanoTime.getAsLong());
+    if (started.size() > 10_000) {
+      started.clear(); // requests that failed without a callback must not pile up through a long outage
+    }
+    started.put(key(request), nanoTime.getAsLong());
   }
 
   @Override
@@ -54,7 +61,7 @@ public final class KubeApiMetrics implements Interceptor {
         .tags("client", client, "verb", verb, "code", code)
         .register(registry)
         .increment();
-    Long start = started.remove(request);
+    Long start = started.remove(key(request));
     if (start != null) {
       Timer.builder("holdfast.kube.api.latency")
           .description("Kubernetes API request latency (watches: until the response headers)")
@@ -62,6 +69,10 @@ public final class KubeApiMetrics implements Interceptor {
           .register(registry)
           .record(nanoTime.getAsLong() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
     }
+  }
+
+  private static String key(HttpRequest request) {
+    return request.method() + " " + request.uri();
   }
 
   static String verb(HttpRequest request) {

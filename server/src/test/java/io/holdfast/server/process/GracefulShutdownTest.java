@@ -22,18 +22,44 @@ class GracefulShutdownTest {
   @TempDir
   Path dir;
 
-  @Test
-  void sigtermStopsTheServerAndExitsZero() throws Exception {
-    Path log = dir.resolve("holdfast.log");
+  private Process serve(Path log, String... extra) throws java.io.IOException {
     Files.writeString(dir.resolve("empty.yaml"), "");
-    Process p = new ProcessBuilder(List.of(
+    List<String> cmd = new java.util.ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-cp", System.getProperty("java.class.path"),
         "io.holdfast.server.cli.HoldfastCli", "serve", "--config-dir", dir.toString(),
-        "--xds-port", "0", "--admin-port", "0"))
-        .redirectErrorStream(true)
-        .redirectOutput(log.toFile())
-        .start();
+        "--xds-port", "0", "--admin-port", "0"));
+    cmd.addAll(List.of(extra));
+    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+  }
+
+  @Test
+  void jsonLogFormatWritesOneJsonObjectPerLine() throws Exception {
+    Path log = dir.resolve("json.log");
+    Process p = serve(log, "--log-format", "json");
+    try {
+      await().atMost(Duration.ofSeconds(30))
+          .untilAsserted(() -> assertThat(Files.readString(log)).contains("holdfast serving"));
+      p.destroy();
+      assertThat(p.waitFor(25, TimeUnit.SECONDS)).isTrue();
+      List<String> lines = Files.readAllLines(log).stream().filter(l -> !l.isBlank()).toList();
+      tools.jackson.databind.ObjectMapper json = new tools.jackson.databind.ObjectMapper();
+      List<String> after = lines.subList(lines.indexOf(lines.stream().filter(l -> l.contains("holdfast serving"))
+          .findFirst().orElseThrow()), lines.size());
+      for (String line : after) {
+        tools.jackson.databind.JsonNode event = json.readTree(line);
+        assertThat(event.has("level") && event.has("loggerName")).as(line).isTrue();
+      }
+      assertThat(after).anyMatch(l -> l.contains("received SIGTERM"));
+    } finally {
+      p.destroyForcibly();
+    }
+  }
+
+  @Test
+  void sigtermStopsTheServerAndExitsZero() throws Exception {
+    Path log = dir.resolve("holdfast.log");
+    Process p = serve(log);
     try {
       Pattern adminPort = Pattern.compile("admin=127\\.0\\.0\\.1:(\\d+)");
       int port = await().atMost(Duration.ofSeconds(30)).until(() -> {

@@ -1,0 +1,33 @@
+package io.holdfast.kube.status;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.holdfast.xds.model.ResourceKey;
+import java.util.Objects;
+import java.util.Optional;
+
+/** {@link StatusApi} on fabric8 generic resources. */
+final class Fabric8StatusApi implements StatusApi {
+  private final KubernetesClient client;
+
+  Fabric8StatusApi(KubernetesClient client) {
+    this.client = Objects.requireNonNull(client, "client");
+  }
+
+  @Override
+  public Optional<GenericKubernetesResource> get(ResourceKey key) {
+    return Optional.ofNullable(client.genericKubernetesResources(GatewayKinds.of(key.kind()))
+        .inNamespace(key.namespace()).withName(key.name()).get());
+  }
+
+  @Override
+  public GenericKubernetesResource updateStatus(ResourceKey key, GenericKubernetesResource object) {
+    if (object.getMetadata() == null || object.getMetadata().getResourceVersion() == null) {
+      // Without one the PUT would be unconditional and could overwrite a newer status.
+      throw new IllegalArgumentException(key + ": refusing a status write without a resourceVersion");
+    }
+    // update*() (not replace*()) keeps the given resourceVersion: a stale one gets 409 rather than a retry on top.
+    return client.genericKubernetesResources(GatewayKinds.of(key.kind()))
+        .inNamespace(key.namespace()).resource(object).updateStatus();
+  }
+}

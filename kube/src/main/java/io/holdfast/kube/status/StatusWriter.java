@@ -1,0 +1,312 @@
+package io.holdfast.kube.status;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.holdfast.election.Fence;
+import io.holdfast.election.Leadership;
+import io.holdfast.election.LeadershipListener;
+import io.holdfast.election.Term;
+import io.holdfast.xds.model.ResourceKey;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes each gateway resource's {@code status} (see {@link StatusDocument}) from the latest desired statuses:
+ * leader only, fenced, coalesced, rate limited, on its own thread.
+ *
+ * <ul>
+ *   <li>{@link #publish} only stores the map and wakes the writer: it never blocks on the API. Many publishes
+ *       between two writes collapse into one write of the newest status per resource.
+ *   <li>Every write runs inside {@link Leadership#runIfLeader}; {@link Fence#check()} runs right before each
+ *       HTTP write, and the write carries the resourceVersion it was computed from, so a stale write gets 409
+ *       (then the object is re-read and the status recomputed) instead of overwriting a newer one.
+ *   <li>A write whose computed status equals the object's current one is skipped.
+ *   <li>Each new term reconciles every resource against fresh reads; a demotion ends the current pass at once and
+ *       drops its retries. A follower keeps the latest desired map and writes nothing.
+ *   <li>Other failures back off exponentially ({@link Backoff}); reads and writes together are limited to
+ *       {@code callsPerSecond}.
+ * </ul>
+ */
+public final class StatusWriter implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(StatusWriter.class);
+  /** Longest a wait goes without re-checking the fence, which can expire by the clock with no event. */
+  private static final long FENCE_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+  private final Leadership leadership;
+  private final StatusReconciler reconciler;
+  private final StatusMetrics metrics;
+  private final long resyncNanos;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition wake = lock.newCondition();
+  private final AtomicBoolean resyncRequested = new AtomicBoolean();
+  private volatile Map<ResourceKey, DesiredStatus> latest = Map.of();
+  private volatile boolean closed;
+  private boolean signalled; // guarded by lock
+  private Thread thread;
+
+  private StatusWriter(Builder b) {
+    this.leadership = b.leadership;
+    this.metrics = new StatusMetrics(b.registry);
+    this.resyncNanos = b.resync.toNanos();
+    this.reconciler = new StatusReconciler(b.api != null ? b.api : new Fabric8StatusApi(b.client), b.cache, b.clock,
+        new RateLimiter(b.callsPerSecond, System::nanoTime), b.backoff, metrics);
+  }
+
+  public static Builder builder(KubernetesClient client, Leadership leadership) {
+    return new Builder(Objects.requireNonNull(client, "client"), leadership);
+  }
+
+  /** Builder on a given API, for tests of the writer's logic without HTTP. */
+  static Builder builder(StatusApi api, Leadership leadership) {
+    Builder b = new Builder(null, leadership);
+    b.api = Objects.requireNonNull(api, "api");
+    return b;
+  }
+
+  /** Starts the writer thread and listens to the election. */
+  public synchronized StatusWriter start() {
+    if (thread != null) {
+      throw new IllegalStateException("status writer already started");
+    }
+    thread = new Thread(this::run, "holdfast-status-writer");
+    thread.setDaemon(true);
+    thread.start();
+    leadership.addListener(new LeadershipListener() {
+      @Override
+      public void onElected(Term term) {
+        signal(); // the pass will see the new term and reconcile everything
+      }
+
+      @Override
+      public void onDemoted(Term term, String cause) {
+        log.info("status: demoted term={} cause=\"{}\"; writing stops, queued work dropped", term, cause);
+        signal(); // wakes a waiting pass, which then finds its fence invalid
+      }
+    });
+    return this;
+  }
+
+  /**
+   * The desired status of every gateway resource after a build; resources missing from the map are no longer
+   * tracked. Returns at once: the map is stored (replacing the previous one) and the writer woken. Keys of kinds
+   * other than Gateway, VirtualService and Upstream are ignored.
+   */
+  public void publish(Map<ResourceKey, DesiredStatus> desired) {
+    Map<ResourceKey, DesiredStatus> copy = new LinkedHashMap<>();
+    desired.forEach((k, v) -> {
+      if (GatewayKinds.isKnown(k.kind())) {
+        copy.put(k, Objects.requireNonNull(v, "desired status of " + k));
+      } else {
+        log.debug("status: ignoring resource={}: not a {} kind", k, GatewayKinds.API_VERSION);
+      }
+    });
+    latest = Map.copyOf(copy);
+    signal();
+  }
+
+  /** Re-reads every object and repairs statuses that drifted (e.g. edited by hand), on the next pass. */
+  public void resync() {
+    resyncRequested.set(true);
+    signal();
+  }
+
+  /** Statuses this replica, while leading, has not yet confirmed; 0 on a follower. */
+  public int pending() {
+    return metrics.pending();
+  }
+
+  /** Stops the writer; a write in flight finishes or times out under the client's request timeout. */
+  @Override
+  public void close() {
+    closed = true;
+    signal();
+    Thread t;
+    synchronized (this) {
+      t = thread;
+    }
+    if (t != null && t != Thread.currentThread()) {
+      try {
+        t.join(2_000);
+        if (t.isAlive()) {
+          t.interrupt();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    metrics.close();
+  }
+
+  // ---- the writer thread ---------------------------------------------------------------------------------
+
+  private void run() {
+    long nextResync = resyncNanos > 0 ? System.nanoTime() + resyncNanos : Long.MAX_VALUE;
+    while (!closed) {
+      try {
+        if (resyncNanos > 0 && System.nanoTime() - nextResync >= 0) {
+          resyncRequested.set(true);
+          nextResync = System.nanoTime() + resyncNanos;
+        }
+        cycle();
+      } catch (RuntimeException e) {
+        log.error("status: unexpected error in the writer, continuing", e);
+      }
+      awaitSignal(nextResync == Long.MAX_VALUE ? Long.MAX_VALUE : nextResync - System.nanoTime());
+    }
+    log.debug("status: writer stopped");
+  }
+
+  private void cycle() {
+    if (!leadership.isLeader()) {
+      standDown();
+      return;
+    }
+    boolean ran = leadership.runIfLeader(fence -> {
+      if (resyncRequested.getAndSet(false)) {
+        reconciler.forget();
+        log.info("status: resync; re-reading all {} resources", latest.size());
+      }
+      reconciler.drain(fence, () -> latest, this::pause);
+    });
+    if (!ran && !closed) {
+      standDown();
+    }
+  }
+
+  /** Not leading (any more): drop retries and everything confirmed, so a later term starts from fresh reads. */
+  private void standDown() {
+    reconciler.demoted();
+    metrics.pending(0);
+  }
+
+  /** Waits {@code nanos} on the writer thread; returns early once the fence fails; throws once closing. */
+  private void pause(Fence fence, long nanos) {
+    long deadline = System.nanoTime() + nanos;
+    lock.lock();
+    try {
+      long left;
+      while (!closed && fence.isValid() && (left = deadline - System.nanoTime()) > 0) {
+        wake.awaitNanos(Math.min(left, FENCE_POLL_NANOS));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      closed = true;
+    } finally {
+      lock.unlock();
+    }
+    if (closed) {
+      throw new StatusReconciler.Stopped();
+    }
+  }
+
+  private void awaitSignal(long nanos) {
+    lock.lock();
+    try {
+      long left = nanos;
+      while (!signalled && !closed) {
+        if (nanos == Long.MAX_VALUE) {
+          wake.await();
+        } else if (left > 0) {
+          left = wake.awaitNanos(left);
+        } else {
+          break;
+        }
+      }
+      signalled = false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      closed = true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void signal() {
+    lock.lock();
+    try {
+      signalled = true;
+      wake.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Builds a writer; only the client and the leadership are required. */
+  public static final class Builder {
+    private final KubernetesClient client;
+    private final Leadership leadership;
+    private StatusApi api;
+    private MeterRegistry registry = new SimpleMeterRegistry();
+    private int callsPerSecond = 20;
+    private Backoff backoff = Backoff.DEFAULT;
+    private Clock clock = Clock.systemUTC();
+    private Function<ResourceKey, Optional<GenericKubernetesResource>> cache = k -> Optional.empty();
+    private Duration resync = Duration.ofMinutes(10);
+
+    private Builder(KubernetesClient client, Leadership leadership) {
+      this.client = client;
+      this.leadership = Objects.requireNonNull(leadership, "leadership");
+    }
+
+    public Builder meterRegistry(MeterRegistry v) {
+      registry = Objects.requireNonNull(v);
+      return this;
+    }
+
+    /** API calls (reads and writes together) per second, bursts of as many; default 20. */
+    public Builder callsPerSecond(int v) {
+      if (v < 1) {
+        throw new IllegalArgumentException("callsPerSecond must be >= 1, was " + v);
+      }
+      callsPerSecond = v;
+      return this;
+    }
+
+    /** Waits between retries of failed calls; default {@link Backoff#DEFAULT}. */
+    public Builder backoff(Backoff v) {
+      backoff = Objects.requireNonNull(v);
+      return this;
+    }
+
+    /** Wall clock for {@code lastTransitionTime}; default UTC system clock. */
+    public Builder clock(Clock v) {
+      clock = Objects.requireNonNull(v);
+      return this;
+    }
+
+    /**
+     * Where to find an object before falling back to a GET, e.g. an informer's store; may lag (a stale
+     * resourceVersion only costs a 409 and a re-read). Default: none, always GET.
+     */
+    public Builder objectCache(Function<ResourceKey, Optional<GenericKubernetesResource>> v) {
+      cache = Objects.requireNonNull(v);
+      return this;
+    }
+
+    /** How often the leader re-reads every object to repair drift; {@link Duration#ZERO} for never. Default 10 min. */
+    public Builder resyncInterval(Duration v) {
+      if (v.isNegative()) {
+        throw new IllegalArgumentException("resync interval must not be negative, was " + v);
+      }
+      resync = v;
+      return this;
+    }
+
+    public StatusWriter build() {
+      return new StatusWriter(this);
+    }
+  }
+}

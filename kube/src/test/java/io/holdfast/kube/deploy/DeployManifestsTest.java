@@ -1,0 +1,148 @@
+package io.holdfast.kube.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/** Every manifest under deploy/ parses and matches what Holdfast needs, and grants nothing more. */
+class DeployManifestsTest {
+  private static final Path DEPLOY = Path.of("..", "deploy");
+  private static final List<HasMetadata> ALL = load();
+
+  private static List<HasMetadata> load() {
+    KubernetesSerialization serialization = new KubernetesSerialization();
+    List<HasMetadata> out = new ArrayList<>();
+    try (Stream<Path> files = Files.list(DEPLOY)) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
+        try (InputStream in = Files.newInputStream(f)) {
+          Object parsed = serialization.unmarshal(in);
+          if (parsed instanceof List<?> list) {
+            list.forEach(o -> out.add((HasMetadata) o));
+          } else {
+            out.add((HasMetadata) parsed);
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+    return out;
+  }
+
+  private static <T extends HasMetadata> List<T> of(Class<T> type) {
+    return ALL.stream().filter(type::isInstance).map(type::cast).toList();
+  }
+
+  @Test
+  void everyExpectedKindIsThere() {
+    Set<String> kinds = new TreeSet<>();
+    ALL.forEach(r -> kinds.add(r.getKind()));
+    assertThat(kinds).containsExactlyInAnyOrder("Namespace", "ServiceAccount", "Role", "RoleBinding", "ClusterRole",
+        "ClusterRoleBinding", "Deployment", "PodDisruptionBudget", "Service");
+    assertThat(of(ServiceAccount.class)).singleElement().extracting(s -> s.getMetadata().getNamespace())
+        .isEqualTo("holdfast-system");
+  }
+
+  @Test
+  void rbacIsExactlyTheLeastPrivilegeListed() {
+    Role role = of(Role.class).get(0);
+    assertThat(role.getMetadata().getNamespace()).isEqualTo("holdfast-system");
+    assertThat(rules(role.getRules())).containsExactly("coordination.k8s.io/leases:create,get,update,watch");
+    assertThat(rules(of(ClusterRole.class).get(0).getRules())).containsExactlyInAnyOrder(
+        "gateway.holdfast.io/gateways:get,list,watch",
+        "gateway.holdfast.io/virtualservices:get,list,watch",
+        "gateway.holdfast.io/upstreams:get,list,watch",
+        "/services:get,list,watch",
+        "discovery.k8s.io/endpointslices:get,list,watch",
+        "gateway.holdfast.io/gateways/status:patch,update",
+        "gateway.holdfast.io/virtualservices/status:patch,update",
+        "gateway.holdfast.io/upstreams/status:patch,update");
+    RoleBinding rb = of(RoleBinding.class).get(0);
+    assertThat(rb.getRoleRef().getName()).isEqualTo(role.getMetadata().getName());
+    assertThat(rb.getSubjects()).singleElement().satisfies(s -> assertThat(s.getName()).isEqualTo("holdfast"));
+    ClusterRoleBinding crb = of(ClusterRoleBinding.class).get(0);
+    assertThat(crb.getRoleRef().getName()).isEqualTo(of(ClusterRole.class).get(0).getMetadata().getName());
+    assertThat(crb.getSubjects()).singleElement().satisfies(s -> assertThat(s.getNamespace()).isEqualTo("holdfast-system"));
+  }
+
+  /** One string per (group, resource) with its sorted verbs, so a broadened rule changes the set. */
+  private static List<String> rules(List<PolicyRule> rules) {
+    List<String> out = new ArrayList<>();
+    for (PolicyRule r : rules) {
+      assertThat(r.getResourceNames()).as("no resourceNames expected").isNullOrEmpty();
+      for (String group : r.getApiGroups()) {
+        for (String resource : r.getResources()) {
+          out.add(group + "/" + resource + ":" + String.join(",", new TreeSet<>(r.getVerbs())));
+        }
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void theDeploymentRunsThreeReplicasWithProbesDownwardApiAndTheSnapshotVolume() {
+    Deployment d = of(Deployment.class).get(0);
+    assertThat(d.getSpec().getReplicas()).isEqualTo(3);
+    var pod = d.getSpec().getTemplate().getSpec();
+    assertThat(pod.getServiceAccountName()).isEqualTo("holdfast");
+    Container c = pod.getContainers().get(0);
+    assertThat(c.getArgs()).contains("serve", "--kubernetes", "--snapshot-dir=/var/lib/holdfast");
+    assertThat(c.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
+    assertThat(c.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
+    assertThat(c.getReadinessProbe().getHttpGet().getPort().getStrVal()).isEqualTo("admin");
+    assertThat(c.getPorts()).anySatisfy(p -> {
+      assertThat(p.getName()).isEqualTo("admin");
+      assertThat(p.getContainerPort()).isEqualTo(9091);
+    }).anySatisfy(p -> {
+      assertThat(p.getName()).isEqualTo("xds");
+      assertThat(p.getContainerPort()).isEqualTo(18000);
+    });
+    assertThat(c.getEnv()).anySatisfy(e -> {
+      assertThat(e.getName()).isEqualTo("POD_NAME");
+      assertThat(e.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("metadata.name");
+    }).anySatisfy(e -> {
+      assertThat(e.getName()).isEqualTo("POD_NAMESPACE");
+      assertThat(e.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("metadata.namespace");
+    });
+    assertThat(c.getVolumeMounts()).singleElement().satisfies(m -> {
+      assertThat(m.getMountPath()).isEqualTo("/var/lib/holdfast");
+      assertThat(pod.getVolumes()).anySatisfy(v -> {
+        assertThat(v.getName()).isEqualTo(m.getName());
+        assertThat(v.getEmptyDir()).isNotNull();
+      });
+    });
+    assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+  }
+
+  @Test
+  void theBudgetAndTheServiceSelectTheDeploymentsPods() {
+    var podLabels = of(Deployment.class).get(0).getSpec().getTemplate().getMetadata().getLabels();
+    PodDisruptionBudget pdb = of(PodDisruptionBudget.class).get(0);
+    assertThat(pdb.getSpec().getMinAvailable().getIntVal()).isEqualTo(2);
+    assertThat(podLabels).containsAllEntriesOf(pdb.getSpec().getSelector().getMatchLabels());
+    Service svc = of(Service.class).get(0);
+    assertThat(podLabels).containsAllEntriesOf(svc.getSpec().getSelector());
+    assertThat(svc.getSpec().getPorts()).singleElement().satisfies(p -> assertThat(p.getPort()).isEqualTo(18000));
+  }
+}

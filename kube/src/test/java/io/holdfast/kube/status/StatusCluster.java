@@ -1,0 +1,134 @@
+package io.holdfast.kube.status;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.holdfast.election.ElectionSettings;
+import io.holdfast.election.KubernetesLeaseLock;
+import io.holdfast.election.LeaderElector;
+import io.holdfast.election.LeadershipListener;
+import io.holdfast.election.Term;
+import io.holdfast.testkit.FaultProxy;
+import io.holdfast.testkit.MockKubeApi;
+import io.holdfast.xds.model.ResourceKey;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
+
+/**
+ * Replicas, each a real {@link LeaderElector} and a {@link StatusWriter} sharing one client that reaches the
+ * emulated API through the replica's own {@link FaultProxy}, with the user agent {@code holdfast-status/<name>} so
+ * the API's record says who wrote what. Election timings: lease 2 s, renew deadline 1.5 s, retry 0.3 s, lock
+ * timeout 0.5 s (also the client's request timeout).
+ */
+final class StatusCluster implements AutoCloseable {
+  static final String LEASE_NAMESPACE = "holdfast-system";
+
+  final StatusKubeApi api = StatusKubeApi.start();
+  final List<Replica> replicas = new ArrayList<>();
+
+  static StatusCluster start(int n) {
+    return start(n, b -> b);
+  }
+
+  static StatusCluster start(int n, UnaryOperator<StatusWriter.Builder> tuning) {
+    StatusCluster c = new StatusCluster();
+    for (int i = 0; i < n; i++) {
+      c.replicas.add(new Replica("r" + i, c.api, tuning));
+    }
+    return c;
+  }
+
+  List<Replica> leaders() {
+    return replicas.stream().filter(r -> r.elector.isLeader()).toList();
+  }
+
+  void publishAll(Map<ResourceKey, DesiredStatus> desired) {
+    replicas.forEach(r -> r.writer.publish(desired));
+  }
+
+  @Override
+  public void close() {
+    replicas.forEach(Replica::close);
+    api.close();
+  }
+
+  static final class Replica implements AutoCloseable, LeadershipListener {
+    final String name;
+    final String userAgent;
+    final FaultProxy proxy;
+    final KubernetesClient client;
+    final LeaderElector elector;
+    final StatusWriter writer;
+    final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    final List<Long> electedAt = new CopyOnWriteArrayList<>();
+    final List<Long> demotedAt = new CopyOnWriteArrayList<>();
+    /** Returned by the writer's object cache when set: lets a test hand the writer a stale object. */
+    volatile Function<ResourceKey, Optional<GenericKubernetesResource>> cache = k -> Optional.empty();
+
+    Replica(String name, StatusKubeApi api, UnaryOperator<StatusWriter.Builder> tuning) {
+      this.name = name;
+      this.userAgent = "holdfast-status/" + name;
+      this.proxy = FaultProxy.start(name, api.port());
+      ElectionSettings settings = ElectionSettings.builder()
+          .identity(name)
+          .leaseNamespace(LEASE_NAMESPACE)
+          .leaseName("holdfast")
+          .leaseDuration(Duration.ofSeconds(2))
+          .renewDeadline(Duration.ofMillis(1500))
+          .retryPeriod(Duration.ofMillis(300))
+          .lockTimeout(Duration.ofMillis(500))
+          .build();
+      this.client = new KubernetesClientBuilder().withConfig(new ConfigBuilder(
+          KubernetesLeaseLock.electionConfig(MockKubeApi.configFor(proxy.port()), settings.lockTimeout()))
+          .withUserAgent(userAgent).build()).build();
+      this.elector = LeaderElector.builder(settings, KubernetesLeaseLock.using(client, LEASE_NAMESPACE, "holdfast"))
+          .exitHandler((status, reason) -> { })
+          .build();
+      elector.addListener(this);
+      this.writer = tuning.apply(StatusWriter.builder(client, elector)
+              .meterRegistry(registry)
+              .backoff(new Backoff(Duration.ofMillis(100), Duration.ofMillis(400)))
+              .callsPerSecond(200)
+              .objectCache(k -> cache.apply(k)))
+          .build()
+          .start();
+      elector.start();
+    }
+
+    @Override
+    public void onElected(Term term) {
+      electedAt.add(System.nanoTime());
+    }
+
+    @Override
+    public void onDemoted(Term term, String cause) {
+      demotedAt.add(System.nanoTime());
+    }
+
+    double count(String outcome) {
+      var c = registry.find(StatusMetrics.WRITES).tag("outcome", outcome).counter();
+      return c == null ? 0 : c.count();
+    }
+
+    @Override
+    public void close() {
+      writer.close();
+      elector.close();
+      client.close();
+      proxy.close();
+    }
+
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+}

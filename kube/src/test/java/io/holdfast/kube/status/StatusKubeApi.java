@@ -1,0 +1,97 @@
+package io.holdfast.kube.status;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.holdfast.testkit.MockKubeApi;
+import io.holdfast.xds.model.ResourceKey;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The emulated API for the status tests: {@link MockKubeApi}'s CRUD mock, but with a
+ * {@link StatusRecordingDispatcher}, and the test CRDs (status subresource on) already created.
+ */
+final class StatusKubeApi implements AutoCloseable {
+  final StatusRecordingDispatcher dispatcher = new StatusRecordingDispatcher();
+  final KubernetesMockServer server;
+  final KubernetesClient admin;
+
+  private StatusKubeApi() {
+    server = new KubernetesMockServer(new Context(Serialization.jsonMapper()), new MockWebServer(), new HashMap<>(),
+        dispatcher, false);
+    server.init(InetAddress.getLoopbackAddress(), 0);
+    admin = new KubernetesClientBuilder().withConfig(MockKubeApi.configFor(server.getPort())).build();
+    try (InputStream crds = StatusKubeApi.class.getResourceAsStream("/test-crds.yaml")) {
+      List<HasMetadata> items = admin.load(crds).items();
+      items.forEach(i -> admin.resource(i).create());
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static StatusKubeApi start() {
+    return new StatusKubeApi();
+  }
+
+  int port() {
+    return server.getPort();
+  }
+
+  /** Creates an object of one of the gateway kinds with a small spec. */
+  GenericKubernetesResource create(ResourceKey key) {
+    GenericKubernetesResource r = new GenericKubernetesResourceBuilder()
+        .withApiVersion(GatewayKinds.API_VERSION)
+        .withKind(key.kind())
+        .withNewMetadata().withNamespace(key.namespace()).withName(key.name()).endMetadata()
+        .build();
+    r.setAdditionalProperty("spec", Map.of("note", "created by the test"));
+    return resources(key).resource(r).create();
+  }
+
+  GenericKubernetesResource get(ResourceKey key) {
+    return resources(key).withName(key.name()).get();
+  }
+
+  /** The object's status as the API has it, or null. */
+  Object status(ResourceKey key) {
+    GenericKubernetesResource r = get(key);
+    return r == null ? null : r.getAdditionalProperties().get("status");
+  }
+
+  /** Writes a status by hand, as an operator with kubectl would (unconditional: no resourceVersion). */
+  void overwriteStatus(ResourceKey key, Object status) {
+    GenericKubernetesResource r = get(key);
+    r.getMetadata().setResourceVersion(null);
+    r.setAdditionalProperty("status", status);
+    resources(key).resource(r).updateStatus();
+  }
+
+  private io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<GenericKubernetesResource,
+      io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
+      io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource>> resources(ResourceKey key) {
+    return admin.genericKubernetesResources(GatewayKinds.of(key.kind())).inNamespace(key.namespace());
+  }
+
+  @Override
+  public void close() {
+    admin.close();
+    Thread stopper = new Thread(server::destroy, "status-mock-stop");
+    stopper.setDaemon(true);
+    stopper.start();
+    try {
+      stopper.join(3_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,198 @@
+package io.holdfast.kube.status;
+
+import static io.holdfast.kube.status.Statuses.ALL;
+import static io.holdfast.kube.status.Statuses.GATEWAY;
+import static io.holdfast.kube.status.Statuses.shows;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.holdfast.kube.status.StatusCluster.Replica;
+import io.holdfast.kube.status.StatusRecordingDispatcher.StatusWrite;
+import io.holdfast.xds.model.ResourceKey;
+import io.holdfast.xds.validate.ResourceStatus.State;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/** One replica (a real elector, so it leads) against the recording mock: skips, conflicts, failures, pacing. */
+class StatusWriterBehaviourTest {
+
+  private static Replica leader(StatusCluster c) {
+    Replica r = c.replicas.get(0);
+    await().atMost(Duration.ofSeconds(10)).until(r.elector::isLeader);
+    return r;
+  }
+
+  private static void awaitShown(StatusCluster c, Map<ResourceKey, DesiredStatus> desired) {
+    await().atMost(Duration.ofSeconds(10)).until(() -> desired.entrySet().stream()
+        .allMatch(e -> shows(c.api.status(e.getKey()), e.getValue())));
+  }
+
+  private static List<StatusWrite> written(StatusCluster c, Replica r) {
+    return c.api.dispatcher.from(r.userAgent).stream().filter(w -> w.code() == 200).toList();
+  }
+
+  private static void hold(Duration d) {
+    await().pollDelay(d).atMost(d.plusSeconds(1)).until(() -> true);
+  }
+
+  @Test
+  void unchangedStatusesAreNotRewritten() {
+    try (StatusCluster c = StatusCluster.start(1)) {
+      ALL.forEach(c.api::create);
+      Replica r = leader(c);
+      Map<ResourceKey, DesiredStatus> desired = Statuses.all(ALL, 1, State.REJECTED);
+      r.writer.publish(desired);
+      awaitShown(c, desired);
+      assertThat(written(c, r)).hasSize(3);
+      Object before = c.api.status(GATEWAY);
+
+      for (int i = 0; i < 5; i++) {
+        r.writer.publish(new LinkedHashMap<>(desired)); // equal, not the same instance
+      }
+      // Even a full re-read (as at a term start) finds nothing to change.
+      r.writer.resync();
+      await().atMost(Duration.ofSeconds(5)).until(() -> r.count("skipped_unchanged") >= 3);
+      hold(Duration.ofMillis(500));
+      assertThat(written(c, r)).hasSize(3);
+      assertThat(r.count("written")).isEqualTo(3);
+      assertThat(c.api.status(GATEWAY)).isEqualTo(before);
+      assertThat(r.writer.pending()).isZero();
+    }
+  }
+
+  @Test
+  void aWriteBasedOnAStaleObjectGets409AndIsRecomputedOnAFreshRead() {
+    try (StatusCluster c = StatusCluster.start(1)) {
+      ALL.forEach(c.api::create);
+      Replica r = leader(c);
+      Map<ResourceKey, DesiredStatus> first = Statuses.all(ALL, 1, State.ACCEPTED);
+      r.writer.publish(first);
+      awaitShown(c, first);
+
+      // The object changes after the writer last saw it (it keeps the object its own write returned).
+      editSpec(c, GATEWAY, "edited by a user");
+      Map<ResourceKey, DesiredStatus> second = Statuses.all(ALL, 2, State.REJECTED);
+      r.writer.publish(second);
+      awaitShown(c, second);
+
+      List<Integer> codes = c.api.dispatcher.from(r.userAgent).stream()
+          .filter(w -> w.path().equals(StatusWriterElectionTest.statusPath(GATEWAY))).map(StatusWrite::code).toList();
+      assertThat(codes).containsExactly(200, 409, 200);
+      assertThat(r.count("conflict")).isEqualTo(1);
+      assertThat(spec(c, GATEWAY)).isEqualTo("edited by a user");
+    }
+  }
+
+  @Test
+  void aStaleObjectFromTheCacheCosts409AndARereadNotAnOverwrite() {
+    try (StatusCluster c = StatusCluster.start(1)) {
+      ALL.forEach(c.api::create);
+      GenericKubernetesResource stale = c.api.get(GATEWAY);
+      editSpec(c, GATEWAY, "newer than the cache");
+      Replica r = c.replicas.get(0);
+      r.cache = k -> k.equals(GATEWAY) ? Optional.of(stale) : Optional.empty();
+      leader(c);
+      Map<ResourceKey, DesiredStatus> desired = Statuses.all(ALL, 3, State.WARNING);
+      r.writer.publish(desired);
+      awaitShown(c, desired);
+
+      List<StatusWrite> gateway = c.api.dispatcher.from(r.userAgent).stream()
+          .filter(w -> w.path().equals(StatusWriterElectionTest.statusPath(GATEWAY))).toList();
+      assertThat(gateway).extracting(StatusWrite::code).containsExactly(409, 200);
+      assertThat(gateway.get(0).resourceVersion()).isEqualTo(stale.getMetadata().getResourceVersion());
+      assertThat(gateway.get(1).resourceVersion()).isNotEqualTo(stale.getMetadata().getResourceVersion());
+      assertThat(spec(c, GATEWAY)).isEqualTo("newer than the cache");
+    }
+  }
+
+  @Test
+  void failingWritesBackOffAndNeverBlockPublish() {
+    try (StatusCluster c = StatusCluster.start(1)) { // backoff 100 ms doubling to 400 ms
+      ALL.forEach(c.api::create);
+      Replica r = leader(c);
+      c.api.dispatcher.failStatusWrites(500);
+      r.writer.publish(Statuses.all(ALL, 1, State.ACCEPTED));
+      long windowStart = System.nanoTime();
+      hold(Duration.ofSeconds(2));
+      long attempts = c.api.dispatcher.from(r.userAgent).stream().filter(w -> w.nanos() >= windowStart).count();
+      // 100 + 200 + 400 + 400 + ... ms: about 6 attempts in 2 s; without backoff it would be hundreds.
+      assertThat(attempts).isBetween(3L, 10L);
+      assertThat(r.count("failed")).isGreaterThanOrEqualTo(3);
+      assertThat(r.count("written")).isZero();
+
+      long slowest = 0;
+      Map<ResourceKey, DesiredStatus> last = null;
+      for (int g = 2; g <= 201; g++) {
+        last = Statuses.all(ALL, g, g % 2 == 0 ? State.REJECTED : State.ACCEPTED);
+        long t = System.nanoTime();
+        r.writer.publish(last);
+        slowest = Math.max(slowest, System.nanoTime() - t);
+      }
+      assertThat(slowest).as("slowest publish, ns").isLessThan(Duration.ofMillis(50).toNanos());
+
+      c.api.dispatcher.stopFailing();
+      awaitShown(c, last);
+      // 200 publishes, one write per object: only the newest status is written.
+      assertThat(r.count("written")).isEqualTo(3);
+      System.out.printf("FIGURE status-backoff attempts-in-2s=%d slowest-publish-us=%d%n", attempts, slowest / 1000);
+    }
+  }
+
+  @Test
+  void publishReturnsAtOnceWhileTheWriterIsStuckOnAnUnansweringApi() {
+    try (StatusCluster c = StatusCluster.start(1)) {
+      ALL.forEach(c.api::create);
+      Replica r = leader(c);
+      r.proxy.blackhole();
+      long end = System.nanoTime() + Duration.ofSeconds(1).toNanos();
+      long slowest = 0;
+      int g = 1;
+      while (System.nanoTime() < end && g < 10_000) {
+        long t = System.nanoTime();
+        r.writer.publish(Statuses.all(ALL, g++, State.ACCEPTED));
+        slowest = Math.max(slowest, System.nanoTime() - t);
+      }
+      assertThat(slowest).as("slowest publish, ns").isLessThan(Duration.ofMillis(50).toNanos());
+      r.proxy.pass();
+      Map<ResourceKey, DesiredStatus> last = Statuses.all(ALL, g, State.WARNING);
+      r.writer.publish(last);
+      awaitShown(c, last);
+    }
+  }
+
+  @Test
+  void callsArePacedByTheRateLimit() {
+    List<ResourceKey> keys = IntStream.range(0, 10).mapToObj(i -> ResourceKey.upstream(Statuses.NS, "u" + i)).toList();
+    try (StatusCluster c = StatusCluster.start(1, b -> b.callsPerSecond(10))) {
+      keys.forEach(c.api::create);
+      Replica r = leader(c);
+      Map<ResourceKey, DesiredStatus> desired = Statuses.all(keys, 1, State.ACCEPTED);
+      r.writer.publish(desired);
+      awaitShown(c, desired);
+      List<StatusWrite> writes = written(c, r);
+      assertThat(writes).hasSize(10);
+      // 20 calls (a read and a write each), a burst of 10, then 10 a second: the last write >= ~1 s after the first.
+      long spreadMs = (writes.get(9).nanos() - writes.get(0).nanos()) / 1_000_000;
+      assertThat(spreadMs).isBetween(800L, 5_000L);
+      System.out.printf("FIGURE status-rate-limit calls-per-second=10 objects=10 first-to-last-write-ms=%d%n", spreadMs);
+    }
+  }
+
+  private static void editSpec(StatusCluster c, ResourceKey key, String note) {
+    c.api.admin.genericKubernetesResources(GatewayKinds.of(key.kind())).inNamespace(key.namespace())
+        .withName(key.name()).edit(o -> {
+          o.setAdditionalProperty("spec", Map.of("note", note));
+          return o;
+        });
+  }
+
+  private static Object spec(StatusCluster c, ResourceKey key) {
+    return ((Map<?, ?>) c.api.get(key).getAdditionalProperties().get("spec")).get("note");
+  }
+}

@@ -1,0 +1,186 @@
+package io.holdfast.server.kube;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.holdfast.election.ElectionSettings;
+import io.holdfast.election.ExitHandler;
+import io.holdfast.election.KubernetesLeaseLock;
+import io.holdfast.election.LeaderElector;
+import io.holdfast.election.Leadership;
+import io.holdfast.kube.source.KubeConfigSource;
+import io.holdfast.kube.status.DesiredStatus;
+import io.holdfast.kube.status.StatusWriter;
+import io.holdfast.server.cli.ServeSettings;
+import io.holdfast.server.pipeline.ConfigPipeline;
+import io.holdfast.server.pipeline.StatusBoard;
+import io.holdfast.xds.model.ResourceKey;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Kubernetes mode: the informer-backed config source feeding the pipeline, the elector, and the leader-only
+ * status writer fed by the status board. Three clients, each with the timeouts its job needs and a user
+ * agent naming this replica: the source (informers), the status writer (no client-side retries: it has its
+ * own backoff), and the lease lock (every call bounded by the lock timeout).
+ */
+public final class KubernetesMode implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(KubernetesMode.class);
+
+  private final Deque<AutoCloseable> started = new ArrayDeque<>();
+  private final Leadership leadership;
+  private final LeaderElector elector; // null when election is disabled
+  private final KubeConfigSource source;
+
+  private KubernetesMode(Leadership leadership, LeaderElector elector, KubeConfigSource source) {
+    this.leadership = leadership;
+    this.elector = elector;
+    this.source = source;
+  }
+
+  /** Client settings for {@code settings}: the given API URL, or in-cluster / KUBECONFIG config. */
+  static Config baseConfig(ServeSettings.KubernetesSource kube, String identity) {
+    Config auto = kube.apiServerUrl()
+        .map(url -> new ConfigBuilder(Config.empty()).withMasterUrl(url).withTrustCerts(true).build())
+        .orElseGet(() -> Config.autoConfigure(null));
+    return new ConfigBuilder(auto).withUserAgent("holdfast/" + identity).build();
+  }
+
+  public static KubernetesMode start(ServeSettings settings, ConfigPipeline pipeline, StatusBoard board,
+      MeterRegistry registry, Clock clock) {
+    ServeSettings.KubernetesSource kube = settings.kubernetes().orElseThrow();
+    ElectionSettings election = settings.election();
+    Config base = baseConfig(kube, election.identity());
+    Deque<AutoCloseable> opened = new ArrayDeque<>();
+    try {
+      KubernetesClient sourceClient = client(new ConfigBuilder(base).withRequestTimeout(2_000)
+          .withConnectionTimeout(2_000).withWatchReconnectInterval(500)
+          // Informers retry on their own; client-side retries would only hide an outage for ~20 s.
+          .withRequestRetryBackoffLimit(0).build(), registry, "source");
+      opened.push(sourceClient);
+      KubernetesClient statusClient = client(new ConfigBuilder(base).withRequestTimeout(3_000)
+          .withConnectionTimeout(2_000).withRequestRetryBackoffLimit(0).build(), registry, "status");
+      opened.push(statusClient);
+
+      Leadership leadership;
+      LeaderElector elector = null;
+      if (election.enabled()) {
+        KubernetesClient leaseClient = client(KubernetesLeaseLock.electionConfig(base, election.lockTimeout()),
+            registry, "lease");
+        opened.push(leaseClient);
+        elector = LeaderElector.builder(election,
+                KubernetesLeaseLock.using(leaseClient, election.leaseNamespace(), election.leaseName()))
+            .meterRegistry(registry)
+            .exitHandler(ExitHandler.system())
+            .build();
+        leadership = elector;
+      } else {
+        leadership = Leadership.alwaysLeader(election.identity());
+      }
+
+      StatusWriter writer = StatusWriter.builder(statusClient, leadership).meterRegistry(registry).clock(clock).build();
+      board.onChange(() -> writer.publish(desired(board)));
+      writer.start();
+      opened.push(writer);
+
+      KubeConfigSource.Builder sb = KubeConfigSource.builder(sourceClient, config -> pipeline.apply(config, List.of()))
+          .clock(clock).meterRegistry(registry);
+      kube.watchNamespace().ifPresentOrElse(sb::namespace, sb::allNamespaces);
+      KubeConfigSource source = sb.build();
+      source.start();
+      opened.push(source);
+
+      if (elector != null) {
+        elector.start();
+        opened.push(elector); // closed first: stop leader work and release the lease before anything else
+      }
+      KubernetesMode mode = new KubernetesMode(leadership, elector, source);
+      mode.started.addAll(opened);
+      log.info("kubernetes mode started api={} watchNamespace={} election={} identity={}",
+          base.getMasterUrl(), kube.watchNamespace().orElse("*"), election.enabled() ? "lease "
+              + election.leaseNamespace() + "/" + election.leaseName() : "disabled", election.identity());
+      return mode;
+    } catch (RuntimeException e) {
+      closeAll(opened);
+      throw e;
+    }
+  }
+
+  private static KubernetesClient client(Config config, MeterRegistry registry, String name) {
+    return new KubernetesClientBuilder().withConfig(config)
+        .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("holdfast-metrics",
+            new KubeApiMetrics(registry, name, System::nanoTime)))
+        .build();
+  }
+
+  private static Map<ResourceKey, DesiredStatus> desired(StatusBoard board) {
+    Map<ResourceKey, DesiredStatus> out = new LinkedHashMap<>();
+    board.current().ifPresent(b -> b.statuses().forEach((key, status) ->
+        out.put(key, new DesiredStatus(status, board.nackOf(key)))));
+    return out;
+  }
+
+  public Leadership leadership() {
+    return leadership;
+  }
+
+  /** The source has listed everything at least once. */
+  public boolean synced() {
+    return source.hasSynced();
+  }
+
+  public Optional<Instant> staleSince() {
+    return source.staleSince();
+  }
+
+  /** {@code election} and {@code kube} sections of the admin state. */
+  public Map<String, Object> state(Clock clock) {
+    Map<String, Object> e = new LinkedHashMap<>();
+    e.put("state", leadership.state().name().toLowerCase(java.util.Locale.ROOT));
+    e.put("holder", leadership.observedLeader().orElse(null));
+    e.put("term", leadership.currentTerm().map(Object::toString).orElse(null));
+    e.put("leaseTransitions", leadership.currentTerm().map(t -> (Object) t.transitions()).orElse(null));
+    if (elector != null) {
+      double age = elector.lastRenewAgeSeconds();
+      e.put("secondsSinceRenew", Double.isNaN(age) ? null : age);
+      e.put("watchHealthy", elector.watchHealthy());
+    }
+    Map<String, Object> k = new LinkedHashMap<>();
+    k.put("synced", source.hasSynced());
+    k.put("staleSince", source.staleSince().map(Object::toString).orElse(null));
+    k.put("lastContact", source.lastContact().map(Object::toString).orElse(null));
+    k.put("secondsSinceContact", source.lastContact()
+        .map(t -> (Object) (Duration.between(t, clock.instant()).toMillis() / 1000.0)).orElse(null));
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("election", e);
+    out.put("kube", k);
+    return out;
+  }
+
+  @Override
+  public synchronized void close() {
+    closeAll(started);
+  }
+
+  private static void closeAll(Deque<AutoCloseable> items) {
+    while (!items.isEmpty()) {
+      AutoCloseable c = items.pop();
+      try {
+        c.close();
+      } catch (Exception e) {
+        log.warn("stopping {} failed: {}", c.getClass().getSimpleName(), e.toString());
+      }
+    }
+  }
+}
