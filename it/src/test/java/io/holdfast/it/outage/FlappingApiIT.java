@@ -35,6 +35,7 @@ class FlappingApiIT {
       s.timeline(c.timeline());
       GatewayResources.Resource echo = GatewayResources.virtualService("echo", OutageCluster.DOMAIN, "a");
       c.awaitAccepted(echo, "True");
+      long settledAt = System.currentTimeMillis();
       for (Replica r : c.replicas()) {
         c.clientServed("pod-" + r.identity(), r);
       }
@@ -82,14 +83,17 @@ class FlappingApiIT {
       assertThat(c.allAlive()).isTrue();
       assertThat(c.failedCalls()).as("failed calls: %s", c.clients().stream()
           .flatMap(x -> x.failures().stream()).toList()).isZero();
+      assertThat(c.mostReportingLeaderAtOnce(settledAt)).as("replicas saying leader at once").isLessThanOrEqualTo(1);
       assertThat(runs.gaps()).as("writer runs never overlap in time").allSatisfy(g -> assertThat(g).isNotNegative());
 
       s.figure("seed", seed)
           .figure("cycles (down ms / up ms)", String.join(", ", cycles))
           .figure("flapping lasted", Reliability.seconds(flappedMs))
           .figure("last restore to one steady leader (incl. 3 s steady)", Reliability.seconds(settledMs))
-          .figure("times a replica was seen becoming leader", leaderChanges)
+          .figure("times a replica was seen becoming leader (incl. start-up)", leaderChanges)
           .figure("final leader", leader)
+          .figure("most replicas reporting role=leader at once (after start-up)",
+              c.mostReportingLeaderAtOnce(settledAt))
           .figure("statuses checked against the leader's verdicts", all.size())
           .figure("client calls succeeded / failed", c.succeededCalls() + " / " + c.failedCalls())
           .figure("smallest gap between two writers' runs", runs.gaps().stream().min(Long::compare)

@@ -21,8 +21,13 @@ final class Launcher {
 
   /** A JVM running {@code mainClass} from the test class path, with a small heap (2 cores, many processes). */
   static List<String> javaMain(String mainClass, List<String> args) {
-    List<String> cmd = new ArrayList<>(List.of(java(), "-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-        "-cp", classpath(), mainClass));
+    return javaMain(List.of(), mainClass, args);
+  }
+
+  static List<String> javaMain(List<String> jvmArgs, String mainClass, List<String> args) {
+    List<String> cmd = new ArrayList<>(List.of(java(), "-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+    cmd.addAll(jvmArgs);
+    cmd.addAll(List.of("-cp", classpath(), mainClass));
     cmd.addAll(args);
     return cmd;
   }

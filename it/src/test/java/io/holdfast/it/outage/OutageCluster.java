@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -250,6 +251,23 @@ final class OutageCluster implements AutoCloseable {
       roleChanges.add(new RoleChange(now, r.identity(), role, holder));
       timeline.mark(now, r.identity(), role + (holder.isEmpty() ? "" : " (lease holder " + holder + ")"));
     }
+  }
+
+  /**
+   * The most replicas whose {@code /state} said leader at the same moment, replaying the poller's record. At
+   * start-up the server reports its single-replica placeholder (leader) until the elector runs, so this counts
+   * from {@code sinceMillis} on.
+   */
+  int mostReportingLeaderAtOnce(long sinceMillis) {
+    Map<String, String> role = new HashMap<>();
+    int most = 0;
+    for (RoleChange rc : roleChanges) {
+      role.put(rc.identity(), rc.role());
+      if (rc.millis() >= sinceMillis) {
+        most = Math.max(most, (int) role.values().stream().filter("leader"::equals).count());
+      }
+    }
+    return most;
   }
 
   /** The first time after {@code sinceMillis} the poller saw {@code identity} in {@code role}; -1 if never. */

@@ -26,6 +26,8 @@ final class WholeOutage {
   static void run(OutageCluster c, Fault fault, Reliability.Section section) {
     GatewayResources.Resource echo = GatewayResources.virtualService("echo", OutageCluster.DOMAIN, "a");
     c.awaitAccepted(echo, "True");
+    long settledAt = System.currentTimeMillis();
+    int atStartUp = c.mostReportingLeaderAtOnce(0);
     List<Replica> replicas = c.replicas();
     for (Replica r : replicas) {
       c.clientServed("pod-" + r.identity(), r);
@@ -61,12 +63,16 @@ final class WholeOutage {
     assertThat(c.failedCalls()).as("failed client calls: %s", c.clients().stream()
         .flatMap(x -> x.failures().stream()).toList()).isZero();
     assertThat(c.leaders()).hasSize(1);
+    assertThat(c.mostReportingLeaderAtOnce(settledAt)).as("replicas saying leader at once after start-up")
+        .isLessThanOrEqualTo(1);
 
     section.figure("replicas", replicas.size())
         .figure("outage length", Reliability.seconds(restoredAt - cutAt))
         .figure("leader before / after", leaderBefore.identity() + " / " + leaderAfter.identity())
         .figure("cut to no leader (observed)", Reliability.seconds(noLeaderAt - cutAt))
         .figure("replica processes exited", 0)
+        .figure("most replicas reporting role=leader at once: at start-up / afterwards",
+            atStartUp + " / " + c.mostReportingLeaderAtOnce(settledAt))
         .figure("client calls succeeded / failed", c.succeededCalls() + " / " + c.failedCalls())
         .figure("restore to one leader (observed)", Reliability.seconds(leaderAt - restoredAt))
         .figure("restore to VirtualService accepted (status on the API)", Reliability.seconds(acceptedAt - restoredAt))

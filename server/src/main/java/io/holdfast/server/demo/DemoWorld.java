@@ -152,8 +152,13 @@ final class DemoWorld implements AutoCloseable {
     return Integer.parseInt(answer[0].substring(prefix.length()).trim());
   }
 
+  /**
+   * The replica's role from its {@code /state}; "starting" until its elector runs (before that the server
+   * reports its single-replica placeholder, which says leader).
+   */
   Optional<Role> role(Replica r) {
-    return get(r.adminPort(), "/state").map(n -> new Role(n.path("role").asString("?"),
+    return get(r.adminPort(), "/state").map(n -> new Role(
+        n.path("electionMode").asString("").equals("lease") ? n.path("role").asString("?") : "starting",
         n.path("election").path("holder").asString("")));
   }
 
