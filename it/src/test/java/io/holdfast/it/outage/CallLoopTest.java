@@ -19,7 +19,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class CallLoopTest {
   @Test
   void aClientJvmIsServedThroughXdsAndKeepsCallingWhileTheControlPlaneIsDown() throws Exception {
-    Path dir = Launcher.workDir().resolve("call-loop").toAbsolutePath();
+    Path dir = Launcher.freshDir("call-loop");
     Path config = dir.resolve("config");
     Files.createDirectories(config);
     try (EchoBackend a = EchoBackend.start("a")) {

@@ -17,7 +17,7 @@ class DemoIT {
   @Test
   @Timeout(value = 3, unit = TimeUnit.MINUTES)
   void theDemoTellsTheStoryAndPasses() {
-    Path dir = Launcher.workDir().resolve("demo").toAbsolutePath();
+    Path dir = Launcher.freshDir("demo");
     Path log = dir.resolve("demo.out");
     long start = System.currentTimeMillis();
     ManagedProcess demo = ManagedProcess.start("holdfast-demo",
@@ -46,9 +46,10 @@ class DemoIT {
   @Test
   @Timeout(value = 3, unit = TimeUnit.MINUTES)
   void theShippedJarListsTheDemoAndNamesWhatItNeeds() {
-    Path jar = Path.of(System.getProperty("holdfast.jar", "server/target/holdfast.jar"));
+    Path jar = Path.of(System.getProperty("holdfast.jar",
+        Launcher.repoRoot().resolve("server/target/holdfast.jar").toString()));
     assertThat(jar).as("built by mvn verify before the ITs").isRegularFile();
-    Path dir = Launcher.workDir().resolve("demo-jar").toAbsolutePath();
+    Path dir = Launcher.freshDir("demo-jar");
     ManagedProcess help = ManagedProcess.start("holdfast-help",
         List.of(Launcher.java(), "-jar", jar.toString(), "--help"), dir.resolve("help.out"));
     assertThat(help.awaitExit(Duration.ofSeconds(30))).contains(0);

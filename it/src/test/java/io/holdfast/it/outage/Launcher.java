@@ -1,9 +1,13 @@
 package io.holdfast.it.outage;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 
 /** How the suite starts Java processes: same JDK, same class path as the test JVM, the built holdfast jar. */
 final class Launcher {
@@ -43,11 +47,31 @@ final class Launcher {
       cmd.addAll(args);
       return cmd;
     }
-    return javaMain("io.holdfast.server.cli.HoldfastCli", args);
+    // The test class path starts with this module's logback.xml (quiet, for JMH); use the server's own.
+    return javaMain(List.of("-Dlogback.configurationFile="
+            + repoRoot().resolve("server/src/main/resources/logback.xml")),
+        "io.holdfast.server.cli.HoldfastCli", args);
   }
 
   static Path workDir() {
     return Path.of(System.getProperty("holdfast.it.work", "target/outage"));
+  }
+
+  /** {@code workDir()/name}, emptied first: nothing a previous run left (logs, records) may be read as new. */
+  static Path freshDir(String name) {
+    Path dir = workDir().resolve(name).toAbsolutePath();
+    try {
+      if (Files.exists(dir)) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+          for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+            Files.delete(p);
+          }
+        }
+      }
+      return Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not empty " + dir, e);
+    }
   }
 
   static Path repoRoot() {

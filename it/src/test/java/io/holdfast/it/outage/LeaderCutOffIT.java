@@ -21,7 +21,7 @@ class LeaderCutOffIT {
   /** Poll interval plus one admin request: how late the poller may see a change. */
   static final long OBSERVATION_SLACK_MS = 400;
   /** Request handling between a replica deciding to write and the API recording it. */
-  static final long RECORD_SLACK_MS = 200;
+  static final long RECORD_SLACK_MS = 300;
 
   @Test
   @Timeout(value = 4, unit = TimeUnit.MINUTES)

@@ -21,7 +21,7 @@ class MockApiProcessTest {
 
   @Test
   void recordsWritesWithTheirWriterAndServesTheStatusSubresource() throws Exception {
-    try (MockApi api = MockApi.start(Launcher.workDir().resolve("mock-api-test"))) {
+    try (MockApi api = MockApi.start(Launcher.freshDir("mock-api-test"))) {
       GatewayResources.Resource vs = GatewayResources.virtualService("echo", "echo.test", "a");
       assertThat(api.create(vs)).isEqualTo(201);
       assertThat(api.create(vs)).as("a duplicate create").isEqualTo(409);
@@ -50,7 +50,7 @@ class MockApiProcessTest {
 
   @Test
   void aPausedApiAnswersNothingUntilResumedAndStopEndsTheProcess() throws Exception {
-    MockApi api = MockApi.start(Launcher.workDir().resolve("mock-api-pause"));
+    MockApi api = MockApi.start(Launcher.freshDir("mock-api-pause"));
     ManagedProcess p = api.process();
     HttpRequest get = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + api.port()
         + "/apis/gateway.holdfast.io/v1/namespaces/demo/upstreams")).timeout(Duration.ofMillis(700)).build();

@@ -4,7 +4,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.holdfast.server.demo.EchoBackend;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,13 +49,8 @@ final class OutageCluster implements AutoCloseable {
 
   private OutageCluster(String name, int count, boolean direct, ClusterTimings timings, List<String> flags) {
     this.name = name;
-    this.dir = Launcher.workDir().resolve(name).toAbsolutePath();
+    this.dir = Launcher.freshDir(name);
     this.timings = timings;
-    try {
-      Files.createDirectories(dir);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
     api = MockApi.start(dir);
     for (String b : List.of("a", "b")) {
       backends.put(b, EchoBackend.start(b));

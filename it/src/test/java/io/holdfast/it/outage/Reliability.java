@@ -91,6 +91,8 @@ final class Reliability {
         lease 2 s, renew deadline 1.5 s, retry 300 ms, lock timeout 500 ms. Times are measured on the API's write
         record (when it received each write) and by polling each replica's `/state` every 100 ms.
         "Writes by non-leaders" counts status writes the API received from a replica after it had stopped leading.
+        The whole suite: `mvn -B verify` (or `mvn -B verify -pl it -am`); each section names the command for its
+        scenario alone. `-Doutage.seed=N` repeats a flapping run.
 
         """);
     for (Path p : parts) {
