@@ -1,0 +1,80 @@
+package io.holdfast.it.outage;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** How the suite starts Java processes: same JDK, same class path as the test JVM, the built holdfast jar. */
+final class Launcher {
+  private Launcher() {
+  }
+
+  static String java() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
+  /** The test JVM's class path: it holds the server, the testkit and grpc-xds. */
+  static String classpath() {
+    return System.getProperty("java.class.path");
+  }
+
+  /** A JVM running {@code mainClass} from the test class path, with a small heap (2 cores, many processes). */
+  static List<String> javaMain(String mainClass, List<String> args) {
+    return javaMain(List.of(), mainClass, args);
+  }
+
+  static List<String> javaMain(List<String> jvmArgs, String mainClass, List<String> args) {
+    List<String> cmd = new ArrayList<>(List.of(java(), "-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+    cmd.addAll(jvmArgs);
+    cmd.addAll(List.of("-cp", classpath(), mainClass));
+    cmd.addAll(args);
+    return cmd;
+  }
+
+  /**
+   * {@code holdfast ARGS}: {@code java -jar server/target/holdfast.jar} when the build made it (mvn verify), else
+   * the CLI main class from the test class path (e.g. when an IT is run from an IDE).
+   */
+  static List<String> holdfast(List<String> args) {
+    String jar = System.getProperty("holdfast.jar", "");
+    if (!jar.isEmpty() && Files.isRegularFile(Path.of(jar))) {
+      List<String> cmd = new ArrayList<>(List.of(java(), "-Xmx256m", "-XX:+UseSerialGC", "-jar", jar));
+      cmd.addAll(args);
+      return cmd;
+    }
+    // The test class path starts with this module's logback.xml (quiet, for JMH); use the server's own.
+    return javaMain(List.of("-Dlogback.configurationFile="
+            + repoRoot().resolve("server/src/main/resources/logback.xml")),
+        "io.holdfast.server.cli.HoldfastCli", args);
+  }
+
+  static Path workDir() {
+    return Path.of(System.getProperty("holdfast.it.work", "target/outage"));
+  }
+
+  /** {@code workDir()/name}, emptied first: nothing a previous run left (logs, records) may be read as new. */
+  static Path freshDir(String name) {
+    Path dir = workDir().resolve(name).toAbsolutePath();
+    try {
+      if (Files.exists(dir)) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+          for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+            Files.delete(p);
+          }
+        }
+      }
+      return Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not empty " + dir, e);
+    }
+  }
+
+  static Path repoRoot() {
+    return Path.of(System.getProperty("holdfast.root", "..")).toAbsolutePath().normalize();
+  }
+}

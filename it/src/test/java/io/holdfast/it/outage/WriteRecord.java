@@ -1,0 +1,55 @@
+package io.holdfast.it.outage;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** One write the emulated API received, as MockKubeApiMain records it. Times are epoch milliseconds. */
+record WriteRecord(String method, String path, String userAgent, long startMillis, long endMillis, int code) {
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+  static final String LEASE_PATH_PART = "/apis/coordination.k8s.io/v1/";
+
+  WriteRecord {
+    Objects.requireNonNull(method, "method");
+    Objects.requireNonNull(path, "path");
+    Objects.requireNonNull(userAgent, "userAgent");
+    if (endMillis < startMillis) {
+      throw new IllegalArgumentException("ends before it starts: " + startMillis + ".." + endMillis);
+    }
+  }
+
+  static WriteRecord parse(String line) {
+    JsonNode n = JSON.readTree(line);
+    return new WriteRecord(n.get("method").asString(), n.get("path").asString(), n.get("userAgent").asString(),
+        n.get("startMillis").asLong(), n.get("endMillis").asLong(), n.get("code").asInt());
+  }
+
+  static List<WriteRecord> parseAll(List<String> lines) {
+    List<WriteRecord> out = new ArrayList<>();
+    for (String l : lines) {
+      if (!l.isBlank()) {
+        out.add(parse(l));
+      }
+    }
+    return out;
+  }
+
+  /** The Holdfast identity that sent it ({@code holdfast/<identity>} User-Agent), or empty for anyone else. */
+  String writer() {
+    return userAgent.startsWith("holdfast/") ? userAgent.substring("holdfast/".length()) : "";
+  }
+
+  boolean isStatusWrite() {
+    return method.equals("PUT") && path.startsWith("/apis/gateway.holdfast.io/") && path.endsWith("/status");
+  }
+
+  boolean isLeaseWrite() {
+    return path.startsWith(LEASE_PATH_PART) && path.contains("/leases");
+  }
+
+  boolean accepted() {
+    return code >= 200 && code < 300;
+  }
+}
