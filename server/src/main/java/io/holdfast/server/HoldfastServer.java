@@ -41,7 +41,9 @@ public final class HoldfastServer implements AutoCloseable {
   private final StatusBoard board = new StatusBoard();
   private final Clock clock;
   private volatile Leadership leadership;
-  private KubernetesMode kube; // null in file mode
+  private volatile KubernetesMode kube; // null in file mode
+  /** Kubernetes mode, before its elector is wired: report "starting", never the placeholder's "leader". */
+  private volatile boolean awaitingElection;
   private XdsServer xds;
   private AdminServer admin;
   /** Set while serving a snapshot loaded from disk that no source has confirmed yet. */
@@ -100,9 +102,11 @@ public final class HoldfastServer implements AutoCloseable {
     if (settings.fileMode()) {
       started.push(DirectoryWatcher.start(settings.configDir(), new FileConfigSource(pipeline)));
     } else {
+      awaitingElection = true;
       // Pushed last, so closed first: the lease is released before streams are drained.
       kube = KubernetesMode.start(settings, pipeline, board, registry, clock);
       leadership = kube.leadership();
+      awaitingElection = false;
       started.push(kube);
     }
     log.info("holdfast serving xds={}:{} admin={}:{} source={} election={} identity={}",
@@ -150,7 +154,8 @@ public final class HoldfastServer implements AutoCloseable {
     Map<String, Object> s = new LinkedHashMap<>();
     s.put("identity", leadership.identity());
     Leadership l = leadership;
-    s.put("role", l.state() == io.holdfast.election.ElectorState.STOPPED ? "stopped" : l.isLeader() ? "leader" : "follower");
+    s.put("role", awaitingElection ? "starting"
+        : l.state() == io.holdfast.election.ElectorState.STOPPED ? "stopped" : l.isLeader() ? "leader" : "follower");
     s.put("electionMode", kube == null || !(l instanceof io.holdfast.election.LeaderElector) ? "single-replica" : "lease");
     if (kube != null) {
       s.putAll(kube.state(clock));
