@@ -21,7 +21,7 @@ class ServeSettingsTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"127.0.0.1", "0.0.0.0", "::", "::1", "[::1]", "fe80::1", "localhost",
-    "holdfast.holdfast-system.svc", "a-b.c1", "10.0.0.255"})
+    "holdfast.holdfast-system.svc", "a-b.c1", "127.255.255.254"})
   void acceptsLiteralsAndHostNames(String address) {
     assertThat(withXdsAddress(address).xdsAddress()).isEqualTo(address);
   }
