@@ -383,13 +383,8 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     VersionedRecord base = observed;
     if (base == null || !holdsTerm(base.record(), term)) {
       // The watch told us something changed: decide on a fresh read, never on the event alone.
-      Optional<VersionedRecord> fresh = read();
+      Optional<VersionedRecord> fresh = rereadOwnLease(term);
       if (fresh.isEmpty()) {
-        demote("lease was deleted");
-        return;
-      }
-      if (!holdsTerm(fresh.get().record(), term)) {
-        demote("lease taken by " + describeHolder(fresh.get().record()));
         return;
       }
       base = fresh.get();
@@ -414,18 +409,26 @@ public final class LeaderElector implements Leadership, AutoCloseable {
 
   /** A renewal met a changed or deleted record: read it and either renew on top of it or step down. */
   private void renewAfterConflict(Term term, LeaseRecord renewed) throws LockException {
+    Optional<VersionedRecord> fresh = rereadOwnLease(term);
+    if (fresh.isPresent()) {
+      long sentAt = clock.nanoTime();
+      onRenewed(call(() -> lock.update(fresh.get(), renewed)), sentAt);
+    }
+  }
+
+  /**
+   * Reads the lease afresh: the record if this replica still holds it in {@code term}; otherwise demotes
+   * (deleted, or taken by someone else) and returns empty.
+   */
+  private Optional<VersionedRecord> rereadOwnLease(Term term) throws LockException {
     Optional<VersionedRecord> fresh = read();
     if (fresh.isEmpty()) {
       demote("lease was deleted");
-      nextAttemptAt = clock.nanoTime();
-      return;
-    }
-    if (!holdsTerm(fresh.get().record(), term)) {
+    } else if (!holdsTerm(fresh.get().record(), term)) {
       demote("lease taken by " + describeHolder(fresh.get().record()));
-      return;
+      return Optional.empty();
     }
-    long sentAt = clock.nanoTime();
-    onRenewed(call(() -> lock.update(fresh.get(), renewed)), sentAt);
+    return fresh;
   }
 
   private Optional<VersionedRecord> read() throws LockException {

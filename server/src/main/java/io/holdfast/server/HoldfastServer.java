@@ -172,14 +172,7 @@ public final class HoldfastServer implements AutoCloseable {
   /** Stops everything in reverse order of start. Idempotent; safe to call from several threads. */
   @Override
   public synchronized void close() {
-    while (!started.isEmpty()) {
-      AutoCloseable c = started.pop();
-      try {
-        c.close();
-      } catch (Exception e) {
-        log.warn("stopping {} failed: {}", c.getClass().getSimpleName(), e.toString());
-      }
-    }
+    Closeables.closeAll(started);
   }
 
   private static String identity() {

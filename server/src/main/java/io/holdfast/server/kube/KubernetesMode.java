@@ -12,6 +12,7 @@ import io.holdfast.election.Leadership;
 import io.holdfast.kube.source.KubeConfigSource;
 import io.holdfast.kube.status.DesiredStatus;
 import io.holdfast.kube.status.StatusWriter;
+import io.holdfast.server.Closeables;
 import io.holdfast.server.cli.ServeSettings;
 import io.holdfast.server.pipeline.ConfigPipeline;
 import io.holdfast.server.pipeline.StatusBoard;
@@ -112,7 +113,7 @@ public final class KubernetesMode implements AutoCloseable {
               + election.leaseNamespace() + "/" + election.leaseName() : "disabled", election.identity());
       return mode;
     } catch (RuntimeException e) {
-      closeAll(opened);
+      Closeables.closeAll(opened);
       throw e;
     }
   }
@@ -170,17 +171,7 @@ public final class KubernetesMode implements AutoCloseable {
 
   @Override
   public synchronized void close() {
-    closeAll(started);
+    Closeables.closeAll(started);
   }
 
-  private static void closeAll(Deque<AutoCloseable> items) {
-    while (!items.isEmpty()) {
-      AutoCloseable c = items.pop();
-      try {
-        c.close();
-      } catch (Exception e) {
-        log.warn("stopping {} failed: {}", c.getClass().getSimpleName(), e.toString());
-      }
-    }
-  }
 }

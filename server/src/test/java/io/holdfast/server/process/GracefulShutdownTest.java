@@ -47,7 +47,12 @@ class GracefulShutdownTest {
       List<String> after = lines.subList(lines.indexOf(lines.stream().filter(l -> l.contains("holdfast serving"))
           .findFirst().orElseThrow()), lines.size());
       for (String line : after) {
-        tools.jackson.databind.JsonNode event = json.readTree(line);
+        tools.jackson.databind.JsonNode event;
+        try {
+          event = json.readTree(line);
+        } catch (RuntimeException e) {
+          throw new AssertionError("not a JSON line: " + line + "\nwhole log:\n" + String.join("\n", lines), e);
+        }
         assertThat(event.has("level") && event.has("loggerName")).as(line).isTrue();
       }
       assertThat(after).anyMatch(l -> l.contains("received SIGTERM"));
