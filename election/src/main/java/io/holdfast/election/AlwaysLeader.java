@@ -4,6 +4,8 @@ import java.util.Optional;
 
 /** The election of one: no lock, no API, one endless term. */
 final class AlwaysLeader implements Leadership {
+  /** A single replica's fence never expires; a long, finite value keeps timeout arithmetic safe. */
+  static final java.time.Duration UNBOUNDED = java.time.Duration.ofDays(365);
   private final Term term;
 
   AlwaysLeader(String identity) {
@@ -46,6 +48,11 @@ final class AlwaysLeader implements Leadership {
       @Override
       public boolean isValid() {
         return true;
+      }
+
+      @Override
+      public java.time.Duration timeLeft() {
+        return UNBOUNDED;
       }
     });
     return true;

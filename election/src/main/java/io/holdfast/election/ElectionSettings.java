@@ -19,6 +19,10 @@ import java.util.UUID;
  * @param renewDeadline  how long a leader keeps acting without a successful renewal; also the fence
  * @param retryPeriod    interval between acquire and renew attempts (jittered)
  * @param lockTimeout    bound on each lock call, so a hung API cannot stretch a renewal past its deadline
+ * @param leaderRequestTimeout bound on each leader-only request (status writes); also capped at the time left
+ *                       on the fence
+ * @param fenceSlack     the stated bound on how much later than its timeout a leader-only request may still
+ *                       reach the API server (network delay plus clock-rate difference between replicas)
  * @param recovery       what to do after losing the lease
  */
 public record ElectionSettings(
@@ -30,6 +34,8 @@ public record ElectionSettings(
     Duration renewDeadline,
     Duration retryPeriod,
     Duration lockTimeout,
+    Duration leaderRequestTimeout,
+    Duration fenceSlack,
     RecoveryPolicy recovery) {
 
   /** Jitter added to each retry wait, as a fraction of it; the timing rule below leaves room for it. */
@@ -53,6 +59,8 @@ public record ElectionSettings(
     requirePositive("renewDeadline", renewDeadline);
     requirePositive("retryPeriod", retryPeriod);
     requirePositive("lockTimeout", lockTimeout);
+    requirePositive("leaderRequestTimeout", leaderRequestTimeout);
+    requirePositive("fenceSlack", fenceSlack);
     if (leaseDuration.toNanos() % 1_000_000_000L != 0) {
       throw new IllegalArgumentException("leaseDuration must be a whole number of seconds (the Lease stores seconds), was "
           + Durations.format(leaseDuration));
@@ -78,7 +86,8 @@ public record ElectionSettings(
   public Builder toBuilder() {
     return new Builder().enabled(enabled).identity(identity).leaseNamespace(leaseNamespace).leaseName(leaseName)
         .leaseDuration(leaseDuration).renewDeadline(renewDeadline).retryPeriod(retryPeriod)
-        .lockTimeout(lockTimeout).recovery(recovery);
+        .lockTimeout(lockTimeout).leaderRequestTimeout(leaderRequestTimeout).fenceSlack(fenceSlack)
+        .recovery(recovery);
   }
 
   /**
@@ -137,6 +146,8 @@ public record ElectionSettings(
     private Duration renewDeadline = Duration.ofSeconds(10);
     private Duration retryPeriod = Duration.ofSeconds(2);
     private Duration lockTimeout = Duration.ofSeconds(1);
+    private Duration leaderRequestTimeout = Duration.ofSeconds(2);
+    private Duration fenceSlack = Duration.ofSeconds(1);
     private RecoveryPolicy recovery = RecoveryPolicy.RECOVER;
 
     private Builder() {}
@@ -149,11 +160,13 @@ public record ElectionSettings(
     public Builder renewDeadline(Duration v) { renewDeadline = v; return this; }
     public Builder retryPeriod(Duration v) { retryPeriod = v; return this; }
     public Builder lockTimeout(Duration v) { lockTimeout = v; return this; }
+    public Builder leaderRequestTimeout(Duration v) { leaderRequestTimeout = v; return this; }
+    public Builder fenceSlack(Duration v) { fenceSlack = v; return this; }
     public Builder recovery(RecoveryPolicy v) { recovery = v; return this; }
 
     public ElectionSettings build() {
       return new ElectionSettings(enabled, identity, leaseNamespace, leaseName, leaseDuration, renewDeadline,
-          retryPeriod, lockTimeout, recovery);
+          retryPeriod, lockTimeout, leaderRequestTimeout, fenceSlack, recovery);
     }
 
     /** {@code <hostname>_<random>}, fixed per process, as Gloo does: unique even across pod restarts. */

@@ -11,6 +11,12 @@ public interface Fence {
   /** True while this replica still leads in {@link #term()} and its renew deadline has not passed. */
   boolean isValid();
 
+  /**
+   * Time left before this fence expires, by this replica's clock; zero once it is invalid. Leader-only
+   * requests cap their timeout at this, so no request is still waiting for an answer past the fence.
+   */
+  java.time.Duration timeLeft();
+
   /** Throws {@link LeadershipLostException} unless {@link #isValid()}. */
   default void check() {
     if (!isValid()) {

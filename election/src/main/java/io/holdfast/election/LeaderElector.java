@@ -755,6 +755,14 @@ public final class LeaderElector implements Leadership, AutoCloseable {
       Tenure t = tenure;
       return t.termSeq == seq && t.state == ElectorState.LEADER && clock.nanoTime() - t.fenceDeadline < 0;
     }
+
+    @Override
+    public java.time.Duration timeLeft() {
+      Tenure t = tenure;
+      long left = t.fenceDeadline - clock.nanoTime();
+      return t.termSeq == seq && t.state == ElectorState.LEADER && left > 0
+          ? java.time.Duration.ofNanos(left) : java.time.Duration.ZERO;
+    }
   }
 
   /** Builds an elector; only settings and lock are required. */

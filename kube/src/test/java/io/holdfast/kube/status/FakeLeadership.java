@@ -79,6 +79,11 @@ final class FakeLeadership implements Leadership {
         public boolean isValid() {
           return fenceValid && t.equals(term);
         }
+
+        @Override
+        public java.time.Duration timeLeft() {
+          return isValid() ? java.time.Duration.ofSeconds(10) : java.time.Duration.ZERO;
+        }
       });
       return true;
     } catch (Fence.LeadershipLostException e) {
