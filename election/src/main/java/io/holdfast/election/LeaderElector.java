@@ -38,6 +38,14 @@ import org.slf4j.LoggerFactory;
  * ago. Any other candidate must see that renewal and wait a full lease duration after it, so the gap
  * (lease duration - renew deadline) separates two leaders' terms even when the old one is paused.
  *
+ * <p>A released lease is taken at once only when it is a hand-over this replica saw: the record it last saw
+ * was held, in the same term, right before the release. A release or deletion it cannot attribute (a third
+ * party's edit, or nothing seen before) is treated like a silent holder: wait a full lease first.
+ *
+ * <p>Closing stops leader-only work before the lease goes: no new fenced action starts, running fences
+ * fail their next check, and the release waits (bounded) for running actions to end plus the fence slack;
+ * see {@link #close()}.
+ *
  * <p>Threads: one elector thread owns all mutable state and makes every lock call (each bounded by the lock
  * timeout, on a helper thread it abandons on time-out). Other threads read one immutable {@link Tenure}
  * through a volatile field, and the lock's watch only enqueues what it saw. Listeners run on their own
@@ -61,6 +69,8 @@ public final class LeaderElector implements Leadership, AutoCloseable {
   private final long leaseNanos;
   private final long renewDeadlineNanos;
   private final long retryNanos;
+  private final long fenceSlackNanos;
+  private final InFlightActions inFlight;
 
   /** Everything other threads may read, replaced whole on every change. */
   private record Tenure(ElectorState state, Term term, long termSeq, long fenceDeadline) {
@@ -73,6 +83,10 @@ public final class LeaderElector implements Leadership, AutoCloseable {
   private volatile long lastRenewSentAt;
   private volatile boolean everRenewed;
   private volatile boolean stopRequested;
+  /** The fence's end when close() was called (or the call's time if not leading): bounds the final drain. */
+  private volatile long fenceDeadlineAtClose;
+  /** The current streak's failure, for operators; null while the lock answers. */
+  private volatile String lastError;
 
   // Owned by the elector thread.
   private VersionedRecord observed;
@@ -82,6 +96,8 @@ public final class LeaderElector implements Leadership, AutoCloseable {
   private Long unseenHolderSince;
   private long observedAt;
   private boolean observedOnce;
+  /** The observed record is a release that directly followed a held record of the same term, as seen here. */
+  private boolean handOver;
   private long termSeq;
   private long lastKnownTransitions = -1;
   private long nextAttemptAt;
@@ -112,6 +128,8 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     this.leaseNanos = settings.leaseDuration().toNanos();
     this.renewDeadlineNanos = settings.renewDeadline().toNanos();
     this.retryNanos = settings.retryPeriod().toNanos();
+    this.fenceSlackNanos = settings.fenceSlack().toNanos();
+    this.inFlight = new InFlightActions(clock);
     this.nextAttemptAt = clock.nanoTime();
     this.metrics = new ElectionMetrics(b.registry, this, this::lastRenewAgeSeconds);
   }
@@ -135,8 +153,12 @@ public final class LeaderElector implements Leadership, AutoCloseable {
 
   @Override
   public boolean isLeader() {
-    Tenure t = tenure;
-    return t.state == ElectorState.LEADER && clock.nanoTime() - t.fenceDeadline < 0;
+    return leads(tenure);
+  }
+
+  /** Leading in {@code t}, by the clock, and not closing: the one test every fence and gate applies. */
+  private boolean leads(Tenure t) {
+    return t.state == ElectorState.LEADER && !inFlight.isClosed() && clock.nanoTime() - t.fenceDeadline < 0;
   }
 
   @Override
@@ -161,18 +183,30 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     return settings.identity();
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The action is tracked while it runs, so that {@link #close()} releases the lease only after it ended
+   * (registered before leadership is checked, so a close cannot slip between the check and the tracking).
+   */
   @Override
   public boolean runIfLeader(Fence.FencedAction action) {
-    Tenure t = tenure;
-    if (t.state != ElectorState.LEADER || clock.nanoTime() - t.fenceDeadline >= 0) {
+    if (!inFlight.enter()) {
       return false;
     }
-    Fence fence = new TermFence(t.term, t.termSeq);
+    boolean ran = false;
     try {
-      action.run(fence);
+      Tenure t = tenure;
+      if (!leads(t)) {
+        return false;
+      }
+      ran = true;
+      action.run(new TermFence(t.term, t.termSeq));
       return true;
     } catch (Fence.LeadershipLostException e) {
       return false;
+    } finally {
+      inFlight.exit(ran);
     }
   }
 
@@ -186,6 +220,15 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     return everRenewed ? (clock.nanoTime() - lastRenewSentAt) / 1e9 : Double.NaN;
   }
 
+  /**
+   * What the lease API answered wrong in the current streak of failed attempts, for operators (the admin
+   * {@code /state}), e.g. {@code lease namespace 'x' not found (HTTP 404 on create of Lease x/holdfast)};
+   * empty while the API answers. Lost write races are normal and never reported here.
+   */
+  public Optional<String> lastError() {
+    return Optional.ofNullable(lastError);
+  }
+
   /** Whether the lock's watch is live, so followers react to changes at once instead of at their next poll. */
   public boolean watchHealthy() {
     return watch.isHealthy();
@@ -197,25 +240,42 @@ public final class LeaderElector implements Leadership, AutoCloseable {
   }
 
   /**
-   * Stops campaigning; a leader stops acting first, then releases the lease (empty holder, 1 s duration)
-   * so a follower can take over at once. Returns within about one lock timeout.
+   * Stops campaigning. A leader stops acting first, then releases the lease (empty holder, 1 s duration)
+   * so a follower it saw can take over at once:
+   * <ol>
+   *   <li>at once, on the calling thread: no new fenced action starts, and every running action's fence
+   *       fails its next check, so it writes nothing more;
+   *   <li>the elector thread finishes the lock call in progress (at most lockTimeout) and makes no other;
+   *   <li>it waits for running actions to end, at most until the fence's end plus fenceSlack, and then
+   *       fenceSlack after the last one ended (its last request may have been abandoned at its timeout with
+   *       bytes still on the wire), never past the fence's end plus fenceSlack; an action still running then
+   *       is logged and abandoned (its requests were capped at the fence, so none can land later);
+   *   <li>it releases the lease (at most lockTimeout).
+   * </ol>
+   * Returns within {@link ElectionSettings#maxCloseTime()}: renewDeadline + fenceSlack + lockTimeout + 2 s.
+   * A fenced action that itself calls close() makes close() wait for the action it is part of until that bound.
    */
   @Override
   public void close() {
     Thread t;
     synchronized (this) {
       t = thread;
-      stopRequested = true;
+      requestStop();
     }
     wake();
     if (t != null && t != Thread.currentThread()) {
       try {
-        t.join(settings.lockTimeout().toMillis() * 2 + 1_000);
+        // The elector thread's worst case is steps 2-4 above; the margin covers scheduling.
+        t.join(settings.maxCloseTime().minusSeconds(1).toMillis());
+        if (t.isAlive()) {
+          log.error("election: elector thread did not stop within {} identity={}",
+              Durations.format(settings.maxCloseTime().minusSeconds(1)), settings.identity());
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
     } else if (t == null) {
-      tenure = Tenure.STOPPED;
+      shutdown(); // never started: no thread owns the state, so this one may release what it holds
     }
     lockCalls.shutdownNow();
     if (ownedListenerExecutor != null) {
@@ -228,18 +288,36 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     }
   }
 
+  /**
+   * Ends leader-only work at once (step 1 of {@link #close()}) and asks the loop to stop. Called by close(),
+   * by the recovery policy's exit, and when the elector thread is interrupted. Idempotent.
+   */
+  private synchronized void requestStop() {
+    if (!stopRequested) {
+      Tenure now = tenure;
+      fenceDeadlineAtClose = now.state == ElectorState.LEADER ? now.fenceDeadline : clock.nanoTime();
+      inFlight.close();
+      stopRequested = true;
+    }
+  }
+
   // ---- the loop ------------------------------------------------------------------------------------
 
   private void run() {
-    log.info("election: starting identity={} lock=\"{}\" lease={} renewDeadline={} retry={} lockTimeout={} onLoss={}{}",
+    log.info("election: starting identity={} lock=\"{}\" lease={} renewDeadline={} retry={} lockTimeout={} "
+            + "leaderRequestTimeout={} fenceSlack={} onLoss={}{}",
         settings.identity(), lock.describe(), Durations.format(settings.leaseDuration()),
         Durations.format(settings.renewDeadline()), Durations.format(settings.retryPeriod()),
-        Durations.format(settings.lockTimeout()), settings.recovery().onLoss(),
+        Durations.format(settings.lockTimeout()), Durations.format(settings.leaderRequestTimeout()),
+        Durations.format(settings.fenceSlack()), settings.recovery().onLoss(),
         settings.recovery().maxRecovery().map(d -> " maxRecovery=" + Durations.format(d)).orElse(""));
     try {
       watch = lock.watch(this::onWatchEvent);
-    } catch (RuntimeException e) {
-      log.warn("election: could not start watching {}, polling instead: {}", lock.describe(), e.toString());
+    } catch (Throwable e) {
+      // Throwable, not RuntimeException: an Error here (a missing class, say) used to end this thread
+      // silently, leaving a replica that never campaigns. Polling works without the watch.
+      log.error("election: could not start watching {}, polling instead identity={}", lock.describe(),
+          settings.identity(), e);
     }
     while (!stopRequested && tenure.state != ElectorState.STOPPED) {
       long delay;
@@ -253,7 +331,11 @@ public final class LeaderElector implements Leadership, AutoCloseable {
       }
       awaitWake(delay);
     }
-    shutdown();
+    try {
+      shutdown();
+    } catch (Throwable t) {
+      log.error("election: shutdown failed identity={}", settings.identity(), t);
+    }
   }
 
   /**
@@ -268,7 +350,7 @@ public final class LeaderElector implements Leadership, AutoCloseable {
       demote("renew deadline passed: no successful renewal within " + Durations.format(settings.renewDeadline())
           + (lastFailureCause == null ? "" : " (last failure: " + lastFailureCause.tag() + ")"));
     }
-    if (recoveryExpired(now) || tenure.state == ElectorState.STOPPED) {
+    if (recoveryExpired(now) || tenure.state == ElectorState.STOPPED || stopRequested) {
       return 0;
     }
     if (now - nextAttemptAt >= 0) {
@@ -287,6 +369,7 @@ public final class LeaderElector implements Leadership, AutoCloseable {
 
   private void attempt() {
     boolean leading = tenure.state == ElectorState.LEADER;
+    retryNow = false; // set below by an outcome of this attempt only, never left over from before it
     try {
       if (leading) {
         renew();
@@ -299,11 +382,18 @@ public final class LeaderElector implements Leadership, AutoCloseable {
       }
       consecutiveFailures = 0;
       lastFailureCause = null;
+      lastError = null;
     } catch (LockException e) {
+      if (stopRequested) {
+        return; // refused because the elector is closing: not a failure of the API
+      }
       onFailure(leading, e);
     }
     if (tenure.state != ElectorState.STOPPED) {
       nextAttemptAt = clock.nanoTime() + (retryNow ? 0 : nextDelay());
+      if (recoveryDeadline != null && recoveryDeadline - nextAttemptAt < 0) {
+        nextAttemptAt = recoveryDeadline; // try once more before the recovery policy may end the process
+      }
     }
     retryNow = false;
   }
@@ -314,6 +404,7 @@ public final class LeaderElector implements Leadership, AutoCloseable {
         || e.cause() == LockException.Cause.NOT_FOUND;
     if (lostRace) {
       // Someone else wrote first; read afresh next time instead of trusting what we saw.
+      lastError = null; // the API answered
       observedOnce = false;
       if (observed == null && unseenHolderSince == null) {
         unseenHolderSince = clock.nanoTime();
@@ -322,8 +413,14 @@ public final class LeaderElector implements Leadership, AutoCloseable {
       return;
     }
     consecutiveFailures++;
+    lastError = e.getMessage();
     // The API being away is expected: one line when a streak starts or changes cause, no stack trace.
-    if (e.cause() != lastFailureCause) {
+    // A missing namespace is not: it is a configuration error that no retry fixes, so it is an error.
+    if (e.cause() != lastFailureCause && e.cause() == LockException.Cause.NAMESPACE_NOT_FOUND) {
+      log.error("election: {} failed identity={} role={} cause={} namespace={}: {}; no replica can lead until "
+              + "the namespace exists", leading ? "renew" : "acquire", settings.identity(), tenure.state,
+          e.cause().tag(), settings.leaseNamespace(), e.getMessage());
+    } else if (e.cause() != lastFailureCause) {
       log.warn("election: {} failed identity={} role={} cause={}: {}", leading ? "renew" : "acquire",
           settings.identity(), tenure.state, e.cause().tag(), e.getMessage());
     } else {
@@ -337,16 +434,15 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     if (tenure.state == ElectorState.LEADER) {
       return retryNanos;
     }
-    long base = retryNanos;
-    if (consecutiveFailures > 0) {
-      base = retryNanos << Math.min(consecutiveFailures - 1, 30);
-      base = Math.min(base, retryNanos * MAX_BACKOFF_RETRY_PERIODS);
-    }
+    // Double the wait per failure up to the cap, counting in retry periods: shifting the nanoseconds
+    // overflowed for retry periods above ~8.6 s after 31 failures, and the delay became 0 (a spin).
+    long periods = consecutiveFailures == 0 ? 1
+        : Math.min(1L << Math.min(consecutiveFailures - 1, 30), MAX_BACKOFF_RETRY_PERIODS);
+    long base = retryNanos * periods; // at most 4 x 1 h in nanoseconds: far from overflow
     long delay = base + (long) (base * ElectionSettings.JITTER_FACTOR * random.getAsDouble());
     if (consecutiveFailures == 0 && observed != null && !canAcquire(observed.record(), clock.nanoTime())) {
       // Be there the moment the current lease expires rather than up to a retry period later.
-      long untilExpiry = observedAt + observed.record().leaseDurationSeconds() * 1_000_000_000L - clock.nanoTime();
-      delay = Math.min(delay, Math.max(0, untilExpiry));
+      delay = Math.min(delay, Math.max(0, acquirableAt(observed.record()) - clock.nanoTime()));
     } else if (consecutiveFailures == 0 && observed == null && !canCreate(clock.nanoTime())) {
       delay = Math.min(delay, Math.max(0, createAllowedAt() - clock.nanoTime()));
     }
@@ -369,7 +465,9 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     if (!canAcquire(rec.record(), clock.nanoTime())) {
       return;
     }
-    String cause = rec.record().isReleased() ? "lease was released"
+    String cause = rec.record().isReleased() && handOver ? "lease was released by its holder"
+        : rec.record().isReleased() ? "released lease unchanged for " + Durations.format(Duration.ofNanos(
+            clock.nanoTime() - observedAt)) + " (no hand-over seen: waited a full lease)"
         : rec.record().isHeldBy(settings.identity()) ? "re-took own lease from an earlier term"
         : "lease of " + rec.record().holderIdentity() + " expired (unchanged for "
             + rec.record().leaseDurationSeconds() + "s)";
@@ -444,6 +542,9 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     LeaseRecord before = observed == null ? null : observed.record();
     if (!observedOnce || !Objects.equals(before, seen)) {
       observedAt = now;
+      // A release is a hand-over only if this replica saw the holder of that very term right before it.
+      handOver = seen != null && seen.isReleased() && before != null && !before.isReleased()
+          && before.leaseTransitions() == seen.leaseTransitions();
     }
     if (seen == null && observed != null && !observed.record().isReleased()) {
       recordBeforeDeletion = observed.record();
@@ -490,10 +591,22 @@ public final class LeaderElector implements Leadership, AutoCloseable {
   }
 
   private boolean canAcquire(LeaseRecord r, long now) {
-    if (r.isReleased() || r.isHeldBy(settings.identity())) {
-      return true;
+    long at = acquirableAt(r);
+    return at == Long.MIN_VALUE || now - at >= 0;
+  }
+
+  /**
+   * When {@code r} (the observed record) may be taken: at once ({@code Long.MIN_VALUE}) if it is ours or a
+   * hand-over we saw; otherwise once it stayed unchanged for a lease on our clock. A release we cannot
+   * attribute to the holder we saw (a third party's edit, or no holder seen) may hide a holder still
+   * acting until its renew deadline, so it waits our full lease too, not the 1 s a release states.
+   */
+  private long acquirableAt(LeaseRecord r) {
+    if (r.isHeldBy(settings.identity()) || (r.isReleased() && handOver)) {
+      return Long.MIN_VALUE;
     }
-    return now - observedAt >= r.leaseDurationSeconds() * 1_000_000_000L;
+    long stated = r.leaseDurationSeconds() * 1_000_000_000L; // int seconds: at most ~2.1e18, no overflow
+    return observedAt + (r.isReleased() ? Math.max(stated, leaseNanos) : stated);
   }
 
   private boolean trustWatch() {
@@ -555,6 +668,10 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     notifyListeners(l -> l.onDemoted(old.term, cause));
     nextAttemptAt = clock.nanoTime();
     retryNow = true;
+    // A new role, a new streak: the renewal failures must not stretch the follower's first waits (they
+    // pushed its next attempt past the recovery deadline, so it exited with the API already back).
+    consecutiveFailures = 0;
+    lastFailureCause = null;
     RecoveryPolicy policy = settings.recovery();
     if (policy.onLoss() == RecoveryPolicy.OnLoss.EXIT) {
       exit("lost leadership (" + cause + "), quitting: recovery policy is exit");
@@ -573,7 +690,17 @@ public final class LeaderElector implements Leadership, AutoCloseable {
   }
 
   private boolean recoveryExpired(long now) {
-    if (recoveryDeadline == null || now - recoveryDeadline < 0) {
+    if (recoveryDeadline == null || now - recoveryDeadline < 0 || stopRequested) {
+      return false;
+    }
+    // One last read before giving up: the API may have come back since the last failed attempt, and a
+    // replica whose API answers has recovered, whatever its backoff had scheduled.
+    try {
+      read();
+    } catch (LockException e) {
+      log.debug("election: last read before the recovery deadline failed cause={}: {}", e.cause().tag(), e.getMessage());
+    }
+    if (recoveryDeadline == null) {
       return false;
     }
     Duration max = settings.recovery().maxRecovery().orElseThrow();
@@ -585,20 +712,22 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     log.error("election: {} identity={}", reason, settings.identity());
     Tenure old = tenure;
     tenure = Tenure.STOPPED;
-    stopRequested = true;
+    requestStop();
     transitioned(old.state, ElectorState.STOPPED, old.term, reason);
     exitHandler.exit(ExitHandler.EXIT_STATUS, reason);
   }
 
   private void shutdown() {
+    requestStop(); // normally done already; when never started, close() comes straight here
     Tenure old = tenure;
     tenure = Tenure.STOPPED; // before releasing: nobody may act while another could already lead
     if (old.state == ElectorState.LEADER && observed != null && holdsTerm(observed.record(), old.term)) {
+      drainLeaderWork(old.term);
       LeaseRecord released = new LeaseRecord("", RELEASED_LEASE_SECONDS, clock.wallTime(), clock.wallTime(),
           observed.record().leaseTransitions());
       VersionedRecord from = observed;
       try {
-        call(() -> lock.update(from, released));
+        send(() -> lock.update(from, released), settings.lockTimeout().toNanos());
         log.info("election: released the lease identity={} term={}", settings.identity(), old.term);
       } catch (LockException e) {
         log.warn("election: could not release the lease identity={} cause={}: {}", settings.identity(),
@@ -612,6 +741,27 @@ public final class LeaderElector implements Leadership, AutoCloseable {
       }
     }
     watch.close();
+  }
+
+  /**
+   * Before the release: wait for leader-only work to stop and its last request to land (see
+   * {@link #close()}). Without this a status write that passed its fence check just before close() reached
+   * the API after a successor had taken the released lease. Only a leader waits: a follower releases
+   * nothing, so its close cannot let anyone start earlier.
+   */
+  private void drainLeaderWork(Term term) {
+    long giveUpAt = fenceDeadlineAtClose + fenceSlackNanos;
+    int running = inFlight.running();
+    long start = clock.nanoTime();
+    int abandoned = inFlight.awaitQuiet(giveUpAt, fenceSlackNanos);
+    if (abandoned > 0) {
+      log.warn("election: {} leader-only action(s) still running at the fence's end plus fenceSlack ({}); releasing "
+              + "the lease anyway identity={} term={}", abandoned, Durations.format(settings.fenceSlack()),
+          settings.identity(), term);
+    } else if (running > 0) {
+      log.info("election: leader-only work stopped before release identity={} term={} actions={} waitedMs={}",
+          settings.identity(), term, running, (clock.nanoTime() - start) / 1_000_000);
+    }
   }
 
   private void transitioned(ElectorState from, ElectorState to, Term term, String cause) {
@@ -633,7 +783,7 @@ public final class LeaderElector implements Leadership, AutoCloseable {
   }
 
   private int leaseSeconds() {
-    return (int) settings.leaseDuration().toSeconds();
+    return Math.toIntExact(settings.leaseDuration().toSeconds()); // at most 3600 (ElectionSettings.MAX_TIMING)
   }
 
   private static String describeHolder(LeaseRecord r) {
@@ -649,8 +799,9 @@ public final class LeaderElector implements Leadership, AutoCloseable {
         for (LeadershipListener l : listeners) {
           try {
             event.accept(l);
-          } catch (RuntimeException e) {
-            log.warn("election: listener {} failed", l, e);
+          } catch (Throwable e) {
+            // Throwable: the other listeners must still hear of the change, and the thread must live on.
+            log.error("election: listener {} failed", l, e);
           }
         }
       });
@@ -669,6 +820,11 @@ public final class LeaderElector implements Leadership, AutoCloseable {
    * hung API cannot hold the elector thread beyond the renew deadline. A call that times out is abandoned.
    */
   private <T> T call(LockCall<T> op) throws LockException {
+    if (stopRequested) {
+      // Closing: finish the call in progress, start no other, so close() stays bounded (the release goes
+      // through send() directly).
+      throw new LockException(LockException.Cause.OTHER, "elector is closing");
+    }
     long timeout = settings.lockTimeout().toNanos();
     Tenure t = tenure;
     if (t.state == ElectorState.LEADER) {
@@ -677,6 +833,11 @@ public final class LeaderElector implements Leadership, AutoCloseable {
         throw new LockException(LockException.Cause.TIMEOUT, "renew deadline reached before the call was sent");
       }
     }
+    return send(op, timeout);
+  }
+
+  /** Runs {@code op} on a helper thread and abandons it after {@code timeout} nanoseconds. */
+  private <T> T send(LockCall<T> op, long timeout) throws LockException {
     Future<T> future;
     try {
       future = lockCalls.submit(op::call);
@@ -721,7 +882,7 @@ public final class LeaderElector implements Leadership, AutoCloseable {
       wakeRequested = false;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      stopRequested = true;
+      requestStop();
     } finally {
       wakeLock.unlock();
     }
@@ -753,15 +914,14 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     @Override
     public boolean isValid() {
       Tenure t = tenure;
-      return t.termSeq == seq && t.state == ElectorState.LEADER && clock.nanoTime() - t.fenceDeadline < 0;
+      return t.termSeq == seq && leads(t);
     }
 
     @Override
-    public java.time.Duration timeLeft() {
+    public Duration timeLeft() {
       Tenure t = tenure;
       long left = t.fenceDeadline - clock.nanoTime();
-      return t.termSeq == seq && t.state == ElectorState.LEADER && left > 0
-          ? java.time.Duration.ofNanos(left) : java.time.Duration.ZERO;
+      return t.termSeq == seq && leads(t) && left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
     }
   }
 
