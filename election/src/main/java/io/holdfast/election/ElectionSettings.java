@@ -113,13 +113,14 @@ public record ElectionSettings(
 
   /**
    * The longest {@link LeaderElector#close()} takes with these settings:
-   * {@code renewDeadline + fenceSlack + lockTimeout + 2 s} (defaults: 14 s). Worst case: the elector thread
-   * is in a lock call (at most lockTimeout, and it makes no further call once closing); leader-only work
-   * gets until the fence's end plus fenceSlack (the time left on the fence is at most renewDeadline), and
-   * both waits overlap; then the release takes at most lockTimeout; 2 s cover scheduling and listeners.
+   * {@code renewDeadline + fenceSlack + 2 x lockTimeout + 2 s} (defaults: 15 s). Worst case: the elector
+   * thread is in a lock call (at most lockTimeout; it starts no other once closing) while leader-only work
+   * gets until the fence's end plus fenceSlack (the time left on the fence is at most renewDeadline, and
+   * lockTimeout is less, so the two waits overlap); then the release reads (if its view went stale) and
+   * writes, at most lockTimeout each; 2 s cover scheduling and the listeners' last callbacks.
    */
   public Duration maxCloseTime() {
-    return renewDeadline.plus(fenceSlack).plus(lockTimeout).plus(CLOSE_MARGIN);
+    return renewDeadline.plus(fenceSlack).plus(lockTimeout.multipliedBy(2)).plus(CLOSE_MARGIN);
   }
 
   public static Builder builder() {

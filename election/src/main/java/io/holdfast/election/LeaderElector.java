@@ -250,9 +250,10 @@ public final class LeaderElector implements Leadership, AutoCloseable {
    *       fenceSlack after the last one ended (its last request may have been abandoned at its timeout with
    *       bytes still on the wire), never past the fence's end plus fenceSlack; an action still running then
    *       is logged and abandoned (its requests were capped at the fence, so none can land later);
-   *   <li>it releases the lease (at most lockTimeout).
+   *   <li>it releases the lease: one write, preceded by a read when the renewal in progress was cut short
+   *       (at most 2 x lockTimeout).
    * </ol>
-   * Returns within {@link ElectionSettings#maxCloseTime()}: renewDeadline + fenceSlack + lockTimeout + 2 s.
+   * Returns within {@link ElectionSettings#maxCloseTime()}: renewDeadline + fenceSlack + 2 x lockTimeout + 2 s.
    * A fenced action that itself calls close() makes close() wait for the action it is part of until that bound.
    */
   @Override
@@ -721,18 +722,9 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     requestStop(); // normally done already; when never started, close() comes straight here
     Tenure old = tenure;
     tenure = Tenure.STOPPED; // before releasing: nobody may act while another could already lead
-    if (old.state == ElectorState.LEADER && observed != null && holdsTerm(observed.record(), old.term)) {
+    if (old.state == ElectorState.LEADER) {
       drainLeaderWork(old.term);
-      LeaseRecord released = new LeaseRecord("", RELEASED_LEASE_SECONDS, clock.wallTime(), clock.wallTime(),
-          observed.record().leaseTransitions());
-      VersionedRecord from = observed;
-      try {
-        send(() -> lock.update(from, released), settings.lockTimeout().toNanos());
-        log.info("election: released the lease identity={} term={}", settings.identity(), old.term);
-      } catch (LockException e) {
-        log.warn("election: could not release the lease identity={} cause={}: {}", settings.identity(),
-            e.cause().tag(), e.getMessage());
-      }
+      release(old.term);
     }
     if (old.state != ElectorState.STOPPED) {
       transitioned(old.state, ElectorState.STOPPED, old.term, "shutdown");
@@ -741,6 +733,35 @@ public final class LeaderElector implements Leadership, AutoCloseable {
       }
     }
     watch.close();
+  }
+
+  /**
+   * Empties the holder (1 s lease) so that a follower which saw this term can take over at once. Reads
+   * first when this replica's view is stale (close() cut short a renewal that met a conflict): at most two
+   * lock calls, each bounded by the lock timeout.
+   */
+  private void release(Term term) {
+    long timeout = settings.lockTimeout().toNanos();
+    try {
+      VersionedRecord from = observed;
+      if (from == null || !holdsTerm(from.record(), term)) {
+        Optional<VersionedRecord> fresh = send(lock::get, timeout);
+        if (fresh.isEmpty() || !holdsTerm(fresh.get().record(), term)) {
+          log.info("election: nothing to release identity={} term={}: the lease is no longer held in this term",
+              settings.identity(), term);
+          return;
+        }
+        from = fresh.get();
+      }
+      VersionedRecord base = from;
+      LeaseRecord released = new LeaseRecord("", RELEASED_LEASE_SECONDS, clock.wallTime(), clock.wallTime(),
+          base.record().leaseTransitions());
+      send(() -> lock.update(base, released), timeout);
+      log.info("election: released the lease identity={} term={}", settings.identity(), term);
+    } catch (LockException e) {
+      log.warn("election: could not release the lease identity={} term={} cause={}: {}", settings.identity(), term,
+          e.cause().tag(), e.getMessage());
+    }
   }
 
   /**

@@ -160,8 +160,8 @@ class ElectionSettingsTest {
   }
 
   @Test
-  void maxCloseTimeIsRenewDeadlinePlusFenceSlackPlusLockTimeoutPlusTwoSeconds() {
-    assertThat(build(b -> b).maxCloseTime()).isEqualTo(Duration.ofSeconds(14));
+  void maxCloseTimeIsRenewDeadlinePlusFenceSlackPlusTwoLockTimeoutsPlusTwoSeconds() {
+    assertThat(build(b -> b).maxCloseTime()).isEqualTo(Duration.ofSeconds(15));
   }
 
   @ParameterizedTest
