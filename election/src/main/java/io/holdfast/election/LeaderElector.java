@@ -9,14 +9,11 @@ import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.DoubleSupplier;
@@ -63,7 +60,7 @@ public final class LeaderElector implements Leadership, AutoCloseable {
   private final ExitHandler exitHandler;
   private final Executor listenerExecutor;
   private final ExecutorService ownedListenerExecutor;
-  private final ExecutorService lockCalls;
+  private final BoundedLockCalls lockCalls;
   private final ElectionMetrics metrics;
   private final List<LeadershipListener> listeners = new CopyOnWriteArrayList<>();
   private final long leaseNanos;
@@ -89,17 +86,8 @@ public final class LeaderElector implements Leadership, AutoCloseable {
   private volatile String lastError;
 
   // Owned by the elector thread.
-  private VersionedRecord observed;
-  /** The held record last seen before the lease was deleted; null unless the lease is currently absent. */
-  private LeaseRecord recordBeforeDeletion;
-  /** When a write race was lost to a record not yet seen (null otherwise): someone holds a lease we cannot see. */
-  private Long unseenHolderSince;
-  private long observedAt;
-  private boolean observedOnce;
-  /** The observed record is a release that directly followed a held record of the same term, as seen here. */
-  private boolean handOver;
+  private final LeaseView view;
   private long termSeq;
-  private long lastKnownTransitions = -1;
   private long nextAttemptAt;
   private int consecutiveFailures;
   private LockException.Cause lastFailureCause;
@@ -124,12 +112,13 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     this.ownedListenerExecutor = b.listenerExecutor == null
         ? Executors.newSingleThreadExecutor(daemon("holdfast-election-listeners")) : null;
     this.listenerExecutor = b.listenerExecutor == null ? ownedListenerExecutor : b.listenerExecutor;
-    this.lockCalls = Executors.newCachedThreadPool(daemon("holdfast-election-lock"));
+    this.lockCalls = new BoundedLockCalls(b.lock.describe());
     this.leaseNanos = settings.leaseDuration().toNanos();
     this.renewDeadlineNanos = settings.renewDeadline().toNanos();
     this.retryNanos = settings.retryPeriod().toNanos();
     this.fenceSlackNanos = settings.fenceSlack().toNanos();
     this.inFlight = new InFlightActions(clock);
+    this.view = new LeaseView(settings.identity(), leaseNanos);
     this.nextAttemptAt = clock.nanoTime();
     this.metrics = new ElectionMetrics(b.registry, this, this::lastRenewAgeSeconds);
   }
@@ -406,10 +395,7 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     if (lostRace) {
       // Someone else wrote first; read afresh next time instead of trusting what we saw.
       lastError = null; // the API answered
-      observedOnce = false;
-      if (observed == null && unseenHolderSince == null) {
-        unseenHolderSince = clock.nanoTime();
-      }
+      view.lostRace(clock.nanoTime());
       log.debug("election: lost a write race identity={} cause={}: {}", settings.identity(), e.cause().tag(), e.getMessage());
       return;
     }
@@ -441,45 +427,45 @@ public final class LeaderElector implements Leadership, AutoCloseable {
         : Math.min(1L << Math.min(consecutiveFailures - 1, 30), MAX_BACKOFF_RETRY_PERIODS);
     long base = retryNanos * periods; // at most 4 x 1 h in nanoseconds: far from overflow
     long delay = base + (long) (base * ElectionSettings.JITTER_FACTOR * random.getAsDouble());
-    if (consecutiveFailures == 0 && observed != null && !canAcquire(observed.record(), clock.nanoTime())) {
+    long chance = view.nextChanceAt();
+    if (consecutiveFailures == 0 && chance != LeaseView.NOW) {
       // Be there the moment the current lease expires rather than up to a retry period later.
-      delay = Math.min(delay, Math.max(0, acquirableAt(observed.record()) - clock.nanoTime()));
-    } else if (consecutiveFailures == 0 && observed == null && !canCreate(clock.nanoTime())) {
-      delay = Math.min(delay, Math.max(0, createAllowedAt() - clock.nanoTime()));
+      delay = Math.min(delay, Math.max(0, chance - clock.nanoTime()));
     }
     return delay;
   }
 
   private void campaign() throws LockException {
-    Optional<VersionedRecord> current = trustWatch() ? Optional.ofNullable(observed) : read();
+    // A live watch has pushed every change since the last read, so what it showed is as good as a read.
+    Optional<VersionedRecord> current = view.seenOnce() && watch.isHealthy() ? Optional.ofNullable(view.current()) : read();
     if (current.isEmpty()) {
-      if (!canCreate(clock.nanoTime())) {
+      if (!LeaseView.reached(view.mayCreateAt(), clock.nanoTime())) {
         return;
       }
-      long transitions = lastKnownTransitions + 1;
+      long transitions = view.lastKnownTransitions() + 1;
       LeaseRecord fresh = newTermRecord(transitions);
       long sentAt = clock.nanoTime();
       becomeLeader(call(() -> lock.create(fresh)), sentAt, "created the lease");
       return;
     }
     VersionedRecord rec = current.get();
-    if (!canAcquire(rec.record(), clock.nanoTime())) {
+    if (!LeaseView.reached(view.mayTakeAt(rec.record()), clock.nanoTime())) {
       return;
     }
-    String cause = rec.record().isReleased() && handOver ? "lease was released by its holder"
+    String cause = rec.record().isReleased() && view.isHandOver() ? "lease was released by its holder"
         : rec.record().isReleased() ? "released lease unchanged for " + Durations.format(Duration.ofNanos(
-            clock.nanoTime() - observedAt)) + " (no hand-over seen: waited a full lease)"
+            clock.nanoTime() - view.since())) + " (no hand-over seen: waited a full lease)"
         : rec.record().isHeldBy(settings.identity()) ? "re-took own lease from an earlier term"
         : "lease of " + rec.record().holderIdentity() + " expired (unchanged for "
             + rec.record().leaseDurationSeconds() + "s)";
-    LeaseRecord next = newTermRecord(Math.max(rec.record().leaseTransitions(), lastKnownTransitions) + 1);
+    LeaseRecord next = newTermRecord(Math.max(rec.record().leaseTransitions(), view.lastKnownTransitions()) + 1);
     long sentAt = clock.nanoTime();
     becomeLeader(call(() -> lock.update(rec, next)), sentAt, cause);
   }
 
   private void renew() throws LockException {
     Term term = tenure.term;
-    VersionedRecord base = observed;
+    VersionedRecord base = view.current();
     if (base == null || !holdsTerm(base.record(), term)) {
       // The watch told us something changed: decide on a fresh read, never on the event alone.
       Optional<VersionedRecord> fresh = rereadOwnLease(term);
@@ -497,7 +483,7 @@ public final class LeaderElector implements Leadership, AutoCloseable {
       written = call(() -> lock.update(from, renewed));
     } catch (LockException e) {
       if (e.cause() == LockException.Cause.CONFLICT || e.cause() == LockException.Cause.NOT_FOUND) {
-        observed = null;
+        view.forget();
         renewAfterConflict(term, renewed);
         return;
       }
@@ -537,27 +523,10 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     return r;
   }
 
-  /** Records what we saw; the observation clock restarts only when the record's content changes. */
+  /** Records what we saw (see {@link LeaseView}) and tells listeners when the holder changed. */
   private void observe(Optional<VersionedRecord> r, long now) {
+    view.observe(r, now);
     LeaseRecord seen = r.map(VersionedRecord::record).orElse(null);
-    LeaseRecord before = observed == null ? null : observed.record();
-    if (!observedOnce || !Objects.equals(before, seen)) {
-      observedAt = now;
-      // A release is a hand-over only if this replica saw the holder of that very term right before it.
-      handOver = seen != null && seen.isReleased() && before != null && !before.isReleased()
-          && before.leaseTransitions() == seen.leaseTransitions();
-    }
-    if (seen == null && observed != null && !observed.record().isReleased()) {
-      recordBeforeDeletion = observed.record();
-    } else if (seen != null) {
-      recordBeforeDeletion = null;
-      unseenHolderSince = null;
-    }
-    observed = r.orElse(null);
-    observedOnce = true;
-    if (seen != null) {
-      lastKnownTransitions = Math.max(lastKnownTransitions, seen.leaseTransitions());
-    }
     String holder = seen == null ? "" : seen.holderIdentity();
     if (!holder.equals(observedHolder)) {
       observedHolder = holder;
@@ -567,51 +536,6 @@ public final class LeaderElector implements Leadership, AutoCloseable {
       }
       notifyListeners(l -> l.onNewLeader(holder));
     }
-  }
-
-  /**
-   * A deleted lease is not a released one: its holder may not know and may still act until its renew
-   * deadline. Wait a full lease after seeing the deletion, unless the holder was this replica. Likewise after
-   * losing a create race to a holder never seen: it exists, so its lease must run out before we create one.
-   */
-  private boolean canCreate(long now) {
-    long at = createAllowedAt();
-    return at == Long.MIN_VALUE || now - at >= 0;
-  }
-
-  private long createAllowedAt() {
-    long at = Long.MIN_VALUE;
-    LeaseRecord before = recordBeforeDeletion;
-    if (before != null && !before.isHeldBy(settings.identity())) {
-      at = observedAt + before.leaseDurationSeconds() * 1_000_000_000L;
-    }
-    if (unseenHolderSince != null) {
-      at = Math.max(at, unseenHolderSince + leaseNanos);
-    }
-    return at;
-  }
-
-  private boolean canAcquire(LeaseRecord r, long now) {
-    long at = acquirableAt(r);
-    return at == Long.MIN_VALUE || now - at >= 0;
-  }
-
-  /**
-   * When {@code r} (the observed record) may be taken: at once ({@code Long.MIN_VALUE}) if it is ours or a
-   * hand-over we saw; otherwise once it stayed unchanged for a lease on our clock. A release we cannot
-   * attribute to the holder we saw (a third party's edit, or no holder seen) may hide a holder still
-   * acting until its renew deadline, so it waits our full lease too, not the 1 s a release states.
-   */
-  private long acquirableAt(LeaseRecord r) {
-    if (r.isHeldBy(settings.identity()) || (r.isReleased() && handOver)) {
-      return Long.MIN_VALUE;
-    }
-    long stated = r.leaseDurationSeconds() * 1_000_000_000L; // int seconds: at most ~2.1e18, no overflow
-    return observedAt + (r.isReleased() ? Math.max(stated, leaseNanos) : stated);
-  }
-
-  private boolean trustWatch() {
-    return observedOnce && watch.isHealthy();
   }
 
   private void drainWatchEvents(long now) {
@@ -743,9 +667,9 @@ public final class LeaderElector implements Leadership, AutoCloseable {
   private void release(Term term) {
     long timeout = settings.lockTimeout().toNanos();
     try {
-      VersionedRecord from = observed;
+      VersionedRecord from = view.current();
       if (from == null || !holdsTerm(from.record(), term)) {
-        Optional<VersionedRecord> fresh = send(lock::get, timeout);
+        Optional<VersionedRecord> fresh = lockCalls.run(lock::get, timeout);
         if (fresh.isEmpty() || !holdsTerm(fresh.get().record(), term)) {
           log.info("election: nothing to release identity={} term={}: the lease is no longer held in this term",
               settings.identity(), term);
@@ -756,7 +680,7 @@ public final class LeaderElector implements Leadership, AutoCloseable {
       VersionedRecord base = from;
       LeaseRecord released = new LeaseRecord("", RELEASED_LEASE_SECONDS, clock.wallTime(), clock.wallTime(),
           base.record().leaseTransitions());
-      send(() -> lock.update(base, released), timeout);
+      lockCalls.run(() -> lock.update(base, released), timeout);
       log.info("election: released the lease identity={} term={}", settings.identity(), term);
     } catch (LockException e) {
       log.warn("election: could not release the lease identity={} term={} cause={}: {}", settings.identity(), term,
@@ -790,7 +714,7 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     metrics.transition(to);
     log.info("election: {} -> {} identity={} holder={} term={} leaseTransitions={} localTransitions={} cause=\"{}\"",
         from, to, settings.identity(), observedHolder.isEmpty() ? "<none>" : observedHolder,
-        term == null ? "-" : term, term == null ? lastKnownTransitions : term.transitions(), localTransitions, cause);
+        term == null ? "-" : term, term == null ? view.lastKnownTransitions() : term.transitions(), localTransitions, cause);
   }
 
   // ---- helpers -------------------------------------------------------------------------------------
@@ -831,19 +755,14 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     }
   }
 
-  @FunctionalInterface
-  private interface LockCall<T> {
-    T call() throws LockException;
-  }
-
   /**
    * Runs a lock call with a hard bound: the lock timeout, and while leading never past the fence, so a
    * hung API cannot hold the elector thread beyond the renew deadline. A call that times out is abandoned.
    */
-  private <T> T call(LockCall<T> op) throws LockException {
+  private <T> T call(BoundedLockCalls.LockCall<T> op) throws LockException {
     if (stopRequested) {
       // Closing: finish the call in progress, start no other, so close() stays bounded (the release goes
-      // through send() directly).
+      // through lockCalls directly).
       throw new LockException(LockException.Cause.OTHER, "elector is closing");
     }
     long timeout = settings.lockTimeout().toNanos();
@@ -854,33 +773,7 @@ public final class LeaderElector implements Leadership, AutoCloseable {
         throw new LockException(LockException.Cause.TIMEOUT, "renew deadline reached before the call was sent");
       }
     }
-    return send(op, timeout);
-  }
-
-  /** Runs {@code op} on a helper thread and abandons it after {@code timeout} nanoseconds. */
-  private <T> T send(LockCall<T> op, long timeout) throws LockException {
-    Future<T> future;
-    try {
-      future = lockCalls.submit(op::call);
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      throw new LockException(LockException.Cause.OTHER, "elector is closing");
-    }
-    try {
-      return future.get(timeout, TimeUnit.NANOSECONDS);
-    } catch (TimeoutException e) {
-      future.cancel(true);
-      throw new LockException(LockException.Cause.TIMEOUT,
-          lock.describe() + " did not answer within " + Durations.format(Duration.ofNanos(timeout)));
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof LockException le) {
-        throw le;
-      }
-      throw new LockException(LockException.Cause.OTHER, "lock call failed: " + e.getCause(), e.getCause());
-    } catch (InterruptedException e) {
-      future.cancel(true);
-      Thread.currentThread().interrupt();
-      throw new LockException(LockException.Cause.OTHER, "interrupted");
-    }
+    return lockCalls.run(op, timeout);
   }
 
   private void wake() {
