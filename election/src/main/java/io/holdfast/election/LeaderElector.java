@@ -28,16 +28,15 @@ import org.slf4j.LoggerFactory;
  * demotes the replica to {@link ElectorState#FOLLOWER} at once and it campaigns again, for as long as the
  * process runs; only the {@link RecoveryPolicy} can end the process.
  *
- * <p>Rules, as in client-go: a candidate takes the lease only when the record is released, or has stayed
- * unchanged for its lease duration as observed on the candidate's own monotonic clock (remote timestamps
- * are never compared); every write carries the resource version it read. A leader renews every retry
- * period and acts only while its last successful renewal was <em>sent</em> less than the renew deadline
- * ago. Any other candidate must see that renewal and wait a full lease duration after it, so the gap
- * (lease duration - renew deadline) separates two leaders' terms even when the old one is paused.
- *
- * <p>A released lease is taken at once only when it is a hand-over this replica saw: the record it last saw
- * was held, in the same term, right before the release. A release or deletion it cannot attribute (a third
- * party's edit, or nothing seen before) is treated like a silent holder: wait a full lease first.
+ * <p>Rules, as in client-go: a candidate takes the lease only when the record has stayed unchanged for its
+ * lease duration as observed on the candidate's own monotonic clock (remote timestamps are never compared),
+ * or at once when it saw the holder release it (a hand-over; a release or deletion it cannot attribute to
+ * the holder it saw waits a full lease: see {@link LeaseView}); every write carries the resource version it
+ * read. A leader renews every retry period and acts only while its last successful renewal was
+ * <em>sent</em> less than the renew deadline ago. Any other candidate must see that renewal and wait a full
+ * lease duration after it, so the gap (lease duration - renew deadline) separates two leaders' terms even
+ * when the old one is paused; the settings require that gap to exceed leaderRequestTimeout + fenceSlack, so
+ * a leader-only request let through just before the fence closed lands before a successor starts.
  *
  * <p>Closing stops leader-only work before the lease goes: no new fenced action starts, running fences
  * fail their next check, and the release waits (bounded) for running actions to end plus the fence slack;
