@@ -427,16 +427,18 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     long base = retryNanos * periods; // at most 4 x 1 h in nanoseconds: far from overflow
     long delay = base + (long) (base * ElectionSettings.JITTER_FACTOR * random.getAsDouble());
     long chance = view.nextChanceAt();
-    if (consecutiveFailures == 0 && chance != LeaseView.NOW) {
+    long untilChance = chance == LeaseView.NOW ? 0 : chance - clock.nanoTime();
+    if (consecutiveFailures == 0 && untilChance > 0) {
       // Be there the moment the current lease expires rather than up to a retry period later.
-      delay = Math.min(delay, Math.max(0, chance - clock.nanoTime()));
+      delay = Math.min(delay, untilChance);
     }
     return delay;
   }
 
   private void campaign() throws LockException {
     // A live watch has pushed every change since the last read, so what it showed is as good as a read.
-    Optional<VersionedRecord> current = view.seenOnce() && watch.isHealthy() ? Optional.ofNullable(view.current()) : read();
+    Optional<VersionedRecord> current = view.seenOnce() && watch.isHealthy()
+        ? Optional.ofNullable(view.current()) : read();
     if (current.isEmpty()) {
       if (!LeaseView.reached(view.mayCreateAt(), clock.nanoTime())) {
         return;
