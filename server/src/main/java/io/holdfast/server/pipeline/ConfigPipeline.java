@@ -3,6 +3,7 @@ package io.holdfast.server.pipeline;
 import io.holdfast.xds.model.GatewayConfig;
 import io.holdfast.xds.model.ManifestError;
 import io.holdfast.xds.server.XdsCache;
+import io.holdfast.xds.snapshot.XdsSnapshot;
 import io.holdfast.xds.translate.Translation;
 import io.holdfast.xds.translate.Translator;
 import io.holdfast.xds.validate.LastGoodValidator;
@@ -29,7 +30,14 @@ import org.slf4j.LoggerFactory;
 public final class ConfigPipeline {
   private static final Logger log = LoggerFactory.getLogger(ConfigPipeline.class);
 
-  private final XdsCache cache;
+  /** Where a built snapshot is served: {@link XdsCache#setSnapshot} in production. */
+  @FunctionalInterface
+  interface SnapshotTarget {
+    /** Serves {@code snapshot}; false, having done nothing, if a snapshot of that version is already served. */
+    boolean setSnapshot(XdsSnapshot snapshot);
+  }
+
+  private final SnapshotTarget cache;
   private final StatusBoard board;
   private final Clock clock;
   private final Consumer<Translation> onNewSnapshot;
@@ -38,6 +46,11 @@ public final class ConfigPipeline {
   private final Timer buildTimer;
 
   public ConfigPipeline(XdsCache cache, StatusBoard board, Clock clock, MeterRegistry registry,
+      Consumer<Translation> onNewSnapshot) {
+    this(Objects.requireNonNull(cache, "cache")::setSnapshot, board, clock, registry, onNewSnapshot);
+  }
+
+  ConfigPipeline(SnapshotTarget cache, StatusBoard board, Clock clock, MeterRegistry registry,
       Consumer<Translation> onNewSnapshot) {
     this.cache = Objects.requireNonNull(cache, "cache");
     this.board = Objects.requireNonNull(board, "board");
@@ -55,6 +68,8 @@ public final class ConfigPipeline {
       ValidationResult result = validator.validate(config);
       Translation translation = translator.translate(result.accepted());
       buildTimer.record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
+      // Served first, then shown: a proxy may NACK the new version before the board learns it, and the board
+      // keeps such a NACK for the version it is about to be told (StatusBoard.onNack).
       boolean changed = cache.setSnapshot(translation.snapshot());
       board.publish(new StatusBoard.Build(translation.snapshot().version(), clock.instant(), result.statuses(),
           manifestErrors, translation));

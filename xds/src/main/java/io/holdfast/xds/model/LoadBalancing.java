@@ -1,8 +1,10 @@
 package io.holdfast.xds.model;
 
 /**
- * Load-balancing policy of an upstream, mapped 1:1 to Envoy's {@code Cluster.LbPolicy}. grpc-java's xDS client
- * rejects {@link #RANDOM} (it supports the other three), which validation reports as a warning.
+ * Load-balancing policy of an upstream, Envoy's {@code Cluster.LbPolicy} of the same name. Proxyless gRPC clients
+ * implement {@link #ROUND_ROBIN} and {@link #RING_HASH} everywhere, {@link #LEAST_REQUEST} only in some (gRFC
+ * A48; the cluster also carries it as a typed {@code load_balancing_policy} with ROUND_ROBIN as the fallback), and
+ * {@link #RANDOM} nowhere; validation warns about the last two on upstreams that gRPC clients reach.
  */
 public enum LoadBalancing {
   ROUND_ROBIN, LEAST_REQUEST, RING_HASH, RANDOM

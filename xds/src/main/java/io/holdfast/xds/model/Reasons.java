@@ -38,7 +38,14 @@ public final class Reasons {
   public static final String FIELD_IGNORED = "FieldIgnored";
   public static final String UPSTREAM_NOT_FOUND = "UpstreamNotFound";
   public static final String UPSTREAM_REJECTED = "UpstreamRejected";
+  /** An upstream load-balancing policy no gRPC client implements (RANDOM): they reject the cluster. */
   public static final String GRPC_INCOMPATIBLE = "GrpcIncompatible";
+  /** A route or matcher that proxyless gRPC clients cannot match as Envoy does (methods, pseudo-headers). */
+  public static final String GRPC_UNMATCHABLE_ROUTE = "GrpcUnmatchableRoute";
+  /** A redirect or direct response, which gRPC clients get as {@code non_forwarding_action}. */
+  public static final String GRPC_NON_FORWARDING_ROUTE = "GrpcNonForwardingRoute";
+  /** A load-balancing policy some gRPC clients replace with ROUND_ROBIN and the oldest reject (LEAST_REQUEST). */
+  public static final String GRPC_LOAD_BALANCING_FALLBACK = "GrpcLoadBalancingFallback";
   public static final String DUPLICATE_LISTENER = "DuplicateListener";
   public static final String VIRTUAL_SERVICE_NOT_FOUND = "VirtualServiceNotFound";
   public static final String VIRTUAL_SERVICE_REJECTED = "VirtualServiceRejected";

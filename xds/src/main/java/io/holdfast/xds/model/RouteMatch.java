@@ -36,6 +36,11 @@ public record RouteMatch(Optional<PathMatch> path, List<HeaderMatch> headers, Li
     return new RouteMatch(path, headers, newMethods);
   }
 
+  /** Whether a gRPC call can match: gRPC calls are always POST, so not when methods are given without POST. */
+  public boolean admitsGrpcCalls() {
+    return methods.isEmpty() || methods.contains(HttpMethod.POST);
+  }
+
   /** True when nothing at all is constrained; validation rejects that (write {@code prefix: /}). */
   public boolean isEmpty() {
     return path.isEmpty() && headers.isEmpty() && methods.isEmpty();

@@ -18,6 +18,14 @@ public record VirtualService(Metadata metadata, List<String> domains, List<Route
     routes = List.copyOf(routes);
   }
 
+  /**
+   * The domains served to proxyless gRPC clients: each non-wildcard domain gets an API listener named after it
+   * (the name a channel to {@code xds:///domain} asks for); a wildcard cannot be such a name.
+   */
+  public List<String> grpcDomains() {
+    return domains.stream().filter(d -> !d.contains("*")).toList();
+  }
+
   @Override
   public String kind() {
     return ResourceKey.VIRTUAL_SERVICE;

@@ -23,6 +23,11 @@ import java.util.TreeSet;
  * version. Kept here rather than taken from java-control-plane's observer because that one neither reads
  * {@code initial_resource_versions} nor remembers that a missing name was already reported as removed.
  * Thread-safe: every method synchronises on this object and calls out to nothing.
+ *
+ * <p>A NACK makes the proxy's versions of the resources in the rejected response unknown: gRPC clients (gRFC
+ * A46) and Envoy apply the valid resources of a response they reject. Those names are sent again (or removed
+ * again) on the next snapshot version whatever it holds, a revert to what the proxy had ACKed included; while
+ * the snapshot is still the rejected version they are held back, and nothing else is.
  */
 final class DeltaTypeState {
 
@@ -37,6 +42,8 @@ final class DeltaTypeState {
   private final Map<String, String> clientHas = new HashMap<>();
   private final Set<String> subscribed = new HashSet<>();
   private final Set<String> toldAbsent = new HashSet<>();
+  /** Names of a NACKed response: the proxy may or may not have applied them. */
+  private final Set<String> unknown = new HashSet<>();
   private final Map<String, Sent> outstanding = new HashMap<>();
   private final Set<String> nackedNonces = new HashSet<>();
   private boolean seenFirstRequest;
@@ -54,6 +61,7 @@ final class DeltaTypeState {
       subscribed.remove(name);
       clientHas.remove(name);
       toldAbsent.remove(name);
+      unknown.remove(name);
     }
     for (String name : request.getResourceNamesSubscribeList()) {
       subscribed.add(name);
@@ -74,9 +82,11 @@ final class DeltaTypeState {
       }
       clientHas.putAll(sent.resources());
       toldAbsent.removeAll(sent.resources().keySet());
+      unknown.removeAll(sent.resources().keySet());
       for (String name : sent.removed()) {
         clientHas.remove(name);
         toldAbsent.add(name);
+        unknown.remove(name);
       }
       return Reply.OK;
     }
@@ -88,20 +98,32 @@ final class DeltaTypeState {
     }
     nackedNonces.add(nonce);
     rejectedVersion = sent.version();
+    for (String name : sent.resources().keySet()) {
+      forgetHeld(name);
+    }
+    sent.removed().forEach(this::forgetHeld);
     List<String> names = new ArrayList<>(new TreeSet<>(sent.resources().keySet()));
     return Reply.nack(sent.version(), names);
   }
 
+  private void forgetHeld(String name) {
+    clientHas.remove(name);
+    toldAbsent.remove(name);
+    unknown.add(name);
+  }
+
   /**
-   * The response this stream needs from {@code snapshot}, or empty if none: nothing while the snapshot version
-   * is the rejected one; otherwise resources whose version differs from what the proxy holds (all of the type
-   * when wildcard, else the subscribed ones) and removals for held names that are gone and for subscribed names
-   * that do not exist and were not reported yet.
+   * The response this stream needs from {@code snapshot} (the current one), or empty if none: resources whose
+   * version differs from what the proxy holds or is unknown (all of the type when wildcard, else the subscribed
+   * ones), removals for held or unknown names that are gone and for subscribed names that do not exist and were
+   * not reported yet. While the snapshot is the rejected version, the names of the rejected response are left
+   * out; a different version ends that for good, even if the snapshot later returns to the rejected one.
    */
   synchronized Optional<Plan> plan(IndexedSnapshot snapshot, String typeUrl, boolean wildcard) {
-    if (snapshot.version().equals(rejectedVersion)) {
-      return Optional.empty();
+    if (rejectedVersion != null && !snapshot.version().equals(rejectedVersion)) {
+      rejectedVersion = null;
     }
+    boolean holdBackUnknown = rejectedVersion != null;
     boolean everything = wildcard || subscribed.contains("*");
     SortedMap<String, Message> all = snapshot.resources(typeUrl);
     Set<String> wanted = new TreeSet<>(subscribed);
@@ -112,15 +134,19 @@ final class DeltaTypeState {
     Map<String, VersionedResource<?>> changed = new LinkedHashMap<>();
     Set<String> removed = new TreeSet<>();
     for (String name : wanted) {
+      boolean isUnknown = unknown.contains(name);
+      if (isUnknown && holdBackUnknown) {
+        continue;
+      }
       Message resource = all.get(name);
       if (resource == null) {
-        if (!clientHas.containsKey(name) && !toldAbsent.contains(name)) {
+        if (isUnknown || (!clientHas.containsKey(name) && !toldAbsent.contains(name))) {
           removed.add(name);
         }
         continue;
       }
       String version = snapshot.resourceVersion(typeUrl, name);
-      if (!version.equals(clientHas.get(name))) {
+      if (isUnknown || !version.equals(clientHas.get(name))) {
         changed.put(name, VersionedResource.create(resource, version));
       }
     }
@@ -128,6 +154,10 @@ final class DeltaTypeState {
       if (!all.containsKey(held)) {
         removed.add(held);
       }
+    }
+    if (!holdBackUnknown) {
+      // A wildcard stream does not "want" a name the snapshot lacks, but the proxy may hold it.
+      unknown.stream().filter(name -> !all.containsKey(name)).forEach(removed::add);
     }
     if (changed.isEmpty() && removed.isEmpty()) {
       return Optional.empty();

@@ -8,8 +8,13 @@ import java.util.Map;
 
 /**
  * What one SotW stream knows about one resource type: what was sent under which nonce, what the proxy accepted,
- * and which snapshot version it rejected. Thread-safe (every method synchronises on this object and calls out to
+ * and which response it rejected. Thread-safe (every method synchronises on this object and calls out to
  * nothing), so it can be used from request threads, the snapshot publisher and response callbacks.
+ *
+ * <p>A NACK makes the proxy's state for the type unknown: gRPC clients (gRFC A46) and Envoy apply the valid
+ * resources of a response they reject. So after a NACK the next answer is sent whatever it equals (a revert to
+ * what the proxy ACKed before included), and the rejected response itself is not sent again until the snapshot
+ * moves on.
  */
 final class SotwTypeState {
 
@@ -37,8 +42,10 @@ final class SotwTypeState {
       return size() > REMEMBERED_NONCES;
     }
   };
+  /** The last answer the proxy ACKed; null when unknown (fresh subscription, or since a NACK). */
   private Sent accepted;
-  private String rejectedVersion;
+  /** The response the proxy NACKed, held back while the snapshot is still the version it came from. */
+  private Sent rejected;
 
   /** Classifies a request from the proxy and updates what it has accepted or rejected. */
   synchronized Reply onRequest(DiscoveryRequest request) {
@@ -57,24 +64,34 @@ final class SotwTypeState {
       return Reply.OK;
     }
     if (tracked == null) {
+      accepted = null; // it rejected something we cannot identify: what it holds is unknown
       return Reply.nack("", request.getResourceNamesList());
     }
     if (tracked.nacked) {
       return Reply.REPEATED_NACK;
     }
     tracked.nacked = true;
-    rejectedVersion = tracked.sent.version();
+    accepted = null;
+    rejected = tracked.sent;
     return Reply.nack(tracked.sent.version(), tracked.sent.names());
   }
 
   /**
-   * Whether {@code plan} should be sent now. Never while the current snapshot version is the one this stream
-   * rejected; otherwise when the proxy has not accepted exactly this answer, or when {@code forceEndpoints}
+   * Whether {@code plan}, the answer from the current snapshot, should be sent now. Never while it is the
+   * response this stream rejected and the snapshot is still that version; otherwise when the proxy has not
+   * accepted exactly this answer (after a NACK nothing counts as accepted), or when {@code forceEndpoints}
    * (Envoy re-requests EDS after a CDS push and a re-created cluster stays warming until it gets an answer).
+   * Callers pass the current snapshot, so a different version means the snapshot moved on since the NACK and
+   * the rejected response is no longer held back, even if the snapshot later returns to its version.
    */
   synchronized boolean shouldSend(SotwPlan plan, String snapshotVersion, boolean forceEndpoints) {
-    if (snapshotVersion.equals(rejectedVersion)) {
-      return false;
+    if (rejected != null) {
+      if (!snapshotVersion.equals(rejected.version())) {
+        rejected = null;
+      } else if (rejected.key() == null || plan.key().equals(rejected.key())) {
+        return false;
+      }
+      // Same version, other question (the proxy asked for other names): not the rejected response.
     }
     if (forceEndpoints) {
       return true;

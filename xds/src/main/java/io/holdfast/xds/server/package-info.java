@@ -18,5 +18,8 @@
  * loop of about a thousand responses a second), and in ADS mode it answers nothing while one requested name is
  * missing, so subscriptions stall and deletions are never sent. Here a rejected version is not sent again on
  * that stream until the snapshot version changes, and named requests are answered with the subset that exists.
+ * A NACK makes what that stream holds of the type unknown (gRPC clients, gRFC A46, and Envoy apply the valid
+ * resources of a rejected response), so the next version is sent to it whatever it equals, a revert to the
+ * version it ACKed before included.
  */
 package io.holdfast.xds.server;

@@ -28,11 +28,15 @@ import java.util.stream.Collectors;
 final class RouteTranslator {
 
   /**
-   * {@code ENVOY} for gateway listeners. {@code GRPC} for proxyless-gRPC API listeners, which differs in two
-   * ways because grpc-java rejects a whole RouteConfiguration containing a redirect or direct response: those
-   * routes become {@code non_forwarding_action} (grpc-java fails matching calls with UNAVAILABLE, so they still
-   * shadow later routes as in Envoy), and a route timeout is also set as {@code max_stream_duration}, the field
-   * grpc-java reads.
+   * {@code ENVOY} for gateway listeners. {@code GRPC} for proxyless-gRPC API listeners, which differs in three
+   * ways. Redirect and direct-response routes become {@code non_forwarding_action}: grpc-java rejects a whole
+   * RouteConfiguration containing them, and gRPC clients fail matching calls with UNAVAILABLE (gRFC A36), so
+   * these routes still shadow later ones as in Envoy. Leaving them out instead would let those calls fall
+   * through to a later route (a route meant to block a path would then forward it), so they stay, with a
+   * warning (Reasons.GRPC_NON_FORWARDING_ROUTE) since one gRPC client crashes on the action. Methods are not
+   * matched on {@code :method}, a pseudo-header gRPC clients treat as absent: gRPC calls are always POST, so a
+   * route whose methods include POST matches them without it and one whose methods do not is left out. And a
+   * route timeout is also set as {@code max_stream_duration}, the field gRPC clients read.
    */
   enum Flavor {
     ENVOY, GRPC
@@ -46,7 +50,11 @@ final class RouteTranslator {
         .setName(EnvoyNames.virtualHost(vs.key()))
         .addAllDomains(vs.domains());
     for (int i = 0; i < vs.routes().size(); i++) {
-      host.addRoutes(route(vs.routes().get(i), i, vs.metadata().namespace(), flavor));
+      io.holdfast.xds.model.Route route = vs.routes().get(i);
+      if (flavor == Flavor.GRPC && !route.match().admitsGrpcCalls()) {
+        continue;
+      }
+      host.addRoutes(route(route, i, vs.metadata().namespace(), flavor));
     }
     return host.build();
   }
@@ -54,7 +62,7 @@ final class RouteTranslator {
   private static Route route(io.holdfast.xds.model.Route route, int index, String namespace, Flavor flavor) {
     Route.Builder envoy = Route.newBuilder()
         .setName(route.name().orElse("routes[" + index + "]"))
-        .setMatch(match(route.match()));
+        .setMatch(match(route.match(), flavor));
     io.holdfast.xds.model.RouteAction action = route.action();
     if (action instanceof io.holdfast.xds.model.RouteAction.Forward
         || action instanceof io.holdfast.xds.model.RouteAction.Split) {
@@ -71,7 +79,7 @@ final class RouteTranslator {
     return envoy.build();
   }
 
-  private static RouteMatch match(io.holdfast.xds.model.RouteMatch match) {
+  private static RouteMatch match(io.holdfast.xds.model.RouteMatch match, Flavor flavor) {
     RouteMatch.Builder envoy = RouteMatch.newBuilder();
     PathMatch path = match.path().orElse(new PathMatch.Prefix("/"));
     if (path instanceof PathMatch.Prefix prefix) {
@@ -84,7 +92,8 @@ final class RouteTranslator {
     for (HeaderMatch header : match.headers()) {
       envoy.addHeaders(header(header));
     }
-    List<HttpMethod> methods = match.methods().stream().distinct().sorted().toList();
+    List<HttpMethod> methods = flavor == Flavor.GRPC
+        ? List.of() : match.methods().stream().distinct().sorted().toList();
     if (methods.size() == 1) {
       envoy.addHeaders(HeaderMatcher.newBuilder().setName(":method")
           .setStringMatch(StringMatcher.newBuilder().setExact(methods.get(0).name())));

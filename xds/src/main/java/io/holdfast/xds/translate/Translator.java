@@ -48,10 +48,7 @@ public final class Translator {
       byKey.put(vs.key(), vs);
       envoyHosts.put(vs.key(), RouteTranslator.virtualHost(vs, RouteTranslator.Flavor.ENVOY));
       VirtualHost grpcHost = RouteTranslator.virtualHost(vs, RouteTranslator.Flavor.GRPC);
-      for (String domain : vs.domains()) {
-        if (domain.contains("*")) {
-          continue;
-        }
+      for (String domain : vs.grpcDomains()) {
         out.put(Resources.V3.LISTENER_TYPE_URL, ListenerTranslator.api(domain), vs.key(),
             EnvoyNames.apiListener(domain));
         RouteConfiguration routes = RouteConfiguration.newBuilder()

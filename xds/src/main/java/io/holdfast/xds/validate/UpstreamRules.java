@@ -1,11 +1,10 @@
 package io.holdfast.xds.validate;
 
-import io.holdfast.xds.model.LoadBalancing;
 import io.holdfast.xds.model.Reasons;
 import io.holdfast.xds.model.Upstream;
 import io.holdfast.xds.model.UpstreamTarget;
 
-/** An Upstream's own rules (it references nothing). */
+/** An Upstream's own rules (it references nothing; what gRPC clients make of it is in {@link GrpcRules}). */
 final class UpstreamRules {
 
   static final int MAX_HOST_WEIGHT = 128;
@@ -17,10 +16,6 @@ final class UpstreamRules {
     MetadataRules.check(upstream.metadata(), sink);
     if (upstream.connectTimeout().isZero() || upstream.connectTimeout().isNegative()) {
       sink.error("spec.connectTimeout", Reasons.INVALID_DURATION, "connectTimeout must be greater than 0");
-    }
-    if (upstream.loadBalancing() == LoadBalancing.RANDOM) {
-      sink.warn("spec.loadBalancing", Reasons.GRPC_INCOMPATIBLE,
-          "Envoy accepts RANDOM but proxyless gRPC clients reject the cluster; use ROUND_ROBIN or LEAST_REQUEST");
     }
     if (upstream.target() instanceof UpstreamTarget.Static hosts) {
       for (int i = 0; i < hosts.hosts().size(); i++) {

@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
  *   <li>Upstreams: own rules; duplicate keys and unparsed documents are rejected.</li>
  *   <li>VirtualServices: own rules, then each referenced upstream must exist ({@code UpstreamNotFound}) and be
  *       served ({@code UpstreamRejected}); then the survivors claim their domains, oldest first
- *       ({@code DuplicateDomain}).</li>
+ *       ({@code DuplicateDomain}); the served ones and the upstreams they reach get warnings for what gRPC
+ *       clients make of them ({@link GrpcRules}).</li>
  *   <li>Gateways: own rules; survivors claim address and port, oldest first ({@code DuplicateListener}); then a
  *       Gateway whose selection names a missing or rejected VirtualService, or serves none, gets a
  *       warning, never a rejection: its listener is still served.</li>
@@ -59,6 +60,7 @@ public final class Validator {
       checkUpstreamRefs(vs, ledger);
     }
     Conflicts.domains(served(virtualServices, ledger), ledger);
+    GrpcRules.check(served(virtualServices, ledger), served(upstreams, ledger), ledger);
 
     gateways.forEach(g -> GatewayRules.check(g, ledger.sink(g.key())));
     Conflicts.listeners(served(gateways, ledger), ledger);

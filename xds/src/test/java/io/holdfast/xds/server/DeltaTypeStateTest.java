@@ -99,4 +99,62 @@ class DeltaTypeStateTest {
 
     assertThat(ack("99")).isEqualTo(Reply.UNKNOWN_NONCE);
   }
+
+  private Reply nack(String nonce) {
+    return state.onRequest(DeltaDiscoveryRequest.newBuilder().setTypeUrl(CDS).setResponseNonce(nonce)
+        .setErrorDetail(Status.newBuilder().setMessage("bad")).build());
+  }
+
+  /**
+   * gRFC A46 / Envoy: a proxy that NACKs a response still applies its valid resources, so after a NACK the
+   * versions it holds of the resources in that response are unknown. Regression: a revert to what it had ACKed
+   * before was "nothing changed", and the proxy kept the rejected response's valid parts.
+   */
+  @Test
+  void afterANackARevertResendsEveryResourceOfTheRejectedResponse() {
+    state.onRequest(DeltaDiscoveryRequest.newBuilder().setTypeUrl(CDS).build());
+    IndexedSnapshot v1 = indexed(edsCluster("a"), edsCluster("b"));
+    send(state.plan(v1, CDS, true), v1.version(), "0");
+    ack("0");
+    IndexedSnapshot v2 = indexed(edsCluster("a", 2), edsCluster("c"));
+    var rejected = send(state.plan(v2, CDS, true), v2.version(), "1");
+    assertThat(rejected.resources()).containsOnlyKeys("a", "c");
+    assertThat(rejected.removed()).containsExactly("b");
+    assertThat(nack("1").kind()).isEqualTo(Reply.Kind.NACK);
+    assertThat(state.plan(v2, CDS, true)).as("the rejected version is not resent").isEmpty();
+
+    IndexedSnapshot revert = indexed(edsCluster("a"), edsCluster("b"));
+    assertThat(revert.version()).isEqualTo(v1.version());
+    assertThat(state.plan(revert, CDS, true)).get().satisfies(p -> {
+      assertThat(p.resources()).containsOnlyKeys("a", "b");
+      assertThat(p.removed()).as("the proxy may have added c").containsExactly("c");
+    });
+  }
+
+  @Test
+  void resourcesOfAnAckedResponseAreKnownAgain() {
+    state.onRequest(DeltaDiscoveryRequest.newBuilder().setTypeUrl(CDS).build());
+    IndexedSnapshot v1 = indexed(edsCluster("a"));
+    send(state.plan(v1, CDS, true), v1.version(), "0");
+    nack("0");
+    IndexedSnapshot v2 = indexed(edsCluster("a", 2));
+    send(state.plan(v2, CDS, true), v2.version(), "1");
+    ack("1");
+    assertThat(state.plan(v2, CDS, true)).isEmpty();
+  }
+
+  /** While the snapshot stays at the rejected version, only the rejected resources are held back. */
+  @Test
+  void aNewSubscriptionAtTheRejectedVersionIsAnswered() {
+    state.onRequest(DeltaDiscoveryRequest.newBuilder().setTypeUrl(CDS).addResourceNamesSubscribe("a").build());
+    IndexedSnapshot v1 = indexed(edsCluster("a"), edsCluster("b"));
+    send(state.plan(v1, CDS, false), v1.version(), "0");
+    nack("0");
+    state.onRequest(DeltaDiscoveryRequest.newBuilder().setTypeUrl(CDS).addResourceNamesSubscribe("b").build());
+
+    assertThat(state.plan(v1, CDS, false)).get().satisfies(p -> {
+      assertThat(p.resources()).containsOnlyKeys("b");
+      assertThat(p.removed()).isEmpty();
+    });
+  }
 }

@@ -76,4 +76,51 @@ class SotwTypeStateTest {
   void nackOfAnUnknownNonceIsReportedWithoutAVersion() {
     assertThat(state.onRequest(request("", "77", "stale"))).isEqualTo(Reply.nack("", List.of("r1")));
   }
+
+  /**
+   * gRFC A46 / Envoy: a proxy that NACKs a response still applies its valid resources, so after a NACK what it
+   * holds is unknown. Regression: a revert to the answer it had ACKed before the NACK was never sent, leaving it
+   * on the rejected response's valid parts.
+   */
+  @Test
+  void afterANackARevertToThePreviouslyAckedAnswerIsSent() {
+    DiscoveryRequest first = request("", "", null);
+    state.onRequest(first);
+    send(first, PLAN_A, "v1", "0");
+    DiscoveryRequest ack = request("v1", "0", null);
+    state.onRequest(ack);
+    send(ack, PLAN_B, "v2", "1");
+    state.onRequest(request("v1", "1", "cluster h: unsupported lb policy"));
+
+    assertThat(state.shouldSend(PLAN_B, "v2", false)).as("the rejected version is not resent").isFalse();
+    assertThat(state.shouldSend(PLAN_A, "v1", false)).as("the proxy may hold parts of v2").isTrue();
+  }
+
+  /** The block on a rejected version lasts until the snapshot moves on, not for the life of the stream. */
+  @Test
+  void aRejectedVersionIsSentAgainAfterTheSnapshotMovedOnAndBack() {
+    DiscoveryRequest first = request("", "", null);
+    state.onRequest(first);
+    send(first, PLAN_A, "v1", "0");
+    DiscoveryRequest nack = request("", "0", "bad");
+    state.onRequest(nack);
+    assertThat(state.shouldSend(PLAN_B, "v2", false)).isTrue();
+    send(nack, PLAN_B, "v2", "1");
+    state.onRequest(request("v2", "1", null));
+
+    assertThat(state.shouldSend(PLAN_A, "v1", false)).as("v1 is current again; the proxy holds v2").isTrue();
+  }
+
+  /** A new question (other names) at the rejected version is not a resend of the rejected response. */
+  @Test
+  void aNewSubscriptionAtTheRejectedVersionIsAnswered() {
+    DiscoveryRequest first = request("", "", null);
+    state.onRequest(first);
+    send(first, PLAN_A, "v1", "0");
+    state.onRequest(request("", "0", "bad"));
+    SotwPlan moreNames = new SotwPlan(List.of(), List.of("r1", "r2"), "key-a-and-r2");
+
+    assertThat(state.shouldSend(PLAN_A, "v1", false)).isFalse();
+    assertThat(state.shouldSend(moreNames, "v1", false)).isTrue();
+  }
 }

@@ -7,6 +7,8 @@ import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;
 import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
+import io.envoyproxy.envoy.extensions.load_balancing_policies.least_request.v3.LeastRequest;
+import io.envoyproxy.envoy.extensions.load_balancing_policies.round_robin.v3.RoundRobin;
 import io.envoyproxy.envoy.extensions.upstreams.http.v3.HttpProtocolOptions;
 import io.holdfast.xds.model.ConfigLoader;
 import io.holdfast.xds.model.Endpoint;
@@ -47,6 +49,8 @@ class GoldenTest {
           .add(HttpConnectionManager.getDescriptor())
           .add(Router.getDescriptor())
           .add(HttpProtocolOptions.getDescriptor())
+          .add(LeastRequest.getDescriptor())
+          .add(RoundRobin.getDescriptor())
           .build());
   private static final JsonMapper JSON = JsonMapper.builder().build();
 

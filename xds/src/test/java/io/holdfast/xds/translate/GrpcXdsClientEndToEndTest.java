@@ -75,7 +75,8 @@ class GrpcXdsClientEndToEndTest {
   static void start() throws Exception {
     alpha = backend("alpha");
     beta = backend("beta");
-    GatewayConfig config = TestManifests.config(upstream("alpha", alpha.getPort()), upstream("beta", beta.getPort()), """
+    GatewayConfig config = TestManifests.config(upstream("alpha", alpha.getPort()),
+        upstream("beta", beta.getPort()) + "  loadBalancing: LEAST_REQUEST\n", """
         apiVersion: gateway.holdfast.io/v1
         kind: VirtualService
         metadata: {name: echo}
@@ -86,6 +87,10 @@ class GrpcXdsClientEndToEndTest {
               redirect: {path: /elsewhere}
             - match: {prefix: /, headers: [{name: x-route, exact: beta}]}
               route: {upstream: beta}
+            - match: {prefix: /, headers: [{name: x-route, exact: post}], methods: [PUT, POST]}
+              route: {upstream: beta}
+            - match: {prefix: /, methods: [GET]}
+              route: {upstream: beta}
             - match: {prefix: /, headers: [{name: x-split, present: true}]}
               split: [{upstream: alpha, weight: 75}, {upstream: beta, weight: 25}]
               retries: {attempts: 2, retryOn: [unavailable]}
@@ -94,8 +99,10 @@ class GrpcXdsClientEndToEndTest {
               route: {upstream: alpha}
         """);
     ValidationResult validation = new Validator().validate(config);
-    assertThat(validation.statuses().values()).extracting(ResourceStatus::state)
-        .containsOnly(ResourceStatus.State.ACCEPTED);
+    assertThat(validation.statuses().values()).flatExtracting(ResourceStatus::problems)
+        .extracting(p -> p.field() + " " + p.reason()).containsExactlyInAnyOrder(
+            "spec.loadBalancing GrpcLoadBalancingFallback", "spec.routes[0].redirect GrpcNonForwardingRoute",
+            "spec.routes[3].match.methods GrpcUnmatchableRoute");
     snapshot = new Translator().translate(validation.accepted()).snapshot();
 
     SimpleCache<String> cache = new SimpleCache<>(node -> "holdfast-test");
@@ -153,6 +160,26 @@ class GrpcXdsClientEndToEndTest {
   void headerMatchSelectsTheOtherUpstream() {
     for (int i = 0; i < 20; i++) {
       assertThat(call(Map.of(ROUTE, "beta"))).isEqualTo("beta");
+    }
+  }
+
+  /** The route's cluster uses LEAST_REQUEST, which grpc-java takes from load_balancing_policy. */
+  @Test
+  void headerMatchSelectsTheOtherUpstreamThroughALeastRequestCluster() {
+    Cluster beta = (Cluster) snapshot.ofType(Resources.V3.CLUSTER_TYPE_URL).get("default/beta");
+    assertThat(beta.getLoadBalancingPolicy().getPoliciesCount()).isEqualTo(2);
+    assertThat(call(Map.of(ROUTE, "beta"))).isEqualTo("beta");
+  }
+
+  /**
+   * Regression: methods became a {@code :method} matcher, a pseudo-header grpc-java treats as absent, so this
+   * route never matched and the call fell through to alpha. gRPC calls are POST: without the matcher it matches.
+   * The GET-only route after it never matches gRPC calls either way (it is left out of their route table).
+   */
+  @Test
+  void aMethodsRouteThatAllowsPostMatchesGrpcCalls() {
+    for (int i = 0; i < 10; i++) {
+      assertThat(call(Map.of(ROUTE, "post"))).isEqualTo("beta");
     }
   }
 

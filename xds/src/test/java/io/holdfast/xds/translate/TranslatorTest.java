@@ -16,6 +16,8 @@ import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.config.route.v3.Route;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
+import io.envoyproxy.envoy.extensions.load_balancing_policies.least_request.v3.LeastRequest;
+import io.envoyproxy.envoy.extensions.load_balancing_policies.round_robin.v3.RoundRobin;
 import io.holdfast.xds.model.Endpoint;
 import io.holdfast.xds.model.GatewayConfig;
 import io.holdfast.xds.model.Gateway;
@@ -166,5 +168,54 @@ class TranslatorTest {
     assertThatThrownBy(() -> translator.translate(duplicateDomain))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("same.test");
+  }
+
+  /**
+   * gRPC clients treat {@code :method} as absent, so a methods match never matched for them. gRPC calls are POST:
+   * a route allowing POST matches them without it, one that does not is left out of the gRPC route table.
+   */
+  @Test
+  void grpcRouteTablesMatchNoMethodsAndLeaveOutRoutesThatExcludePost() {
+    Translation translation = translate(config(upstream("a", 9101), """
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: web}
+        spec:
+          domains: [web.test]
+          routes:
+            - {name: reads, match: {prefix: /r, methods: [GET, HEAD]}, route: {upstream: a}}
+            - {name: writes, match: {prefix: /w, methods: [POST, PUT]}, route: {upstream: a}}
+            - {name: all, match: {prefix: /}, route: {upstream: a}}
+        """, gateway("gw", 10080)));
+    RouteConfiguration grpc = (RouteConfiguration) translation.snapshot().ofType(Resources.V3.ROUTE_TYPE_URL)
+        .get("web.test");
+    assertThat(grpc.getVirtualHosts(0).getRoutesList()).extracting(Route::getName).containsExactly("writes", "all");
+    assertThat(grpc.getVirtualHosts(0).getRoutes(0).getMatch().getHeadersList()).isEmpty();
+    RouteConfiguration envoy = (RouteConfiguration) translation.snapshot().ofType(Resources.V3.ROUTE_TYPE_URL)
+        .get("gateway/default/gw");
+    assertThat(envoy.getVirtualHosts(0).getRoutesList()).extracting(Route::getName)
+        .containsExactly("reads", "writes", "all");
+    assertThat(envoy.getVirtualHosts(0).getRoutes(1).getMatch().getHeaders(0).getName()).isEqualTo(":method");
+  }
+
+  /**
+   * LEAST_REQUEST also goes in the typed load_balancing_policy (gRFC A52), which Envoy and gRPC clients prefer
+   * to the enum: least_request first, round_robin for clients without it.
+   */
+  @Test
+  void leastRequestIsAlsoATypedPolicyWithRoundRobinAsFallback() throws InvalidProtocolBufferException {
+    Translation translation = translate(config(upstream("a", 9101) + "  loadBalancing: LEAST_REQUEST\n",
+        upstream("b", 9102) + "  loadBalancing: RANDOM\n"));
+    Cluster a = (Cluster) translation.snapshot().ofType(Resources.V3.CLUSTER_TYPE_URL).get("default/a");
+    assertThat(a.getLbPolicy()).isEqualTo(Cluster.LbPolicy.LEAST_REQUEST);
+    assertThat(a.getLoadBalancingPolicy().getPoliciesList()).extracting(p -> p.getTypedExtensionConfig().getName())
+        .containsExactly("envoy.load_balancing_policies.least_request", "envoy.load_balancing_policies.round_robin");
+    assertThat(a.getLoadBalancingPolicy().getPolicies(0).getTypedExtensionConfig().getTypedConfig()
+        .is(LeastRequest.class)).isTrue();
+    assertThat(a.getLoadBalancingPolicy().getPolicies(1).getTypedExtensionConfig().getTypedConfig()
+        .is(RoundRobin.class)).isTrue();
+    Cluster b = (Cluster) translation.snapshot().ofType(Resources.V3.CLUSTER_TYPE_URL).get("default/b");
+    assertThat(b.getLbPolicy()).isEqualTo(Cluster.LbPolicy.RANDOM);
+    assertThat(b.hasLoadBalancingPolicy()).as("no typed form a gRPC client accepts").isFalse();
   }
 }

@@ -225,7 +225,8 @@ class ValidatorTest {
     ResourceStatus vs = result.status(VS_WEB);
     assertThat(vs.state()).isEqualTo(State.WARNING);
     assertThat(vs.problems()).extracting(Problem::field, Problem::reason)
-        .containsExactly(tuple("spec.routes[0].timeout", Reasons.FIELD_IGNORED));
+        .containsExactly(tuple("spec.routes[0].timeout", Reasons.FIELD_IGNORED),
+            tuple("spec.routes[0].redirect", Reasons.GRPC_NON_FORWARDING_ROUTE));
     assertThat(result.accepted().virtualServices()).hasSize(1);
     assertThat(result.accepted().upstreams()).hasSize(1);
   }

@@ -1,0 +1,104 @@
+package io.holdfast.xds.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.LoadBalancerProvider;
+import io.grpc.LoadBalancerRegistry;
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.stub.StreamObserver;
+import io.grpc.testing.protobuf.SimpleRequest;
+import io.grpc.testing.protobuf.SimpleResponse;
+import io.grpc.testing.protobuf.SimpleServiceGrpc;
+import io.holdfast.xds.model.TestManifests;
+import io.holdfast.xds.translate.Translator;
+import io.holdfast.xds.validate.ValidationResult;
+import io.holdfast.xds.validate.Validator;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A gRPC client without least request: grpc-java with its legacy LEAST_REQUEST support switched off (as in
+ * clients that read only ROUND_ROBIN and RING_HASH from the {@code lb_policy} enum) and its least_request
+ * policy unregistered (as in clients without gRFC A48). An upstream with {@code loadBalancing: LEAST_REQUEST}
+ * must still be accepted and route, through the round_robin fallback in {@code load_balancing_policy}. Own
+ * class: the switch, the LB registry and the xDS bootstrap are JVM-wide.
+ */
+class GrpcXdsLeastRequestFallbackTest {
+
+  private static final String BOOTSTRAP_PROPERTY = "io.grpc.xds.bootstrapConfig";
+  private static final String LEAST_REQUEST_SWITCH = "io.grpc.xds.experimentalEnableLeastRequest";
+
+  private static Server backend;
+  private static ServerHarness harness;
+  private static ManagedChannel channel;
+  private static LoadBalancerProvider leastRequest;
+
+  @BeforeAll
+  static void start() throws IOException {
+    // Read once, when grpc-java first parses a Cluster: set before any xDS traffic.
+    System.setProperty(LEAST_REQUEST_SWITCH, "false");
+    leastRequest = LoadBalancerRegistry.getDefaultRegistry().getProvider("least_request_experimental");
+    assertThat(leastRequest).as("grpc-xds registers least_request").isNotNull();
+    LoadBalancerRegistry.getDefaultRegistry().deregister(leastRequest);
+
+    backend = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+        .addService(new SimpleServiceGrpc.SimpleServiceImplBase() {
+          @Override
+          public void unaryRpc(SimpleRequest request, StreamObserver<SimpleResponse> response) {
+            response.onNext(SimpleResponse.newBuilder().setResponseMessage("backend").build());
+            response.onCompleted();
+          }
+        })
+        .build()
+        .start();
+    ValidationResult validation = new Validator().validate(TestManifests.config(
+        TestManifests.upstream("busy", backend.getPort()) + "  http2: true\n  loadBalancing: LEAST_REQUEST\n",
+        TestManifests.virtualService("echo", "echo.test", "busy")));
+    harness = new ServerHarness();
+    harness.cache.setSnapshot(new Translator().translate(validation.accepted()).snapshot());
+    System.setProperty(BOOTSTRAP_PROPERTY, """
+        {"xds_servers": [{"server_uri": "127.0.0.1:%d", "channel_creds": [{"type": "insecure"}],
+                          "server_features": ["xds_v3"]}],
+         "node": {"id": "grpc-without-least-request", "cluster": "holdfast-test"}}
+        """.formatted(harness.port()));
+  }
+
+  @AfterAll
+  static void stop() throws InterruptedException {
+    System.clearProperty(BOOTSTRAP_PROPERTY);
+    System.clearProperty(LEAST_REQUEST_SWITCH);
+    if (leastRequest != null) {
+      LoadBalancerRegistry.getDefaultRegistry().register(leastRequest);
+    }
+    if (channel != null) {
+      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+    if (harness != null) {
+      harness.close();
+    }
+    if (backend != null) {
+      backend.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+  }
+
+  /** Regression: the cluster carried LEAST_REQUEST in the enum only, and such a client NACKed it. */
+  @Test
+  void aLeastRequestUpstreamIsAcceptedAndRoutesWithRoundRobinInstead() {
+    channel = Grpc.newChannelBuilder("xds:///echo.test", InsecureChannelCredentials.create()).build();
+    String answer = SimpleServiceGrpc.newBlockingStub(channel)
+        .withWaitForReady()
+        .withDeadlineAfter(10, TimeUnit.SECONDS)
+        .unaryRpc(SimpleRequest.newBuilder().setRequestMessage("hi").build())
+        .getResponseMessage();
+    assertThat(answer).isEqualTo("backend");
+    assertThat(harness.nacks).isEmpty();
+  }
+}
