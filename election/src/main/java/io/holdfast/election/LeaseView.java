@@ -7,8 +7,8 @@ import java.util.Optional;
  * What this replica has seen of the lease, and since when by its own monotonic clock; and, from that alone,
  * when it may take the lease. Remote timestamps are never compared.
  *
- * <p>The rules: a record held by someone else may be taken once it stayed unchanged for its stated lease
- * duration. A release may be taken at once only when it is a hand-over seen here (the record seen right
+ * <p>The rules: a held record, this replica's own included, may be taken once it stayed unchanged for its
+ * stated lease duration. A release may be taken at once only when it is a hand-over seen here (the record seen right
  * before it was held, in the same term): a release nobody here can attribute to the holder (a third party's
  * edit, or no holder seen) may hide a holder still acting until its renew deadline, so it waits a full
  * lease of ours. A deleted lease is not a released one either: after seeing a held record deleted, wait its
@@ -100,7 +100,9 @@ final class LeaseView {
 
   /** When {@code r}, the current record, may be taken; {@link #NOW} if at once. */
   long mayTakeAt(LeaseRecord r) {
-    if (r.isHeldBy(identity) || (r.isReleased() && handOver)) {
+    // A record naming this replica is not taken at once either: it may be a write of ours that timed out yet
+    // landed; re-taking it at once over a slow link keeps the record changing, so nobody ever sees it idle.
+    if (r.isReleased() && handOver) {
       return NOW;
     }
     long stated = r.leaseDurationSeconds() * 1_000_000_000L; // int seconds: at most ~2.1e18, no overflow

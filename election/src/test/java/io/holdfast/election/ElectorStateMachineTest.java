@@ -308,6 +308,73 @@ class ElectorStateMachineTest {
     assertThat(events.elected).containsExactly(new Term(0, "a"), new Term(1, "a"));
   }
 
+  /**
+   * Regression: a demoted replica re-took a record naming itself at once. Over a link slower than the lock
+   * timeout each such write timed out yet landed, so the record kept changing, no other replica ever saw it
+   * unchanged for a lease, and nobody led (seen: 13 s without a leader, leaseTransitions 0 to 6). Its own
+   * stale record must wait a full lease like anyone's.
+   */
+  @Test
+  void aDemotedReplicaWhoseWritesLandButTimeOutDoesNotStarveTheOthers() {
+    LandsButTimesOut aLink = new LandsButTimesOut(lock);
+    LeaderElector a = LeaderElector.builder(ElectionCluster.fastTimings().identity("a").build(), aLink)
+        .clock(clock).random(() -> 0.0).listenerExecutor(Runnable::run)
+        .exitHandler((status, reason) -> exits.add(status + " " + reason)).build();
+    electors.add(a);
+    LeaderElector b = elector("b");
+    a.step();
+    assertThat(a.isLeader()).isTrue();
+    b.step();
+    aLink.slow = true;
+
+    long deadline = clock.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (!b.isLeader() && clock.nanoTime() - deadline < 0) {
+      a.step();
+      b.step();
+      clock.advance(Duration.ofMillis(100));
+    }
+    assertThat(a.isLeader()).isFalse();
+    assertThat(b.isLeader()).as("b leads within 10 s while a's writes land late").isTrue();
+  }
+
+  /** Reads work; writes are applied but answered with a timeout, as over a link slower than the lock timeout. */
+  private static final class LandsButTimesOut implements LeaseLock {
+    private final InMemoryLeaseLock inner;
+    volatile boolean slow;
+
+    LandsButTimesOut(InMemoryLeaseLock inner) {
+      this.inner = inner;
+    }
+
+    @Override
+    public java.util.Optional<VersionedRecord> get() throws LockException {
+      return inner.get();
+    }
+
+    @Override
+    public VersionedRecord create(LeaseRecord record) throws LockException {
+      VersionedRecord r = inner.create(record);
+      if (slow) {
+        throw new LockException(LockException.Cause.TIMEOUT, "landed, answer late");
+      }
+      return r;
+    }
+
+    @Override
+    public VersionedRecord update(VersionedRecord from, LeaseRecord next) throws LockException {
+      VersionedRecord r = inner.update(from, next);
+      if (slow) {
+        throw new LockException(LockException.Cause.TIMEOUT, "landed, answer late");
+      }
+      return r;
+    }
+
+    @Override
+    public String describe() {
+      return "lands-but-times-out";
+    }
+  }
+
   @Test
   void workFromAnOldTermFailsItsFenceAfterReElection() {
     LeaderElector e = elector("a");
