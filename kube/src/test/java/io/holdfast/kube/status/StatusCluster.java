@@ -23,10 +23,11 @@ import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 /**
- * Replicas, each a real {@link LeaderElector} and a {@link StatusWriter} sharing one client that reaches the
- * emulated API through the replica's own {@link FaultProxy}, with the user agent {@code holdfast-status/<name>} so
- * the API's record says who wrote what. Election timings: lease 2 s, renew deadline 1.5 s, retry 0.3 s, lock
- * timeout 0.5 s (also the client's request timeout).
+ * Replicas, each a real {@link LeaderElector} and a {@link StatusWriter}, wired as the server wires them: a lease
+ * client (every call bounded by the lock timeout) and a status client (request timeout = the leader request
+ * timeout), both reaching the emulated API through the replica's own {@link FaultProxy} with the user agent
+ * {@code holdfast-status/<name>}, so the API's record says who wrote what. Election timings: lease 3 s, renew
+ * deadline 2 s, retry 0.3 s, lock timeout 0.5 s, leader request timeout 0.6 s, fence slack 0.3 s.
  */
 final class StatusCluster implements AutoCloseable {
   static final String LEASE_NAMESPACE = "holdfast-system";
@@ -44,6 +45,26 @@ final class StatusCluster implements AutoCloseable {
       c.replicas.add(new Replica("r" + i, c.api, tuning));
     }
     return c;
+  }
+
+  /** The election settings of replica {@code name}. */
+  static ElectionSettings settings(String name) {
+    return ElectionSettings.builder()
+        .identity(name)
+        .leaseNamespace(LEASE_NAMESPACE)
+        .leaseName("holdfast")
+        .leaseDuration(Duration.ofSeconds(3))
+        .renewDeadline(Duration.ofSeconds(2))
+        .retryPeriod(Duration.ofMillis(300))
+        .lockTimeout(Duration.ofMillis(500))
+        .leaderRequestTimeout(Duration.ofMillis(600))
+        .fenceSlack(Duration.ofMillis(300))
+        .build();
+  }
+
+  /** The replica behind a user agent of the API's record (its name), for {@link io.holdfast.testkit.FencingAudit}. */
+  static String writerOf(String userAgent) {
+    return userAgent.startsWith("holdfast-status/") ? userAgent.substring("holdfast-status/".length()) : userAgent;
   }
 
   List<Replica> leaders() {
@@ -64,7 +85,8 @@ final class StatusCluster implements AutoCloseable {
     final String name;
     final String userAgent;
     final FaultProxy proxy;
-    final KubernetesClient client;
+    final KubernetesClient leaseClient;
+    final KubernetesClient statusClient;
     final LeaderElector elector;
     final StatusWriter writer;
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -77,24 +99,22 @@ final class StatusCluster implements AutoCloseable {
       this.name = name;
       this.userAgent = "holdfast-status/" + name;
       this.proxy = FaultProxy.start(name, api.port());
-      ElectionSettings settings = ElectionSettings.builder()
-          .identity(name)
-          .leaseNamespace(LEASE_NAMESPACE)
-          .leaseName("holdfast")
-          .leaseDuration(Duration.ofSeconds(2))
-          .renewDeadline(Duration.ofMillis(1500))
-          .retryPeriod(Duration.ofMillis(300))
-          .lockTimeout(Duration.ofMillis(500))
-          .build();
-      this.client = new KubernetesClientBuilder().withConfig(new ConfigBuilder(
+      ElectionSettings settings = settings(name);
+      this.leaseClient = new KubernetesClientBuilder().withConfig(new ConfigBuilder(
           KubernetesLeaseLock.electionConfig(MockKubeApi.configFor(proxy.port()), settings.lockTimeout()))
           .withUserAgent(userAgent).build()).build();
-      this.elector = LeaderElector.builder(settings, KubernetesLeaseLock.using(client, LEASE_NAMESPACE, "holdfast"))
+      int requestMillis = (int) settings.leaderRequestTimeout().toMillis();
+      this.statusClient = new KubernetesClientBuilder().withConfig(new ConfigBuilder(MockKubeApi.configFor(proxy.port()))
+          .withRequestTimeout(requestMillis).withConnectionTimeout(requestMillis).withUserAgent(userAgent).build())
+          .build();
+      this.elector = LeaderElector.builder(settings,
+              KubernetesLeaseLock.using(leaseClient, LEASE_NAMESPACE, "holdfast"))
           .exitHandler((status, reason) -> { })
           .build();
       elector.addListener(this);
-      this.writer = tuning.apply(StatusWriter.builder(client, elector)
+      this.writer = tuning.apply(StatusWriter.builder(statusClient, elector)
               .meterRegistry(registry)
+              .requestTimeout(settings.leaderRequestTimeout())
               .backoff(new Backoff(Duration.ofMillis(100), Duration.ofMillis(400)))
               .callsPerSecond(200)
               .objectCache(k -> cache.apply(k)))
@@ -120,9 +140,10 @@ final class StatusCluster implements AutoCloseable {
 
     @Override
     public void close() {
-      writer.close();
+      writer.close(); // leader-only work first, then the lease is released: the order the server uses
       elector.close();
-      client.close();
+      statusClient.close();
+      leaseClient.close();
       proxy.close();
     }
 
