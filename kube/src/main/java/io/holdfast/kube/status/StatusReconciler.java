@@ -31,8 +31,9 @@ import org.slf4j.LoggerFactory;
  * <p>Every API call goes through {@link FencedCalls}: bounded by the request timeout and the time left on the
  * fence. A write is based on the newest copy of the object at hand without a GET: the one this writer last read or
  * wrote, or the source's informer copy when that one has a newer generation (the spec changed since). A stale base
- * costs one 409, then a GET, a recomputed status and another write; after {@link #MAX_CONFLICTS} conflicts in a
- * row the resource counts as failed and backs off.
+ * costs one 409, then a re-read (the informer copy if it shows a newer generation than the rejected write, else a
+ * GET), a recomputed status and another write; after {@link #MAX_CONFLICTS} conflicts in a row the resource counts
+ * as failed and backs off.
  */
 final class StatusReconciler {
   private static final Logger log = LoggerFactory.getLogger(StatusReconciler.class);
@@ -197,10 +198,13 @@ final class StatusReconciler {
           throw e;
         }
         metrics.count(Outcome.CONFLICT);
-        log.debug("status: conflict resource={} resourceVersion={}; re-reading", key,
-            body.getMetadata().getResourceVersion());
         known.remove(key);
-        object = read(fence, key, pacer);
+        GenericKubernetesResource cached = cache.apply(key).orElse(null);
+        boolean fromCache = cached != null && generation(cached) > generation(body);
+        log.debug("status: conflict resource={} resourceVersion={}; re-reading from {}", key,
+            body.getMetadata().getResourceVersion(), fromCache ? "the informer copy" : "the API");
+        // A newer generation in the informer copy is the spec edit that caused the conflict: no GET needed.
+        object = fromCache ? cached : read(fence, key, pacer);
       }
     }
     // Gone: nothing to write. Settled so it is not read again each pass; a new build drops it.
