@@ -25,8 +25,9 @@ import java.util.function.UnaryOperator;
 /**
  * Replicas, each a real {@link LeaderElector} and a {@link StatusWriter}, wired as the server wires them: a lease
  * client (every call bounded by the lock timeout) and a status client (request timeout = the leader request
- * timeout), both reaching the emulated API through the replica's own {@link FaultProxy} with the user agent
- * {@code holdfast-status/<name>}, so the API's record says who wrote what. Election timings: lease 3 s, renew
+ * timeout), each reaching the emulated API through a {@link FaultProxy} of the replica's own (the replica's link:
+ * {@link Replica#link}), with the user agent {@code holdfast-status/<name>}, so the API's record says who wrote
+ * what. Election timings: lease 3 s, renew
  * deadline 2 s, retry 0.3 s, lock timeout 0.5 s, leader request timeout 0.6 s, fence slack 0.3 s.
  */
 final class StatusCluster implements AutoCloseable {
@@ -84,7 +85,10 @@ final class StatusCluster implements AutoCloseable {
   static final class Replica implements AutoCloseable, LeadershipListener {
     final String name;
     final String userAgent;
-    final FaultProxy proxy;
+    /** The lease client's way to the API. */
+    final FaultProxy leaseProxy;
+    /** The status client's way to the API. */
+    final FaultProxy statusProxy;
     final KubernetesClient leaseClient;
     final KubernetesClient statusClient;
     final LeaderElector elector;
@@ -98,13 +102,14 @@ final class StatusCluster implements AutoCloseable {
     Replica(String name, StatusKubeApi api, UnaryOperator<StatusWriter.Builder> tuning) {
       this.name = name;
       this.userAgent = "holdfast-status/" + name;
-      this.proxy = FaultProxy.start(name, api.port());
+      this.leaseProxy = FaultProxy.start(name + "-lease", api.port());
+      this.statusProxy = FaultProxy.start(name + "-status", api.port());
       ElectionSettings settings = settings(name);
       this.leaseClient = new KubernetesClientBuilder().withConfig(new ConfigBuilder(
-          KubernetesLeaseLock.electionConfig(MockKubeApi.configFor(proxy.port()), settings.lockTimeout()))
+          KubernetesLeaseLock.electionConfig(MockKubeApi.configFor(leaseProxy.port()), settings.lockTimeout()))
           .withUserAgent(userAgent).build()).build();
       int requestMillis = (int) settings.leaderRequestTimeout().toMillis();
-      this.statusClient = new KubernetesClientBuilder().withConfig(new ConfigBuilder(MockKubeApi.configFor(proxy.port()))
+      this.statusClient = new KubernetesClientBuilder().withConfig(new ConfigBuilder(MockKubeApi.configFor(statusProxy.port()))
           .withRequestTimeout(requestMillis).withConnectionTimeout(requestMillis).withUserAgent(userAgent).build())
           .build();
       this.elector = LeaderElector.builder(settings,
@@ -133,6 +138,12 @@ final class StatusCluster implements AutoCloseable {
       demotedAt.add(System.nanoTime());
     }
 
+    /** Applies a fault to the replica's whole link: both its proxies. */
+    void link(java.util.function.Consumer<FaultProxy> fault) {
+      fault.accept(leaseProxy);
+      fault.accept(statusProxy);
+    }
+
     double count(String outcome) {
       var c = registry.find(StatusMetrics.WRITES).tag("outcome", outcome).counter();
       return c == null ? 0 : c.count();
@@ -144,7 +155,8 @@ final class StatusCluster implements AutoCloseable {
       elector.close();
       statusClient.close();
       leaseClient.close();
-      proxy.close();
+      leaseProxy.close();
+      statusProxy.close();
     }
 
     @Override

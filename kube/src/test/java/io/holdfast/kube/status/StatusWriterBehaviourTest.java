@@ -9,6 +9,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.holdfast.kube.status.StatusCluster.Replica;
 import io.holdfast.testkit.ApiWrite;
+import io.holdfast.testkit.FaultProxy;
 import io.holdfast.xds.model.ResourceKey;
 import io.holdfast.xds.validate.ResourceStatus.State;
 import java.time.Duration;
@@ -149,7 +150,7 @@ class StatusWriterBehaviourTest {
     try (StatusCluster c = StatusCluster.start(1)) {
       ALL.forEach(c.api::create);
       Replica r = leader(c);
-      r.proxy.blackhole();
+      r.link(FaultProxy::blackhole);
       long end = System.nanoTime() + Duration.ofSeconds(1).toNanos();
       long slowest = 0;
       int g = 1;
@@ -159,7 +160,7 @@ class StatusWriterBehaviourTest {
         slowest = Math.max(slowest, System.nanoTime() - t);
       }
       assertThat(slowest).as("slowest publish, ns").isLessThan(Duration.ofMillis(50).toNanos());
-      r.proxy.pass();
+      r.link(FaultProxy::pass);
       Map<ResourceKey, DesiredStatus> last = Statuses.all(ALL, g, State.WARNING);
       r.writer.publish(last);
       awaitShown(c, last);

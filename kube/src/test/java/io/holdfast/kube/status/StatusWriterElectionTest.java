@@ -10,6 +10,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.holdfast.kube.status.StatusCluster.Replica;
 import io.holdfast.testkit.ApiWrite;
+import io.holdfast.testkit.FaultProxy;
 import io.holdfast.xds.model.ResourceKey;
 import io.holdfast.xds.validate.ResourceStatus.State;
 import java.time.Duration;
@@ -85,7 +86,7 @@ class StatusWriterElectionTest {
       awaitShown(c, mixed(1), Duration.ofSeconds(5));
 
       long cut = System.nanoTime();
-      old.proxy.blackhole();
+      old.link(FaultProxy::blackhole);
       // New verdicts while the old leader still believes it leads (its fence lasts up to one renew deadline).
       Map<ResourceKey, DesiredStatus> second = Statuses.all(ALL, 2, State.REJECTED);
       c.publishAll(second);
@@ -96,7 +97,7 @@ class StatusWriterElectionTest {
       await().atMost(Duration.ofSeconds(3)).until(() -> !old.demotedAt.isEmpty());
       long demoted = old.demotedAt.get(0);
 
-      old.proxy.pass();
+      old.link(FaultProxy::pass);
       await().atMost(Duration.ofSeconds(5))
           .until(() -> old.elector.observedLeader().equals(Optional.of(successor.name)));
       Map<ResourceKey, DesiredStatus> third = Statuses.all(ALL, 3, State.ACCEPTED);
