@@ -22,6 +22,11 @@ import org.junit.jupiter.api.Test;
 
 /** One replica (a real elector, so it leads) against the recording mock: skips, conflicts, failures, pacing. */
 class StatusWriterBehaviourTest {
+  /**
+   * Slowest publish allowed: a publish that waited for the API would take at least a request timeout (600 ms);
+   * the margin below that absorbs scheduling and GC pauses on a loaded machine.
+   */
+  private static final Duration PUBLISH_BOUND = Duration.ofMillis(200);
 
   private static Replica leader(StatusCluster c) {
     Replica r = c.replicas.get(0);
@@ -135,7 +140,7 @@ class StatusWriterBehaviourTest {
         r.writer.publish(last);
         slowest = Math.max(slowest, System.nanoTime() - t);
       }
-      assertThat(slowest).as("slowest publish, ns").isLessThan(Duration.ofMillis(50).toNanos());
+      assertThat(slowest).as("slowest publish, ns").isLessThan(PUBLISH_BOUND.toNanos());
 
       c.api.mock.stopFailingStatusWrites();
       awaitShown(c, last);
@@ -159,7 +164,7 @@ class StatusWriterBehaviourTest {
         r.writer.publish(Statuses.all(ALL, g++, State.ACCEPTED));
         slowest = Math.max(slowest, System.nanoTime() - t);
       }
-      assertThat(slowest).as("slowest publish, ns").isLessThan(Duration.ofMillis(50).toNanos());
+      assertThat(slowest).as("slowest publish, ns").isLessThan(PUBLISH_BOUND.toNanos());
       r.link(FaultProxy::pass);
       Map<ResourceKey, DesiredStatus> last = Statuses.all(ALL, g, State.WARNING);
       r.writer.publish(last);
