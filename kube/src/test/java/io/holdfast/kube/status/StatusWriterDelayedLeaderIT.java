@@ -36,9 +36,9 @@ import org.junit.jupiter.api.Test;
  */
 class StatusWriterDelayedLeaderIT {
   /**
-   * Per chunk, each way. The proxy delays a request's bytes by at most two chunk delays (a chunk waits for the
-   * one ahead of it), so 700 ms one way: within leaderRequestTimeout + fenceSlack (900 ms), above the lock
-   * timeout for a renewal's round trip (at least 700 ms &gt; 500 ms), so renewals fail.
+   * Per chunk, each way. A request reaches the API at most 2 x 350 ms after it was sent (even with a proxy that
+   * makes a chunk wait for the one ahead of it): within leaderRequestTimeout + fenceSlack (900 ms). A renewal's
+   * round trip takes at least 700 ms, more than the 500 ms lock timeout: renewals fail.
    */
   private static final Duration LATENCY = Duration.ofMillis(350);
   private static final Duration PUBLISH_EVERY = Duration.ofMillis(100);
