@@ -8,6 +8,7 @@ import com.google.protobuf.util.JsonFormat;
 import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
 import io.envoyproxy.envoy.extensions.upstreams.http.v3.HttpProtocolOptions;
+import io.holdfast.xds.envoycheck.EnvoyConstraints;
 import io.holdfast.xds.model.ConfigLoader;
 import io.holdfast.xds.model.Endpoint;
 import io.holdfast.xds.model.ServiceRef;
@@ -77,7 +78,7 @@ class GoldenTest {
         endpoints(dir.resolve("endpoints.yaml")));
     assertThat(loaded.errors()).isEmpty();
     ValidationResult result = new Validator().validate(loaded.config());
-    Translation translation = new Translator().translate(result.accepted());
+    Translation translation = EnvoyConstraints.checked(new Translator().translate(result.accepted()));
 
     ObjectNode root = JSON.createObjectNode();
     ObjectNode statuses = root.putObject("statuses");

@@ -16,6 +16,7 @@ import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.config.route.v3.Route;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
+import io.holdfast.xds.envoycheck.EnvoyConstraints;
 import io.holdfast.xds.model.Endpoint;
 import io.holdfast.xds.model.GatewayConfig;
 import io.holdfast.xds.model.Gateway;
@@ -48,7 +49,7 @@ class TranslatorTest {
   private Translation translate(GatewayConfig config) {
     ValidationResult result = new Validator().validate(config);
     assertThat(result.statuses().values()).allSatisfy(s -> assertThat(s.isServed()).isTrue());
-    return translator.translate(result.accepted());
+    return EnvoyConstraints.checked(translator.translate(result.accepted()));
   }
 
   @Test
