@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
+import com.google.protobuf.DescriptorProtos.FieldDescriptorProto.Label;
 import com.google.protobuf.DescriptorProtos.FieldDescriptorProto.Type;
 import com.google.protobuf.Duration;
 import com.google.protobuf.Timestamp;
@@ -13,6 +14,7 @@ import com.google.protobuf.UInt32Value;
 import io.envoyproxy.pgv.validate.Validate.AnyRules;
 import io.envoyproxy.pgv.validate.Validate.DurationRules;
 import io.envoyproxy.pgv.validate.Validate.FieldRules;
+import io.envoyproxy.pgv.validate.Validate.Int32Rules;
 import io.envoyproxy.pgv.validate.Validate.MapRules;
 import io.envoyproxy.pgv.validate.Validate.MessageRules;
 import io.envoyproxy.pgv.validate.Validate.RepeatedRules;
@@ -46,20 +48,22 @@ class ContainerRulesTest {
 
     Probe items = repeatedStrings(RepeatedRules.newBuilder().setItems(MIN_LEN_1));
     accepts(items, List.of("a", "b"));
-    assertThat(items.check(List.of("a", ""))).containsExactly(new Violation("v[1]", "string.min_len 1", "0 characters"));
+    assertThat(items.check(List.of("a", "")))
+        .containsExactly(new Violation("v[1]", "string.min_len 1", "0 characters"));
   }
 
   @Test
   void repeatedMessagesAreWalkedEach() {
-    Probe inners = Probe.of(Probe.field(Type.TYPE_MESSAGE, com.google.protobuf.DescriptorProtos.FieldDescriptorProto
-        .Label.LABEL_REPEATED, FieldRules.getDefaultInstance()).toBuilder().setTypeName(".holdfast.probe.Inner").build());
+    Probe inners = Probe.of(Probe.field(Type.TYPE_MESSAGE, Label.LABEL_REPEATED, FieldRules.getDefaultInstance())
+        .toBuilder().setTypeName(".holdfast.probe.Inner").build());
     assertThat(inners.check(List.of(inners.inner("ok"), inners.inner(""))))
         .containsExactly(new Violation("v[1].name", "string.min_len 1", "0 characters"));
   }
 
   @Test
   void mapPairsKeysAndValues() {
-    Probe pairs = Probe.map(FieldRules.newBuilder().setMap(MapRules.newBuilder().setMinPairs(1).setMaxPairs(2)).build());
+    Probe pairs = Probe.map(FieldRules.newBuilder()
+        .setMap(MapRules.newBuilder().setMinPairs(1).setMaxPairs(2)).build());
     rejects(pairs, Map.of(), "map.min_pairs 1");
     rejects(pairs, Map.of("a", 1, "b", 2, "c", 3), "map.max_pairs 2");
     accepts(pairs, Map.of("a", 1));
@@ -68,7 +72,7 @@ class ContainerRulesTest {
     entries.put("", 1);
     entries.put("b", 0);
     Probe keysAndValues = Probe.map(FieldRules.newBuilder().setMap(MapRules.newBuilder().setKeys(MIN_LEN_1)
-        .setValues(FieldRules.newBuilder().setInt32(io.envoyproxy.pgv.validate.Validate.Int32Rules.newBuilder()
+        .setValues(FieldRules.newBuilder().setInt32(Int32Rules.newBuilder()
             .setGt(0)))).build());
     assertThat(keysAndValues.check(entries)).containsExactlyInAnyOrder(
         new Violation("v[](key)", "string.min_len 1", "0 characters"),
@@ -82,7 +86,8 @@ class ContainerRulesTest {
     accepts(positive, Duration.newBuilder().setNanos(1).build());
     rejects(positive, Duration.newBuilder().setSeconds(-1).build(), "duration.gt 0s");
     rejects(positive, Duration.getDefaultInstance(), "duration.gt 0s");
-    assertThat(EnvoyConstraints.check(positive.unset())).containsExactly(new Violation("v", "duration.required", "unset"));
+    assertThat(EnvoyConstraints.check(positive.unset()))
+        .containsExactly(new Violation("v", "duration.required", "unset"));
 
     Probe window = Probe.typed(".google.protobuf.Duration", FieldRules.newBuilder().setDuration(DurationRules
         .newBuilder().setGte(Duration.newBuilder().setNanos(1_000_000)).setLt(Duration.newBuilder().setSeconds(600)))
@@ -92,7 +97,8 @@ class ContainerRulesTest {
     rejects(window, Duration.newBuilder().setSeconds(315_576_000_001L).build(), "duration.valid");
 
     Probe listed = Probe.typed(".google.protobuf.Duration", FieldRules.newBuilder().setDuration(DurationRules
-        .newBuilder().addIn(Duration.newBuilder().setSeconds(1)).setConst(Duration.newBuilder().setSeconds(1))).build());
+        .newBuilder().addIn(Duration.newBuilder().setSeconds(1)).setConst(Duration.newBuilder().setSeconds(1)))
+        .build());
     accepts(listed, Duration.newBuilder().setSeconds(1).build());
     rejects(listed, Duration.newBuilder().setSeconds(2).build(), "duration.const 1s", "duration.in [1s]");
     rejects(Probe.typed(".google.protobuf.Duration", FieldRules.newBuilder().setDuration(DurationRules.newBuilder()
@@ -108,7 +114,8 @@ class ContainerRulesTest {
         .newBuilder().setRequired(true).setGt(epochPlus10)).build());
     accepts(after, Timestamp.newBuilder().setSeconds(11).build());
     rejects(after, epochPlus10, "timestamp.gt 1970-01-01T00:00:10Z");
-    assertThat(EnvoyConstraints.check(after.unset())).containsExactly(new Violation("v", "timestamp.required", "unset"));
+    assertThat(EnvoyConstraints.check(after.unset()))
+        .containsExactly(new Violation("v", "timestamp.required", "unset"));
     rejects(Probe.typed(".google.protobuf.Timestamp", FieldRules.newBuilder().setTimestamp(TimestampRules.newBuilder()
         .setConst(epochPlus10)).build()), Timestamp.getDefaultInstance(), "timestamp.const 1970-01-01T00:00:10Z");
   }
@@ -144,7 +151,8 @@ class ContainerRulesTest {
   void messageRequiredAndSkip() {
     Probe required = Probe.typed(".holdfast.probe.Inner", FieldRules.newBuilder()
         .setMessage(MessageRules.newBuilder().setRequired(true)).build());
-    assertThat(EnvoyConstraints.check(required.unset())).containsExactly(new Violation("v", "message.required", "unset"));
+    assertThat(EnvoyConstraints.check(required.unset()))
+        .containsExactly(new Violation("v", "message.required", "unset"));
     assertThat(required.check(required.inner(""))).containsExactly(
         new Violation("v.name", "string.min_len 1", "0 characters"));
     Probe skipped = Probe.typed(".holdfast.probe.Inner", FieldRules.newBuilder()

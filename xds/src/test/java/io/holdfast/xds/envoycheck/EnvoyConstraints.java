@@ -5,6 +5,7 @@ import com.google.protobuf.Message;
 import io.holdfast.xds.snapshot.XdsSnapshot;
 import io.holdfast.xds.translate.Translation;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -77,6 +78,6 @@ public final class EnvoyConstraints {
   }
 
   static String snakeCase(String camel) {
-    return camel.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(java.util.Locale.ROOT);
+    return camel.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(Locale.ROOT);
   }
 }

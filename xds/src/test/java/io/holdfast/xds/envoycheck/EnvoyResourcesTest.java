@@ -3,6 +3,7 @@ package io.holdfast.xds.envoycheck;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.google.protobuf.Any;
 import com.google.protobuf.Duration;
@@ -13,10 +14,12 @@ import io.envoyproxy.controlplane.cache.Resources;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.core.v3.Address;
 import io.envoyproxy.envoy.config.core.v3.AggregatedConfigSource;
+import io.envoyproxy.envoy.config.core.v3.ApiVersion;
 import io.envoyproxy.envoy.config.core.v3.ConfigSource;
 import io.envoyproxy.envoy.config.core.v3.Metadata;
 import io.envoyproxy.envoy.config.core.v3.SocketAddress;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
+import io.envoyproxy.envoy.config.endpoint.v3.Endpoint;
 import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
 import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
 import io.envoyproxy.envoy.config.listener.v3.Filter;
@@ -43,7 +46,7 @@ class EnvoyResourcesTest {
 
   private static final ConfigSource ADS = ConfigSource.newBuilder()
       .setAds(AggregatedConfigSource.getDefaultInstance())
-      .setResourceApiVersion(io.envoyproxy.envoy.config.core.v3.ApiVersion.V3).build();
+      .setResourceApiVersion(ApiVersion.V3).build();
 
   private static Cluster cluster() {
     return Cluster.newBuilder().setName("demo/echo").setType(Cluster.DiscoveryType.EDS)
@@ -82,9 +85,8 @@ class EnvoyResourcesTest {
   private static ClusterLoadAssignment endpoints(int weight) {
     return ClusterLoadAssignment.newBuilder().setClusterName("demo/echo")
         .addEndpoints(LocalityLbEndpoints.newBuilder().setLoadBalancingWeight(UInt32Value.of(weight))
-            .addLbEndpoints(LbEndpoint.newBuilder().setEndpoint(io.envoyproxy.envoy.config.endpoint.v3.Endpoint
-                .newBuilder().setAddress(Address.newBuilder().setSocketAddress(SocketAddress.newBuilder()
-                    .setAddress("127.0.0.11").setPortValue(8080))))))
+            .addLbEndpoints(LbEndpoint.newBuilder().setEndpoint(Endpoint.newBuilder().setAddress(Address.newBuilder()
+                .setSocketAddress(SocketAddress.newBuilder().setAddress("127.0.0.11").setPortValue(8080))))))
         .build();
   }
 
@@ -113,7 +115,8 @@ class EnvoyResourcesTest {
   @Test
   void undefinedEnumValueBreaksDefinedOnly() {
     assertThat(EnvoyConstraints.check(cluster().toBuilder().setLbPolicyValue(99).build()))
-        .containsExactly(new Violation("lb_policy", "enum.defined_only envoy.config.cluster.v3.Cluster.LbPolicy", "99"));
+        .containsExactly(new Violation("lb_policy", "enum.defined_only envoy.config.cluster.v3.Cluster.LbPolicy",
+            "99"));
   }
 
   @Test
@@ -162,7 +165,7 @@ class EnvoyResourcesTest {
     });
     assertThat(EnvoyConstraints.check(routes(r -> r.setMatch(RouteMatch.getDefaultInstance()))))
         .extracting(Violation::path, Violation::rule)
-        .containsExactly(org.assertj.core.groups.Tuple.tuple("virtual_hosts[0].routes[0].match.path_specifier",
+        .containsExactly(tuple("virtual_hosts[0].routes[0].match.path_specifier",
             "oneof.required"));
   }
 
@@ -184,7 +187,8 @@ class EnvoyResourcesTest {
   void anyOfATypeTheRegistryLacksIsReported() {
     Listener listener = listener(connectionManager().build());
     Report report = EnvoyConstraints.inspect(Map.of(), "listener[x]", listener);
-    assertThat(report.violations()).containsExactly(new Violation("listener[x].filter_chains[0].filters[0].typed_config",
+    assertThat(report.violations()).containsExactly(new Violation(
+        "listener[x].filter_chains[0].filters[0].typed_config",
         "checker.known_any_type", "type.googleapis.com/" + HttpConnectionManager.getDescriptor().getFullName()));
   }
 

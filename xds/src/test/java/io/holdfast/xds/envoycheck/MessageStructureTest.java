@@ -11,6 +11,7 @@ import com.google.protobuf.DescriptorProtos.MessageOptions;
 import com.google.protobuf.DescriptorProtos.OneofDescriptorProto;
 import com.google.protobuf.DescriptorProtos.OneofOptions;
 import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Duration;
 import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Timestamp;
@@ -26,7 +27,10 @@ class MessageStructureTest {
   private static final FieldRules MIN_LEN_3 = FieldRules.newBuilder()
       .setString(StringRules.newBuilder().setMinLen(3)).build();
 
-  /** {@code oneof choice {option required; string a = 1 [min_len 3]; string b = 2;} optional string c = 3 [min_len 3];} */
+  /**
+   * {@code oneof choice {option required; string a = 1 [min_len 3]; string b = 2;}
+   * optional string c = 3 [min_len 3];}
+   */
   private static DescriptorProto choiceMessage() {
     return DescriptorProto.newBuilder().setName("P")
         .addOneofDecl(OneofDescriptorProto.newBuilder().setName("choice")
@@ -95,7 +99,7 @@ class MessageStructureTest {
   @Test
   void rulesTheCheckerCannotEvaluateAreCountedNotPassed() {
     Probe recent = Probe.typed(".google.protobuf.Timestamp", FieldRules.newBuilder()
-        .setTimestamp(TimestampRules.newBuilder().setLtNow(true).setWithin(com.google.protobuf.Duration.newBuilder()
+        .setTimestamp(TimestampRules.newBuilder().setLtNow(true).setWithin(Duration.newBuilder()
             .setSeconds(60))).build());
     Report report = EnvoyConstraints.inspect("", recent.with(Timestamp.getDefaultInstance()));
     assertThat(report.violations()).isEmpty();

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 class NumberRulesTest {
 
   private static Probe int32(UnaryOperator<Int32Rules.Builder> rules) {
-    return Probe.scalar(Type.TYPE_INT32, FieldRules.newBuilder().setInt32(rules.apply(Int32Rules.newBuilder())).build());
+    return Probe.scalar(Type.TYPE_INT32,
+        FieldRules.newBuilder().setInt32(rules.apply(Int32Rules.newBuilder())).build());
   }
 
   @Test

@@ -41,7 +41,7 @@ record Probe(Descriptor type) {
     return of(field(type, Label.LABEL_OPTIONAL, rules));
   }
 
-  /** {@code typeName} like {@code .google.protobuf.Duration}, {@code .holdfast.probe.Inner} or {@code .holdfast.probe.Color}. */
+  /** {@code typeName} like {@code .google.protobuf.Duration}, {@code .holdfast.probe.Inner} or {@code ...Color}. */
   static Probe typed(String typeName, FieldRules rules) {
     Type type = typeName.endsWith("Color") ? Type.TYPE_ENUM : Type.TYPE_MESSAGE;
     return of(field(type, Label.LABEL_OPTIONAL, rules).toBuilder().setTypeName(typeName).build());

@@ -17,7 +17,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
-/** What the checker does not enforce, and proof that Envoy's protos (as far as the registry reaches) need none of it. */
+/** What the checker does not enforce, and proof that Envoy's protos (those the registry reaches) need none of it. */
 class RuleCoverageTest {
 
   @Test

@@ -32,10 +32,12 @@ final class ScalarRules {
     String shown = Findings.show(value);
     int characters = value.codePointCount(0, value.length());
     int bytes = value.getBytes(StandardCharsets.UTF_8).length;
-    check(path, rules.hasConst() && !value.equals(rules.getConst()), "string.const " + Findings.show(rules.getConst()), shown);
+    check(path, rules.hasConst() && !value.equals(rules.getConst()), "string.const " + Findings.show(rules.getConst()),
+        shown);
     check(path, rules.getInCount() > 0 && !rules.getInList().contains(value), "string.in " + rules.getInList(), shown);
     check(path, rules.getNotInList().contains(value), "string.not_in " + rules.getNotInList(), shown);
-    check(path, rules.hasLen() && characters != rules.getLen(), "string.len " + rules.getLen(), characters + " characters");
+    check(path, rules.hasLen() && characters != rules.getLen(), "string.len " + rules.getLen(),
+        characters + " characters");
     check(path, rules.hasMinLen() && characters < rules.getMinLen(), "string.min_len " + rules.getMinLen(),
         characters + " characters");
     check(path, rules.hasMaxLen() && characters > rules.getMaxLen(), "string.max_len " + rules.getMaxLen(),

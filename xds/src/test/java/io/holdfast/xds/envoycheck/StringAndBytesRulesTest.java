@@ -15,11 +15,13 @@ import org.junit.jupiter.api.Test;
 class StringAndBytesRulesTest {
 
   private static Probe string(UnaryOperator<StringRules.Builder> rules) {
-    return Probe.scalar(Type.TYPE_STRING, FieldRules.newBuilder().setString(rules.apply(StringRules.newBuilder())).build());
+    return Probe.scalar(Type.TYPE_STRING,
+        FieldRules.newBuilder().setString(rules.apply(StringRules.newBuilder())).build());
   }
 
   private static Probe bytes(UnaryOperator<BytesRules.Builder> rules) {
-    return Probe.scalar(Type.TYPE_BYTES, FieldRules.newBuilder().setBytes(rules.apply(BytesRules.newBuilder())).build());
+    return Probe.scalar(Type.TYPE_BYTES,
+        FieldRules.newBuilder().setBytes(rules.apply(BytesRules.newBuilder())).build());
   }
 
   @Test

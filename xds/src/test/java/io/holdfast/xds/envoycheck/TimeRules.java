@@ -57,7 +57,7 @@ final class TimeRules {
         "duration.not_in " + rules.getNotInList().stream().map(TimeRules::show).toList(), shown);
   }
 
-  /** {@code value} is null when the field is unset. {@code lt_now}, {@code gt_now} and {@code within} are not evaluated. */
+  /** {@code value} is null when unset. {@code lt_now}, {@code gt_now} and {@code within} are not evaluated. */
   void timestamp(String path, Timestamp value, TimestampRules rules) {
     findings.account("timestamp", rules);
     if (value == null) {

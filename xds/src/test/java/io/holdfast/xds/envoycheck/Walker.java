@@ -49,7 +49,8 @@ final class Walker {
       return;
     }
     if (!message.getUnknownFields().asMap().isEmpty()) {
-      findings.violation(path, "checker.no_unknown_fields", "field numbers " + message.getUnknownFields().asMap().keySet());
+      findings.violation(path, "checker.no_unknown_fields",
+          "field numbers " + message.getUnknownFields().asMap().keySet());
     }
     if (PgvOptions.messageDisabled(type.getOptions())) {
       return;
@@ -143,13 +144,15 @@ final class Walker {
       }
       case DURATION -> {
         if (expect(path, type, Duration.getDescriptor(), rules)) {
-          times.duration(path, present ? reparse(message, Duration.class, Duration.parser()) : null, rules.getDuration());
+          Duration duration = present ? reparse(message, Duration.class, Duration.parser()) : null;
+          times.duration(path, duration, rules.getDuration());
         }
         return;
       }
       case TIMESTAMP -> {
         if (expect(path, type, Timestamp.getDescriptor(), rules)) {
-          times.timestamp(path, present ? reparse(message, Timestamp.class, Timestamp.parser()) : null, rules.getTimestamp());
+          Timestamp timestamp = present ? reparse(message, Timestamp.class, Timestamp.parser()) : null;
+          times.timestamp(path, timestamp, rules.getTimestamp());
         }
         return;
       }
@@ -248,7 +251,7 @@ final class Walker {
     try {
       return parser.parseFrom(message.toByteString());
     } catch (InvalidProtocolBufferException e) {
-      throw new IllegalStateException("a " + message.getDescriptorForType().getFullName() + " that does not reparse", e);
+      throw new IllegalStateException(message.getDescriptorForType().getFullName() + " does not reparse", e);
     }
   }
 
