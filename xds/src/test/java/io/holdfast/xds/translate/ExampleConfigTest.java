@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.envoyproxy.controlplane.cache.Resources;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
+import io.holdfast.xds.envoycheck.EnvoyConstraints;
 import io.holdfast.xds.model.ConfigLoader;
 import io.holdfast.xds.validate.ResourceStatus;
 import io.holdfast.xds.validate.ValidationResult;
@@ -46,7 +47,7 @@ class ExampleConfigTest {
               .containsExactly("spec.routes[0].redirect GrpcNonForwardingRoute");
         });
 
-    Translation translation = new Translator().translate(result.accepted());
+    Translation translation = EnvoyConstraints.checked(new Translator().translate(result.accepted()));
     var snapshot = translation.snapshot();
     assertThat(snapshot.ofType(Resources.V3.CLUSTER_TYPE_URL)).containsOnlyKeys("demo/echo-v1", "demo/echo-v2");
     Listener listener = (Listener) snapshot.ofType(Resources.V3.LISTENER_TYPE_URL).get("gateway/demo/public");

@@ -10,6 +10,7 @@ import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3
 import io.envoyproxy.envoy.extensions.load_balancing_policies.least_request.v3.LeastRequest;
 import io.envoyproxy.envoy.extensions.load_balancing_policies.round_robin.v3.RoundRobin;
 import io.envoyproxy.envoy.extensions.upstreams.http.v3.HttpProtocolOptions;
+import io.holdfast.xds.envoycheck.EnvoyConstraints;
 import io.holdfast.xds.model.ConfigLoader;
 import io.holdfast.xds.model.Endpoint;
 import io.holdfast.xds.model.ServiceRef;
@@ -81,7 +82,7 @@ class GoldenTest {
         endpoints(dir.resolve("endpoints.yaml")));
     assertThat(loaded.errors()).isEmpty();
     ValidationResult result = new Validator().validate(loaded.config());
-    Translation translation = new Translator().translate(result.accepted());
+    Translation translation = EnvoyConstraints.checked(new Translator().translate(result.accepted()));
 
     ObjectNode root = JSON.createObjectNode();
     ObjectNode statuses = root.putObject("statuses");

@@ -18,6 +18,7 @@ import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
 import io.envoyproxy.envoy.extensions.load_balancing_policies.least_request.v3.LeastRequest;
 import io.envoyproxy.envoy.extensions.load_balancing_policies.round_robin.v3.RoundRobin;
+import io.holdfast.xds.envoycheck.EnvoyConstraints;
 import io.holdfast.xds.model.Endpoint;
 import io.holdfast.xds.model.GatewayConfig;
 import io.holdfast.xds.model.Gateway;
@@ -50,7 +51,7 @@ class TranslatorTest {
   private Translation translate(GatewayConfig config) {
     ValidationResult result = new Validator().validate(config);
     assertThat(result.statuses().values()).allSatisfy(s -> assertThat(s.isServed()).isTrue());
-    return translator.translate(result.accepted());
+    return EnvoyConstraints.checked(translator.translate(result.accepted()));
   }
 
   @Test
