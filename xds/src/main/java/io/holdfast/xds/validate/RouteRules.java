@@ -42,6 +42,7 @@ final class RouteRules {
     route.timeout().filter(t -> t.isNegative()).ifPresent(t ->
         sink.error(field + ".timeout", Reasons.INVALID_DURATION, "timeout must not be negative"));
     route.retries().ifPresent(retries -> checkRetries(retries, field + ".retries", sink));
+    route.prefixRewrite().ifPresent(v -> headerSafe(v, field + ".prefixRewrite", sink));
     boolean forwards = action instanceof RouteAction.Forward || action instanceof RouteAction.Split;
     if (!forwards) {
       warnIgnored(route.timeout().isPresent(), field + ".timeout", sink);
@@ -133,6 +134,23 @@ final class RouteRules {
         sink.error(field + ".host", Reasons.INVALID_VALUE, "host must not be empty"));
     redirect.path().filter(p -> !p.startsWith("/")).ifPresent(p ->
         sink.error(field + ".path", Reasons.INVALID_PATH, "path must start with /"));
+    redirect.host().ifPresent(v -> headerSafe(v, field + ".host", sink));
+    redirect.path().ifPresent(v -> headerSafe(v, field + ".path", sink));
+    redirect.prefixRewrite().ifPresent(v -> headerSafe(v, field + ".prefixRewrite", sink));
+  }
+
+  /**
+   * These values end up in request or response headers (Location, :path, :authority): Envoy refuses NUL, CR and
+   * LF in them (its HTTP_HEADER_VALUE rule), and letting them through would also allow header injection.
+   */
+  private static void headerSafe(String value, String field, Ledger.Sink sink) {
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c == 0 || c == '\n' || c == '\r') {
+        sink.error(field, Reasons.INVALID_VALUE, "must not contain NUL, CR or LF (found at index " + i + ")");
+        return;
+      }
+    }
   }
 
   private static void checkDirect(RouteAction.DirectResponse direct, String field, Ledger.Sink sink) {
