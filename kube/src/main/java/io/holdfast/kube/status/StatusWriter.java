@@ -49,6 +49,11 @@ public final class StatusWriter implements AutoCloseable {
   private static final long FENCE_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
   /** What {@link #close()} may take beyond the request timeout: the writer thread finishing its step. */
   static final Duration CLOSE_MARGIN = Duration.ofMillis(500);
+
+  /** The longest {@link #close()} takes for a writer whose requests are bounded by {@code requestTimeout}. */
+  public static Duration closeBound(Duration requestTimeout) {
+    return requestTimeout.plus(CLOSE_MARGIN);
+  }
   /** Wait before the next pass after an unexpected failure, so a failure that repeats cannot spin. */
   private static final long AFTER_FAILURE_NANOS = TimeUnit.SECONDS.toNanos(1);
 

@@ -1,8 +1,11 @@
 package io.holdfast.server.cli;
 
+import io.holdfast.election.ElectionSettings;
+import io.holdfast.kube.status.StatusWriter;
 import io.holdfast.server.HoldfastServer;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,12 +44,27 @@ public final class HoldfastCli {
     this.env = java.util.Map.copyOf(env);
   }
 
-  /** How long a SIGTERM may take before the process gives up on a clean stop. */
-  static final java.time.Duration SHUTDOWN_BOUND = java.time.Duration.ofSeconds(20);
+  /** The least a SIGTERM may take before the process gives up on a clean stop. */
+  static final Duration MIN_SHUTDOWN_BOUND = Duration.ofSeconds(20);
+  /** Room in the bound for what follows the election: draining xDS streams, the admin server, the source. */
+  private static final Duration DRAIN_MARGIN = Duration.ofSeconds(5);
+
+  /**
+   * How long a clean stop may take with {@code settings}: the status writer's close (a write in flight lands or
+   * is abandoned), then the elector's (fenced work drained, fence slack waited out, the lease released), then
+   * the rest. Never less than {@link #MIN_SHUTDOWN_BOUND}. The pod's terminationGracePeriodSeconds must exceed
+   * it (deploy/ ships 30 s for the default 22.5 s).
+   */
+  static Duration shutdownBound(ServeSettings settings) {
+    ElectionSettings e = settings.election();
+    Duration needed = StatusWriter.closeBound(e.leaderRequestTimeout())
+        .plus(e.enabled() ? e.maxCloseTime() : Duration.ZERO).plus(DRAIN_MARGIN);
+    return needed.compareTo(MIN_SHUTDOWN_BOUND) > 0 ? needed : MIN_SHUTDOWN_BOUND;
+  }
 
   /**
    * The production command line: {@code serve} runs a {@link HoldfastServer} until SIGTERM or SIGINT, then
-   * stops it (lease released, streams drained) and exits 0; a stop that outlives {@link #SHUTDOWN_BOUND}
+   * stops it (lease released, streams drained) and exits 0; a stop that outlives {@link #shutdownBound}
    * halts with status 1.
    */
   public static HoldfastCli withDefaultWiring() {
@@ -54,11 +72,12 @@ public final class HoldfastCli {
       HoldfastServer.useLogFormat(settings.logFormat());
       HoldfastServer server = HoldfastServer.start(settings, java.time.Clock.systemUTC());
       java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
+      Duration bound = shutdownBound(settings);
       Runnable stop = () -> {
         Thread watchdog = new Thread(() -> {
           try {
-            if (!stopped.await(SHUTDOWN_BOUND.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
-              LOG.error("shutdown did not finish within {}s, halting", SHUTDOWN_BOUND.toSeconds());
+            if (!stopped.await(bound.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+              LOG.error("shutdown did not finish within {}ms, halting", bound.toMillis());
               Runtime.getRuntime().halt(EXIT_FAILURE);
             }
           } catch (InterruptedException e) {

@@ -183,6 +183,8 @@ public final class KubernetesMode implements AutoCloseable {
       double age = elector.lastRenewAgeSeconds();
       e.put("secondsSinceRenew", Double.isNaN(age) ? null : age);
       e.put("watchHealthy", elector.watchHealthy());
+      // e.g. a missing lease namespace: without this a typo in --lease-namespace looks like a quiet follower
+      e.put("lastError", elector.lastError().orElse(null));
     }
     Map<String, Object> k = new LinkedHashMap<>();
     k.put("synced", source.hasSynced());

@@ -294,4 +294,22 @@ class HoldfastCliTest {
     assertThat(err.toString()).doesNotContain("Exception").doesNotContain("\tat ");
     err.getBuffer().setLength(0);
   }
+
+  @Test
+  void theShutdownBoundCoversTheWriterAndElectorClosesAndTheDeploymentGivesItTime() throws IOException {
+    run("serve", "--kubernetes", "--kube-api-url", "https://127.0.0.1:6443");
+    java.time.Duration defaults = HoldfastCli.shutdownBound(served.get(0));
+    // status writer 2 s + 0.5 s, elector renew deadline 10 s + slack 1 s + 2 x lock 1 s + 2 s, drain 5 s
+    assertThat(defaults).isEqualTo(java.time.Duration.ofMillis(22_500));
+
+    run("serve", "--kubernetes", "--kube-api-url", "https://127.0.0.1:6443", "--lease-duration", "60s",
+        "--renew-deadline", "40s");
+    assertThat(HoldfastCli.shutdownBound(served.get(1))).isEqualTo(java.time.Duration.ofMillis(52_500));
+
+    String deployment = Files.readString(Path.of("..", "deploy", "deployment.yaml"));
+    java.util.regex.Matcher grace = java.util.regex.Pattern.compile("terminationGracePeriodSeconds: (\\d+)")
+        .matcher(deployment);
+    assertThat(grace.find()).as("deploy/deployment.yaml sets terminationGracePeriodSeconds").isTrue();
+    assertThat(java.time.Duration.ofSeconds(Long.parseLong(grace.group(1)))).isGreaterThan(defaults);
+  }
 }
