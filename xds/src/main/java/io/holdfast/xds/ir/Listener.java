@@ -1,5 +1,6 @@
 package io.holdfast.xds.ir;
 
+import com.google.common.net.InetAddresses;
 import java.util.List;
 import java.util.Objects;
 
@@ -32,6 +33,9 @@ public sealed interface Listener {
       Objects.requireNonNull(address, "address");
       Objects.requireNonNull(protocol, "protocol");
       filterChains = List.copyOf(filterChains);
+      if (!InetAddresses.isInetAddress(address)) {
+        throw new IllegalArgumentException(origin + ": address " + address + " is not an IP literal");
+      }
       if (port < 1 || port > 65535) {
         throw new IllegalArgumentException(origin + ": port " + port + " is out of range 1-65535");
       }

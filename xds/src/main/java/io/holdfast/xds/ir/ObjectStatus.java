@@ -55,6 +55,13 @@ public record ObjectStatus(ResourceKey key, long observedGeneration, List<Condit
     return new ObjectStatus(key, observedGeneration, derived.conditions, derived.findings, parents);
   }
 
+  /** This status with one more parent entry. */
+  public ObjectStatus withParent(ParentStatus parent) {
+    List<ParentStatus> more = new ArrayList<>(parents);
+    more.add(parent);
+    return new ObjectStatus(key, observedGeneration, conditions, findings, more);
+  }
+
   public Condition condition(String type) {
     return conditions.stream().filter(c -> c.type().equals(type)).findFirst()
         .orElseThrow(() -> new IllegalArgumentException(key + " has no condition " + type));
