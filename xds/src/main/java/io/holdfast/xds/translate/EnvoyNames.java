@@ -20,38 +20,38 @@ import io.holdfast.xds.model.ResourceKey;
  * {@code /}, and kinds start with an upper-case letter, so none of these forms can collide: an Upstream and an
  * object of another kind with the same namespace and name get different cluster names.
  */
-public final class EnvoyNames {
+final class EnvoyNames {
 
   private EnvoyNames() {
   }
 
   /** The name of the cluster lowered from {@code origin}. */
-  public static String cluster(ResourceKey origin) {
+  static String cluster(ResourceKey origin) {
     return perKind(origin, ResourceKey.UPSTREAM, "");
   }
 
   /** The name of the socket listener lowered from {@code origin}, and of its route configuration. */
-  public static String listener(ResourceKey origin) {
+  static String listener(ResourceKey origin) {
     return perKind(origin, ResourceKey.GATEWAY, "gateway/");
   }
 
-  public static String gatewayListener(ResourceKey gateway) {
+  static String gatewayListener(ResourceKey gateway) {
     return listener(gateway);
   }
 
-  public static String gatewayRoutes(ResourceKey gateway) {
+  static String gatewayRoutes(ResourceKey gateway) {
     return listener(gateway);
   }
 
-  public static String apiListener(String domain) {
+  static String apiListener(String domain) {
     return domain;
   }
 
-  public static String apiRoutes(String domain) {
+  static String apiRoutes(String domain) {
     return domain;
   }
 
-  public static String virtualHost(ResourceKey origin) {
+  static String virtualHost(ResourceKey origin) {
     return perKind(origin, ResourceKey.VIRTUAL_SERVICE, "");
   }
 

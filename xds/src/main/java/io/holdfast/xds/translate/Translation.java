@@ -10,10 +10,10 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The output of {@link Translator#translate}.
+ * The output of {@link Translator#translate(io.holdfast.xds.ir.Ir)}.
  *
  * @param snapshot      every generated Envoy resource, versioned by content hash
- * @param origins       Envoy resource name to the object it was generated from (see {@link EnvoyNames}: a name
+ * @param origins       Envoy resource name to the object it was generated from (see {@code EnvoyNames}: a name
  *                      identifies its origin whatever its type), sorted by name; e.g. to attribute a NACK to a
  *                      resource
  * @param fieldOrigins  the same names to the IR element's full origin, with the field path inside the object

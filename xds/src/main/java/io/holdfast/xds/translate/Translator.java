@@ -16,7 +16,7 @@ import java.util.TreeMap;
 
 /**
  * Translates the IR to Envoy v3 resources. Pure and deterministic: equal IR gives byte-identical resources and an
- * equal snapshot version. Output, named by {@link EnvoyNames}:
+ * equal snapshot version. Output, named by {@code EnvoyNames}:
  * <ul>
  *   <li>per cluster: an EDS Cluster (over ADS) and its ClusterLoadAssignment;</li>
  *   <li>per socket listener: a Listener on address:port whose HttpConnectionManager fetches its
