@@ -98,16 +98,17 @@ public final class IrBuilder {
   private List<Listener> settleTargets(List<Listener> clients) {
     List<Claim<String>> claims = clients.stream()
         .map(l -> new Claim<>(claimant(l.origin()), List.of(((Listener.ClientApi) l).target()))).toList();
-    Set<List<Object>> lost = new HashSet<>();
+    Map<List<Object>, ResourceKey> lost = new HashMap<>();
     for (Loss<String> loss : Claims.settleEqual(claims)) {
-      lost.add(List.of(loss.loser().key(), loss.value()));
+      lost.put(List.of(loss.loser().key(), loss.value()), loss.winner().key());
     }
     List<Listener> kept = new ArrayList<>();
     for (Listener listener : clients) {
       Listener.ClientApi client = (Listener.ClientApi) listener;
-      if (lost.contains(List.of(client.origin().object(), client.target()))) {
-        reject(client.origin(), DUPLICATE_DOMAIN, "client target " + client.target()
-            + " is already served by an older object");
+      ResourceKey winner = lost.get(List.of(client.origin().object(), client.target()));
+      if (winner != null) {
+        reject(client.origin(), DUPLICATE_DOMAIN, "client target " + client.target() + " is already served by "
+            + winner + ", which is older");
       } else {
         kept.add(client);
       }

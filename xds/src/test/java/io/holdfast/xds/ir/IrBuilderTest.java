@@ -66,6 +66,7 @@ class IrBuilderTest {
         .containsExactly(Origin.of(OLD_ROUTES), Origin.of(NEW_ROUTES));
     assertThat(result.statuses().get(NEW_ROUTES).condition(Condition.ACCEPTED).reason())
         .isEqualTo(IrBuilder.DUPLICATE_DOMAIN);
+    assertThat(result.statuses().get(NEW_ROUTES).findings().get(0).message()).contains(OLD_ROUTES.toString());
   }
 
   private static void accepted(IrBuilder builder, ResourceKey key, Instant created) {
