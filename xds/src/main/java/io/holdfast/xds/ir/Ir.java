@@ -12,7 +12,7 @@ import java.util.Objects;
  * The internal routing model: everything the proxies should serve, in neutral terms, with the origin of every
  * element. Produced by {@link IrBuilder} from what the front ends lowered; read by the xDS translation only.
  * Consistent by construction (the factory refuses anything else): listener and cluster identities are unique,
- * and every cluster a route forwards to is present. Lists are in a deterministic order: socket listeners by
+ * a domain is served by one virtual host per listener, and every cluster a route forwards to is present. Lists are in a deterministic order: socket listeners by
  * origin, client listeners by target, clusters by key.
  */
 public record Ir(List<Listener> listeners, List<Cluster> clusters, List<Secret> secrets) {
@@ -40,7 +40,15 @@ public record Ir(List<Listener> listeners, List<Cluster> clusters, List<Secret> 
         throw new IllegalArgumentException("listener " + identity + " is defined twice (by " + other.origin()
             + " and " + listener.origin() + ")");
       }
+      Map<String, Origin> domains = new HashMap<>();
       for (VirtualHost host : listener.virtualHosts()) {
+        for (String domain : host.domains()) {
+          Origin owner = domains.putIfAbsent(domain, host.origin());
+          if (owner != null) {
+            throw new IllegalArgumentException("domain " + domain + " is served twice on listener " + identity
+                + " (by " + owner + " and " + host.origin() + ")");
+          }
+        }
         for (Route route : host.routes()) {
           if (route.action() instanceof RouteAction.Forwarding forwarding) {
             forwarding.clusters().stream().filter(key -> !byKey.containsKey(key)).findFirst().ifPresent(key -> {

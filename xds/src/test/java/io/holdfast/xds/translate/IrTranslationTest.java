@@ -57,6 +57,12 @@ class IrTranslationTest {
     assertThatThrownBy(() -> new Ir(List.of(client("a.test", RouteAction.ForwardPolicy.NONE),
         client("a.test", RouteAction.ForwardPolicy.NONE)), List.of(cluster(UPSTREAM)), List.of()))
         .hasMessageContaining("listener a.test is defined twice");
+    Listener.Socket twice = new Listener.Socket(Origin.of(ResourceKey.gateway("demo", "gw")), "0.0.0.0", 8080,
+        Listener.Protocol.HTTP, List.of(new Listener.FilterChain(List.of(
+            new VirtualHost(Origin.of(ROUTES), List.of("*"), List.of()),
+            new VirtualHost(Origin.of(ResourceKey.virtualService("demo", "other")), List.of("*"), List.of())))));
+    assertThatThrownBy(() -> new Ir(List.of(twice), List.of(), List.of()))
+        .hasMessageContaining("domain * is served twice on listener Gateway/demo/gw");
     Ir withSecret = new Ir(List.of(), List.of(), List.of(new Secret(Origin.of(SERVICE))));
     assertThatThrownBy(() -> translator.translate(withSecret)).hasMessageContaining("secrets");
   }
