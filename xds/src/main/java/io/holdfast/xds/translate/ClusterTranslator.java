@@ -9,20 +9,17 @@ import io.envoyproxy.envoy.config.core.v3.Locality;
 import io.envoyproxy.envoy.config.core.v3.SocketAddress;
 import io.envoyproxy.envoy.config.core.v3.TypedExtensionConfig;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
+import io.envoyproxy.envoy.config.endpoint.v3.Endpoint;
 import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
 import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
 import io.envoyproxy.envoy.extensions.load_balancing_policies.least_request.v3.LeastRequest;
 import io.envoyproxy.envoy.extensions.load_balancing_policies.round_robin.v3.RoundRobin;
 import io.envoyproxy.envoy.extensions.upstreams.http.v3.HttpProtocolOptions;
-import io.holdfast.xds.model.Endpoint;
-import io.holdfast.xds.model.GatewayConfig;
-import io.holdfast.xds.model.LoadBalancing;
-import io.holdfast.xds.model.Upstream;
-import io.holdfast.xds.model.UpstreamTarget;
-import java.util.ArrayList;
+import io.holdfast.xds.ir.Cluster.LbPolicy;
+import io.holdfast.xds.ir.Cluster.WeightedEndpoint;
 import java.util.List;
 
-/** Upstream to an EDS Cluster and its ClusterLoadAssignment. */
+/** An IR cluster to an EDS Cluster and its ClusterLoadAssignment. */
 final class ClusterTranslator {
 
   static final String HTTP_PROTOCOL_OPTIONS = "envoy.extensions.upstreams.http.v3.HttpProtocolOptions";
@@ -42,23 +39,23 @@ final class ClusterTranslator {
   private ClusterTranslator() {
   }
 
-  static Cluster cluster(Upstream upstream) {
-    String name = EnvoyNames.cluster(upstream.key());
+  static Cluster cluster(io.holdfast.xds.ir.Cluster ir) {
+    String name = EnvoyNames.cluster(ir.origin().object());
     Cluster.Builder cluster = Cluster.newBuilder()
         .setName(name)
         .setType(Cluster.DiscoveryType.EDS)
         .setEdsClusterConfig(Cluster.EdsClusterConfig.newBuilder().setEdsConfig(Protos.ADS).setServiceName(name))
-        .setConnectTimeout(Protos.duration(upstream.connectTimeout()))
-        .setLbPolicy(switch (upstream.loadBalancing()) {
+        .setConnectTimeout(Protos.duration(ir.connectTimeout()))
+        .setLbPolicy(switch (ir.lbPolicy()) {
           case ROUND_ROBIN -> Cluster.LbPolicy.ROUND_ROBIN;
           case LEAST_REQUEST -> Cluster.LbPolicy.LEAST_REQUEST;
           case RING_HASH -> Cluster.LbPolicy.RING_HASH;
           case RANDOM -> Cluster.LbPolicy.RANDOM;
         });
-    if (upstream.loadBalancing() == LoadBalancing.LEAST_REQUEST) {
+    if (ir.lbPolicy() == LbPolicy.LEAST_REQUEST) {
       cluster.setLoadBalancingPolicy(LEAST_REQUEST_OR_ROUND_ROBIN);
     }
-    if (upstream.http2()) {
+    if (ir.http2()) {
       HttpProtocolOptions http2 = HttpProtocolOptions.newBuilder()
           .setExplicitHttpConfig(HttpProtocolOptions.ExplicitHttpConfig.newBuilder()
               .setHttp2ProtocolOptions(Http2ProtocolOptions.getDefaultInstance()))
@@ -75,20 +72,13 @@ final class ClusterTranslator {
   }
 
   /**
-   * One locality (weight 1, which grpc-java requires) holding every endpoint; no locality at all when there
-   * are no endpoints, which is a valid, empty assignment. Kubernetes endpoints are sorted, static hosts keep
-   * their written order.
+   * One locality (weight 1, which grpc-java requires) holding every endpoint in the IR's order; no locality at all
+   * when there are no endpoints, which is a valid, empty assignment.
    */
-  static ClusterLoadAssignment loadAssignment(Upstream upstream, GatewayConfig config) {
-    List<LbEndpoint> endpoints = new ArrayList<>();
-    if (upstream.target() instanceof UpstreamTarget.Static hosts) {
-      hosts.hosts().forEach(h -> endpoints.add(endpoint(h.address(), h.port(), h.weight())));
-    } else if (upstream.target() instanceof UpstreamTarget.Kube kube) {
-      config.endpointsOf(kube.service(upstream.metadata().namespace())).stream().sorted()
-          .forEach((Endpoint e) -> endpoints.add(endpoint(e.address(), e.port(), 1)));
-    }
+  static ClusterLoadAssignment loadAssignment(io.holdfast.xds.ir.Cluster ir) {
+    List<LbEndpoint> endpoints = ir.endpoints().stream().map(ClusterTranslator::endpoint).toList();
     ClusterLoadAssignment.Builder assignment =
-        ClusterLoadAssignment.newBuilder().setClusterName(EnvoyNames.cluster(upstream.key()));
+        ClusterLoadAssignment.newBuilder().setClusterName(EnvoyNames.cluster(ir.origin().object()));
     if (!endpoints.isEmpty()) {
       assignment.addEndpoints(LocalityLbEndpoints.newBuilder()
           .setLocality(Locality.getDefaultInstance())
@@ -98,12 +88,12 @@ final class ClusterTranslator {
     return assignment.build();
   }
 
-  private static LbEndpoint endpoint(String address, int port, int weight) {
+  private static LbEndpoint endpoint(WeightedEndpoint endpoint) {
     return LbEndpoint.newBuilder()
-        .setEndpoint(io.envoyproxy.envoy.config.endpoint.v3.Endpoint.newBuilder()
-            .setAddress(Address.newBuilder()
-                .setSocketAddress(SocketAddress.newBuilder().setAddress(address).setPortValue(port))))
-        .setLoadBalancingWeight(UInt32Value.of(weight))
+        .setEndpoint(Endpoint.newBuilder()
+            .setAddress(Address.newBuilder().setSocketAddress(
+                SocketAddress.newBuilder().setAddress(endpoint.address()).setPortValue(endpoint.port()))))
+        .setLoadBalancingWeight(UInt32Value.of(endpoint.weight()))
         .build();
   }
 }

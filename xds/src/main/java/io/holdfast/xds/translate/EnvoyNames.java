@@ -3,45 +3,62 @@ package io.holdfast.xds.translate;
 import io.holdfast.xds.model.ResourceKey;
 
 /**
- * Names of the Envoy resources Holdfast generates. They are unique across all types except where two resources
- * of one origin share a name (a cluster and its load assignment; a listener and its route configuration), so a
- * name alone identifies the Holdfast resource it came from.
+ * Names of the Envoy resources Holdfast generates, derived from the origin of each IR element. They are unique
+ * across all types except where two resources of one origin share a name (a cluster and its load assignment; a
+ * listener and its route configuration), so a name alone identifies the object it came from.
  * <ul>
- *   <li>Upstream {@code ns/name}: Cluster and ClusterLoadAssignment {@code ns/name}.</li>
- *   <li>Gateway {@code ns/name}: Listener and RouteConfiguration {@code gateway/ns/name}.</li>
- *   <li>VirtualService domain {@code d} (not a wildcard): API Listener and RouteConfiguration {@code d}, the name
- *       grpc-java asks for when a channel targets {@code xds:///d}.</li>
- *   <li>Virtual host of VirtualService {@code ns/name}: {@code ns/name}; its route {@code i}: the route's name,
+ *   <li>Cluster of an Upstream {@code ns/name}: Cluster and ClusterLoadAssignment {@code ns/name}.</li>
+ *   <li>Socket listener of a Gateway {@code ns/name}: Listener and RouteConfiguration {@code gateway/ns/name}.</li>
+ *   <li>Client listener for domain {@code d} (not a wildcard): API Listener and RouteConfiguration {@code d}, the
+ *       name grpc-java asks for when a channel targets {@code xds:///d}.</li>
+ *   <li>Virtual host of a VirtualService {@code ns/name}: {@code ns/name}; its route {@code i}: the route's name,
  *       else {@code routes[i]}.</li>
+ *   <li>Any element of another kind: {@code Kind/ns/name} ({@link ResourceKey#toString()}), e.g. a cluster for
+ *       {@code Service/demo/echo}.</li>
  * </ul>
- * Kubernetes names contain no {@code /} and domains none at all, so the three forms cannot collide.
+ * Kubernetes names and namespaces are lower case and contain no {@code /}, domains are lower case and contain no
+ * {@code /}, and kinds start with an upper-case letter, so none of these forms can collide: an Upstream and an
+ * object of another kind with the same namespace and name get different cluster names.
  */
-public final class EnvoyNames {
+final class EnvoyNames {
 
   private EnvoyNames() {
   }
 
-  public static String cluster(ResourceKey upstream) {
-    return upstream.namespace() + "/" + upstream.name();
+  /** The name of the cluster lowered from {@code origin}. */
+  static String cluster(ResourceKey origin) {
+    return perKind(origin, ResourceKey.UPSTREAM, "");
   }
 
-  public static String gatewayListener(ResourceKey gateway) {
-    return "gateway/" + gateway.namespace() + "/" + gateway.name();
+  /** The name of the socket listener lowered from {@code origin}, and of its route configuration. */
+  static String listener(ResourceKey origin) {
+    return perKind(origin, ResourceKey.GATEWAY, "gateway/");
   }
 
-  public static String gatewayRoutes(ResourceKey gateway) {
-    return gatewayListener(gateway);
+  static String gatewayListener(ResourceKey gateway) {
+    return listener(gateway);
   }
 
-  public static String apiListener(String domain) {
+  static String gatewayRoutes(ResourceKey gateway) {
+    return listener(gateway);
+  }
+
+  static String apiListener(String domain) {
     return domain;
   }
 
-  public static String apiRoutes(String domain) {
+  static String apiRoutes(String domain) {
     return domain;
   }
 
-  public static String virtualHost(ResourceKey virtualService) {
-    return virtualService.namespace() + "/" + virtualService.name();
+  static String virtualHost(ResourceKey origin) {
+    return perKind(origin, ResourceKey.VIRTUAL_SERVICE, "");
+  }
+
+  /** {@code prefix + ns/name} for the kind these names were first made for (kept stable), else {@code Kind/ns/name}. */
+  private static String perKind(ResourceKey origin, String originalKind, String prefix) {
+    return origin.kind().equals(originalKind)
+        ? prefix + origin.namespace() + "/" + origin.name()
+        : origin.toString();
   }
 }

@@ -10,9 +10,9 @@ import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.Rds;
-import io.holdfast.xds.model.Gateway;
+import io.holdfast.xds.ir.Listener.Socket;
 
-/** Gateway listeners and proxyless-gRPC API listeners, both with an RDS-over-ADS HttpConnectionManager. */
+/** Socket listeners and proxyless-gRPC API listeners, both with an RDS-over-ADS HttpConnectionManager. */
 final class ListenerTranslator {
 
   static final String HCM_FILTER = "envoy.filters.network.http_connection_manager";
@@ -21,16 +21,17 @@ final class ListenerTranslator {
   private ListenerTranslator() {
   }
 
-  static Listener gateway(Gateway gateway) {
-    String name = EnvoyNames.gatewayListener(gateway.key());
+  /** The listener's route configuration has its name ({@link EnvoyNames#listener}). */
+  static Listener socket(Socket socket) {
+    String name = EnvoyNames.listener(socket.origin().object());
     return Listener.newBuilder()
         .setName(name)
         .setAddress(Address.newBuilder().setSocketAddress(SocketAddress.newBuilder()
-            .setAddress(gateway.bindAddress())
-            .setPortValue(gateway.port())))
+            .setAddress(socket.address())
+            .setPortValue(socket.port())))
         .addFilterChains(FilterChain.newBuilder().addFilters(Filter.newBuilder()
             .setName(HCM_FILTER)
-            .setTypedConfig(Protos.pack(connectionManager(name, EnvoyNames.gatewayRoutes(gateway.key()))))))
+            .setTypedConfig(Protos.pack(connectionManager(name, name)))))
         .build();
   }
 

@@ -14,21 +14,28 @@ import io.envoyproxy.envoy.config.route.v3.VirtualHost;
 import io.envoyproxy.envoy.config.route.v3.WeightedCluster;
 import io.envoyproxy.envoy.type.matcher.v3.RegexMatcher;
 import io.envoyproxy.envoy.type.matcher.v3.StringMatcher;
-import io.holdfast.xds.model.HeaderMatch;
-import io.holdfast.xds.model.HttpMethod;
-import io.holdfast.xds.model.ObjectRef;
-import io.holdfast.xds.model.PathMatch;
-import io.holdfast.xds.model.ResourceKey;
-import io.holdfast.xds.model.VirtualService;
+import io.holdfast.xds.ir.RouteAction.DirectResponse;
+import io.holdfast.xds.ir.RouteAction.ForwardPolicy;
+import io.holdfast.xds.ir.RouteAction.Forwarding;
+import io.holdfast.xds.ir.RouteAction.Redirect;
+import io.holdfast.xds.ir.RouteAction.Split;
+import io.holdfast.xds.ir.RouteMatch.Condition;
+import io.holdfast.xds.ir.RouteMatch.Exact;
+import io.holdfast.xds.ir.RouteMatch.HeaderMatch;
+import io.holdfast.xds.ir.RouteMatch.Prefix;
+import io.holdfast.xds.ir.RouteMatch.Present;
+import io.holdfast.xds.ir.RouteMatch.Regex;
+import io.holdfast.xds.ir.RouteMatch.PathMatch;
 import java.util.List;
-import java.util.Locale;
-import java.util.stream.Collectors;
 
-/** VirtualService to an Envoy virtual host, in one of two flavours. */
+/** An IR virtual host to an Envoy virtual host, in one of two flavours. */
 final class RouteTranslator {
 
+  /** gRPC calls are always POST. */
+  private static final String GRPC_METHOD = "POST";
+
   /**
-   * {@code ENVOY} for gateway listeners. {@code GRPC} for proxyless-gRPC API listeners, which differs in three
+   * {@code ENVOY} for socket listeners. {@code GRPC} for proxyless-gRPC client listeners, which differs in three
    * ways. Redirect and direct-response routes become {@code non_forwarding_action}: grpc-java rejects a whole
    * RouteConfiguration containing them, and gRPC clients fail matching calls with UNAVAILABLE (gRFC A36), so
    * these routes still shadow later ones as in Envoy. Leaving them out instead would let those calls fall
@@ -45,33 +52,31 @@ final class RouteTranslator {
   private RouteTranslator() {
   }
 
-  static VirtualHost virtualHost(VirtualService vs, Flavor flavor) {
-    VirtualHost.Builder host = VirtualHost.newBuilder()
-        .setName(EnvoyNames.virtualHost(vs.key()))
-        .addAllDomains(vs.domains());
-    for (int i = 0; i < vs.routes().size(); i++) {
-      io.holdfast.xds.model.Route route = vs.routes().get(i);
-      if (flavor == Flavor.GRPC && !route.match().admitsGrpcCalls()) {
+  static VirtualHost virtualHost(io.holdfast.xds.ir.VirtualHost host, Flavor flavor) {
+    VirtualHost.Builder envoy = VirtualHost.newBuilder()
+        .setName(EnvoyNames.virtualHost(host.origin().object()))
+        .addAllDomains(host.domains());
+    for (io.holdfast.xds.ir.Route route : host.routes()) {
+      if (flavor == Flavor.GRPC && !route.match().admitsMethod(GRPC_METHOD)) {
         continue;
       }
-      host.addRoutes(route(route, i, vs.metadata().namespace(), flavor));
+      envoy.addRoutes(route(route, flavor));
     }
-    return host.build();
+    return envoy.build();
   }
 
-  private static Route route(io.holdfast.xds.model.Route route, int index, String namespace, Flavor flavor) {
+  private static Route route(io.holdfast.xds.ir.Route route, Flavor flavor) {
     Route.Builder envoy = Route.newBuilder()
-        .setName(route.name().orElse("routes[" + index + "]"))
+        .setName(route.name())
         .setMatch(match(route.match(), flavor));
-    io.holdfast.xds.model.RouteAction action = route.action();
-    if (action instanceof io.holdfast.xds.model.RouteAction.Forward
-        || action instanceof io.holdfast.xds.model.RouteAction.Split) {
-      envoy.setRoute(forward(route, namespace, flavor));
+    io.holdfast.xds.ir.RouteAction action = route.action();
+    if (action instanceof Forwarding forwarding) {
+      envoy.setRoute(forward(forwarding, flavor));
     } else if (flavor == Flavor.GRPC) {
       envoy.setNonForwardingAction(NonForwardingAction.getDefaultInstance());
-    } else if (action instanceof io.holdfast.xds.model.RouteAction.Redirect redirect) {
+    } else if (action instanceof Redirect redirect) {
       envoy.setRedirect(redirect(redirect));
-    } else if (action instanceof io.holdfast.xds.model.RouteAction.DirectResponse direct) {
+    } else if (action instanceof DirectResponse direct) {
       DirectResponseAction.Builder response = DirectResponseAction.newBuilder().setStatus(direct.status());
       direct.body().ifPresent(body -> response.setBody(DataSource.newBuilder().setInlineString(body)));
       envoy.setDirectResponse(response);
@@ -79,9 +84,9 @@ final class RouteTranslator {
     return envoy.build();
   }
 
-  private static RouteMatch match(io.holdfast.xds.model.RouteMatch match, Flavor flavor) {
+  private static RouteMatch match(io.holdfast.xds.ir.RouteMatch match, Flavor flavor) {
     RouteMatch.Builder envoy = RouteMatch.newBuilder();
-    PathMatch path = match.path().orElse(new PathMatch.Prefix("/"));
+    PathMatch path = match.path();
     if (path instanceof PathMatch.Prefix prefix) {
       envoy.setPrefix(prefix.value());
     } else if (path instanceof PathMatch.Exact exact) {
@@ -92,68 +97,68 @@ final class RouteTranslator {
     for (HeaderMatch header : match.headers()) {
       envoy.addHeaders(header(header));
     }
-    List<HttpMethod> methods = flavor == Flavor.GRPC
-        ? List.of() : match.methods().stream().distinct().sorted().toList();
+    List<String> methods = flavor == Flavor.GRPC ? List.of() : match.methods();
     if (methods.size() == 1) {
       envoy.addHeaders(HeaderMatcher.newBuilder().setName(":method")
-          .setStringMatch(StringMatcher.newBuilder().setExact(methods.get(0).name())));
+          .setStringMatch(StringMatcher.newBuilder().setExact(methods.get(0))));
     } else if (methods.size() > 1) {
-      String alternatives = methods.stream().map(Enum::name).collect(Collectors.joining("|"));
       envoy.addHeaders(HeaderMatcher.newBuilder().setName(":method")
-          .setStringMatch(StringMatcher.newBuilder().setSafeRegex(RegexMatcher.newBuilder().setRegex(alternatives))));
+          .setStringMatch(StringMatcher.newBuilder()
+              .setSafeRegex(RegexMatcher.newBuilder().setRegex(String.join("|", methods)))));
     }
     return envoy.build();
   }
 
   private static HeaderMatcher header(HeaderMatch header) {
     HeaderMatcher.Builder envoy = HeaderMatcher.newBuilder()
-        .setName(header.name().toLowerCase(Locale.ROOT))
+        .setName(header.name())
         .setInvertMatch(header.invert());
-    HeaderMatch.Condition condition = header.condition();
-    if (condition instanceof HeaderMatch.Exact exact) {
+    Condition condition = header.condition();
+    if (condition instanceof Exact exact) {
       envoy.setStringMatch(StringMatcher.newBuilder().setExact(exact.value()));
-    } else if (condition instanceof HeaderMatch.Prefix prefix) {
+    } else if (condition instanceof Prefix prefix) {
       envoy.setStringMatch(StringMatcher.newBuilder().setPrefix(prefix.value()));
-    } else if (condition instanceof HeaderMatch.Regex regex) {
+    } else if (condition instanceof Regex regex) {
       envoy.setStringMatch(StringMatcher.newBuilder().setSafeRegex(RegexMatcher.newBuilder().setRegex(regex.value())));
-    } else if (condition instanceof HeaderMatch.Present present) {
+    } else if (condition instanceof Present present) {
       envoy.setPresentMatch(present.present());
     }
     return envoy.build();
   }
 
-  private static RouteAction forward(io.holdfast.xds.model.Route route, String namespace, Flavor flavor) {
+  private static RouteAction forward(Forwarding forwarding, Flavor flavor) {
     RouteAction.Builder action = RouteAction.newBuilder();
-    if (route.action() instanceof io.holdfast.xds.model.RouteAction.Split split) {
+    if (forwarding instanceof Split split) {
       WeightedCluster.Builder clusters = WeightedCluster.newBuilder();
-      for (io.holdfast.xds.model.RouteAction.WeightedTarget target : split.targets()) {
+      for (io.holdfast.xds.ir.RouteAction.WeightedCluster target : split.targets()) {
         clusters.addClusters(WeightedCluster.ClusterWeight.newBuilder()
-            .setName(clusterName(target.upstream(), namespace))
+            .setName(EnvoyNames.cluster(target.cluster()))
             .setWeight(UInt32Value.of(target.weight())));
       }
       action.setWeightedClusters(clusters);
     } else {
-      action.setCluster(clusterName(route.action().upstreams().get(0), namespace));
+      action.setCluster(EnvoyNames.cluster(forwarding.clusters().get(0)));
     }
-    route.timeout().ifPresent(timeout -> {
+    ForwardPolicy policy = forwarding.policy();
+    policy.timeout().ifPresent(timeout -> {
       action.setTimeout(Protos.duration(timeout));
       if (flavor == Flavor.GRPC && !timeout.isZero()) {
         action.setMaxStreamDuration(RouteAction.MaxStreamDuration.newBuilder()
             .setMaxStreamDuration(Protos.duration(timeout)));
       }
     });
-    route.retries().ifPresent(retries -> {
-      RetryPolicy.Builder policy = RetryPolicy.newBuilder()
+    policy.retries().ifPresent(retries -> {
+      RetryPolicy.Builder envoy = RetryPolicy.newBuilder()
           .setRetryOn(String.join(",", retries.retryOn()))
           .setNumRetries(UInt32Value.of(retries.attempts()));
-      retries.perTryTimeout().ifPresent(t -> policy.setPerTryTimeout(Protos.duration(t)));
-      action.setRetryPolicy(policy);
+      retries.perTryTimeout().ifPresent(t -> envoy.setPerTryTimeout(Protos.duration(t)));
+      action.setRetryPolicy(envoy);
     });
-    route.prefixRewrite().ifPresent(action::setPrefixRewrite);
+    policy.prefixRewrite().ifPresent(action::setPrefixRewrite);
     return action.build();
   }
 
-  private static RedirectAction redirect(io.holdfast.xds.model.RouteAction.Redirect redirect) {
+  private static RedirectAction redirect(Redirect redirect) {
     RedirectAction.Builder envoy = RedirectAction.newBuilder();
     redirect.host().ifPresent(envoy::setHostRedirect);
     redirect.path().ifPresent(envoy::setPathRedirect);
@@ -169,9 +174,5 @@ final class RouteTranslator {
       default -> RedirectAction.RedirectResponseCode.MOVED_PERMANENTLY;
     });
     return envoy.build();
-  }
-
-  private static String clusterName(ObjectRef upstream, String namespace) {
-    return EnvoyNames.cluster(upstream.resolve(ResourceKey.UPSTREAM, namespace));
   }
 }

@@ -1,5 +1,6 @@
 package io.holdfast.xds.translate;
 
+import io.holdfast.xds.ir.Origin;
 import io.holdfast.xds.model.ResourceKey;
 import io.holdfast.xds.snapshot.XdsSnapshot;
 import java.util.Collections;
@@ -9,20 +10,47 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The output of {@link Translator#translate}.
+ * The output of {@link Translator#translate(io.holdfast.xds.ir.Ir)}.
  *
- * @param snapshot every generated Envoy resource, versioned by content hash
- * @param origins  Envoy resource name to the Holdfast resource it was generated from (see {@link EnvoyNames}:
- *                 a name identifies its origin whatever its type), sorted by name; e.g. to attribute a NACK to a resource
+ * @param snapshot      every generated Envoy resource, versioned by content hash
+ * @param origins       Envoy resource name to the object it was generated from (see {@code EnvoyNames}: a name
+ *                      identifies its origin whatever its type), sorted by name; e.g. to attribute a NACK to a
+ *                      resource
+ * @param fieldOrigins  the same names to the IR element's full origin, with the field path inside the object
+ *                      (e.g. the API listener of a domain: {@code VirtualService/demo/web:spec.domains[1]}); its
+ *                      objects are those of {@code origins}
  */
-public record Translation(XdsSnapshot snapshot, Map<String, ResourceKey> origins) {
+public record Translation(XdsSnapshot snapshot, Map<String, ResourceKey> origins, Map<String, Origin> fieldOrigins) {
 
   public Translation {
     Objects.requireNonNull(snapshot, "snapshot");
     origins = Collections.unmodifiableSortedMap(new TreeMap<>(origins));
+    fieldOrigins = Collections.unmodifiableSortedMap(new TreeMap<>(fieldOrigins));
+    for (Map.Entry<String, Origin> entry : fieldOrigins.entrySet()) {
+      if (!entry.getValue().object().equals(origins.get(entry.getKey()))) {
+        throw new IllegalArgumentException("origin of " + entry.getKey() + " is " + origins.get(entry.getKey())
+            + " but its field origin is " + entry.getValue());
+      }
+    }
+  }
+
+  /** Origins without field paths (each name's origin is its whole object). */
+  public Translation(XdsSnapshot snapshot, Map<String, ResourceKey> origins) {
+    this(snapshot, origins, wholeObjects(origins));
   }
 
   public Optional<ResourceKey> originOf(String envoyResourceName) {
     return Optional.ofNullable(origins.get(envoyResourceName));
+  }
+
+  /** The object and field an Envoy resource was generated from. */
+  public Optional<Origin> fieldOriginOf(String envoyResourceName) {
+    return Optional.ofNullable(fieldOrigins.get(envoyResourceName));
+  }
+
+  private static Map<String, Origin> wholeObjects(Map<String, ResourceKey> origins) {
+    Map<String, Origin> whole = new TreeMap<>();
+    origins.forEach((name, key) -> whole.put(name, Origin.of(key)));
+    return whole;
   }
 }

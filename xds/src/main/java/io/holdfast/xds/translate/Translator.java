@@ -3,108 +3,90 @@ package io.holdfast.xds.translate;
 import com.google.protobuf.Message;
 import io.envoyproxy.controlplane.cache.Resources;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
-import io.envoyproxy.envoy.config.route.v3.VirtualHost;
-import io.holdfast.xds.model.Gateway;
+import io.holdfast.xds.ir.Cluster;
+import io.holdfast.xds.ir.Ir;
+import io.holdfast.xds.ir.Listener;
+import io.holdfast.xds.ir.Origin;
 import io.holdfast.xds.model.GatewayConfig;
-import io.holdfast.xds.model.ObjectRef;
 import io.holdfast.xds.model.ResourceKey;
-import io.holdfast.xds.model.Upstream;
-import io.holdfast.xds.model.VirtualService;
-import io.holdfast.xds.model.VirtualServiceSelection;
 import io.holdfast.xds.snapshot.XdsSnapshot;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
+import io.holdfast.xds.validate.HoldfastFrontEnd;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Translates an accepted (validated) config to Envoy v3 resources. Pure and deterministic: equal input gives
- * byte-identical resources and an equal snapshot version. Output, named by {@link EnvoyNames}:
+ * Translates the IR to Envoy v3 resources. Pure and deterministic: equal IR gives byte-identical resources and an
+ * equal snapshot version. Output, named by {@code EnvoyNames}:
  * <ul>
- *   <li>per Upstream: an EDS Cluster (over ADS) and its ClusterLoadAssignment;</li>
- *   <li>per Gateway: a Listener on bindAddress:port whose HttpConnectionManager fetches its RouteConfiguration
- *       over ADS, and that RouteConfiguration, one virtual host per served VirtualService in key order;</li>
- *   <li>per non-wildcard VirtualService domain: an {@code api_listener} Listener named by the domain and its
- *       RouteConfiguration with that VirtualService's routes for that domain, for proxyless gRPC clients.</li>
+ *   <li>per cluster: an EDS Cluster (over ADS) and its ClusterLoadAssignment;</li>
+ *   <li>per socket listener: a Listener on address:port whose HttpConnectionManager fetches its
+ *       RouteConfiguration over ADS, and that RouteConfiguration with the listener's virtual hosts in order;</li>
+ *   <li>per client listener: an {@code api_listener} Listener named by its target and its RouteConfiguration with
+ *       its virtual host, in the flavour proxyless gRPC clients understand.</li>
  * </ul>
- * The input must come from {@code Validator} ({@code ValidationResult.accepted()}): a reference to a missing
- * resource or a name generated twice is a programming error and throws {@link IllegalArgumentException}.
- * Stateless and thread-safe.
+ * The IR is consistent by construction; a name generated twice (two IR elements whose names collide) is a
+ * programming error and throws {@link IllegalArgumentException}. Stateless and thread-safe.
  */
 public final class Translator {
 
-  public Translation translate(GatewayConfig accepted) {
-    Output out = new Output();
-    for (Upstream upstream : accepted.upstreams()) {
-      out.put(Resources.V3.CLUSTER_TYPE_URL, ClusterTranslator.cluster(upstream), upstream.key(),
-          EnvoyNames.cluster(upstream.key()));
-      out.put(Resources.V3.ENDPOINT_TYPE_URL, ClusterTranslator.loadAssignment(upstream, accepted),
-          upstream.key(), EnvoyNames.cluster(upstream.key()));
+  public Translation translate(Ir ir) {
+    if (!ir.secrets().isEmpty()) {
+      throw new IllegalArgumentException("secrets are not translated yet: " + ir.secrets());
     }
-    Map<ResourceKey, VirtualService> byKey = new HashMap<>();
-    Map<ResourceKey, VirtualHost> envoyHosts = new HashMap<>();
-    for (VirtualService vs : accepted.virtualServices()) {
-      byKey.put(vs.key(), vs);
-      envoyHosts.put(vs.key(), RouteTranslator.virtualHost(vs, RouteTranslator.Flavor.ENVOY));
-      VirtualHost grpcHost = RouteTranslator.virtualHost(vs, RouteTranslator.Flavor.GRPC);
-      for (String domain : vs.grpcDomains()) {
-        out.put(Resources.V3.LISTENER_TYPE_URL, ListenerTranslator.api(domain), vs.key(),
-            EnvoyNames.apiListener(domain));
+    Output out = new Output();
+    for (Cluster cluster : ir.clusters()) {
+      String name = EnvoyNames.cluster(cluster.origin().object());
+      out.put(Resources.V3.CLUSTER_TYPE_URL, ClusterTranslator.cluster(cluster), cluster.origin(), name);
+      out.put(Resources.V3.ENDPOINT_TYPE_URL, ClusterTranslator.loadAssignment(cluster), cluster.origin(), name);
+    }
+    for (Listener listener : ir.listeners()) {
+      if (listener instanceof Listener.Socket socket) {
+        String name = EnvoyNames.listener(socket.origin().object());
+        RouteConfiguration.Builder routes = RouteConfiguration.newBuilder().setName(name);
+        socket.virtualHosts().forEach(host ->
+            routes.addVirtualHosts(RouteTranslator.virtualHost(host, RouteTranslator.Flavor.ENVOY)));
+        out.put(Resources.V3.ROUTE_TYPE_URL, routes.build(), socket.origin(), name);
+        out.put(Resources.V3.LISTENER_TYPE_URL, ListenerTranslator.socket(socket), socket.origin(), name);
+      } else if (listener instanceof Listener.ClientApi client) {
+        out.put(Resources.V3.LISTENER_TYPE_URL, ListenerTranslator.api(client.target()), client.origin(),
+            EnvoyNames.apiListener(client.target()));
         RouteConfiguration routes = RouteConfiguration.newBuilder()
-            .setName(EnvoyNames.apiRoutes(domain))
-            .addVirtualHosts(grpcHost.toBuilder().clearDomains().addDomains(domain))
+            .setName(EnvoyNames.apiRoutes(client.target()))
+            .addVirtualHosts(RouteTranslator.virtualHost(client.virtualHost(), RouteTranslator.Flavor.GRPC))
             .build();
-        out.put(Resources.V3.ROUTE_TYPE_URL, routes, vs.key(), EnvoyNames.apiRoutes(domain));
+        out.put(Resources.V3.ROUTE_TYPE_URL, routes, client.origin(), EnvoyNames.apiRoutes(client.target()));
       }
     }
-    for (Gateway gateway : accepted.gateways()) {
-      RouteConfiguration.Builder routes = RouteConfiguration.newBuilder()
-          .setName(EnvoyNames.gatewayRoutes(gateway.key()));
-      served(gateway, accepted, byKey).forEach(key -> routes.addVirtualHosts(envoyHosts.get(key)));
-      out.put(Resources.V3.ROUTE_TYPE_URL, routes.build(), gateway.key(), EnvoyNames.gatewayRoutes(gateway.key()));
-      out.put(Resources.V3.LISTENER_TYPE_URL, ListenerTranslator.gateway(gateway), gateway.key(),
-          EnvoyNames.gatewayListener(gateway.key()));
-    }
-    return new Translation(XdsSnapshot.of(out.resources), out.origins);
+    Map<String, ResourceKey> objects = new TreeMap<>();
+    out.origins.forEach((name, origin) -> objects.put(name, origin.object()));
+    return new Translation(XdsSnapshot.of(out.resources), objects, out.origins);
   }
 
-  /** The VirtualServices a gateway serves, in key order. */
-  private static List<ResourceKey> served(Gateway gateway, GatewayConfig accepted,
-      Map<ResourceKey, VirtualService> byKey) {
-    String namespace = gateway.metadata().namespace();
-    List<ResourceKey> keys = new ArrayList<>();
-    if (gateway.selection() instanceof VirtualServiceSelection.Named named) {
-      for (ObjectRef ref : named.refs()) {
-        ResourceKey key = ref.resolve(ResourceKey.VIRTUAL_SERVICE, namespace);
-        if (!byKey.containsKey(key)) {
-          throw new IllegalArgumentException(gateway.key() + " references " + key
-              + ", which is not in the accepted config; translate only Validator output");
-        }
-        if (!keys.contains(key)) {
-          keys.add(key);
-        }
-      }
-    } else {
-      accepted.virtualServices().stream().filter(vs -> gateway.selection().selects(namespace, vs))
-          .forEach(vs -> keys.add(vs.key()));
-    }
-    keys.sort(null);
-    return keys;
+  /**
+   * Lowers an accepted config with the Holdfast front end and translates it.
+   *
+   * @param accepted {@code ValidationResult.accepted()}; a reference to a missing resource or a name generated
+   *                 twice throws {@link IllegalArgumentException}
+   *                 ({@link HoldfastFrontEnd#lowerAccepted})
+   * @apiNote kept while the server and the benchmarks call it; new callers run front ends into an
+   *     {@code IrBuilder} and call {@link #translate(Ir)}
+   */
+  public Translation translate(GatewayConfig accepted) {
+    return translate(HoldfastFrontEnd.lowerAccepted(accepted));
   }
 
   /** Accumulates resources by type and name, refusing duplicates. */
   private static final class Output {
     final Map<String, Map<String, Message>> resources = new TreeMap<>();
-    final Map<String, ResourceKey> origins = new TreeMap<>();
+    final Map<String, Origin> origins = new TreeMap<>();
 
-    void put(String typeUrl, Message resource, ResourceKey origin, String name) {
+    void put(String typeUrl, Message resource, Origin origin, String name) {
       Message previous = resources.computeIfAbsent(typeUrl, t -> new TreeMap<>()).putIfAbsent(name, resource);
       if (previous != null) {
         throw new IllegalArgumentException("Envoy resource " + name + " of " + typeUrl
-            + " generated twice (from " + origins.get(name) + " and " + origin + "); translate only Validator output");
+            + " generated twice (from " + origins.get(name) + " and " + origin + ")");
       }
-      ResourceKey other = origins.putIfAbsent(name, origin);
+      Origin other = origins.putIfAbsent(name, origin);
       if (other != null && !other.equals(origin)) {
         throw new IllegalArgumentException("Envoy name " + name + " claimed by " + other + " and " + origin);
       }

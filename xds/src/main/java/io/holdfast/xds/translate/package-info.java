@@ -1,6 +1,7 @@
 /**
- * Pure translation of an accepted {@link io.holdfast.xds.model.GatewayConfig} to Envoy v3 resources in an
- * {@link io.holdfast.xds.snapshot.XdsSnapshot}. Entry point: {@link io.holdfast.xds.translate.Translator#translate};
- * resource names: {@link io.holdfast.xds.translate.EnvoyNames}. Stateless and thread-safe.
+ * Pure translation of the IR ({@link io.holdfast.xds.ir.Ir}) to Envoy v3 resources in an
+ * {@link io.holdfast.xds.snapshot.XdsSnapshot}, the stage after the front ends and before the xDS server. Entry
+ * point: {@link io.holdfast.xds.translate.Translator#translate(io.holdfast.xds.ir.Ir)}; resource names are derived
+ * per origin kind ({@code EnvoyNames}). Stateless and thread-safe.
  */
 package io.holdfast.xds.translate;

@@ -1,8 +1,9 @@
 package io.holdfast.xds.validate;
 
+import io.holdfast.xds.ir.Finding;
+import io.holdfast.xds.ir.ObjectStatus;
 import io.holdfast.xds.model.GatewayConfig;
 import io.holdfast.xds.model.GatewayResource;
-import io.holdfast.xds.model.Problem;
 import io.holdfast.xds.model.Reasons;
 import io.holdfast.xds.model.ResourceKey;
 import java.util.ArrayList;
@@ -24,28 +25,31 @@ public final class LastGoodValidator {
   private final Map<ResourceKey, GatewayResource> lastAccepted = new HashMap<>();
 
   public ValidationResult validate(GatewayConfig config) {
-    ValidationResult plain = validator.validate(config);
+    return run(config).toResult();
+  }
+
+  Verdicts run(GatewayConfig config) {
+    Verdicts plain = validator.run(config);
     Set<ResourceKey> present = keysOf(config);
     lastAccepted.keySet().retainAll(present);
 
     Map<ResourceKey, GatewayResource> fallbacks = new HashMap<>();
     plain.statuses().forEach((key, status) -> {
       GatewayResource previous = lastAccepted.get(key);
-      if (!status.isServed() && previous != null) {
+      if (!status.isAccepted() && previous != null) {
         fallbacks.put(key, previous);
       }
     });
-    ValidationResult result = fallbacks.isEmpty() ? plain : validator.validate(substitute(config, fallbacks));
+    Verdicts result = fallbacks.isEmpty() ? plain : validator.run(substitute(config, fallbacks));
 
-    TreeMap<ResourceKey, ResourceStatus> statuses = new TreeMap<>(result.statuses());
+    TreeMap<ResourceKey, ObjectStatus> statuses = new TreeMap<>(result.statuses());
     fallbacks.forEach((key, previous) -> {
-      ResourceStatus rejected = plain.status(key);
-      if (result.status(key).isServed()) {
-        List<Problem> problems = new ArrayList<>(rejected.problems());
-        problems.add(new Problem("", Reasons.SERVING_LAST_ACCEPTED, "still serving the last accepted version"
+      ObjectStatus rejected = plain.statuses().get(key);
+      if (result.isAccepted(key)) {
+        statuses.put(key, rejected.with(new Finding(Finding.Severity.NOTE, "", Reasons.SERVING_LAST_ACCEPTED,
+            "still serving the last accepted version"
             + (previous.metadata().generation() > 0 ? " (generation " + previous.metadata().generation() + ")" : "")
-            + " until this one is fixed"));
-        statuses.put(key, new ResourceStatus(key, rejected.observedGeneration(), ResourceStatus.State.REJECTED, problems));
+            + " until this one is fixed")));
       } else {
         statuses.put(key, rejected);
       }
@@ -55,7 +59,7 @@ public final class LastGoodValidator {
         lastAccepted.put(r.key(), r);
       }
     }
-    return new ValidationResult(result.accepted(), statuses);
+    return new Verdicts(result.accepted(), statuses);
   }
 
   private static GatewayConfig substitute(GatewayConfig config, Map<ResourceKey, GatewayResource> fallbacks) {

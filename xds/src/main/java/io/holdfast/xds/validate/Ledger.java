@@ -1,5 +1,7 @@
 package io.holdfast.xds.validate;
 
+import io.holdfast.xds.ir.Finding;
+import io.holdfast.xds.ir.ObjectStatus;
 import io.holdfast.xds.model.Problem;
 import io.holdfast.xds.model.ResourceKey;
 import java.util.ArrayList;
@@ -15,8 +17,8 @@ final class Ledger {
 
   private static final class Entry {
     long generation;
-    final List<Problem> errors = new ArrayList<>();
-    final List<Problem> warnings = new ArrayList<>();
+    final List<Finding> errors = new ArrayList<>();
+    final List<Finding> warnings = new ArrayList<>();
   }
 
   /** Registers a resource (keeping the highest generation seen for the key). */
@@ -26,15 +28,15 @@ final class Ledger {
   }
 
   void error(ResourceKey key, String field, String reason, String message) {
-    entries.get(key).errors.add(new Problem(field, reason, message));
+    entries.get(key).errors.add(new Finding(Finding.Severity.ERROR, field, reason, message));
   }
 
   void errors(ResourceKey key, List<Problem> problems) {
-    entries.get(key).errors.addAll(problems);
+    problems.forEach(p -> error(key, p.field(), p.reason(), p.message()));
   }
 
   void warn(ResourceKey key, String field, String reason, String message) {
-    entries.get(key).warnings.add(new Problem(field, reason, message));
+    entries.get(key).warnings.add(new Finding(Finding.Severity.WARNING, field, reason, message));
   }
 
   /** A problem sink for one resource's own rules. */
@@ -61,14 +63,12 @@ final class Ledger {
     return entry != null && !entry.errors.isEmpty();
   }
 
-  SortedMap<ResourceKey, ResourceStatus> statuses() {
-    SortedMap<ResourceKey, ResourceStatus> statuses = new TreeMap<>();
+  SortedMap<ResourceKey, ObjectStatus> statuses() {
+    SortedMap<ResourceKey, ObjectStatus> statuses = new TreeMap<>();
     entries.forEach((key, entry) -> {
-      List<Problem> problems = new ArrayList<>(entry.errors);
-      problems.addAll(entry.warnings);
-      ResourceStatus.State state = !entry.errors.isEmpty() ? ResourceStatus.State.REJECTED
-          : !entry.warnings.isEmpty() ? ResourceStatus.State.WARNING : ResourceStatus.State.ACCEPTED;
-      statuses.put(key, new ResourceStatus(key, entry.generation, state, problems));
+      List<Finding> findings = new ArrayList<>(entry.errors);
+      findings.addAll(entry.warnings);
+      statuses.put(key, ObjectStatus.of(key, entry.generation, findings));
     });
     return statuses;
   }

@@ -1,20 +1,19 @@
 package io.holdfast.xds.validate;
 
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
+import com.google.re2j.Pattern;
+import com.google.re2j.PatternSyntaxException;
 
 /**
- * Checks that a regex is valid RE2 syntax, which is what Envoy ({@code safe_regex}) and grpc-java (re2j) compile.
- * RE2 is not on Holdfast's compile classpath, so this rejects the java.util.regex features RE2 lacks, then
- * compiles with java.util.regex for everything else. Rejected explicitly: lookahead and lookbehind
- * ({@code (?=}, {@code (?!}, {@code (?<=}, {@code (?<!}), atomic groups {@code (?>}, possessive quantifiers
- * ({@code *+ ++ ?+ }+}), backreferences ({@code \1}-{@code \9}, {@code \k<name>}), the Java-only escapes
- * {@code \G \Z \R \X \h \H}, and class intersection {@code &&}. The remaining differences (Unicode class names,
- * RE2's program-size limit, which Envoy enforces at 100 by default) are not checked.
+ * Checks that a regex is usable RE2, which is what Envoy ({@code safe_regex}) and grpc-java compile, by compiling
+ * it with re2j (Google's RE2 for Java, the engine grpc-java uses). Two checks RE2 does not make itself: Envoy
+ * requires a non-empty regex, and a class intersection {@code [a-z&&[^e]]} is refused because RE2 reads
+ * {@code &&} and {@code [} as literal class members, so it would silently match something else than the
+ * java.util.regex meaning its author most likely had in mind. Not checked: Envoy's RE2 program-size limit (100 by
+ * default). re2j exposes no program size and compiles to a different instruction set than C++ RE2, so any bound
+ * computed here would be a guess; a regex over the limit is NACKed by Envoy and the NACK is shown on the
+ * resource.
  */
 final class Re2Syntax {
-
-  private static final String UNSUPPORTED_ESCAPES = "123456789kGZRXhH";
 
   private Re2Syntax() {
   }
@@ -24,78 +23,47 @@ final class Re2Syntax {
     if (regex.isEmpty()) {
       return "empty regex";
     }
-    String unsupported = unsupportedFeature(regex);
-    if (unsupported != null) {
-      return unsupported + " is not supported by RE2";
+    if (hasClassIntersection(regex)) {
+      return "character class intersection && is not supported by RE2 (it reads && as two literal characters)";
     }
     try {
-      // RE2 spells named groups (?P<name>...), which java.util.regex does not know.
-      Pattern.compile(regex.replace("(?P<", "(?<"));
+      Pattern.compile(regex);
       return null;
     } catch (PatternSyntaxException e) {
-      return e.getDescription() + " near index " + e.getIndex();
+      // The pattern re2j names is the offending part, e.g. \p{javaLowerCase}, or the whole regex.
+      return e.getDescription() + (e.getPattern().equals(regex) ? "" : " at " + e.getPattern());
     }
   }
 
-  private static String unsupportedFeature(String regex) {
+  /** True if {@code &&} occurs inside a character class; escapes and {@code \Q...\E} quotes are skipped. */
+  private static boolean hasClassIntersection(String regex) {
     boolean inClass = false;
     for (int i = 0; i < regex.length(); i++) {
       char c = regex.charAt(i);
       if (c == '\\') {
-        if (i + 1 < regex.length()) {
-          char next = regex.charAt(i + 1);
-          if (next == 'Q') {
-            int end = regex.indexOf("\\E", i + 2);
-            i = end < 0 ? regex.length() : end + 1;
-            continue;
-          }
-          if (UNSUPPORTED_ESCAPES.indexOf(next) >= 0) {
-            return (Character.isDigit(next) || next == 'k' ? "backreference " : "escape ") + "\\" + next;
-          }
+        if (regex.startsWith("\\Q", i)) {
+          int end = regex.indexOf("\\E", i + 2);
+          i = end < 0 ? regex.length() : end + 1;
+        } else {
+          i++;
         }
-        i++;
-        continue;
-      }
-      if (inClass) {
+      } else if (inClass) {
         if (c == ']') {
           inClass = false;
-        } else if (c == '&' && i + 1 < regex.length() && regex.charAt(i + 1) == '&') {
-          return "character class intersection &&";
+        } else if (regex.startsWith("&&", i)) {
+          return true;
         }
-        continue;
-      }
-      if (c == '[') {
+      } else if (c == '[') {
         inClass = true;
         // A ']' right after '[' or '[^' is a literal, not the end of the class.
-        if (i + 1 < regex.length() && regex.charAt(i + 1) == '^') {
+        if (regex.startsWith("^", i + 1)) {
           i++;
         }
-        if (i + 1 < regex.length() && regex.charAt(i + 1) == ']') {
+        if (regex.startsWith("]", i + 1)) {
           i++;
         }
-      } else if (c == '(' && regex.startsWith("(?", i)) {
-        String group = groupKind(regex, i + 2);
-        if (group != null) {
-          return group;
-        }
-      } else if ((c == '*' || c == '+' || c == '?' || c == '}') && i + 1 < regex.length()
-          && regex.charAt(i + 1) == '+' && i > 0) {
-        return "possessive quantifier " + c + "+";
       }
     }
-    return null;
-  }
-
-  private static String groupKind(String regex, int at) {
-    if (regex.startsWith("=", at) || regex.startsWith("!", at)) {
-      return "lookahead (?" + regex.charAt(at);
-    }
-    if (regex.startsWith("<=", at) || regex.startsWith("<!", at)) {
-      return "lookbehind (?" + regex.substring(at, at + 2);
-    }
-    if (regex.startsWith(">", at)) {
-      return "atomic group (?>";
-    }
-    return null;
+    return false;
   }
 }

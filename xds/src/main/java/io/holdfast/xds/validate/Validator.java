@@ -43,6 +43,10 @@ public final class Validator {
   private static final Logger log = LoggerFactory.getLogger(Validator.class);
 
   public ValidationResult validate(GatewayConfig config) {
+    return run(config).toResult();
+  }
+
+  Verdicts run(GatewayConfig config) {
     Ledger ledger = new Ledger();
     Set<ResourceKey> duplicates = trackAll(config, ledger);
     for (UnparsedResource unparsed : config.unparsed()) {
@@ -75,9 +79,9 @@ public final class Validator {
     served(virtualServices, ledger).forEach(accepted::add);
     acceptedGateways.forEach(accepted::add);
     config.serviceEndpoints().forEach(accepted::endpoints);
-    ValidationResult result = new ValidationResult(accepted.build(), ledger.statuses());
+    Verdicts result = new Verdicts(accepted.build(), ledger.statuses());
     if (log.isDebugEnabled()) {
-      long rejected = result.statuses().values().stream().filter(s -> !s.isServed()).count();
+      long rejected = result.statuses().values().stream().filter(s -> !s.isAccepted()).count();
       log.debug("validated resources={} rejected={}", result.statuses().size(), rejected);
     }
     return result;

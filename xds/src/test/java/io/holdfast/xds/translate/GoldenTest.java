@@ -112,7 +112,7 @@ class GoldenTest {
   }
 
   /** {@code [{service: {namespace, name, port}, endpoints: [{address, port}]}]}, if the file exists. */
-  private static Map<ServiceRef, List<Endpoint>> endpoints(Path file) {
+  static Map<ServiceRef, List<Endpoint>> endpoints(Path file) {
     Map<ServiceRef, List<Endpoint>> endpoints = new LinkedHashMap<>();
     if (!Files.exists(file)) {
       return endpoints;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Checks our RE2 approximation against re2j, the engine grpc-java uses (test classpath only). */
+/** Checks the RE2 check against re2j, the engine grpc-java uses, and the checks RE2 does not make. */
 class Re2SyntaxTest {
 
   @ParameterizedTest
@@ -40,5 +40,12 @@ class Re2SyntaxTest {
     assertThat(Re2Syntax.error(regex)).isNotNull();
     assertThat(com.google.re2j.Pattern.compile(regex).matches("&]")).isTrue();
     assertThat(java.util.regex.Pattern.compile(regex).matcher("&]").matches()).isFalse();
+  }
+
+  /** java.util.regex accepts these, so the old approximation on top of it let them through; Envoy NACKs them. */
+  @ParameterizedTest
+  @ValueSource(strings = {"\\p{javaLowerCase}+", "a{1001}", "[[:word:]]x\\p{IsAlphabetic}"})
+  void rejectsJavaOnlySyntax(String regex) {
+    assertThat(Re2Syntax.error(regex)).isNotNull();
   }
 }

@@ -1,0 +1,83 @@
+package io.holdfast.xds.translate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.envoyproxy.controlplane.cache.Resources;
+import io.holdfast.xds.ir.Cluster;
+import io.holdfast.xds.ir.Ir;
+import io.holdfast.xds.ir.Listener;
+import io.holdfast.xds.ir.Origin;
+import io.holdfast.xds.ir.Route;
+import io.holdfast.xds.ir.RouteAction;
+import io.holdfast.xds.ir.RouteMatch;
+import io.holdfast.xds.ir.Secret;
+import io.holdfast.xds.ir.VirtualHost;
+import io.holdfast.xds.model.ResourceKey;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Translation of hand-built IR, as a second front end would produce it. */
+class IrTranslationTest {
+
+  private static final ResourceKey UPSTREAM = ResourceKey.upstream("demo", "echo");
+  private static final ResourceKey SERVICE = new ResourceKey("Service", "demo", "echo");
+  private static final ResourceKey ROUTES = ResourceKey.virtualService("demo", "web");
+
+  private final Translator translator = new Translator();
+
+  @Test
+  void clustersOfTwoKindsWithOneNameAreBothServedAndAttributed() {
+    Ir ir = new Ir(List.of(client("web.test", RouteAction.ForwardPolicy.NONE)),
+        List.of(cluster(UPSTREAM), cluster(SERVICE)), List.of());
+    Translation translation = translator.translate(ir);
+    assertThat(translation.snapshot().ofType(Resources.V3.CLUSTER_TYPE_URL))
+        .containsOnlyKeys("demo/echo", "Service/demo/echo");
+    assertThat(translation.originOf("demo/echo")).contains(UPSTREAM);
+    assertThat(translation.originOf("Service/demo/echo")).contains(SERVICE);
+  }
+
+  @Test
+  void originsCarryTheFieldPath() {
+    Ir ir = new Ir(List.of(client("web.test", RouteAction.ForwardPolicy.NONE)), List.of(cluster(UPSTREAM)),
+        List.of());
+    Translation translation = translator.translate(ir);
+    assertThat(translation.fieldOriginOf("web.test")).contains(Origin.of(ROUTES).at("spec.domains[1]"));
+    assertThat(translation.originOf("web.test")).contains(ROUTES);
+    assertThat(translation.fieldOriginOf("demo/echo")).contains(Origin.of(UPSTREAM));
+  }
+
+  @Test
+  void refusesInconsistentIr() {
+    assertThatThrownBy(() -> new Ir(List.of(client("web.test", RouteAction.ForwardPolicy.NONE)), List.of(),
+        List.of())).hasMessageContaining("forwards to cluster Upstream/demo/echo");
+    assertThatThrownBy(() -> new Ir(List.of(), List.of(cluster(UPSTREAM), cluster(UPSTREAM)), List.of()))
+        .hasMessageContaining("defined twice");
+    assertThatThrownBy(() -> new Ir(List.of(client("a.test", RouteAction.ForwardPolicy.NONE),
+        client("a.test", RouteAction.ForwardPolicy.NONE)), List.of(cluster(UPSTREAM)), List.of()))
+        .hasMessageContaining("listener a.test is defined twice");
+    Listener.Socket twice = new Listener.Socket(Origin.of(ResourceKey.gateway("demo", "gw")), "0.0.0.0", 8080,
+        Listener.Protocol.HTTP, List.of(new Listener.FilterChain(List.of(
+            new VirtualHost(Origin.of(ROUTES), List.of("*"), List.of()),
+            new VirtualHost(Origin.of(ResourceKey.virtualService("demo", "other")), List.of("*"), List.of())))));
+    assertThatThrownBy(() -> new Ir(List.of(twice), List.of(), List.of()))
+        .hasMessageContaining("domain * is served twice on listener Gateway/demo/gw");
+    Ir withSecret = new Ir(List.of(), List.of(), List.of(new Secret(Origin.of(SERVICE))));
+    assertThatThrownBy(() -> translator.translate(withSecret)).hasMessageContaining("secrets");
+  }
+
+  private static Cluster cluster(ResourceKey key) {
+    return new Cluster(Origin.of(key), Duration.ofSeconds(1), Cluster.LbPolicy.ROUND_ROBIN, false,
+        List.of(new Cluster.WeightedEndpoint("127.0.0.1", 8080, 1)));
+  }
+
+  private static Listener client(String domain, RouteAction.ForwardPolicy policy) {
+    Origin origin = Origin.of(ROUTES);
+    Route route = new Route(origin.at("spec.routes[0]"), "routes[0]",
+        new RouteMatch(new RouteMatch.PathMatch.Prefix("/"), List.of(), List.of()),
+        new RouteAction.Forward(UPSTREAM, policy));
+    return new Listener.ClientApi(origin.at("spec.domains[1]"), domain,
+        new VirtualHost(origin, List.of(domain), List.of(route)));
+  }
+}
