@@ -1,12 +1,12 @@
 package io.holdfast.server;
 
 import io.holdfast.election.Leadership;
+import io.holdfast.pipeline.ConfigPipeline;
+import io.holdfast.pipeline.StatusBoard;
 import io.holdfast.server.admin.AdminServer;
 import io.holdfast.server.admin.AdminSources;
 import io.holdfast.server.cli.ServeSettings;
 import io.holdfast.server.kube.KubernetesMode;
-import io.holdfast.server.pipeline.ConfigPipeline;
-import io.holdfast.server.pipeline.StatusBoard;
 import io.holdfast.server.snapshot.SnapshotStore;
 import io.holdfast.server.source.DirectoryWatcher;
 import io.holdfast.server.source.FileConfigSource;

@@ -1,11 +1,12 @@
 package io.holdfast.it.bench;
 
-import io.holdfast.xds.model.GatewayConfig;
+import io.holdfast.api.GatewayConfig;
+import io.holdfast.frontend.holdfast.HoldfastFrontEnd;
+import io.holdfast.frontend.holdfast.ResourceStatus;
+import io.holdfast.frontend.holdfast.ValidationResult;
+import io.holdfast.frontend.holdfast.Validator;
 import io.holdfast.xds.translate.Translation;
 import io.holdfast.xds.translate.Translator;
-import io.holdfast.xds.validate.ResourceStatus;
-import io.holdfast.xds.validate.ValidationResult;
-import io.holdfast.xds.validate.Validator;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -54,11 +55,11 @@ public class TranslationBenchmark {
 
   @Benchmark
   public Translation validateAndTranslate() {
-    return translator.translate(validator.validate(config).accepted());
+    return translator.translate(HoldfastFrontEnd.lowerAccepted(validator.validate(config).accepted()));
   }
 
   @Benchmark
   public Translation translateOnly() {
-    return translator.translate(accepted);
+    return translator.translate(HoldfastFrontEnd.lowerAccepted(accepted));
   }
 }

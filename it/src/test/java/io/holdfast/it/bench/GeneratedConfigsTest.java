@@ -4,15 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.envoyproxy.controlplane.cache.Resources;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
-import io.holdfast.xds.model.GatewayConfig;
-import io.holdfast.xds.model.Problem;
-import io.holdfast.xds.model.Reasons;
-import io.holdfast.xds.model.VirtualService;
+import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.Problem;
+import io.holdfast.api.Reasons;
+import io.holdfast.api.VirtualService;
+import io.holdfast.frontend.holdfast.HoldfastFrontEnd;
+import io.holdfast.frontend.holdfast.ResourceStatus;
+import io.holdfast.frontend.holdfast.ValidationResult;
+import io.holdfast.frontend.holdfast.Validator;
 import io.holdfast.xds.translate.Translation;
 import io.holdfast.xds.translate.Translator;
-import io.holdfast.xds.validate.ResourceStatus;
-import io.holdfast.xds.validate.ValidationResult;
-import io.holdfast.xds.validate.Validator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -31,7 +32,7 @@ class GeneratedConfigsTest {
         .doesNotContain(ResourceStatus.State.REJECTED);
     assertThat(result.statuses().values()).flatExtracting(ResourceStatus::problems)
         .extracting(Problem::reason).allMatch(Reasons.GRPC_NON_FORWARDING_ROUTE::equals);
-    Translation translation = new Translator().translate(result.accepted());
+    Translation translation = new Translator().translate(HoldfastFrontEnd.lowerAccepted(result.accepted()));
     RouteConfiguration gateway = (RouteConfiguration) translation.snapshot().ofType(Resources.V3.ROUTE_TYPE_URL)
         .get("gateway/bench/edge");
     assertThat(gateway.getVirtualHostsList().stream().mapToInt(vh -> vh.getRoutesCount()).sum()).isEqualTo(routes);

@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointConditions;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPort;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
-import io.holdfast.xds.model.Endpoint;
+import io.holdfast.api.Endpoint;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;

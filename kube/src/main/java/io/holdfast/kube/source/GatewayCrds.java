@@ -1,7 +1,7 @@
 package io.holdfast.kube.source;
 
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.holdfast.xds.model.ResourceKey;
+import io.holdfast.api.ResourceKey;
 import java.util.List;
 
 /**

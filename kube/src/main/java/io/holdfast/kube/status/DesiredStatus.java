@@ -1,7 +1,7 @@
 package io.holdfast.kube.status;
 
-import io.holdfast.xds.server.NackEvent;
-import io.holdfast.xds.validate.ResourceStatus;
+import io.holdfast.frontend.holdfast.ResourceStatus;
+import io.holdfast.ir.NackEvent;
 import java.util.Objects;
 import java.util.Optional;
 

@@ -2,7 +2,7 @@ package io.holdfast.kube.status;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.holdfast.xds.model.ResourceKey;
+import io.holdfast.api.ResourceKey;
 import java.util.Objects;
 import java.util.Optional;
 

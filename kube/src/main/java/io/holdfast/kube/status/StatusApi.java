@@ -1,7 +1,7 @@
 package io.holdfast.kube.status;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.holdfast.xds.model.ResourceKey;
+import io.holdfast.api.ResourceKey;
 import java.util.Optional;
 
 /** The two API calls the writer makes. Failures surface as fabric8 {@code KubernetesClientException}s. */

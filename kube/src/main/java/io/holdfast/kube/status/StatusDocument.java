@@ -1,8 +1,8 @@
 package io.holdfast.kube.status;
 
-import io.holdfast.xds.model.Problem;
-import io.holdfast.xds.server.NackEvent;
-import io.holdfast.xds.validate.ResourceStatus;
+import io.holdfast.api.Problem;
+import io.holdfast.frontend.holdfast.ResourceStatus;
+import io.holdfast.ir.NackEvent;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;

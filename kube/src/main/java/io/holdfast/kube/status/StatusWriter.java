@@ -2,11 +2,11 @@ package io.holdfast.kube.status;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.holdfast.api.ResourceKey;
 import io.holdfast.election.Fence;
 import io.holdfast.election.Leadership;
 import io.holdfast.election.LeadershipListener;
 import io.holdfast.election.Term;
-import io.holdfast.xds.model.ResourceKey;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;

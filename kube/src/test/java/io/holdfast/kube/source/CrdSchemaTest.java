@@ -6,10 +6,10 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.holdfast.xds.model.ManifestDocument;
-import io.holdfast.xds.model.ManifestReader;
-import io.holdfast.xds.model.ModelParser;
-import io.holdfast.xds.model.ParseResult;
+import io.holdfast.api.ManifestDocument;
+import io.holdfast.api.ManifestReader;
+import io.holdfast.api.ModelParser;
+import io.holdfast.api.ParseResult;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

@@ -7,8 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPortBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
+import io.holdfast.api.Endpoint;
 import io.holdfast.kube.source.KubeObjects.Ep;
-import io.holdfast.xds.model.Endpoint;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

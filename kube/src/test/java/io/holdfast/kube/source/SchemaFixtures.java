@@ -1,6 +1,6 @@
 package io.holdfast.kube.source;
 
-import io.holdfast.xds.model.ManifestReader;
+import io.holdfast.api.ManifestReader;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
 

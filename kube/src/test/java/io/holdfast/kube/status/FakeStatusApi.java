@@ -3,7 +3,7 @@ package io.holdfast.kube.status;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.holdfast.xds.model.ResourceKey;
+import io.holdfast.api.ResourceKey;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;

@@ -3,12 +3,12 @@ package io.holdfast.kube.status;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.holdfast.xds.model.Problem;
-import io.holdfast.xds.model.Reasons;
-import io.holdfast.xds.model.ResourceKey;
-import io.holdfast.xds.server.NackEvent;
-import io.holdfast.xds.validate.ResourceStatus;
-import io.holdfast.xds.validate.ResourceStatus.State;
+import io.holdfast.api.Problem;
+import io.holdfast.api.Reasons;
+import io.holdfast.api.ResourceKey;
+import io.holdfast.frontend.holdfast.ResourceStatus.State;
+import io.holdfast.frontend.holdfast.ResourceStatus;
+import io.holdfast.ir.NackEvent;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

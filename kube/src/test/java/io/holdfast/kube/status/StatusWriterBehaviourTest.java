@@ -7,11 +7,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.holdfast.api.ResourceKey;
+import io.holdfast.frontend.holdfast.ResourceStatus.State;
 import io.holdfast.kube.status.StatusCluster.Replica;
 import io.holdfast.testkit.ApiWrite;
 import io.holdfast.testkit.FaultProxy;
-import io.holdfast.xds.model.ResourceKey;
-import io.holdfast.xds.validate.ResourceStatus.State;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;

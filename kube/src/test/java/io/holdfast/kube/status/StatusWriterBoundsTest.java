@@ -4,7 +4,7 @@ import static io.holdfast.kube.status.Statuses.GATEWAY;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.holdfast.xds.validate.ResourceStatus.State;
+import io.holdfast.frontend.holdfast.ResourceStatus.State;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;

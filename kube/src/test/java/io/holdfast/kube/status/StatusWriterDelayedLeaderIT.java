@@ -5,12 +5,12 @@ import static io.holdfast.kube.status.Statuses.shows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.holdfast.api.ResourceKey;
 import io.holdfast.election.ElectionSettings;
+import io.holdfast.frontend.holdfast.ResourceStatus.State;
 import io.holdfast.kube.status.StatusCluster.Replica;
 import io.holdfast.testkit.ApiWrite;
 import io.holdfast.testkit.FencingAudit;
-import io.holdfast.xds.model.ResourceKey;
-import io.holdfast.xds.validate.ResourceStatus.State;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -8,11 +8,11 @@ import static io.holdfast.kube.status.Statuses.shows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.holdfast.api.ResourceKey;
+import io.holdfast.frontend.holdfast.ResourceStatus.State;
 import io.holdfast.kube.status.StatusCluster.Replica;
 import io.holdfast.testkit.ApiWrite;
 import io.holdfast.testkit.FaultProxy;
-import io.holdfast.xds.model.ResourceKey;
-import io.holdfast.xds.validate.ResourceStatus.State;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -5,9 +5,9 @@ import static io.holdfast.kube.status.Statuses.GATEWAY;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.holdfast.api.ResourceKey;
 import io.holdfast.election.Leadership;
-import io.holdfast.xds.model.ResourceKey;
-import io.holdfast.xds.validate.ResourceStatus.State;
+import io.holdfast.frontend.holdfast.ResourceStatus.State;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,10 +1,10 @@
 package io.holdfast.kube.status;
 
-import io.holdfast.xds.model.Problem;
-import io.holdfast.xds.model.Reasons;
-import io.holdfast.xds.model.ResourceKey;
-import io.holdfast.xds.validate.ResourceStatus;
-import io.holdfast.xds.validate.ResourceStatus.State;
+import io.holdfast.api.Problem;
+import io.holdfast.api.Reasons;
+import io.holdfast.api.ResourceKey;
+import io.holdfast.frontend.holdfast.ResourceStatus.State;
+import io.holdfast.frontend.holdfast.ResourceStatus;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package io.holdfast.server.source;
 
-import io.holdfast.server.pipeline.ConfigPipeline;
-import io.holdfast.xds.model.ConfigLoader;
-import io.holdfast.xds.model.ManifestError;
+import io.holdfast.api.ConfigLoader;
+import io.holdfast.api.ManifestError;
+import io.holdfast.pipeline.ConfigPipeline;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;

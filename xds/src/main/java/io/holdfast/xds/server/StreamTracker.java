@@ -7,6 +7,8 @@ import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.grpc.Status;
+import io.holdfast.ir.NackEvent;
+import io.holdfast.ir.NackListener;
 import java.time.Clock;
 import java.util.Map;
 import java.util.TreeMap;

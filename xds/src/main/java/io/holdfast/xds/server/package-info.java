@@ -4,7 +4,7 @@
  *
  * <p>Public surface: {@link io.holdfast.xds.server.XdsCache} (thread-safe; holds the snapshot),
  * {@link io.holdfast.xds.server.XdsServer} (serves a cache), {@link io.holdfast.xds.server.XdsServerSettings},
- * {@link io.holdfast.xds.server.NackListener}, {@link io.holdfast.xds.server.NackEvent}, and for TLS/mTLS
+ * {@link io.holdfast.ir.NackListener}, {@link io.holdfast.ir.NackEvent}, and for TLS/mTLS
  * {@link io.holdfast.xds.server.XdsTls} (which files), {@link io.holdfast.xds.server.ReloadingTls} (credentials
  * that follow those files) and {@link io.holdfast.xds.server.XdsTlsException}. Everything else is
  * package-private.

@@ -15,8 +15,8 @@ import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
 import io.envoyproxy.envoy.extensions.load_balancing_policies.least_request.v3.LeastRequest;
 import io.envoyproxy.envoy.extensions.load_balancing_policies.round_robin.v3.RoundRobin;
 import io.envoyproxy.envoy.extensions.upstreams.http.v3.HttpProtocolOptions;
-import io.holdfast.xds.ir.Cluster.LbPolicy;
-import io.holdfast.xds.ir.Cluster.WeightedEndpoint;
+import io.holdfast.ir.Cluster.LbPolicy;
+import io.holdfast.ir.Cluster.WeightedEndpoint;
 import java.util.List;
 
 /** An IR cluster to an EDS Cluster and its ClusterLoadAssignment. */
@@ -39,7 +39,7 @@ final class ClusterTranslator {
   private ClusterTranslator() {
   }
 
-  static Cluster cluster(io.holdfast.xds.ir.Cluster ir) {
+  static Cluster cluster(io.holdfast.ir.Cluster ir) {
     String name = EnvoyNames.cluster(ir.origin().object());
     Cluster.Builder cluster = Cluster.newBuilder()
         .setName(name)
@@ -75,7 +75,7 @@ final class ClusterTranslator {
    * One locality (weight 1, which grpc-java requires) holding every endpoint in the IR's order; no locality at all
    * when there are no endpoints, which is a valid, empty assignment.
    */
-  static ClusterLoadAssignment loadAssignment(io.holdfast.xds.ir.Cluster ir) {
+  static ClusterLoadAssignment loadAssignment(io.holdfast.ir.Cluster ir) {
     List<LbEndpoint> endpoints = ir.endpoints().stream().map(ClusterTranslator::endpoint).toList();
     ClusterLoadAssignment.Builder assignment =
         ClusterLoadAssignment.newBuilder().setClusterName(EnvoyNames.cluster(ir.origin().object()));

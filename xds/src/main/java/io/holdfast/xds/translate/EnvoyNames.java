@@ -1,6 +1,6 @@
 package io.holdfast.xds.translate;
 
-import io.holdfast.xds.model.ResourceKey;
+import io.holdfast.api.ResourceKey;
 
 /**
  * Names of the Envoy resources Holdfast generates, derived from the origin of each IR element. They are unique

@@ -10,7 +10,7 @@ import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.Rds;
-import io.holdfast.xds.ir.Listener.Socket;
+import io.holdfast.ir.Listener.Socket;
 
 /** Socket listeners and proxyless-gRPC API listeners, both with an RDS-over-ADS HttpConnectionManager. */
 final class ListenerTranslator {

@@ -14,18 +14,18 @@ import io.envoyproxy.envoy.config.route.v3.VirtualHost;
 import io.envoyproxy.envoy.config.route.v3.WeightedCluster;
 import io.envoyproxy.envoy.type.matcher.v3.RegexMatcher;
 import io.envoyproxy.envoy.type.matcher.v3.StringMatcher;
-import io.holdfast.xds.ir.RouteAction.DirectResponse;
-import io.holdfast.xds.ir.RouteAction.ForwardPolicy;
-import io.holdfast.xds.ir.RouteAction.Forwarding;
-import io.holdfast.xds.ir.RouteAction.Redirect;
-import io.holdfast.xds.ir.RouteAction.Split;
-import io.holdfast.xds.ir.RouteMatch.Condition;
-import io.holdfast.xds.ir.RouteMatch.Exact;
-import io.holdfast.xds.ir.RouteMatch.HeaderMatch;
-import io.holdfast.xds.ir.RouteMatch.Prefix;
-import io.holdfast.xds.ir.RouteMatch.Present;
-import io.holdfast.xds.ir.RouteMatch.Regex;
-import io.holdfast.xds.ir.RouteMatch.PathMatch;
+import io.holdfast.ir.RouteAction.DirectResponse;
+import io.holdfast.ir.RouteAction.ForwardPolicy;
+import io.holdfast.ir.RouteAction.Forwarding;
+import io.holdfast.ir.RouteAction.Redirect;
+import io.holdfast.ir.RouteAction.Split;
+import io.holdfast.ir.RouteMatch.Condition;
+import io.holdfast.ir.RouteMatch.Exact;
+import io.holdfast.ir.RouteMatch.HeaderMatch;
+import io.holdfast.ir.RouteMatch.PathMatch;
+import io.holdfast.ir.RouteMatch.Prefix;
+import io.holdfast.ir.RouteMatch.Present;
+import io.holdfast.ir.RouteMatch.Regex;
 import java.util.List;
 
 /** An IR virtual host to an Envoy virtual host, in one of two flavours. */
@@ -52,11 +52,11 @@ final class RouteTranslator {
   private RouteTranslator() {
   }
 
-  static VirtualHost virtualHost(io.holdfast.xds.ir.VirtualHost host, Flavor flavor) {
+  static VirtualHost virtualHost(io.holdfast.ir.VirtualHost host, Flavor flavor) {
     VirtualHost.Builder envoy = VirtualHost.newBuilder()
         .setName(EnvoyNames.virtualHost(host.origin().object()))
         .addAllDomains(host.domains());
-    for (io.holdfast.xds.ir.Route route : host.routes()) {
+    for (io.holdfast.ir.Route route : host.routes()) {
       if (flavor == Flavor.GRPC && !route.match().admitsMethod(GRPC_METHOD)) {
         continue;
       }
@@ -65,11 +65,11 @@ final class RouteTranslator {
     return envoy.build();
   }
 
-  private static Route route(io.holdfast.xds.ir.Route route, Flavor flavor) {
+  private static Route route(io.holdfast.ir.Route route, Flavor flavor) {
     Route.Builder envoy = Route.newBuilder()
         .setName(route.name())
         .setMatch(match(route.match(), flavor));
-    io.holdfast.xds.ir.RouteAction action = route.action();
+    io.holdfast.ir.RouteAction action = route.action();
     if (action instanceof Forwarding forwarding) {
       envoy.setRoute(forward(forwarding, flavor));
     } else if (flavor == Flavor.GRPC) {
@@ -84,7 +84,7 @@ final class RouteTranslator {
     return envoy.build();
   }
 
-  private static RouteMatch match(io.holdfast.xds.ir.RouteMatch match, Flavor flavor) {
+  private static RouteMatch match(io.holdfast.ir.RouteMatch match, Flavor flavor) {
     RouteMatch.Builder envoy = RouteMatch.newBuilder();
     PathMatch path = match.path();
     if (path instanceof PathMatch.Prefix prefix) {
@@ -130,7 +130,7 @@ final class RouteTranslator {
     RouteAction.Builder action = RouteAction.newBuilder();
     if (forwarding instanceof Split split) {
       WeightedCluster.Builder clusters = WeightedCluster.newBuilder();
-      for (io.holdfast.xds.ir.RouteAction.WeightedCluster target : split.targets()) {
+      for (io.holdfast.ir.RouteAction.WeightedCluster target : split.targets()) {
         clusters.addClusters(WeightedCluster.ClusterWeight.newBuilder()
             .setName(EnvoyNames.cluster(target.cluster()))
             .setWeight(UInt32Value.of(target.weight())));

@@ -1,7 +1,7 @@
 package io.holdfast.xds.translate;
 
-import io.holdfast.xds.ir.Origin;
-import io.holdfast.xds.model.ResourceKey;
+import io.holdfast.api.ResourceKey;
+import io.holdfast.ir.Origin;
 import io.holdfast.xds.snapshot.XdsSnapshot;
 import java.util.Collections;
 import java.util.Map;
@@ -10,7 +10,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The output of {@link Translator#translate(io.holdfast.xds.ir.Ir)}.
+ * The output of {@link Translator#translate(io.holdfast.ir.Ir)}.
  *
  * @param snapshot      every generated Envoy resource, versioned by content hash
  * @param origins       Envoy resource name to the object it was generated from (see {@code EnvoyNames}: a name

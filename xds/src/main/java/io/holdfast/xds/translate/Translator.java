@@ -3,14 +3,12 @@ package io.holdfast.xds.translate;
 import com.google.protobuf.Message;
 import io.envoyproxy.controlplane.cache.Resources;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
-import io.holdfast.xds.ir.Cluster;
-import io.holdfast.xds.ir.Ir;
-import io.holdfast.xds.ir.Listener;
-import io.holdfast.xds.ir.Origin;
-import io.holdfast.xds.model.GatewayConfig;
-import io.holdfast.xds.model.ResourceKey;
+import io.holdfast.api.ResourceKey;
+import io.holdfast.ir.Cluster;
+import io.holdfast.ir.Ir;
+import io.holdfast.ir.Listener;
+import io.holdfast.ir.Origin;
 import io.holdfast.xds.snapshot.XdsSnapshot;
-import io.holdfast.xds.validate.HoldfastFrontEnd;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -60,19 +58,6 @@ public final class Translator {
     Map<String, ResourceKey> objects = new TreeMap<>();
     out.origins.forEach((name, origin) -> objects.put(name, origin.object()));
     return new Translation(XdsSnapshot.of(out.resources), objects, out.origins);
-  }
-
-  /**
-   * Lowers an accepted config with the Holdfast front end and translates it.
-   *
-   * @param accepted {@code ValidationResult.accepted()}; a reference to a missing resource or a name generated
-   *                 twice throws {@link IllegalArgumentException}
-   *                 ({@link HoldfastFrontEnd#lowerAccepted})
-   * @apiNote kept while the server and the benchmarks call it; new callers run front ends into an
-   *     {@code IrBuilder} and call {@link #translate(Ir)}
-   */
-  public Translation translate(GatewayConfig accepted) {
-    return translate(HoldfastFrontEnd.lowerAccepted(accepted));
   }
 
   /** Accumulates resources by type and name, refusing duplicates. */

@@ -13,10 +13,11 @@ import io.grpc.stub.StreamObserver;
 import io.grpc.testing.protobuf.SimpleRequest;
 import io.grpc.testing.protobuf.SimpleResponse;
 import io.grpc.testing.protobuf.SimpleServiceGrpc;
-import io.holdfast.xds.model.TestManifests;
+import io.holdfast.api.TestManifests;
+import io.holdfast.frontend.holdfast.HoldfastFrontEnd;
+import io.holdfast.frontend.holdfast.ValidationResult;
+import io.holdfast.frontend.holdfast.Validator;
 import io.holdfast.xds.translate.Translator;
-import io.holdfast.xds.validate.ValidationResult;
-import io.holdfast.xds.validate.Validator;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
@@ -63,7 +64,7 @@ class GrpcXdsLeastRequestFallbackTest {
         TestManifests.upstream("busy", backend.getPort()) + "  http2: true\n  loadBalancing: LEAST_REQUEST\n",
         TestManifests.virtualService("echo", "echo.test", "busy")));
     harness = new ServerHarness();
-    harness.cache.setSnapshot(new Translator().translate(validation.accepted()).snapshot());
+    harness.cache.setSnapshot(new Translator().translate(HoldfastFrontEnd.lowerAccepted(validation.accepted())).snapshot());
     System.setProperty(BOOTSTRAP_PROPERTY, """
         {"xds_servers": [{"server_uri": "127.0.0.1:%d", "channel_creds": [{"type": "insecure"}],
                           "server_features": ["xds_v3"]}],

@@ -1,5 +1,6 @@
 package io.holdfast.xds.server;
 
+import io.holdfast.ir.NackEvent;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;

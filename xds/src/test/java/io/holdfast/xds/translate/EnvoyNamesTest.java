@@ -2,7 +2,7 @@ package io.holdfast.xds.translate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.holdfast.xds.model.ResourceKey;
+import io.holdfast.api.ResourceKey;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;

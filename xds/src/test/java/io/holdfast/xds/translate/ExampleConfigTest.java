@@ -5,11 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.envoyproxy.controlplane.cache.Resources;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
+import io.holdfast.api.ConfigLoader;
+import io.holdfast.frontend.holdfast.HoldfastFrontEnd;
+import io.holdfast.frontend.holdfast.ResourceStatus;
+import io.holdfast.frontend.holdfast.ValidationResult;
+import io.holdfast.frontend.holdfast.Validator;
 import io.holdfast.xds.envoycheck.EnvoyConstraints;
-import io.holdfast.xds.model.ConfigLoader;
-import io.holdfast.xds.validate.ResourceStatus;
-import io.holdfast.xds.validate.ValidationResult;
-import io.holdfast.xds.validate.Validator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,7 +48,7 @@ class ExampleConfigTest {
               .containsExactly("spec.routes[0].redirect GrpcNonForwardingRoute");
         });
 
-    Translation translation = EnvoyConstraints.checked(new Translator().translate(result.accepted()));
+    Translation translation = EnvoyConstraints.checked(new Translator().translate(HoldfastFrontEnd.lowerAccepted(result.accepted())));
     var snapshot = translation.snapshot();
     assertThat(snapshot.ofType(Resources.V3.CLUSTER_TYPE_URL)).containsOnlyKeys("demo/echo-v1", "demo/echo-v2");
     Listener listener = (Listener) snapshot.ofType(Resources.V3.LISTENER_TYPE_URL).get("gateway/demo/public");

@@ -2,14 +2,14 @@ package io.holdfast.xds.translate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.holdfast.xds.ir.IrBuilder;
-import io.holdfast.xds.model.ConfigLoader;
-import io.holdfast.xds.model.GatewayConfig;
-import io.holdfast.xds.model.ResourceKey;
-import io.holdfast.xds.validate.HoldfastFrontEnd;
-import io.holdfast.xds.validate.ResourceStatus;
-import io.holdfast.xds.validate.ValidationResult;
-import io.holdfast.xds.validate.Validator;
+import io.holdfast.api.ConfigLoader;
+import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.ResourceKey;
+import io.holdfast.frontend.holdfast.HoldfastFrontEnd;
+import io.holdfast.frontend.holdfast.ResourceStatus;
+import io.holdfast.frontend.holdfast.ValidationResult;
+import io.holdfast.frontend.holdfast.Validator;
+import io.holdfast.ir.IrBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,7 +40,7 @@ class FrontEndPathTest {
         GoldenTest.endpoints(dir.resolve("endpoints.yaml"))).config();
 
     ValidationResult legacy = new Validator().validate(config);
-    Translation expected = new Translator().translate(legacy.accepted());
+    Translation expected = new Translator().translate(HoldfastFrontEnd.lowerAccepted(legacy.accepted()));
 
     IrBuilder builder = new IrBuilder();
     new HoldfastFrontEnd().lower(config, builder);

@@ -10,13 +10,14 @@ import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3
 import io.envoyproxy.envoy.extensions.load_balancing_policies.least_request.v3.LeastRequest;
 import io.envoyproxy.envoy.extensions.load_balancing_policies.round_robin.v3.RoundRobin;
 import io.envoyproxy.envoy.extensions.upstreams.http.v3.HttpProtocolOptions;
+import io.holdfast.api.ConfigLoader;
+import io.holdfast.api.Endpoint;
+import io.holdfast.api.ServiceRef;
+import io.holdfast.frontend.holdfast.HoldfastFrontEnd;
+import io.holdfast.frontend.holdfast.ResourceStatus;
+import io.holdfast.frontend.holdfast.ValidationResult;
+import io.holdfast.frontend.holdfast.Validator;
 import io.holdfast.xds.envoycheck.EnvoyConstraints;
-import io.holdfast.xds.model.ConfigLoader;
-import io.holdfast.xds.model.Endpoint;
-import io.holdfast.xds.model.ServiceRef;
-import io.holdfast.xds.validate.ResourceStatus;
-import io.holdfast.xds.validate.ValidationResult;
-import io.holdfast.xds.validate.Validator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -82,7 +83,7 @@ class GoldenTest {
         endpoints(dir.resolve("endpoints.yaml")));
     assertThat(loaded.errors()).isEmpty();
     ValidationResult result = new Validator().validate(loaded.config());
-    Translation translation = EnvoyConstraints.checked(new Translator().translate(result.accepted()));
+    Translation translation = EnvoyConstraints.checked(new Translator().translate(HoldfastFrontEnd.lowerAccepted(result.accepted())));
 
     ObjectNode root = JSON.createObjectNode();
     ObjectNode statuses = root.putObject("statuses");

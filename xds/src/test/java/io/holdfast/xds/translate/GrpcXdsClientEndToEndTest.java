@@ -30,12 +30,13 @@ import io.grpc.stub.StreamObserver;
 import io.grpc.testing.protobuf.SimpleRequest;
 import io.grpc.testing.protobuf.SimpleResponse;
 import io.grpc.testing.protobuf.SimpleServiceGrpc;
-import io.holdfast.xds.model.GatewayConfig;
-import io.holdfast.xds.model.TestManifests;
+import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.TestManifests;
+import io.holdfast.frontend.holdfast.HoldfastFrontEnd;
+import io.holdfast.frontend.holdfast.ResourceStatus;
+import io.holdfast.frontend.holdfast.ValidationResult;
+import io.holdfast.frontend.holdfast.Validator;
 import io.holdfast.xds.snapshot.XdsSnapshot;
-import io.holdfast.xds.validate.ResourceStatus;
-import io.holdfast.xds.validate.ValidationResult;
-import io.holdfast.xds.validate.Validator;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
@@ -103,7 +104,7 @@ class GrpcXdsClientEndToEndTest {
         .extracting(p -> p.field() + " " + p.reason()).containsExactlyInAnyOrder(
             "spec.loadBalancing GrpcLoadBalancingFallback", "spec.routes[0].redirect GrpcNonForwardingRoute",
             "spec.routes[3].match.methods GrpcUnmatchableRoute");
-    snapshot = new Translator().translate(validation.accepted()).snapshot();
+    snapshot = new Translator().translate(HoldfastFrontEnd.lowerAccepted(validation.accepted())).snapshot();
 
     SimpleCache<String> cache = new SimpleCache<>(node -> "holdfast-test");
     cache.setSnapshot("holdfast-test", Snapshot.create(

@@ -1,9 +1,9 @@
 package io.holdfast.xds.translate;
 
-import static io.holdfast.xds.model.TestManifests.config;
-import static io.holdfast.xds.model.TestManifests.gateway;
-import static io.holdfast.xds.model.TestManifests.upstream;
-import static io.holdfast.xds.model.TestManifests.virtualService;
+import static io.holdfast.api.TestManifests.config;
+import static io.holdfast.api.TestManifests.gateway;
+import static io.holdfast.api.TestManifests.upstream;
+import static io.holdfast.api.TestManifests.virtualService;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -18,17 +18,18 @@ import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
 import io.envoyproxy.envoy.extensions.load_balancing_policies.least_request.v3.LeastRequest;
 import io.envoyproxy.envoy.extensions.load_balancing_policies.round_robin.v3.RoundRobin;
+import io.holdfast.api.Endpoint;
+import io.holdfast.api.Gateway;
+import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.Metadata;
+import io.holdfast.api.ObjectRef;
+import io.holdfast.api.ResourceKey;
+import io.holdfast.api.ServiceRef;
+import io.holdfast.api.VirtualServiceSelection;
+import io.holdfast.frontend.holdfast.HoldfastFrontEnd;
+import io.holdfast.frontend.holdfast.ValidationResult;
+import io.holdfast.frontend.holdfast.Validator;
 import io.holdfast.xds.envoycheck.EnvoyConstraints;
-import io.holdfast.xds.model.Endpoint;
-import io.holdfast.xds.model.GatewayConfig;
-import io.holdfast.xds.model.Gateway;
-import io.holdfast.xds.model.Metadata;
-import io.holdfast.xds.model.ObjectRef;
-import io.holdfast.xds.model.ResourceKey;
-import io.holdfast.xds.model.ServiceRef;
-import io.holdfast.xds.model.VirtualServiceSelection;
-import io.holdfast.xds.validate.ValidationResult;
-import io.holdfast.xds.validate.Validator;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -51,7 +52,7 @@ class TranslatorTest {
   private Translation translate(GatewayConfig config) {
     ValidationResult result = new Validator().validate(config);
     assertThat(result.statuses().values()).allSatisfy(s -> assertThat(s.isServed()).isTrue());
-    return EnvoyConstraints.checked(translator.translate(result.accepted()));
+    return EnvoyConstraints.checked(translator.translate(HoldfastFrontEnd.lowerAccepted(result.accepted())));
   }
 
   @Test
@@ -161,12 +162,12 @@ class TranslatorTest {
   void refusesConfigsThatDidNotComeFromTheValidator() {
     Gateway dangling = new Gateway(Metadata.of("default", "gw"), "0.0.0.0", 80,
         new VirtualServiceSelection.Named(List.of(ObjectRef.of("ghost"))));
-    assertThatThrownBy(() -> translator.translate(GatewayConfig.builder().add(dangling).build()))
+    assertThatThrownBy(() -> translator.translate(HoldfastFrontEnd.lowerAccepted(GatewayConfig.builder().add(dangling).build())))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("VirtualService/default/ghost");
     GatewayConfig duplicateDomain = config(upstream("a", 1), virtualService("x", "same.test", "a"),
         virtualService("y", "same.test", "a"));
-    assertThatThrownBy(() -> translator.translate(duplicateDomain))
+    assertThatThrownBy(() -> translator.translate(HoldfastFrontEnd.lowerAccepted(duplicateDomain)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("same.test");
   }

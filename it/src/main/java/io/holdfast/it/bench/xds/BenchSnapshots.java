@@ -1,9 +1,10 @@
 package io.holdfast.it.bench.xds;
 
+import io.holdfast.frontend.holdfast.HoldfastFrontEnd;
+import io.holdfast.frontend.holdfast.Validator;
 import io.holdfast.it.bench.GeneratedConfigs;
 import io.holdfast.xds.snapshot.XdsSnapshot;
 import io.holdfast.xds.translate.Translator;
-import io.holdfast.xds.validate.Validator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -29,7 +30,7 @@ final class BenchSnapshots {
 
   synchronized XdsSnapshot revision(int revision) {
     return built.computeIfAbsent(revision,
-        r -> translator.translate(validator.validate(GeneratedConfigs.of(routes, upstreams, r)).accepted()).snapshot());
+        r -> translator.translate(HoldfastFrontEnd.lowerAccepted(validator.validate(GeneratedConfigs.of(routes, upstreams, r)).accepted())).snapshot());
   }
 
   /** Type URLs whose resources differ between the two snapshots. */

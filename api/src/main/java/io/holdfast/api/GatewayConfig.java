@@ -1,0 +1,100 @@
+package io.holdfast.api;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The whole input of validation and translation: every resource from every source, plus the endpoints of the
+ * Kubernetes Services that {@link UpstreamTarget.Kube} upstreams name. Immutable; lists are sorted by key (ties
+ * keep their input order) so equal inputs compare equal whatever order the sources delivered them in.
+ * Duplicate keys are kept: validation rejects them.
+ */
+public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtualServices,
+    List<Gateway> gateways, List<UnparsedResource> unparsed,
+    SortedMap<ServiceRef, List<Endpoint>> serviceEndpoints) {
+
+  public GatewayConfig {
+    upstreams = sortedCopy(upstreams, Comparator.comparing(Upstream::key));
+    virtualServices = sortedCopy(virtualServices, Comparator.comparing(VirtualService::key));
+    gateways = sortedCopy(gateways, Comparator.comparing(Gateway::key));
+    unparsed = sortedCopy(unparsed, Comparator.comparing(UnparsedResource::key));
+    TreeMap<ServiceRef, List<Endpoint>> endpoints = new TreeMap<>();
+    serviceEndpoints.forEach((service, list) -> endpoints.put(service, List.copyOf(list)));
+    serviceEndpoints = Collections.unmodifiableSortedMap(endpoints);
+  }
+
+  public static GatewayConfig empty() {
+    return builder().build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this config's content, to derive a changed copy. */
+  public Builder toBuilder() {
+    Builder builder = new Builder();
+    upstreams.forEach(builder::add);
+    virtualServices.forEach(builder::add);
+    gateways.forEach(builder::add);
+    unparsed.forEach(builder::addUnparsed);
+    serviceEndpoints.forEach(builder::endpoints);
+    return builder;
+  }
+
+  /** The endpoints known for {@code service}; empty if none (a valid, empty cluster). */
+  public List<Endpoint> endpointsOf(ServiceRef service) {
+    return serviceEndpoints.getOrDefault(service, List.of());
+  }
+
+  private static <T> List<T> sortedCopy(List<T> items, Comparator<T> order) {
+    List<T> copy = new ArrayList<>(items);
+    copy.forEach(item -> Objects.requireNonNull(item, "list element"));
+    copy.sort(order);
+    return List.copyOf(copy);
+  }
+
+  /** Collects resources; not thread-safe. */
+  public static final class Builder {
+    private final List<Upstream> upstreams = new ArrayList<>();
+    private final List<VirtualService> virtualServices = new ArrayList<>();
+    private final List<Gateway> gateways = new ArrayList<>();
+    private final List<UnparsedResource> unparsed = new ArrayList<>();
+    private final Map<ServiceRef, List<Endpoint>> endpoints = new TreeMap<>();
+
+    private Builder() {
+    }
+
+    public Builder add(GatewayResource resource) {
+      if (resource instanceof Upstream upstream) {
+        upstreams.add(upstream);
+      } else if (resource instanceof VirtualService vs) {
+        virtualServices.add(vs);
+      } else if (resource instanceof Gateway gateway) {
+        gateways.add(gateway);
+      }
+      return this;
+    }
+
+    public Builder addUnparsed(UnparsedResource resource) {
+      unparsed.add(resource);
+      return this;
+    }
+
+    /** Sets (replaces) the endpoints of one service port. */
+    public Builder endpoints(ServiceRef service, List<Endpoint> list) {
+      endpoints.put(service, List.copyOf(list));
+      return this;
+    }
+
+    public GatewayConfig build() {
+      return new GatewayConfig(upstreams, virtualServices, gateways, unparsed, new TreeMap<>(endpoints));
+    }
+  }
+}

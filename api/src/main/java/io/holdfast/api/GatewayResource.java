@@ -1,0 +1,17 @@
+package io.holdfast.api;
+
+/** One parsed resource of the {@code gateway.holdfast.io/v1} API. */
+public sealed interface GatewayResource permits Upstream, VirtualService, Gateway {
+
+  String GROUP = "gateway.holdfast.io";
+  String API_VERSION = GROUP + "/v1";
+
+  Metadata metadata();
+
+  /** {@link ResourceKey#UPSTREAM}, {@link ResourceKey#VIRTUAL_SERVICE} or {@link ResourceKey#GATEWAY}. */
+  String kind();
+
+  default ResourceKey key() {
+    return metadata().key(kind());
+  }
+}

@@ -1,0 +1,55 @@
+package io.holdfast.api;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import tools.jackson.databind.JsonNode;
+
+/** The {@code spec} of a Gateway. */
+final class GatewaySpecParser {
+
+  private static final Set<String> SPEC = Set.of("bindAddress", "port", "virtualServices", "selector");
+  private static final Set<String> REF = Set.of("name", "namespace");
+  private static final Set<String> SELECTOR = Set.of("matchLabels");
+
+  private GatewaySpecParser() {
+  }
+
+  static Optional<GatewayResource> parse(Metadata metadata, JsonNode spec, List<Problem> problems) {
+    return Fields.of(spec, "spec", problems, SPEC).flatMap(fields -> {
+      String bindAddress = fields.string("bindAddress").orElse(Gateway.DEFAULT_BIND_ADDRESS);
+      Optional<Integer> port = fields.requiredInteger("port");
+      Optional<VirtualServiceSelection> selection = selection(fields);
+      return port.flatMap(p -> selection.map(s -> new Gateway(metadata, bindAddress, p, s)));
+    });
+  }
+
+  private static Optional<VirtualServiceSelection> selection(Fields fields) {
+    boolean named = fields.has("virtualServices");
+    boolean selector = fields.has("selector");
+    if (named && selector) {
+      fields.problem(fields.path(), Reasons.CONFLICTING_FIELDS, "give either virtualServices or selector, not both");
+      return Optional.empty();
+    }
+    if (selector) {
+      return fields.object("selector", SELECTOR)
+          .flatMap(s -> s.has("matchLabels") ? s.stringMap("matchLabels") : Optional.of(Map.<String, String>of()))
+          .map(VirtualServiceSelection.LabelSelector::new);
+    }
+    if (!named) {
+      return Optional.of(new VirtualServiceSelection.AllInNamespace());
+    }
+    return fields.list("virtualServices", true).flatMap(elements -> {
+      List<ObjectRef> refs = new ArrayList<>();
+      boolean ok = true;
+      for (Fields.Element element : elements) {
+        Optional<ObjectRef> ref = ObjectRefs.parse(element, fields.problems(), REF, "name");
+        ref.ifPresent(refs::add);
+        ok &= ref.isPresent();
+      }
+      return ok ? Optional.of(new VirtualServiceSelection.Named(refs)) : Optional.empty();
+    });
+  }
+}

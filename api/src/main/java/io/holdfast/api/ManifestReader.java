@@ -1,0 +1,128 @@
+package io.holdfast.api;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.snakeyaml.engine.v2.exceptions.Mark;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.dataformat.yaml.YAMLMapper;
+
+/**
+ * Splits a multi-document YAML (or JSON) text into document trees.
+ *
+ * <p>Jackson's YAML parser cannot continue after a syntax error, so the text is first cut at document markers
+ * ({@code ---} and {@code ...} at the start of a line; YAML forbids those lines inside any scalar, so the cut is
+ * exact) and each document is parsed alone. A malformed document therefore costs only itself: it becomes one
+ * {@link ManifestError} with the absolute line and column of the problem as the YAML parser (snakeyaml-engine,
+ * under Jackson) marks it, and the other documents are still returned. Duplicate keys are errors. Directives ({@code %YAML}) are ignored. Thread-safe.
+ */
+public final class ManifestReader {
+
+  private final YAMLMapper mapper = YAMLMapper.builder()
+      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+      .build();
+
+  /** The documents and errors of one source, each list in source order. */
+  public record Result(List<ManifestDocument> documents, List<ManifestError> errors) {
+    public Result {
+      documents = List.copyOf(documents);
+      errors = List.copyOf(errors);
+    }
+  }
+
+  public Result read(String source, String text) {
+    Objects.requireNonNull(source, "source");
+    List<ManifestDocument> documents = new ArrayList<>();
+    List<ManifestError> errors = new ArrayList<>();
+    for (Chunk chunk : split(text)) {
+      if (chunk.isBlank()) {
+        continue;
+      }
+      int index = documents.size() + errors.size();
+      try {
+        JsonNode tree = mapper.readTree(chunk.text());
+        if (tree == null || tree.isMissingNode() || tree.isNull()) {
+          continue;
+        }
+        if (!tree.isObject()) {
+          errors.add(new ManifestError(source, chunk.firstContentLine(), 1,
+              "document " + index + " is " + Fields.describe(tree) + ", expected a mapping (a resource)"));
+          continue;
+        }
+        documents.add(new ManifestDocument(source, index, chunk.firstContentLine(), tree));
+      } catch (JacksonException e) {
+        errors.add(error(source, chunk, e));
+      }
+    }
+    return new Result(documents, errors);
+  }
+
+  /** A document's text and the 1-based source line of its first line. */
+  private record Chunk(String text, int startLine) {
+    boolean isBlank() {
+      return text.lines().map(String::strip).allMatch(l -> l.isEmpty() || l.startsWith("#"));
+    }
+
+    int firstContentLine() {
+      List<String> lines = text.lines().toList();
+      for (int i = 0; i < lines.size(); i++) {
+        String l = lines.get(i).strip();
+        if (!l.isEmpty() && !l.startsWith("#")) {
+          return startLine + i;
+        }
+      }
+      return startLine;
+    }
+  }
+
+  private static List<Chunk> split(String text) {
+    List<Chunk> chunks = new ArrayList<>();
+    // split drops the empty string after a final newline, so a document ends where its text does.
+    String[] lines = text.split("\n");
+    StringBuilder current = new StringBuilder();
+    int start = 1;
+    for (int i = 0; i < lines.length; i++) {
+      String line = lines[i];
+      if (isMarker(line, "---") || isMarker(line, "...")) {
+        chunks.add(new Chunk(current.toString(), start));
+        current.setLength(0);
+        start = i + 1;
+        // Keep what follows "---" on the same line (a comment or flow content), at its original column.
+        current.append(line.startsWith("---") ? "   " + line.substring(3) : "").append('\n');
+      } else if (line.startsWith("%")) {
+        current.append('\n');
+      } else {
+        current.append(line).append('\n');
+      }
+    }
+    chunks.add(new Chunk(current.toString(), start));
+    return chunks;
+  }
+
+  private static boolean isMarker(String line, String marker) {
+    return line.startsWith(marker)
+        && (line.length() == marker.length() || Character.isWhitespace(line.charAt(marker.length())));
+  }
+
+  /**
+   * Prefers the YAML scanner's own problem mark (where the offending character is) over Jackson's token
+   * location (where the last good token started, often a line earlier).
+   */
+  private static ManifestError error(String source, Chunk chunk, JacksonException e) {
+    if (e.getCause() instanceof MarkedYamlEngineException yaml && yaml.getProblemMark().isPresent()) {
+      Mark mark = yaml.getProblemMark().get();
+      String reason = yaml.getContext() == null ? yaml.getProblem() : yaml.getContext() + "; " + yaml.getProblem();
+      return new ManifestError(source, chunk.startLine() + mark.getLine(), mark.getColumn() + 1,
+          "invalid YAML: " + reason.strip());
+    }
+    TokenStreamLocation at = e.getLocation();
+    int line = at != null && at.getLineNr() > 0 ? chunk.startLine() + at.getLineNr() - 1 : chunk.startLine();
+    int column = at != null && at.getColumnNr() > 0 ? at.getColumnNr() : 1;
+    String reason = e.getOriginalMessage() == null ? "unreadable document" : e.getOriginalMessage().strip();
+    return new ManifestError(source, line, column, "invalid YAML: " + reason);
+  }
+}

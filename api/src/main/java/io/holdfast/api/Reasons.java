@@ -1,0 +1,60 @@
+package io.holdfast.api;
+
+/**
+ * Stable reason codes of {@link Problem}s. They appear in resource statuses, so never rename one; add new ones.
+ * Parsing produces the first group, validation the rest.
+ */
+public final class Reasons {
+
+  // Shape of the document (ModelParser).
+  public static final String UNKNOWN_FIELD = "UnknownField";
+  public static final String MISSING_FIELD = "MissingField";
+  public static final String WRONG_TYPE = "WrongType";
+  public static final String INVALID_VALUE = "InvalidValue";
+  public static final String INVALID_DURATION = "InvalidDuration";
+  public static final String UNSUPPORTED_API_VERSION = "UnsupportedApiVersion";
+  public static final String UNSUPPORTED_KIND = "UnsupportedKind";
+  /** Two mutually exclusive fields given together (action, target, selector, redirect path). */
+  public static final String CONFLICTING_FIELDS = "ConflictingFields";
+
+  // Values and references (Validator).
+  public static final String INVALID_NAME = "InvalidName";
+  public static final String DUPLICATE_RESOURCE = "DuplicateResource";
+  public static final String PORT_OUT_OF_RANGE = "PortOutOfRange";
+  public static final String INVALID_ADDRESS = "InvalidAddress";
+  public static final String INVALID_WEIGHT = "InvalidWeight";
+  public static final String ZERO_TOTAL_WEIGHT = "ZeroTotalWeight";
+  public static final String INVALID_REGEX = "InvalidRegex";
+  public static final String INVALID_PATH = "InvalidPath";
+  public static final String INVALID_HEADER_NAME = "InvalidHeaderName";
+  public static final String EMPTY_MATCHER = "EmptyMatcher";
+  public static final String CONFLICTING_MATCHER = "ConflictingMatcher";
+  public static final String INVALID_DOMAIN = "InvalidDomain";
+  public static final String DUPLICATE_DOMAIN = "DuplicateDomain";
+  public static final String INVALID_STATUS = "InvalidStatus";
+  public static final String INVALID_RESPONSE_CODE = "InvalidResponseCode";
+  public static final String EMPTY_REDIRECT = "EmptyRedirect";
+  public static final String INVALID_RETRY_POLICY = "InvalidRetryPolicy";
+  public static final String FIELD_IGNORED = "FieldIgnored";
+  public static final String UPSTREAM_NOT_FOUND = "UpstreamNotFound";
+  public static final String UPSTREAM_REJECTED = "UpstreamRejected";
+  /** An upstream load-balancing policy no gRPC client implements (RANDOM): they reject the cluster. */
+  public static final String GRPC_INCOMPATIBLE = "GrpcIncompatible";
+  /** A route or matcher that proxyless gRPC clients cannot match as Envoy does (methods, pseudo-headers). */
+  public static final String GRPC_UNMATCHABLE_ROUTE = "GrpcUnmatchableRoute";
+  /** A redirect or direct response, which gRPC clients get as {@code non_forwarding_action}. */
+  public static final String GRPC_NON_FORWARDING_ROUTE = "GrpcNonForwardingRoute";
+  /** A load-balancing policy some gRPC clients replace with ROUND_ROBIN and the oldest reject (LEAST_REQUEST). */
+  public static final String GRPC_LOAD_BALANCING_FALLBACK = "GrpcLoadBalancingFallback";
+  public static final String DUPLICATE_LISTENER = "DuplicateListener";
+  public static final String VIRTUAL_SERVICE_NOT_FOUND = "VirtualServiceNotFound";
+  public static final String VIRTUAL_SERVICE_REJECTED = "VirtualServiceRejected";
+  public static final String NO_VIRTUAL_SERVICES = "NoVirtualServices";
+
+  // Pipeline (LastGoodValidator).
+  /** A rejected resource whose last accepted version is still being served. */
+  public static final String SERVING_LAST_ACCEPTED = "ServingLastAccepted";
+
+  private Reasons() {
+  }
+}

@@ -1,0 +1,39 @@
+package io.holdfast.api;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A named group of backends ({@code kind: Upstream}); becomes one Envoy EDS cluster.
+ *
+ * @param connectTimeout default 5 s
+ * @param http2          speak HTTP/2 to the backends (required for gRPC backends)
+ */
+public record Upstream(Metadata metadata, UpstreamTarget target, LoadBalancing loadBalancing,
+    Duration connectTimeout, boolean http2) implements GatewayResource {
+
+  public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
+
+  public Upstream {
+    Objects.requireNonNull(metadata, "metadata");
+    Objects.requireNonNull(target, "target");
+    Objects.requireNonNull(loadBalancing, "loadBalancing");
+    Objects.requireNonNull(connectTimeout, "connectTimeout");
+  }
+
+  /** A round-robin HTTP/1 upstream of static hosts with the default timeout. */
+  public static Upstream ofHosts(Metadata metadata, List<UpstreamTarget.Host> hosts) {
+    return new Upstream(metadata, new UpstreamTarget.Static(hosts), LoadBalancing.ROUND_ROBIN,
+        DEFAULT_CONNECT_TIMEOUT, false);
+  }
+
+  public Upstream withHttp2(boolean enabled) {
+    return new Upstream(metadata, target, loadBalancing, connectTimeout, enabled);
+  }
+
+  @Override
+  public String kind() {
+    return ResourceKey.UPSTREAM;
+  }
+}

@@ -1,0 +1,77 @@
+package io.holdfast.api;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import tools.jackson.databind.JsonNode;
+
+/** The {@code spec} of a VirtualService and its routes. */
+final class VirtualServiceSpecParser {
+
+  private static final Set<String> SPEC = Set.of("domains", "routes");
+  private static final Set<String> ROUTE = Set.of("name", "match", "route", "split", "redirect", "directResponse",
+      "timeout", "retries", "prefixRewrite");
+  private static final Set<String> RETRIES = Set.of("attempts", "perTryTimeout", "retryOn");
+
+  private VirtualServiceSpecParser() {
+  }
+
+  static Optional<GatewayResource> parse(Metadata metadata, JsonNode spec, List<Problem> problems) {
+    return Fields.of(spec, "spec", problems, SPEC).flatMap(fields -> {
+      Optional<List<String>> domains = fields.stringList("domains", true);
+      Optional<List<Route>> routes = fields.list("routes", true).flatMap(elements -> routes(elements, problems));
+      return domains.flatMap(d -> routes.map(r -> new VirtualService(metadata, d, r)));
+    });
+  }
+
+  private static Optional<List<Route>> routes(List<Fields.Element> elements, List<Problem> problems) {
+    List<Route> routes = new ArrayList<>();
+    boolean ok = true;
+    for (Fields.Element element : elements) {
+      Optional<Route> route = Fields.of(element.node(), element.path(), problems, ROUTE)
+          .flatMap(VirtualServiceSpecParser::route);
+      route.ifPresent(routes::add);
+      ok &= route.isPresent();
+    }
+    return ok ? Optional.of(routes) : Optional.empty();
+  }
+
+  private static Optional<Route> route(Fields fields) {
+    Optional<String> name = fields.string("name");
+    Optional<RouteMatch> match = fields.required("match").flatMap(m -> MatchParser.parse(fields, m));
+    Optional<RouteAction> action = ActionParser.parse(fields);
+    boolean ok = true;
+    Optional<Duration> timeout = Optional.empty();
+    if (fields.has("timeout")) {
+      timeout = fields.duration("timeout");
+      ok = timeout.isPresent();
+    }
+    Optional<RetryPolicy> retries = Optional.empty();
+    if (fields.has("retries")) {
+      retries = fields.object("retries", RETRIES).flatMap(VirtualServiceSpecParser::retries);
+      ok &= retries.isPresent();
+    }
+    Optional<String> prefixRewrite = Optional.empty();
+    if (fields.has("prefixRewrite")) {
+      prefixRewrite = fields.string("prefixRewrite");
+      ok &= prefixRewrite.isPresent();
+    }
+    if (!ok || match.isEmpty() || action.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(new Route(name, match.get(), action.get(), timeout, retries, prefixRewrite));
+  }
+
+  private static Optional<RetryPolicy> retries(Fields fields) {
+    Optional<Integer> attempts = fields.requiredInteger("attempts");
+    boolean hasPerTry = fields.has("perTryTimeout");
+    Optional<Duration> perTryTimeout = fields.duration("perTryTimeout");
+    Optional<List<String>> retryOn = fields.stringList("retryOn", true);
+    if (attempts.isEmpty() || retryOn.isEmpty() || (hasPerTry && perTryTimeout.isEmpty())) {
+      return Optional.empty();
+    }
+    return Optional.of(new RetryPolicy(attempts.get(), perTryTimeout, retryOn.get()));
+  }
+}

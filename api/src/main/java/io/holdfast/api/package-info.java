@@ -1,0 +1,15 @@
+/**
+ * The Holdfast gateway model ({@code gateway.holdfast.io/v1}): Upstream, VirtualService and Gateway resources,
+ * shaped like Kubernetes objects so that files and custom resources share one format.
+ *
+ * <p>Flow: {@link io.holdfast.api.ManifestReader} (YAML text to document trees) then
+ * {@link io.holdfast.api.ModelParser} (tree to resource or problems), or both through
+ * {@link io.holdfast.api.ConfigLoader}, into one immutable {@link io.holdfast.api.GatewayConfig}.
+ *
+ * <p>Contracts: every type is immutable and thread-safe; nothing is null (absent values are
+ * {@link java.util.Optional} or empty collections). Record constructors check structure only (no nulls,
+ * defensive copies). Value rules such as port ranges, regex syntax and references are checked by
+ * {@code io.holdfast.frontend.holdfast.Validator}, so that every violation becomes a per-resource status with a field
+ * path instead of an exception, and hand-built configs are checked the same way as parsed ones.
+ */
+package io.holdfast.api;

@@ -1,0 +1,102 @@
+package io.holdfast.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class ManifestReaderTest {
+
+  private final ManifestReader reader = new ManifestReader();
+
+  @Test
+  void readsEveryDocumentWithItsStartLine() {
+    ManifestReader.Result result = reader.read("all.yaml", """
+        # leading comment
+        ---
+        kind: A
+        ---   # marker with a comment
+        kind: B
+        ...
+        ---
+        # only a comment
+        ---
+        {kind: C}
+        """);
+    assertThat(result.errors()).isEmpty();
+    assertThat(result.documents()).extracting(d -> d.tree().get("kind").stringValue()).containsExactly("A", "B", "C");
+    assertThat(result.documents()).extracting(ManifestDocument::line).containsExactly(3, 5, 10);
+    assertThat(result.documents()).extracting(ManifestDocument::index).containsExactly(0, 1, 2);
+    assertThat(result.documents().get(2).location()).isEqualTo("all.yaml:10");
+  }
+
+  @Test
+  void malformedDocumentReportsAbsoluteLineAndColumnAndKeepsTheOthers() {
+    ManifestReader.Result result = reader.read("bad.yaml", """
+        kind: A
+        ---
+        kind: B
+        spec:
+          hosts: [1, 2
+          port: 3
+        ---
+        kind: C
+        """);
+    assertThat(result.documents()).extracting(d -> d.tree().get("kind").stringValue()).containsExactly("A", "C");
+    assertThat(result.errors()).hasSize(1);
+    ManifestError error = result.errors().get(0);
+    assertThat(error.source()).isEqualTo("bad.yaml");
+    assertThat(error.line()).isEqualTo(6);
+    assertThat(error.column()).isEqualTo(7);
+    assertThat(error.reason()).startsWith("invalid YAML: while parsing a flow sequence; expected ',' or ']'");
+    assertThat(error.toString()).startsWith("bad.yaml:6:7: invalid YAML:");
+  }
+
+  @Test
+  void badIndentationAndTabs() {
+    ManifestReader.Result indent = reader.read("indent.yaml", "a: 1\n  b: 2\n");
+    assertThat(indent.errors()).singleElement().satisfies(e -> {
+      assertThat(e.line()).isEqualTo(2);
+      assertThat(e.column()).isEqualTo(4);
+      assertThat(e.reason()).isEqualTo("invalid YAML: mapping values are not allowed here");
+    });
+    ManifestReader.Result tab = reader.read("tab.yaml", "---\na: 1\n---\n\tb: 1\n");
+    assertThat(tab.documents()).hasSize(1);
+    assertThat(tab.errors()).singleElement().satisfies(e -> {
+      assertThat(e.line()).isEqualTo(4);
+      assertThat(e.reason()).contains("TAB");
+    });
+  }
+
+  @Test
+  void duplicateKeysAreErrors() {
+    ManifestReader.Result result = reader.read("dup.yaml", "kind: A\nkind: B\n");
+    assertThat(result.documents()).isEmpty();
+    assertThat(result.errors()).singleElement().satisfies(e -> {
+      assertThat(e.line()).isEqualTo(2);
+      assertThat(e.reason()).contains("Duplicate").contains("kind");
+    });
+  }
+
+  @Test
+  void nonMappingDocumentIsAnError() {
+    ManifestReader.Result result = reader.read("list.yaml", "a: 1\n---\n- 1\n- 2\n");
+    assertThat(result.documents()).hasSize(1);
+    assertThat(result.errors()).singleElement().satisfies(e -> {
+      assertThat(e.line()).isEqualTo(3);
+      assertThat(e.reason()).isEqualTo("document 1 is a list, expected a mapping (a resource)");
+    });
+  }
+
+  @Test
+  void markersInsideBlockScalarsAreNotPossibleSoIndentedDashesStayContent() {
+    ManifestReader.Result result = reader.read("block.yaml", "body: |\n  ---\n  text\n");
+    assertThat(result.errors()).isEmpty();
+    assertThat(result.documents().get(0).tree().get("body").stringValue()).isEqualTo("---\ntext\n");
+  }
+
+  @Test
+  void emptyTextHasNoDocuments() {
+    assertThat(reader.read("empty.yaml", "").documents()).isEmpty();
+    assertThat(reader.read("empty.yaml", "---\n---\n").errors()).isEmpty();
+  }
+}

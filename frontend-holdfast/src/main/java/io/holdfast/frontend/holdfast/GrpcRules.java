@@ -1,0 +1,90 @@
+package io.holdfast.frontend.holdfast;
+
+import io.holdfast.api.HeaderMatch;
+import io.holdfast.api.LoadBalancing;
+import io.holdfast.api.ObjectRef;
+import io.holdfast.api.Reasons;
+import io.holdfast.api.ResourceKey;
+import io.holdfast.api.Route;
+import io.holdfast.api.RouteAction;
+import io.holdfast.api.Upstream;
+import io.holdfast.api.VirtualService;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What proxyless gRPC clients get differently from Envoy, as warnings (Envoy is served as written). Only
+ * VirtualServices with a gRPC domain ({@link VirtualService#grpcDomains}) reach gRPC clients, and only the
+ * upstreams their routes name; the rest never get these warnings. Behaviour per gRPC xDS client as of grpc-java
+ * 1.85: pseudo-headers are treated as absent; a redirect or direct response can only be sent as
+ * {@code non_forwarding_action} (gRFC A36); the lb policies are ROUND_ROBIN, RING_HASH and LEAST_REQUEST (gRFC
+ * A48, not in every client), never RANDOM.
+ */
+final class GrpcRules {
+
+  private GrpcRules() {
+  }
+
+  static void check(List<VirtualService> served, List<Upstream> upstreams, Ledger ledger) {
+    Map<ResourceKey, String> reached = new TreeMap<>();
+    for (VirtualService vs : served) {
+      List<String> domains = vs.grpcDomains();
+      if (domains.isEmpty()) {
+        continue;
+      }
+      String domain = domains.get(0);
+      Ledger.Sink sink = ledger.sink(vs.key());
+      for (int i = 0; i < vs.routes().size(); i++) {
+        Route route = vs.routes().get(i);
+        checkRoute(route, "spec.routes[" + i + "]", domain, sink);
+        for (ObjectRef ref : route.action().upstreams()) {
+          reached.putIfAbsent(ref.resolve(ResourceKey.UPSTREAM, vs.metadata().namespace()), domain);
+        }
+      }
+    }
+    for (Upstream upstream : upstreams) {
+      String domain = reached.get(upstream.key());
+      if (domain != null) {
+        checkLoadBalancing(upstream.loadBalancing(), domain, ledger.sink(upstream.key()));
+      }
+    }
+  }
+
+  private static void checkRoute(Route route, String field, String domain, Ledger.Sink sink) {
+    if (!route.match().admitsGrpcCalls()) {
+      sink.warn(field + ".match.methods", Reasons.GRPC_UNMATCHABLE_ROUTE, "gRPC calls are always POST, so gRPC"
+          + " clients of " + domain + " never match this route; it is left out of their route table");
+    }
+    List<HeaderMatch> headers = route.match().headers();
+    for (int j = 0; j < headers.size(); j++) {
+      String name = headers.get(j).name();
+      if (name.startsWith(":")) {
+        sink.warn(field + ".match.headers[" + j + "].name", Reasons.GRPC_UNMATCHABLE_ROUTE, "gRPC clients of "
+            + domain + " treat the pseudo-header " + name + " as absent: for their calls this matcher is"
+            + " evaluated as if the header were missing");
+      }
+    }
+    String kind = route.action() instanceof RouteAction.Redirect ? "redirect"
+        : route.action() instanceof RouteAction.DirectResponse ? "directResponse" : null;
+    if (kind != null) {
+      sink.warn(field + "." + kind, Reasons.GRPC_NON_FORWARDING_ROUTE, "gRPC clients of " + domain
+          + " get this route as non_forwarding_action: matching calls fail with UNAVAILABLE (gRFC A36), and at"
+          + " least one widely used gRPC client crashes on it; HTTP-only routes belong in a VirtualService whose"
+          + " domains are all wildcards, which gRPC clients never get");
+    }
+  }
+
+  private static void checkLoadBalancing(LoadBalancing policy, String domain, Ledger.Sink sink) {
+    if (policy == LoadBalancing.RANDOM) {
+      sink.warn("spec.loadBalancing", Reasons.GRPC_INCOMPATIBLE, "gRPC clients (reached through " + domain
+          + ") have no RANDOM policy and reject this cluster, so their calls to it fail; use ROUND_ROBIN or"
+          + " RING_HASH, which every gRPC client supports");
+    } else if (policy == LoadBalancing.LEAST_REQUEST) {
+      sink.warn("spec.loadBalancing", Reasons.GRPC_LOAD_BALANCING_FALLBACK, "gRPC clients (reached through "
+          + domain + ") without least-request support (gRFC A48) use ROUND_ROBIN for this cluster instead, and"
+          + " those that read only the legacy lb_policy field and lack LEAST_REQUEST reject it; ROUND_ROBIN and"
+          + " RING_HASH work on every gRPC client");
+    }
+  }
+}

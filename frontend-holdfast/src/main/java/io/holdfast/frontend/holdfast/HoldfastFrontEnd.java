@@ -1,0 +1,70 @@
+package io.holdfast.frontend.holdfast;
+
+import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.GatewayResource;
+import io.holdfast.api.ResourceKey;
+import io.holdfast.api.VirtualService;
+import io.holdfast.ir.Cluster;
+import io.holdfast.ir.FrontEnd;
+import io.holdfast.ir.Ir;
+import io.holdfast.ir.IrBuilder;
+import io.holdfast.ir.Listener;
+import io.holdfast.ir.ObjectStatus;
+import io.holdfast.ir.VirtualHost;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * The front end of the Holdfast API ({@code gateway.holdfast.io/v1}): validation with last-good memory
+ * ({@link LastGoodValidator}) decides each object's status and the accepted subset, which {@link Lowering} turns
+ * into IR elements. Its input is a {@link GatewayConfig}: the Holdfast objects and the endpoints of the Services
+ * their Upstreams name. Holdfast settles its own domain and port claims globally (a domain names a client
+ * listener whatever the Gateway), so the builder finds nothing left to settle among Holdfast objects. Not
+ * thread-safe: one pipeline thread owns it.
+ */
+public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
+
+  private final LastGoodValidator validator = new LastGoodValidator();
+
+  @Override
+  public void lower(GatewayConfig config, IrBuilder builder) {
+    Verdicts verdicts = validator.run(config);
+    Map<ResourceKey, Optional<Instant>> created = new HashMap<>();
+    Stream.of(config.upstreams(), config.virtualServices(), config.gateways()).flatMap(List::stream)
+        .forEach((GatewayResource r) -> created.put(r.key(), r.metadata().creationTimestamp()));
+    for (ObjectStatus status : verdicts.statuses().values()) {
+      builder.status(status, created.getOrDefault(status.key(), Optional.empty()));
+    }
+    lowerInto(verdicts.accepted(), builder::add, builder::add);
+  }
+
+  /**
+   * The IR of an accepted config ({@link ValidationResult#accepted()}), without statuses.
+   *
+   * @throws IllegalArgumentException if it is not consistent (a Gateway names a VirtualService it does not hold,
+   *                                  two VirtualServices share a domain, ...): lower only Validator output
+   */
+  public static Ir lowerAccepted(GatewayConfig accepted) {
+    List<Cluster> clusters = new ArrayList<>();
+    List<Listener> listeners = new ArrayList<>();
+    lowerInto(accepted, clusters::add, listeners::add);
+    return new Ir(listeners, clusters, List.of());
+  }
+
+  private static void lowerInto(GatewayConfig accepted, Consumer<Cluster> clusters, Consumer<Listener> listeners) {
+    accepted.upstreams().forEach(u -> clusters.accept(Lowering.cluster(u, accepted)));
+    Map<ResourceKey, VirtualHost> hosts = new HashMap<>();
+    for (VirtualService vs : accepted.virtualServices()) {
+      VirtualHost host = Lowering.virtualHost(vs);
+      hosts.put(vs.key(), host);
+      Lowering.clientListeners(vs, host).forEach(listeners::accept);
+    }
+    accepted.gateways().forEach(g -> listeners.accept(Lowering.socket(g, accepted.virtualServices(), hosts)));
+  }
+}

@@ -1,0 +1,163 @@
+package io.holdfast.frontend.holdfast;
+
+import io.holdfast.api.Gateway;
+import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.HttpMethod;
+import io.holdfast.api.ObjectRef;
+import io.holdfast.api.ResourceKey;
+import io.holdfast.api.Route;
+import io.holdfast.api.RouteAction;
+import io.holdfast.api.RouteMatch;
+import io.holdfast.api.Upstream;
+import io.holdfast.api.UpstreamTarget;
+import io.holdfast.api.VirtualService;
+import io.holdfast.api.VirtualServiceSelection;
+import io.holdfast.ir.Cluster.WeightedEndpoint;
+import io.holdfast.ir.Cluster;
+import io.holdfast.ir.Listener;
+import io.holdfast.ir.Origin;
+import io.holdfast.ir.RouteAction.ForwardPolicy;
+import io.holdfast.ir.RouteAction.Retries;
+import io.holdfast.ir.RouteAction.WeightedCluster;
+import io.holdfast.ir.RouteMatch.HeaderMatch;
+import io.holdfast.ir.RouteMatch.PathMatch;
+import io.holdfast.ir.VirtualHost;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Lowers an accepted Holdfast config (the output of {@link Validator}, consistent) into IR elements: an Upstream
+ * to a cluster, a VirtualService to a virtual host (plus one client listener per non-wildcard domain), a Gateway to
+ * a socket listener holding the virtual hosts it serves in key order. Pure.
+ */
+final class Lowering {
+
+  private Lowering() {
+  }
+
+  static Cluster cluster(Upstream upstream, GatewayConfig config) {
+    List<WeightedEndpoint> endpoints = new ArrayList<>();
+    if (upstream.target() instanceof UpstreamTarget.Static hosts) {
+      hosts.hosts().forEach(h -> endpoints.add(new WeightedEndpoint(h.address(), h.port(), h.weight())));
+    } else if (upstream.target() instanceof UpstreamTarget.Kube kube) {
+      config.endpointsOf(kube.service(upstream.metadata().namespace())).stream().sorted()
+          .forEach(e -> endpoints.add(new WeightedEndpoint(e.address(), e.port(), 1)));
+    }
+    return new Cluster(Origin.of(upstream.key()), upstream.connectTimeout(),
+        Cluster.LbPolicy.valueOf(upstream.loadBalancing().name()), upstream.http2(), endpoints);
+  }
+
+  static VirtualHost virtualHost(VirtualService vs) {
+    Origin origin = Origin.of(vs.key());
+    List<io.holdfast.ir.Route> routes = new ArrayList<>();
+    for (int i = 0; i < vs.routes().size(); i++) {
+      Route route = vs.routes().get(i);
+      String field = "spec.routes[" + i + "]";
+      routes.add(new io.holdfast.ir.Route(origin.at(field), route.name().orElse("routes[" + i + "]"),
+          match(route.match()), action(route, vs.metadata().namespace())));
+    }
+    return new VirtualHost(origin, vs.domains(), routes);
+  }
+
+  /** One client listener per non-wildcard domain, each with the virtual host narrowed to that domain. */
+  static List<Listener.ClientApi> clientListeners(VirtualService vs, VirtualHost host) {
+    List<Listener.ClientApi> listeners = new ArrayList<>();
+    for (int i = 0; i < vs.domains().size(); i++) {
+      String domain = vs.domains().get(i);
+      if (vs.grpcDomains().contains(domain)) {
+        listeners.add(new Listener.ClientApi(Origin.of(vs.key()).at("spec.domains[" + i + "]"), domain,
+            host.withDomains(List.of(domain))));
+      }
+    }
+    return listeners;
+  }
+
+  /**
+   * The socket listener of a gateway, serving the virtual hosts of {@code hosts} it selects in key order.
+   *
+   * @throws IllegalArgumentException if it names a VirtualService that is not in {@code hosts}
+   */
+  static Listener.Socket socket(Gateway gateway, List<VirtualService> accepted, Map<ResourceKey, VirtualHost> hosts) {
+    String namespace = gateway.metadata().namespace();
+    Map<ResourceKey, VirtualHost> served = new TreeMap<>();
+    if (gateway.selection() instanceof VirtualServiceSelection.Named named) {
+      for (ObjectRef ref : named.refs()) {
+        ResourceKey key = ref.resolve(ResourceKey.VIRTUAL_SERVICE, namespace);
+        VirtualHost host = hosts.get(key);
+        if (host == null) {
+          throw new IllegalArgumentException(gateway.key() + " references " + key
+              + ", which is not in the accepted config; lower only Validator output");
+        }
+        served.put(key, host);
+      }
+    } else {
+      accepted.stream().filter(vs -> gateway.selection().selects(namespace, vs))
+          .forEach(vs -> served.put(vs.key(), hosts.get(vs.key())));
+    }
+    return new Listener.Socket(Origin.of(gateway.key()), gateway.bindAddress(), gateway.port(),
+        Listener.Protocol.HTTP, List.of(new Listener.FilterChain(List.copyOf(served.values()))));
+  }
+
+  private static io.holdfast.ir.RouteMatch match(RouteMatch match) {
+    PathMatch path = match.path().map(Lowering::path).orElse(new PathMatch.Prefix("/"));
+    List<HeaderMatch> headers = match.headers().stream()
+        .map(h -> new HeaderMatch(h.name().toLowerCase(Locale.ROOT), condition(h.condition()), h.invert()))
+        .toList();
+    List<String> methods = match.methods().stream().distinct().sorted().map(HttpMethod::name).toList();
+    return new io.holdfast.ir.RouteMatch(path, headers, methods);
+  }
+
+  private static PathMatch path(io.holdfast.api.PathMatch path) {
+    if (path instanceof io.holdfast.api.PathMatch.Prefix prefix) {
+      return new PathMatch.Prefix(prefix.value());
+    }
+    if (path instanceof io.holdfast.api.PathMatch.Exact exact) {
+      return new PathMatch.Exact(exact.value());
+    }
+    return new PathMatch.Regex(path.value());
+  }
+
+  private static io.holdfast.ir.RouteMatch.Condition condition(io.holdfast.api.HeaderMatch.Condition c) {
+    if (c instanceof io.holdfast.api.HeaderMatch.Exact exact) {
+      return new io.holdfast.ir.RouteMatch.Exact(exact.value());
+    }
+    if (c instanceof io.holdfast.api.HeaderMatch.Prefix prefix) {
+      return new io.holdfast.ir.RouteMatch.Prefix(prefix.value());
+    }
+    if (c instanceof io.holdfast.api.HeaderMatch.Regex regex) {
+      return new io.holdfast.ir.RouteMatch.Regex(regex.value());
+    }
+    return new io.holdfast.ir.RouteMatch.Present(((io.holdfast.api.HeaderMatch.Present) c).present());
+  }
+
+  private static io.holdfast.ir.RouteAction action(Route route, String namespace) {
+    RouteAction action = route.action();
+    if (action instanceof RouteAction.Forward forward) {
+      return new io.holdfast.ir.RouteAction.Forward(upstream(forward.upstream(), namespace), policy(route));
+    }
+    if (action instanceof RouteAction.Split split) {
+      List<WeightedCluster> targets = split.targets().stream()
+          .map(t -> new WeightedCluster(upstream(t.upstream(), namespace), t.weight())).toList();
+      return new io.holdfast.ir.RouteAction.Split(targets, policy(route));
+    }
+    if (action instanceof RouteAction.Redirect r) {
+      return new io.holdfast.ir.RouteAction.Redirect(r.host(), r.path(), r.prefixRewrite(), r.responseCode(),
+          r.httpsRedirect());
+    }
+    RouteAction.DirectResponse direct = (RouteAction.DirectResponse) action;
+    return new io.holdfast.ir.RouteAction.DirectResponse(direct.status(), direct.body());
+  }
+
+  /** Timeout, retries and rewrite apply to forwarding routes only (validation warns where they are ignored). */
+  private static ForwardPolicy policy(Route route) {
+    return new ForwardPolicy(route.timeout(),
+        route.retries().map(r -> new Retries(r.attempts(), r.perTryTimeout(), r.retryOn())), route.prefixRewrite());
+  }
+
+  private static ResourceKey upstream(ObjectRef ref, String namespace) {
+    return ref.resolve(ResourceKey.UPSTREAM, namespace);
+  }
+}

@@ -1,0 +1,183 @@
+package io.holdfast.frontend.holdfast;
+
+import io.holdfast.api.HeaderMatch;
+import io.holdfast.api.PathMatch;
+import io.holdfast.api.Reasons;
+import io.holdfast.api.RetryPolicy;
+import io.holdfast.api.Route;
+import io.holdfast.api.RouteAction;
+import io.holdfast.api.RouteMatch;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Set;
+
+/** Rules of one route: matcher, action, timeout, retries. */
+final class RouteRules {
+
+  /** Envoy's default {@code max_direct_response_body_size_bytes}. */
+  static final int MAX_DIRECT_BODY_BYTES = 4096;
+  static final int MAX_SPLIT_WEIGHT = 1_000_000;
+  static final int MAX_RETRIES = 10;
+  /** Envoy router and gRPC retry conditions that need no further settings. */
+  static final Set<String> RETRY_ON = Set.of("5xx", "gateway-error", "reset", "reset-before-request",
+      "connect-failure", "envoy-ratelimited", "retriable-4xx", "refused-stream", "http3-post-connect-failure",
+      "cancelled", "deadline-exceeded", "internal", "resource-exhausted", "unavailable");
+  private static final Set<Integer> REDIRECT_CODES = Set.of(301, 302, 303, 307, 308);
+
+  private RouteRules() {
+  }
+
+  static void check(Route route, String field, Ledger.Sink sink) {
+    checkMatch(route.match(), field + ".match", sink);
+    RouteAction action = route.action();
+    if (action instanceof RouteAction.Forward forward) {
+      MetadataRules.checkRef(forward.upstream(), field + ".route.upstream", field + ".route.namespace", sink);
+    } else if (action instanceof RouteAction.Split split) {
+      checkSplit(split, field + ".split", sink);
+    } else if (action instanceof RouteAction.Redirect redirect) {
+      checkRedirect(redirect, field + ".redirect", sink);
+    } else if (action instanceof RouteAction.DirectResponse direct) {
+      checkDirect(direct, field + ".directResponse", sink);
+    }
+    route.timeout().filter(t -> t.isNegative()).ifPresent(t ->
+        sink.error(field + ".timeout", Reasons.INVALID_DURATION, "timeout must not be negative"));
+    route.retries().ifPresent(retries -> checkRetries(retries, field + ".retries", sink));
+    route.prefixRewrite().ifPresent(v -> headerSafe(v, field + ".prefixRewrite", sink));
+    boolean forwards = action instanceof RouteAction.Forward || action instanceof RouteAction.Split;
+    if (!forwards) {
+      warnIgnored(route.timeout().isPresent(), field + ".timeout", sink);
+      warnIgnored(route.retries().isPresent(), field + ".retries", sink);
+      warnIgnored(route.prefixRewrite().isPresent(), field + ".prefixRewrite", sink);
+    }
+  }
+
+  private static void warnIgnored(boolean given, String field, Ledger.Sink sink) {
+    if (given) {
+      sink.warn(field, Reasons.FIELD_IGNORED, "applies only to route and split actions; ignored here");
+    }
+  }
+
+  private static void checkMatch(RouteMatch match, String field, Ledger.Sink sink) {
+    if (match.isEmpty()) {
+      sink.error(field, Reasons.EMPTY_MATCHER, "match has no conditions; write prefix: / to match every request");
+      return;
+    }
+    match.path().ifPresent(path -> {
+      if (path instanceof PathMatch.Regex regex) {
+        regexError(regex.value(), field + ".regex", sink);
+      } else if (!path.value().startsWith("/")) {
+        String kind = path instanceof PathMatch.Prefix ? "prefix" : "exact";
+        sink.error(field + "." + kind, Reasons.INVALID_PATH, kind + " must start with /");
+      }
+    });
+    Set<String> names = new HashSet<>();
+    for (int i = 0; i < match.headers().size(); i++) {
+      HeaderMatch header = match.headers().get(i);
+      String at = field + ".headers[" + i + "]";
+      String name = header.name().toLowerCase(Locale.ROOT);
+      if (!Syntax.isHeaderName(header.name())) {
+        sink.error(at + ".name", Reasons.INVALID_HEADER_NAME, "\"" + header.name() + "\" is not a header name");
+      } else if (!names.add(name)) {
+        sink.error(at + ".name", Reasons.CONFLICTING_MATCHER,
+            "header " + name + " is matched twice; combine the conditions into one matcher");
+      } else if (name.equals(":method") && !match.methods().isEmpty()) {
+        sink.error(at + ".name", Reasons.CONFLICTING_MATCHER, "use either methods or a :method header matcher");
+      }
+      if (header.condition() instanceof HeaderMatch.Regex regex) {
+        regexError(regex.value(), at + ".regex", sink);
+      } else if (header.condition() instanceof HeaderMatch.Prefix prefix && prefix.value().isEmpty()) {
+        sink.error(at + ".prefix", Reasons.EMPTY_MATCHER, "empty prefix matches everything; use present: true");
+      }
+    }
+    if (new HashSet<>(match.methods()).size() != match.methods().size()) {
+      sink.error(field + ".methods", Reasons.CONFLICTING_MATCHER, "a method is listed twice");
+    }
+  }
+
+  private static void regexError(String regex, String field, Ledger.Sink sink) {
+    String error = Re2Syntax.error(regex);
+    if (error != null) {
+      sink.error(field, Reasons.INVALID_REGEX, "invalid RE2 regex \"" + regex + "\": " + error);
+    }
+  }
+
+  private static void checkSplit(RouteAction.Split split, String field, Ledger.Sink sink) {
+    long total = 0;
+    for (int i = 0; i < split.targets().size(); i++) {
+      RouteAction.WeightedTarget target = split.targets().get(i);
+      String at = field + "[" + i + "]";
+      MetadataRules.checkRef(target.upstream(), at + ".upstream", at + ".namespace", sink);
+      if (target.weight() < 0 || target.weight() > MAX_SPLIT_WEIGHT) {
+        sink.error(at + ".weight", Reasons.INVALID_WEIGHT,
+            "weight " + target.weight() + " is out of range 0-" + MAX_SPLIT_WEIGHT);
+      } else {
+        total += target.weight();
+      }
+    }
+    if (total == 0) {
+      sink.error(field, Reasons.ZERO_TOTAL_WEIGHT, split.targets().isEmpty()
+          ? "split needs at least one upstream" : "the weights sum to 0, so no upstream would get traffic");
+    }
+  }
+
+  private static void checkRedirect(RouteAction.Redirect redirect, String field, Ledger.Sink sink) {
+    if (!REDIRECT_CODES.contains(redirect.responseCode())) {
+      sink.error(field + ".responseCode", Reasons.INVALID_RESPONSE_CODE,
+          "responseCode " + redirect.responseCode() + " is not one of 301, 302, 303, 307, 308");
+    }
+    if (redirect.host().isEmpty() && redirect.path().isEmpty() && redirect.prefixRewrite().isEmpty()
+        && !redirect.httpsRedirect()) {
+      sink.error(field, Reasons.EMPTY_REDIRECT,
+          "a redirect needs host, path, prefixRewrite or httpsRedirect, otherwise it redirects to itself");
+    }
+    redirect.host().filter(String::isEmpty).ifPresent(h ->
+        sink.error(field + ".host", Reasons.INVALID_VALUE, "host must not be empty"));
+    redirect.path().filter(p -> !p.startsWith("/")).ifPresent(p ->
+        sink.error(field + ".path", Reasons.INVALID_PATH, "path must start with /"));
+    redirect.host().ifPresent(v -> headerSafe(v, field + ".host", sink));
+    redirect.path().ifPresent(v -> headerSafe(v, field + ".path", sink));
+    redirect.prefixRewrite().ifPresent(v -> headerSafe(v, field + ".prefixRewrite", sink));
+  }
+
+  /**
+   * These values end up in request or response headers (Location, :path, :authority): Envoy refuses NUL, CR and
+   * LF in them (its HTTP_HEADER_VALUE rule), and letting them through would also allow header injection.
+   */
+  private static void headerSafe(String value, String field, Ledger.Sink sink) {
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c == 0 || c == '\n' || c == '\r') {
+        sink.error(field, Reasons.INVALID_VALUE, "must not contain NUL, CR or LF (found at index " + i + ")");
+        return;
+      }
+    }
+  }
+
+  private static void checkDirect(RouteAction.DirectResponse direct, String field, Ledger.Sink sink) {
+    if (direct.status() < 200 || direct.status() > 599) {
+      sink.error(field + ".status", Reasons.INVALID_STATUS, "status " + direct.status() + " is not in 200-599");
+    }
+    direct.body().filter(b -> b.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_DIRECT_BODY_BYTES)
+        .ifPresent(b -> sink.error(field + ".body", Reasons.INVALID_VALUE,
+            "body is longer than " + MAX_DIRECT_BODY_BYTES + " bytes, Envoy's limit"));
+  }
+
+  private static void checkRetries(RetryPolicy retries, String field, Ledger.Sink sink) {
+    if (retries.attempts() < 1 || retries.attempts() > MAX_RETRIES) {
+      sink.error(field + ".attempts", Reasons.INVALID_RETRY_POLICY,
+          "attempts " + retries.attempts() + " is out of range 1-" + MAX_RETRIES);
+    }
+    if (retries.retryOn().isEmpty()) {
+      sink.error(field + ".retryOn", Reasons.INVALID_RETRY_POLICY, "at least one retry condition is required");
+    }
+    for (int i = 0; i < retries.retryOn().size(); i++) {
+      String condition = retries.retryOn().get(i);
+      if (!RETRY_ON.contains(condition)) {
+        sink.error(field + ".retryOn[" + i + "]", Reasons.INVALID_RETRY_POLICY, "unknown retry condition \""
+            + condition + "\" (known: " + String.join(", ", new java.util.TreeSet<>(RETRY_ON)) + ")");
+      }
+    }
+    retries.perTryTimeout().filter(t -> t.isZero() || t.isNegative()).ifPresent(t ->
+        sink.error(field + ".perTryTimeout", Reasons.INVALID_DURATION, "perTryTimeout must be greater than 0"));
+  }
+}

@@ -1,0 +1,96 @@
+package io.holdfast.frontend.holdfast;
+
+import com.google.common.net.InetAddresses;
+import java.util.regex.Pattern;
+
+/** Syntax rules for names, domains, addresses and header names. Pure functions. */
+final class Syntax {
+
+  private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+  private static final Pattern DNS_1035_LABEL = Pattern.compile("[a-z]([-a-z0-9]*[a-z0-9])?");
+  private static final Pattern DNS_SUBDOMAIN =
+      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+  private static final Pattern HOST_CHARS = Pattern.compile("[a-z0-9]([-a-z0-9.]*[a-z0-9])?");
+  private static final Pattern PORT_SUFFIX = Pattern.compile(":[0-9]{1,5}$");
+  /** RFC 9110 token characters; pseudo-headers (":authority") are allowed too. */
+  private static final Pattern HEADER_NAME = Pattern.compile(":?[!#$%&'*+.^_`|~0-9A-Za-z-]+");
+
+  private Syntax() {
+  }
+
+  /** Kubernetes object names (DNS-1123 subdomain). */
+  static boolean isObjectName(String name) {
+    return name.length() <= 253 && DNS_SUBDOMAIN.matcher(name).matches();
+  }
+
+  /** Kubernetes namespaces (DNS-1123 label). */
+  static boolean isNamespace(String namespace) {
+    return namespace.length() <= 63 && DNS_LABEL.matcher(namespace).matches();
+  }
+
+  /** Kubernetes Service names (DNS-1035 label). */
+  static boolean isServiceName(String name) {
+    return name.length() <= 63 && DNS_1035_LABEL.matcher(name).matches();
+  }
+
+  static boolean isPort(int port) {
+    return port >= 1 && port <= 65535;
+  }
+
+  /** IP literal (v4 or v6): EDS endpoints and listener addresses must not need DNS. */
+  static boolean isIpAddress(String address) {
+    return InetAddresses.isInetAddress(address);
+  }
+
+  /** True for the IPv4 or IPv6 any-address. */
+  static boolean isWildcardAddress(String address) {
+    return isIpAddress(address) && InetAddresses.forString(address).isAnyLocalAddress();
+  }
+
+  static boolean isHeaderName(String name) {
+    return HEADER_NAME.matcher(name).matches();
+  }
+
+  /**
+   * Why {@code domain} is not a valid Envoy virtual-host domain, or null if it is. Accepted: {@code *}, a lower
+   * case host name with at most one {@code *} as its first or last character ({@code *.example.com},
+   * {@code api.*}), optionally followed by {@code :port}.
+   */
+  static String domainError(String domain) {
+    if (domain.equals("*")) {
+      return null;
+    }
+    String host = domain;
+    var port = PORT_SUFFIX.matcher(domain);
+    if (port.find()) {
+      int value = Integer.parseInt(domain.substring(port.start() + 1));
+      if (!isPort(value)) {
+        return "port " + value + " is out of range 1-65535";
+      }
+      host = domain.substring(0, port.start());
+    }
+    if (host.isEmpty()) {
+      return "empty host";
+    }
+    if (!host.equals(host.toLowerCase(java.util.Locale.ROOT))) {
+      return "must be lower case";
+    }
+    int stars = host.length() - host.replace("*", "").length();
+    if (stars > 1 || (stars == 1 && !host.startsWith("*") && !host.endsWith("*"))) {
+      return "a wildcard must be a single * at the start or end";
+    }
+    String bare = host.startsWith("*") ? host.substring(1) : host.endsWith("*")
+        ? host.substring(0, host.length() - 1) : host;
+    if (stars == 1 && bare.isEmpty()) {
+      return null;
+    }
+    if (stars == 1) {
+      // "*.example.com" and "*-bar.example.com" keep their separator next to the star.
+      bare = bare.replaceAll("^[.-]|[.-]$", "");
+    }
+    if (bare.length() > 253 || !HOST_CHARS.matcher(bare).matches() || bare.contains("..")) {
+      return "not a valid host name";
+    }
+    return null;
+  }
+}

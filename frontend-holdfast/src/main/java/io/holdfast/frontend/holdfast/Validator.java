@@ -1,0 +1,181 @@
+package io.holdfast.frontend.holdfast;
+
+import io.holdfast.api.Gateway;
+import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.GatewayResource;
+import io.holdfast.api.ObjectRef;
+import io.holdfast.api.Reasons;
+import io.holdfast.api.ResourceKey;
+import io.holdfast.api.Route;
+import io.holdfast.api.RouteAction;
+import io.holdfast.api.UnparsedResource;
+import io.holdfast.api.Upstream;
+import io.holdfast.api.VirtualService;
+import io.holdfast.api.VirtualServiceSelection;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Decides, per resource, whether it is served: never all-or-nothing. Each resource first gets its own rules
+ * (names, ports, addresses, regexes, matchers, weights, ...), then verdicts cascade along references, which
+ * form a DAG (Gateway to VirtualService to Upstream), so one pass in that order reaches the fixpoint:
+ * <ol>
+ *   <li>Upstreams: own rules; duplicate keys and unparsed documents are rejected.</li>
+ *   <li>VirtualServices: own rules, then each referenced upstream must exist ({@code UpstreamNotFound}) and be
+ *       served ({@code UpstreamRejected}); then the survivors claim their domains, oldest first
+ *       ({@code DuplicateDomain}); the served ones and the upstreams they reach get warnings for what gRPC
+ *       clients make of them ({@link GrpcRules}).</li>
+ *   <li>Gateways: own rules; survivors claim address and port, oldest first ({@code DuplicateListener}); then a
+ *       Gateway whose selection names a missing or rejected VirtualService, or serves none, gets a
+ *       warning, never a rejection: its listener is still served.</li>
+ * </ol>
+ * Stateless and thread-safe; pure apart from a debug log line.
+ */
+public final class Validator {
+
+  private static final Logger log = LoggerFactory.getLogger(Validator.class);
+
+  public ValidationResult validate(GatewayConfig config) {
+    return run(config).toResult();
+  }
+
+  Verdicts run(GatewayConfig config) {
+    Ledger ledger = new Ledger();
+    Set<ResourceKey> duplicates = trackAll(config, ledger);
+    for (UnparsedResource unparsed : config.unparsed()) {
+      if (!duplicates.contains(unparsed.key())) {
+        ledger.errors(unparsed.key(), unparsed.problems());
+      }
+    }
+    List<Upstream> upstreams = unique(config.upstreams(), duplicates);
+    List<VirtualService> virtualServices = unique(config.virtualServices(), duplicates);
+    List<Gateway> gateways = unique(config.gateways(), duplicates);
+
+    upstreams.forEach(u -> UpstreamRules.check(u, ledger.sink(u.key())));
+    for (VirtualService vs : virtualServices) {
+      VirtualServiceRules.check(vs, ledger.sink(vs.key()));
+      checkUpstreamRefs(vs, ledger);
+    }
+    Conflicts.domains(served(virtualServices, ledger), ledger);
+    GrpcRules.check(served(virtualServices, ledger), served(upstreams, ledger), ledger);
+
+    gateways.forEach(g -> GatewayRules.check(g, ledger.sink(g.key())));
+    Conflicts.listeners(served(gateways, ledger), ledger);
+    List<Gateway> acceptedGateways = new ArrayList<>();
+    for (Gateway gateway : served(gateways, ledger)) {
+      List<ObjectRef> servedRefs = resolveSelection(gateway, config, ledger);
+      acceptedGateways.add(gateway.withSelection(new VirtualServiceSelection.Named(servedRefs)));
+    }
+
+    GatewayConfig.Builder accepted = GatewayConfig.builder();
+    served(upstreams, ledger).forEach(accepted::add);
+    served(virtualServices, ledger).forEach(accepted::add);
+    acceptedGateways.forEach(accepted::add);
+    config.serviceEndpoints().forEach(accepted::endpoints);
+    Verdicts result = new Verdicts(accepted.build(), ledger.statuses());
+    if (log.isDebugEnabled()) {
+      long rejected = result.statuses().values().stream().filter(s -> !s.isAccepted()).count();
+      log.debug("validated resources={} rejected={}", result.statuses().size(), rejected);
+    }
+    return result;
+  }
+
+  /** Registers every key and rejects keys defined more than once; returns those keys. */
+  private static Set<ResourceKey> trackAll(GatewayConfig config, Ledger ledger) {
+    Map<ResourceKey, Integer> counts = new TreeMap<>();
+    Stream.of(config.upstreams(), config.virtualServices(), config.gateways()).flatMap(List::stream)
+        .forEach(r -> {
+          ledger.track(r.key(), r.metadata().generation());
+          counts.merge(r.key(), 1, Integer::sum);
+        });
+    for (UnparsedResource unparsed : config.unparsed()) {
+      ledger.track(unparsed.key(), unparsed.generation());
+      counts.merge(unparsed.key(), 1, Integer::sum);
+    }
+    Set<ResourceKey> duplicates = new LinkedHashSet<>();
+    counts.forEach((key, count) -> {
+      if (count > 1) {
+        duplicates.add(key);
+        ledger.error(key, "metadata.name", Reasons.DUPLICATE_RESOURCE,
+            key + " is defined " + count + " times; keep exactly one definition");
+      }
+    });
+    return duplicates;
+  }
+
+  private static void checkUpstreamRefs(VirtualService vs, Ledger ledger) {
+    for (int i = 0; i < vs.routes().size(); i++) {
+      Route route = vs.routes().get(i);
+      List<ObjectRef> refs = route.action().upstreams();
+      for (int j = 0; j < refs.size(); j++) {
+        String field = route.action() instanceof RouteAction.Split
+            ? "spec.routes[" + i + "].split[" + j + "].upstream" : "spec.routes[" + i + "].route.upstream";
+        ObjectRef ref = refs.get(j);
+        if (!Syntax.isObjectName(ref.name()) || !ref.namespace().map(Syntax::isNamespace).orElse(true)) {
+          continue; // already reported as InvalidName
+        }
+        ResourceKey target = ref.resolve(ResourceKey.UPSTREAM, vs.metadata().namespace());
+        if (!ledger.isKnown(target)) {
+          ledger.error(vs.key(), field, Reasons.UPSTREAM_NOT_FOUND, target + " does not exist");
+        } else if (ledger.isRejected(target)) {
+          ledger.error(vs.key(), field, Reasons.UPSTREAM_REJECTED, target + " is rejected; see its status");
+        }
+      }
+    }
+  }
+
+  /** The accepted VirtualServices a served gateway selects, warning about the ones it cannot serve. */
+  private static List<ObjectRef> resolveSelection(Gateway gateway, GatewayConfig config, Ledger ledger) {
+    String namespace = gateway.metadata().namespace();
+    Set<ResourceKey> served = new LinkedHashSet<>();
+    if (gateway.selection() instanceof VirtualServiceSelection.Named named) {
+      for (int i = 0; i < named.refs().size(); i++) {
+        ResourceKey key = named.refs().get(i).resolve(ResourceKey.VIRTUAL_SERVICE, namespace);
+        String field = "spec.virtualServices[" + i + "]";
+        if (!ledger.isKnown(key)) {
+          ledger.warn(gateway.key(), field, Reasons.VIRTUAL_SERVICE_NOT_FOUND, key + " does not exist");
+        } else if (ledger.isRejected(key)) {
+          ledger.warn(gateway.key(), field, Reasons.VIRTUAL_SERVICE_REJECTED, key + " is rejected; not served");
+        } else {
+          served.add(key);
+        }
+      }
+    } else {
+      String field = gateway.selection() instanceof VirtualServiceSelection.LabelSelector ? "spec.selector" : "spec";
+      Set<ResourceKey> rejected = new LinkedHashSet<>();
+      for (VirtualService vs : config.virtualServices()) {
+        if (gateway.selection().selects(namespace, vs)) {
+          (ledger.isRejected(vs.key()) ? rejected : served).add(vs.key());
+        }
+      }
+      if (gateway.selection() instanceof VirtualServiceSelection.AllInNamespace) {
+        // Unparsed VirtualServices have no labels to select on, but "all in the namespace" includes them.
+        config.unparsed().stream().map(UnparsedResource::key)
+            .filter(k -> k.kind().equals(ResourceKey.VIRTUAL_SERVICE) && k.namespace().equals(namespace))
+            .forEach(rejected::add);
+      }
+      rejected.forEach(key ->
+          ledger.warn(gateway.key(), field, Reasons.VIRTUAL_SERVICE_REJECTED, key + " is rejected; not served"));
+    }
+    if (served.isEmpty()) {
+      ledger.warn(gateway.key(), "spec", Reasons.NO_VIRTUAL_SERVICES,
+          "no accepted VirtualService to serve; the listener answers every request with 404");
+    }
+    return served.stream().map(key -> ObjectRef.of(key.namespace(), key.name())).toList();
+  }
+
+  private static <T extends GatewayResource> List<T> unique(List<T> resources, Set<ResourceKey> duplicates) {
+    return resources.stream().filter(r -> !duplicates.contains(r.key())).toList();
+  }
+
+  private static <T extends GatewayResource> List<T> served(List<T> resources, Ledger ledger) {
+    return resources.stream().filter(r -> !ledger.isRejected(r.key())).toList();
+  }
+}

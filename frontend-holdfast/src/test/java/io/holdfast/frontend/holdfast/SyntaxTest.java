@@ -1,0 +1,23 @@
+package io.holdfast.frontend.holdfast;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class SyntaxTest {
+
+  @ParameterizedTest
+  @ValueSource(strings = {"*", "echo.test", "echo.test:8080", "*.example.com", "*-bar.example.com", "api.*",
+      "api-*", "localhost", "a"})
+  void validDomains(String domain) {
+    assertThat(Syntax.domainError(domain)).isNull();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"", "Echo.test", "a.*.b", "**", "*a*", "a..b", "-a.test", "a.test:0", "a b", ":80",
+      "a_b.test", "*."})
+  void invalidDomains(String domain) {
+    assertThat(Syntax.domainError(domain)).isNotNull();
+  }
+}

@@ -1,0 +1,168 @@
+package io.holdfast.ir;
+
+import com.google.common.net.InetAddresses;
+import io.holdfast.api.ResourceKey;
+import io.holdfast.ir.Claims.Claim;
+import io.holdfast.ir.Claims.Claimant;
+import io.holdfast.ir.Claims.Loss;
+import java.net.InetAddress;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * Collects what the {@link FrontEnd}s lower for one build and settles what they share, oldest claimant first
+ * ({@link Claims}): an address and port belongs to one socket listener, a client target to one client listener,
+ * and a domain to one virtual host per listener. A losing listener is left out and its object is not accepted;
+ * a losing virtual host is left out of that listener only, and its object gets an Accepted=False condition for
+ * that listener as parent. Then {@link #build} returns the {@link Ir} in its deterministic order and every
+ * object's status. Not thread-safe: one pipeline thread owns a builder for one build.
+ */
+public final class IrBuilder {
+
+  /** Reason of a listener that lost its address and port. */
+  public static final String DUPLICATE_LISTENER = "DuplicateListener";
+  /** Reason of a virtual host or client listener that lost a domain. */
+  public static final String DUPLICATE_DOMAIN = "DuplicateDomain";
+
+  private final List<Listener> listeners = new ArrayList<>();
+  private final List<Cluster> clusters = new ArrayList<>();
+  private final List<Secret> secrets = new ArrayList<>();
+  private final Map<ResourceKey, ObjectStatus> statuses = new HashMap<>();
+  private final Map<ResourceKey, Optional<Instant>> created = new HashMap<>();
+
+  /** The result of a build. */
+  public record Result(Ir ir, SortedMap<ResourceKey, ObjectStatus> statuses) {
+    public Result {
+      Objects.requireNonNull(ir, "ir");
+      statuses = Collections.unmodifiableSortedMap(new TreeMap<>(statuses));
+    }
+  }
+
+  public IrBuilder add(Cluster cluster) {
+    clusters.add(Objects.requireNonNull(cluster, "cluster"));
+    return this;
+  }
+
+  public IrBuilder add(Listener listener) {
+    listeners.add(Objects.requireNonNull(listener, "listener"));
+    return this;
+  }
+
+  public IrBuilder add(Secret secret) {
+    secrets.add(Objects.requireNonNull(secret, "secret"));
+    return this;
+  }
+
+  /**
+   * Records an object's status and its creation time (its age when it claims); one status per object.
+   *
+   * @param createdAt empty when the source does not know it: the object then counts as newest
+   */
+  public IrBuilder status(ObjectStatus status, Optional<Instant> createdAt) {
+    if (statuses.putIfAbsent(status.key(), status) != null) {
+      throw new IllegalArgumentException("status of " + status.key() + " recorded twice");
+    }
+    created.put(status.key(), createdAt);
+    return this;
+  }
+
+  public Result build() {
+    List<Listener> kept = settleSockets(listeners.stream().filter(l -> l instanceof Listener.Socket).toList());
+    kept.addAll(settleTargets(listeners.stream().filter(l -> l instanceof Listener.ClientApi).toList()));
+    List<Listener> settled = kept.stream().map(this::settleDomains).toList();
+    return new Result(new Ir(settled, clusters, secrets), new TreeMap<>(statuses));
+  }
+
+  private List<Listener> settleSockets(List<Listener> sockets) {
+    List<Claim<Listener.Socket>> claims = sockets.stream()
+        .map(l -> new Claim<>(claimant(l.origin()), List.of((Listener.Socket) l))).toList();
+    Set<Listener> lost = new HashSet<>();
+    for (Loss<Listener.Socket> loss : Claims.settle(claims, Listener.Socket::port, IrBuilder::overlaps)) {
+      lost.add(loss.value());
+      reject(loss.value().origin(), DUPLICATE_LISTENER, "address " + loss.value().address() + " port "
+          + loss.value().port() + " is already used by " + loss.winner().key() + ", which is older");
+    }
+    return new ArrayList<>(sockets.stream().filter(l -> !lost.contains(l)).toList());
+  }
+
+  private List<Listener> settleTargets(List<Listener> clients) {
+    List<Claim<String>> claims = clients.stream()
+        .map(l -> new Claim<>(claimant(l.origin()), List.of(((Listener.ClientApi) l).target()))).toList();
+    Map<List<Object>, ResourceKey> lost = new HashMap<>();
+    for (Loss<String> loss : Claims.settleEqual(claims)) {
+      lost.put(List.of(loss.loser().key(), loss.value()), loss.winner().key());
+    }
+    List<Listener> kept = new ArrayList<>();
+    for (Listener listener : clients) {
+      Listener.ClientApi client = (Listener.ClientApi) listener;
+      ResourceKey winner = lost.get(List.of(client.origin().object(), client.target()));
+      if (winner != null) {
+        reject(client.origin(), DUPLICATE_DOMAIN, "client target " + client.target() + " is already served by "
+            + winner + ", which is older");
+      } else {
+        kept.add(client);
+      }
+    }
+    return kept;
+  }
+
+  /** Virtual hosts of one listener claim their domains; losers are left out of this listener only. */
+  private Listener settleDomains(Listener listener) {
+    if (!(listener instanceof Listener.Socket socket)) {
+      return listener;
+    }
+    List<VirtualHost> hosts = socket.virtualHosts();
+    List<Claim<String>> claims = hosts.stream().map(h -> new Claim<>(claimant(h.origin()), h.domains())).toList();
+    List<Loss<String>> losses = Claims.settleEqual(claims);
+    if (losses.isEmpty()) {
+      return listener;
+    }
+    Set<ResourceKey> losers = new HashSet<>();
+    for (Loss<String> loss : losses) {
+      if (losers.add(loss.loser().key())) {
+        ParentStatus parent = new ParentStatus(socket.origin().object(), Optional.empty(), List.of(new Condition(
+            Condition.ACCEPTED, Condition.Status.FALSE, DUPLICATE_DOMAIN, "domain " + loss.value()
+            + " is already served on this listener by " + loss.winner().key() + ", which is older",
+            generation(loss.loser().key()))));
+        statuses.computeIfPresent(loss.loser().key(), (key, status) -> status.withParent(parent));
+      }
+    }
+    List<VirtualHost> kept = hosts.stream().filter(h -> !losers.contains(h.origin().object())).toList();
+    return new Listener.Socket(socket.origin(), socket.address(), socket.port(), socket.protocol(),
+        List.of(new Listener.FilterChain(kept)));
+  }
+
+  private void reject(Origin origin, String reason, String message) {
+    ObjectStatus status = statuses.get(origin.object());
+    Finding finding = new Finding(Finding.Severity.ERROR, origin.field(), reason, message);
+    statuses.put(origin.object(), status == null
+        ? ObjectStatus.of(origin.object(), 0, List.of(finding)) : status.with(finding));
+  }
+
+  private long generation(ResourceKey key) {
+    ObjectStatus status = statuses.get(key);
+    return status == null ? 0 : status.observedGeneration();
+  }
+
+  private Claimant claimant(Origin origin) {
+    return new Claimant(origin.object(), created.getOrDefault(origin.object(), Optional.empty()));
+  }
+
+  /** Same port, and the same address or either one is the any-address. */
+  private static boolean overlaps(Listener.Socket a, Listener.Socket b) {
+    InetAddress first = InetAddresses.forString(a.address());
+    InetAddress second = InetAddresses.forString(b.address());
+    return a.port() == b.port()
+        && (first.equals(second) || first.isAnyLocalAddress() || second.isAnyLocalAddress());
+  }
+}

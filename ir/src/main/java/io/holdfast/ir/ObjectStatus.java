@@ -1,0 +1,84 @@
+package io.holdfast.ir;
+
+import io.holdfast.api.ResourceKey;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * What a build found about one object: its conditions (at most one per type, always an {@link Condition#ACCEPTED}
+ * one), the findings behind them with their field paths, and per-parent conditions where its API has parents.
+ *
+ * @param findings errors first, then warnings, then notes; each group in the order found
+ */
+public record ObjectStatus(ResourceKey key, long observedGeneration, List<Condition> conditions,
+    List<Finding> findings, List<ParentStatus> parents) {
+
+  public ObjectStatus {
+    Objects.requireNonNull(key, "key");
+    conditions = uniqueTypes(conditions);
+    List<Finding> ordered = new ArrayList<>(findings);
+    ordered.sort(Comparator.comparing(Finding::severity));
+    findings = List.copyOf(ordered);
+    parents = List.copyOf(parents);
+    if (conditions.stream().noneMatch(c -> c.type().equals(Condition.ACCEPTED))) {
+      throw new IllegalArgumentException(key + ": no " + Condition.ACCEPTED + " condition");
+    }
+  }
+
+  /**
+   * The status of an object whose findings decide it: Accepted is False when there is an error (reason: the first
+   * error's), else True (reason {@code Accepted}); the message lists the findings.
+   */
+  public static ObjectStatus of(ResourceKey key, long observedGeneration, List<Finding> findings) {
+    Optional<Finding> error = findings.stream().filter(f -> f.severity() == Finding.Severity.ERROR).findFirst();
+    String message = findings.isEmpty() ? "accepted"
+        : findings.stream().sorted(Comparator.comparing(Finding::severity)).map(Finding::toString)
+            .collect(Collectors.joining("; "));
+    Condition accepted = error
+        .map(e -> new Condition(Condition.ACCEPTED, Condition.Status.FALSE, e.reason(), message, observedGeneration))
+        .orElseGet(() -> new Condition(Condition.ACCEPTED, Condition.Status.TRUE, Condition.ACCEPTED, message,
+            observedGeneration));
+    return new ObjectStatus(key, observedGeneration, List.of(accepted), findings, List.of());
+  }
+
+  /** This status with one more finding, its conditions derived again as in {@link #of}. */
+  public ObjectStatus with(Finding finding) {
+    List<Finding> more = new ArrayList<>(findings);
+    more.add(finding);
+    ObjectStatus derived = of(key, observedGeneration, more);
+    return new ObjectStatus(key, observedGeneration, derived.conditions, derived.findings, parents);
+  }
+
+  /** This status with one more parent entry. */
+  public ObjectStatus withParent(ParentStatus parent) {
+    List<ParentStatus> more = new ArrayList<>(parents);
+    more.add(parent);
+    return new ObjectStatus(key, observedGeneration, conditions, findings, more);
+  }
+
+  public Condition condition(String type) {
+    return conditions.stream().filter(c -> c.type().equals(type)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException(key + " has no condition " + type));
+  }
+
+  /** True if the object is served (its Accepted condition is not False). */
+  public boolean isAccepted() {
+    return condition(Condition.ACCEPTED).status() != Condition.Status.FALSE;
+  }
+
+  static List<Condition> uniqueTypes(List<Condition> conditions) {
+    Set<String> types = new HashSet<>();
+    for (Condition condition : conditions) {
+      if (!types.add(condition.type())) {
+        throw new IllegalArgumentException("condition " + condition.type() + " is given twice");
+      }
+    }
+    return List.copyOf(conditions);
+  }
+}

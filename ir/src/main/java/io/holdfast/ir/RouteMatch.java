@@ -1,0 +1,99 @@
+package io.holdfast.ir;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * What a request must look like for a route to apply: all conditions hold.
+ *
+ * @param headers matched in order; names lower case
+ * @param methods upper-case HTTP method names, no duplicates, in the order the proxy gets them; empty means any
+ */
+public record RouteMatch(PathMatch path, List<HeaderMatch> headers, List<String> methods) {
+
+  public RouteMatch {
+    Objects.requireNonNull(path, "path");
+    headers = List.copyOf(headers);
+    methods = List.copyOf(methods);
+    if (new HashSet<>(methods).size() != methods.size()) {
+      throw new IllegalArgumentException("a method is listed twice: " + methods);
+    }
+    for (String method : methods) {
+      if (!method.equals(method.toUpperCase(Locale.ROOT)) || method.isEmpty()) {
+        throw new IllegalArgumentException("method names are upper case, got \"" + method + "\"");
+      }
+    }
+  }
+
+  /** Whether a request with this method can match. */
+  public boolean admitsMethod(String method) {
+    return methods.isEmpty() || methods.contains(method);
+  }
+
+  /** The path condition: exactly one of prefix, exact path or RE2 regex (full match). */
+  public sealed interface PathMatch {
+    String value();
+
+    record Prefix(String value) implements PathMatch {
+      public Prefix {
+        Objects.requireNonNull(value, "value");
+      }
+    }
+
+    record Exact(String value) implements PathMatch {
+      public Exact {
+        Objects.requireNonNull(value, "value");
+      }
+    }
+
+    record Regex(String value) implements PathMatch {
+      public Regex {
+        Objects.requireNonNull(value, "value");
+      }
+    }
+  }
+
+  /**
+   * A condition on one header; {@code invert} negates it.
+   *
+   * @param name lower case
+   */
+  public record HeaderMatch(String name, Condition condition, boolean invert) {
+    public HeaderMatch {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(condition, "condition");
+      if (!name.equals(name.toLowerCase(Locale.ROOT))) {
+        throw new IllegalArgumentException("header names are lower case, got \"" + name + "\"");
+      }
+    }
+  }
+
+  /** Exactly one way of matching a header's value. */
+  public sealed interface Condition {
+  }
+
+  public record Exact(String value) implements Condition {
+    public Exact {
+      Objects.requireNonNull(value, "value");
+    }
+  }
+
+  public record Prefix(String value) implements Condition {
+    public Prefix {
+      Objects.requireNonNull(value, "value");
+    }
+  }
+
+  /** RE2 syntax, full match. */
+  public record Regex(String value) implements Condition {
+    public Regex {
+      Objects.requireNonNull(value, "value");
+    }
+  }
+
+  /** {@code true}: the header exists; {@code false}: it is absent. */
+  public record Present(boolean present) implements Condition {
+  }
+}

@@ -1,0 +1,101 @@
+package io.holdfast.pipeline;
+
+import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.ManifestError;
+import io.holdfast.frontend.holdfast.HoldfastFrontEnd;
+import io.holdfast.frontend.holdfast.LastGoodValidator;
+import io.holdfast.frontend.holdfast.ResourceStatus;
+import io.holdfast.frontend.holdfast.ValidationResult;
+import io.holdfast.xds.server.XdsCache;
+import io.holdfast.xds.snapshot.XdsSnapshot;
+import io.holdfast.xds.translate.Translation;
+import io.holdfast.xds.translate.Translator;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The source-independent half of the data flow: config -> validation -> translation -> snapshot. Sources
+ * (files, Kubernetes) hand it a whole {@link GatewayConfig}; it publishes one snapshot to the xDS cache and one
+ * {@link StatusBoard.Build}. Not thread-safe by design: one source thread calls {@link #apply}, in order.
+ *
+ * <p>Nothing here discards the last good config: a rejected resource keeps serving its last accepted version
+ * ({@link LastGoodValidator}), and a failure anywhere leaves the previous snapshot in place.
+ */
+public final class ConfigPipeline {
+  private static final Logger log = LoggerFactory.getLogger(ConfigPipeline.class);
+
+  /** Where a built snapshot is served: {@link XdsCache#setSnapshot} in production. */
+  @FunctionalInterface
+  interface SnapshotTarget {
+    /** Serves {@code snapshot}; false, having done nothing, if a snapshot of that version is already served. */
+    boolean setSnapshot(XdsSnapshot snapshot);
+  }
+
+  private final SnapshotTarget cache;
+  private final StatusBoard board;
+  private final Clock clock;
+  private final Consumer<Translation> onNewSnapshot;
+  private final LastGoodValidator validator = new LastGoodValidator();
+  private final Translator translator = new Translator();
+  private final Timer buildTimer;
+
+  public ConfigPipeline(XdsCache cache, StatusBoard board, Clock clock, MeterRegistry registry,
+      Consumer<Translation> onNewSnapshot) {
+    this(Objects.requireNonNull(cache, "cache")::setSnapshot, board, clock, registry, onNewSnapshot);
+  }
+
+  ConfigPipeline(SnapshotTarget cache, StatusBoard board, Clock clock, MeterRegistry registry,
+      Consumer<Translation> onNewSnapshot) {
+    this.cache = Objects.requireNonNull(cache, "cache");
+    this.board = Objects.requireNonNull(board, "board");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.onNewSnapshot = Objects.requireNonNull(onNewSnapshot, "onNewSnapshot");
+    this.buildTimer = Timer.builder("holdfast.snapshot.build")
+        .description("Time to validate and translate the config into a snapshot")
+        .register(registry);
+  }
+
+  /** Validates, translates and publishes {@code config}; returns whether the served snapshot changed. */
+  public boolean apply(GatewayConfig config, List<ManifestError> manifestErrors) {
+    try {
+      long start = System.nanoTime();
+      ValidationResult result = validator.validate(config);
+      Translation translation = translator.translate(HoldfastFrontEnd.lowerAccepted(result.accepted()));
+      buildTimer.record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
+      // Served first, then shown: a proxy may NACK the new version before the board learns it, and the board
+      // keeps such a NACK for the version it is about to be told (StatusBoard.onNack).
+      boolean changed = cache.setSnapshot(translation.snapshot());
+      board.publish(new StatusBoard.Build(translation.snapshot().version(), clock.instant(), result.statuses(),
+          manifestErrors, translation));
+      logVerdicts(result, manifestErrors, translation, changed);
+      if (changed) {
+        onNewSnapshot.accept(translation);
+      }
+      return changed;
+    } catch (RuntimeException e) {
+      // A bug in validation or translation must not take serving down: keep the last snapshot.
+      log.error("config build failed; still serving the previous snapshot", e);
+      return false;
+    }
+  }
+
+  private static void logVerdicts(ValidationResult result, List<ManifestError> errors, Translation t,
+      boolean changed) {
+    Map<ResourceStatus.State, Long> counts = result.statuses().values().stream()
+        .collect(java.util.stream.Collectors.groupingBy(ResourceStatus::state, java.util.stream.Collectors.counting()));
+    log.info("config built version={} changed={} accepted={} warning={} rejected={} manifestErrors={} resources={}",
+        t.snapshot().version(), changed, counts.getOrDefault(ResourceStatus.State.ACCEPTED, 0L),
+        counts.getOrDefault(ResourceStatus.State.WARNING, 0L), counts.getOrDefault(ResourceStatus.State.REJECTED, 0L),
+        errors.size(), t.origins().size());
+    result.statuses().values().stream().filter(s -> s.state() != ResourceStatus.State.ACCEPTED).forEach(s ->
+        log.warn("resource {} {}: {}", s.key(), s.state(), s.problems()));
+    errors.forEach(e -> log.warn("manifest error {}", e));
+  }
+}
