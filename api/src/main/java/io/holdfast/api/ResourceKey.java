@@ -4,10 +4,18 @@ import java.util.Comparator;
 import java.util.Objects;
 
 /**
- * Identity of one gateway resource: its kind, namespace and name. Statuses, cross-references and translation
- * origins are all keyed by it. Ordered by kind, namespace, name.
+ * Identity of one object a config API reads: its API group, kind, namespace and name. Statuses, cross-references
+ * and IR origins are all keyed by it. The group keeps two APIs' kinds of the same name apart (Holdfast's
+ * {@code Gateway} and the Gateway API's {@code Gateway}). Ordered by kind, namespace, name, then group, so the
+ * order of Holdfast's objects is that of their kind, namespace and name.
  */
-public record ResourceKey(String kind, String namespace, String name) implements Comparable<ResourceKey> {
+public record ResourceKey(String group, String kind, String namespace, String name)
+    implements Comparable<ResourceKey> {
+
+  /** The API group of Holdfast's own kinds. */
+  public static final String HOLDFAST_GROUP = "gateway.holdfast.io";
+  /** The Kubernetes core group ({@code Service}, {@code ConfigMap}, ...): the empty string, as in Kubernetes. */
+  public static final String CORE_GROUP = "";
 
   public static final String UPSTREAM = "Upstream";
   public static final String VIRTUAL_SERVICE = "VirtualService";
@@ -15,12 +23,19 @@ public record ResourceKey(String kind, String namespace, String name) implements
 
   private static final Comparator<ResourceKey> ORDER = Comparator.comparing(ResourceKey::kind)
       .thenComparing(ResourceKey::namespace)
-      .thenComparing(ResourceKey::name);
+      .thenComparing(ResourceKey::name)
+      .thenComparing(ResourceKey::group);
 
   public ResourceKey {
+    Objects.requireNonNull(group, "group");
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(namespace, "namespace");
     Objects.requireNonNull(name, "name");
+  }
+
+  /** A key in the Holdfast API group ({@link #HOLDFAST_GROUP}). */
+  public ResourceKey(String kind, String namespace, String name) {
+    this(HOLDFAST_GROUP, kind, namespace, name);
   }
 
   public static ResourceKey upstream(String namespace, String name) {
@@ -35,14 +50,29 @@ public record ResourceKey(String kind, String namespace, String name) implements
     return new ResourceKey(GATEWAY, namespace, name);
   }
 
+  /** A key in the Kubernetes core group, e.g. a {@code Service}. */
+  public static ResourceKey core(String kind, String namespace, String name) {
+    return new ResourceKey(CORE_GROUP, kind, namespace, name);
+  }
+
+  /** Whether this is one of Holdfast's own kinds named {@code holdfastKind}. */
+  public boolean isHoldfast(String holdfastKind) {
+    return group.equals(HOLDFAST_GROUP) && kind.equals(holdfastKind);
+  }
+
   @Override
   public int compareTo(ResourceKey other) {
     return ORDER.compare(this, other);
   }
 
-  /** {@code Kind/namespace/name}, e.g. {@code Upstream/default/echo}. */
+  /**
+   * {@code Kind/namespace/name} for the Holdfast and core groups (e.g. {@code Upstream/default/echo}, the form
+   * statuses, golden files and /state show), else {@code Kind.group/namespace/name} as kubectl spells a kind of
+   * another group (e.g. {@code Gateway.gateway.networking.k8s.io/demo/edge}).
+   */
   @Override
   public String toString() {
-    return kind + "/" + namespace + "/" + name;
+    String qualifiedKind = group.equals(HOLDFAST_GROUP) || group.equals(CORE_GROUP) ? kind : kind + "." + group;
+    return qualifiedKind + "/" + namespace + "/" + name;
   }
 }

@@ -175,6 +175,9 @@ public final class KubeConfigSource implements AutoCloseable {
    * {@code StatusWriter.Builder.objectCache}). The caller must not modify the object.
    */
   public Optional<GenericKubernetesResource> cached(ResourceKey key) {
+    if (!key.group().equals(ResourceKey.HOLDFAST_GROUP)) {
+      return Optional.empty();
+    }
     return customs.entrySet().stream().filter(e -> e.getKey().getKind().equals(key.kind())).findFirst()
         .flatMap(e -> e.getValue().byKey(key.namespace() + "/" + key.name()));
   }

@@ -118,12 +118,12 @@ public final class StatusWriter implements AutoCloseable {
   /**
    * The desired status of every gateway resource after a build; resources missing from the map are no longer
    * tracked. Returns at once: the map is stored (replacing the previous one) and the writer woken. Keys of kinds
-   * other than Gateway, VirtualService and Upstream are ignored.
+   * other than Holdfast's Gateway, VirtualService and Upstream (e.g. the Gateway API's Gateway) are ignored.
    */
   public void publish(Map<ResourceKey, DesiredStatus> desired) {
     Map<ResourceKey, DesiredStatus> copy = new LinkedHashMap<>();
     desired.forEach((k, v) -> {
-      if (GatewayKinds.isKnown(k.kind())) {
+      if (k.group().equals(ResourceKey.HOLDFAST_GROUP) && GatewayKinds.isKnown(k.kind())) {
         copy.put(k, Objects.requireNonNull(v, "desired status of " + k));
       } else {
         log.debug("status: ignoring resource={}: not a {} kind", k, GatewayKinds.API_VERSION);

@@ -107,7 +107,9 @@ class KubeConfigSourceTest {
         .orElse(false));
     assertThat(source.cached(key).orElseThrow().getAdditionalProperties()).containsKeys("spec", "status");
     assertThat(source.cached(ResourceKey.virtualService("demo", "absent"))).isEmpty();
-    assertThat(source.cached(new ResourceKey("Service", "demo", "echo"))).as("not a Holdfast kind").isEmpty();
+    assertThat(source.cached(ResourceKey.core("Service", "demo", "echo"))).as("not a Holdfast kind").isEmpty();
+    assertThat(source.cached(new ResourceKey("gateway.networking.k8s.io", key.kind(), key.namespace(), key.name())))
+        .as("the same kind and name in another API group").isEmpty();
   }
 
   @Test

@@ -92,8 +92,10 @@ class StatusWriterFencingTest {
   void keysOfOtherKindsAreIgnored() {
     leadership.elect();
     try (StatusWriter w = writer(leadership, Backoff.DEFAULT)) {
-      ResourceKey service = new ResourceKey("Service", "apps", "x");
-      w.publish(Map.of(service, DesiredStatus.of(Statuses.verdict(service, 1, State.ACCEPTED))));
+      ResourceKey service = ResourceKey.core("Service", "apps", "x");
+      ResourceKey gatewayApi = new ResourceKey("gateway.networking.k8s.io", "Gateway", "apps", "x");
+      w.publish(Map.of(service, DesiredStatus.of(Statuses.verdict(service, 1, State.ACCEPTED)),
+          gatewayApi, DesiredStatus.of(Statuses.verdict(gatewayApi, 1, State.ACCEPTED))));
       hold(Duration.ofMillis(200));
       assertThat(api.gets.get()).isZero();
     }

@@ -13,8 +13,9 @@ import io.holdfast.api.ResourceKey;
  *       name grpc-java asks for when a channel targets {@code xds:///d}.</li>
  *   <li>Virtual host of a VirtualService {@code ns/name}: {@code ns/name}; its route {@code i}: the route's name,
  *       else {@code routes[i]}.</li>
- *   <li>Any element of another kind: {@code Kind/ns/name} ({@link ResourceKey#toString()}), e.g. a cluster for
- *       {@code Service/demo/echo}.</li>
+ *   <li>Any element of another kind (or of a kind of the same name in another API group): its
+ *       {@link ResourceKey#toString()}, e.g. a cluster for {@code Service/demo/echo}, a listener for
+ *       {@code Gateway.gateway.networking.k8s.io/demo/edge}.</li>
  * </ul>
  * Kubernetes names and namespaces are lower case and contain no {@code /}, domains are lower case and contain no
  * {@code /}, and kinds start with an upper-case letter, so none of these forms can collide: an Upstream and an
@@ -55,9 +56,9 @@ final class EnvoyNames {
     return perKind(origin, ResourceKey.VIRTUAL_SERVICE, "");
   }
 
-  /** {@code prefix + ns/name} for the kind these names were first made for (kept stable), else {@code Kind/ns/name}. */
-  private static String perKind(ResourceKey origin, String originalKind, String prefix) {
-    return origin.kind().equals(originalKind)
+  /** {@code prefix + ns/name} for the Holdfast kind these names were first made for (kept stable), else the key. */
+  private static String perKind(ResourceKey origin, String holdfastKind, String prefix) {
+    return origin.isHoldfast(holdfastKind)
         ? prefix + origin.namespace() + "/" + origin.name()
         : origin.toString();
   }

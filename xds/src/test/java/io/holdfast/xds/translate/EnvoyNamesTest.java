@@ -14,7 +14,7 @@ class EnvoyNamesTest {
   @Test
   void clustersOfDifferentKindsWithTheSameNameDoNotCollide() {
     ResourceKey upstream = ResourceKey.upstream("demo", "echo");
-    ResourceKey service = new ResourceKey("Service", "demo", "echo");
+    ResourceKey service = ResourceKey.core("Service", "demo", "echo");
     assertThat(EnvoyNames.cluster(upstream)).isEqualTo("demo/echo");
     assertThat(EnvoyNames.cluster(service)).isEqualTo("Service/demo/echo").isNotEqualTo(EnvoyNames.cluster(upstream));
   }
@@ -27,11 +27,21 @@ class EnvoyNamesTest {
     assertThat(EnvoyNames.listener(other)).isEqualTo("Listener/demo/edge");
   }
 
+  /** A kind of the same name in another API group (the Gateway API's Gateway) is not named as Holdfast's. */
+  @Test
+  void aGatewayOfAnotherApiGroupIsNotNamedAsHoldfastsGateway() {
+    ResourceKey holdfast = ResourceKey.gateway("demo", "edge");
+    ResourceKey gatewayApi = new ResourceKey("gateway.networking.k8s.io", "Gateway", "demo", "edge");
+    assertThat(gatewayApi).isNotEqualTo(holdfast);
+    assertThat(EnvoyNames.listener(holdfast)).isEqualTo("gateway/demo/edge");
+    assertThat(EnvoyNames.listener(gatewayApi)).isEqualTo("Gateway.gateway.networking.k8s.io/demo/edge");
+  }
+
   @Test
   void namesOfEveryFormAreDistinct() {
     List<String> names = List.of(
         EnvoyNames.cluster(ResourceKey.upstream("gateway", "demo")),
-        EnvoyNames.cluster(new ResourceKey("Service", "gateway", "demo")),
+        EnvoyNames.cluster(ResourceKey.core("Service", "gateway", "demo")),
         EnvoyNames.listener(ResourceKey.gateway("gateway", "demo")),
         EnvoyNames.listener(new ResourceKey("Gateway2", "gateway", "demo")),
         EnvoyNames.apiListener("gateway.demo"));

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 class IrTranslationTest {
 
   private static final ResourceKey UPSTREAM = ResourceKey.upstream("demo", "echo");
-  private static final ResourceKey SERVICE = new ResourceKey("Service", "demo", "echo");
+  private static final ResourceKey SERVICE = ResourceKey.core("Service", "demo", "echo");
   private static final ResourceKey ROUTES = ResourceKey.virtualService("demo", "web");
 
   private final Translator translator = new Translator();
