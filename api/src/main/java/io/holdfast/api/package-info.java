@@ -1,6 +1,12 @@
 /**
  * The Holdfast gateway model ({@code gateway.holdfast.io/v1}): Upstream, VirtualService and Gateway resources,
- * shaped like Kubernetes objects so that files and custom resources share one format.
+ * shaped like Kubernetes objects so that files and custom resources share one format, and
+ * {@link io.holdfast.api.ResourceKey}, the identity (API group, kind, namespace, name) every later stage names
+ * objects by.
+ *
+ * <p>Module {@code api}, the bottom of the one-way graph: it imports nothing of Holdfast and only Jackson (no gRPC,
+ * no Envoy, no Kubernetes client). The IR ({@code ir}) uses only its {@code ResourceKey}; the Holdfast front end
+ * ({@code frontend-holdfast}) and the sources ({@code kube}, {@code server}) read the kinds.
  *
  * <p>Flow: {@link io.holdfast.api.ManifestReader} (YAML text to document trees) then
  * {@link io.holdfast.api.ModelParser} (tree to resource or problems), or both through

@@ -13,6 +13,11 @@
  * ({@link io.holdfast.ir.Claims}: address and port, client target, domain per listener; oldest claimant
  * wins) and returns the {@link io.holdfast.ir.Ir} and the statuses. Translation reads only the IR.
  *
+ * <p>Module {@code ir}: imports only {@link io.holdfast.api.ResourceKey} from {@code api}; front ends
+ * ({@code frontend-holdfast}) and translation ({@code xds}) import it, and neither imports the other. It also holds
+ * what flows back from the proxies: {@link io.holdfast.ir.NackEvent}s, which the xDS server emits through a
+ * {@link io.holdfast.ir.NackListener} and the pipeline and status writer attribute to objects.
+ *
  * <p>Every element carries its {@link io.holdfast.ir.Origin} (object key and field path): statuses, NACKs and
  * Envoy resource names are derived from it. The IR speaks in neutral terms: no Envoy protos, no API types; it
  * knows only {@link io.holdfast.api.ResourceKey} to name objects.

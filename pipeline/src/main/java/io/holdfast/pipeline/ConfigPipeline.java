@@ -2,10 +2,11 @@ package io.holdfast.pipeline;
 
 import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.ManifestError;
+import io.holdfast.api.ResourceKey;
 import io.holdfast.frontend.holdfast.HoldfastFrontEnd;
-import io.holdfast.frontend.holdfast.LastGoodValidator;
 import io.holdfast.frontend.holdfast.ResourceStatus;
-import io.holdfast.frontend.holdfast.ValidationResult;
+import io.holdfast.ir.FrontEnd;
+import io.holdfast.ir.IrBuilder;
 import io.holdfast.xds.server.XdsCache;
 import io.holdfast.xds.snapshot.XdsSnapshot;
 import io.holdfast.xds.translate.Translation;
@@ -16,17 +17,20 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The source-independent half of the data flow: config -> validation -> translation -> snapshot. Sources
- * (files, Kubernetes) hand it a whole {@link GatewayConfig}; it publishes one snapshot to the xDS cache and one
- * {@link StatusBoard.Build}. Not thread-safe by design: one source thread calls {@link #apply}, in order.
+ * The source-independent half of the data flow: config -> front end -> IR -> translation -> snapshot. Sources
+ * (files, Kubernetes) hand it a whole {@link GatewayConfig}; the Holdfast front end lowers it into an
+ * {@link IrBuilder}, and the pipeline publishes one snapshot to the xDS cache and one {@link StatusBoard.Build}.
+ * Not thread-safe by design: one source thread calls {@link #apply}, in order.
  *
  * <p>Nothing here discards the last good config: a rejected resource keeps serving its last accepted version
- * ({@link LastGoodValidator}), and a failure anywhere leaves the previous snapshot in place.
+ * (the front end's last-good memory), and a failure anywhere leaves the previous snapshot in place.
  */
 public final class ConfigPipeline {
   private static final Logger log = LoggerFactory.getLogger(ConfigPipeline.class);
@@ -42,7 +46,7 @@ public final class ConfigPipeline {
   private final StatusBoard board;
   private final Clock clock;
   private final Consumer<Translation> onNewSnapshot;
-  private final LastGoodValidator validator = new LastGoodValidator();
+  private final FrontEnd<GatewayConfig> frontEnd = new HoldfastFrontEnd();
   private final Translator translator = new Translator();
   private final Timer buildTimer;
 
@@ -66,35 +70,39 @@ public final class ConfigPipeline {
   public boolean apply(GatewayConfig config, List<ManifestError> manifestErrors) {
     try {
       long start = System.nanoTime();
-      ValidationResult result = validator.validate(config);
-      Translation translation = translator.translate(HoldfastFrontEnd.lowerAccepted(result.accepted()));
+      IrBuilder builder = new IrBuilder();
+      frontEnd.lower(config, builder);
+      IrBuilder.Result built = builder.build();
+      Translation translation = translator.translate(built.ir());
+      SortedMap<ResourceKey, ResourceStatus> statuses = new TreeMap<>();
+      built.statuses().forEach((key, status) -> statuses.put(key, ResourceStatus.of(status)));
       buildTimer.record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
       // Served first, then shown: a proxy may NACK the new version before the board learns it, and the board
       // keeps such a NACK for the version it is about to be told (StatusBoard.onNack).
       boolean changed = cache.setSnapshot(translation.snapshot());
-      board.publish(new StatusBoard.Build(translation.snapshot().version(), clock.instant(), result.statuses(),
+      board.publish(new StatusBoard.Build(translation.snapshot().version(), clock.instant(), statuses,
           manifestErrors, translation));
-      logVerdicts(result, manifestErrors, translation, changed);
+      logVerdicts(statuses, manifestErrors, translation, changed);
       if (changed) {
         onNewSnapshot.accept(translation);
       }
       return changed;
     } catch (RuntimeException e) {
-      // A bug in validation or translation must not take serving down: keep the last snapshot.
+      // A bug in the front end or translation must not take serving down: keep the last snapshot.
       log.error("config build failed; still serving the previous snapshot", e);
       return false;
     }
   }
 
-  private static void logVerdicts(ValidationResult result, List<ManifestError> errors, Translation t,
-      boolean changed) {
-    Map<ResourceStatus.State, Long> counts = result.statuses().values().stream()
+  private static void logVerdicts(Map<ResourceKey, ResourceStatus> statuses, List<ManifestError> errors,
+      Translation t, boolean changed) {
+    Map<ResourceStatus.State, Long> counts = statuses.values().stream()
         .collect(java.util.stream.Collectors.groupingBy(ResourceStatus::state, java.util.stream.Collectors.counting()));
     log.info("config built version={} changed={} accepted={} warning={} rejected={} manifestErrors={} resources={}",
         t.snapshot().version(), changed, counts.getOrDefault(ResourceStatus.State.ACCEPTED, 0L),
         counts.getOrDefault(ResourceStatus.State.WARNING, 0L), counts.getOrDefault(ResourceStatus.State.REJECTED, 0L),
         errors.size(), t.origins().size());
-    result.statuses().values().stream().filter(s -> s.state() != ResourceStatus.State.ACCEPTED).forEach(s ->
+    statuses.values().stream().filter(s -> s.state() != ResourceStatus.State.ACCEPTED).forEach(s ->
         log.warn("resource {} {}: {}", s.key(), s.state(), s.problems()));
     errors.forEach(e -> log.warn("manifest error {}", e));
   }

@@ -8,5 +8,8 @@
  * {@code IrBuilder}), and, for callers that predate the IR, {@link io.holdfast.frontend.holdfast.Validator#validate}
  * and {@link io.holdfast.frontend.holdfast.LastGoodValidator#validate}. Rules and validators are pure or
  * single-threaded as documented on each.
+ *
+ * <p>Module {@code frontend-holdfast}: imports {@code api} (the kinds) and {@code ir}; never translation or the xDS
+ * server. A second config API is a sibling module with its own {@code FrontEnd}. The pipeline runs it.
  */
 package io.holdfast.frontend.holdfast;
