@@ -278,6 +278,9 @@ final class OutageCluster implements AutoCloseable {
             + " -> " + w.code());
       }
     }
+    for (LeaseHolderAudit.Tenure t : LeaseHolderAudit.of(api.writes()).timeline()) {
+      timeline.mark(t.fromMillis(), "api", "lease holder -> " + (t.holder().isEmpty() ? "(released)" : t.holder()));
+    }
     for (CallClient c : clients) {
       for (CallClient.Call f : c.failures()) {
         timeline.mark(f.millis(), c.name(), "call failed: " + f.error());
