@@ -70,7 +70,8 @@ public final class KubernetesMode implements AutoCloseable {
           // Informers retry on their own; client-side retries would only hide an outage for ~20 s.
           .withRequestRetryBackoffLimit(0).build(), registry, "source");
       opened.push(sourceClient);
-      KubernetesClient statusClient = client(new ConfigBuilder(base).withRequestTimeout(3_000)
+      KubernetesClient statusClient = client(new ConfigBuilder(base).withMasterUrl(kube.statusApiServerUrl()
+          .orElse(base.getMasterUrl())).withRequestTimeout(3_000)
           .withConnectionTimeout(2_000).withRequestRetryBackoffLimit(0).build(), registry, "status");
       opened.push(statusClient);
 
