@@ -47,7 +47,8 @@ final class OutageCluster implements AutoCloseable {
   /** One polling thread per replica: a paused replica's slow answer must not delay seeing the others. */
   private final ScheduledExecutorService poller;
 
-  private OutageCluster(String name, int count, boolean direct, ClusterTimings timings, List<String> flags) {
+  private OutageCluster(String name, int count, boolean direct, boolean statusLinks, ClusterTimings timings,
+      List<String> flags) {
     this.name = name;
     this.dir = Launcher.freshDir(name);
     this.timings = timings;
@@ -61,7 +62,7 @@ final class OutageCluster implements AutoCloseable {
     requireCreated(api.create(GatewayResources.virtualService("echo", DOMAIN, "a")));
     for (int i = 1; i <= count; i++) {
       String id = "r" + i;
-      replicas.put(id, new Replica(id, dir.resolve(id), api.port(), !direct, timings, flags));
+      replicas.put(id, new Replica(id, dir.resolve(id), api.port(), !direct, statusLinks, timings, flags));
     }
     replicas.values().forEach(Replica::start);
     poller = Executors.newScheduledThreadPool(count, r -> {
@@ -80,7 +81,18 @@ final class OutageCluster implements AutoCloseable {
   }
 
   static OutageCluster start(String name, int count, boolean direct, List<String> flags) {
-    OutageCluster c = new OutageCluster(name, count, direct, ClusterTimings.FAST, flags);
+    return start(new OutageCluster(name, count, direct, false, ClusterTimings.FAST, flags));
+  }
+
+  /**
+   * Starts {@code count} replicas with the given timings, each with a second fault proxy for its status writer
+   * alone ({@link Replica#statusProxy()}), and waits for one leader.
+   */
+  static OutageCluster startWithStatusLinks(String name, int count, ClusterTimings timings) {
+    return start(new OutageCluster(name, count, false, true, timings, List.of()));
+  }
+
+  private static OutageCluster start(OutageCluster c) {
     try {
       c.awaitReadyWithOneLeader();
       return c;
@@ -286,7 +298,7 @@ final class OutageCluster implements AutoCloseable {
         timeline.mark(f.millis(), c.name(), "call failed: " + f.error());
       }
       timeline.mark(c.startedMillis(), c.name(), "client started (" + c.succeeded() + " ok / " + c.failed()
-          + " failed in all)");
+          + " failed once served / " + c.startUpFailures() + " failed before its first answer)");
     }
   }
 
