@@ -125,6 +125,15 @@ public final class FaultProxy implements AutoCloseable {
     return heldToServer.get();
   }
 
+  /**
+   * Whether an HTTP/1.x request with this method (e.g. {@code PUT}) is in flight inside the proxy: read from a
+   * client, not yet delivered to the server. Lets a test act while a write, not just any request, is on its way.
+   */
+  public boolean holdsRequestToServer(String method) {
+    byte[] prefix = (method + " ").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    return links.stream().anyMatch(l -> l.toServer != null && l.toServer.holdsChunkStartingWith(prefix));
+  }
+
   /** Bytes read from the server and not yet delivered to clients. */
   public long bytesInFlightToClient() {
     return heldToClient.get();
@@ -212,6 +221,7 @@ public final class FaultProxy implements AutoCloseable {
   private final class Link {
     private final Socket client;
     private volatile Socket upstream;
+    private volatile DelayLine toServer;
     private volatile boolean tainted;
     private volatile boolean done;
     private int directionsEnded; // guarded by this
@@ -235,11 +245,12 @@ public final class FaultProxy implements AutoCloseable {
         up.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort), 2_000);
         upstream = up;
         DelayLine toClient = new DelayLine(this, client, bytesToClient, null, heldToClient, "down");
-        DelayLine toServer = new DelayLine(this, up, bytesToServer, new RequestCounter(), heldToServer, "up");
+        DelayLine serverLine = new DelayLine(this, up, bytesToServer, new RequestCounter(), heldToServer, "up");
+        toServer = serverLine;
         Thread back = new Thread(() -> pump(up, toClient), "fault-proxy-" + name + "-down");
         back.setDaemon(true);
         back.start();
-        pump(client, toServer);
+        pump(client, serverLine);
       } catch (IOException e) {
         reset();
       }
@@ -321,6 +332,11 @@ public final class FaultProxy implements AutoCloseable {
       held.addAndGet(data.length);
       queue.add(new Chunk(data, dueNanos));
       notifyAll();
+    }
+
+    synchronized boolean holdsChunkStartingWith(byte[] prefix) {
+      return queue.stream().anyMatch(c -> c.data().length >= prefix.length
+          && Arrays.equals(c.data(), 0, prefix.length, prefix, 0, prefix.length));
     }
 
     /** No more chunks: deliver those in flight, then half-close {@code to}. */
