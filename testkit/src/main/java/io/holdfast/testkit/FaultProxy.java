@@ -126,12 +126,13 @@ public final class FaultProxy implements AutoCloseable {
   }
 
   /**
-   * Whether an HTTP/1.x request with this method (e.g. {@code PUT}) is in flight inside the proxy: read from a
-   * client, not yet delivered to the server. Lets a test act while a write, not just any request, is on its way.
+   * Whether bytes containing {@code text} (US-ASCII, within one chunk) are in flight inside the proxy: read from a
+   * client, not yet delivered to the server. Lets a test act while a particular request is on its way, e.g. a
+   * write whose body names a field, whether the connection speaks HTTP/1.1 or HTTP/2 (bodies are not compressed).
    */
-  public boolean holdsRequestToServer(String method) {
-    byte[] prefix = (method + " ").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-    return links.stream().anyMatch(l -> l.toServer != null && l.toServer.holdsChunkStartingWith(prefix));
+  public boolean holdsToServer(String text) {
+    byte[] needle = text.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    return links.stream().anyMatch(l -> l.toServer != null && l.toServer.holds(needle));
   }
 
   /** Bytes read from the server and not yet delivered to clients. */
@@ -334,9 +335,17 @@ public final class FaultProxy implements AutoCloseable {
       notifyAll();
     }
 
-    synchronized boolean holdsChunkStartingWith(byte[] prefix) {
-      return queue.stream().anyMatch(c -> c.data().length >= prefix.length
-          && Arrays.equals(c.data(), 0, prefix.length, prefix, 0, prefix.length));
+    synchronized boolean holds(byte[] needle) {
+      return queue.stream().anyMatch(c -> indexOf(c.data(), needle) >= 0);
+    }
+
+    private static int indexOf(byte[] data, byte[] needle) {
+      for (int i = 0; i + needle.length <= data.length; i++) {
+        if (Arrays.equals(data, i, i + needle.length, needle, 0, needle.length)) {
+          return i;
+        }
+      }
+      return -1;
     }
 
     /** No more chunks: deliver those in flight, then half-close {@code to}. */
