@@ -155,13 +155,15 @@ final class Replica implements AutoCloseable {
     Timeline.global().mark("harness", "cut " + identity + " off the API");
   }
 
-  /** Delays everything between this replica and the API by {@code delay} each way (nothing is dropped). */
-  void delay(Duration delay) {
-    requireProxy().latency(delay);
-    if (statusProxy != null) {
-      statusProxy.latency(delay);
-    }
-    Timeline.global().mark("harness", "delayed " + identity + "'s API link by " + delay.toMillis() + " ms");
+  /**
+   * Delays everything between this replica and the API (nothing is dropped): the main link (Lease, informers) by
+   * {@code main} each way, the status writer's own link by {@code status}.
+   */
+  void delay(Duration main, Duration status) {
+    requireProxy().latency(main);
+    statusProxy().latency(status);
+    Timeline.global().mark("harness", "delayed " + identity + "'s API link by " + main.toMillis() + " ms, its status"
+        + " link by " + status.toMillis() + " ms");
   }
 
   void restore() {
