@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Measures elector takeover times (kill, graceful shutdown, cut-off by blackhole and reset) over several runs
-# of ElectionFaultTest against the emulated API, and prints the median of each figure.
+# of ElectionFaultIT against the emulated API, and prints the median of each figure.
 # Usage: scripts/measure-takeover.sh [RUNS]   (default 5)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
 out=$(mktemp)
 for i in $(seq 1 "$runs"); do
-  mvn -q -B -o test -pl election -am -Dtest=ElectionFaultTest -Dsurefire.failIfNoSpecifiedTests=false >/dev/null
-  grep -h '^FIGURE' election/target/surefire-reports/io.holdfast.election.ElectionFaultTest-output.txt >>"$out"
+  mvn -q -B -o verify -pl election -am -Dit.test=ElectionFaultIT -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false >/dev/null
+  grep -h '^FIGURE' election/target/failsafe-reports/io.holdfast.election.ElectionFaultIT-output.txt >>"$out"
 done
 python3 - "$out" "$runs" <<'PY'
 import re, statistics, sys, collections

@@ -1,6 +1,7 @@
 package io.holdfast.election;
 
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
@@ -13,12 +14,16 @@ public final class Durations {
   private static final Map<String, Long> NANOS_PER_UNIT = Map.of(
       "ns", 1L, "us", 1_000L, "µs", 1_000L, "ms", 1_000_000L,
       "s", 1_000_000_000L, "m", 60_000_000_000L, "h", 3_600_000_000_000L);
+  /** The longest duration a Duration can report in nanoseconds, which is how every timing is used. */
+  private static final BigDecimal MAX_NANOS = BigDecimal.valueOf(Long.MAX_VALUE);
 
   private Durations() {}
 
   /**
+   * Fractions below a nanosecond are dropped, as Go does.
+   *
    * @throws IllegalArgumentException naming {@code setting} and the value, when {@code text} is not a
-   *     non-negative Go duration
+   *     non-negative Go duration or is longer than about 292 years (the range of a long in nanoseconds)
    */
   public static Duration parse(String setting, String text) {
     String value = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
@@ -36,14 +41,22 @@ public final class Durations {
       throw new IllegalArgumentException(setting + ": '" + text
           + "' is not a duration; use a number with a unit (ns, us, ms, s, m, h), e.g. 15s, 1m30s, 500ms");
     }
-    return Duration.ofNanos(nanos.longValueExact());
+    BigDecimal whole = nanos.setScale(0, RoundingMode.DOWN);
+    if (whole.compareTo(MAX_NANOS) > 0) {
+      // Reject here, with the setting's name, rather than fail later with an ArithmeticException.
+      throw new IllegalArgumentException(setting + ": '" + text
+          + "' is too long; a duration must be at most 2562047h (about 292 years)");
+    }
+    return Duration.ofNanos(whole.longValueExact());
   }
 
   /** Formats like Go does for the common cases, for messages: {@code 15s}, {@code 1.5s}, {@code 300ms}. */
   public static String format(Duration d) {
-    if (d.toMillis() < 1_000 && d.toNanos() % 1_000_000 == 0) {
-      return d.toMillis() + "ms";
+    // From seconds and nanos, not toNanos(): a message about a far too long value must not overflow itself.
+    BigDecimal seconds = BigDecimal.valueOf(d.getSeconds()).add(BigDecimal.valueOf(d.getNano(), 9));
+    if (seconds.abs().compareTo(BigDecimal.ONE) < 0 && d.getNano() % 1_000_000 == 0) {
+      return seconds.movePointRight(3).stripTrailingZeros().toPlainString() + "ms";
     }
-    return BigDecimal.valueOf(d.toNanos(), 9).stripTrailingZeros().toPlainString() + "s";
+    return seconds.stripTrailingZeros().toPlainString() + "s";
   }
 }

@@ -9,18 +9,24 @@ import java.util.function.DoubleSupplier;
  * The elector's meters, in Prometheus naming once exported: {@code holdfast_election_leader},
  * {@code holdfast_election_transitions_total{to}}, {@code holdfast_election_renew_failures_total{cause}},
  * {@code holdfast_election_acquire_failures_total{cause}}, {@code holdfast_election_last_renew_age_seconds}.
+ * A missing lease namespace counts as {@code acquire_failures_total{cause="namespace_not_found"}}.
  */
 final class ElectionMetrics {
   private final MeterRegistry registry;
 
   ElectionMetrics(MeterRegistry registry, Leadership leadership, DoubleSupplier lastRenewAgeSeconds) {
     this.registry = registry;
+    // Micrometer holds a gauge's object weakly by default. The supplier below is a method reference nobody
+    // else holds, so the first GC collected it and the gauge read NaN from then on: hold both strongly (the
+    // registry then keeps the elector reachable, which it must be anyway while it is measured).
     Gauge.builder("holdfast.election.leader", leadership, l -> l.isLeader() ? 1 : 0)
         .description("1 while this replica holds the lease by its own clock, else 0")
+        .strongReference(true)
         .register(registry);
     Gauge.builder("holdfast.election.last.renew.age", lastRenewAgeSeconds, DoubleSupplier::getAsDouble)
         .baseUnit("seconds")
         .description("Seconds since the last successful acquire or renew; NaN if this replica never led")
+        .strongReference(true)
         .register(registry);
   }
 

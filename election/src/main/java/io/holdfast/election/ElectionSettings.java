@@ -24,6 +24,15 @@ import java.util.UUID;
  * @param fenceSlack     the stated bound on how much later than its timeout a leader-only request may still
  *                       reach the API server (network delay plus clock-rate difference between replicas)
  * @param recovery       what to do after losing the lease
+ *
+ * <p>Rules, each refused with a message naming the settings: every timing is greater than 0 and at most
+ * {@link #MAX_TIMING} (1 h; longer leases only delay fail-over, and the Lease stores an int of seconds);
+ * the lease is a whole number of seconds; {@code leaseDuration > renewDeadline};
+ * {@code renewDeadline > 1.2 x retryPeriod} (room for jitter); {@code lockTimeout < renewDeadline};
+ * {@code leaseDuration - renewDeadline > leaderRequestTimeout + fenceSlack} (a leader-only request sent just
+ * before the fence closes lands before any successor can take the lease); and
+ * {@code lockTimeout + retryPeriod < renewDeadline} (a renewal that times out leaves time for another one
+ * before the fence closes).
  */
 public record ElectionSettings(
     boolean enabled,
@@ -41,6 +50,12 @@ public record ElectionSettings(
   /** Jitter added to each retry wait, as a fraction of it; the timing rule below leaves room for it. */
   public static final double JITTER_FACTOR = 0.2;
 
+  /** Upper bound on every timing setting: keeps all arithmetic far from overflow and the lease in an int. */
+  public static final Duration MAX_TIMING = Duration.ofHours(1);
+
+  /** Scheduling margin in {@link #maxCloseTime()}: the elector thread's own hand-offs, and draining listeners. */
+  private static final Duration CLOSE_MARGIN = Duration.ofSeconds(2);
+
   public static final String ENV_DISABLE = "DISABLE_LEADER_ELECTION";
   public static final String ENV_LEASE_DURATION = "LEADER_ELECTION_LEASE_DURATION";
   /** Gloo's name; it sets the renew deadline. */
@@ -55,12 +70,12 @@ public record ElectionSettings(
     requireText("identity", identity);
     requireText("leaseNamespace", leaseNamespace);
     requireText("leaseName", leaseName);
-    requirePositive("leaseDuration", leaseDuration);
-    requirePositive("renewDeadline", renewDeadline);
-    requirePositive("retryPeriod", retryPeriod);
-    requirePositive("lockTimeout", lockTimeout);
-    requirePositive("leaderRequestTimeout", leaderRequestTimeout);
-    requirePositive("fenceSlack", fenceSlack);
+    requireTiming("leaseDuration", leaseDuration);
+    requireTiming("renewDeadline", renewDeadline);
+    requireTiming("retryPeriod", retryPeriod);
+    requireTiming("lockTimeout", lockTimeout);
+    requireTiming("leaderRequestTimeout", leaderRequestTimeout);
+    requireTiming("fenceSlack", fenceSlack);
     if (leaseDuration.toNanos() % 1_000_000_000L != 0) {
       throw new IllegalArgumentException("leaseDuration must be a whole number of seconds (the Lease stores seconds), was "
           + Durations.format(leaseDuration));
@@ -77,6 +92,35 @@ public record ElectionSettings(
       throw new IllegalArgumentException("lockTimeout (" + Durations.format(lockTimeout)
           + ") must be less than renewDeadline (" + Durations.format(renewDeadline) + ")");
     }
+    // The fence is check-then-act: a request that passed Fence.check() just before the fence closed is
+    // still on its way for up to leaderRequestTimeout (its timeout, capped at the fence) plus fenceSlack
+    // (bytes abandoned on the wire, clock-rate difference). A successor waits leaseDuration after the
+    // last renewal, the fence closes renewDeadline after it: the gap must cover that request.
+    if (leaseDuration.minus(renewDeadline).compareTo(leaderRequestTimeout.plus(fenceSlack)) <= 0) {
+      throw new IllegalArgumentException("leaseDuration (" + Durations.format(leaseDuration) + ") - renewDeadline ("
+          + Durations.format(renewDeadline) + ") must be greater than leaderRequestTimeout ("
+          + Durations.format(leaderRequestTimeout) + ") + fenceSlack (" + Durations.format(fenceSlack)
+          + "): a leader-only write sent just before the fence expires must land before a successor can take the lease");
+    }
+    // A renewal abandoned at its lock timeout must leave room for one more attempt before the fence closes,
+    // or one slow call demotes a healthy leader.
+    if (lockTimeout.plus(retryPeriod).compareTo(renewDeadline) >= 0) {
+      throw new IllegalArgumentException("lockTimeout (" + Durations.format(lockTimeout) + ") + retryPeriod ("
+          + Durations.format(retryPeriod) + ") must be less than renewDeadline (" + Durations.format(renewDeadline)
+          + "): a renewal that times out must leave time for another attempt before the fence closes");
+    }
+  }
+
+  /**
+   * The longest {@link LeaderElector#close()} takes with these settings:
+   * {@code renewDeadline + fenceSlack + 2 x lockTimeout + 2 s} (defaults: 15 s). Worst case: the elector
+   * thread is in a lock call (at most lockTimeout; it starts no other once closing) while leader-only work
+   * gets until the fence's end plus fenceSlack (the time left on the fence is at most renewDeadline, and
+   * lockTimeout is less, so the two waits overlap); then the release reads (if its view went stale) and
+   * writes, at most lockTimeout each; 2 s cover scheduling and the listeners' last callbacks.
+   */
+  public Duration maxCloseTime() {
+    return renewDeadline.plus(fenceSlack).plus(lockTimeout.multipliedBy(2)).plus(CLOSE_MARGIN);
   }
 
   public static Builder builder() {
@@ -129,10 +173,13 @@ public record ElectionSettings(
     }
   }
 
-  private static void requirePositive(String name, Duration value) {
+  private static void requireTiming(String name, Duration value) {
     if (value == null || value.isNegative() || value.isZero()) {
       throw new IllegalArgumentException(name + " must be greater than 0, was "
           + (value == null ? "unset" : Durations.format(value)));
+    }
+    if (value.compareTo(MAX_TIMING) > 0) {
+      throw new IllegalArgumentException(name + " must be at most 1h, was " + Durations.format(value));
     }
   }
 

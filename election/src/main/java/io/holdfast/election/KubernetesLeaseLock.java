@@ -156,6 +156,11 @@ public final class KubernetesLeaseLock implements LeaseLock, AutoCloseable {
     String what = op + " " + describe();
     if (e instanceof KubernetesClientException kce && kce.getCode() > 0) {
       int code = kce.getCode();
+      if (code == 404 && op.equals("create")) {
+        // Creating needs only the namespace to exist, so 404 here names the namespace, never a race.
+        return new LockException(LockException.Cause.NAMESPACE_NOT_FOUND,
+            "lease namespace '" + namespace + "' not found (HTTP 404 on create of " + describe() + ")", e);
+      }
       LockException.Cause cause = switch (code) {
         case 409 -> op.equals("create") ? LockException.Cause.ALREADY_EXISTS : LockException.Cause.CONFLICT;
         case 404 -> LockException.Cause.NOT_FOUND;

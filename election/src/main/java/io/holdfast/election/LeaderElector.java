@@ -9,14 +9,11 @@ import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.DoubleSupplier;
@@ -31,12 +28,19 @@ import org.slf4j.LoggerFactory;
  * demotes the replica to {@link ElectorState#FOLLOWER} at once and it campaigns again, for as long as the
  * process runs; only the {@link RecoveryPolicy} can end the process.
  *
- * <p>Rules, as in client-go: a candidate takes the lease only when the record is released, or has stayed
- * unchanged for its lease duration as observed on the candidate's own monotonic clock (remote timestamps
- * are never compared); every write carries the resource version it read. A leader renews every retry
- * period and acts only while its last successful renewal was <em>sent</em> less than the renew deadline
- * ago. Any other candidate must see that renewal and wait a full lease duration after it, so the gap
- * (lease duration - renew deadline) separates two leaders' terms even when the old one is paused.
+ * <p>Rules, as in client-go: a candidate takes the lease only when the record has stayed unchanged for its
+ * lease duration as observed on the candidate's own monotonic clock (remote timestamps are never compared),
+ * or at once when it saw the holder release it (a hand-over; a release or deletion it cannot attribute to
+ * the holder it saw waits a full lease: see {@link LeaseView}); every write carries the resource version it
+ * read. A leader renews every retry period and acts only while its last successful renewal was
+ * <em>sent</em> less than the renew deadline ago. Any other candidate must see that renewal and wait a full
+ * lease duration after it, so the gap (lease duration - renew deadline) separates two leaders' terms even
+ * when the old one is paused; the settings require that gap to exceed leaderRequestTimeout + fenceSlack, so
+ * a leader-only request let through just before the fence closed lands before a successor starts.
+ *
+ * <p>Closing stops leader-only work before the lease goes: no new fenced action starts, running fences
+ * fail their next check, and the release waits (bounded) for running actions to end plus the fence slack;
+ * see {@link #close()}.
  *
  * <p>Threads: one elector thread owns all mutable state and makes every lock call (each bounded by the lock
  * timeout, on a helper thread it abandons on time-out). Other threads read one immutable {@link Tenure}
@@ -55,12 +59,14 @@ public final class LeaderElector implements Leadership, AutoCloseable {
   private final ExitHandler exitHandler;
   private final Executor listenerExecutor;
   private final ExecutorService ownedListenerExecutor;
-  private final ExecutorService lockCalls;
+  private final BoundedLockCalls lockCalls;
   private final ElectionMetrics metrics;
   private final List<LeadershipListener> listeners = new CopyOnWriteArrayList<>();
   private final long leaseNanos;
   private final long renewDeadlineNanos;
   private final long retryNanos;
+  private final long fenceSlackNanos;
+  private final InFlightActions inFlight;
 
   /** Everything other threads may read, replaced whole on every change. */
   private record Tenure(ElectorState state, Term term, long termSeq, long fenceDeadline) {
@@ -73,17 +79,14 @@ public final class LeaderElector implements Leadership, AutoCloseable {
   private volatile long lastRenewSentAt;
   private volatile boolean everRenewed;
   private volatile boolean stopRequested;
+  /** The fence's end when close() was called (or the call's time if not leading): bounds the final drain. */
+  private volatile long fenceDeadlineAtClose;
+  /** The current streak's failure, for operators; null while the lock answers. */
+  private volatile String lastError;
 
   // Owned by the elector thread.
-  private VersionedRecord observed;
-  /** The held record last seen before the lease was deleted; null unless the lease is currently absent. */
-  private LeaseRecord recordBeforeDeletion;
-  /** When a write race was lost to a record not yet seen (null otherwise): someone holds a lease we cannot see. */
-  private Long unseenHolderSince;
-  private long observedAt;
-  private boolean observedOnce;
+  private final LeaseView view;
   private long termSeq;
-  private long lastKnownTransitions = -1;
   private long nextAttemptAt;
   private int consecutiveFailures;
   private LockException.Cause lastFailureCause;
@@ -108,10 +111,13 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     this.ownedListenerExecutor = b.listenerExecutor == null
         ? Executors.newSingleThreadExecutor(daemon("holdfast-election-listeners")) : null;
     this.listenerExecutor = b.listenerExecutor == null ? ownedListenerExecutor : b.listenerExecutor;
-    this.lockCalls = Executors.newCachedThreadPool(daemon("holdfast-election-lock"));
+    this.lockCalls = new BoundedLockCalls(b.lock.describe());
     this.leaseNanos = settings.leaseDuration().toNanos();
     this.renewDeadlineNanos = settings.renewDeadline().toNanos();
     this.retryNanos = settings.retryPeriod().toNanos();
+    this.fenceSlackNanos = settings.fenceSlack().toNanos();
+    this.inFlight = new InFlightActions(clock);
+    this.view = new LeaseView(settings.identity(), leaseNanos);
     this.nextAttemptAt = clock.nanoTime();
     this.metrics = new ElectionMetrics(b.registry, this, this::lastRenewAgeSeconds);
   }
@@ -135,8 +141,12 @@ public final class LeaderElector implements Leadership, AutoCloseable {
 
   @Override
   public boolean isLeader() {
-    Tenure t = tenure;
-    return t.state == ElectorState.LEADER && clock.nanoTime() - t.fenceDeadline < 0;
+    return leads(tenure);
+  }
+
+  /** Leading in {@code t}, by the clock, and not closing: the one test every fence and gate applies. */
+  private boolean leads(Tenure t) {
+    return t.state == ElectorState.LEADER && !inFlight.isClosed() && clock.nanoTime() - t.fenceDeadline < 0;
   }
 
   @Override
@@ -161,18 +171,30 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     return settings.identity();
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The action is tracked while it runs, so that {@link #close()} releases the lease only after it ended
+   * (registered before leadership is checked, so a close cannot slip between the check and the tracking).
+   */
   @Override
   public boolean runIfLeader(Fence.FencedAction action) {
-    Tenure t = tenure;
-    if (t.state != ElectorState.LEADER || clock.nanoTime() - t.fenceDeadline >= 0) {
+    if (!inFlight.enter()) {
       return false;
     }
-    Fence fence = new TermFence(t.term, t.termSeq);
+    boolean ran = false;
     try {
-      action.run(fence);
+      Tenure t = tenure;
+      if (!leads(t)) {
+        return false;
+      }
+      ran = true;
+      action.run(new TermFence(t.term, t.termSeq));
       return true;
     } catch (Fence.LeadershipLostException e) {
       return false;
+    } finally {
+      inFlight.exit(ran);
     }
   }
 
@@ -186,6 +208,15 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     return everRenewed ? (clock.nanoTime() - lastRenewSentAt) / 1e9 : Double.NaN;
   }
 
+  /**
+   * What the lease API answered wrong in the current streak of failed attempts, for operators (the admin
+   * {@code /state}), e.g. {@code lease namespace 'x' not found (HTTP 404 on create of Lease x/holdfast)};
+   * empty while the API answers. Lost write races are normal and never reported here.
+   */
+  public Optional<String> lastError() {
+    return Optional.ofNullable(lastError);
+  }
+
   /** Whether the lock's watch is live, so followers react to changes at once instead of at their next poll. */
   public boolean watchHealthy() {
     return watch.isHealthy();
@@ -197,25 +228,43 @@ public final class LeaderElector implements Leadership, AutoCloseable {
   }
 
   /**
-   * Stops campaigning; a leader stops acting first, then releases the lease (empty holder, 1 s duration)
-   * so a follower can take over at once. Returns within about one lock timeout.
+   * Stops campaigning. A leader stops acting first, then releases the lease (empty holder, 1 s duration)
+   * so a follower it saw can take over at once:
+   * <ol>
+   *   <li>at once, on the calling thread: no new fenced action starts, and every running action's fence
+   *       fails its next check, so it writes nothing more;
+   *   <li>the elector thread finishes the lock call in progress (at most lockTimeout) and makes no other;
+   *   <li>it waits for running actions to end, at most until the fence's end plus fenceSlack, and then
+   *       fenceSlack after the last one ended (its last request may have been abandoned at its timeout with
+   *       bytes still on the wire), never past the fence's end plus fenceSlack; an action still running then
+   *       is logged and abandoned (its requests were capped at the fence, so none can land later);
+   *   <li>it releases the lease: one write, preceded by a read when the renewal in progress was cut short
+   *       (at most 2 x lockTimeout).
+   * </ol>
+   * Returns within {@link ElectionSettings#maxCloseTime()}: renewDeadline + fenceSlack + 2 x lockTimeout + 2 s.
+   * A fenced action that itself calls close() makes close() wait for the action it is part of until that bound.
    */
   @Override
   public void close() {
     Thread t;
     synchronized (this) {
       t = thread;
-      stopRequested = true;
+      requestStop();
     }
     wake();
     if (t != null && t != Thread.currentThread()) {
       try {
-        t.join(settings.lockTimeout().toMillis() * 2 + 1_000);
+        // The elector thread's worst case is steps 2-4 above; the margin covers scheduling.
+        t.join(settings.maxCloseTime().minusSeconds(1).toMillis());
+        if (t.isAlive()) {
+          log.error("election: elector thread did not stop within {} identity={}",
+              Durations.format(settings.maxCloseTime().minusSeconds(1)), settings.identity());
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
     } else if (t == null) {
-      tenure = Tenure.STOPPED;
+      shutdown(); // never started: no thread owns the state, so this one may release what it holds
     }
     lockCalls.shutdownNow();
     if (ownedListenerExecutor != null) {
@@ -228,18 +277,36 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     }
   }
 
+  /**
+   * Ends leader-only work at once (step 1 of {@link #close()}) and asks the loop to stop. Called by close(),
+   * by the recovery policy's exit, and when the elector thread is interrupted. Idempotent.
+   */
+  private synchronized void requestStop() {
+    if (!stopRequested) {
+      Tenure now = tenure;
+      fenceDeadlineAtClose = now.state == ElectorState.LEADER ? now.fenceDeadline : clock.nanoTime();
+      inFlight.close();
+      stopRequested = true;
+    }
+  }
+
   // ---- the loop ------------------------------------------------------------------------------------
 
   private void run() {
-    log.info("election: starting identity={} lock=\"{}\" lease={} renewDeadline={} retry={} lockTimeout={} onLoss={}{}",
+    log.info("election: starting identity={} lock=\"{}\" lease={} renewDeadline={} retry={} lockTimeout={} "
+            + "leaderRequestTimeout={} fenceSlack={} onLoss={}{}",
         settings.identity(), lock.describe(), Durations.format(settings.leaseDuration()),
         Durations.format(settings.renewDeadline()), Durations.format(settings.retryPeriod()),
-        Durations.format(settings.lockTimeout()), settings.recovery().onLoss(),
+        Durations.format(settings.lockTimeout()), Durations.format(settings.leaderRequestTimeout()),
+        Durations.format(settings.fenceSlack()), settings.recovery().onLoss(),
         settings.recovery().maxRecovery().map(d -> " maxRecovery=" + Durations.format(d)).orElse(""));
     try {
       watch = lock.watch(this::onWatchEvent);
-    } catch (RuntimeException e) {
-      log.warn("election: could not start watching {}, polling instead: {}", lock.describe(), e.toString());
+    } catch (Throwable e) {
+      // Throwable, not RuntimeException: an Error here (a missing class, say) used to end this thread
+      // silently, leaving a replica that never campaigns. Polling works without the watch.
+      log.error("election: could not start watching {}, polling instead identity={}", lock.describe(),
+          settings.identity(), e);
     }
     while (!stopRequested && tenure.state != ElectorState.STOPPED) {
       long delay;
@@ -253,7 +320,11 @@ public final class LeaderElector implements Leadership, AutoCloseable {
       }
       awaitWake(delay);
     }
-    shutdown();
+    try {
+      shutdown();
+    } catch (Throwable t) {
+      log.error("election: shutdown failed identity={}", settings.identity(), t);
+    }
   }
 
   /**
@@ -268,7 +339,7 @@ public final class LeaderElector implements Leadership, AutoCloseable {
       demote("renew deadline passed: no successful renewal within " + Durations.format(settings.renewDeadline())
           + (lastFailureCause == null ? "" : " (last failure: " + lastFailureCause.tag() + ")"));
     }
-    if (recoveryExpired(now) || tenure.state == ElectorState.STOPPED) {
+    if (recoveryExpired(now) || tenure.state == ElectorState.STOPPED || stopRequested) {
       return 0;
     }
     if (now - nextAttemptAt >= 0) {
@@ -287,6 +358,7 @@ public final class LeaderElector implements Leadership, AutoCloseable {
 
   private void attempt() {
     boolean leading = tenure.state == ElectorState.LEADER;
+    retryNow = false; // set below by an outcome of this attempt only, never left over from before it
     try {
       if (leading) {
         renew();
@@ -299,11 +371,18 @@ public final class LeaderElector implements Leadership, AutoCloseable {
       }
       consecutiveFailures = 0;
       lastFailureCause = null;
+      lastError = null;
     } catch (LockException e) {
+      if (stopRequested) {
+        return; // refused because the elector is closing: not a failure of the API
+      }
       onFailure(leading, e);
     }
     if (tenure.state != ElectorState.STOPPED) {
       nextAttemptAt = clock.nanoTime() + (retryNow ? 0 : nextDelay());
+      if (recoveryDeadline != null && recoveryDeadline - nextAttemptAt < 0) {
+        nextAttemptAt = recoveryDeadline; // try once more before the recovery policy may end the process
+      }
     }
     retryNow = false;
   }
@@ -314,16 +393,20 @@ public final class LeaderElector implements Leadership, AutoCloseable {
         || e.cause() == LockException.Cause.NOT_FOUND;
     if (lostRace) {
       // Someone else wrote first; read afresh next time instead of trusting what we saw.
-      observedOnce = false;
-      if (observed == null && unseenHolderSince == null) {
-        unseenHolderSince = clock.nanoTime();
-      }
+      lastError = null; // the API answered
+      view.lostRace(clock.nanoTime());
       log.debug("election: lost a write race identity={} cause={}: {}", settings.identity(), e.cause().tag(), e.getMessage());
       return;
     }
     consecutiveFailures++;
+    lastError = e.getMessage();
     // The API being away is expected: one line when a streak starts or changes cause, no stack trace.
-    if (e.cause() != lastFailureCause) {
+    // A missing namespace is not: it is a configuration error that no retry fixes, so it is an error.
+    if (e.cause() != lastFailureCause && e.cause() == LockException.Cause.NAMESPACE_NOT_FOUND) {
+      log.error("election: {} failed identity={} role={} cause={} namespace={}: {}; no replica can lead until "
+              + "the namespace exists", leading ? "renew" : "acquire", settings.identity(), tenure.state,
+          e.cause().tag(), settings.leaseNamespace(), e.getMessage());
+    } else if (e.cause() != lastFailureCause) {
       log.warn("election: {} failed identity={} role={} cause={}: {}", leading ? "renew" : "acquire",
           settings.identity(), tenure.state, e.cause().tag(), e.getMessage());
     } else {
@@ -337,50 +420,53 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     if (tenure.state == ElectorState.LEADER) {
       return retryNanos;
     }
-    long base = retryNanos;
-    if (consecutiveFailures > 0) {
-      base = retryNanos << Math.min(consecutiveFailures - 1, 30);
-      base = Math.min(base, retryNanos * MAX_BACKOFF_RETRY_PERIODS);
-    }
+    // Double the wait per failure up to the cap, counting in retry periods: shifting the nanoseconds
+    // overflowed for retry periods above ~8.6 s after 31 failures, and the delay became 0 (a spin).
+    long periods = consecutiveFailures == 0 ? 1
+        : Math.min(1L << Math.min(consecutiveFailures - 1, 30), MAX_BACKOFF_RETRY_PERIODS);
+    long base = retryNanos * periods; // at most 4 x 1 h in nanoseconds: far from overflow
     long delay = base + (long) (base * ElectionSettings.JITTER_FACTOR * random.getAsDouble());
-    if (consecutiveFailures == 0 && observed != null && !canAcquire(observed.record(), clock.nanoTime())) {
+    long chance = view.nextChanceAt();
+    long untilChance = chance == LeaseView.NOW ? 0 : chance - clock.nanoTime();
+    if (consecutiveFailures == 0 && untilChance > 0) {
       // Be there the moment the current lease expires rather than up to a retry period later.
-      long untilExpiry = observedAt + observed.record().leaseDurationSeconds() * 1_000_000_000L - clock.nanoTime();
-      delay = Math.min(delay, Math.max(0, untilExpiry));
-    } else if (consecutiveFailures == 0 && observed == null && !canCreate(clock.nanoTime())) {
-      delay = Math.min(delay, Math.max(0, createAllowedAt() - clock.nanoTime()));
+      delay = Math.min(delay, untilChance);
     }
     return delay;
   }
 
   private void campaign() throws LockException {
-    Optional<VersionedRecord> current = trustWatch() ? Optional.ofNullable(observed) : read();
+    // A live watch has pushed every change since the last read, so what it showed is as good as a read.
+    Optional<VersionedRecord> current = view.seenOnce() && watch.isHealthy()
+        ? Optional.ofNullable(view.current()) : read();
     if (current.isEmpty()) {
-      if (!canCreate(clock.nanoTime())) {
+      if (!LeaseView.reached(view.mayCreateAt(), clock.nanoTime())) {
         return;
       }
-      long transitions = lastKnownTransitions + 1;
+      long transitions = view.lastKnownTransitions() + 1;
       LeaseRecord fresh = newTermRecord(transitions);
       long sentAt = clock.nanoTime();
       becomeLeader(call(() -> lock.create(fresh)), sentAt, "created the lease");
       return;
     }
     VersionedRecord rec = current.get();
-    if (!canAcquire(rec.record(), clock.nanoTime())) {
+    if (!LeaseView.reached(view.mayTakeAt(rec.record()), clock.nanoTime())) {
       return;
     }
-    String cause = rec.record().isReleased() ? "lease was released"
+    String cause = rec.record().isReleased() && view.isHandOver() ? "lease was released by its holder"
+        : rec.record().isReleased() ? "released lease unchanged for " + Durations.format(Duration.ofNanos(
+            clock.nanoTime() - view.since())) + " (no hand-over seen: waited a full lease)"
         : rec.record().isHeldBy(settings.identity()) ? "re-took own lease from an earlier term"
         : "lease of " + rec.record().holderIdentity() + " expired (unchanged for "
             + rec.record().leaseDurationSeconds() + "s)";
-    LeaseRecord next = newTermRecord(Math.max(rec.record().leaseTransitions(), lastKnownTransitions) + 1);
+    LeaseRecord next = newTermRecord(Math.max(rec.record().leaseTransitions(), view.lastKnownTransitions()) + 1);
     long sentAt = clock.nanoTime();
     becomeLeader(call(() -> lock.update(rec, next)), sentAt, cause);
   }
 
   private void renew() throws LockException {
     Term term = tenure.term;
-    VersionedRecord base = observed;
+    VersionedRecord base = view.current();
     if (base == null || !holdsTerm(base.record(), term)) {
       // The watch told us something changed: decide on a fresh read, never on the event alone.
       Optional<VersionedRecord> fresh = rereadOwnLease(term);
@@ -398,7 +484,7 @@ public final class LeaderElector implements Leadership, AutoCloseable {
       written = call(() -> lock.update(from, renewed));
     } catch (LockException e) {
       if (e.cause() == LockException.Cause.CONFLICT || e.cause() == LockException.Cause.NOT_FOUND) {
-        observed = null;
+        view.forget();
         renewAfterConflict(term, renewed);
         return;
       }
@@ -438,24 +524,10 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     return r;
   }
 
-  /** Records what we saw; the observation clock restarts only when the record's content changes. */
+  /** Records what we saw (see {@link LeaseView}) and tells listeners when the holder changed. */
   private void observe(Optional<VersionedRecord> r, long now) {
+    view.observe(r, now);
     LeaseRecord seen = r.map(VersionedRecord::record).orElse(null);
-    LeaseRecord before = observed == null ? null : observed.record();
-    if (!observedOnce || !Objects.equals(before, seen)) {
-      observedAt = now;
-    }
-    if (seen == null && observed != null && !observed.record().isReleased()) {
-      recordBeforeDeletion = observed.record();
-    } else if (seen != null) {
-      recordBeforeDeletion = null;
-      unseenHolderSince = null;
-    }
-    observed = r.orElse(null);
-    observedOnce = true;
-    if (seen != null) {
-      lastKnownTransitions = Math.max(lastKnownTransitions, seen.leaseTransitions());
-    }
     String holder = seen == null ? "" : seen.holderIdentity();
     if (!holder.equals(observedHolder)) {
       observedHolder = holder;
@@ -465,39 +537,6 @@ public final class LeaderElector implements Leadership, AutoCloseable {
       }
       notifyListeners(l -> l.onNewLeader(holder));
     }
-  }
-
-  /**
-   * A deleted lease is not a released one: its holder may not know and may still act until its renew
-   * deadline. Wait a full lease after seeing the deletion, unless the holder was this replica. Likewise after
-   * losing a create race to a holder never seen: it exists, so its lease must run out before we create one.
-   */
-  private boolean canCreate(long now) {
-    long at = createAllowedAt();
-    return at == Long.MIN_VALUE || now - at >= 0;
-  }
-
-  private long createAllowedAt() {
-    long at = Long.MIN_VALUE;
-    LeaseRecord before = recordBeforeDeletion;
-    if (before != null && !before.isHeldBy(settings.identity())) {
-      at = observedAt + before.leaseDurationSeconds() * 1_000_000_000L;
-    }
-    if (unseenHolderSince != null) {
-      at = Math.max(at, unseenHolderSince + leaseNanos);
-    }
-    return at;
-  }
-
-  private boolean canAcquire(LeaseRecord r, long now) {
-    if (r.isReleased() || r.isHeldBy(settings.identity())) {
-      return true;
-    }
-    return now - observedAt >= r.leaseDurationSeconds() * 1_000_000_000L;
-  }
-
-  private boolean trustWatch() {
-    return observedOnce && watch.isHealthy();
   }
 
   private void drainWatchEvents(long now) {
@@ -555,6 +594,10 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     notifyListeners(l -> l.onDemoted(old.term, cause));
     nextAttemptAt = clock.nanoTime();
     retryNow = true;
+    // A new role, a new streak: the renewal failures must not stretch the follower's first waits (they
+    // pushed its next attempt past the recovery deadline, so it exited with the API already back).
+    consecutiveFailures = 0;
+    lastFailureCause = null;
     RecoveryPolicy policy = settings.recovery();
     if (policy.onLoss() == RecoveryPolicy.OnLoss.EXIT) {
       exit("lost leadership (" + cause + "), quitting: recovery policy is exit");
@@ -573,7 +616,17 @@ public final class LeaderElector implements Leadership, AutoCloseable {
   }
 
   private boolean recoveryExpired(long now) {
-    if (recoveryDeadline == null || now - recoveryDeadline < 0) {
+    if (recoveryDeadline == null || now - recoveryDeadline < 0 || stopRequested) {
+      return false;
+    }
+    // One last read before giving up: the API may have come back since the last failed attempt, and a
+    // replica whose API answers has recovered, whatever its backoff had scheduled.
+    try {
+      read();
+    } catch (LockException e) {
+      log.debug("election: last read before the recovery deadline failed cause={}: {}", e.cause().tag(), e.getMessage());
+    }
+    if (recoveryDeadline == null) {
       return false;
     }
     Duration max = settings.recovery().maxRecovery().orElseThrow();
@@ -585,25 +638,18 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     log.error("election: {} identity={}", reason, settings.identity());
     Tenure old = tenure;
     tenure = Tenure.STOPPED;
-    stopRequested = true;
+    requestStop();
     transitioned(old.state, ElectorState.STOPPED, old.term, reason);
     exitHandler.exit(ExitHandler.EXIT_STATUS, reason);
   }
 
   private void shutdown() {
+    requestStop(); // normally done already; when never started, close() comes straight here
     Tenure old = tenure;
     tenure = Tenure.STOPPED; // before releasing: nobody may act while another could already lead
-    if (old.state == ElectorState.LEADER && observed != null && holdsTerm(observed.record(), old.term)) {
-      LeaseRecord released = new LeaseRecord("", RELEASED_LEASE_SECONDS, clock.wallTime(), clock.wallTime(),
-          observed.record().leaseTransitions());
-      VersionedRecord from = observed;
-      try {
-        call(() -> lock.update(from, released));
-        log.info("election: released the lease identity={} term={}", settings.identity(), old.term);
-      } catch (LockException e) {
-        log.warn("election: could not release the lease identity={} cause={}: {}", settings.identity(),
-            e.cause().tag(), e.getMessage());
-      }
+    if (old.state == ElectorState.LEADER) {
+      drainLeaderWork(old.term);
+      release(old.term);
     }
     if (old.state != ElectorState.STOPPED) {
       transitioned(old.state, ElectorState.STOPPED, old.term, "shutdown");
@@ -614,12 +660,62 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     watch.close();
   }
 
+  /**
+   * Empties the holder (1 s lease) so that a follower which saw this term can take over at once. Reads
+   * first when this replica's view is stale (close() cut short a renewal that met a conflict): at most two
+   * lock calls, each bounded by the lock timeout.
+   */
+  private void release(Term term) {
+    long timeout = settings.lockTimeout().toNanos();
+    try {
+      VersionedRecord from = view.current();
+      if (from == null || !holdsTerm(from.record(), term)) {
+        Optional<VersionedRecord> fresh = lockCalls.run(lock::get, timeout);
+        if (fresh.isEmpty() || !holdsTerm(fresh.get().record(), term)) {
+          log.info("election: nothing to release identity={} term={}: the lease is no longer held in this term",
+              settings.identity(), term);
+          return;
+        }
+        from = fresh.get();
+      }
+      VersionedRecord base = from;
+      LeaseRecord released = new LeaseRecord("", RELEASED_LEASE_SECONDS, clock.wallTime(), clock.wallTime(),
+          base.record().leaseTransitions());
+      lockCalls.run(() -> lock.update(base, released), timeout);
+      log.info("election: released the lease identity={} term={}", settings.identity(), term);
+    } catch (LockException e) {
+      log.warn("election: could not release the lease identity={} term={} cause={}: {}", settings.identity(), term,
+          e.cause().tag(), e.getMessage());
+    }
+  }
+
+  /**
+   * Before the release: wait for leader-only work to stop and its last request to land (see
+   * {@link #close()}). Without this a status write that passed its fence check just before close() reached
+   * the API after a successor had taken the released lease. Only a leader waits: a follower releases
+   * nothing, so its close cannot let anyone start earlier.
+   */
+  private void drainLeaderWork(Term term) {
+    long giveUpAt = fenceDeadlineAtClose + fenceSlackNanos;
+    int running = inFlight.running();
+    long start = clock.nanoTime();
+    int abandoned = inFlight.awaitQuiet(giveUpAt, fenceSlackNanos);
+    if (abandoned > 0) {
+      log.warn("election: {} leader-only action(s) still running at the fence's end plus fenceSlack ({}); releasing "
+              + "the lease anyway identity={} term={}", abandoned, Durations.format(settings.fenceSlack()),
+          settings.identity(), term);
+    } else if (running > 0) {
+      log.info("election: leader-only work stopped before release identity={} term={} actions={} waitedMs={}",
+          settings.identity(), term, running, (clock.nanoTime() - start) / 1_000_000);
+    }
+  }
+
   private void transitioned(ElectorState from, ElectorState to, Term term, String cause) {
     localTransitions++;
     metrics.transition(to);
     log.info("election: {} -> {} identity={} holder={} term={} leaseTransitions={} localTransitions={} cause=\"{}\"",
         from, to, settings.identity(), observedHolder.isEmpty() ? "<none>" : observedHolder,
-        term == null ? "-" : term, term == null ? lastKnownTransitions : term.transitions(), localTransitions, cause);
+        term == null ? "-" : term, term == null ? view.lastKnownTransitions() : term.transitions(), localTransitions, cause);
   }
 
   // ---- helpers -------------------------------------------------------------------------------------
@@ -633,7 +729,7 @@ public final class LeaderElector implements Leadership, AutoCloseable {
   }
 
   private int leaseSeconds() {
-    return (int) settings.leaseDuration().toSeconds();
+    return Math.toIntExact(settings.leaseDuration().toSeconds()); // at most 3600 (ElectionSettings.MAX_TIMING)
   }
 
   private static String describeHolder(LeaseRecord r) {
@@ -649,8 +745,9 @@ public final class LeaderElector implements Leadership, AutoCloseable {
         for (LeadershipListener l : listeners) {
           try {
             event.accept(l);
-          } catch (RuntimeException e) {
-            log.warn("election: listener {} failed", l, e);
+          } catch (Throwable e) {
+            // Throwable: the other listeners must still hear of the change, and the thread must live on.
+            log.error("election: listener {} failed", l, e);
           }
         }
       });
@@ -659,16 +756,16 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     }
   }
 
-  @FunctionalInterface
-  private interface LockCall<T> {
-    T call() throws LockException;
-  }
-
   /**
    * Runs a lock call with a hard bound: the lock timeout, and while leading never past the fence, so a
    * hung API cannot hold the elector thread beyond the renew deadline. A call that times out is abandoned.
    */
-  private <T> T call(LockCall<T> op) throws LockException {
+  private <T> T call(BoundedLockCalls.LockCall<T> op) throws LockException {
+    if (stopRequested) {
+      // Closing: finish the call in progress, start no other, so close() stays bounded (the release goes
+      // through lockCalls directly).
+      throw new LockException(LockException.Cause.OTHER, "elector is closing");
+    }
     long timeout = settings.lockTimeout().toNanos();
     Tenure t = tenure;
     if (t.state == ElectorState.LEADER) {
@@ -677,28 +774,7 @@ public final class LeaderElector implements Leadership, AutoCloseable {
         throw new LockException(LockException.Cause.TIMEOUT, "renew deadline reached before the call was sent");
       }
     }
-    Future<T> future;
-    try {
-      future = lockCalls.submit(op::call);
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      throw new LockException(LockException.Cause.OTHER, "elector is closing");
-    }
-    try {
-      return future.get(timeout, TimeUnit.NANOSECONDS);
-    } catch (TimeoutException e) {
-      future.cancel(true);
-      throw new LockException(LockException.Cause.TIMEOUT,
-          lock.describe() + " did not answer within " + Durations.format(Duration.ofNanos(timeout)));
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof LockException le) {
-        throw le;
-      }
-      throw new LockException(LockException.Cause.OTHER, "lock call failed: " + e.getCause(), e.getCause());
-    } catch (InterruptedException e) {
-      future.cancel(true);
-      Thread.currentThread().interrupt();
-      throw new LockException(LockException.Cause.OTHER, "interrupted");
-    }
+    return lockCalls.run(op, timeout);
   }
 
   private void wake() {
@@ -721,7 +797,7 @@ public final class LeaderElector implements Leadership, AutoCloseable {
       wakeRequested = false;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      stopRequested = true;
+      requestStop();
     } finally {
       wakeLock.unlock();
     }
@@ -753,15 +829,14 @@ public final class LeaderElector implements Leadership, AutoCloseable {
     @Override
     public boolean isValid() {
       Tenure t = tenure;
-      return t.termSeq == seq && t.state == ElectorState.LEADER && clock.nanoTime() - t.fenceDeadline < 0;
+      return t.termSeq == seq && leads(t);
     }
 
     @Override
-    public java.time.Duration timeLeft() {
+    public Duration timeLeft() {
       Tenure t = tenure;
       long left = t.fenceDeadline - clock.nanoTime();
-      return t.termSeq == seq && t.state == ElectorState.LEADER && left > 0
-          ? java.time.Duration.ofNanos(left) : java.time.Duration.ZERO;
+      return t.termSeq == seq && leads(t) && left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
     }
   }
 

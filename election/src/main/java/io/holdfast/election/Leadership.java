@@ -24,7 +24,9 @@ public interface Leadership {
 
   /**
    * Runs {@code action} on the calling thread if, and only if, this replica leads at this instant by its
-   * own clock (last successful renewal started less than the renew deadline ago).
+   * own clock (last successful renewal started less than the renew deadline ago). Once the elector is
+   * closing nothing more runs, and the lease is released only after running actions ended (bounded; see
+   * {@link LeaderElector#close()}): keep each action to the requests it makes under one fence.
    *
    * @return true if the action ran to the end; false if it did not start, or stopped on a failed
    *     {@link Fence#check()}

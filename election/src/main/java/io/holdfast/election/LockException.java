@@ -9,8 +9,13 @@ public final class LockException extends Exception {
     CONFLICT,
     /** Create found the record already there (HTTP 409 on create). */
     ALREADY_EXISTS,
-    /** The record to update no longer exists (HTTP 404). */
+    /** The record to update no longer exists (HTTP 404 on update): a race with a deletion. */
     NOT_FOUND,
+    /**
+     * Create answered 404: the lease's namespace does not exist. A configuration error (a typo in the lease
+     * namespace), not a race: the elector reports it as an error instead of retrying quietly.
+     */
+    NAMESPACE_NOT_FOUND,
     /** The call did not answer within the lock timeout. */
     TIMEOUT,
     /** The API could not be reached (refused, reset, DNS, TLS). */

@@ -11,7 +11,8 @@ import java.util.function.UnaryOperator;
 
 /**
  * N electors against one emulated API, each through its own {@link FaultProxy}, so one replica or all of
- * them can be cut off. Fast timings by default: lease 2 s, renew deadline 1.5 s, retry 0.3 s.
+ * them can be cut off. Fast timings by default: lease 2 s, renew deadline 1.5 s, retry 0.3 s, lock timeout
+ * 0.5 s, leader request timeout 250 ms, fence slack 200 ms.
  */
 final class ElectionCluster implements AutoCloseable {
   static final String NAMESPACE = "holdfast-test";
@@ -51,7 +52,10 @@ final class ElectionCluster implements AutoCloseable {
         .leaseDuration(Duration.ofSeconds(2))
         .renewDeadline(Duration.ofMillis(1500))
         .retryPeriod(Duration.ofMillis(300))
-        .lockTimeout(Duration.ofMillis(500));
+        .lockTimeout(Duration.ofMillis(500))
+        // lease - renewDeadline (500 ms) > leaderRequestTimeout + fenceSlack (450 ms), as the settings require
+        .leaderRequestTimeout(Duration.ofMillis(250))
+        .fenceSlack(Duration.ofMillis(200));
   }
 
   static ElectionCluster start(int n) {

@@ -60,7 +60,8 @@ class ElectionSettingsTest {
         "LEADER_ELECTION_RETRY_PERIOD", "500ms",
         "MAX_RECOVERY_DURATION_WITHOUT_KUBE_API_SERVER", "1m",
         "POD_NAME", "holdfast-7d9f",
-        "POD_NAMESPACE", "gateways"), ElectionSettings.builder()).build();
+        "POD_NAMESPACE", "gateways"), ElectionSettings.builder()
+        .leaderRequestTimeout(Duration.ofMillis(500)).fenceSlack(Duration.ofMillis(250))).build();
     assertThat(s.leaseDuration()).isEqualTo(Duration.ofSeconds(4));
     assertThat(s.renewDeadline()).isEqualTo(Duration.ofSeconds(3));
     assertThat(s.retryPeriod()).isEqualTo(Duration.ofMillis(500));
@@ -97,6 +98,70 @@ class ElectionSettingsTest {
     ElectionSettings.Builder b = ElectionSettings.fromEnvironment(
         Map.of("LEADER_ELECTION_RETRY_PERIOD", "9s"), ElectionSettings.builder().identity("a"));
     assertThatThrownBy(b::build).hasMessage("renewDeadline (10s) must be greater than 1.2 x retryPeriod (9s)");
+  }
+
+  /** Issue 10's example: a fence with no margin for the write it let through. */
+  @Test
+  void aLeaseBarelyLongerThanTheRenewDeadlineIsRefusedNamingTheFencingRule() {
+    assertThatThrownBy(() -> build(b -> b.leaseDuration(Duration.ofSeconds(15)).renewDeadline(Duration.ofMillis(14_999))
+        .lockTimeout(Duration.ofSeconds(14))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("leaseDuration (15s) - renewDeadline (14.999s) must be greater than leaderRequestTimeout (2s)"
+            + " + fenceSlack (1s): a leader-only write sent just before the fence expires must land before a"
+            + " successor can take the lease");
+    // Equal is not enough: the write could land the instant a successor takes over.
+    assertThatThrownBy(() -> build(b -> b.leaseDuration(Duration.ofSeconds(13))))
+        .hasMessageStartingWith("leaseDuration (13s) - renewDeadline (10s) must be greater than leaderRequestTimeout (2s)");
+    assertThat(build(b -> b.leaseDuration(Duration.ofSeconds(14))).leaseDuration()).isEqualTo(Duration.ofSeconds(14));
+  }
+
+  @Test
+  void aLockTimeoutThatLeavesNoRoomForAnotherRenewalIsRefused() {
+    assertThatThrownBy(() -> build(b -> b.lockTimeout(Duration.ofSeconds(8)).retryPeriod(Duration.ofSeconds(2))))
+        .hasMessage("lockTimeout (8s) + retryPeriod (2s) must be less than renewDeadline (10s): a renewal that"
+            + " times out must leave time for another attempt before the fence closes");
+    assertThat(build(b -> b.lockTimeout(Duration.ofMillis(7_999))).lockTimeout()).isEqualTo(Duration.ofMillis(7_999));
+  }
+
+  /** Regression: a lease of 1000000h passed validation and wrapped negative at the int cast (follower forever). */
+  @Test
+  void everyTimingIsBoundedAtOneHour() {
+    assertThatThrownBy(() -> build(b -> b.leaseDuration(Duration.ofHours(1_000_000))))
+        .hasMessage("leaseDuration must be at most 1h, was 3600000000s");
+    assertThatThrownBy(() -> build(b -> b.retryPeriod(Duration.ofDays(365L * 1_000_000_000))))
+        .hasMessageStartingWith("retryPeriod must be at most 1h, was ");
+    for (String name : new String[] {"renewDeadline", "lockTimeout", "leaderRequestTimeout", "fenceSlack"}) {
+      assertThatThrownBy(() -> build(b -> switch (name) {
+        case "renewDeadline" -> b.renewDeadline(Duration.ofHours(2));
+        case "lockTimeout" -> b.lockTimeout(Duration.ofHours(2));
+        case "leaderRequestTimeout" -> b.leaderRequestTimeout(Duration.ofHours(2));
+        default -> b.fenceSlack(Duration.ofHours(2));
+      })).hasMessage(name + " must be at most 1h, was 7200s");
+    }
+    assertThatThrownBy(() -> RecoveryPolicy.recoverWithin(Duration.ofHours(25)))
+        .hasMessage("maxRecovery must be at most 24h, was 90000s");
+    ElectionSettings longest = build(b -> b.leaseDuration(Duration.ofHours(1)).renewDeadline(Duration.ofMinutes(50)));
+    assertThat(longest.leaseDuration()).isEqualTo(ElectionSettings.MAX_TIMING);
+  }
+
+  /** Regression: 3000000h threw ArithmeticException (a stack trace) instead of an error naming the setting. */
+  @Test
+  void aDurationTooLongForNanosecondsIsAnErrorNamingTheSetting() {
+    assertThatThrownBy(() -> Durations.parse("LEADER_ELECTION_LEASE_DURATION", "3000000h"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("LEADER_ELECTION_LEASE_DURATION: '3000000h' is too long; a duration must be at most 2562047h"
+            + " (about 292 years)");
+    assertThatThrownBy(() -> ElectionSettings.fromEnvironment(
+        Map.of("LEADER_ELECTION_RETRY_PERIOD", "99999999999999999999s"), ElectionSettings.builder()))
+        .hasMessageStartingWith("LEADER_ELECTION_RETRY_PERIOD: '99999999999999999999s' is too long");
+    assertThat(Durations.parse("x", "2562047h")).isEqualTo(Duration.ofHours(2562047));
+    assertThat(Durations.parse("x", "1.5ns")).as("sub-nanosecond fractions dropped, as Go does")
+        .isEqualTo(Duration.ofNanos(1));
+  }
+
+  @Test
+  void maxCloseTimeIsRenewDeadlinePlusFenceSlackPlusTwoLockTimeoutsPlusTwoSeconds() {
+    assertThat(build(b -> b).maxCloseTime()).isEqualTo(Duration.ofSeconds(15));
   }
 
   @ParameterizedTest

@@ -7,6 +7,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -19,16 +21,34 @@ class ElectorStateMachineTest {
   private final List<LeaderElector> electors = new ArrayList<>();
 
   private LeaderElector elector(String identity, RecoveryPolicy policy) {
-    ElectionSettings settings = ElectionCluster.fastTimings().identity(identity).recovery(policy).build();
+    return elector(ElectionCluster.fastTimings().identity(identity).recovery(policy).build(), new SimpleMeterRegistry());
+  }
+
+  private LeaderElector elector(ElectionSettings settings, MeterRegistry registry) {
     LeaderElector e = LeaderElector.builder(settings, lock)
         .clock(clock)
         .random(() -> 0.0)
         .listenerExecutor(Runnable::run)
         .exitHandler((status, reason) -> exits.add(status + " " + reason))
+        .meterRegistry(registry)
         .build();
     e.addListener(events);
     electors.add(e);
     return e;
+  }
+
+  /** Timings with a retry period long enough to have overflowed the old backoff: lease 30 s, renew 20 s, retry 10 s. */
+  private static ElectionSettings.Builder slowTimings(String identity) {
+    return ElectionCluster.fastTimings().identity(identity).leaseDuration(Duration.ofSeconds(30))
+        .renewDeadline(Duration.ofSeconds(20)).retryPeriod(Duration.ofSeconds(10)).lockTimeout(Duration.ofSeconds(1))
+        .leaderRequestTimeout(Duration.ofSeconds(2)).fenceSlack(Duration.ofSeconds(1));
+  }
+
+  /** Runs the elector as its thread would: step, then move the clock by the wait it asked for. */
+  private long stepAndWait(LeaderElector e) {
+    long wait = e.step();
+    clock.advance(Duration.ofNanos(wait));
+    return wait;
   }
 
   private LeaderElector elector(String identity) {
@@ -89,12 +109,153 @@ class ElectorStateMachineTest {
     assertThat(e.isLeader()).isTrue();
   }
 
+  private static LeaseRecord released(long transitions) {
+    return new LeaseRecord("", 1, Instant.EPOCH, Instant.EPOCH, transitions);
+  }
+
   @Test
-  void aReleasedLeaseIsTakenAtOnce() {
-    lock.put(new LeaseRecord("", 1, Instant.EPOCH, Instant.EPOCH, 3));
+  void aReleaseByTheHolderThisReplicaSawIsTakenAtOnce() {
+    lock.put(foreign("b", 3, Instant.EPOCH));
     LeaderElector e = elector("a");
     e.step();
+    assertThat(e.observedLeader()).contains("b");
+    lock.put(released(3)); // b's graceful hand-over: same term, holder emptied
+    clock.advance(Duration.ofMillis(300));
+    e.step();
     assertThat(e.currentTerm()).contains(new Term(4, "a"));
+    assertThat(events.events).contains("elected a#4");
+  }
+
+  /** Regression: a release nobody here saw a holder for was taken at once, while its holder might still act. */
+  @Test
+  void aReleaseWithoutASeenHolderWaitsAFullLeaseNotTheSecondTheRecordStates() {
+    lock.put(released(3)); // e.g. an admin emptied the holder while it still ran
+    LeaderElector e = elector("a");
+    e.step();
+    assertThat(e.isLeader()).isFalse();
+    clock.advance(Duration.ofMillis(1999)); // the record says 1 s; our lease is 2 s
+    e.step();
+    assertThat(e.isLeader()).as("a full lease has not passed").isFalse();
+    assertThat(lock.record().orElseThrow().isReleased()).isTrue();
+    clock.advance(Duration.ofMillis(1));
+    e.step();
+    assertThat(e.currentTerm()).contains(new Term(4, "a"));
+  }
+
+  @Test
+  void aReleaseOfAnotherTermThanTheOneSeenWaitsAFullLease() {
+    lock.put(foreign("b", 3, Instant.EPOCH));
+    LeaderElector e = elector("a");
+    e.step();
+    lock.put(foreign("c", 4, Instant.EPOCH)); // unseen here: c took over, then someone "released" c's lease
+    lock.put(released(4));
+    clock.advance(Duration.ofMillis(300));
+    e.step();
+    assertThat(e.isLeader()).as("c may still be acting").isFalse();
+    long waited = 300;
+    while (!e.isLeader() && waited < 5_000) {
+      waited += Duration.ofNanos(stepAndWait(e)).toMillis();
+    }
+    assertThat(e.currentTerm()).contains(new Term(5, "a"));
+    assertThat(waited).as("ms until taken").isGreaterThanOrEqualTo(2_300);
+  }
+
+  /** Regression: retryNanos << 30 overflowed for retry periods above ~8.6 s after 31 failures: delay 0, a spin. */
+  @Test
+  void followerBackoffStaysCappedAfterFortyFailuresWithATenSecondRetryPeriod() {
+    lock.put(foreign("b", 1, Instant.EPOCH));
+    LeaderElector e = elector(slowTimings("a").build(), new SimpleMeterRegistry());
+    long wait = e.step(); // observes b
+    lock.failWith(LockException.Cause.UNREACHABLE);
+    int callsBefore = lock.calls();
+    List<Long> waits = new ArrayList<>();
+    for (int failure = 1; failure <= 40; failure++) {
+      clock.advance(Duration.ofNanos(wait));
+      wait = e.step();
+      waits.add(Duration.ofNanos(wait).toSeconds());
+    }
+    assertThat(lock.calls() - callsBefore).as("one attempt per wait").isEqualTo(40);
+    assertThat(waits.subList(0, 3)).containsExactly(10L, 20L, 40L);
+    assertThat(waits.subList(3, 40)).as("capped at 4 retry periods, never 0").containsOnly(40L);
+  }
+
+  /**
+   * Regression: the renewal failures carried over into the follower's backoff, which scheduled the next
+   * attempt past the recovery deadline; at the deadline it exited without trying, the API already back.
+   */
+  @Test
+  void maxRecoveryDoesNotExitWhenTheApiIsBackBeforeTheDeadlineButTheBackoffReachesPastIt() {
+    ElectionSettings s = ElectionCluster.fastTimings().identity("a").leaseDuration(Duration.ofSeconds(4))
+        .renewDeadline(Duration.ofSeconds(3)).retryPeriod(Duration.ofMillis(500)).lockTimeout(Duration.ofSeconds(1))
+        .leaderRequestTimeout(Duration.ofMillis(500)).fenceSlack(Duration.ofMillis(250))
+        .recovery(RecoveryPolicy.recoverWithin(Duration.ofSeconds(1))).build();
+    LeaderElector e = elector(s, new SimpleMeterRegistry());
+    e.step();
+    lock.failWith(LockException.Cause.UNREACHABLE);
+    long wait = 0;
+    for (int i = 0; i < 20 && e.state() == ElectorState.LEADER; i++) { // five failed renewals, then the fence ends
+      clock.advance(Duration.ofNanos(wait));
+      wait = e.step();
+    }
+    assertThat(e.state()).isEqualTo(ElectorState.FOLLOWER);
+    assertThat(Duration.ofNanos(wait)).as("first follower retry: a new streak, one retry period")
+        .isEqualTo(Duration.ofMillis(500));
+    clock.advance(Duration.ofNanos(wait));
+    wait = e.step(); // fails again: the next attempt would be 1 s later, past the deadline
+    lock.heal(); // the API is back before the deadline
+    clock.advance(Duration.ofNanos(wait));
+    e.step();
+    assertThat(exits).isEmpty();
+    assertThat(e.isLeader()).as("re-took its own lease").isTrue();
+  }
+
+  @Test
+  void aMissingLeaseNamespaceIsAnErrorOncePerStreakWithAMetricAndLastError() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    lock.failCreatesWith(LockException.Cause.NAMESPACE_NOT_FOUND, "lease namespace 'typo' not found (HTTP 404)");
+    LeaderElector e = elector(ElectionCluster.fastTimings().identity("a").build(), registry);
+    List<Long> waits = new ArrayList<>();
+    try (LogCapture logs = LogCapture.of(LeaderElector.class)) {
+      for (int i = 0; i < 5; i++) {
+        waits.add(Duration.ofNanos(stepAndWait(e)).toMillis());
+      }
+      assertThat(logs.atLeast(ch.qos.logback.classic.Level.ERROR)).singleElement().asString()
+          .contains("cause=namespace_not_found", "namespace=" + ElectionCluster.NAMESPACE, "'typo' not found");
+    }
+    assertThat(e.lastError()).contains("lease namespace 'typo' not found (HTTP 404)");
+    assertThat(registry.get("holdfast.election.acquire.failures").tag("cause", "namespace_not_found").counter().count())
+        .isEqualTo(5);
+    assertThat(waits).as("backs off like any failure, not a lost race").containsExactly(300L, 600L, 1200L, 1200L, 1200L);
+
+    lock.heal();
+    e.step();
+    assertThat(e.isLeader()).isTrue();
+    assertThat(e.lastError()).isEmpty();
+  }
+
+  @Test
+  void everyStateChangeIsLoggedOnceWithHolderAndTransitionCount() {
+    try (LogCapture logs = LogCapture.of(LeaderElector.class)) {
+      LeaderElector e = elector("a");
+      e.step();
+      lock.put(foreign("intruder", 7, Instant.EPOCH));
+      clock.advance(Duration.ofMillis(300));
+      e.step();
+      e.close();
+      assertThat(logs.messages().stream().filter(m -> m.contains(" -> ")).toList()).satisfiesExactly(
+          m -> assertThat(m).contains("FOLLOWER -> LEADER", "holder=a ", "leaseTransitions=0", "localTransitions=1"),
+          m -> assertThat(m).contains("LEADER -> FOLLOWER", "holder=intruder ", "leaseTransitions=0", "localTransitions=2"),
+          m -> assertThat(m).contains("FOLLOWER -> STOPPED", "holder=intruder ", "leaseTransitions=7", "localTransitions=3"));
+    }
+  }
+
+  @Test
+  void closingANeverStartedLeaderReleasesItsLease() {
+    LeaderElector e = elector("a");
+    e.step();
+    e.close();
+    assertThat(e.state()).isEqualTo(ElectorState.STOPPED);
+    assertThat(lock.record().orElseThrow().isReleased()).isTrue();
   }
 
   @Test

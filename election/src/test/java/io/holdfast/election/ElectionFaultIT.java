@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Electors against the emulated API through fault proxies. Timings: lease 2 s, renew deadline 1.5 s,
  * retry 0.3 s. Bounds below are the protocol's own bounds plus a margin for a loaded 2-core machine.
  */
-class ElectionFaultTest {
+class ElectionFaultIT {
   private static final Duration LEASE = Duration.ofSeconds(2);
   private static final Duration RENEW_DEADLINE = Duration.ofMillis(1500);
   private static final Duration RETRY = Duration.ofMillis(300);

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * The promise behind fencing: intervals of leader-only work from different replicas never overlap, while
  * cuts, resets, latency and paused renewals hit the replicas at random for a bounded time.
  */
-class SingleWriterInvariantTest {
+class SingleWriterInvariantIT {
   private static final Duration CHAOS = Duration.ofSeconds(15);
 
   record Interval(String replica, Term term, long start, long end) {}

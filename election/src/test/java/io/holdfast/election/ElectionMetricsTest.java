@@ -1,0 +1,40 @@
+package io.holdfast.election;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.lang.ref.WeakReference;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class ElectionMetricsTest {
+  private final FakeClock clock = new FakeClock();
+
+  /** Builds an elector that leads, and keeps no reference to it: only the registry may. */
+  private void electAndForget(MeterRegistry registry) {
+    LeaderElector e = LeaderElector.builder(ElectionCluster.fastTimings().identity("a").build(), new InMemoryLeaseLock())
+        .clock(clock).random(() -> 0.0).listenerExecutor(Runnable::run).meterRegistry(registry).build();
+    e.step();
+  }
+
+  /**
+   * Regression: the renew-age gauge was registered through a method reference held only weakly by
+   * Micrometer, so it read NaN after the first garbage collection.
+   */
+  @Test
+  void theGaugesStillReadTheElectorAfterGarbageCollection() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    electAndForget(registry);
+    clock.advance(Duration.ofSeconds(1));
+    WeakReference<Object> sentinel = new WeakReference<>(new Object());
+    await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+        .until(() -> {
+          System.gc();
+          return sentinel.get() == null; // a collection that clears weak references has run
+        });
+    assertThat(registry.get("holdfast.election.last.renew.age").gauge().value()).isEqualTo(1.0);
+    assertThat(registry.get("holdfast.election.leader").gauge().value()).isEqualTo(1.0);
+  }
+}
