@@ -4,28 +4,39 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.net.InetAddress;
 import java.util.HashMap;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 
 /**
  * The emulated Kubernetes API: fabric8's mock server in CRUD mode on a loopback port. It enforces
- * resourceVersion conflicts on PUT, serves watches over WebSocket, and has no faults of its own (put a
+ * resourceVersion conflicts on PUT, including on {@code /status} subresources as a real API server does (see
+ * {@link KubeApiDispatcher}), serves watches over WebSocket, and has no network faults of its own (put a
  * {@link FaultProxy} in front of it).
+ *
+ * <p>It records every write it receives ({@link #writes()}), with the time it took effect and the writer's user
+ * agent, so a test can audit what the API actually got ({@link FencingAudit}); and status writes can be made to
+ * fail ({@link #failStatusWrites}).
  */
 public final class MockKubeApi implements AutoCloseable {
   private final KubernetesMockServer server;
   private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(MockKubeApi.class);
+  private final RecordingDispatcher dispatcher = new RecordingDispatcher();
   private final KubernetesClient admin;
   private final int port;
 
   private MockKubeApi(int port) {
     server = new KubernetesMockServer(new Context(Serialization.jsonMapper()), new MockWebServer(),
-        new HashMap<>(), new KubernetesCrudDispatcher(), false);
+        new HashMap<>(), dispatcher, false);
     server.init(InetAddress.getLoopbackAddress(), port);
     this.port = server.getPort();
     admin = new KubernetesClientBuilder().withConfig(configFor(this.port)).build();
@@ -53,6 +64,34 @@ public final class MockKubeApi implements AutoCloseable {
   /** The underlying mock server, e.g. to inspect recorded requests. */
   public KubernetesMockServer server() {
     return server;
+  }
+
+  /** Every write received so far (any method but GET), in the order they took effect. */
+  public List<ApiWrite> writes() {
+    return List.copyOf(dispatcher.writes);
+  }
+
+  /** The writes received from clients with this user agent. */
+  public List<ApiWrite> writesFrom(String userAgent) {
+    return dispatcher.writes.stream().filter(w -> userAgent.equals(w.userAgent())).toList();
+  }
+
+  /**
+   * The Lease and status writes as {@link FencingAudit} entries.
+   *
+   * @param writerOf the replica identity behind a user agent (status writes are attributed with it)
+   */
+  public List<FencingAudit.Entry> auditEntries(Function<String, String> writerOf) {
+    return dispatcher.writes.stream().map(w -> w.auditEntry(writerOf)).flatMap(Optional::stream).toList();
+  }
+
+  /** Answer every status write with {@code code} (e.g. 500) until {@link #stopFailingStatusWrites()}. */
+  public void failStatusWrites(int code) {
+    dispatcher.failStatusWith = code;
+  }
+
+  public void stopFailingStatusWrites() {
+    dispatcher.failStatusWith = 0;
   }
 
   /** A client configuration for an API reachable on {@code 127.0.0.1:port} (the mock, or a proxy to it). */
@@ -85,6 +124,31 @@ public final class MockKubeApi implements AutoCloseable {
       stopper.join(3_000);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Records each write with its arrival time and answer; fails status writes on request. */
+  private static final class RecordingDispatcher extends KubeApiDispatcher {
+    final List<ApiWrite> writes = new CopyOnWriteArrayList<>();
+    volatile int failStatusWith;
+
+    @Override
+    public MockResponse dispatch(RecordedRequest request) {
+      if ("GET".equalsIgnoreCase(request.getMethod())) {
+        return super.dispatch(request);
+      }
+      synchronized (this) { // the same lock as the write handlers: arrival order is the order of effect
+        long received = System.nanoTime();
+        String body = bodyOf(request);
+        int fail = failStatusWith;
+        MockResponse response = fail != 0 && isStatusPath(request.getPath())
+            ? failure(fail, "InternalError", "injected failure")
+            : super.dispatch(request);
+        String agent = request.getHeader("User-Agent");
+        writes.add(new ApiWrite(received, agent == null ? "" : agent, request.getMethod(), request.getPath(),
+            resourceVersionOf(body), response == null ? 0 : response.code(), body));
+        return response;
+      }
     }
   }
 }

@@ -167,8 +167,11 @@ public final class MockKubeApiMain implements AutoCloseable {
     stop.await();
   }
 
-  /** Delegates to the CRUD dispatcher, then appends one line per write to the record file. */
-  static final class RecordingDispatcher extends KubernetesCrudDispatcher {
+  /**
+   * Delegates to the CRUD dispatcher (which answers 409 to a status PUT with a stale resourceVersion, as a real
+   * API server does), then appends one line per write to the record file.
+   */
+  static final class RecordingDispatcher extends KubeApiDispatcher {
     private static final JsonMapper BODY_READER = JsonMapper.builder().build();
     private final BufferedWriter out;
 

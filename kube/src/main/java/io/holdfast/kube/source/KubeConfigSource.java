@@ -169,6 +169,16 @@ public final class KubeConfigSource implements AutoCloseable {
     return observed;
   }
 
+  /**
+   * The custom resource as this source's informer last saw it (spec, status and metadata), or empty if it has not
+   * seen it or {@code key} is not a Holdfast kind. May lag the API; for writers that want to skip a GET (see
+   * {@code StatusWriter.Builder.objectCache}). The caller must not modify the object.
+   */
+  public Optional<GenericKubernetesResource> cached(ResourceKey key) {
+    return customs.entrySet().stream().filter(e -> e.getKey().getKind().equals(key.kind())).findFirst()
+        .flatMap(e -> e.getValue().byKey(key.namespace() + "/" + key.name()));
+  }
+
   @Override
   public synchronized void close() {
     if (closed) {

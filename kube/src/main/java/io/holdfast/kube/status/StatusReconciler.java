@@ -27,6 +27,13 @@ import org.slf4j.LoggerFactory;
  * <p>A resource is pending while its latest desired status differs from the one last confirmed on its object
  * ({@link #settled}). A new term forgets everything confirmed, so every term starts by reconciling all resources
  * against fresh reads, which also repairs statuses altered or deleted while another replica led.
+ *
+ * <p>Every API call goes through {@link FencedCalls}: bounded by the request timeout and the time left on the
+ * fence. A write is based on the newest copy of the object at hand without a GET: the one this writer last read or
+ * wrote, or the source's informer copy when that one has a newer generation (the spec changed since). A stale base
+ * costs one 409, then a re-read (the informer copy if it shows a newer generation than the rejected write, else a
+ * GET), a recomputed status and another write; after {@link #MAX_CONFLICTS} conflicts in a row the resource counts
+ * as failed and backs off.
  */
 final class StatusReconciler {
   private static final Logger log = LoggerFactory.getLogger(StatusReconciler.class);
@@ -46,6 +53,7 @@ final class StatusReconciler {
   }
 
   private final StatusApi api;
+  private final FencedCalls calls;
   private final Function<ResourceKey, Optional<GenericKubernetesResource>> cache;
   private final Clock clock;
   private final RateLimiter limiter;
@@ -60,9 +68,10 @@ final class StatusReconciler {
   private int failures;
   private Term term;
 
-  StatusReconciler(StatusApi api, Function<ResourceKey, Optional<GenericKubernetesResource>> cache, Clock clock,
-      RateLimiter limiter, Backoff backoff, StatusMetrics metrics) {
+  StatusReconciler(StatusApi api, FencedCalls calls, Function<ResourceKey, Optional<GenericKubernetesResource>> cache,
+      Clock clock, RateLimiter limiter, Backoff backoff, StatusMetrics metrics) {
     this.api = api;
+    this.calls = calls;
     this.cache = cache;
     this.clock = clock;
     this.limiter = limiter;
@@ -162,10 +171,7 @@ final class StatusReconciler {
   }
 
   private void reconcile(Fence fence, ResourceKey key, DesiredStatus want, Pacer pacer) {
-    GenericKubernetesResource object = known.get(key);
-    if (object == null) {
-      object = cache.apply(key).orElse(null);
-    }
+    GenericKubernetesResource object = base(key);
     if (object == null) {
       object = read(fence, key, pacer);
     }
@@ -178,9 +184,9 @@ final class StatusReconciler {
       }
       GenericKubernetesResource body = withStatus(object, next);
       take(fence, pacer);
-      fence.check(); // the last moment before the write leaves this replica
       try {
-        confirm(key, want, api.updateStatus(key, body), Outcome.WRITTEN);
+        confirm(key, want, calls.call(fence, pacer, "status PUT " + key, () -> api.updateStatus(key, body)),
+            Outcome.WRITTEN);
         log.debug("status: written resource={} resourceVersion={} term={}", key,
             body.getMetadata().getResourceVersion(), fence.term());
         return;
@@ -192,10 +198,13 @@ final class StatusReconciler {
           throw e;
         }
         metrics.count(Outcome.CONFLICT);
-        log.debug("status: conflict resource={} resourceVersion={}; re-reading", key,
-            body.getMetadata().getResourceVersion());
         known.remove(key);
-        object = read(fence, key, pacer);
+        GenericKubernetesResource cached = cache.apply(key).orElse(null);
+        boolean fromCache = cached != null && generation(cached) > generation(body);
+        log.debug("status: conflict resource={} resourceVersion={}; re-reading from {}", key,
+            body.getMetadata().getResourceVersion(), fromCache ? "the informer copy" : "the API");
+        // A newer generation in the informer copy is the spec edit that caused the conflict: no GET needed.
+        object = fromCache ? cached : read(fence, key, pacer);
       }
     }
     // Gone: nothing to write. Settled so it is not read again each pass; a new build drops it.
@@ -207,7 +216,26 @@ final class StatusReconciler {
 
   private GenericKubernetesResource read(Fence fence, ResourceKey key, Pacer pacer) {
     take(fence, pacer);
-    return api.get(key).orElse(null);
+    return calls.call(fence, pacer, "GET " + key, () -> api.get(key)).orElse(null);
+  }
+
+  /**
+   * The copy to base a write on, without a GET: the object this writer last read or wrote, unless the cache's
+   * copy has a newer generation (a spec edit the writer has not seen; status writes do not change the
+   * generation). Null when neither has the object.
+   */
+  private GenericKubernetesResource base(ResourceKey key) {
+    GenericKubernetesResource mine = known.get(key);
+    GenericKubernetesResource cached = cache.apply(key).orElse(null);
+    if (mine == null || cached == null) {
+      return mine != null ? mine : cached;
+    }
+    return generation(cached) > generation(mine) ? cached : mine;
+  }
+
+  private static long generation(GenericKubernetesResource r) {
+    Long g = r.getMetadata() == null ? null : r.getMetadata().getGeneration();
+    return g == null ? 0 : g;
   }
 
   private void confirm(ResourceKey key, DesiredStatus want, GenericKubernetesResource object, Outcome outcome) {

@@ -31,8 +31,11 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #publish} only stores the map and wakes the writer: it never blocks on the API. Many publishes
  *       between two writes collapse into one write of the newest status per resource.
  *   <li>Every write runs inside {@link Leadership#runIfLeader}; {@link Fence#check()} runs right before each
- *       HTTP write, and the write carries the resourceVersion it was computed from, so a stale write gets 409
+ *       HTTP request, and the write carries the resourceVersion it was computed from, so a stale write gets 409
  *       (then the object is re-read and the status recomputed) instead of overwriting a newer one.
+ *   <li>Each request is a leader-only request: the writer waits for it at most {@code min(requestTimeout, time left
+ *       on the fence)}, then abandons it; none starts with less than {@link FencedCalls#MIN_TIME_LEFT} left
+ *       ({@link FencedCalls}).
  *   <li>A write whose computed status equals the object's current one is skipped.
  *   <li>Each new term reconciles every resource against fresh reads; a demotion ends the current pass at once and
  *       drops its retries. A follower keeps the latest desired map and writes nothing.
@@ -44,11 +47,17 @@ public final class StatusWriter implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(StatusWriter.class);
   /** Longest a wait goes without re-checking the fence, which can expire by the clock with no event. */
   private static final long FENCE_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+  /** What {@link #close()} may take beyond the request timeout: the writer thread finishing its step. */
+  static final Duration CLOSE_MARGIN = Duration.ofMillis(500);
+  /** Wait before the next pass after an unexpected failure, so a failure that repeats cannot spin. */
+  private static final long AFTER_FAILURE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
   private final Leadership leadership;
   private final StatusReconciler reconciler;
   private final StatusMetrics metrics;
   private final long resyncNanos;
+  private final Duration requestTimeout;
+  private final FencedCalls calls;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition wake = lock.newCondition();
   private final AtomicBoolean resyncRequested = new AtomicBoolean();
@@ -61,8 +70,10 @@ public final class StatusWriter implements AutoCloseable {
     this.leadership = b.leadership;
     this.metrics = new StatusMetrics(b.registry);
     this.resyncNanos = b.resync.toNanos();
-    this.reconciler = new StatusReconciler(b.api != null ? b.api : new Fabric8StatusApi(b.client), b.cache, b.clock,
-        new RateLimiter(b.callsPerSecond, System::nanoTime), b.backoff, metrics);
+    this.requestTimeout = b.requestTimeout;
+    this.calls = new FencedCalls(b.requestTimeout, () -> closed);
+    this.reconciler = new StatusReconciler(b.api != null ? b.api : new Fabric8StatusApi(b.client), calls, b.cache,
+        b.clock, new RateLimiter(b.callsPerSecond, System::nanoTime), b.backoff, metrics);
   }
 
   public static Builder builder(KubernetesClient client, Leadership leadership) {
@@ -128,7 +139,12 @@ public final class StatusWriter implements AutoCloseable {
     return metrics.pending();
   }
 
-  /** Stops the writer; a write in flight finishes or times out under the client's request timeout. */
+  /**
+   * Stops leader-only work: no request starts from now on, and a request in flight is waited for until it is
+   * answered or abandoned at its own bound ({@code min(requestTimeout, time left on the fence)}). Returns within
+   * {@code requestTimeout} + {@link #CLOSE_MARGIN} (500 ms). Close the writer before the elector, so the lease is
+   * released only after this replica's last status write has landed or been abandoned.
+   */
   @Override
   public void close() {
     closed = true;
@@ -139,14 +155,17 @@ public final class StatusWriter implements AutoCloseable {
     }
     if (t != null && t != Thread.currentThread()) {
       try {
-        t.join(2_000);
+        t.join(requestTimeout.plus(CLOSE_MARGIN).toMillis());
         if (t.isAlive()) {
+          log.warn("status: writer still busy {} ms after close, interrupting it",
+              requestTimeout.plus(CLOSE_MARGIN).toMillis());
           t.interrupt();
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
     }
+    calls.close();
     metrics.close();
   }
 
@@ -155,16 +174,21 @@ public final class StatusWriter implements AutoCloseable {
   private void run() {
     long nextResync = resyncNanos > 0 ? System.nanoTime() + resyncNanos : Long.MAX_VALUE;
     while (!closed) {
+      boolean failed = false;
       try {
         if (resyncNanos > 0 && System.nanoTime() - nextResync >= 0) {
           resyncRequested.set(true);
           nextResync = System.nanoTime() + resyncNanos;
         }
         cycle();
-      } catch (RuntimeException e) {
-        log.error("status: unexpected error in the writer, continuing", e);
+      } catch (Throwable e) {
+        // Nothing may end this thread but close(): an Error here would otherwise stop status writing silently.
+        log.error("status: unexpected failure in the writer, next pass in {} ms error=\"{}\"",
+            AFTER_FAILURE_NANOS / 1_000_000, e.toString(), e);
+        failed = true;
       }
-      awaitSignal(nextResync == Long.MAX_VALUE ? Long.MAX_VALUE : nextResync - System.nanoTime());
+      long untilResync = nextResync == Long.MAX_VALUE ? Long.MAX_VALUE : nextResync - System.nanoTime();
+      awaitSignal(failed ? Math.min(untilResync, AFTER_FAILURE_NANOS) : untilResync);
     }
     log.debug("status: writer stopped");
   }
@@ -255,6 +279,7 @@ public final class StatusWriter implements AutoCloseable {
     private Clock clock = Clock.systemUTC();
     private Function<ResourceKey, Optional<GenericKubernetesResource>> cache = k -> Optional.empty();
     private Duration resync = Duration.ofMinutes(10);
+    private Duration requestTimeout = Duration.ofSeconds(2);
 
     private Builder(KubernetesClient client, Leadership leadership) {
       this.client = client;
@@ -302,6 +327,18 @@ public final class StatusWriter implements AutoCloseable {
         throw new IllegalArgumentException("resync interval must not be negative, was " + v);
       }
       resync = v;
+      return this;
+    }
+
+    /**
+     * Bound on each request, further capped at the time left on the fence; default 2 s. Use the election's
+     * {@code leaderRequestTimeout}, and give the client the same request timeout.
+     */
+    public Builder requestTimeout(Duration v) {
+      if (v == null || v.isNegative() || v.isZero()) {
+        throw new IllegalArgumentException("requestTimeout must be greater than 0, was " + v);
+      }
+      requestTimeout = v;
       return this;
     }
 

@@ -100,6 +100,14 @@ class KubeConfigSourceTest {
     await().atMost(WAIT).until(() -> !source.observed().get(key).resourceVersion().equals(before));
     await().during(Duration.ofMillis(700)).atMost(Duration.ofSeconds(2)).until(() -> kube.configs.size() == pushed);
     assertThat(kube.last().virtualServices().get(0).metadata().resourceVersion()).isEmpty();
+
+    // The informer copy the status writer bases its writes on: the whole object, status included.
+    await().atMost(WAIT).until(() -> source.cached(key)
+        .map(r -> r.getMetadata().getResourceVersion().equals(source.observed().get(key).resourceVersion()))
+        .orElse(false));
+    assertThat(source.cached(key).orElseThrow().getAdditionalProperties()).containsKeys("spec", "status");
+    assertThat(source.cached(ResourceKey.virtualService("demo", "absent"))).isEmpty();
+    assertThat(source.cached(new ResourceKey("Service", "demo", "echo"))).as("not a Holdfast kind").isEmpty();
   }
 
   @Test

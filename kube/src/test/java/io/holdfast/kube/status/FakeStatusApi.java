@@ -9,12 +9,16 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** An in-memory API with resourceVersion checks on status writes, call counters, and hooks. */
+/**
+ * An in-memory API with resourceVersion checks on status writes, call counters, and hooks; {@code onUpdate} runs
+ * before a status write is applied (e.g. to hold it, as a slow network would).
+ */
 final class FakeStatusApi implements StatusApi {
   final Map<ResourceKey, GenericKubernetesResource> objects = new ConcurrentHashMap<>();
   final AtomicInteger gets = new AtomicInteger();
   final AtomicInteger updates = new AtomicInteger();
   volatile Runnable onGet = () -> { };
+  volatile Runnable onUpdate = () -> { };
   volatile int failUpdatesWith;
   private final AtomicInteger versions = new AtomicInteger(1);
 
@@ -32,8 +36,13 @@ final class FakeStatusApi implements StatusApi {
   }
 
   @Override
-  public synchronized GenericKubernetesResource updateStatus(ResourceKey key, GenericKubernetesResource object) {
+  public GenericKubernetesResource updateStatus(ResourceKey key, GenericKubernetesResource object) {
     updates.incrementAndGet();
+    onUpdate.run();
+    return apply(key, object);
+  }
+
+  private synchronized GenericKubernetesResource apply(ResourceKey key, GenericKubernetesResource object) {
     if (failUpdatesWith != 0) {
       throw new KubernetesClientException("injected", failUpdatesWith, null);
     }

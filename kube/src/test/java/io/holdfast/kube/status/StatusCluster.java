@@ -23,10 +23,12 @@ import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 /**
- * Replicas, each a real {@link LeaderElector} and a {@link StatusWriter} sharing one client that reaches the
- * emulated API through the replica's own {@link FaultProxy}, with the user agent {@code holdfast-status/<name>} so
- * the API's record says who wrote what. Election timings: lease 2 s, renew deadline 1.5 s, retry 0.3 s, lock
- * timeout 0.5 s (also the client's request timeout).
+ * Replicas, each a real {@link LeaderElector} and a {@link StatusWriter}, wired as the server wires them: a lease
+ * client (every call bounded by the lock timeout) and a status client (request timeout = the leader request
+ * timeout), each reaching the emulated API through a {@link FaultProxy} of the replica's own (the replica's link:
+ * {@link Replica#link}), with the user agent {@code holdfast-status/<name>}, so the API's record says who wrote
+ * what. Election timings: lease 3 s, renew
+ * deadline 2 s, retry 0.3 s, lock timeout 0.5 s, leader request timeout 0.6 s, fence slack 0.3 s.
  */
 final class StatusCluster implements AutoCloseable {
   static final String LEASE_NAMESPACE = "holdfast-system";
@@ -46,6 +48,26 @@ final class StatusCluster implements AutoCloseable {
     return c;
   }
 
+  /** The election settings of replica {@code name}. */
+  static ElectionSettings settings(String name) {
+    return ElectionSettings.builder()
+        .identity(name)
+        .leaseNamespace(LEASE_NAMESPACE)
+        .leaseName("holdfast")
+        .leaseDuration(Duration.ofSeconds(3))
+        .renewDeadline(Duration.ofSeconds(2))
+        .retryPeriod(Duration.ofMillis(300))
+        .lockTimeout(Duration.ofMillis(500))
+        .leaderRequestTimeout(Duration.ofMillis(600))
+        .fenceSlack(Duration.ofMillis(300))
+        .build();
+  }
+
+  /** The replica behind a user agent of the API's record (its name), for {@link io.holdfast.testkit.FencingAudit}. */
+  static String writerOf(String userAgent) {
+    return userAgent.startsWith("holdfast-status/") ? userAgent.substring("holdfast-status/".length()) : userAgent;
+  }
+
   List<Replica> leaders() {
     return replicas.stream().filter(r -> r.elector.isLeader()).toList();
   }
@@ -63,8 +85,12 @@ final class StatusCluster implements AutoCloseable {
   static final class Replica implements AutoCloseable, LeadershipListener {
     final String name;
     final String userAgent;
-    final FaultProxy proxy;
-    final KubernetesClient client;
+    /** The lease client's way to the API. */
+    final FaultProxy leaseProxy;
+    /** The status client's way to the API. */
+    final FaultProxy statusProxy;
+    final KubernetesClient leaseClient;
+    final KubernetesClient statusClient;
     final LeaderElector elector;
     final StatusWriter writer;
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -76,25 +102,24 @@ final class StatusCluster implements AutoCloseable {
     Replica(String name, StatusKubeApi api, UnaryOperator<StatusWriter.Builder> tuning) {
       this.name = name;
       this.userAgent = "holdfast-status/" + name;
-      this.proxy = FaultProxy.start(name, api.port());
-      ElectionSettings settings = ElectionSettings.builder()
-          .identity(name)
-          .leaseNamespace(LEASE_NAMESPACE)
-          .leaseName("holdfast")
-          .leaseDuration(Duration.ofSeconds(2))
-          .renewDeadline(Duration.ofMillis(1500))
-          .retryPeriod(Duration.ofMillis(300))
-          .lockTimeout(Duration.ofMillis(500))
-          .build();
-      this.client = new KubernetesClientBuilder().withConfig(new ConfigBuilder(
-          KubernetesLeaseLock.electionConfig(MockKubeApi.configFor(proxy.port()), settings.lockTimeout()))
+      this.leaseProxy = FaultProxy.start(name + "-lease", api.port());
+      this.statusProxy = FaultProxy.start(name + "-status", api.port());
+      ElectionSettings settings = settings(name);
+      this.leaseClient = new KubernetesClientBuilder().withConfig(new ConfigBuilder(
+          KubernetesLeaseLock.electionConfig(MockKubeApi.configFor(leaseProxy.port()), settings.lockTimeout()))
           .withUserAgent(userAgent).build()).build();
-      this.elector = LeaderElector.builder(settings, KubernetesLeaseLock.using(client, LEASE_NAMESPACE, "holdfast"))
+      int requestMillis = (int) settings.leaderRequestTimeout().toMillis();
+      this.statusClient = new KubernetesClientBuilder().withConfig(new ConfigBuilder(MockKubeApi.configFor(statusProxy.port()))
+          .withRequestTimeout(requestMillis).withConnectionTimeout(requestMillis).withUserAgent(userAgent).build())
+          .build();
+      this.elector = LeaderElector.builder(settings,
+              KubernetesLeaseLock.using(leaseClient, LEASE_NAMESPACE, "holdfast"))
           .exitHandler((status, reason) -> { })
           .build();
       elector.addListener(this);
-      this.writer = tuning.apply(StatusWriter.builder(client, elector)
+      this.writer = tuning.apply(StatusWriter.builder(statusClient, elector)
               .meterRegistry(registry)
+              .requestTimeout(settings.leaderRequestTimeout())
               .backoff(new Backoff(Duration.ofMillis(100), Duration.ofMillis(400)))
               .callsPerSecond(200)
               .objectCache(k -> cache.apply(k)))
@@ -113,6 +138,12 @@ final class StatusCluster implements AutoCloseable {
       demotedAt.add(System.nanoTime());
     }
 
+    /** Applies a fault to the replica's whole link: both its proxies. */
+    void link(java.util.function.Consumer<FaultProxy> fault) {
+      fault.accept(leaseProxy);
+      fault.accept(statusProxy);
+    }
+
     double count(String outcome) {
       var c = registry.find(StatusMetrics.WRITES).tag("outcome", outcome).counter();
       return c == null ? 0 : c.count();
@@ -120,10 +151,12 @@ final class StatusCluster implements AutoCloseable {
 
     @Override
     public void close() {
-      writer.close();
+      writer.close(); // leader-only work first, then the lease is released: the order the server uses
       elector.close();
-      client.close();
-      proxy.close();
+      statusClient.close();
+      leaseClient.close();
+      leaseProxy.close();
+      statusProxy.close();
     }
 
     @Override

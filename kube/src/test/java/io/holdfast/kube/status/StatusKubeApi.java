@@ -4,33 +4,22 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.kubernetes.client.utils.Serialization;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
+import io.holdfast.testkit.ApiWrite;
 import io.holdfast.testkit.MockKubeApi;
 import io.holdfast.xds.model.ResourceKey;
 import java.io.InputStream;
-import java.net.InetAddress;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The emulated API for the status tests: {@link MockKubeApi}'s CRUD mock, but with a
- * {@link StatusRecordingDispatcher}, and the test CRDs (status subresource on) already created.
+ * The emulated API for the status tests: {@link MockKubeApi} (which answers a stale status write with 409 and
+ * records every write), with the test CRDs (status subresource on) already created.
  */
 final class StatusKubeApi implements AutoCloseable {
-  final StatusRecordingDispatcher dispatcher = new StatusRecordingDispatcher();
-  final KubernetesMockServer server;
-  final KubernetesClient admin;
+  final MockKubeApi mock = MockKubeApi.start();
+  final KubernetesClient admin = mock.admin();
 
   private StatusKubeApi() {
-    server = new KubernetesMockServer(new Context(Serialization.jsonMapper()), new MockWebServer(), new HashMap<>(),
-        dispatcher, false);
-    server.init(InetAddress.getLoopbackAddress(), 0);
-    admin = new KubernetesClientBuilder().withConfig(MockKubeApi.configFor(server.getPort())).build();
     try (InputStream crds = StatusKubeApi.class.getResourceAsStream("/test-crds.yaml")) {
       List<HasMetadata> items = admin.load(crds).items();
       items.forEach(i -> admin.resource(i).create());
@@ -44,7 +33,17 @@ final class StatusKubeApi implements AutoCloseable {
   }
 
   int port() {
-    return server.getPort();
+    return mock.port();
+  }
+
+  /** Every status write the API received, in the order they took effect. */
+  List<ApiWrite> statusWrites() {
+    return mock.writes().stream().filter(ApiWrite::isStatus).toList();
+  }
+
+  /** The status writes received from clients with this user agent. */
+  List<ApiWrite> statusWritesFrom(String userAgent) {
+    return mock.writesFrom(userAgent).stream().filter(ApiWrite::isStatus).toList();
   }
 
   /** Creates an object of one of the gateway kinds with a small spec. */
@@ -84,14 +83,6 @@ final class StatusKubeApi implements AutoCloseable {
 
   @Override
   public void close() {
-    admin.close();
-    Thread stopper = new Thread(server::destroy, "status-mock-stop");
-    stopper.setDaemon(true);
-    stopper.start();
-    try {
-      stopper.join(3_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    mock.close();
   }
 }

@@ -9,7 +9,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.holdfast.kube.status.StatusCluster.Replica;
-import io.holdfast.kube.status.StatusRecordingDispatcher.StatusWrite;
+import io.holdfast.testkit.ApiWrite;
+import io.holdfast.testkit.FaultProxy;
 import io.holdfast.xds.model.ResourceKey;
 import io.holdfast.xds.validate.ResourceStatus.State;
 import java.time.Duration;
@@ -44,8 +45,8 @@ class StatusWriterElectionTest {
     return c.leaders().get(0);
   }
 
-  private static List<StatusWrite> successful(StatusCluster c) {
-    return c.api.dispatcher.writes.stream().filter(w -> w.code() == 200).toList();
+  private static List<ApiWrite> successful(StatusCluster c) {
+    return c.api.statusWrites().stream().filter(w -> w.code() == 200).toList();
   }
 
   @Test
@@ -62,11 +63,11 @@ class StatusWriterElectionTest {
       assertThat(everElected).contains(leader);
       for (Replica r : c.replicas) {
         if (!everElected.contains(r)) {
-          assertThat(c.api.dispatcher.from(r.userAgent)).as("status writes by follower %s", r).isEmpty();
+          assertThat(c.api.statusWritesFrom(r.userAgent)).as("status writes by follower %s", r).isEmpty();
           assertThat(r.count("written")).isZero();
         }
       }
-      List<StatusWrite> writes = successful(c);
+      List<ApiWrite> writes = successful(c);
       assertThat(writes).allSatisfy(w -> assertThat(everElected.stream().map(r -> r.userAgent)).contains(w.userAgent()));
       if (everElected.size() == 1 && leader.electedAt.size() == 1) {
         // One term: one write per object, all by the leader.
@@ -85,7 +86,7 @@ class StatusWriterElectionTest {
       awaitShown(c, mixed(1), Duration.ofSeconds(5));
 
       long cut = System.nanoTime();
-      old.proxy.blackhole();
+      old.link(FaultProxy::blackhole);
       // New verdicts while the old leader still believes it leads (its fence lasts up to one renew deadline).
       Map<ResourceKey, DesiredStatus> second = Statuses.all(ALL, 2, State.REJECTED);
       c.publishAll(second);
@@ -96,7 +97,7 @@ class StatusWriterElectionTest {
       await().atMost(Duration.ofSeconds(3)).until(() -> !old.demotedAt.isEmpty());
       long demoted = old.demotedAt.get(0);
 
-      old.proxy.pass();
+      old.link(FaultProxy::pass);
       await().atMost(Duration.ofSeconds(5))
           .until(() -> old.elector.observedLeader().equals(Optional.of(successor.name)));
       Map<ResourceKey, DesiredStatus> third = Statuses.all(ALL, 3, State.ACCEPTED);
@@ -104,10 +105,10 @@ class StatusWriterElectionTest {
       awaitShown(c, third, Duration.ofSeconds(5));
       await().pollDelay(SETTLE).atMost(SETTLE.plusSeconds(1)).until(() -> true);
 
-      List<StatusWrite> byOld = c.api.dispatcher.from(old.userAgent);
-      assertThat(byOld).as("writes by the old leader after it was cut off").noneMatch(w -> w.nanos() >= cut);
-      assertThat(byOld).as("writes by the old leader after its demotion").noneMatch(w -> w.nanos() >= demoted);
-      assertThat(c.api.dispatcher.writes.stream().filter(w -> w.nanos() >= cut && w.code() == 200))
+      List<ApiWrite> byOld = c.api.statusWritesFrom(old.userAgent);
+      assertThat(byOld).as("writes by the old leader after it was cut off").noneMatch(w -> w.receivedNanos() >= cut);
+      assertThat(byOld).as("writes by the old leader after its demotion").noneMatch(w -> w.receivedNanos() >= demoted);
+      assertThat(c.api.statusWrites().stream().filter(w -> w.receivedNanos() >= cut && w.code() == 200))
           .as("successful writes after the cut").isNotEmpty()
           .allSatisfy(w -> assertThat(w.userAgent()).isEqualTo(successor.userAgent));
       assertThat(successor.count("written")).isGreaterThanOrEqualTo(6); // generation 2, then 3, of each object
@@ -140,9 +141,9 @@ class StatusWriterElectionTest {
       await().atMost(Duration.ofSeconds(5)).until(next.elector::isLeader);
       awaitShown(c, desired, Duration.ofSeconds(5)); // with no new publish: the term start did it
 
-      List<StatusWrite> byNext = c.api.dispatcher.from(next.userAgent).stream()
-          .filter(w -> w.nanos() >= handover && w.code() == 200).toList();
-      assertThat(byNext).extracting(StatusWrite::path)
+      List<ApiWrite> byNext = c.api.statusWritesFrom(next.userAgent).stream()
+          .filter(w -> w.receivedNanos() >= handover && w.code() == 200).toList();
+      assertThat(byNext).extracting(ApiWrite::path)
           .containsExactlyInAnyOrder(statusPath(GATEWAY), statusPath(VS));
       assertThat(c.api.status(UPSTREAM)).as("unchanged status not rewritten").isEqualTo(untouched);
       assertThat(next.count("skipped_unchanged")).isGreaterThanOrEqualTo(1);

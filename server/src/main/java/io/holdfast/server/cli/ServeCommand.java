@@ -148,6 +148,17 @@ final class ServeCommand implements Callable<Integer> {
       description = "Bound on each Lease API call (default: ${DEFAULT-VALUE}).")
   private String lockTimeout;
 
+  @Option(names = "--leader-request-timeout", paramLabel = "DURATION", defaultValue = "2s",
+      description = "Bound on each leader-only request (status writes), further capped at the time left before the"
+          + " renew deadline; lease-duration - renew-deadline must exceed it plus --fence-slack"
+          + " (default: ${DEFAULT-VALUE}).")
+  private String leaderRequestTimeout;
+
+  @Option(names = "--fence-slack", paramLabel = "DURATION", defaultValue = "1s",
+      description = "Assumed bound on how much later than its timeout a leader-only request may still reach the"
+          + " API server (network delay, clock-rate difference) (default: ${DEFAULT-VALUE}).")
+  private String fenceSlack;
+
   @Option(names = "--disable-leader-election", arity = "0..1", paramLabel = "BOOL", defaultValue = "false",
       fallbackValue = "true",
       description = "Single replica, always leader. Env also DISABLE_LEADER_ELECTION (default: ${DEFAULT-VALUE}).")
@@ -215,7 +226,9 @@ final class ServeCommand implements Callable<Integer> {
         .leaseDuration(duration("lease-duration", leaseDuration))
         .renewDeadline(duration("renew-deadline", renewDeadline))
         .retryPeriod(duration("retry-period", retryPeriod))
-        .lockTimeout(duration("lock-timeout", lockTimeout));
+        .lockTimeout(duration("lock-timeout", lockTimeout))
+        .leaderRequestTimeout(duration("leader-request-timeout", leaderRequestTimeout))
+        .fenceSlack(duration("fence-slack", fenceSlack));
     text(identity).ifPresent(b::identity);
     String policy = onLeaseLoss.trim().toLowerCase(Locale.ROOT);
     Optional<Duration> max = text(maxRecovery).map(v -> duration("max-recovery", v));
@@ -241,7 +254,8 @@ final class ServeCommand implements Callable<Integer> {
   private static String withFlagNames(String message) {
     Map<String, String> names = Map.of("leaseDuration", "--lease-duration", "renewDeadline", "--renew-deadline",
         "retryPeriod", "--retry-period", "lockTimeout", "--lock-timeout", "identity", "--identity",
-        "leaseNamespace", "--lease-namespace", "leaseName", "--lease-name");
+        "leaseNamespace", "--lease-namespace", "leaseName", "--lease-name",
+        "leaderRequestTimeout", "--leader-request-timeout", "fenceSlack", "--fence-slack");
     String out = message;
     for (var e : names.entrySet()) {
       out = out.replaceAll("\\b" + e.getKey() + "\\b", e.getValue());

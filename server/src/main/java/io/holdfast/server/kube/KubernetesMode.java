@@ -33,8 +33,14 @@ import org.slf4j.LoggerFactory;
 /**
  * Kubernetes mode: the informer-backed config source feeding the pipeline, the elector, and the leader-only
  * status writer fed by the status board. Three clients, each with the timeouts its job needs and a user
- * agent naming this replica: the source (informers), the status writer (no client-side retries: it has its
- * own backoff), and the lease lock (every call bounded by the lock timeout).
+ * agent naming this replica: the source (informers), the status writer (request timeout = the election's
+ * leaderRequestTimeout, no client-side retries: it has its own backoff), and the lease lock (every call bounded by
+ * the lock timeout). The writer bases its writes on the source's informer copies, so a write needs no GET unless
+ * it meets a 409.
+ *
+ * <p>Stop order: the status writer first (no new request; one in flight lands or is abandoned, within
+ * leaderRequestTimeout + 500 ms), then the elector (which releases the lease), then the source and the clients. So
+ * a successor never takes the lease while this replica's last status write is still on its way.
  */
 public final class KubernetesMode implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(KubernetesMode.class);
@@ -60,26 +66,40 @@ public final class KubernetesMode implements AutoCloseable {
 
   public static KubernetesMode start(ServeSettings settings, ConfigPipeline pipeline, StatusBoard board,
       MeterRegistry registry, Clock clock) {
+    return start(settings, pipeline, board, registry, clock, KubernetesMode::client);
+  }
+
+  /** Builds one of the three API clients ({@code source}, {@code status} or {@code lease}) from its settings. */
+  @FunctionalInterface
+  interface ClientFactory {
+    KubernetesClient create(String name, Config config, MeterRegistry registry);
+  }
+
+  /** As {@link #start(ServeSettings, ConfigPipeline, StatusBoard, MeterRegistry, Clock)}, with the clients built by {@code clients}. */
+  static KubernetesMode start(ServeSettings settings, ConfigPipeline pipeline, StatusBoard board,
+      MeterRegistry registry, Clock clock, ClientFactory clients) {
     ServeSettings.KubernetesSource kube = settings.kubernetes().orElseThrow();
     ElectionSettings election = settings.election();
     Config base = baseConfig(kube, election.identity());
     Deque<AutoCloseable> opened = new ArrayDeque<>();
     try {
-      KubernetesClient sourceClient = client(new ConfigBuilder(base).withRequestTimeout(2_000)
+      KubernetesClient sourceClient = clients.create("source", new ConfigBuilder(base).withRequestTimeout(2_000)
           .withConnectionTimeout(2_000).withWatchReconnectInterval(500)
           // Informers retry on their own; client-side retries would only hide an outage for ~20 s.
-          .withRequestRetryBackoffLimit(0).build(), registry, "source");
+          .withRequestRetryBackoffLimit(0).build(), registry);
       opened.push(sourceClient);
-      KubernetesClient statusClient = client(new ConfigBuilder(base).withMasterUrl(kube.statusApiServerUrl()
-          .orElse(base.getMasterUrl())).withRequestTimeout(3_000)
-          .withConnectionTimeout(2_000).withRequestRetryBackoffLimit(0).build(), registry, "status");
+      int statusTimeout = (int) Math.min(Integer.MAX_VALUE, election.leaderRequestTimeout().toMillis());
+      KubernetesClient statusClient = clients.create("status", new ConfigBuilder(base)
+          .withMasterUrl(kube.statusApiServerUrl().orElse(base.getMasterUrl())) // fault-injection aid (tests)
+          .withRequestTimeout(statusTimeout).withConnectionTimeout(Math.min(statusTimeout, 2_000))
+          .withRequestRetryBackoffLimit(0).build(), registry);
       opened.push(statusClient);
 
       Leadership leadership;
       LeaderElector elector = null;
       if (election.enabled()) {
-        KubernetesClient leaseClient = client(KubernetesLeaseLock.electionConfig(base, election.lockTimeout()),
-            registry, "lease");
+        KubernetesClient leaseClient = clients.create("lease",
+            KubernetesLeaseLock.electionConfig(base, election.lockTimeout()), registry);
         opened.push(leaseClient);
         elector = LeaderElector.builder(election,
                 KubernetesLeaseLock.using(leaseClient, election.leaseNamespace(), election.leaseName()))
@@ -91,27 +111,34 @@ public final class KubernetesMode implements AutoCloseable {
         leadership = Leadership.alwaysLeader(election.identity());
       }
 
-      StatusWriter writer = StatusWriter.builder(statusClient, leadership).meterRegistry(registry).clock(clock).build();
-      board.onChange(() -> writer.publish(desired(board)));
-      writer.start();
-      opened.push(writer);
-
       KubeConfigSource.Builder sb = KubeConfigSource.builder(sourceClient, config -> pipeline.apply(config, List.of()))
           .clock(clock).meterRegistry(registry);
       kube.watchNamespace().ifPresentOrElse(sb::namespace, sb::allNamespaces);
       KubeConfigSource source = sb.build();
-      source.start();
       opened.push(source);
 
+      StatusWriter writer = StatusWriter.builder(statusClient, leadership).meterRegistry(registry).clock(clock)
+          .requestTimeout(election.leaderRequestTimeout())
+          .objectCache(source::cached)
+          .build();
+      board.onChange(() -> writer.publish(desired(board)));
+      writer.start();
+      opened.push(writer);
+
+      source.start();
       if (elector != null) {
         elector.start();
-        opened.push(elector); // closed first: stop leader work and release the lease before anything else
+        opened.push(elector);
       }
+      // Closed first, before the elector releases the lease: leader-only work ends (bounded) while still leading.
+      opened.remove(writer);
+      opened.push(writer);
       KubernetesMode mode = new KubernetesMode(leadership, elector, source);
       mode.started.addAll(opened);
-      log.info("kubernetes mode started api={} watchNamespace={} election={} identity={}",
+      log.info("kubernetes mode started api={} watchNamespace={} election={} identity={} leaderRequestTimeout={}",
           base.getMasterUrl(), kube.watchNamespace().orElse("*"), election.enabled() ? "lease "
-              + election.leaseNamespace() + "/" + election.leaseName() : "disabled", election.identity());
+              + election.leaseNamespace() + "/" + election.leaseName() : "disabled", election.identity(),
+          io.holdfast.election.Durations.format(election.leaderRequestTimeout()));
       return mode;
     } catch (RuntimeException e) {
       Closeables.closeAll(opened);
@@ -119,7 +146,7 @@ public final class KubernetesMode implements AutoCloseable {
     }
   }
 
-  private static KubernetesClient client(Config config, MeterRegistry registry, String name) {
+  private static KubernetesClient client(String name, Config config, MeterRegistry registry) {
     return new KubernetesClientBuilder().withConfig(config)
         .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("holdfast-metrics",
             new KubeApiMetrics(registry, name, System::nanoTime)))

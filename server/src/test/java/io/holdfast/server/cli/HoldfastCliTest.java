@@ -102,6 +102,12 @@ class HoldfastCliTest {
     "--on-lease-loss|crash|--on-lease-loss must be recover or exit, got 'crash'",
     "--max-recovery|soon|--max-recovery: 'soon' is not a duration",
     "--disable-leader-election|maybe|--disable-leader-election: 'maybe' is not a boolean",
+    "--leader-request-timeout|soon|--leader-request-timeout: 'soon' is not a duration",
+    "--fence-slack|0s|--fence-slack must be greater than 0, was 0ms",
+    "--leader-request-timeout|4s|--lease-duration (15s) - --renew-deadline (10s) must be greater than"
+        + " --leader-request-timeout (4s) + --fence-slack (1s)",
+    "--fence-slack|3s|--lease-duration (15s) - --renew-deadline (10s) must be greater than"
+        + " --leader-request-timeout (2s) + --fence-slack (3s)",
   })
   void invalidElectionSettingsNameTheFlag(String flag, String value, String message) {
     assertUsageError(run("serve", "--kubernetes", flag, value), message, "holdfast serve");
@@ -133,6 +139,33 @@ class HoldfastCliTest {
         .execute(new PrintWriter(out), new PrintWriter(err), "serve", "--kubernetes");
     assertThat(code).isEqualTo(HoldfastCli.EXIT_USAGE);
     assertThat(err.toString()).startsWith("holdfast: environment variable LEADER_ELECTION_LEASE_DURATION: 'fifteen' is not a duration");
+  }
+
+  @Test
+  void leaderRequestTimeoutAndFenceSlackComeFromFlagsEnvironmentOrFileAndDefaultTo2sAnd1s() throws IOException {
+    run("serve", "--kubernetes");
+    assertThat(served.get(0).election().leaderRequestTimeout()).isEqualTo(java.time.Duration.ofSeconds(2));
+    assertThat(served.get(0).election().fenceSlack()).isEqualTo(java.time.Duration.ofSeconds(1));
+
+    run("serve", "--kubernetes", "--leader-request-timeout", "1500ms", "--fence-slack=500ms");
+    assertThat(served.get(1).election().leaderRequestTimeout()).isEqualTo(java.time.Duration.ofMillis(1500));
+    assertThat(served.get(1).election().fenceSlack()).isEqualTo(java.time.Duration.ofMillis(500));
+
+    Path file = Files.writeString(tmp.resolve("election.yaml"), "fence-slack: 750ms\n");
+    new HoldfastCli(settings -> { served.add(settings); return 0; }, Map.of("HOLDFAST_LEADER_REQUEST_TIMEOUT", "3s"))
+        .execute(new PrintWriter(out), new PrintWriter(err), "serve", "--kubernetes", "--config-file", file.toString());
+    assertThat(err.toString()).isEmpty();
+    assertThat(served.get(2).election().leaderRequestTimeout()).as("environment").isEqualTo(java.time.Duration.ofSeconds(3));
+    assertThat(served.get(2).election().fenceSlack()).as("config file").isEqualTo(java.time.Duration.ofMillis(750));
+  }
+
+  @Test
+  void aFencingMarginBrokenFromTheEnvironmentIsAnErrorNamingTheSettingsAndTheRule() {
+    int code = new HoldfastCli(settings -> 0, Map.of("HOLDFAST_FENCE_SLACK", "4500ms"))
+        .execute(new PrintWriter(out), new PrintWriter(err), "serve", "--kubernetes");
+    assertThat(code).isEqualTo(HoldfastCli.EXIT_USAGE);
+    assertThat(err.toString()).contains("--lease-duration (15s) - --renew-deadline (10s) must be greater than"
+        + " --leader-request-timeout (2s) + --fence-slack (4.5s)", "must land before a successor can take the lease");
   }
 
   @Test
@@ -218,6 +251,8 @@ class HoldfastCliTest {
         .contains("--config-dir=DIR", "File mode")
         .contains("--kubernetes", "--lease-duration=DURATION", "LEADER_ELECTION_LEASE_DURATION", "(default: 15s)")
         .contains("--max-recovery=DURATION", "MAX_RECOVERY_DURATION_WITHOUT_KUBE_API_SERVER")
+        .contains("--leader-request-timeout=DURATION", "leader-only request", "(default: 2s)")
+        .contains("--fence-slack=DURATION", "(default: 1s)")
         .contains("--xds-tls-cert=FILE", "--xds-tls-client-ca=FILE", "HOLDFAST_<OPTION>")
         .contains("--xds-address=ADDRESS", "(default: 127.0.0.1)")
         .contains("--xds-port=PORT", "(default: 18000)")

@@ -102,7 +102,8 @@ class KubernetesModeEndToEndTest {
   private static HoldfastServer startReplica() throws IOException {
     ElectionSettings election = ElectionSettings.builder().identity("replica-1").leaseNamespace("holdfast-system")
         .leaseDuration(Duration.ofSeconds(2)).renewDeadline(Duration.ofMillis(1500)).retryPeriod(Duration.ofMillis(300))
-        .lockTimeout(Duration.ofMillis(500)).build();
+        .lockTimeout(Duration.ofMillis(500)).leaderRequestTimeout(Duration.ofMillis(300)).fenceSlack(Duration.ofMillis(150))
+        .build();
     ServeSettings settings = new ServeSettings(null, "127.0.0.1", xdsPort, "127.0.0.1", 0, Optional.of(snapshotDir),
         LogFormat.TEXT, Optional.empty(), Optional.of(new ServeSettings.KubernetesSource(Optional.of(NS),
         Optional.of("http://127.0.0.1:" + proxy.port()))), election);

@@ -1,0 +1,94 @@
+package io.holdfast.testkit;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.crud.AttributeSet;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/**
+ * fabric8's CRUD dispatcher plus the check a real API server makes and the mock lacks: a PUT to a
+ * {@code /status} subresource that carries a resourceVersion other than the stored one is answered 409 Conflict
+ * (the mock copies the stored object, sets the new status and so never sees the stale version). A status PUT
+ * without a resourceVersion stays an unconditional update, as on a real server.
+ *
+ * <p>Every write (create, update, patch, delete) runs under this dispatcher's lock, so the check and the update
+ * it guards are atomic with respect to any other write.
+ */
+class KubeApiDispatcher extends KubernetesCrudDispatcher {
+
+  @Override
+  public synchronized MockResponse handleCreate(RecordedRequest request) {
+    return super.handleCreate(request);
+  }
+
+  @Override
+  public synchronized MockResponse handleUpdate(RecordedRequest request) {
+    if (isStatusPath(request.getPath())) {
+      String sent = resourceVersionOf(bodyOf(request));
+      if (sent != null && !sent.isEmpty()) {
+        String stored = storedResourceVersion(request.getPath());
+        if (stored != null && !stored.equals(sent)) {
+          return failure(409, "Conflict", "Operation cannot be fulfilled: the object has been modified; please apply"
+              + " your changes to the latest version and try again (sent resourceVersion " + sent + ", stored "
+              + stored + ")");
+        }
+      }
+    }
+    return super.handleUpdate(request);
+  }
+
+  @Override
+  public synchronized MockResponse handlePatch(RecordedRequest request) {
+    return super.handlePatch(request);
+  }
+
+  @Override
+  public synchronized MockResponse handleDelete(String path) {
+    return super.handleDelete(path);
+  }
+
+  /** Whether {@code path} (query allowed) names a {@code /status} subresource. */
+  static boolean isStatusPath(String path) {
+    return withoutQuery(path).endsWith("/status");
+  }
+
+  static String withoutQuery(String path) {
+    int q = path.indexOf('?');
+    return q < 0 ? path : path.substring(0, q);
+  }
+
+  /** The body as text, without consuming it ({@code getUtf8Body()} drains the buffer the CRUD handler reads next). */
+  static String bodyOf(RecordedRequest request) {
+    return request.getBody() == null ? "" : new String(request.getBody().getBytes(), StandardCharsets.UTF_8);
+  }
+
+  /** {@code metadata.resourceVersion} of a JSON object, or null (also for a body that is not an object). */
+  static String resourceVersionOf(String json) {
+    if (json == null || json.isBlank()) {
+      return null;
+    }
+    try {
+      GenericKubernetesResource r = Serialization.unmarshal(json, GenericKubernetesResource.class);
+      return r.getMetadata() == null ? null : r.getMetadata().getResourceVersion();
+    } catch (RuntimeException e) {
+      return null; // not an object: the CRUD handler will answer it
+    }
+  }
+
+  private String storedResourceVersion(String statusPath) {
+    String p = withoutQuery(statusPath);
+    String objectPath = p.substring(0, p.length() - "/status".length());
+    Map.Entry<AttributeSet, String> stored = findResource(getKey(objectPath));
+    return stored == null ? null : resourceVersionOf(stored.getValue());
+  }
+
+  static MockResponse failure(int code, String reason, String message) {
+    return new MockResponse().setResponseCode(code).setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\","
+        + "\"metadata\":{},\"status\":\"Failure\",\"reason\":\"" + reason + "\",\"code\":" + code + ",\"message\":\""
+        + message.replace("\"", "'") + "\"}");
+  }
+}
