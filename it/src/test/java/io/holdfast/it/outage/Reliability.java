@@ -31,8 +31,9 @@ final class Reliability {
       Written by the outage suite (`it/`, package `io.holdfast.it.outage`, run by `mvn -B verify`): real
       processes (the emulated Kubernetes API, Holdfast replicas from `server/target/holdfast.jar`, grpc-java xDS
       clients), each replica reaching the API through its own fault proxy. Election timings, unless a section
-      says otherwise: lease 2 s, renew deadline 1.5 s, retry 300 ms, lock timeout 500 ms. Times are measured on
-      the API's write record (when it received each write) and by polling each replica's `/state` every 100 ms.
+      says otherwise: lease 2 s, renew deadline 1.5 s, retry 300 ms, lock timeout 500 ms, leader request timeout
+      300 ms, fence slack 150 ms. Times are measured on the API's write record (when it received each write) and
+      by polling each replica's `/state` every 100 ms.
       Status writes are audited against the Lease holder timeline read off the same write record: a violation
       is a status write the API received while its writer did not hold the Lease (released, or held by another).
       The whole suite: `mvn -B verify` (or `mvn -B verify -pl it -am`); each section names the command for its
