@@ -10,9 +10,12 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * One {@code holdfast serve --kubernetes} process. It reaches the API through its own {@link FaultProxy} (or
@@ -144,6 +147,31 @@ final class Replica implements AutoCloseable {
   int stop() {
     ManagedProcess p = process();
     return p == null ? -1 : p.stop(); // not under the lock: /state polls of a stopping replica just fail
+  }
+
+  /**
+   * When the running process logged a line containing {@code text}, at or after {@code sinceMillis}: the
+   * replica's own account of a moment (its log lines start with an ISO-8601 UTC time), free of polling delay.
+   */
+  OptionalLong loggedAt(String text, long sinceMillis) {
+    ManagedProcess p = process();
+    if (p == null) {
+      return OptionalLong.empty();
+    }
+    for (String line : p.logText().lines().toList()) {
+      int space = line.indexOf(' ');
+      if (space > 0 && line.contains(text)) {
+        try {
+          long at = Instant.parse(line.substring(0, space)).toEpochMilli();
+          if (at >= sinceMillis) {
+            return OptionalLong.of(at);
+          }
+        } catch (DateTimeParseException e) {
+          // a continuation line (stack trace): no time of its own
+        }
+      }
+    }
+    return OptionalLong.empty();
   }
 
   /** Cuts this replica off from the API: connections hang, nothing is delivered (a partition). */
