@@ -40,7 +40,7 @@ public final class FaultProxy implements AutoCloseable {
   public enum Mode { PASS, BLACKHOLE, RESET, LATENCY }
 
   private final String name;
-  private final int targetPort;
+  private volatile int targetPort;
   private final ServerSocket server;
   private final Set<Link> links = ConcurrentHashMap.newKeySet();
   private final AtomicLong accepted = new AtomicLong();
@@ -138,6 +138,18 @@ public final class FaultProxy implements AutoCloseable {
   /** Bytes read from the server and not yet delivered to clients. */
   public long bytesInFlightToClient() {
     return heldToClient.get();
+  }
+
+  /**
+   * Sends new connections to {@code 127.0.0.1:port} from now on (open ones stay where they are): a stable address
+   * in front of a server that binds port 0 each time it is restarted.
+   */
+  public void retarget(int port) {
+    if (port <= 0 || port > 65_535) {
+      throw new IllegalArgumentException("target port must be in 1..65535, got " + port);
+    }
+    targetPort = port;
+    log.info("fault proxy {}: target -> 127.0.0.1:{}", name, port);
   }
 
   public void pass() {
