@@ -61,11 +61,7 @@ class DelayedLeaderLinkIT {
       }
       LeaseHolderAudit audit = LeaseHolderAudit.of(c.api().writes());
 
-      s.figure("timings", "lease " + TIMINGS.leaseFlag() + ", renew deadline " + TIMINGS.renewDeadline().toMillis()
-              + " ms, retry " + TIMINGS.retryPeriod().toMillis() + " ms, lock timeout "
-              + TIMINGS.lockTimeout().toMillis() + " ms, leader request timeout "
-              + TIMINGS.leaderRequestTimeout().orElseThrow().toMillis() + " ms, fence slack "
-              + TIMINGS.fenceSlack().orElseThrow().toMillis() + " ms")
+      s.figure("timings", TIMINGS.describe())
           .figure("status link delay each way (bound: leader request timeout + fence slack " + bound.toMillis()
               + " ms)", STATUS_DELAY.toMillis() + " ms")
           .figure("main link (Lease, informers) delay each way", MAIN_DELAY.toMillis() + " ms")

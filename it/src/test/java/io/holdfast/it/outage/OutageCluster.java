@@ -90,6 +90,10 @@ final class OutageCluster implements AutoCloseable {
     return start(new OutageCluster(name, count, direct, false, ClusterTimings.FAST, flags));
   }
 
+  static OutageCluster start(String name, int count, ClusterTimings timings, List<String> flags) {
+    return start(new OutageCluster(name, count, false, false, timings, flags));
+  }
+
   /**
    * Starts {@code count} replicas with the given timings, each with a second fault proxy for its status writer
    * alone ({@link Replica#statusProxy()}), and waits for one leader.

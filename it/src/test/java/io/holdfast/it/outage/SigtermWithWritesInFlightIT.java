@@ -54,10 +54,7 @@ class SigtermWithWritesInFlightIT {
       }
       LeaseHolderAudit audit = LeaseHolderAudit.of(c.api().writes());
 
-      s.figure("timings", "lease " + t.leaseFlag() + ", renew deadline " + t.renewDeadline().toMillis() + " ms, retry "
-              + t.retryPeriod().toMillis() + " ms, lock timeout " + t.lockTimeout().toMillis() + " ms, leader request"
-              + " timeout " + t.leaderRequestTimeout().orElseThrow().toMillis() + " ms, fence slack "
-              + t.fenceSlack().orElseThrow().toMillis() + " ms")
+      s.figure("timings", t.describe())
           .figure("spec edits (every " + CHURN_MS + " ms) / failed", churn.edits() + " / " + churn.failedEdits())
           .figure("lease holders (from the API's write record)", audit.describe())
           .figure("status writes audited", audit.statusWrites().size())
