@@ -7,11 +7,13 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.SocketException;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,7 +26,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link Mode#BLACKHOLE}: connections are accepted but nothing is delivered in either direction, like
  *       a partition that drops packets; when the mode leaves BLACKHOLE, those half-dead connections are reset.
  *   <li>{@link Mode#RESET}: every open connection is reset at once and new ones are reset on accept.
- *   <li>{@link Mode#LATENCY}: every chunk is delayed by {@link #latency()} before it is forwarded.
+ *   <li>{@link Mode#LATENCY}: every chunk is delayed by {@link #latency()} from the moment it was read, in
+ *       order; delays do not add up across chunks (a constant one-way delay, not a bandwidth limit).
  * </ul>
  * Only loopback is ever addressed: it listens on 127.0.0.1 and forwards to 127.0.0.1.
  *
@@ -37,13 +40,15 @@ public final class FaultProxy implements AutoCloseable {
   public enum Mode { PASS, BLACKHOLE, RESET, LATENCY }
 
   private final String name;
-  private final int targetPort;
+  private volatile int targetPort;
   private final ServerSocket server;
   private final Set<Link> links = ConcurrentHashMap.newKeySet();
   private final AtomicLong accepted = new AtomicLong();
   private final AtomicLong requests = new AtomicLong();
   private final AtomicLong bytesToServer = new AtomicLong();
   private final AtomicLong bytesToClient = new AtomicLong();
+  private final AtomicLong heldToServer = new AtomicLong();
+  private final AtomicLong heldToClient = new AtomicLong();
   private volatile Mode mode = Mode.PASS;
   private volatile Duration latency = Duration.ZERO;
   private volatile boolean closed;
@@ -110,6 +115,41 @@ public final class FaultProxy implements AutoCloseable {
   /** Bytes delivered server to client so far (dropped ones excluded). */
   public long bytesToClient() {
     return bytesToClient.get();
+  }
+
+  /**
+   * Bytes read from clients and not yet delivered to the server: requests in flight inside the proxy, e.g. held
+   * by {@link Mode#LATENCY}. Lets a test act while a request is known to be on its way.
+   */
+  public long bytesInFlightToServer() {
+    return heldToServer.get();
+  }
+
+  /**
+   * Whether bytes containing {@code text} (US-ASCII, within one chunk) are in flight inside the proxy: read from a
+   * client, not yet delivered to the server. Lets a test act while a particular request is on its way, e.g. a
+   * write whose body names a field, whether the connection speaks HTTP/1.1 or HTTP/2 (bodies are not compressed).
+   */
+  public boolean holdsToServer(String text) {
+    byte[] needle = text.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    return links.stream().anyMatch(l -> l.toServer != null && l.toServer.holds(needle));
+  }
+
+  /** Bytes read from the server and not yet delivered to clients. */
+  public long bytesInFlightToClient() {
+    return heldToClient.get();
+  }
+
+  /**
+   * Sends new connections to {@code 127.0.0.1:port} from now on (open ones stay where they are): a stable address
+   * in front of a server that binds port 0 each time it is restarted.
+   */
+  public void retarget(int port) {
+    if (port <= 0 || port > 65_535) {
+      throw new IllegalArgumentException("target port must be in 1..65535, got " + port);
+    }
+    targetPort = port;
+    log.info("fault proxy {}: target -> 127.0.0.1:{}", name, port);
   }
 
   public void pass() {
@@ -183,12 +223,21 @@ public final class FaultProxy implements AutoCloseable {
     }
   }
 
-  /** One proxied connection: two pump threads, one per direction. */
+  /**
+   * One proxied connection. Per direction, a reader thread takes chunks off one socket and a {@link DelayLine}
+   * thread writes them to the other once they are due, so a {@link Mode#LATENCY} delay applies to each chunk
+   * from the moment it was read: a chunk does not also wait out the delays of the chunks before it, as it would
+   * if the reader slept (that would be a bandwidth limit, and the delay would grow with the traffic). When a side
+   * closes, the chunks already read are still delivered, in order, before the other side sees the end: bytes
+   * on the wire arrive even if their sender has gone.
+   */
   private final class Link {
     private final Socket client;
     private volatile Socket upstream;
+    private volatile DelayLine toServer;
     private volatile boolean tainted;
     private volatile boolean done;
+    private int directionsEnded; // guarded by this
 
     Link(Socket client) {
       this.client = client;
@@ -208,20 +257,23 @@ public final class FaultProxy implements AutoCloseable {
         Socket up = new Socket();
         up.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort), 2_000);
         upstream = up;
-        Thread back = new Thread(() -> pump(up, client, bytesToClient, null), "fault-proxy-" + name + "-down");
+        DelayLine toClient = new DelayLine(this, client, bytesToClient, null, heldToClient, "down");
+        DelayLine serverLine = new DelayLine(this, up, bytesToServer, new RequestCounter(), heldToServer, "up");
+        toServer = serverLine;
+        Thread back = new Thread(() -> pump(up, toClient), "fault-proxy-" + name + "-down");
         back.setDaemon(true);
         back.start();
-        pump(client, up, bytesToServer, new RequestCounter());
+        pump(client, serverLine);
       } catch (IOException e) {
         reset();
       }
     }
 
-    private void pump(Socket from, Socket to, AtomicLong bytes, RequestCounter requestCounter) {
+    /** Reads {@code from} until it ends, handing each chunk to {@code line} with its due time. */
+    private void pump(Socket from, DelayLine line) {
       byte[] buf = new byte[16 * 1024];
       try {
         InputStream in = from.getInputStream();
-        OutputStream out = to.getOutputStream();
         int n;
         while ((n = in.read(buf)) >= 0) {
           Mode m = mode;
@@ -229,30 +281,25 @@ public final class FaultProxy implements AutoCloseable {
             tainted = true;
             continue; // dropped on the floor
           }
-          if (m == Mode.RESET) {
-            break;
+          if (m == Mode.RESET || tainted) {
+            reset(); // a stream that lost bytes while blackholed cannot carry on
+            return;
           }
-          if (tainted) {
-            break; // this stream lost bytes while blackholed; it cannot carry on
-          }
-          if (m == Mode.LATENCY && !latency.isZero()) {
-            Thread.sleep(latency.toMillis()); // the fault being simulated, not test synchronisation
-          }
-          out.write(buf, 0, n);
-          out.flush();
-          bytes.addAndGet(n);
-          if (requestCounter != null) {
-            requests.addAndGet(requestCounter.feed(buf, n));
-          }
+          long delay = m == Mode.LATENCY ? latency.toNanos() : 0;
+          line.add(Arrays.copyOf(buf, n), System.nanoTime() + delay);
         }
-      } catch (SocketException e) {
-        // reset by us or the peer
       } catch (IOException e) {
-        log.debug("fault proxy {}: link failed: {}", name, e.toString());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+        // reset by us or the peer: the end of this direction, as a close is
       }
-      reset();
+      line.end();
+    }
+
+    /** One direction has delivered everything and passed the end on; the link goes when both have. */
+    synchronized void directionEnded() {
+      directionsEnded++;
+      if (directionsEnded == 2) {
+        reset();
+      }
     }
 
     void reset() {
@@ -266,6 +313,118 @@ public final class FaultProxy implements AutoCloseable {
       if (up != null) {
         resetQuietly(up);
       }
+    }
+  }
+
+  /** The chunks of one direction in flight, written to {@code to} in order, each once its due time has come. */
+  private final class DelayLine {
+    private record Chunk(byte[] data, long dueNanos) {
+    }
+
+    private final Link link;
+    private final Socket to;
+    private final AtomicLong delivered;
+    private final RequestCounter requestCounter;
+    private final AtomicLong held;
+    private final ArrayDeque<Chunk> queue = new ArrayDeque<>(); // guarded by this
+    private boolean ended; // guarded by this
+
+    DelayLine(Link link, Socket to, AtomicLong delivered, RequestCounter requestCounter, AtomicLong held,
+        String direction) {
+      this.link = link;
+      this.to = to;
+      this.delivered = delivered;
+      this.requestCounter = requestCounter;
+      this.held = held;
+      Thread t = new Thread(this::deliverLoop, "fault-proxy-" + name + "-" + direction + "-delivery");
+      t.setDaemon(true);
+      t.start();
+    }
+
+    synchronized void add(byte[] data, long dueNanos) {
+      held.addAndGet(data.length);
+      queue.add(new Chunk(data, dueNanos));
+      notifyAll();
+    }
+
+    synchronized boolean holds(byte[] needle) {
+      return queue.stream().anyMatch(c -> indexOf(c.data(), needle) >= 0);
+    }
+
+    private static int indexOf(byte[] data, byte[] needle) {
+      for (int i = 0; i + needle.length <= data.length; i++) {
+        if (Arrays.equals(data, i, i + needle.length, needle, 0, needle.length)) {
+          return i;
+        }
+      }
+      return -1;
+    }
+
+    /** No more chunks: deliver those in flight, then half-close {@code to}. */
+    synchronized void end() {
+      ended = true;
+      notifyAll();
+    }
+
+    /** The next chunk once it is due, or null when the direction has ended and everything is delivered. */
+    private synchronized Chunk next() throws InterruptedException {
+      while (true) {
+        Chunk head = queue.peek();
+        if (head == null) {
+          if (ended || link.done) {
+            return null;
+          }
+          wait();
+          continue;
+        }
+        long waitNanos = head.dueNanos() - System.nanoTime();
+        if (waitNanos <= 0) {
+          return queue.poll();
+        }
+        // The fault being simulated (the chunk is on the wire), not synchronisation.
+        TimeUnit.NANOSECONDS.timedWait(this, waitNanos);
+      }
+    }
+
+    private void deliverLoop() {
+      try {
+        OutputStream out = to.getOutputStream();
+        for (Chunk c = next(); c != null; c = next()) {
+          held.addAndGet(-c.data().length);
+          Mode m = mode;
+          if (m == Mode.BLACKHOLE) {
+            link.tainted = true;
+            continue; // lost in flight, as in a partition
+          }
+          if (m == Mode.RESET || link.tainted) {
+            break;
+          }
+          out.write(c.data());
+          out.flush();
+          delivered.addAndGet(c.data().length);
+          if (requestCounter != null) {
+            requests.addAndGet(requestCounter.feed(c.data(), c.data().length));
+          }
+        }
+        if (!link.done && !link.tainted && mode != Mode.RESET) {
+          to.shutdownOutput(); // the sender closed: pass the end on after its last bytes
+          link.directionEnded();
+          return;
+        }
+      } catch (IOException e) {
+        log.debug("fault proxy {}: link failed: {}", name, e.toString());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      dropRemaining();
+      link.reset();
+    }
+
+    private synchronized void dropRemaining() {
+      for (Chunk c : queue) {
+        held.addAndGet(-c.data().length);
+      }
+      queue.clear();
     }
   }
 }

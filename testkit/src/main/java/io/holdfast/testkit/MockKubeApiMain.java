@@ -29,12 +29,15 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The emulated Kubernetes API as a process of its own, so a test can pause, cut or kill it apart from the
  * processes under test. fabric8's mock server in CRUD mode on a loopback port; every write (any method but
  * GET) is recorded as one JSON line {@code {"method","path","userAgent","startMillis","endMillis","code"}}
- * (epoch milliseconds, flushed at once) so the writers and their timing can be checked afterwards.
+ * (epoch milliseconds, flushed at once), plus {@code "resourceVersion"} and, for Leases, {@code "holder"} from
+ * a JSON body, so the writers, their timing and the lease holder timeline can be checked afterwards.
  *
  * <pre>
  * java -cp ... io.holdfast.testkit.MockKubeApiMain --port 0 --port-file F --record F [CRD.yaml ...]
@@ -169,6 +172,7 @@ public final class MockKubeApiMain implements AutoCloseable {
    * API server does), then appends one line per write to the record file.
    */
   static final class RecordingDispatcher extends KubeApiDispatcher {
+    private static final JsonMapper BODY_READER = JsonMapper.builder().build();
     private final BufferedWriter out;
 
     RecordingDispatcher(Path record) throws IOException {
@@ -179,18 +183,19 @@ public final class MockKubeApiMain implements AutoCloseable {
     @Override
     public MockResponse dispatch(RecordedRequest request) {
       long start = System.currentTimeMillis();
+      String bodyFields = bodyFields(request); // before dispatching, which consumes the body
       MockResponse response = super.dispatch(request);
       if (!"GET".equalsIgnoreCase(request.getMethod())) {
-        record(request, start, response == null ? 0 : response.code());
+        record(request, start, response == null ? 0 : response.code(), bodyFields);
       }
       return response;
     }
 
-    private synchronized void record(RecordedRequest request, long start, int code) {
+    private synchronized void record(RecordedRequest request, long start, int code, String bodyFields) {
       String agent = request.getHeader("User-Agent");
       String line = "{\"method\":" + quote(request.getMethod()) + ",\"path\":" + quote(request.getPath())
           + ",\"userAgent\":" + quote(agent == null ? "" : agent) + ",\"startMillis\":" + start
-          + ",\"endMillis\":" + System.currentTimeMillis() + ",\"code\":" + code + "}";
+          + ",\"endMillis\":" + System.currentTimeMillis() + ",\"code\":" + code + bodyFields + "}";
       try {
         out.write(line);
         out.newLine();
@@ -198,6 +203,29 @@ public final class MockKubeApiMain implements AutoCloseable {
       } catch (IOException e) {
         throw new UncheckedIOException("write record failed", e);
       }
+    }
+
+    /**
+     * What the body says that an audit needs: {@code "resourceVersion"} (the version the writer based the write
+     * on, "" if none) and, for a Lease, {@code "holder"} ({@code spec.holderIdentity}; "" when released), so the
+     * lease holder timeline can be read off the record without trusting who sent the write.
+     */
+    private static String bodyFields(RecordedRequest request) {
+      JsonNode body;
+      try {
+        byte[] bytes = request.getBody() == null ? new byte[0] : request.getBody().getBytes();
+        body = bytes.length == 0 ? null : BODY_READER.readTree(bytes);
+      } catch (RuntimeException e) {
+        body = null; // not JSON (e.g. a patch in another format): nothing to add
+      }
+      if (body == null || !body.isObject()) {
+        return "";
+      }
+      String fields = ",\"resourceVersion\":" + quote(body.path("metadata").path("resourceVersion").asString(""));
+      if (request.getPath().startsWith("/apis/coordination.k8s.io/") && body.path("spec").isObject()) {
+        fields += ",\"holder\":" + quote(body.path("spec").path("holderIdentity").asString(""));
+      }
+      return fields;
     }
 
     synchronized void closeRecord() {

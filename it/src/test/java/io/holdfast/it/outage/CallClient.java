@@ -48,6 +48,11 @@ final class CallClient implements AutoCloseable {
     return new CallClient(name, out, p, started);
   }
 
+  /** The record of a client run elsewhere (no process), for reading its calls. */
+  static CallClient readOnly(String name, Path out) {
+    return new CallClient(name, out, null, 0);
+  }
+
   String name() {
     return name;
   }
@@ -83,8 +88,13 @@ final class CallClient implements AutoCloseable {
     return calls().stream().filter(Call::ok).count();
   }
 
+  /**
+   * Calls that failed once the client had been served: failures while it is still getting its first config are
+   * start-up (grpc-java fails calls fast while its xDS client backs off from a server it reached too early), not
+   * a loss of service, and {@link #timeToFirstSuccess()} measures them.
+   */
   long failed() {
-    return calls().stream().filter(c -> !c.ok()).count();
+    return failures().size();
   }
 
   /** Succeeded calls answered after {@code sinceMillis}, by the given backend (or any, for null). */
@@ -98,13 +108,26 @@ final class CallClient implements AutoCloseable {
     return calls().stream().filter(Call::ok).findFirst().map(c -> c.millis() - startedMillis);
   }
 
+  /** Failed calls after the first success (see {@link #failed()}). */
   List<Call> failures() {
-    return calls().stream().filter(c -> !c.ok()).toList();
+    List<Call> all = calls();
+    int first = 0;
+    while (first < all.size() && !all.get(first).ok()) {
+      first++;
+    }
+    return all.subList(first, all.size()).stream().filter(c -> !c.ok()).toList();
+  }
+
+  /** Failed calls before the first success. */
+  long startUpFailures() {
+    return calls().stream().takeWhile(c -> !c.ok()).count();
   }
 
   @Override
   public void close() {
-    process.stop();
+    if (process != null) {
+      process.stop();
+    }
   }
 
   @Override

@@ -42,11 +42,13 @@ class CallLoopTest {
                 match: {prefix: /}
                 route: {upstream: a}
           """.formatted(a.port()));
-      int xdsPort = Replica.freePort();
       ManagedProcess holdfast = ManagedProcess.start("holdfast-file", Launcher.holdfast(List.of("serve",
-          "--config-dir", config.toString(), "--xds-port", Integer.toString(xdsPort), "--admin-port",
-          Integer.toString(Replica.freePort()))), dir.resolve("holdfast.log"));
-      CallClient client = CallClient.start("c1", "holdfast-file", xdsPort, "echo.test", dir);
+          "--config-dir", config.toString(), "--xds-port", "0", "--admin-port", "0")), dir.resolve("holdfast.log"));
+      // The client starts once the control plane serves config: a grpc-java client that dials too early backs
+      // off for seconds and fails its calls meanwhile, which is start-up, not what this test is about.
+      ServingPorts ports = ServingPorts.awaitListening(holdfast, Duration.ofSeconds(60));
+      await("holdfast ready").atMost(Duration.ofSeconds(60)).until(ports::ready);
+      CallClient client = CallClient.start("c1", "holdfast-file", ports.xds(), "echo.test", dir);
       await().atMost(Duration.ofSeconds(60)).until(() -> client.succeeded() >= 5);
       assertThat(client.calls()).filteredOn(CallClient.Call::ok).extracting(CallClient.Call::backend).containsOnly("a");
       assertThat(client.timeToFirstSuccess()).get().satisfies(ms -> assertThat(ms).isPositive());
@@ -54,7 +56,8 @@ class CallLoopTest {
       assertThat(holdfast.stop()).isZero();
       long stopped = System.currentTimeMillis();
       await().atMost(Duration.ofSeconds(20)).until(() -> client.succeededSince(stopped, "a") >= 20);
-      assertThat(client.failed()).as("failures: %s", client.failures()).isZero();
+      assertThat(client.failures()).as("calls failed once served (the control plane stopped at %d)", stopped)
+          .isEmpty();
       client.close();
       assertThat(client.process().isAlive()).isFalse();
     }

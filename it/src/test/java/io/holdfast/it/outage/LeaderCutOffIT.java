@@ -3,6 +3,7 @@ package io.holdfast.it.outage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.holdfast.election.ElectionSettings;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
@@ -18,8 +19,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(ProcessCleanup.class)
 class LeaderCutOffIT {
-  /** Poll interval plus one admin request: how late the poller may see a change. */
-  static final long OBSERVATION_SLACK_MS = 400;
+  /** Thread scheduling between the renew deadline and the elector acting on it, on a loaded machine. */
+  static final long SCHEDULING_SLACK_MS = 300;
   /** Request handling between a replica deciding to write and the API recording it. */
   static final long RECORD_SLACK_MS = 300;
 
@@ -40,10 +41,14 @@ class LeaderCutOffIT {
       long cutAt = System.currentTimeMillis();
       old.cut();
       await(old + " follower").atMost(Duration.ofSeconds(10)).pollInterval(OutageCluster.POLL)
-          .until(() -> c.firstSeen(old.identity(), "follower", cutAt) >= 0);
-      long stepDownMs = c.firstSeen(old.identity(), "follower", cutAt) - cutAt;
-      assertThat(stepDownMs).as("cut to follower, observed every %s", OutageCluster.POLL)
-          .isLessThanOrEqualTo(t.renewDeadline().toMillis() + OBSERVATION_SLACK_MS);
+          .until(() -> c.firstSeen(old.identity(), "follower", cutAt) >= 0
+              && old.loggedAt("LEADER -> FOLLOWER", cutAt).isPresent());
+      long observedStepDownMs = c.firstSeen(old.identity(), "follower", cutAt) - cutAt;
+      // Judged on the replica's own log (when its elector demoted), not on polling, whose delay a loaded machine
+      // stretches: the renewal before the cut was sent at or before it, so the fence closed by cut + deadline.
+      long stepDownMs = old.loggedAt("LEADER -> FOLLOWER", cutAt).getAsLong() - cutAt;
+      assertThat(stepDownMs).as("cut to the elector's demotion (its log)")
+          .isLessThanOrEqualTo(t.renewDeadline().toMillis() + SCHEDULING_SLACK_MS);
 
       await("a healthy replica leads").atMost(Duration.ofSeconds(15)).pollInterval(OutageCluster.POLL)
           .until(() -> c.others(old).stream().anyMatch(Replica::isLeader));
@@ -74,7 +79,10 @@ class LeaderCutOffIT {
               && w.startMillis() > lastRenewal.endMillis())
           .min(Comparator.comparingLong(WriteRecord::startMillis)).orElseThrow();
       long takeoverMs = takeover.startMillis() - lastRenewal.endMillis();
-      long bound = t.leaseDuration().plus(t.retryPeriod()).toMillis();
+      // A follower takes over once the lease has been unchanged for its duration, at its next attempt (a retry
+      // period, jittered), after reading the lease (up to a lock timeout).
+      long bound = t.leaseDuration().toMillis() + (long) (t.retryPeriod().toMillis()
+          * (1 + ElectionSettings.JITTER_FACTOR)) + t.lockTimeout().toMillis();
       long oldWrites = c.statusWritesBy(old.identity(), cutAt);
       long oldLeaseWritesAfter = writes.stream().filter(w -> w.writer().equals(old.identity())
           && w.startMillis() >= restoredAt && w.accepted()).count();
@@ -89,10 +97,13 @@ class LeaderCutOffIT {
       assertThat(takeoverMs).as("old leader's last renewal to the new leader's takeover write")
           .isLessThanOrEqualTo(bound + RECORD_SLACK_MS);
       assertThat(nextStatusWrites).as("status writes by the new leader").isPositive();
-      assertThat(WriterRuns.of(writes).interleavings()).isZero();
+      LeaseHolderAudit audit = LeaseHolderAudit.of(writes);
+      assertThat(audit.violations()).as("status writes received while their writer did not hold the lease"
+          + " (holders %s)", audit.describe()).isEmpty();
 
-      s2.figure("cut to follower (observed, bound: renew deadline " + t.renewDeadline().toMillis() + " ms)",
+      s2.figure("cut to follower (its log, bound: renew deadline " + t.renewDeadline().toMillis() + " ms)",
               stepDownMs + " ms")
+          .figure("cut to follower (observed by polling /state)", observedStepDownMs + " ms")
           .figure("status writes by the cut-off replica after the cut", oldWrites)
           .figure("accepted writes by it after its API came back", oldLeaseWritesAfter)
           .figure("calls through it after the cut: succeeded / failed",
@@ -100,12 +111,14 @@ class LeaderCutOffIT {
           .figure("new client on the cut-off replica: time to first answer",
               newOnOld.timeToFirstSuccess().map(ms -> ms + " ms").orElse("never"))
           .passed();
-      s3.figure("old leader's last renewal to takeover write (bound: lease + retry " + bound + " ms)",
+      s3.figure("old leader's last renewal to takeover write (bound: lease + jittered retry + lock timeout " + bound
+              + " ms)",
               takeoverMs + " ms")
           .figure("old / new leader", old + " / " + next)
           .figure("status writes by the new leader", nextStatusWrites)
           .figure("VirtualService created after takeover to Accepted on the API", acceptedMs + " ms")
-          .figure("writer switches back (two leaders writing)", WriterRuns.of(writes).interleavings())
+          .figure("lease holders (from the API's write record)", audit.describe())
+          .figure("status writes received while their writer did not hold the lease", audit.violations().size())
           .passed();
     } finally {
       s2.write();

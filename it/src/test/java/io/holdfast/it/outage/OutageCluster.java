@@ -31,7 +31,12 @@ final class OutageCluster implements AutoCloseable {
   static final Duration CONVERGE = Duration.ofSeconds(60);
   static final Duration POLL = Duration.ofMillis(100);
 
-  record RoleChange(long millis, String identity, String role, String holder) {
+  /**
+   * A replica's {@code /state} answered a new role at {@code millis}; its previous role was last answered by a
+   * request sent at {@code previousAskedMillis}. A role is certain between the answer that first showed it and
+   * the request that last showed it: when exactly it began and ended, polling cannot tell.
+   */
+  record RoleChange(long millis, String identity, String role, String holder, long previousAskedMillis) {
   }
 
   private final String name;
@@ -44,10 +49,12 @@ final class OutageCluster implements AutoCloseable {
   private final List<CallClient> clients = new CopyOnWriteArrayList<>();
   private final List<RoleChange> roleChanges = new CopyOnWriteArrayList<>();
   private final Map<String, String> lastRole = new ConcurrentHashMap<>();
+  private final Map<String, Long> lastAsked = new ConcurrentHashMap<>();
   /** One polling thread per replica: a paused replica's slow answer must not delay seeing the others. */
   private final ScheduledExecutorService poller;
 
-  private OutageCluster(String name, int count, boolean direct, ClusterTimings timings, List<String> flags) {
+  private OutageCluster(String name, int count, boolean direct, boolean statusLinks, ClusterTimings timings,
+      List<String> flags) {
     this.name = name;
     this.dir = Launcher.freshDir(name);
     this.timings = timings;
@@ -61,7 +68,7 @@ final class OutageCluster implements AutoCloseable {
     requireCreated(api.create(GatewayResources.virtualService("echo", DOMAIN, "a")));
     for (int i = 1; i <= count; i++) {
       String id = "r" + i;
-      replicas.put(id, new Replica(id, dir.resolve(id), api.port(), !direct, timings, flags));
+      replicas.put(id, new Replica(id, dir.resolve(id), api.port(), !direct, statusLinks, timings, flags));
     }
     replicas.values().forEach(Replica::start);
     poller = Executors.newScheduledThreadPool(count, r -> {
@@ -80,7 +87,22 @@ final class OutageCluster implements AutoCloseable {
   }
 
   static OutageCluster start(String name, int count, boolean direct, List<String> flags) {
-    OutageCluster c = new OutageCluster(name, count, direct, ClusterTimings.FAST, flags);
+    return start(new OutageCluster(name, count, direct, false, ClusterTimings.FAST, flags));
+  }
+
+  static OutageCluster start(String name, int count, ClusterTimings timings, List<String> flags) {
+    return start(new OutageCluster(name, count, false, false, timings, flags));
+  }
+
+  /**
+   * Starts {@code count} replicas with the given timings, each with a second fault proxy for its status writer
+   * alone ({@link Replica#statusProxy()}), and waits for one leader.
+   */
+  static OutageCluster startWithStatusLinks(String name, int count, ClusterTimings timings) {
+    return start(new OutageCluster(name, count, false, true, timings, List.of()));
+  }
+
+  private static OutageCluster start(OutageCluster c) {
     try {
       c.awaitReadyWithOneLeader();
       return c;
@@ -236,30 +258,59 @@ final class OutageCluster implements AutoCloseable {
 
   /** Records a change of role or lease holder; the time is when the answer came (an upper bound). */
   private void poll(Replica r) {
+    long asked = System.currentTimeMillis();
     Optional<ReplicaState> s = r.state();
     long now = System.currentTimeMillis();
     String role = s.map(ReplicaState::role).orElse("unreachable");
     String holder = s.map(ReplicaState::holder).orElse("");
     String key = role + "|" + holder;
+    Long previousAsked = lastAsked.put(r.identity(), asked);
     if (!key.equals(lastRole.put(r.identity(), key))) {
-      roleChanges.add(new RoleChange(now, r.identity(), role, holder));
+      roleChanges.add(new RoleChange(now, r.identity(), role, holder, previousAsked == null ? 0 : previousAsked));
       timeline.mark(now, r.identity(), role + (holder.isEmpty() ? "" : " (lease holder " + holder + ")"));
     }
   }
 
   /**
-   * The most replicas whose {@code /state} said leader at the same moment, replaying the poller's record. At
-   * start-up the server reports its single-replica placeholder (leader) until the elector runs, so this counts
-   * from {@code sinceMillis} on.
+   * The most replicas that were certainly leader at the same moment, from {@code sinceMillis} on, replaying the
+   * poller's record ({@link #leaderOverlap}). At start-up the server reports its single-replica placeholder
+   * (leader) until the elector runs, hence the start time.
    */
   int mostReportingLeaderAtOnce(long sinceMillis) {
-    Map<String, String> role = new HashMap<>();
-    int most = 0;
-    for (RoleChange rc : roleChanges) {
-      role.put(rc.identity(), rc.role());
-      if (rc.millis() >= sinceMillis) {
-        most = Math.max(most, (int) role.values().stream().filter("leader"::equals).count());
+    return leaderOverlap(roleChanges, sinceMillis);
+  }
+
+  /**
+   * The most replicas certainly leading at once: each is counted from the answer that first said leader to the
+   * request that last said so (the next change's {@code previousAskedMillis}), so a slow answer cannot make a
+   * leader that already stepped down look like it overlaps its successor.
+   */
+  static int leaderOverlap(List<RoleChange> changes, long sinceMillis) {
+    Map<String, Long> leadingSince = new HashMap<>();
+    List<long[]> intervals = new ArrayList<>();
+    for (RoleChange rc : changes) {
+      Long start = leadingSince.remove(rc.identity());
+      if (start != null && rc.previousAskedMillis() > start) {
+        intervals.add(new long[] {start, rc.previousAskedMillis()});
       }
+      if (rc.role().equals("leader")) {
+        leadingSince.put(rc.identity(), rc.millis());
+      }
+    }
+    leadingSince.values().forEach(start -> intervals.add(new long[] {start, Long.MAX_VALUE}));
+    List<long[]> edges = new ArrayList<>(); // {time, +1 start / -1 end}; ends first at equal times
+    for (long[] i : intervals) {
+      if (i[1] > sinceMillis) {
+        edges.add(new long[] {Math.max(i[0], sinceMillis), 1});
+        edges.add(new long[] {i[1], -1});
+      }
+    }
+    edges.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+    int now = 0;
+    int most = 0;
+    for (long[] e : edges) {
+      now += (int) e[1];
+      most = Math.max(most, now);
     }
     return most;
   }
@@ -278,12 +329,15 @@ final class OutageCluster implements AutoCloseable {
             + " -> " + w.code());
       }
     }
+    for (LeaseHolderAudit.Tenure t : LeaseHolderAudit.of(api.writes()).timeline()) {
+      timeline.mark(t.fromMillis(), "api", "lease holder -> " + (t.holder().isEmpty() ? "(released)" : t.holder()));
+    }
     for (CallClient c : clients) {
       for (CallClient.Call f : c.failures()) {
         timeline.mark(f.millis(), c.name(), "call failed: " + f.error());
       }
       timeline.mark(c.startedMillis(), c.name(), "client started (" + c.succeeded() + " ok / " + c.failed()
-          + " failed in all)");
+          + " failed once served / " + c.startUpFailures() + " failed before its first answer)");
     }
   }
 

@@ -5,17 +5,46 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * Collects each scenario's measured figures and writes {@code docs/RELIABILITY.md}: one section file per
- * scenario under {@code it/target/reliability/}, assembled in scenario order after every section, so a partial
- * run still leaves a consistent document of what it measured.
+ * Collects each scenario's measured figures into a run report under {@code it/target/reliability/}: one section
+ * file per scenario, assembled in scenario order after every section, so a partial run still leaves a consistent
+ * report of what it measured. The tracked {@code docs/RELIABILITY.md} is refreshed only on request
+ * ({@code -Dreliability.update=true}), so a test run never dirties the tree.
  */
 final class Reliability {
+  static final String UPDATE_PROPERTY = "reliability.update";
+  private static final Pattern SECTION_HEADING = Pattern.compile("(?m)^## ([0-9]+[a-z]?)\\. ");
+  private static final Pattern SCENARIO_ID = Pattern.compile("([0-9]+)([a-z]*)");
+  private static final String HEADER = """
+      # Reliability: the original outage, end to end
+
+      Written by the outage suite (`it/`, package `io.holdfast.it.outage`, run by `mvn -B verify`): real
+      processes (the emulated Kubernetes API, Holdfast replicas from `server/target/holdfast.jar`, grpc-java xDS
+      clients), each replica reaching the API through its own fault proxy. Election timings, unless a section
+      says otherwise: lease 2 s, renew deadline 1.5 s, retry 300 ms, lock timeout 500 ms, leader request timeout
+      300 ms, fence slack 150 ms. Times are measured on the API's write record (when it received each write) and
+      by polling each replica's `/state` every 100 ms.
+      Status writes are audited against the Lease holder timeline read off the same write record: a violation
+      is a status write the API received while its writer did not hold the Lease (released, or held by another).
+      The whole suite: `mvn -B verify` (or `mvn -B verify -pl it -am`); each section names the command for its
+      scenario alone. `-Doutage.seed=N` repeats a flapping run.
+
+      Every run writes its figures to `it/target/reliability/RELIABILITY.md` and leaves this file alone; add
+      `-Dreliability.update=true` to refresh it (sections of the scenarios that ran replace theirs, the others
+      are kept).
+
+      """;
+
   private Reliability() {
   }
 
@@ -64,42 +93,80 @@ final class Reliability {
       return b.append('\n').toString();
     }
 
-    /** Writes this section and re-assembles the document; never fails the test for it. */
+    /**
+     * Writes this section under {@code it/target/reliability/sections/} and re-assembles the run's report,
+     * {@code it/target/reliability/RELIABILITY.md}; with {@code -Dreliability.update=true} also refreshes the
+     * tracked {@code docs/RELIABILITY.md}. Never fails the test for it.
+     */
     void write() {
       try {
         Path dir = Launcher.workDir().getParent().resolve("reliability");
-        Files.createDirectories(dir);
-        Files.writeString(dir.resolve(id + ".md"), render());
-        assemble(dir, Launcher.repoRoot().resolve("docs/RELIABILITY.md"));
+        Path sections = Files.createDirectories(dir.resolve("sections"));
+        Files.writeString(sections.resolve(id + ".md"), render());
+        Path report = dir.resolve("RELIABILITY.md");
+        assemble(sections, report, Optional.empty());
+        if (Boolean.getBoolean(UPDATE_PROPERTY)) {
+          Path doc = Launcher.repoRoot().resolve("docs/RELIABILITY.md");
+          assemble(sections, doc, Optional.of(doc));
+          System.out.println("reliability: " + doc + " refreshed with section " + id);
+        } else {
+          System.out.println("reliability: section " + id + " written to " + report
+              + " (docs/RELIABILITY.md is refreshed only with -D" + UPDATE_PROPERTY + "=true)");
+        }
       } catch (IOException | RuntimeException e) {
-        System.err.println("RELIABILITY.md not written: " + e);
+        System.err.println("reliability report not written: " + e);
       }
     }
   }
 
-  static void assemble(Path sections, Path doc) throws IOException {
-    List<Path> parts;
+  /**
+   * Writes {@code doc}: the header, then one section per scenario in scenario order (1, 2, ..., 7a, 7b, ..., 10).
+   * Sections come from {@code sections} (this run's); those of scenarios this run did not reach are kept from
+   * {@code previous}, if given, so refreshing the document after one scenario keeps the others.
+   */
+  static void assemble(Path sections, Path doc, Optional<Path> previous) throws IOException {
+    Map<String, String> byId = new TreeMap<>(Reliability::scenarioOrder);
+    if (previous.isPresent() && Files.exists(previous.get())) {
+      byId.putAll(sectionsOf(Files.readString(previous.get())));
+    }
     try (Stream<Path> files = Files.list(sections)) {
-      parts = files.filter(p -> p.toString().endsWith(".md")).sorted().toList();
+      for (Path p : files.filter(f -> f.toString().endsWith(".md")).toList()) {
+        String name = p.getFileName().toString();
+        byId.put(name.substring(0, name.length() - ".md".length()), Files.readString(p));
+      }
     }
-    StringBuilder b = new StringBuilder("""
-        # Reliability: the original outage, end to end
-
-        Written by the outage suite (`it/`, package `io.holdfast.it.outage`, run by `mvn -B verify`): real
-        processes (the emulated Kubernetes API, Holdfast replicas from `server/target/holdfast.jar`, grpc-java xDS
-        clients), each replica reaching the API through its own fault proxy. Election timings in every scenario:
-        lease 2 s, renew deadline 1.5 s, retry 300 ms, lock timeout 500 ms. Times are measured on the API's write
-        record (when it received each write) and by polling each replica's `/state` every 100 ms.
-        "Writes by non-leaders" counts status writes the API received from a replica after it had stopped leading.
-        The whole suite: `mvn -B verify` (or `mvn -B verify -pl it -am`); each section names the command for its
-        scenario alone. `-Doutage.seed=N` repeats a flapping run.
-
-        """);
-    for (Path p : parts) {
-      b.append(Files.readString(p));
-    }
-    Files.createDirectories(doc.getParent());
+    StringBuilder b = new StringBuilder(HEADER);
+    byId.values().forEach(b::append);
+    Files.createDirectories(doc.toAbsolutePath().getParent());
     Files.writeString(doc, b.toString());
+  }
+
+  /** The sections of an assembled document by id: each runs from its {@code ## ID. } heading to the next. */
+  static Map<String, String> sectionsOf(String document) {
+    Map<String, String> out = new LinkedHashMap<>();
+    Matcher m = SECTION_HEADING.matcher(document);
+    List<Integer> starts = new ArrayList<>();
+    List<String> ids = new ArrayList<>();
+    while (m.find()) {
+      starts.add(m.start());
+      ids.add(m.group(1));
+    }
+    for (int i = 0; i < ids.size(); i++) {
+      int to = i + 1 < ids.size() ? starts.get(i + 1) : document.length();
+      out.put(ids.get(i), document.substring(starts.get(i), to));
+    }
+    return out;
+  }
+
+  /** Scenario ids in reading order: by number, then by suffix (7a, 7b, then 8, ..., 10). */
+  static int scenarioOrder(String a, String b) {
+    Matcher ma = SCENARIO_ID.matcher(a);
+    Matcher mb = SCENARIO_ID.matcher(b);
+    if (ma.matches() && mb.matches()) {
+      int byNumber = Integer.compare(Integer.parseInt(ma.group(1)), Integer.parseInt(mb.group(1)));
+      return byNumber != 0 ? byNumber : ma.group(2).compareTo(mb.group(2));
+    }
+    return a.compareTo(b);
   }
 
   static String seconds(long millis) {

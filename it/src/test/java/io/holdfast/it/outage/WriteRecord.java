@@ -3,11 +3,19 @@ package io.holdfast.it.outage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** One write the emulated API received, as MockKubeApiMain records it. Times are epoch milliseconds. */
-record WriteRecord(String method, String path, String userAgent, long startMillis, long endMillis, int code) {
+/**
+ * One write the emulated API received, as MockKubeApiMain records it. Times are epoch milliseconds; the start is
+ * when the API began handling it (it had the whole request), the end when it answered.
+ *
+ * @param resourceVersion the {@code metadata.resourceVersion} the write carried ("" if none)
+ * @param leaseHolder     for a Lease write, the {@code spec.holderIdentity} it set ("" = released); empty otherwise
+ */
+record WriteRecord(String method, String path, String userAgent, long startMillis, long endMillis, int code,
+    String resourceVersion, Optional<String> leaseHolder) {
   private static final JsonMapper JSON = JsonMapper.builder().build();
   static final String LEASE_PATH_PART = "/apis/coordination.k8s.io/v1/";
 
@@ -15,15 +23,24 @@ record WriteRecord(String method, String path, String userAgent, long startMilli
     Objects.requireNonNull(method, "method");
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(userAgent, "userAgent");
+    Objects.requireNonNull(resourceVersion, "resourceVersion");
+    Objects.requireNonNull(leaseHolder, "leaseHolder");
     if (endMillis < startMillis) {
       throw new IllegalArgumentException("ends before it starts: " + startMillis + ".." + endMillis);
     }
   }
 
+  /** A write with no body fields recorded. */
+  WriteRecord(String method, String path, String userAgent, long startMillis, long endMillis, int code) {
+    this(method, path, userAgent, startMillis, endMillis, code, "", Optional.empty());
+  }
+
   static WriteRecord parse(String line) {
     JsonNode n = JSON.readTree(line);
     return new WriteRecord(n.get("method").asString(), n.get("path").asString(), n.get("userAgent").asString(),
-        n.get("startMillis").asLong(), n.get("endMillis").asLong(), n.get("code").asInt());
+        n.get("startMillis").asLong(), n.get("endMillis").asLong(), n.get("code").asInt(),
+        n.path("resourceVersion").asString(""),
+        n.has("holder") ? Optional.of(n.get("holder").asString("")) : Optional.empty());
   }
 
   static List<WriteRecord> parseAll(List<String> lines) {
@@ -51,5 +68,10 @@ record WriteRecord(String method, String path, String userAgent, long startMilli
 
   boolean accepted() {
     return code >= 200 && code < 300;
+  }
+
+  /** Who holds the Lease once this (accepted Lease) write is applied: its body's holder, else its sender. */
+  String holderSet() {
+    return leaseHolder.orElseGet(this::writer);
   }
 }

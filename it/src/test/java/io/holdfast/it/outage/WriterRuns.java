@@ -6,8 +6,8 @@ import java.util.List;
 
 /**
  * The accepted leader-only writes (status writes and Lease writes by Holdfast replicas) grouped into runs of one
- * writer, in the order the API received them. Two writers overlap in time exactly when one appears in two runs
- * with another's run in between, within one handover window; {@link #interleavings()} counts those switches back.
+ * writer, in the order the API received them: a description for reports. It judges nothing: a lease may
+ * legitimately move A -> B -> A; whether two writers overlapped is {@link LeaseHolderAudit}'s call.
  */
 record WriterRuns(List<Run> runs) {
   record Run(String writer, long firstMillis, long lastMillis, int writes) {
@@ -38,20 +38,7 @@ record WriterRuns(List<Run> runs) {
     return runs.stream().map(Run::writer).toList();
   }
 
-  /** Runs whose writer already wrote in an earlier run: each is a return after someone else had written. */
-  int interleavings() {
-    List<String> seen = new ArrayList<>();
-    int back = 0;
-    for (Run r : runs) {
-      if (seen.contains(r.writer())) {
-        back++;
-      }
-      seen.add(r.writer());
-    }
-    return back;
-  }
-
-  /** Milliseconds between one run's last write and the next run's first; negative would be an overlap. */
+  /** Milliseconds between one run's last write and the next run's first. */
   List<Long> gaps() {
     List<Long> gaps = new ArrayList<>();
     for (int i = 1; i < runs.size(); i++) {

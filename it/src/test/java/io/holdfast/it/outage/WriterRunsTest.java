@@ -20,16 +20,14 @@ class WriterRunsTest {
         put(LEASE, "holdfast/r1", 100, 200), put(STATUS, "holdfast/r1", 150, 200),
         put(LEASE, "holdfast/r2", 2600, 200), put(STATUS, "holdfast/r2", 2700, 200)));
     assertThat(runs.writers()).containsExactly("r1", "r2");
-    assertThat(runs.interleavings()).isZero();
     assertThat(runs.gaps()).containsExactly(2600L - 155L);
   }
 
   @Test
-  void aWriterReturningAfterAnotherIsCountedAsAnInterleaving() {
+  void aWriterReturningAfterAnotherStartsANewRun() {
     WriterRuns runs = WriterRuns.of(List.of(put(STATUS, "holdfast/r1", 100, 200),
         put(STATUS, "holdfast/r2", 200, 200), put(STATUS, "holdfast/r1", 300, 200)));
     assertThat(runs.writers()).containsExactly("r1", "r2", "r1");
-    assertThat(runs.interleavings()).isEqualTo(1);
   }
 
   @Test
@@ -49,6 +47,12 @@ class WriterRunsTest {
     assertThat(w.writer()).isEqualTo("r3");
     assertThat(w.isStatusWrite()).isTrue();
     assertThat(w.isLeaseWrite()).isFalse();
+    assertThat(w.resourceVersion()).isEmpty();
+    WriteRecord release = WriteRecord.parse("{\"method\":\"PUT\",\"path\":\"" + LEASE
+        + "\",\"userAgent\":\"holdfast/r3\",\"startMillis\":10,\"endMillis\":12,\"code\":200,"
+        + "\"resourceVersion\":\"41\",\"holder\":\"\"}");
+    assertThat(release.holderSet()).as("released").isEmpty();
+    assertThat(release.resourceVersion()).isEqualTo("41");
     assertThatThrownBy(() -> new WriteRecord("PUT", "/x", "a", 10, 9, 200)).hasMessageContaining("ends before");
   }
 }

@@ -65,6 +65,15 @@ final class ServeCommand implements Callable<Integer> {
       description = "Kubernetes mode: API server URL (default: in-cluster config, or KUBECONFIG).")
   private String kubeApiUrl;
 
+  /**
+   * Fault-injection aid, hidden from help: the status writer's client talks to this URL instead of
+   * {@code --kube-api-url}, so the outage suite can put a proxy that delays only the status connection between
+   * the leader and the API (it/.../SigtermWithWritesInFlightIT). Not meant for operators.
+   */
+  @Option(names = "--kube-status-api-server", paramLabel = "URL", hidden = true,
+      description = "Test aid: API server URL for the status writer only (default: the --kube-api-url one).")
+  private String kubeStatusApiServer;
+
   // ---- serving
   @Option(names = "--xds-address", paramLabel = "ADDRESS", defaultValue = DEFAULT_XDS_ADDRESS,
       description = "Address the xDS gRPC server binds to (default: ${DEFAULT-VALUE}).")
@@ -187,7 +196,8 @@ final class ServeCommand implements Callable<Integer> {
 
   private ServeSettings settings() {
     Optional<ServeSettings.KubernetesSource> kube = kubernetes
-        ? Optional.of(new ServeSettings.KubernetesSource(text(watchNamespace), text(kubeApiUrl)))
+        ? Optional.of(new ServeSettings.KubernetesSource(text(watchNamespace), text(kubeApiUrl),
+            text(kubeStatusApiServer)))
         : Optional.empty();
     return new ServeSettings(configDir, xdsAddress, port("xds-port", xdsPort), adminAddress,
         port("admin-port", adminPort), Optional.ofNullable(snapshotDir), logFormat(), tls(), kube,

@@ -43,13 +43,21 @@ public record ServeSettings(
   /**
    * Where Kubernetes config comes from.
    *
-   * @param watchNamespace only this namespace; empty for all namespaces
-   * @param apiServerUrl   override of the API server URL; empty to use in-cluster config or KUBECONFIG
+   * @param watchNamespace     only this namespace; empty for all namespaces
+   * @param apiServerUrl       override of the API server URL; empty to use in-cluster config or KUBECONFIG
+   * @param statusApiServerUrl fault-injection aid (hidden flag): the URL the status writer alone uses, so a test
+   *                           can delay only the status connection; empty to use the same API as the rest
    */
-  public record KubernetesSource(Optional<String> watchNamespace, Optional<String> apiServerUrl) {
+  public record KubernetesSource(Optional<String> watchNamespace, Optional<String> apiServerUrl,
+      Optional<String> statusApiServerUrl) {
     public KubernetesSource {
       Objects.requireNonNull(watchNamespace, "watchNamespace");
       Objects.requireNonNull(apiServerUrl, "apiServerUrl");
+      Objects.requireNonNull(statusApiServerUrl, "statusApiServerUrl");
+    }
+
+    public KubernetesSource(Optional<String> watchNamespace, Optional<String> apiServerUrl) {
+      this(watchNamespace, apiServerUrl, Optional.empty());
     }
   }
 

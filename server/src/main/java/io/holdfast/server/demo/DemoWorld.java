@@ -116,7 +116,8 @@ final class DemoWorld implements AutoCloseable {
       DemoProcess p = DemoProcess.start(id, dir.resolve(id + ".log"), "io.holdfast.server.cli.HoldfastCli",
           List.of("serve", "--kubernetes", "--kube-api-url", "http://127.0.0.1:" + relay.port(), "--identity", id,
               "--lease-namespace", "holdfast-system", "--lease-duration", "2s", "--renew-deadline", "1500ms",
-              "--retry-period", "300ms", "--lock-timeout", "500ms", "--snapshot-dir", snapshots.toString(),
+              "--retry-period", "300ms", "--lock-timeout", "500ms", "--leader-request-timeout", "300ms",
+              "--fence-slack", "150ms", "--snapshot-dir", snapshots.toString(),
               "--xds-port", Integer.toString(xds), "--admin-port", Integer.toString(admin)));
       started.add(p);
       replicas.put(id, new Replica(id, relay, xds, admin, p));

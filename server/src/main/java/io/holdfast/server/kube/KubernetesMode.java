@@ -90,6 +90,7 @@ public final class KubernetesMode implements AutoCloseable {
       opened.push(sourceClient);
       int statusTimeout = (int) Math.min(Integer.MAX_VALUE, election.leaderRequestTimeout().toMillis());
       KubernetesClient statusClient = clients.create("status", new ConfigBuilder(base)
+          .withMasterUrl(kube.statusApiServerUrl().orElse(base.getMasterUrl())) // fault-injection aid (tests)
           .withRequestTimeout(statusTimeout).withConnectionTimeout(Math.min(statusTimeout, 2_000))
           .withRequestRetryBackoffLimit(0).build(), registry);
       opened.push(statusClient);

@@ -20,7 +20,6 @@ import io.holdfast.testkit.FaultProxy;
 import io.holdfast.testkit.MockKubeApi;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -54,7 +53,8 @@ class KubernetesModeEndToEndTest {
   private static Backends backends;
   private static MockKubeApi api;
   private static FaultProxy proxy;
-  private static int xdsPort;
+  /** The address in the clients' bootstrap: stable across restarts of a replica that binds port 0 each time. */
+  private static FaultProxy xdsFront;
   private static HoldfastServer holdfast;
   private static final List<ManagedChannel> channels = new ArrayList<>();
 
@@ -69,14 +69,15 @@ class KubernetesModeEndToEndTest {
       }
     }
     proxy = FaultProxy.start("kube-api", api.port());
-    try (ServerSocket probe = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      xdsPort = probe.getLocalPort();
-    }
+    // grpc-java reads its xDS bootstrap once per JVM, possibly as soon as a replica starts: name the front now.
+    // It follows each replica's port (replicas bind port 0); until the first starts it leads to the API's port,
+    // and no client dials it before then.
+    xdsFront = FaultProxy.start("xds-front", api.port());
     System.setProperty(BOOTSTRAP_PROPERTY, """
         {"xds_servers": [{"server_uri": "127.0.0.1:%d", "channel_creds": [{"type": "insecure"}],
                           "server_features": ["xds_v3"]}],
          "node": {"id": "kube-e2e-client", "cluster": "holdfast-e2e"}}
-        """.formatted(xdsPort));
+        """.formatted(xdsFront.port()));
   }
 
   @AfterAll
@@ -91,6 +92,9 @@ class KubernetesModeEndToEndTest {
     if (proxy != null) {
       proxy.close();
     }
+    if (xdsFront != null) {
+      xdsFront.close();
+    }
     if (api != null) {
       api.close();
     }
@@ -104,10 +108,12 @@ class KubernetesModeEndToEndTest {
         .leaseDuration(Duration.ofSeconds(2)).renewDeadline(Duration.ofMillis(1500)).retryPeriod(Duration.ofMillis(300))
         .lockTimeout(Duration.ofMillis(500)).leaderRequestTimeout(Duration.ofMillis(300)).fenceSlack(Duration.ofMillis(150))
         .build();
-    ServeSettings settings = new ServeSettings(null, "127.0.0.1", xdsPort, "127.0.0.1", 0, Optional.of(snapshotDir),
+    ServeSettings settings = new ServeSettings(null, "127.0.0.1", 0, "127.0.0.1", 0, Optional.of(snapshotDir),
         LogFormat.TEXT, Optional.empty(), Optional.of(new ServeSettings.KubernetesSource(Optional.of(NS),
         Optional.of("http://127.0.0.1:" + proxy.port()))), election);
-    return HoldfastServer.start(settings, Clock.systemUTC());
+    HoldfastServer h = HoldfastServer.start(settings, Clock.systemUTC());
+    xdsFront.retarget(h.xdsPort());
+    return h;
   }
 
   @Test

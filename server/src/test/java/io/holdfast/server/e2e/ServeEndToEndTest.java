@@ -16,8 +16,8 @@ import io.holdfast.frontend.holdfast.ResourceStatus;
 import io.holdfast.server.HoldfastServer;
 import io.holdfast.server.cli.LogFormat;
 import io.holdfast.server.cli.ServeSettings;
+import io.holdfast.testkit.FaultProxy;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -48,23 +48,23 @@ class ServeEndToEndTest {
   @TempDir
   static Path configDir;
   private static Backends backends;
-  private static int xdsPort;
+  /** The address in the client's bootstrap: stable across restarts of a server that binds port 0 each time. */
+  private static FaultProxy xdsFront;
   private static HoldfastServer holdfast;
   private static ManagedChannel channel;
 
   @BeforeAll
   static void start() throws Exception {
     backends = new Backends("a", "b", "c");
-    try (ServerSocket probe = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      xdsPort = probe.getLocalPort(); // fixed for the class: the client's bootstrap names it, restarts reuse it
-    }
     writeBaseConfig();
-    holdfast = startHoldfast();
+    // grpc-java reads its xDS bootstrap once per JVM: name the front before anything else runs.
+    xdsFront = FaultProxy.start("xds-front", backends.port("a")); // retargeted before any client dials it
     System.setProperty(BOOTSTRAP_PROPERTY, """
         {"xds_servers": [{"server_uri": "127.0.0.1:%d", "channel_creds": [{"type": "insecure"}],
                           "server_features": ["xds_v3"]}],
          "node": {"id": "e2e-client", "cluster": "holdfast-e2e"}}
-        """.formatted(xdsPort));
+        """.formatted(xdsFront.port()));
+    holdfast = startHoldfast();
     channel = Grpc.newChannelBuilder("xds:///echo.test", InsecureChannelCredentials.create()).build();
   }
 
@@ -78,6 +78,9 @@ class ServeEndToEndTest {
     if (holdfast != null) {
       holdfast.close();
     }
+    if (xdsFront != null) {
+      xdsFront.close();
+    }
     if (backends != null) {
       backends.close();
     }
@@ -89,9 +92,14 @@ class ServeEndToEndTest {
     await().atMost(CONVERGE).until(() -> call(Map.of()).equals("a") && call(Map.of("x-pick", "b")).equals("b"));
   }
 
+  /** Binds port 0 (no port picked in advance for someone else to take) and points the client's front at it. */
   private static HoldfastServer startHoldfast() throws IOException {
-    return HoldfastServer.start(new ServeSettings(configDir, "127.0.0.1", xdsPort, "127.0.0.1", 0,
+    HoldfastServer h = HoldfastServer.start(new ServeSettings(configDir, "127.0.0.1", 0, "127.0.0.1", 0,
         Optional.empty(), LogFormat.TEXT), Clock.systemUTC());
+    if (xdsFront != null) {
+      xdsFront.retarget(h.xdsPort());
+    }
+    return h;
   }
 
   @Test
