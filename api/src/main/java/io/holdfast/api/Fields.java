@@ -1,5 +1,6 @@
 package io.holdfast.api;
 
+import io.holdfast.common.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,6 +19,8 @@ import tools.jackson.databind.JsonNode;
  */
 final class Fields {
 
+  /** Durations in config are timeouts and intervals; a year is already far beyond any sensible one. */
+  private static final Duration MAX_DURATION = Duration.ofDays(365);
   private static final Pattern PLAIN_NAME = Pattern.compile("[A-Za-z0-9_-]+");
 
   private final JsonNode node;
@@ -132,12 +135,12 @@ final class Fields {
 
   Optional<Duration> duration(String field) {
     return string(field).flatMap(text -> {
-      Optional<Duration> parsed = Durations.parse(text);
-      if (parsed.isEmpty()) {
-        problem(path(field), Reasons.INVALID_DURATION,
-            "invalid duration \"" + text + "\" (use a number with a unit: 250ms, 2s, 1m30s)");
+      try {
+        return Optional.of(Durations.parse(field, text, MAX_DURATION));
+      } catch (IllegalArgumentException e) {
+        problem(path(field), Reasons.INVALID_DURATION, e.getMessage());
+        return Optional.empty();
       }
-      return parsed;
     });
   }
 

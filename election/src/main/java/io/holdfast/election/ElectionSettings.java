@@ -1,7 +1,7 @@
 package io.holdfast.election;
 
+import io.holdfast.common.Durations;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
@@ -55,15 +55,6 @@ public record ElectionSettings(
 
   /** Scheduling margin in {@link #maxCloseTime()}: the elector thread's own hand-offs, and draining listeners. */
   private static final Duration CLOSE_MARGIN = Duration.ofSeconds(2);
-
-  public static final String ENV_DISABLE = "DISABLE_LEADER_ELECTION";
-  public static final String ENV_LEASE_DURATION = "LEADER_ELECTION_LEASE_DURATION";
-  /** Gloo's name; it sets the renew deadline. */
-  public static final String ENV_RENEW_DEADLINE = "LEADER_ELECTION_RENEW_PERIOD";
-  public static final String ENV_RETRY_PERIOD = "LEADER_ELECTION_RETRY_PERIOD";
-  public static final String ENV_MAX_RECOVERY = "MAX_RECOVERY_DURATION_WITHOUT_KUBE_API_SERVER";
-  public static final String ENV_POD_NAME = "POD_NAME";
-  public static final String ENV_POD_NAMESPACE = "POD_NAMESPACE";
 
   public ElectionSettings {
     Objects.requireNonNull(recovery, "recovery");
@@ -132,39 +123,6 @@ public record ElectionSettings(
         .leaseDuration(leaseDuration).renewDeadline(renewDeadline).retryPeriod(retryPeriod)
         .lockTimeout(lockTimeout).leaderRequestTimeout(leaderRequestTimeout).fenceSlack(fenceSlack)
         .recovery(recovery);
-  }
-
-  /**
-   * Applies the Gloo-compatible environment variables on top of {@code base}. An unparsable value is an
-   * error naming the variable and the value, never a silent default.
-   */
-  public static Builder fromEnvironment(Map<String, String> env, Builder base) {
-    Optional.ofNullable(env.get(ENV_DISABLE)).map(String::trim).filter(v -> !v.isEmpty()).ifPresent(v -> {
-      if (!v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
-        throw new IllegalArgumentException(ENV_DISABLE + ": '" + v + "' is not a boolean; use true or false");
-      }
-      base.enabled(!Boolean.parseBoolean(v));
-    });
-    durationFrom(env, ENV_LEASE_DURATION).ifPresent(base::leaseDuration);
-    durationFrom(env, ENV_RENEW_DEADLINE).ifPresent(base::renewDeadline);
-    durationFrom(env, ENV_RETRY_PERIOD).ifPresent(base::retryPeriod);
-    durationFrom(env, ENV_MAX_RECOVERY).ifPresent(d -> {
-      if (d.isZero()) {
-        throw new IllegalArgumentException(ENV_MAX_RECOVERY + ": '" + env.get(ENV_MAX_RECOVERY) + "' must be greater than 0");
-      }
-      base.recovery(RecoveryPolicy.recoverWithin(d));
-    });
-    Optional.ofNullable(env.get(ENV_POD_NAME)).filter(v -> !v.isBlank()).ifPresent(base::identity);
-    Optional.ofNullable(env.get(ENV_POD_NAMESPACE)).filter(v -> !v.isBlank()).ifPresent(base::leaseNamespace);
-    return base;
-  }
-
-  private static Optional<Duration> durationFrom(Map<String, String> env, String name) {
-    String value = env.get(name);
-    if (value == null || value.isBlank()) {
-      return Optional.empty();
-    }
-    return Optional.of(Durations.parse(name, value));
   }
 
   private static void requireText(String name, String value) {

@@ -1,5 +1,6 @@
 package io.holdfast.election;
 
+import io.holdfast.common.Durations;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;

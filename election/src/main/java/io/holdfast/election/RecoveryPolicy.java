@@ -1,5 +1,6 @@
 package io.holdfast.election;
 
+import io.holdfast.common.Durations;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;

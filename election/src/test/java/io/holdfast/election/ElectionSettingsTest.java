@@ -52,54 +52,6 @@ class ElectionSettingsTest {
         .hasMessage("maxRecovery must be > 0, was 0ms");
   }
 
-  @Test
-  void glooEnvironmentVariablesApply() {
-    ElectionSettings s = ElectionSettings.fromEnvironment(Map.of(
-        "LEADER_ELECTION_LEASE_DURATION", "4s",
-        "LEADER_ELECTION_RENEW_PERIOD", "3s",
-        "LEADER_ELECTION_RETRY_PERIOD", "500ms",
-        "MAX_RECOVERY_DURATION_WITHOUT_KUBE_API_SERVER", "1m",
-        "POD_NAME", "holdfast-7d9f",
-        "POD_NAMESPACE", "gateways"), ElectionSettings.builder()
-        .leaderRequestTimeout(Duration.ofMillis(500)).fenceSlack(Duration.ofMillis(250))).build();
-    assertThat(s.leaseDuration()).isEqualTo(Duration.ofSeconds(4));
-    assertThat(s.renewDeadline()).isEqualTo(Duration.ofSeconds(3));
-    assertThat(s.retryPeriod()).isEqualTo(Duration.ofMillis(500));
-    assertThat(s.recovery()).isEqualTo(RecoveryPolicy.recoverWithin(Duration.ofMinutes(1)));
-    assertThat(s.identity()).isEqualTo("holdfast-7d9f");
-    assertThat(s.leaseNamespace()).isEqualTo("gateways");
-  }
-
-  @Test
-  void disableLeaderElectionMeansSingleReplicaMode() {
-    assertThat(ElectionSettings.fromEnvironment(Map.of("DISABLE_LEADER_ELECTION", "TRUE"), ElectionSettings.builder())
-        .build().enabled()).isFalse();
-    assertThat(ElectionSettings.fromEnvironment(Map.of("DISABLE_LEADER_ELECTION", "false"), ElectionSettings.builder())
-        .build().enabled()).isTrue();
-  }
-
-  @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "LEADER_ELECTION_LEASE_DURATION|fifteen|LEADER_ELECTION_LEASE_DURATION: 'fifteen' is not a duration",
-      "LEADER_ELECTION_RENEW_PERIOD|10|LEADER_ELECTION_RENEW_PERIOD: '10' is not a duration",
-      "LEADER_ELECTION_RETRY_PERIOD|2 s|LEADER_ELECTION_RETRY_PERIOD: '2 s' is not a duration",
-      "MAX_RECOVERY_DURATION_WITHOUT_KUBE_API_SERVER|-5s|MAX_RECOVERY_DURATION_WITHOUT_KUBE_API_SERVER: '-5s' is not a duration",
-      "MAX_RECOVERY_DURATION_WITHOUT_KUBE_API_SERVER|0s|MAX_RECOVERY_DURATION_WITHOUT_KUBE_API_SERVER: '0s' must be greater than 0",
-      "DISABLE_LEADER_ELECTION|yes|DISABLE_LEADER_ELECTION: 'yes' is not a boolean; use true or false",
-  })
-  void unparsableEnvironmentValuesAreErrorsNamingTheVariableAndValue(String name, String value, String message) {
-    assertThatThrownBy(() -> ElectionSettings.fromEnvironment(Map.of(name, value), ElectionSettings.builder()))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith(message);
-  }
-
-  @Test
-  void environmentValuesThatParseButBreakTheTimingRuleAreRejectedAtBuild() {
-    ElectionSettings.Builder b = ElectionSettings.fromEnvironment(
-        Map.of("LEADER_ELECTION_RETRY_PERIOD", "9s"), ElectionSettings.builder().identity("a"));
-    assertThatThrownBy(b::build).hasMessage("renewDeadline (10s) must be greater than 1.2 x retryPeriod (9s)");
-  }
-
   /** Issue 10's example: a fence with no margin for the write it let through. */
   @Test
   void aLeaseBarelyLongerThanTheRenewDeadlineIsRefusedNamingTheFencingRule() {
@@ -144,36 +96,8 @@ class ElectionSettingsTest {
     assertThat(longest.leaseDuration()).isEqualTo(ElectionSettings.MAX_TIMING);
   }
 
-  /** Regression: 3000000h threw ArithmeticException (a stack trace) instead of an error naming the setting. */
-  @Test
-  void aDurationTooLongForNanosecondsIsAnErrorNamingTheSetting() {
-    assertThatThrownBy(() -> Durations.parse("LEADER_ELECTION_LEASE_DURATION", "3000000h"))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("LEADER_ELECTION_LEASE_DURATION: '3000000h' is too long; a duration must be at most 2562047h"
-            + " (about 292 years)");
-    assertThatThrownBy(() -> ElectionSettings.fromEnvironment(
-        Map.of("LEADER_ELECTION_RETRY_PERIOD", "99999999999999999999s"), ElectionSettings.builder()))
-        .hasMessageStartingWith("LEADER_ELECTION_RETRY_PERIOD: '99999999999999999999s' is too long");
-    assertThat(Durations.parse("x", "2562047h")).isEqualTo(Duration.ofHours(2562047));
-    assertThat(Durations.parse("x", "1.5ns")).as("sub-nanosecond fractions dropped, as Go does")
-        .isEqualTo(Duration.ofNanos(1));
-  }
-
   @Test
   void maxCloseTimeIsRenewDeadlinePlusFenceSlackPlusTwoLockTimeoutsPlusTwoSeconds() {
     assertThat(build(b -> b).maxCloseTime()).isEqualTo(Duration.ofSeconds(15));
-  }
-
-  @ParameterizedTest
-  @CsvSource({"15s,15000", "1m,60000", "500ms,500", "1m30s,90000", "1.5s,1500", "2h,7200000", "0,0", "250000us,250"})
-  void goDurations(String text, long millis) {
-    assertThat(Durations.parse("x", text)).isEqualTo(Duration.ofMillis(millis));
-  }
-
-  @Test
-  void durationsFormatForMessages() {
-    assertThat(Durations.format(Duration.ofMillis(300))).isEqualTo("300ms");
-    assertThat(Durations.format(Duration.ofMillis(1500))).isEqualTo("1.5s");
-    assertThat(Durations.format(Duration.ofSeconds(15))).isEqualTo("15s");
   }
 }

@@ -1,6 +1,6 @@
 package io.holdfast.server.cli;
 
-import io.holdfast.election.Durations;
+import io.holdfast.common.Durations;
 import io.holdfast.election.ElectionSettings;
 import io.holdfast.election.RecoveryPolicy;
 import io.holdfast.xds.server.XdsTls;
@@ -285,7 +285,8 @@ final class ServeCommand implements Callable<Integer> {
   }
 
   private Duration duration(String name, String value) {
-    return Durations.parse(origin(name), value);
+    // The command line has always taken 15S and " 15s"; YAML durations stay as strict as Go's.
+    return Durations.parse(origin(name), value.trim().toLowerCase(Locale.ROOT));
   }
 
   private boolean bool(String name, String value) {

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.holdfast.api.ResourceKey;
+import io.holdfast.common.Durations;
 import io.holdfast.election.ElectionSettings;
 import io.holdfast.election.ExitHandler;
 import io.holdfast.election.KubernetesLeaseLock;
@@ -138,7 +139,7 @@ public final class KubernetesMode implements AutoCloseable {
       log.info("kubernetes mode started api={} watchNamespace={} election={} identity={} leaderRequestTimeout={}",
           base.getMasterUrl(), kube.watchNamespace().orElse("*"), election.enabled() ? "lease "
               + election.leaseNamespace() + "/" + election.leaseName() : "disabled", election.identity(),
-          io.holdfast.election.Durations.format(election.leaderRequestTimeout()));
+          Durations.format(election.leaderRequestTimeout()));
       return mode;
     } catch (RuntimeException e) {
       Closeables.closeAll(opened);
