@@ -12,6 +12,8 @@ import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.ResourceKey;
+import io.holdfast.common.Debounce;
+import io.holdfast.common.DebounceThread;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
@@ -35,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * plus the Services and EndpointSlices that kube upstreams resolve to, kept in fabric8 informer caches.
  *
  * <p>Informer events only mark the view dirty. One rebuild thread waits for a pause in changes
- * ({@code holdOff}, default 100 ms, but at most {@code maxDelay}, default 500 ms, after the first change),
+ * ({@link Debounce}: {@code holdOff}, default 100 ms, but at most {@code cap}, default 500 ms, after the first change),
  * rebuilds the whole {@link GatewayConfig} from the caches and hands it to the sink when it differs from the
  * last one: the sink is called on that one thread, in order, never before every informer has listed once.
  * The config carries no resourceVersions (so status writes do not count as changes); {@link #observed()}
@@ -60,8 +62,7 @@ public final class KubeConfigSource implements AutoCloseable {
   private final KubernetesClient client;
   private final Optional<String> namespace;
   private final Consumer<GatewayConfig> sink;
-  private final Duration holdOff;
-  private final Duration maxDelay;
+  private final Debounce.Timing debounce;
   private final Duration probeInterval;
   private final Clock clock;
   private final KubeSourceMetrics metrics;
@@ -70,7 +71,7 @@ public final class KubeConfigSource implements AutoCloseable {
   private final InformerSlot<Service> services;
   private final InformerSlot<EndpointSlice> slices;
   private final List<InformerSlot<?>> slots = new ArrayList<>();
-  private final Debouncer debouncer;
+  private final DebounceThread debouncer;
   private final ScheduledExecutorService health;
   private final ConfigAssembler assembler;
   private final Staleness staleness = new Staleness();
@@ -85,8 +86,7 @@ public final class KubeConfigSource implements AutoCloseable {
     client = b.client;
     namespace = b.namespace;
     sink = b.sink;
-    holdOff = b.holdOff;
-    maxDelay = b.maxDelay;
+    debounce = b.debounce;
     probeInterval = b.probeInterval;
     clock = b.clock;
     metrics = new KubeSourceMetrics(b.registry);
@@ -115,7 +115,7 @@ public final class KubeConfigSource implements AutoCloseable {
     slots.addAll(customs.values());
     slots.add(services);
     slots.add(slices);
-    debouncer = new Debouncer("holdfast-kube-rebuild", holdOff, maxDelay, this::hasSynced, this::rebuild);
+    debouncer = new DebounceThread("holdfast-kube-rebuild", debounce, System::nanoTime, this::hasSynced, this::rebuild);
     health = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "holdfast-kube-health");
       t.setDaemon(true);
@@ -139,8 +139,8 @@ public final class KubeConfigSource implements AutoCloseable {
     slots.forEach(InformerSlot::start);
     health.scheduleWithFixedDelay(this::checkHealth, probeInterval.toMillis(), probeInterval.toMillis(),
         TimeUnit.MILLISECONDS);
-    log.info("kube source started namespace={} holdOff={} maxDelay={} probeInterval={}", namespace.orElse("*"),
-        holdOff, maxDelay, probeInterval);
+    log.info("kube source started namespace={} holdOff={} cap={} probeInterval={}", namespace.orElse("*"),
+        debounce.holdOff(), debounce.cap(), probeInterval);
   }
 
   /** True once every informer has listed at least once; stays true through outages. */
@@ -296,8 +296,7 @@ public final class KubeConfigSource implements AutoCloseable {
     private final KubernetesClient client;
     private final Consumer<GatewayConfig> sink;
     private Optional<String> namespace = Optional.empty();
-    private Duration holdOff = Duration.ofMillis(100);
-    private Duration maxDelay = Duration.ofMillis(500);
+    private Debounce.Timing debounce = Debounce.Timing.DEFAULT;
     private Duration probeInterval = Duration.ofSeconds(2);
     private Clock clock = Clock.systemUTC();
     private MeterRegistry registry = new SimpleMeterRegistry();
@@ -322,15 +321,12 @@ public final class KubeConfigSource implements AutoCloseable {
       return this;
     }
 
-    /** Quiet time after the last change before a rebuild; default 100 ms. */
-    public Builder holdOff(Duration value) {
-      holdOff = positiveOrZero(value, "holdOff");
-      return this;
-    }
-
-    /** Longest a change waits for its rebuild while changes keep coming; default 500 ms, at least holdOff. */
-    public Builder maxDelay(Duration value) {
-      maxDelay = positiveOrZero(value, "maxDelay");
+    /**
+     * Quiet time after the last change before a rebuild, and the longest a change waits for its rebuild while
+     * changes keep coming; default {@link Debounce.Timing#DEFAULT} (100 ms, capped at 500 ms).
+     */
+    public Builder debounce(Debounce.Timing value) {
+      debounce = Objects.requireNonNull(value, "debounce");
       return this;
     }
 
@@ -356,9 +352,6 @@ public final class KubeConfigSource implements AutoCloseable {
     }
 
     public KubeConfigSource build() {
-      if (maxDelay.compareTo(holdOff) < 0) {
-        throw new IllegalArgumentException("maxDelay " + maxDelay + " is shorter than holdOff " + holdOff);
-      }
       return new KubeConfigSource(this);
     }
 

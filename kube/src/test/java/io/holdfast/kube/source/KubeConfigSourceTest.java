@@ -16,6 +16,7 @@ import io.holdfast.api.Problem;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.ServiceRef;
 import io.holdfast.api.VirtualService;
+import io.holdfast.common.Debounce;
 import io.holdfast.kube.source.KubeObjects.Ep;
 import io.holdfast.testkit.FaultProxy;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -164,7 +165,7 @@ class KubeConfigSourceTest {
   @Test
   void aBurstOfChangesIsCoalescedAndTheLastStateWins() {
     kube.apply(virtualService("demo", "burst", "v0.test"));
-    kube.start(b -> b.holdOff(Duration.ofMillis(100)).maxDelay(Duration.ofMillis(500)));
+    kube.start(b -> b.debounce(new Debounce.Timing(Duration.ofMillis(100), Duration.ofMillis(500))));
     await().atMost(WAIT).until(() -> !kube.configs.isEmpty());
     int before = kube.configs.size();
 

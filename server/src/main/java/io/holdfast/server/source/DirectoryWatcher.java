@@ -5,6 +5,7 @@ import static java.nio.file.StandardWatchEventKinds.ENTRY_DELETE;
 import static java.nio.file.StandardWatchEventKinds.ENTRY_MODIFY;
 import static java.nio.file.StandardWatchEventKinds.OVERFLOW;
 
+import io.holdfast.common.Debounce;
 import java.io.IOException;
 import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.Files;
@@ -22,7 +23,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Watches one config directory and delivers a full {@link ConfigFiles} read to a listener: once at start, then
- * after each burst of changes (see {@link WatchTiming}). A read identical to the previous delivery is dropped.
+ * after each burst of changes (see {@link Debounce}). A read identical to the previous delivery is dropped.
  *
  * <p>One dedicated thread waits on the {@link WatchService}, coalesces events, reads and calls the listener, so
  * reads never overlap and the listener is never called concurrently. Events are not filtered to exact file
@@ -44,7 +45,7 @@ public final class DirectoryWatcher implements AutoCloseable {
   private final Clock clock;
   private final WatchService watchService;
   private final DirectoryReader reader;
-  private final Debouncer debouncer;
+  private final Debounce debouncer;
   private final Thread thread;
   private volatile boolean closed;
 
@@ -54,13 +55,13 @@ public final class DirectoryWatcher implements AutoCloseable {
   private boolean listingFailed;
   private ConfigFiles lastDelivered;
 
-  private DirectoryWatcher(Path directory, ConfigFilesListener listener, WatchTiming timing, Clock clock)
+  private DirectoryWatcher(Path directory, ConfigFilesListener listener, Debounce.Timing timing, Clock clock)
       throws IOException {
     this.directory = directory;
     this.listener = listener;
     this.clock = clock;
     this.reader = new DirectoryReader(directory, clock);
-    this.debouncer = new Debouncer(timing);
+    this.debouncer = new Debounce(timing);
     this.watchService = directory.getFileSystem().newWatchService();
     try {
       // Registered before the first read, so no change between the two can be missed.
@@ -73,9 +74,9 @@ public final class DirectoryWatcher implements AutoCloseable {
     this.thread.setDaemon(true);
   }
 
-  /** Starts watching with {@link WatchTiming#DEFAULT} and the UTC system clock. */
+  /** Starts watching with {@link Debounce.Timing#DEFAULT} and the UTC system clock. */
   public static DirectoryWatcher start(Path directory, ConfigFilesListener listener) throws IOException {
-    return start(directory, listener, WatchTiming.DEFAULT, Clock.systemUTC());
+    return start(directory, listener, Debounce.Timing.DEFAULT, Clock.systemUTC());
   }
 
   /**
@@ -84,7 +85,7 @@ public final class DirectoryWatcher implements AutoCloseable {
    * @throws IllegalArgumentException if {@code directory} is not a directory
    * @throws IOException              if the directory cannot be watched
    */
-  public static DirectoryWatcher start(Path directory, ConfigFilesListener listener, WatchTiming timing,
+  public static DirectoryWatcher start(Path directory, ConfigFilesListener listener, Debounce.Timing timing,
       Clock clock) throws IOException {
     Path dir = Objects.requireNonNull(directory, "directory").toAbsolutePath().normalize();
     if (!Files.isDirectory(dir)) {
@@ -166,7 +167,7 @@ public final class DirectoryWatcher implements AutoCloseable {
     WatchKey signalled = watchService.poll(waitMillis(clock.instant()), TimeUnit.MILLISECONDS);
     while (signalled != null) {
       if (hasRelevantEvent(signalled)) {
-        debouncer.eventAt(clock.instant());
+        debouncer.eventAt(nanos(clock.instant()));
       }
       if (!signalled.reset() && signalled == key) {
         LOG.warn("config directory no longer watchable, will retry dir={}", directory);
@@ -182,15 +183,20 @@ public final class DirectoryWatcher implements AutoCloseable {
         tryRegister();
       }
       refresh(now);
-    } else if (debouncer.isDue(now)) {
+    } else if (debouncer.isDue(nanos(now))) {
       refresh(now);
     }
+  }
+
+  /** The wall clock on the debounce's nanosecond timeline (good until 2262); a step back makes a burst due. */
+  private static long nanos(Instant t) {
+    return TimeUnit.SECONDS.toNanos(t.getEpochSecond()) + t.getNano();
   }
 
   private long waitMillis(Instant now) {
     Duration wait = MAX_WAIT;
     if (debouncer.pending()) {
-      wait = min(wait, Duration.between(now, debouncer.dueAt()));
+      wait = min(wait, Duration.ofNanos(debouncer.dueAt() - nanos(now)));
     }
     if (retryAt != null) {
       wait = min(wait, Duration.between(now, retryAt));

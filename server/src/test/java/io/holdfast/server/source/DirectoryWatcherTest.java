@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.awaitility.Awaitility.await;
 
+import io.holdfast.common.Debounce;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -84,7 +85,7 @@ class DirectoryWatcherTest {
   @Test
   void readAtComesFromTheInjectedClock() throws IOException {
     Instant fixed = Instant.parse("2030-05-06T07:08:09Z");
-    watcher = DirectoryWatcher.start(dir, deliveries::add, WatchTiming.DEFAULT,
+    watcher = DirectoryWatcher.start(dir, deliveries::add, Debounce.Timing.DEFAULT,
         Clock.fixed(fixed, ZoneOffset.UTC));
 
     await().atMost(WAIT).until(() -> !deliveries.isEmpty());
@@ -133,7 +134,7 @@ class DirectoryWatcherTest {
   @Test
   void steadyWritesStillDeliverWithinTheCap() throws Exception {
     watcher = DirectoryWatcher.start(dir, deliveries::add,
-        new WatchTiming(Duration.ofMillis(300), Duration.ofMillis(400)), Clock.systemUTC());
+        new Debounce.Timing(Duration.ofMillis(300), Duration.ofMillis(400)), Clock.systemUTC());
     await().atMost(WAIT).until(() -> deliveries.size() == 1);
     AtomicInteger written = new AtomicInteger();
     ScheduledExecutorService writer = Executors.newSingleThreadScheduledExecutor();
