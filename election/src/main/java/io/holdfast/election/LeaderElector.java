@@ -1,6 +1,7 @@
 package io.holdfast.election;
 
 import io.holdfast.common.Durations;
+import io.holdfast.common.Wake;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -15,8 +16,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.DoubleSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -98,9 +97,7 @@ public final class LeaderElector implements Leadership, AutoCloseable {
   private volatile LeaseLock.LockWatch watch = LeaseLock.LockWatch.NONE;
 
   private final Queue<Optional<VersionedRecord>> watchEvents = new ConcurrentLinkedQueue<>();
-  private final ReentrantLock wakeLock = new ReentrantLock();
-  private final Condition wakeCondition = wakeLock.newCondition();
-  private boolean wakeRequested;
+  private final Wake wake = new Wake();
   private Thread thread;
 
   private LeaderElector(Builder b) {
@@ -779,28 +776,15 @@ public final class LeaderElector implements Leadership, AutoCloseable {
   }
 
   private void wake() {
-    wakeLock.lock();
-    try {
-      wakeRequested = true;
-      wakeCondition.signalAll();
-    } finally {
-      wakeLock.unlock();
-    }
+    wake.signal();
   }
 
   private void awaitWake(long nanos) {
-    wakeLock.lock();
     try {
-      long left = nanos;
-      while (!wakeRequested && !stopRequested && left > 0) {
-        left = wakeCondition.awaitNanos(left);
-      }
-      wakeRequested = false;
+      wake.await(nanos, () -> stopRequested);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       requestStop();
-    } finally {
-      wakeLock.unlock();
     }
   }
 

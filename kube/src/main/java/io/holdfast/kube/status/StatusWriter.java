@@ -3,6 +3,7 @@ package io.holdfast.kube.status;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.holdfast.api.ResourceKey;
+import io.holdfast.common.Wake;
 import io.holdfast.election.Fence;
 import io.holdfast.election.Leadership;
 import io.holdfast.election.LeadershipListener;
@@ -17,8 +18,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,12 +62,10 @@ public final class StatusWriter implements AutoCloseable {
   private final long resyncNanos;
   private final Duration requestTimeout;
   private final FencedCalls calls;
-  private final ReentrantLock lock = new ReentrantLock();
-  private final Condition wake = lock.newCondition();
+  private final Wake wake = new Wake();
   private final AtomicBoolean resyncRequested = new AtomicBoolean();
   private volatile Map<ResourceKey, DesiredStatus> latest = Map.of();
   private volatile boolean closed;
-  private boolean signalled; // guarded by lock
   private Thread thread;
 
   private StatusWriter(Builder b) {
@@ -224,17 +221,14 @@ public final class StatusWriter implements AutoCloseable {
   /** Waits {@code nanos} on the writer thread; returns early once the fence fails; throws once closing. */
   private void pause(Fence fence, long nanos) {
     long deadline = System.nanoTime() + nanos;
-    lock.lock();
     try {
       long left;
       while (!closed && fence.isValid() && (left = deadline - System.nanoTime()) > 0) {
-        wake.awaitNanos(Math.min(left, FENCE_POLL_NANOS));
+        wake.awaitChange(Math.min(left, FENCE_POLL_NANOS), () -> closed || !fence.isValid());
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       closed = true;
-    } finally {
-      lock.unlock();
     }
     if (closed) {
       throw new StatusReconciler.Stopped();
@@ -242,35 +236,16 @@ public final class StatusWriter implements AutoCloseable {
   }
 
   private void awaitSignal(long nanos) {
-    lock.lock();
     try {
-      long left = nanos;
-      while (!signalled && !closed) {
-        if (nanos == Long.MAX_VALUE) {
-          wake.await();
-        } else if (left > 0) {
-          left = wake.awaitNanos(left);
-        } else {
-          break;
-        }
-      }
-      signalled = false;
+      wake.await(nanos, () -> closed); // Long.MAX_VALUE is Wake.FOREVER
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       closed = true;
-    } finally {
-      lock.unlock();
     }
   }
 
   private void signal() {
-    lock.lock();
-    try {
-      signalled = true;
-      wake.signalAll();
-    } finally {
-      lock.unlock();
-    }
+    wake.signal();
   }
 
   /** Builds a writer; only the client and the leadership are required. */
