@@ -43,7 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
  * xDS client. The tests build on each other (one replica's life through an outage and a restart), in order.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class KubernetesModeEndToEndTest {
+class KubernetesModeEndToEndIT {
   private static final String BOOTSTRAP_PROPERTY = "io.grpc.xds.bootstrapConfig";
   private static final Duration CONVERGE = Duration.ofSeconds(20);
   private static final String NS = "demo";

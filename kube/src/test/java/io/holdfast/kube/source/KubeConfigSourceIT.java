@@ -32,7 +32,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-class KubeConfigSourceTest {
+/** Informers against the emulated API in real time (over 10 s in all): run by failsafe, not in the unit phase. */
+class KubeConfigSourceIT {
 
   private static final Duration WAIT = Duration.ofSeconds(8);
   private final KubeFixture kube = new KubeFixture();
