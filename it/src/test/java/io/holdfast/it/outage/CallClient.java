@@ -11,7 +11,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A "gateway pod": one JVM running {@code io.holdfast.server.demo.XdsCallLoop}, grpc-java's xDS client
+ * A "gateway pod": one JVM running {@code io.holdfast.it.demo.XdsCallLoop}, grpc-java's xDS client
  * bootstrapped at one replica, calling {@code xds:///DOMAIN} every {@value #INTERVAL_MS} ms.
  */
 final class CallClient implements AutoCloseable {
@@ -44,7 +44,7 @@ final class CallClient implements AutoCloseable {
         "--first-call-ms", "60000", "--duration-s", "600", "--out", out.toString());
     long started = System.currentTimeMillis();
     ManagedProcess p = ManagedProcess.start(name + "->" + serverName,
-        Launcher.javaMain("io.holdfast.server.demo.XdsCallLoop", args), dir.resolve(name + ".log"));
+        Launcher.javaMain("io.holdfast.it.demo.XdsCallLoop", args), dir.resolve(name + ".log"));
     return new CallClient(name, out, p, started);
   }
 

@@ -3,7 +3,7 @@ package io.holdfast.it.outage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.holdfast.server.demo.EchoBackend;
+import io.holdfast.it.demo.EchoBackend;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -2,16 +2,19 @@ package io.holdfast.it.outage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** {@code holdfast demo}: runs the story to a PASS verdict in under 90 s, and says what it lacks when it cannot. */
+/** The demo ({@code it/demo.sh}): runs the story to a PASS verdict in under 90 s; the product jar does not carry it. */
 @ExtendWith(ProcessCleanup.class)
 class DemoIT {
   @Test
@@ -24,7 +27,7 @@ class DemoIT {
         Launcher.javaMain(
         // The test class path has two logback.xml files; keep logback's notice about it out of the story.
         List.of("-Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener"),
-        "io.holdfast.server.cli.HoldfastCli", List.of("demo")), log);
+        "io.holdfast.it.demo.DemoMain", List.of()), log);
     Optional<Integer> status = demo.awaitExit(Duration.ofSeconds(120));
     long tookMs = System.currentTimeMillis() - start;
     String out = demo.logText();
@@ -38,31 +41,25 @@ class DemoIT {
     assertThat(verdict).startsWith("verdict: PASS").contains(" 0 failed;", "replica processes exited: 0",
         "leaders now: 1");
     assertThat(out).doesNotContain("logs kept in");
-    new Reliability.Section("9", "holdfast demo", getClass())
+    new Reliability.Section("9", "the demo (it/demo.sh)", getClass())
         .figure("wall time", Reliability.seconds(tookMs)).figure("verdict line", "`" + verdict + "`").passed()
         .write();
   }
 
   @Test
   @Timeout(value = 3, unit = TimeUnit.MINUTES)
-  void theShippedJarListsTheDemoAndNamesWhatItNeeds() {
+  void theShippedJarCarriesNoDemo() throws IOException {
     Path jar = Path.of(System.getProperty("holdfast.jar",
         Launcher.repoRoot().resolve("server/target/holdfast.jar").toString()));
     assertThat(jar).as("built by mvn verify before the ITs").isRegularFile();
+    try (JarFile contents = new JarFile(jar.toFile())) {
+      assertThat(contents.stream().map(JarEntry::getName).filter(n -> n.contains("/demo/")))
+          .as("demo classes in the product jar").isEmpty();
+    }
     Path dir = Launcher.freshDir("demo-jar");
     ManagedProcess help = ManagedProcess.start("holdfast-help",
         List.of(Launcher.java(), "-jar", jar.toString(), "--help"), dir.resolve("help.out"));
     assertThat(help.awaitExit(Duration.ofSeconds(30))).contains(0);
-    assertThat(help.logText()).contains("demo", "serve");
-
-    ManagedProcess demo = ManagedProcess.start("holdfast-demo-jar",
-        List.of(Launcher.java(), "-jar", jar.toString(), "demo"), dir.resolve("demo.out"));
-    Optional<Integer> status = demo.awaitExit(Duration.ofSeconds(120));
-    if (status.equals(Optional.of(2))) {
-      assertThat(demo.logText()).contains("holdfast demo: needs", "it/demo.sh");
-    } else {
-      // The jar carries the emulated API and grpc-xds (the lead added them): then it must simply pass.
-      assertThat(status).as(demo.logText()).contains(0);
-    }
+    assertThat(help.logText()).contains("serve").doesNotContain("demo");
   }
 }

@@ -2,7 +2,7 @@ package io.holdfast.it.outage;
 
 import static org.awaitility.Awaitility.await;
 
-import io.holdfast.server.demo.EchoBackend;
+import io.holdfast.it.demo.EchoBackend;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -117,7 +117,6 @@ public final class HoldfastCli {
     ServeCommand serve = new ServeCommand(serveAction);
     CommandLine commandLine = new CommandLine(new TopCommand())
         .addSubcommand(serve)
-        .addSubcommand(new io.holdfast.server.demo.DemoCommand())
         .setOut(out)
         .setErr(err)
         .setParameterExceptionHandler(USAGE_ERROR)

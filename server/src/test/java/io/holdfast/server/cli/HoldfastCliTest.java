@@ -241,6 +241,15 @@ class HoldfastCliTest {
     assertThat(err.toString()).contains("Did you mean: holdfast serve?");
   }
 
+  /** The demo moved to it/demo.sh: the product CLI neither lists nor runs it (it loaded test-only classes). */
+  @Test
+  void theProductCliHasNoDemo() {
+    assertThat(run("--help")).isEqualTo(HoldfastCli.EXIT_OK);
+    assertThat(out.toString()).contains("serve").doesNotContain("demo");
+    assertThat(run("demo")).isEqualTo(HoldfastCli.EXIT_USAGE);
+    assertThat(err.toString()).contains("demo");
+  }
+
   @Test
   void helpListsEveryOptionWithItsDefaultAndExitsZero() {
     int code = run("serve", "--help");

@@ -1,4 +1,4 @@
-package io.holdfast.server.demo;
+package io.holdfast.it.demo;
 
 import java.io.IOException;
 import java.io.InputStream;

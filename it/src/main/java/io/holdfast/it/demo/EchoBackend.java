@@ -1,4 +1,4 @@
-package io.holdfast.server.demo;
+package io.holdfast.it.demo;
 
 import io.grpc.MethodDescriptor;
 import io.grpc.Server;
