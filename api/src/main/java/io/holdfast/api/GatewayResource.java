@@ -3,8 +3,8 @@ package io.holdfast.api;
 /** One parsed resource of the {@code gateway.holdfast.io/v1} API. */
 public sealed interface GatewayResource permits Upstream, VirtualService, Gateway {
 
-  String GROUP = "gateway.holdfast.io";
-  String API_VERSION = GROUP + "/v1";
+  String GROUP = HoldfastKinds.GROUP;
+  String API_VERSION = HoldfastKinds.API_VERSION;
 
   Metadata metadata();
 

@@ -3,6 +3,7 @@ package io.holdfast.kube.status;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.holdfast.api.ResourceKey;
+import io.holdfast.kube.source.GatewayCrds;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -16,7 +17,7 @@ final class Fabric8StatusApi implements StatusApi {
 
   @Override
   public Optional<GenericKubernetesResource> get(ResourceKey key) {
-    return Optional.ofNullable(client.genericKubernetesResources(GatewayKinds.of(key.kind()))
+    return Optional.ofNullable(client.genericKubernetesResources(GatewayCrds.context(key.kind()))
         .inNamespace(key.namespace()).withName(key.name()).get());
   }
 
@@ -27,7 +28,7 @@ final class Fabric8StatusApi implements StatusApi {
       throw new IllegalArgumentException(key + ": refusing a status write without a resourceVersion");
     }
     // update*() (not replace*()) keeps the given resourceVersion: a stale one gets 409 rather than a retry on top.
-    return client.genericKubernetesResources(GatewayKinds.of(key.kind()))
+    return client.genericKubernetesResources(GatewayCrds.context(key.kind()))
         .inNamespace(key.namespace()).resource(object).updateStatus();
   }
 }

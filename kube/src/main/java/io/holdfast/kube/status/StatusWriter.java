@@ -2,6 +2,7 @@ package io.holdfast.kube.status;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.holdfast.api.HoldfastKinds;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.common.Wake;
 import io.holdfast.election.Fence;
@@ -120,10 +121,10 @@ public final class StatusWriter implements AutoCloseable {
   public void publish(Map<ResourceKey, DesiredStatus> desired) {
     Map<ResourceKey, DesiredStatus> copy = new LinkedHashMap<>();
     desired.forEach((k, v) -> {
-      if (k.group().equals(ResourceKey.HOLDFAST_GROUP) && GatewayKinds.isKnown(k.kind())) {
+      if (HoldfastKinds.isHoldfast(k)) {
         copy.put(k, Objects.requireNonNull(v, "desired status of " + k));
       } else {
-        log.debug("status: ignoring resource={}: not a {} kind", k, GatewayKinds.API_VERSION);
+        log.debug("status: ignoring resource={}: not a {} kind", k, HoldfastKinds.API_VERSION);
       }
     });
     latest = Map.copyOf(copy);

@@ -3,6 +3,7 @@ package io.holdfast.kube.status;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.holdfast.api.HoldfastKinds;
 import io.holdfast.api.ResourceKey;
 import java.util.Map;
 import java.util.Optional;
@@ -23,7 +24,7 @@ final class FakeStatusApi implements StatusApi {
   private final AtomicInteger versions = new AtomicInteger(1);
 
   void create(ResourceKey key) {
-    objects.put(key, new GenericKubernetesResourceBuilder().withApiVersion(GatewayKinds.API_VERSION)
+    objects.put(key, new GenericKubernetesResourceBuilder().withApiVersion(HoldfastKinds.API_VERSION)
         .withKind(key.kind()).withNewMetadata().withNamespace(key.namespace()).withName(key.name())
         .withResourceVersion(String.valueOf(versions.getAndIncrement())).endMetadata().build());
   }

@@ -4,7 +4,9 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.holdfast.api.HoldfastKinds;
 import io.holdfast.api.ResourceKey;
+import io.holdfast.kube.source.GatewayCrds;
 import io.holdfast.testkit.ApiWrite;
 import io.holdfast.testkit.MockKubeApi;
 import java.io.InputStream;
@@ -49,7 +51,7 @@ final class StatusKubeApi implements AutoCloseable {
   /** Creates an object of one of the gateway kinds with a small spec. */
   GenericKubernetesResource create(ResourceKey key) {
     GenericKubernetesResource r = new GenericKubernetesResourceBuilder()
-        .withApiVersion(GatewayKinds.API_VERSION)
+        .withApiVersion(HoldfastKinds.API_VERSION)
         .withKind(key.kind())
         .withNewMetadata().withNamespace(key.namespace()).withName(key.name()).endMetadata()
         .build();
@@ -78,7 +80,7 @@ final class StatusKubeApi implements AutoCloseable {
   private io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<GenericKubernetesResource,
       io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
       io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource>> resources(ResourceKey key) {
-    return admin.genericKubernetesResources(GatewayKinds.of(key.kind())).inNamespace(key.namespace());
+    return admin.genericKubernetesResources(GatewayCrds.context(key.kind())).inNamespace(key.namespace());
   }
 
   @Override

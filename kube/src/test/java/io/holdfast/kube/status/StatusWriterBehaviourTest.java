@@ -9,6 +9,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.frontend.holdfast.ResourceStatus.State;
+import io.holdfast.kube.source.GatewayCrds;
 import io.holdfast.kube.status.StatusCluster.Replica;
 import io.holdfast.testkit.ApiWrite;
 import io.holdfast.testkit.FaultProxy;
@@ -201,7 +202,7 @@ class StatusWriterBehaviourTest {
   }
 
   private static void editSpec(StatusCluster c, ResourceKey key, String note) {
-    c.api.admin.genericKubernetesResources(GatewayKinds.of(key.kind())).inNamespace(key.namespace())
+    c.api.admin.genericKubernetesResources(GatewayCrds.context(key.kind())).inNamespace(key.namespace())
         .withName(key.name()).edit(o -> {
           o.setAdditionalProperty("spec", Map.of("note", note));
           return o;

@@ -8,9 +8,11 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.holdfast.api.HoldfastKinds;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.election.Leadership;
 import io.holdfast.frontend.holdfast.ResourceStatus.State;
+import io.holdfast.kube.source.GatewayCrds;
 import io.holdfast.kube.source.KubeConfigSource;
 import io.holdfast.kube.source.ObservedObject;
 import io.holdfast.testkit.ApiWrite;
@@ -100,7 +102,7 @@ class StatusWriterChurnTest {
 
   /** Sets the Upstream's spec (creating it the first time), retrying when a status write slipped in between. */
   private static void applySpec(StatusKubeApi api, int n) {
-    var upstreams = api.admin.genericKubernetesResources(GatewayKinds.of(UPSTREAM.kind()))
+    var upstreams = api.admin.genericKubernetesResources(GatewayCrds.context(UPSTREAM.kind()))
         .inNamespace(UPSTREAM.namespace());
     Map<String, Object> spec = Map.of("static", Map.of("hosts", List.of(Map.of("address", "127.0.0.1",
         "port", 1000 + n))));
@@ -109,7 +111,7 @@ class StatusWriterChurnTest {
       try {
         if (current == null) {
           GenericKubernetesResource created = new GenericKubernetesResource();
-          created.setApiVersion(GatewayKinds.API_VERSION);
+          created.setApiVersion(HoldfastKinds.API_VERSION);
           created.setKind(UPSTREAM.kind());
           created.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
               .withNamespace(UPSTREAM.namespace()).withName(UPSTREAM.name()).build());

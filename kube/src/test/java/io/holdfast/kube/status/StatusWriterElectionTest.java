@@ -10,6 +10,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.holdfast.api.ResourceKey;
 import io.holdfast.frontend.holdfast.ResourceStatus.State;
+import io.holdfast.kube.source.GatewayCrds;
 import io.holdfast.kube.status.StatusCluster.Replica;
 import io.holdfast.testkit.ApiWrite;
 import io.holdfast.testkit.FaultProxy;
@@ -151,7 +152,7 @@ class StatusWriterElectionTest {
   }
 
   static String statusPath(ResourceKey key) {
-    return "/apis/gateway.holdfast.io/v1/namespaces/" + key.namespace() + "/" + GatewayKinds.of(key.kind()).getPlural()
+    return "/apis/gateway.holdfast.io/v1/namespaces/" + key.namespace() + "/" + GatewayCrds.context(key.kind()).getPlural()
         + "/" + key.name() + "/status";
   }
 }
