@@ -62,7 +62,9 @@ final class WholeOutage {
         .containsOnly("b");
     assertThat(c.failedCalls()).as("failed client calls: %s", c.clients().stream()
         .flatMap(x -> x.failures().stream()).toList()).isZero();
-    assertThat(c.leaders()).hasSize(1);
+    // Exactly one leader, waited for: a lease that moves right now (a slow renewal on a loaded machine) is
+    // a legitimate moment without one.
+    assertThat(c.leader()).isNotNull();
     assertThat(c.mostReportingLeaderAtOnce(settledAt)).as("replicas saying leader at once after start-up")
         .isLessThanOrEqualTo(1);
 
