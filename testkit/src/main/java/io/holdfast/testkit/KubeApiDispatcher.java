@@ -20,6 +20,14 @@ import java.util.Map;
  */
 class KubeApiDispatcher extends KubernetesCrudDispatcher {
 
+  /** Watches close off the server's event loop ({@link WatchClosesOffEventLoop}): a cut watch stalled the API. */
+  @Override
+  public MockResponse handleWatch(String path) {
+    MockResponse response = super.handleWatch(path);
+    return response.getWebSocketListener() == null ? response
+        : response.withWebSocketUpgrade(new WatchClosesOffEventLoop(response.getWebSocketListener()));
+  }
+
   @Override
   public synchronized MockResponse handleCreate(RecordedRequest request) {
     return super.handleCreate(request);

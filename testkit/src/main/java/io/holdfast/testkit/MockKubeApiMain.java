@@ -12,11 +12,7 @@ import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.Buffer;
-import io.fabric8.mockwebserver.http.ByteString;
 import io.fabric8.mockwebserver.http.Headers;
-import io.fabric8.mockwebserver.http.Response;
-import io.fabric8.mockwebserver.http.WebSocket;
-import io.fabric8.mockwebserver.http.WebSocketListener;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.InputStreamReader;
@@ -33,8 +29,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -174,70 +168,6 @@ public final class MockKubeApiMain implements AutoCloseable {
   }
 
   /**
-   * Runs a watch's close on a thread of its own. fabric8's watch listener closes by waiting for its sender
-   * thread, on the server's only event loop; a send in progress waits for that same event loop to complete its
-   * write, so a watch cut mid-stream (a client killed or partitioned while events flow) stalled every request
-   * for up to 30 s, the send's own timeout. Off the event loop, the write completes and the close is prompt.
-   */
-  static final class ClosesOffEventLoop extends WebSocketListener {
-    private static final ExecutorService CLOSER = Executors.newCachedThreadPool(r -> {
-      Thread t = new Thread(r, "mock-api-watch-close");
-      t.setDaemon(true);
-      return t;
-    });
-    private final WebSocketListener delegate;
-
-    ClosesOffEventLoop(WebSocketListener delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public void onBeforeAccept(WebSocket webSocket, Response response) {
-      delegate.onBeforeAccept(webSocket, response);
-    }
-
-    @Override
-    public void onOpen(WebSocket webSocket, Response response) {
-      delegate.onOpen(webSocket, response);
-    }
-
-    @Override
-    public void onMessage(WebSocket webSocket, String text) {
-      delegate.onMessage(webSocket, text);
-    }
-
-    @Override
-    public void onMessage(WebSocket webSocket, ByteString bytes) {
-      delegate.onMessage(webSocket, bytes);
-    }
-
-    @Override
-    public void onMessage(WebSocket webSocket, byte[] bytes) {
-      delegate.onMessage(webSocket, bytes);
-    }
-
-    @Override
-    public void onPing(WebSocket webSocket, byte[] bytes) {
-      delegate.onPing(webSocket, bytes);
-    }
-
-    @Override
-    public void onClosing(WebSocket webSocket, int code, String reason) {
-      delegate.onClosing(webSocket, code, reason);
-    }
-
-    @Override
-    public void onClosed(WebSocket webSocket, int code, String reason) {
-      CLOSER.execute(() -> delegate.onClosed(webSocket, code, reason));
-    }
-
-    @Override
-    public void onFailure(WebSocket webSocket, Throwable cause, Response response) {
-      CLOSER.execute(() -> delegate.onFailure(webSocket, cause, response));
-    }
-  }
-
-  /**
    * Delegates to the CRUD dispatcher (which answers 409 to a status PUT with a stale resourceVersion, as a real
    * API server does), then appends one line per write to the record file.
    */
@@ -259,14 +189,6 @@ public final class MockKubeApiMain implements AutoCloseable {
         record(request, start, response == null ? 0 : response.code(), bodyFields);
       }
       return response;
-    }
-
-    /** Watches get a listener that closes them off the event loop ({@link ClosesOffEventLoop}). */
-    @Override
-    public MockResponse handleWatch(String path) {
-      MockResponse response = super.handleWatch(path);
-      WebSocketListener watch = response.getWebSocketListener();
-      return watch == null ? response : response.withWebSocketUpgrade(new ClosesOffEventLoop(watch));
     }
 
     private synchronized void record(RecordedRequest request, long start, int code, String bodyFields) {

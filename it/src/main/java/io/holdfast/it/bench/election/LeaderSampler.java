@@ -4,6 +4,7 @@ import io.holdfast.it.bench.Waits;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 
 /**
  * Samples who believes it leads every 10 ms after a fault at {@code t0}, for several pairs at once: when the
@@ -48,10 +49,15 @@ final class LeaderSampler {
 
   /** Samples until every track is done or {@code bound} after {@code t0} has passed. */
   static void run(List<Track> tracks, long t0, Duration bound) {
+    run(tracks, t0, bound, System::nanoTime, () -> LockSupport.parkNanos(Waits.POLL_NANOS));
+  }
+
+  /** As {@link #run(List, long, Duration)} on an injected clock, {@code pause} between samples. */
+  static void run(List<Track> tracks, long t0, Duration bound, LongSupplier nanoClock, Runnable pause) {
     long deadline = t0 + bound.toNanos();
     long previous = t0;
     while (true) {
-      long now = System.nanoTime();
+      long now = nanoClock.getAsLong();
       for (Track t : tracks) {
         boolean oldLeads = t.old.leads();
         boolean otherLeads = t.other.leads();
@@ -69,7 +75,7 @@ final class LeaderSampler {
       if (tracks.stream().allMatch(Track::done) || now - deadline >= 0) {
         return;
       }
-      LockSupport.parkNanos(Waits.POLL_NANOS);
+      pause.run();
     }
   }
 }
