@@ -12,8 +12,9 @@ import java.util.Objects;
  * The internal routing model: everything the proxies should serve, in neutral terms, with the origin of every
  * element. Produced by {@link IrBuilder} from what the front ends lowered; read by the xDS translation only.
  * Consistent by construction (the factory refuses anything else): listener and cluster identities are unique,
- * a domain is served by one virtual host per listener, and every cluster a route forwards to is present. Lists are in a deterministic order: socket listeners by
- * origin, client listeners by target, clusters by key.
+ * a domain is served by one virtual host per listener, every cluster a route or TCP chain forwards to is present,
+ * and every secret a TLS setting names is present and holds the right content. Lists are in a deterministic order: socket listeners by
+ * origin, client listeners by target, clusters by key, secrets by name.
  */
 public record Ir(List<Listener> listeners, List<Cluster> clusters, List<Secret> secrets) {
 
@@ -25,7 +26,13 @@ public record Ir(List<Listener> listeners, List<Cluster> clusters, List<Secret> 
   public Ir {
     listeners = sorted(listeners, LISTENER_ORDER);
     clusters = sorted(clusters, Comparator.comparing(c -> c.origin().object()));
-    secrets = List.copyOf(secrets);
+    secrets = sorted(secrets, Comparator.comparing(Secret::name));
+    Map<String, Secret> secretsByName = new HashMap<>();
+    for (Secret secret : secrets) {
+      if (secretsByName.putIfAbsent(secret.name(), secret) != null) {
+        throw new IllegalArgumentException("secret " + secret.name() + " is defined twice");
+      }
+    }
     Map<ResourceKey, Cluster> byKey = new HashMap<>();
     for (Cluster cluster : clusters) {
       if (byKey.putIfAbsent(cluster.origin().object(), cluster) != null) {
@@ -39,6 +46,20 @@ public record Ir(List<Listener> listeners, List<Cluster> clusters, List<Secret> 
       if (other != null) {
         throw new IllegalArgumentException("listener " + identity + " is defined twice (by " + other.origin()
             + " and " + listener.origin() + ")");
+      }
+      for (Listener.FilterChain chain : listener.filterChains()) {
+        chain.tls().ifPresent(tls -> {
+          requireSecret(secretsByName, chain.origin(), tls.certificate(), Secret.Content.CertificateAndKey.class);
+          tls.clientCa().ifPresent(ca ->
+              requireSecret(secretsByName, chain.origin(), ca, Secret.Content.TrustedCa.class));
+        });
+        if (chain instanceof Listener.FilterChain.Tcp tcp) {
+          tcp.clusters().stream().map(RouteAction.WeightedCluster::cluster).filter(key -> !byKey.containsKey(key))
+              .findFirst().ifPresent(key -> {
+                throw new IllegalArgumentException(tcp.origin() + " forwards to cluster " + key
+                    + ", which is not in the IR");
+              });
+        }
       }
       Map<String, Origin> domains = new HashMap<>();
       for (VirtualHost host : listener.virtualHosts()) {
@@ -58,6 +79,19 @@ public record Ir(List<Listener> listeners, List<Cluster> clusters, List<Secret> 
           }
         }
       }
+    }
+  }
+
+  /** Fails unless {@code name} is a secret holding {@code content}. */
+  static void requireSecret(Map<String, Secret> secrets, Origin user, String name,
+      Class<? extends Secret.Content> content) {
+    Secret secret = secrets.get(name);
+    if (secret == null) {
+      throw new IllegalArgumentException(user + " refers to secret " + name + ", which is not in the IR");
+    }
+    if (!content.isInstance(secret.content())) {
+      throw new IllegalArgumentException(user + " needs secret " + name + " to hold " + content.getSimpleName()
+          + ", it holds " + secret.content().getClass().getSimpleName());
     }
   }
 

@@ -137,9 +137,12 @@ public final class IrBuilder {
         statuses.computeIfPresent(loss.loser().key(), (key, status) -> status.withParent(parent));
       }
     }
-    List<VirtualHost> kept = hosts.stream().filter(h -> !losers.contains(h.origin().object())).toList();
-    return new Listener.Socket(socket.origin(), socket.address(), socket.port(), socket.protocol(),
-        List.of(new Listener.FilterChain(kept)));
+    return socket.withFilterChains(socket.filterChains().stream()
+        .map(chain -> chain instanceof Listener.FilterChain.Http http
+            ? http.withVirtualHosts(http.virtualHosts().stream()
+                .filter(h -> !losers.contains(h.origin().object())).toList())
+            : chain)
+        .toList());
   }
 
   private void reject(Origin origin, String reason, String message) {

@@ -1,37 +1,39 @@
 package io.holdfast.ir;
 
 import com.google.common.net.InetAddresses;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 
-/** Where requests come in, and the virtual hosts that take them. */
+/** Where requests or connections come in, and what handles them. */
 public sealed interface Listener {
 
   Origin origin();
 
   List<FilterChain> filterChains();
 
-  /** Every virtual host of every filter chain, in order. */
+  /** Every virtual host of every HTTP filter chain, in order. */
   default List<VirtualHost> virtualHosts() {
-    return filterChains().stream().flatMap(chain -> chain.virtualHosts().stream()).toList();
-  }
-
-  /** The protocol a socket listener speaks. */
-  enum Protocol {
-    HTTP
+    return filterChains().stream()
+        .flatMap(chain -> chain instanceof FilterChain.Http http ? http.virtualHosts().stream() : java.util.stream.Stream.empty())
+        .toList();
   }
 
   /**
-   * A socket on {@code address:port}. Its identity is its origin object: one socket listener per object.
+   * A socket on {@code address:port}. Its identity is its origin object: one socket listener per object. A
+   * connection is handled by the chain whose {@link ChainMatch} selects it (Envoy's rule: the most specific server
+   * name wins; a chain without server names takes the rest).
    *
-   * @param address IP literal; the any-address ({@code 0.0.0.0}, {@code ::}) overlaps every address on the port
+   * @param address      IP literal; the any-address ({@code 0.0.0.0}, {@code ::}) overlaps every address on the port
+   * @param filterChains at least one; chain names are unique, and no two chains match the same connections (at
+   *                     most one chain without server names, no server name on two chains)
    */
-  record Socket(Origin origin, String address, int port, Protocol protocol, List<FilterChain> filterChains)
-      implements Listener {
+  record Socket(Origin origin, String address, int port, List<FilterChain> filterChains) implements Listener {
     public Socket {
       Objects.requireNonNull(origin, "origin");
       Objects.requireNonNull(address, "address");
-      Objects.requireNonNull(protocol, "protocol");
       filterChains = List.copyOf(filterChains);
       if (!InetAddresses.isInetAddress(address)) {
         throw new IllegalArgumentException(origin + ": address " + address + " is not an IP literal");
@@ -39,10 +41,38 @@ public sealed interface Listener {
       if (port < 1 || port > 65535) {
         throw new IllegalArgumentException(origin + ": port " + port + " is out of range 1-65535");
       }
-      if (filterChains.size() != 1) {
-        // TLS brings several chains (one per server name); until then a listener has exactly one.
-        throw new IllegalArgumentException(origin + ": exactly one filter chain, got " + filterChains.size());
+      if (filterChains.isEmpty()) {
+        throw new IllegalArgumentException(origin + ": a socket listener needs at least one filter chain");
       }
+      Set<String> names = new HashSet<>();
+      Set<String> serverNames = new HashSet<>();
+      int catchAll = 0;
+      for (FilterChain chain : filterChains) {
+        if (!names.add(chain.name())) {
+          throw new IllegalArgumentException(origin + ": filter chain name " + chain.name() + " is used twice");
+        }
+        if (chain.match().serverNames().isEmpty()) {
+          catchAll++;
+        }
+        for (String serverName : chain.match().serverNames()) {
+          if (!serverNames.add(serverName)) {
+            throw new IllegalArgumentException(origin + ": server name " + serverName + " is on two filter chains");
+          }
+        }
+      }
+      if (catchAll > 1) {
+        throw new IllegalArgumentException(origin + ": " + catchAll + " filter chains without server names");
+      }
+    }
+
+    /** True if any chain terminates TLS or selects by server name: Envoy then needs the TLS inspector. */
+    public boolean inspectsTls() {
+      return filterChains.stream().anyMatch(c -> c.tls().isPresent() || !c.match().serverNames().isEmpty());
+    }
+
+    /** The same listener with other chains (the builder drops virtual hosts that lost a domain claim). */
+    public Socket withFilterChains(List<FilterChain> chains) {
+      return new Socket(origin, address, port, chains);
     }
   }
 
@@ -63,14 +93,96 @@ public sealed interface Listener {
 
     @Override
     public List<FilterChain> filterChains() {
-      return List.of(new FilterChain(List.of(virtualHost)));
+      return List.of(new FilterChain.Http(origin, "default", ChainMatch.ANY, Optional.empty(), List.of(virtualHost)));
     }
   }
 
-  /** One way of handling a connection: today plain-text HTTP to a list of virtual hosts. */
-  record FilterChain(List<VirtualHost> virtualHosts) {
-    public FilterChain {
-      virtualHosts = List.copyOf(virtualHosts);
+  /**
+   * Which connections a filter chain takes.
+   *
+   * @param serverNames TLS SNI names (exact, or {@code *.suffix}); empty takes every connection no other chain takes
+   */
+  record ChainMatch(List<String> serverNames) {
+    public static final ChainMatch ANY = new ChainMatch(List.of());
+
+    public ChainMatch {
+      serverNames = List.copyOf(serverNames);
+      if (new HashSet<>(serverNames).size() != serverNames.size()) {
+        throw new IllegalArgumentException("server names listed twice: " + serverNames);
+      }
+    }
+  }
+
+  /** The minimum TLS version a listener accepts. */
+  enum TlsVersion {
+    TLS_1_2, TLS_1_3
+  }
+
+  /**
+   * TLS terminated by the listener.
+   *
+   * @param certificate  name of a {@link Secret} holding a {@link Secret.Content.CertificateAndKey}
+   * @param clientCa     name of a {@link Secret} holding a {@link Secret.Content.TrustedCa}: when present, clients
+   *                     must present a certificate it signed
+   * @param alpn         protocols offered in ALPN, in preference order (HTTP chains: {@code h2, http/1.1})
+   */
+  record DownstreamTls(String certificate, TlsVersion minVersion, Optional<String> clientCa, List<String> alpn) {
+    public DownstreamTls {
+      Objects.requireNonNull(certificate, "certificate");
+      Objects.requireNonNull(minVersion, "minVersion");
+      Objects.requireNonNull(clientCa, "clientCa");
+      alpn = List.copyOf(alpn);
+    }
+  }
+
+  /** One way of handling a connection. */
+  sealed interface FilterChain {
+
+    /** Where the chain came from (a Gateway, or the object that asked for its server names). */
+    Origin origin();
+
+    /** Unique within its listener; part of Envoy names derived from the chain. */
+    String name();
+
+    ChainMatch match();
+
+    /** TLS terminated on this chain; empty for plain text, and for TLS passed through by SNI. */
+    Optional<DownstreamTls> tls();
+
+    /** HTTP to a list of virtual hosts, after TLS termination if {@code tls} is present. */
+    record Http(Origin origin, String name, ChainMatch match, Optional<DownstreamTls> tls,
+        List<VirtualHost> virtualHosts) implements FilterChain {
+      public Http {
+        Objects.requireNonNull(origin, "origin");
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(match, "match");
+        Objects.requireNonNull(tls, "tls");
+        virtualHosts = List.copyOf(virtualHosts);
+      }
+
+      public Http withVirtualHosts(List<VirtualHost> hosts) {
+        return new Http(origin, name, match, tls, hosts);
+      }
+    }
+
+    /**
+     * Raw TCP forwarded to clusters. Without {@code tls} and with server names it is TLS passthrough: the
+     * connection is routed by SNI and the bytes are forwarded still encrypted.
+     *
+     * @param clusters by weight, as in {@link RouteAction.Split}; at least one
+     */
+    record Tcp(Origin origin, String name, ChainMatch match, Optional<DownstreamTls> tls,
+        List<RouteAction.WeightedCluster> clusters) implements FilterChain {
+      public Tcp {
+        Objects.requireNonNull(origin, "origin");
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(match, "match");
+        Objects.requireNonNull(tls, "tls");
+        clusters = List.copyOf(clusters);
+        if (clusters.isEmpty()) {
+          throw new IllegalArgumentException(origin + ": a TCP filter chain needs at least one cluster");
+        }
+      }
     }
   }
 }

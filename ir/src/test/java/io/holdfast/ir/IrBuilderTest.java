@@ -40,8 +40,9 @@ class IrBuilderTest {
     accepted(builder, OLD_GATEWAY, EARLY);
     accepted(builder, OLD_ROUTES, EARLY);
     accepted(builder, NEW_ROUTES, LATE);
-    builder.add(new Listener.Socket(Origin.of(OLD_GATEWAY), "0.0.0.0", 8080, Listener.Protocol.HTTP,
-        List.of(new Listener.FilterChain(List.of(host(NEW_ROUTES, "a.test"), host(OLD_ROUTES, "a.test"))))));
+    builder.add(new Listener.Socket(Origin.of(OLD_GATEWAY), "0.0.0.0", 8080, List.of(new Listener.FilterChain.Http(
+        Origin.of(OLD_GATEWAY), "http", Listener.ChainMatch.ANY, Optional.empty(),
+        List.of(host(NEW_ROUTES, "a.test"), host(OLD_ROUTES, "a.test"))))));
 
     IrBuilder.Result result = builder.build();
     assertThat(result.ir().listeners().get(0).virtualHosts()).extracting(VirtualHost::origin)
@@ -74,8 +75,8 @@ class IrBuilderTest {
   }
 
   private static Listener socket(ResourceKey key, String address, int port) {
-    return new Listener.Socket(Origin.of(key), address, port, Listener.Protocol.HTTP,
-        List.of(new Listener.FilterChain(List.of())));
+    return new Listener.Socket(Origin.of(key), address, port, List.of(new Listener.FilterChain.Http(
+        Origin.of(key), "http", Listener.ChainMatch.ANY, Optional.empty(), List.of())));
   }
 
   private static Listener client(ResourceKey key, String target) {

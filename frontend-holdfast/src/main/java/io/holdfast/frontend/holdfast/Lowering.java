@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -97,8 +98,9 @@ final class Lowering {
       accepted.stream().filter(vs -> gateway.selection().selects(namespace, vs))
           .forEach(vs -> served.put(vs.key(), hosts.get(vs.key())));
     }
-    return new Listener.Socket(Origin.of(gateway.key()), gateway.bindAddress(), gateway.port(),
-        Listener.Protocol.HTTP, List.of(new Listener.FilterChain(List.copyOf(served.values()))));
+    Origin origin = Origin.of(gateway.key());
+    return new Listener.Socket(origin, gateway.bindAddress(), gateway.port(), List.of(new Listener.FilterChain.Http(
+        origin, "http", Listener.ChainMatch.ANY, Optional.empty(), List.copyOf(served.values()))));
   }
 
   private static io.holdfast.ir.RouteMatch match(RouteMatch match) {

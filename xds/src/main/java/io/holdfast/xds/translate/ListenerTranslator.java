@@ -24,15 +24,21 @@ final class ListenerTranslator {
   /** The listener's route configuration has its name ({@link EnvoyNames#listener}). */
   static Listener socket(Socket socket) {
     String name = EnvoyNames.listener(socket.origin().object());
-    return Listener.newBuilder()
+    Listener.Builder listener = Listener.newBuilder()
         .setName(name)
         .setAddress(Address.newBuilder().setSocketAddress(SocketAddress.newBuilder()
             .setAddress(socket.address())
-            .setPortValue(socket.port())))
-        .addFilterChains(FilterChain.newBuilder().addFilters(Filter.newBuilder()
-            .setName(HCM_FILTER)
-            .setTypedConfig(Protos.pack(connectionManager(name, name)))))
-        .build();
+            .setPortValue(socket.port())));
+    for (io.holdfast.ir.Listener.FilterChain chain : socket.filterChains()) {
+      if (!(chain instanceof io.holdfast.ir.Listener.FilterChain.Http) || chain.tls().isPresent()
+          || !chain.match().serverNames().isEmpty()) {
+        throw new IllegalArgumentException(chain.origin() + ": only plain-text HTTP filter chains are translated yet");
+      }
+      listener.addFilterChains(FilterChain.newBuilder().addFilters(Filter.newBuilder()
+          .setName(HCM_FILTER)
+          .setTypedConfig(Protos.pack(connectionManager(name, name)))));
+    }
+    return listener.build();
   }
 
   /** The listener grpc-java asks for when a channel targets {@code xds:///domain}. */

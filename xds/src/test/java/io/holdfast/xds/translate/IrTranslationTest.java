@@ -16,6 +16,7 @@ import io.holdfast.ir.Secret;
 import io.holdfast.ir.VirtualHost;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** Translation of hand-built IR, as a second front end would produce it. */
@@ -57,14 +58,23 @@ class IrTranslationTest {
     assertThatThrownBy(() -> new Ir(List.of(client("a.test", RouteAction.ForwardPolicy.NONE),
         client("a.test", RouteAction.ForwardPolicy.NONE)), List.of(cluster(UPSTREAM)), List.of()))
         .hasMessageContaining("listener a.test is defined twice");
-    Listener.Socket twice = new Listener.Socket(Origin.of(ResourceKey.gateway("demo", "gw")), "0.0.0.0", 8080,
-        Listener.Protocol.HTTP, List.of(new Listener.FilterChain(List.of(
+    Origin gateway = Origin.of(ResourceKey.gateway("demo", "gw"));
+    Listener.Socket twice = new Listener.Socket(gateway, "0.0.0.0", 8080, List.of(new Listener.FilterChain.Http(
+        gateway, "http", Listener.ChainMatch.ANY, Optional.empty(), List.of(
             new VirtualHost(Origin.of(ROUTES), List.of("*"), List.of()),
             new VirtualHost(Origin.of(ResourceKey.virtualService("demo", "other")), List.of("*"), List.of())))));
     assertThatThrownBy(() -> new Ir(List.of(twice), List.of(), List.of()))
         .hasMessageContaining("domain * is served twice on listener Gateway/demo/gw");
-    Ir withSecret = new Ir(List.of(), List.of(), List.of(new Secret(Origin.of(SERVICE))));
-    assertThatThrownBy(() -> translator.translate(withSecret)).hasMessageContaining("secrets");
+    Listener.Socket tls = new Listener.Socket(gateway, "0.0.0.0", 8443, List.of(new Listener.FilterChain.Http(
+        gateway, "https", Listener.ChainMatch.ANY,
+        Optional.of(new Listener.DownstreamTls("demo/cert", Listener.TlsVersion.TLS_1_2, Optional.empty(),
+            List.of("h2", "http/1.1"))), List.of())));
+    assertThatThrownBy(() -> new Ir(List.of(tls), List.of(), List.of()))
+        .hasMessageContaining("refers to secret demo/cert, which is not in the IR");
+    Secret ca = new Secret(Origin.of(SERVICE), "demo/cert", new Secret.Content.TrustedCa("pem"));
+    assertThatThrownBy(() -> new Ir(List.of(tls), List.of(), List.of(ca)))
+        .hasMessageContaining("needs secret demo/cert to hold CertificateAndKey");
+    assertThatThrownBy(() -> new Ir(List.of(), List.of(), List.of(ca, ca))).hasMessageContaining("defined twice");
   }
 
   private static Cluster cluster(ResourceKey key) {
