@@ -2,7 +2,6 @@ package io.holdfast.api;
 
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * A listening socket that forwards whole connections ({@code kind: TcpGateway}), as Gloo's {@code tcpGateway}:
@@ -44,11 +43,6 @@ public record TcpGateway(Metadata metadata, String bindAddress, int port, List<H
     public boolean isDefault() {
       return sniDomains.isEmpty();
     }
-  }
-
-  /** The host named {@code name}, if any. */
-  public Optional<Host> host(String name) {
-    return hosts.stream().filter(h -> h.name().equals(name)).findFirst();
   }
 
   @Override

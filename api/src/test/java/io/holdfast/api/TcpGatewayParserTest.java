@@ -56,12 +56,12 @@ class TcpGatewayParserTest {
             new RouteAction.WeightedTarget(ObjectRef.of("other", "web-b"), 1)))),
         new TcpGateway.Host("rest", List.of(), new RouteAction.Forward(ObjectRef.of("other", "fallback"))));
     assertThat(gateway.hosts().get(2).isDefault()).isTrue();
-    assertThat(gateway.host("web")).contains(gateway.hosts().get(1));
   }
 
   @Test
   void shapeErrorsNameTheirField() {
-    assertThat(problems("{bindAddress: 127.0.0.1}")).containsExactly("spec.port MissingField", "spec.hosts MissingField");
+    assertThat(problems("{bindAddress: 127.0.0.1}"))
+        .containsExactly("spec.port MissingField", "spec.hosts MissingField");
     assertThat(problems("{port: 1, hosts: [{name: a, upstream: {name: u}, split: []}]}"))
         .containsExactly("spec.hosts[0] ConflictingFields");
     assertThat(problems("{port: 1, hosts: [{name: a}]}")).containsExactly("spec.hosts[0] MissingField");

@@ -17,9 +17,9 @@ import java.util.List;
 /**
  * Resources that cannot coexist in one Envoy config: two VirtualServices claiming one domain (Envoy rejects a
  * route table with a duplicate domain, and the proxyless-gRPC listener is named by the domain), and two Gateways
- * or TcpGateways on one address and port. {@link Claims} settles them: the oldest claimant wins; every loser is rejected naming
- * the winner. Only candidates not rejected for other reasons take part, so a rejected resource never blocks one
- * that would otherwise be served.
+ * or TcpGateways on one address and port. {@link Claims} settles them: the oldest claimant wins; every loser is
+ * rejected naming the winner. Only candidates not rejected for other reasons take part, so a rejected resource
+ * never blocks one that would otherwise be served.
  */
 final class Conflicts {
 

@@ -116,7 +116,8 @@ final class Lowering {
     for (int i = 0; i < gateway.hosts().size(); i++) {
       TcpGateway.Host host = gateway.hosts().get(i);
       List<WeightedCluster> clusters = host.destination() instanceof RouteAction.Split split
-          ? split.targets().stream().map(t -> new WeightedCluster(upstream(t.upstream(), namespace), t.weight())).toList()
+          ? split.targets().stream()
+              .map(t -> new WeightedCluster(upstream(t.upstream(), namespace), t.weight())).toList()
           : List.of(new WeightedCluster(upstream(host.destination().upstreams().get(0), namespace), 1));
       chains.add(new Listener.FilterChain.Tcp(origin.at("spec.hosts[" + i + "]"), host.name(),
           new Listener.ChainMatch(host.sniDomains()), Optional.empty(), clusters));

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * A TcpGateway's own rules; its upstream references are resolved by {@link Validator}. Two hosts of one gateway
@@ -17,7 +18,7 @@ import java.util.Set;
 final class TcpGatewayRules {
 
   /** A filter chain name: also part of the chain's stat prefix, so kept to a DNS label. */
-  private static final java.util.regex.Pattern HOST_NAME = java.util.regex.Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+  private static final Pattern HOST_NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
 
   private TcpGatewayRules() {
   }

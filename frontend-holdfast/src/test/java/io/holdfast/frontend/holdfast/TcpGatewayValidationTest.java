@@ -88,7 +88,8 @@ class TcpGatewayValidationTest {
 
   @Test
   void aPlainTcpProxyDoesNotInspectTls() {
-    ValidationResult result = validator.validate(config(upstream("a", 9101), tcp("[{name: all, upstream: {name: a}}]")));
+    ValidationResult result =
+        validator.validate(config(upstream("a", 9101), tcp("[{name: all, upstream: {name: a}}]")));
     Listener.Socket socket = (Listener.Socket) HoldfastFrontEnd.lowerAccepted(result.accepted()).listeners().get(0);
     assertThat(socket.inspectsTls()).isFalse();
   }
@@ -133,9 +134,10 @@ class TcpGatewayValidationTest {
         "spec.hosts[0].sniDomains[1] InvalidDomain",
         "spec.hosts[0].sniDomains[2] InvalidDomain",
         "spec.hosts[0].sniDomains[3] InvalidDomain");
-    assertThat(problems(tcp("[{name: x, split: [{upstream: {name: a}, weight: 0}, {upstream: {name: A}, weight: -1}]}]"), u))
-        .containsExactly("spec.hosts[0].split[1].upstream.name InvalidName", "spec.hosts[0].split[1].weight InvalidWeight",
-            "spec.hosts[0].split ZeroTotalWeight");
+    assertThat(problems(tcp("[{name: x, split: [{upstream: {name: a}, weight: 0},"
+        + " {upstream: {name: A}, weight: -1}]}]"), u)).containsExactly(
+        "spec.hosts[0].split[1].upstream.name InvalidName", "spec.hosts[0].split[1].weight InvalidWeight",
+        "spec.hosts[0].split ZeroTotalWeight");
     assertThat(problems("""
         apiVersion: gateway.holdfast.io/v1
         kind: TcpGateway

@@ -40,7 +40,8 @@ class TcpGatewayInClusterTest {
   @Test
   void aTcpGatewayIsReadLoweredAndGetsItsStatus() throws IOException {
     try (MockKubeApi api = MockKubeApi.start();
-         KubernetesClient client = new KubernetesClientBuilder().withConfig(MockKubeApi.configFor(api.port())).build()) {
+         KubernetesClient client =
+             new KubernetesClientBuilder().withConfig(MockKubeApi.configFor(api.port())).build()) {
       installCrds(api.admin());
       apply(api.admin(), """
           apiVersion: gateway.holdfast.io/v1

@@ -66,7 +66,8 @@ class ExampleConfigTest {
         .containsExactly("demo/echo-v1=90", "demo/echo-v2=10");
     assertThat(snapshot.ofType(Resources.V3.LISTENER_TYPE_URL)).containsKeys("echo.test", "echo.test:10080");
 
-    Listener passthrough = (Listener) snapshot.ofType(Resources.V3.LISTENER_TYPE_URL).get("TcpGateway/demo/passthrough");
+    Listener passthrough =
+        (Listener) snapshot.ofType(Resources.V3.LISTENER_TYPE_URL).get("TcpGateway/demo/passthrough");
     assertThat(passthrough.getAddress().getSocketAddress().getPortValue()).isEqualTo(10443);
     assertThat(passthrough.getListenerFiltersList()).extracting(f -> f.getName())
         .containsExactly(TcpChains.TLS_INSPECTOR_FILTER);
