@@ -17,13 +17,14 @@ import java.util.TreeMap;
  */
 public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtualServices,
     List<Gateway> gateways, List<UnparsedResource> unparsed,
-    SortedMap<ServiceRef, List<Endpoint>> serviceEndpoints) {
+    SortedMap<ServiceRef, List<Endpoint>> serviceEndpoints, List<TcpGateway> tcpGateways) {
 
   public GatewayConfig {
     upstreams = sortedCopy(upstreams, Comparator.comparing(Upstream::key));
     virtualServices = sortedCopy(virtualServices, Comparator.comparing(VirtualService::key));
     gateways = sortedCopy(gateways, Comparator.comparing(Gateway::key));
     unparsed = sortedCopy(unparsed, Comparator.comparing(UnparsedResource::key));
+    tcpGateways = sortedCopy(tcpGateways, Comparator.comparing(TcpGateway::key));
     TreeMap<ServiceRef, List<Endpoint>> endpoints = new TreeMap<>();
     serviceEndpoints.forEach((service, list) -> endpoints.put(service, List.copyOf(list)));
     serviceEndpoints = Collections.unmodifiableSortedMap(endpoints);
@@ -43,9 +44,19 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
     upstreams.forEach(builder::add);
     virtualServices.forEach(builder::add);
     gateways.forEach(builder::add);
+    tcpGateways.forEach(builder::add);
     unparsed.forEach(builder::addUnparsed);
     serviceEndpoints.forEach(builder::endpoints);
     return builder;
+  }
+
+  /** Every parsed resource, kind by kind (upstreams, virtual services, gateways, TCP gateways). */
+  public List<GatewayResource> resources() {
+    List<GatewayResource> all = new ArrayList<>(upstreams);
+    all.addAll(virtualServices);
+    all.addAll(gateways);
+    all.addAll(tcpGateways);
+    return List.copyOf(all);
   }
 
   /** The endpoints known for {@code service}; empty if none (a valid, empty cluster). */
@@ -65,6 +76,7 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
     private final List<Upstream> upstreams = new ArrayList<>();
     private final List<VirtualService> virtualServices = new ArrayList<>();
     private final List<Gateway> gateways = new ArrayList<>();
+    private final List<TcpGateway> tcpGateways = new ArrayList<>();
     private final List<UnparsedResource> unparsed = new ArrayList<>();
     private final Map<ServiceRef, List<Endpoint>> endpoints = new TreeMap<>();
 
@@ -78,6 +90,8 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
         virtualServices.add(vs);
       } else if (resource instanceof Gateway gateway) {
         gateways.add(gateway);
+      } else if (resource instanceof TcpGateway tcpGateway) {
+        tcpGateways.add(tcpGateway);
       }
       return this;
     }
@@ -94,7 +108,8 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
     }
 
     public GatewayConfig build() {
-      return new GatewayConfig(upstreams, virtualServices, gateways, unparsed, new TreeMap<>(endpoints));
+      return new GatewayConfig(upstreams, virtualServices, gateways, unparsed, new TreeMap<>(endpoints),
+          tcpGateways);
     }
   }
 }

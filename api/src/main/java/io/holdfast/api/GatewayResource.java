@@ -1,14 +1,15 @@
 package io.holdfast.api;
 
 /** One parsed resource of the {@code gateway.holdfast.io/v1} API. */
-public sealed interface GatewayResource permits Upstream, VirtualService, Gateway {
+public sealed interface GatewayResource permits Upstream, VirtualService, Gateway, TcpGateway {
 
   String GROUP = HoldfastKinds.GROUP;
   String API_VERSION = HoldfastKinds.API_VERSION;
 
   Metadata metadata();
 
-  /** {@link ResourceKey#UPSTREAM}, {@link ResourceKey#VIRTUAL_SERVICE} or {@link ResourceKey#GATEWAY}. */
+  /** {@link ResourceKey#UPSTREAM}, {@link ResourceKey#VIRTUAL_SERVICE}, {@link ResourceKey#GATEWAY} or
+   * {@link ResourceKey#TCP_GATEWAY}. */
   String kind();
 
   default ResourceKey key() {

@@ -47,6 +47,8 @@ public final class Reasons {
   /** A load-balancing policy some gRPC clients replace with ROUND_ROBIN and the oldest reject (LEAST_REQUEST). */
   public static final String GRPC_LOAD_BALANCING_FALLBACK = "GrpcLoadBalancingFallback";
   public static final String DUPLICATE_LISTENER = "DuplicateListener";
+  /** Two hosts of one TcpGateway with the same name, or two hosts without SNI names (both default). */
+  public static final String DUPLICATE_HOST = "DuplicateHost";
   public static final String VIRTUAL_SERVICE_NOT_FOUND = "VirtualServiceNotFound";
   public static final String VIRTUAL_SERVICE_REJECTED = "VirtualServiceRejected";
   public static final String NO_VIRTUAL_SERVICES = "NoVirtualServices";

@@ -8,6 +8,7 @@ import io.holdfast.api.ResourceKey;
 import io.holdfast.api.Route;
 import io.holdfast.api.RouteAction;
 import io.holdfast.api.RouteMatch;
+import io.holdfast.api.TcpGateway;
 import io.holdfast.api.Upstream;
 import io.holdfast.api.UpstreamTarget;
 import io.holdfast.api.VirtualService;
@@ -32,7 +33,8 @@ import java.util.TreeMap;
 /**
  * Lowers an accepted Holdfast config (the output of {@link Validator}, consistent) into IR elements: an Upstream
  * to a cluster, a VirtualService to a virtual host (plus one client listener per non-wildcard domain), a Gateway to
- * a socket listener holding the virtual hosts it serves in key order. Pure.
+ * a socket listener holding the virtual hosts it serves in key order, a TcpGateway to a socket listener with one
+ * TCP filter chain per host. Pure.
  */
 final class Lowering {
 
@@ -101,6 +103,26 @@ final class Lowering {
     Origin origin = Origin.of(gateway.key());
     return new Listener.Socket(origin, gateway.bindAddress(), gateway.port(), List.of(new Listener.FilterChain.Http(
         origin, "http", Listener.ChainMatch.ANY, Optional.empty(), List.copyOf(served.values()))));
+  }
+
+  /**
+   * The socket listener of a TCP gateway: one TCP filter chain per host, in written order, named after the host
+   * and matching its SNI names (none for the default host). TLS is passed through, never terminated.
+   */
+  static Listener.Socket tcpSocket(TcpGateway gateway) {
+    Origin origin = Origin.of(gateway.key());
+    String namespace = gateway.metadata().namespace();
+    List<Listener.FilterChain> chains = new ArrayList<>();
+    for (int i = 0; i < gateway.hosts().size(); i++) {
+      TcpGateway.Host host = gateway.hosts().get(i);
+      List<WeightedCluster> clusters = host.destination() instanceof RouteAction.Split split
+          ? split.targets().stream()
+              .map(t -> new WeightedCluster(upstream(t.upstream(), namespace), t.weight())).toList()
+          : List.of(new WeightedCluster(upstream(host.destination().upstreams().get(0), namespace), 1));
+      chains.add(new Listener.FilterChain.Tcp(origin.at("spec.hosts[" + i + "]"), host.name(),
+          new Listener.ChainMatch(host.sniDomains()), Optional.empty(), clusters));
+    }
+    return new Listener.Socket(origin, gateway.bindAddress(), gateway.port(), chains);
   }
 
   private static io.holdfast.ir.RouteMatch match(RouteMatch match) {

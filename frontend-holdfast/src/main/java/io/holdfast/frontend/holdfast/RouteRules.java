@@ -102,11 +102,20 @@ final class RouteRules {
   }
 
   private static void checkSplit(RouteAction.Split split, String field, Ledger.Sink sink) {
+    checkSplitTargets(split, field, ".upstream", ".namespace", sink);
+  }
+
+  /**
+   * References and weights of a split at {@code field}; {@code nameField} and {@code namespaceField} locate a
+   * target's reference inside its element (they differ between VirtualService routes and TcpGateway hosts).
+   */
+  static void checkSplitTargets(RouteAction.Split split, String field, String nameField, String namespaceField,
+      Ledger.Sink sink) {
     long total = 0;
     for (int i = 0; i < split.targets().size(); i++) {
       RouteAction.WeightedTarget target = split.targets().get(i);
       String at = field + "[" + i + "]";
-      MetadataRules.checkRef(target.upstream(), at + ".upstream", at + ".namespace", sink);
+      MetadataRules.checkRef(target.upstream(), at + nameField, at + namespaceField, sink);
       if (target.weight() < 0 || target.weight() > MAX_SPLIT_WEIGHT) {
         sink.error(at + ".weight", Reasons.INVALID_WEIGHT,
             "weight " + target.weight() + " is out of range 0-" + MAX_SPLIT_WEIGHT);

@@ -30,7 +30,8 @@ class CrdSchemaTest {
   static final Path CRDS = Path.of("../deploy/crds");
   private static final Path EXAMPLES = Path.of("../examples/config");
   private static final Map<String, String> PLURALS =
-      Map.of("Upstream", "upstreams", "VirtualService", "virtualservices", "Gateway", "gateways");
+      Map.of("Upstream", "upstreams", "VirtualService", "virtualservices", "Gateway", "gateways",
+          "TcpGateway", "tcpgateways");
 
   static CustomResourceDefinition load(String kind) {
     Path file = CRDS.resolve("gateway.holdfast.io_" + PLURALS.get(kind) + ".yaml");
@@ -45,8 +46,17 @@ class CrdSchemaTest {
     return load(kind).getSpec().getVersions().get(0).getSchema().getOpenAPIV3Schema();
   }
 
+  @Test
+  void everyHoldfastKindHasItsCrdFile() throws IOException {
+    try (Stream<Path> files = Files.list(CRDS)) {
+      assertThat(files.map(f -> f.getFileName().toString())).containsExactlyInAnyOrderElementsOf(
+          GatewayCrds.ALL.stream().map(c -> "gateway.holdfast.io_" + c.getPlural() + ".yaml").toList());
+    }
+    assertThat(GatewayCrds.ALL).extracting(c -> c.getKind()).containsExactlyInAnyOrderElementsOf(PLURALS.keySet());
+  }
+
   @ParameterizedTest
-  @ValueSource(strings = {"Upstream", "VirtualService", "Gateway"})
+  @ValueSource(strings = {"Upstream", "VirtualService", "Gateway", "TcpGateway"})
   void crdNamesGroupScopeAndStatusSubresource(String kind) {
     CustomResourceDefinition crd = load(kind);
     assertThat(crd.getApiVersion()).isEqualTo("apiextensions.k8s.io/v1");
@@ -75,7 +85,7 @@ class CrdSchemaTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"Upstream", "VirtualService", "Gateway"})
+  @ValueSource(strings = {"Upstream", "VirtualService", "Gateway", "TcpGateway"})
   void schemaIsStructuralWithAStatusOfConditions(String kind) {
     JSONSchemaProps root = schema(kind);
     assertThat(SchemaCheck.structuralProblems(root)).isEmpty();
@@ -96,7 +106,7 @@ class CrdSchemaTest {
       }
     }
     assertThat(documents).extracting(d -> d.tree().get("kind").stringValue())
-        .contains("Upstream", "VirtualService", "Gateway");
+        .contains("Upstream", "VirtualService", "Gateway", "TcpGateway");
     for (ManifestDocument document : documents) {
       String kind = document.tree().get("kind").stringValue();
       assertThat(SchemaCheck.violations(document.tree(), schema(kind))).as(document.location()).isEmpty();

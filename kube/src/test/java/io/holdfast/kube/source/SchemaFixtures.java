@@ -21,6 +21,13 @@ final class SchemaFixtures {
   private static final String GATEWAY = "apiVersion: gateway.holdfast.io/v1\nkind: Gateway\n"
       + "metadata: {name: g, namespace: demo}\n";
 
+  private static final String TCP_GATEWAY = "apiVersion: gateway.holdfast.io/v1\nkind: TcpGateway\n"
+      + "metadata: {name: t, namespace: demo}\n";
+
+  private static Case tcp(String name, boolean valid, String spec) {
+    return new Case("TcpGateway " + name, valid, TCP_GATEWAY + "spec: " + spec);
+  }
+
   private static Case upstream(String name, boolean valid, String spec) {
     return new Case("Upstream " + name, valid, UPSTREAM + "spec: " + spec);
   }
@@ -68,7 +75,21 @@ final class SchemaFixtures {
       gateway("names and selector", false,
           "{port: 8080, virtualServices: [{name: v}], selector: {matchLabels: {a: b}}}"),
       gateway("no port", false, "{selector: {matchLabels: {a: b}}}"),
-      gateway("label value not a string", false, "{port: 8080, selector: {matchLabels: {a: {b: c}}}}"));
+      gateway("label value not a string", false, "{port: 8080, selector: {matchLabels: {a: {b: c}}}}"),
+      tcp("passthrough and default", true, "{port: 10443, bindAddress: \"::\", hosts: ["
+          + "{name: a, sniDomains: [a.test, \"*.b.test\"], upstream: {name: u, namespace: other}},"
+          + " {name: rest, split: [{upstream: {name: u}, weight: 1}, {upstream: {name: v}, weight: 0}]}]}"),
+      tcp("no hosts field", false, "{port: 10443}"),
+      tcp("no port", false, "{hosts: [{name: a, upstream: {name: u}}]}"),
+      tcp("upstream and split", false,
+          "{port: 1, hosts: [{name: a, upstream: {name: u}, split: [{upstream: {name: u}, weight: 1}]}]}"),
+      tcp("neither upstream nor split", false, "{port: 1, hosts: [{name: a, sniDomains: [a.test]}]}"),
+      tcp("host without name", false, "{port: 1, hosts: [{upstream: {name: u}}]}"),
+      tcp("upstream as a string", false, "{port: 1, hosts: [{name: a, upstream: u}]}"),
+      tcp("upstream without name", false, "{port: 1, hosts: [{name: a, upstream: {namespace: n}}]}"),
+      tcp("split target without weight", false, "{port: 1, hosts: [{name: a, split: [{upstream: {name: u}}]}]}"),
+      tcp("sniDomains not a list", false, "{port: 1, hosts: [{name: a, sniDomains: a.test, upstream: {name: u}}]}"),
+      tcp("unknown host field", false, "{port: 1, hosts: [{name: a, upstream: {name: u}, tls: {}}]}"));
 
   private SchemaFixtures() {
   }

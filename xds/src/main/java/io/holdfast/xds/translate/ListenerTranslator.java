@@ -12,7 +12,10 @@ import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.Rds;
 import io.holdfast.ir.Listener.Socket;
 
-/** Socket listeners and proxyless-gRPC API listeners, both with an RDS-over-ADS HttpConnectionManager. */
+/**
+ * Socket listeners and proxyless-gRPC API listeners: HTTP chains with an RDS-over-ADS HttpConnectionManager, TCP
+ * chains through {@link TcpChains}.
+ */
 final class ListenerTranslator {
 
   static final String HCM_FILTER = "envoy.filters.network.http_connection_manager";
@@ -30,13 +33,20 @@ final class ListenerTranslator {
             .setAddress(socket.address())
             .setPortValue(socket.port())));
     for (io.holdfast.ir.Listener.FilterChain chain : socket.filterChains()) {
-      if (!(chain instanceof io.holdfast.ir.Listener.FilterChain.Http) || chain.tls().isPresent()
+      if (chain instanceof io.holdfast.ir.Listener.FilterChain.Tcp tcp) {
+        listener.addFilterChains(TcpChains.filterChain(name, tcp));
+        continue;
+      }
+      if (chain.tls().isPresent()
           || !chain.match().serverNames().isEmpty()) {
         throw new IllegalArgumentException(chain.origin() + ": only plain-text HTTP filter chains are translated yet");
       }
       listener.addFilterChains(FilterChain.newBuilder().addFilters(Filter.newBuilder()
           .setName(HCM_FILTER)
           .setTypedConfig(Protos.pack(connectionManager(name, name)))));
+    }
+    if (socket.inspectsTls()) {
+      listener.addListenerFilters(TcpChains.tlsInspector());
     }
     return listener.build();
   }
