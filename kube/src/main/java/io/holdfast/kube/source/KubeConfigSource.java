@@ -58,6 +58,12 @@ public final class KubeConfigSource implements AutoCloseable {
   static final String SERVICE = "Service";
   static final String ENDPOINT_SLICE = "EndpointSlice";
   private static final String BY_SERVICE = "byService";
+  /**
+   * Kinds without which nothing is served: Holdfast's first three. A kind added later is optional (see
+   * {@link InformerSlot}): a cluster upgraded without its CRD still gets the rest of its config.
+   */
+  private static final java.util.Set<ResourceDefinitionContext> REQUIRED =
+      java.util.Set.of(GatewayCrds.UPSTREAM, GatewayCrds.VIRTUAL_SERVICE, GatewayCrds.GATEWAY);
 
   private final KubernetesClient client;
   private final Optional<String> namespace;
@@ -105,7 +111,7 @@ public final class KubeConfigSource implements AutoCloseable {
       }
     };
     for (ResourceDefinitionContext kind : GatewayCrds.ALL) {
-      customs.put(kind, new InformerSlot<>(kind.getKind(),
+      customs.put(kind, new InformerSlot<>(kind.getKind(), !REQUIRED.contains(kind),
           () -> scoped(client.genericKubernetesResources(kind)).runnableInformer(0), listener));
     }
     services = new InformerSlot<>(SERVICE, () -> scoped(client.services()).runnableInformer(0), listener);

@@ -115,6 +115,39 @@ class KubeConfigSourceIT {
   }
 
   @Test
+  void aKindWhoseCrdIsNotInstalledIsEmptyUntilItIsAndTheRestIsServed() {
+    kube.api.refuseReads("/tcpgateways", 404); // an upgrade that has not applied the TcpGateway CRD yet
+    kube.apply(virtualService("demo", "echo", "echo.test"));
+    KubeConfigSource source = kube.start();
+
+    await().atMost(WAIT).until(() -> !kube.configs.isEmpty());
+    assertThat(kube.last().virtualServices()).extracting(v -> v.key().name()).containsExactly("echo");
+    assertThat(kube.last().tcpGateways()).isEmpty();
+    await().atMost(WAIT).until(() -> source.staleSince().isEmpty());
+
+    kube.api.refuseReads("/tcpgateways", 0);
+    kube.apply(resource("""
+        apiVersion: gateway.holdfast.io/v1
+        kind: TcpGateway
+        metadata: {name: tcp, namespace: demo}
+        spec: {port: 10443, hosts: [{name: all, upstream: {name: echo}}]}
+        """));
+    await().atMost(WAIT).untilAsserted(() -> assertThat(kube.last().tcpGateways())
+        .extracting(g -> g.key().name()).containsExactly("tcp"));
+  }
+
+  @Test
+  void aRequiredKindTheApiRefusesIsNeverTakenForEmpty() {
+    kube.api.refuseReads("/virtualservices", 403); // RBAC without VirtualServices: serving "none" would be wrong
+    kube.apply(virtualService("demo", "echo", "echo.test"));
+    kube.start();
+
+    await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> kube.configs.isEmpty());
+    kube.api.refuseReads("/virtualservices", 0);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(kube.last().virtualServices()).hasSize(1));
+  }
+
+  @Test
   void resourcesOutsideTheWatchedNamespaceAreIgnored() {
     kube.apply(virtualService("other", "elsewhere", "elsewhere.test"));
     kube.apply(virtualService("demo", "here", "here.test"));
