@@ -38,7 +38,7 @@ class ExampleConfigTest {
     assertThat(loaded.errors()).isEmpty();
 
     ValidationResult result = new Validator().validate(loaded.config());
-    assertThat(result.statuses()).hasSize(4);
+    assertThat(result.statuses()).hasSize(5);
     // The legacy redirect reaches gRPC clients of echo.test as non_forwarding_action: a warning, nothing else.
     assertThat(result.statuses().values()).filteredOn(s -> s.state() != ResourceStatus.State.ACCEPTED)
         .singleElement().satisfies(s -> {
@@ -64,5 +64,14 @@ class ExampleConfigTest {
         .extracting(c -> c.getName() + "=" + c.getWeight().getValue())
         .containsExactly("demo/echo-v1=90", "demo/echo-v2=10");
     assertThat(snapshot.ofType(Resources.V3.LISTENER_TYPE_URL)).containsKeys("echo.test", "echo.test:10080");
+    // The browser-facing VirtualService shows route options: CORS and faults need their HTTP filters.
+    assertThat(routes.getVirtualHosts(1).getRoutesList()).extracting(r -> r.getName())
+        .containsExactly("beta-api", "app", "chaos");
+    assertThat(routes.getVirtualHosts(1).getRoutes(2).getTypedPerFilterConfigMap())
+        .containsKeys("envoy.filters.http.cors", "envoy.filters.http.fault");
+    var manager = listener.getFilterChains(0).getFilters(0).getTypedConfig().unpack(
+        io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.class);
+    assertThat(manager.getHttpFiltersList()).extracting(f -> f.getName())
+        .containsExactly("envoy.filters.http.cors", "envoy.filters.http.fault", "envoy.filters.http.router");
   }
 }
