@@ -11,14 +11,13 @@ import io.holdfast.api.RouteMatch;
 import io.holdfast.api.TcpGateway;
 import io.holdfast.api.Upstream;
 import io.holdfast.api.UpstreamTarget;
+import io.holdfast.api.VirtualHostOptions;
 import io.holdfast.api.VirtualService;
 import io.holdfast.api.VirtualServiceSelection;
 import io.holdfast.ir.Cluster.WeightedEndpoint;
 import io.holdfast.ir.Cluster;
 import io.holdfast.ir.Listener;
 import io.holdfast.ir.Origin;
-import io.holdfast.ir.RouteAction.ForwardPolicy;
-import io.holdfast.ir.RouteAction.Retries;
 import io.holdfast.ir.RouteAction.WeightedCluster;
 import io.holdfast.ir.RouteMatch.HeaderMatch;
 import io.holdfast.ir.RouteMatch.PathMatch;
@@ -60,7 +59,9 @@ final class Lowering {
       Route route = vs.routes().get(i);
       String field = "spec.routes[" + i + "]";
       routes.add(new io.holdfast.ir.Route(origin.at(field), route.name().orElse("routes[" + i + "]"),
-          match(route.match()), action(route, vs.metadata().namespace())));
+          match(route.match()), action(route, vs.options(), vs.metadata().namespace()),
+          LoweringOptions.headers(vs.options().headerManipulation(), route.options().headerManipulation()),
+          route.options().cors().or(() -> vs.options().cors()).map(LoweringOptions::cors)));
     }
     return new VirtualHost(origin, vs.domains(), routes);
   }
@@ -131,7 +132,7 @@ final class Lowering {
         .map(h -> new HeaderMatch(h.name().toLowerCase(Locale.ROOT), condition(h.condition()), h.invert()))
         .toList();
     List<String> methods = match.methods().stream().distinct().sorted().map(HttpMethod::name).toList();
-    return new io.holdfast.ir.RouteMatch(path, headers, methods);
+    return new io.holdfast.ir.RouteMatch(path, headers, methods, LoweringOptions.queryParameters(match));
   }
 
   private static PathMatch path(io.holdfast.api.PathMatch path) {
@@ -157,15 +158,16 @@ final class Lowering {
     return new io.holdfast.ir.RouteMatch.Present(((io.holdfast.api.HeaderMatch.Present) c).present());
   }
 
-  private static io.holdfast.ir.RouteAction action(Route route, String namespace) {
+  private static io.holdfast.ir.RouteAction action(Route route, VirtualHostOptions defaults, String namespace) {
     RouteAction action = route.action();
     if (action instanceof RouteAction.Forward forward) {
-      return new io.holdfast.ir.RouteAction.Forward(upstream(forward.upstream(), namespace), policy(route));
+      return new io.holdfast.ir.RouteAction.Forward(upstream(forward.upstream(), namespace),
+          LoweringOptions.policy(route, defaults, namespace));
     }
     if (action instanceof RouteAction.Split split) {
       List<WeightedCluster> targets = split.targets().stream()
           .map(t -> new WeightedCluster(upstream(t.upstream(), namespace), t.weight())).toList();
-      return new io.holdfast.ir.RouteAction.Split(targets, policy(route));
+      return new io.holdfast.ir.RouteAction.Split(targets, LoweringOptions.policy(route, defaults, namespace));
     }
     if (action instanceof RouteAction.Redirect r) {
       return new io.holdfast.ir.RouteAction.Redirect(r.host(), r.path(), r.prefixRewrite(), r.responseCode(),
@@ -175,13 +177,7 @@ final class Lowering {
     return new io.holdfast.ir.RouteAction.DirectResponse(direct.status(), direct.body());
   }
 
-  /** Timeout, retries and rewrite apply to forwarding routes only (validation warns where they are ignored). */
-  private static ForwardPolicy policy(Route route) {
-    return new ForwardPolicy(route.timeout(),
-        route.retries().map(r -> new Retries(r.attempts(), r.perTryTimeout(), r.retryOn())), route.prefixRewrite());
-  }
-
-  private static ResourceKey upstream(ObjectRef ref, String namespace) {
+  static ResourceKey upstream(ObjectRef ref, String namespace) {
     return ref.resolve(ResourceKey.UPSTREAM, namespace);
   }
 }

@@ -44,6 +44,7 @@ final class RouteRules {
     route.retries().ifPresent(retries -> checkRetries(retries, field + ".retries", sink));
     route.prefixRewrite().ifPresent(v -> headerSafe(v, field + ".prefixRewrite", sink));
     boolean forwards = action instanceof RouteAction.Forward || action instanceof RouteAction.Split;
+    RouteOptionsRules.check(route, field, forwards, sink);
     if (!forwards) {
       warnIgnored(route.timeout().isPresent(), field + ".timeout", sink);
       warnIgnored(route.retries().isPresent(), field + ".retries", sink);
@@ -94,7 +95,7 @@ final class RouteRules {
     }
   }
 
-  private static void regexError(String regex, String field, Ledger.Sink sink) {
+  static void regexError(String regex, String field, Ledger.Sink sink) {
     String error = Re2Syntax.error(regex);
     if (error != null) {
       sink.error(field, Reasons.INVALID_REGEX, "invalid RE2 regex \"" + regex + "\": " + error);
@@ -152,7 +153,7 @@ final class RouteRules {
    * These values end up in request or response headers (Location, :path, :authority): Envoy refuses NUL, CR and
    * LF in them (its HTTP_HEADER_VALUE rule), and letting them through would also allow header injection.
    */
-  private static void headerSafe(String value, String field, Ledger.Sink sink) {
+  static void headerSafe(String value, String field, Ledger.Sink sink) {
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
       if (c == 0 || c == '\n' || c == '\r') {
@@ -171,7 +172,7 @@ final class RouteRules {
             "body is longer than " + MAX_DIRECT_BODY_BYTES + " bytes, Envoy's limit"));
   }
 
-  private static void checkRetries(RetryPolicy retries, String field, Ledger.Sink sink) {
+  static void checkRetries(RetryPolicy retries, String field, Ledger.Sink sink) {
     if (retries.attempts() < 1 || retries.attempts() > MAX_RETRIES) {
       sink.error(field + ".attempts", Reasons.INVALID_RETRY_POLICY,
           "attempts " + retries.attempts() + " is out of range 1-" + MAX_RETRIES);
@@ -188,5 +189,14 @@ final class RouteRules {
     }
     retries.perTryTimeout().filter(t -> t.isZero() || t.isNegative()).ifPresent(t ->
         sink.error(field + ".perTryTimeout", Reasons.INVALID_DURATION, "perTryTimeout must be greater than 0"));
+    retries.backoff().ifPresent(backoff -> {
+      if (backoff.baseInterval().isZero() || backoff.baseInterval().isNegative()) {
+        sink.error(field + ".backoff.baseInterval", Reasons.INVALID_RETRY_POLICY, "baseInterval must be greater than 0");
+      } else {
+        backoff.maxInterval().filter(max -> max.compareTo(backoff.baseInterval()) < 0).ifPresent(max ->
+            sink.error(field + ".backoff.maxInterval", Reasons.INVALID_RETRY_POLICY,
+                "maxInterval must not be shorter than baseInterval (Envoy and gRPC clients reject it)"));
+      }
+    });
   }
 }

@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>Upstreams: own rules; duplicate keys and unparsed documents are rejected.</li>
  *   <li>VirtualServices: own rules, then each referenced upstream must exist ({@code UpstreamNotFound}) and be
- *       served ({@code UpstreamRejected}); then the survivors claim their domains, oldest first
+ *       served ({@code UpstreamRejected}), mirrors included; then the survivors claim their domains, oldest first
  *       ({@code DuplicateDomain}); the served ones and the upstreams they reach get warnings for what gRPC
  *       clients make of them ({@link GrpcRules}).</li>
  *   <li>TcpGateways: own rules ({@link TcpGatewayRules}), then each referenced upstream must exist and be served,
@@ -63,9 +63,12 @@ public final class Validator {
     List<TcpGateway> tcpGateways = unique(config.tcpGateways(), duplicates);
 
     upstreams.forEach(u -> UpstreamRules.check(u, ledger.sink(u.key())));
+    Map<ResourceKey, Upstream> upstreamsByKey = new TreeMap<>();
+    upstreams.forEach(u -> upstreamsByKey.put(u.key(), u));
     for (VirtualService vs : virtualServices) {
       VirtualServiceRules.check(vs, ledger.sink(vs.key()));
       checkUpstreamRefs(vs, ledger);
+      RouteOptionsRules.checkReferences(vs, upstreamsByKey, ledger);
     }
     Conflicts.domains(served(virtualServices, ledger), ledger);
     GrpcRules.check(served(virtualServices, ledger), served(upstreams, ledger), ledger);

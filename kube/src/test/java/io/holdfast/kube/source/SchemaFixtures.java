@@ -70,6 +70,44 @@ final class SchemaFixtures {
           "{match: {prefix: /}, redirect: {path: /a, prefixRewrite: /b}}"),
       route("split target without weight", false, "{match: {prefix: /}, split: [{upstream: u}]}"),
       route("retries without retryOn", false, "{match: {prefix: /}, route: {upstream: u}, retries: {attempts: 1}}"),
+      route("every route option", true, "{match: {prefix: /, queryParameters: [{name: a, exact: b},"
+          + " {name: c, regex: d}, {name: e, present: true}]}, route: {upstream: u},"
+          + " retries: {attempts: 1, retryOn: [reset], backoff: {baseInterval: 10ms, maxInterval: 1s}},"
+          + " options: {headerManipulation: {requestHeadersToAdd: [{name: x, value: y, append: false}],"
+          + " requestHeadersToRemove: [z], responseHeadersToAdd: [{name: x, value: y}], responseHeadersToRemove: [w]},"
+          + " hostRewrite: h.test, regexRewrite: {pattern: a, substitution: b}, idleTimeout: 1s,"
+          + " maxStreamDuration: 1m, cors: {allowOrigin: [o], allowOriginRegex: [r], allowMethods: [GET],"
+          + " allowHeaders: [x], exposeHeaders: [y], maxAge: 1h, allowCredentials: true},"
+          + " faults: {abort: {percentage: 2.5, httpStatus: 503}, delay: {percentage: 1, fixedDelay: 1s}},"
+          + " hashPolicies: [{header: x, terminal: true}, {cookie: {name: s, ttl: 1h, path: /}}, {sourceIp: true}],"
+          + " mirror: {upstream: m, namespace: n, percentage: 10}}}"),
+      route("auto host rewrite and grpc abort", true, "{match: {prefix: /}, route: {upstream: u},"
+          + " options: {autoHostRewrite: true, faults: {abort: {percentage: 100, grpcStatus: 14}}}}"),
+      route("unknown route option", false, "{match: {prefix: /}, route: {upstream: u}, options: {retries: {}}}"),
+      route("query parameter with two conditions", false,
+          "{match: {queryParameters: [{name: a, exact: b, present: true}]}, route: {upstream: u}}"),
+      route("query parameter without name", false, "{match: {queryParameters: [{exact: b}]}, route: {upstream: u}}"),
+      route("abort with both statuses", false, "{match: {prefix: /}, route: {upstream: u},"
+          + " options: {faults: {abort: {percentage: 1, httpStatus: 503, grpcStatus: 14}}}}"),
+      route("abort without status", false,
+          "{match: {prefix: /}, route: {upstream: u}, options: {faults: {abort: {percentage: 1}}}}"),
+      route("percentage as string", false, "{match: {prefix: /}, route: {upstream: u},"
+          + " options: {faults: {delay: {percentage: \"5\", fixedDelay: 1s}}}}"),
+      route("hash policy with two inputs", false, "{match: {prefix: /}, route: {upstream: u},"
+          + " options: {hashPolicies: [{header: x, sourceIp: true}]}}"),
+      route("sourceIp false", false,
+          "{match: {prefix: /}, route: {upstream: u}, options: {hashPolicies: [{sourceIp: false}]}}"),
+      route("mirror without upstream", false,
+          "{match: {prefix: /}, route: {upstream: u}, options: {mirror: {percentage: 5}}}"),
+      route("header to add without value", false, "{match: {prefix: /}, route: {upstream: u},"
+          + " options: {headerManipulation: {requestHeadersToAdd: [{name: x}]}}}"),
+      route("backoff without base", false, "{match: {prefix: /}, route: {upstream: u},"
+          + " retries: {attempts: 1, retryOn: [reset], backoff: {maxInterval: 1s}}}"),
+      new Case("VirtualService defaults", true, VS + "spec: {domains: [a.test], routes: [{match: {prefix: /},"
+          + " route: {upstream: u}}], options: {headerManipulation: {responseHeadersToRemove: [server]},"
+          + " cors: {allowOrigin: [o]}, retries: {attempts: 1, retryOn: [reset]}}}"),
+      new Case("VirtualService unknown default", false, VS + "spec: {domains: [a.test], routes: [{match:"
+          + " {prefix: /}, route: {upstream: u}}], options: {timeout: 1s}}"),
       gateway("named virtual services", true, "{port: 8080, virtualServices: [{name: v, namespace: demo}]}"),
       gateway("all in namespace", true, "{port: 8080, bindAddress: 127.0.0.1}"),
       gateway("names and selector", false,

@@ -43,7 +43,8 @@ final class ListenerTranslator {
       }
       listener.addFilterChains(FilterChain.newBuilder().addFilters(Filter.newBuilder()
           .setName(HCM_FILTER)
-          .setTypedConfig(Protos.pack(connectionManager(name, name)))));
+          .setTypedConfig(Protos.pack(connectionManager(name, name,
+              HttpFilters.beforeRouter(socket.virtualHosts(), RouteTranslator.Flavor.ENVOY))))));
     }
     if (socket.inspectsTls()) {
       listener.addListenerFilters(TcpChains.tlsInspector());
@@ -52,19 +53,22 @@ final class ListenerTranslator {
   }
 
   /** The listener grpc-java asks for when a channel targets {@code xds:///domain}. */
-  static Listener api(String domain) {
+  static Listener api(String domain, io.holdfast.ir.VirtualHost host) {
     return Listener.newBuilder()
         .setName(EnvoyNames.apiListener(domain))
         .setApiListener(ApiListener.newBuilder()
-            .setApiListener(Protos.pack(connectionManager(domain, EnvoyNames.apiRoutes(domain)))))
+            .setApiListener(Protos.pack(connectionManager(domain, EnvoyNames.apiRoutes(domain),
+                HttpFilters.beforeRouter(java.util.List.of(host), RouteTranslator.Flavor.GRPC)))))
         .build();
   }
 
-  /** The Router must be the last HTTP filter; it is the only one. */
-  private static HttpConnectionManager connectionManager(String statPrefix, String routeConfigName) {
+  /** The Router must be the last HTTP filter; {@code filters} (those the routes need) go before it. */
+  private static HttpConnectionManager connectionManager(String statPrefix, String routeConfigName,
+      java.util.List<HttpFilter> filters) {
     return HttpConnectionManager.newBuilder()
         .setStatPrefix(statPrefix.replaceAll("[^A-Za-z0-9-]", "_"))
         .setRds(Rds.newBuilder().setConfigSource(Protos.ADS).setRouteConfigName(routeConfigName))
+        .addAllHttpFilters(filters)
         .addHttpFilters(HttpFilter.newBuilder()
             .setName(ROUTER_FILTER)
             .setTypedConfig(Protos.pack(Router.getDefaultInstance())))

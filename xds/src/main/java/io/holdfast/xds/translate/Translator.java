@@ -49,8 +49,8 @@ public final class Translator {
         }
         out.put(Resources.V3.LISTENER_TYPE_URL, ListenerTranslator.socket(socket), socket.origin(), name);
       } else if (listener instanceof Listener.ClientApi client) {
-        out.put(Resources.V3.LISTENER_TYPE_URL, ListenerTranslator.api(client.target()), client.origin(),
-            EnvoyNames.apiListener(client.target()));
+        out.put(Resources.V3.LISTENER_TYPE_URL, ListenerTranslator.api(client.target(), client.virtualHost()),
+            client.origin(), EnvoyNames.apiListener(client.target()));
         RouteConfiguration routes = RouteConfiguration.newBuilder()
             .setName(EnvoyNames.apiRoutes(client.target()))
             .addVirtualHosts(RouteTranslator.virtualHost(client.virtualHost(), RouteTranslator.Flavor.GRPC))

@@ -38,7 +38,7 @@ class ExampleConfigTest {
     assertThat(loaded.errors()).isEmpty();
 
     ValidationResult result = new Validator().validate(loaded.config());
-    assertThat(result.statuses()).hasSize(8);
+    assertThat(result.statuses()).hasSize(9);
     // The legacy redirect reaches gRPC clients of echo.test as non_forwarding_action: a warning, nothing else.
     assertThat(result.statuses().values()).filteredOn(s -> s.state() != ResourceStatus.State.ACCEPTED)
         .singleElement().satisfies(s -> {
@@ -74,5 +74,14 @@ class ExampleConfigTest {
     assertThat(passthrough.getFilterChainsList())
         .extracting(c -> c.getName() + " " + c.getFilterChainMatch().getServerNamesList())
         .containsExactly("api [api.echo.test]", "web [www.echo.test]", "default []");
+    // The browser-facing VirtualService shows route options: CORS and faults need their HTTP filters.
+    assertThat(routes.getVirtualHosts(1).getRoutesList()).extracting(r -> r.getName())
+        .containsExactly("beta-api", "app", "chaos");
+    assertThat(routes.getVirtualHosts(1).getRoutes(2).getTypedPerFilterConfigMap())
+        .containsKeys("envoy.filters.http.cors", "envoy.filters.http.fault");
+    var manager = listener.getFilterChains(0).getFilters(0).getTypedConfig().unpack(
+        io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.class);
+    assertThat(manager.getHttpFiltersList()).extracting(f -> f.getName())
+        .containsExactly("envoy.filters.http.cors", "envoy.filters.http.fault", "envoy.filters.http.router");
   }
 }

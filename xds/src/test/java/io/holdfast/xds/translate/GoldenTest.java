@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;
+import io.envoyproxy.envoy.extensions.filters.http.cors.v3.Cors;
+import io.envoyproxy.envoy.extensions.filters.http.cors.v3.CorsPolicy;
+import io.envoyproxy.envoy.extensions.filters.http.fault.v3.HTTPFault;
 import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
 import io.envoyproxy.envoy.extensions.filters.listener.tls_inspector.v3.TlsInspector;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
@@ -57,6 +60,9 @@ class GoldenTest {
           .add(RoundRobin.getDescriptor())
           .add(TcpProxy.getDescriptor())
           .add(TlsInspector.getDescriptor())
+          .add(Cors.getDescriptor())
+          .add(CorsPolicy.getDescriptor())
+          .add(HTTPFault.getDescriptor())
           .build());
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
