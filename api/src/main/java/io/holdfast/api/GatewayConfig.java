@@ -96,6 +96,16 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
       return this;
     }
 
+    /** Drops every resource, parsed or not, that has {@code key} (to replace or delete one object). */
+    public Builder remove(ResourceKey key) {
+      Objects.requireNonNull(key, "key");
+      for (List<? extends GatewayResource> list : List.of(upstreams, virtualServices, gateways, tcpGateways)) {
+        list.removeIf(r -> r.key().equals(key));
+      }
+      unparsed.removeIf(u -> u.key().equals(key));
+      return this;
+    }
+
     public Builder addUnparsed(UnparsedResource resource) {
       unparsed.add(resource);
       return this;

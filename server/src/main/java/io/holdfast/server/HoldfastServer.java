@@ -10,10 +10,12 @@ import io.holdfast.server.kube.KubernetesMode;
 import io.holdfast.server.snapshot.SnapshotStore;
 import io.holdfast.server.source.DirectoryWatcher;
 import io.holdfast.server.source.FileConfigSource;
+import io.holdfast.server.webhook.AdmissionWebhook;
 import io.holdfast.xds.server.ReloadingTls;
 import io.holdfast.xds.server.XdsCache;
 import io.holdfast.xds.server.XdsServer;
 import io.holdfast.xds.server.XdsServerSettings;
+import io.holdfast.xds.server.XdsTls;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -46,6 +48,7 @@ public final class HoldfastServer implements AutoCloseable {
   private volatile boolean awaitingElection;
   private XdsServer xds;
   private AdminServer admin;
+  private AdmissionWebhook webhook; // null when disabled
   /** Set while serving a snapshot loaded from disk that no source has confirmed yet. */
   private volatile Optional<java.time.Instant> staleSince = Optional.empty();
 
@@ -90,6 +93,13 @@ public final class HoldfastServer implements AutoCloseable {
     ConfigPipeline pipeline = new ConfigPipeline(cache, board, clock, registry, translation -> {
       store.ifPresent(s -> s.save(translation.snapshot()));
     });
+    if (settings.webhook().isPresent()) {
+      ServeSettings.Webhook w = settings.webhook().get();
+      // Every replica serves it: the judgement reads only this replica's view and writes nothing.
+      webhook = AdmissionWebhook.builder(w.socketAddress(), XdsTls.serverOnly(w.certificate(), w.key()),
+          pipeline::currentInput).meterRegistry(registry).start();
+      started.push(webhook);
+    }
     board.onPublish(() -> staleSince = Optional.empty()); // a source built a config: disk copy superseded
     io.micrometer.core.instrument.Gauge.builder("holdfast.config.staleness", this,
             h -> h.staleSince().map(t -> Duration.between(t, h.clock.instant()).toMillis() / 1000.0).orElse(0.0))
@@ -122,6 +132,11 @@ public final class HoldfastServer implements AutoCloseable {
 
   public int xdsPort() {
     return xds.port();
+  }
+
+  /** The admission webhook's port, or empty when it is disabled. */
+  public Optional<Integer> webhookPort() {
+    return Optional.ofNullable(webhook).map(AdmissionWebhook::port);
   }
 
   public int adminPort() {

@@ -107,6 +107,22 @@ final class ServeCommand implements Callable<Integer> {
       description = "Port of the admin HTTP server, 0..65535 (default: ${DEFAULT-VALUE}).")
   private String adminPort;
 
+  @Option(names = "--webhook-port", paramLabel = "PORT", defaultValue = "0",
+      description = "Port of the validating admission webhook (HTTPS, POST /validate), served by every replica;"
+          + " 0 disables it (default: ${DEFAULT-VALUE}). Needs --webhook-tls-cert and --webhook-tls-key.")
+  private String webhookPort;
+
+  @Option(names = "--webhook-address", paramLabel = "ADDRESS", defaultValue = "0.0.0.0",
+      description = "Address the admission webhook binds to; the API server must reach it (default: ${DEFAULT-VALUE}).")
+  private String webhookAddress;
+
+  @Option(names = "--webhook-tls-cert", paramLabel = "FILE",
+      description = "PEM certificate chain of the admission webhook; reloaded when the file changes.")
+  private Path webhookTlsCert;
+
+  @Option(names = "--webhook-tls-key", paramLabel = "FILE", description = "PEM private key of --webhook-tls-cert.")
+  private Path webhookTlsKey;
+
   @Option(names = "--snapshot-dir", paramLabel = "DIR",
       description = "Existing writable directory where the last-known xDS snapshot is kept, to serve it at once"
           + " after a restart while the API server is unreachable (default: none).")
@@ -201,7 +217,22 @@ final class ServeCommand implements Callable<Integer> {
         : Optional.empty();
     return new ServeSettings(configDir, xdsAddress, port("xds-port", xdsPort), adminAddress,
         port("admin-port", adminPort), Optional.ofNullable(snapshotDir), logFormat(), tls(), kube,
-        kubernetes ? election() : ServeSettings.SINGLE_REPLICA);
+        kubernetes ? election() : ServeSettings.SINGLE_REPLICA, webhook());
+  }
+
+  private Optional<ServeSettings.Webhook> webhook() {
+    int port = port("webhook-port", webhookPort);
+    if (port == 0) {
+      if (webhookTlsCert != null || webhookTlsKey != null) {
+        throw new IllegalArgumentException("--webhook-tls-cert and --webhook-tls-key need --webhook-port");
+      }
+      return Optional.empty();
+    }
+    if (webhookTlsCert == null || webhookTlsKey == null) {
+      throw new IllegalArgumentException(origin("webhook-port")
+          + " needs --webhook-tls-cert and --webhook-tls-key: the API server calls webhooks over HTTPS only");
+    }
+    return Optional.of(new ServeSettings.Webhook(webhookAddress, port, webhookTlsCert, webhookTlsKey));
   }
 
   private Optional<XdsTls> tls() {

@@ -22,6 +22,7 @@ import java.util.Optional;
  * @param tls          TLS (or mTLS, with a client CA) for the xDS server; empty for plaintext
  * @param kubernetes   read config from the Kubernetes API instead of {@code configDir}; empty in file mode
  * @param election     leader election; disabled (single replica, always leader) in file mode
+ * @param webhook      the validating admission webhook's HTTPS server; empty when disabled
  */
 public record ServeSettings(
     Path configDir,
@@ -33,7 +34,8 @@ public record ServeSettings(
     LogFormat logFormat,
     Optional<XdsTls> tls,
     Optional<KubernetesSource> kubernetes,
-    ElectionSettings election) {
+    ElectionSettings election,
+    Optional<Webhook> webhook) {
 
   public static final int MAX_PORT = 65_535;
 
@@ -61,6 +63,39 @@ public record ServeSettings(
     }
   }
 
+  /**
+   * The admission webhook's HTTPS server.
+   *
+   * @param address     address it binds to (IP literal or host name)
+   * @param port        1..65535 (the flag's 0 means no webhook)
+   * @param certificate PEM certificate chain; re-read when it changes
+   * @param key         PEM private key of {@code certificate}
+   */
+  public record Webhook(String address, int port, Path certificate, Path key) {
+    public Webhook {
+      requireAddress("--webhook-address", address);
+      if (port < 1 || port > MAX_PORT) {
+        throw new IllegalArgumentException("--webhook-port must be in 1.." + MAX_PORT + " (0 disables the webhook), got "
+            + port);
+      }
+      Objects.requireNonNull(certificate, "--webhook-tls-cert");
+      Objects.requireNonNull(key, "--webhook-tls-key");
+    }
+
+    /** Where the webhook binds. A host name (not a literal) is resolved by this call. */
+    public InetSocketAddress socketAddress() {
+      return new InetSocketAddress(AddressSyntax.stripBrackets(address), port);
+    }
+  }
+
+  /** Without the webhook. */
+  public ServeSettings(Path configDir, String xdsAddress, int xdsPort, String adminAddress, int adminPort,
+      Optional<Path> snapshotDir, LogFormat logFormat, Optional<XdsTls> tls, Optional<KubernetesSource> kubernetes,
+      ElectionSettings election) {
+    this(configDir, xdsAddress, xdsPort, adminAddress, adminPort, snapshotDir, logFormat, tls, kubernetes, election,
+        Optional.empty());
+  }
+
   /** File mode, plaintext xDS, single replica. */
   public ServeSettings(Path configDir, String xdsAddress, int xdsPort, String adminAddress, int adminPort,
       Optional<Path> snapshotDir, LogFormat logFormat) {
@@ -77,6 +112,14 @@ public record ServeSettings(
     if (xdsPort != 0 && xdsPort == adminPort) {
       throw new IllegalArgumentException(
           "--admin-port " + adminPort + " is the same as --xds-port: the two servers need different ports");
+    }
+    Objects.requireNonNull(webhook, "webhook (use Optional.empty())");
+    if (webhook.isPresent()) {
+      int port = webhook.get().port();
+      if (port == xdsPort || port == adminPort) {
+        throw new IllegalArgumentException("--webhook-port " + port + " is the same as --"
+            + (port == xdsPort ? "xds" : "admin") + "-port: each server needs its own port");
+      }
     }
     if (logFormat == null) {
       throw new IllegalArgumentException("--log-format is required: text or json");

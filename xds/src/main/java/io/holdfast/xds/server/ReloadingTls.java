@@ -90,6 +90,15 @@ public final class ReloadingTls implements AutoCloseable {
     return credentials;
   }
 
+  /**
+   * The key manager every new handshake consults, for servers that are not gRPC's (the admission webhook's
+   * HTTPS server builds a JDK {@link javax.net.ssl.SSLContext} on it): it follows the files like
+   * {@link #credentials()}.
+   */
+  public javax.net.ssl.X509ExtendedKeyManager keyManager() {
+    return keyManager;
+  }
+
   /** The certificate new handshakes present now, read back from the key manager the handshakes consult. */
   public X509Certificate certificate() {
     // grpc's key manager ignores the key type and issuers: it has one identity (and the one before it).

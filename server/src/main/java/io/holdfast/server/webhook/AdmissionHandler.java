@@ -1,0 +1,163 @@
+package io.holdfast.server.webhook;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import io.holdfast.server.webhook.AdmissionJson.MalformedReview;
+import io.holdfast.server.webhook.AdmissionJson.Request;
+import io.holdfast.server.webhook.AdmissionJson.Verdict;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Answers {@code POST /validate}. Never throws: every failure is a short plain-text answer (400 malformed
+ * review, 404, 405, 413 too large, 503 no view yet, 500 a bug), and a request that takes longer than the
+ * request timeout (a client that stops sending its body, say) has its connection closed.
+ */
+final class AdmissionHandler implements HttpHandler {
+  private static final Logger log = LoggerFactory.getLogger(AdmissionHandler.class);
+  private static final String TEXT = "text/plain; charset=utf-8";
+  private static final String JSON = "application/json";
+
+  private final AdmissionCheck check;
+  private final ScheduledExecutorService timer;
+  private final Duration requestTimeout;
+  private final int maxRequestBytes;
+  private final WebhookMetrics metrics;
+
+  private record Reply(int status, String contentType, byte[] body, Map<String, String> headers) {
+    static Reply text(int status, String text) {
+      return new Reply(status, TEXT, (text + "\n").getBytes(StandardCharsets.UTF_8), Map.of());
+    }
+
+    Reply with(String header, String value) {
+      return new Reply(status, contentType, body, Map.of(header, value));
+    }
+  }
+
+  AdmissionHandler(AdmissionCheck check, ScheduledExecutorService timer, Duration requestTimeout,
+      int maxRequestBytes, WebhookMetrics metrics) {
+    this.check = check;
+    this.timer = timer;
+    this.requestTimeout = requestTimeout;
+    this.maxRequestBytes = maxRequestBytes;
+    this.metrics = metrics;
+  }
+
+  @Override
+  public void handle(HttpExchange exchange) {
+    AtomicBoolean settled = new AtomicBoolean();
+    // Closing an exchange whose answer has not started closes its connection, which also ends a blocked read.
+    ScheduledFuture<?> deadline = timer.schedule(() -> {
+      if (settled.compareAndSet(false, true)) {
+        metrics.outcome(WebhookMetrics.Outcome.TIMED_OUT);
+        log.warn("admission request timed out, closing the connection after {} remote={}", requestTimeout,
+            exchange.getRemoteAddress());
+        exchange.close();
+      }
+    }, requestTimeout.toMillis(), TimeUnit.MILLISECONDS);
+    try {
+      Reply reply;
+      try {
+        reply = reply(exchange);
+      } catch (RuntimeException e) {
+        log.error("admission request failed", e);
+        metrics.outcome(WebhookMetrics.Outcome.ERROR);
+        reply = Reply.text(500, "internal error: " + e.getClass().getSimpleName());
+      }
+      if (settled.compareAndSet(false, true)) {
+        send(exchange, reply);
+      }
+    } catch (IOException e) {
+      log.debug("admission request: connection failed remote={} error={}", exchange.getRemoteAddress(), e.toString());
+    } finally {
+      deadline.cancel(false);
+      exchange.close();
+    }
+  }
+
+  private Reply reply(HttpExchange exchange) throws IOException {
+    if (!AdmissionWebhook.PATH.equals(exchange.getRequestURI().getPath())) {
+      return Reply.text(404, "not found; the webhook answers POST " + AdmissionWebhook.PATH);
+    }
+    if (!"POST".equals(exchange.getRequestMethod())) {
+      return Reply.text(405, "method not allowed; use POST").with("Allow", "POST");
+    }
+    String declared = exchange.getRequestHeaders().getFirst("Content-Length");
+    if (declared != null && declaredLength(declared) > maxRequestBytes) {
+      return tooLarge();
+    }
+    byte[] body = readAtMost(exchange.getRequestBody(), maxRequestBytes);
+    if (body == null) {
+      return tooLarge();
+    }
+    Request request;
+    try {
+      request = AdmissionJson.readRequest(body);
+    } catch (MalformedReview e) {
+      metrics.outcome(WebhookMetrics.Outcome.MALFORMED);
+      log.info("admission request refused: malformed review remote={} reason=\"{}\"", exchange.getRemoteAddress(),
+          e.getMessage());
+      return Reply.text(400, "malformed AdmissionReview: " + e.getMessage());
+    }
+    Verdict verdict;
+    try {
+      verdict = check.decide(request);
+    } catch (AdmissionCheck.ViewUnavailable e) {
+      metrics.outcome(WebhookMetrics.Outcome.UNAVAILABLE);
+      return Reply.text(503, e.getMessage());
+    }
+    metrics.outcome(verdict.allowed() ? WebhookMetrics.Outcome.ALLOWED : WebhookMetrics.Outcome.DENIED);
+    if (!verdict.allowed()) {
+      log.info("admission denied uid={} operation={} kind={} namespace={} name={} reason=\"{}\"",
+          request.uid(), request.operation(), request.kind().kind(), request.namespace(), request.name(),
+          verdict.message());
+    } else {
+      log.debug("admission allowed uid={} operation={} kind={} namespace={} name={} warnings={}", request.uid(),
+          request.operation(), request.kind().kind(), request.namespace(), request.name(), verdict.warnings().size());
+    }
+    return new Reply(200, JSON, AdmissionJson.writeResponse(request.uid(), verdict, Optional.of(request.kind()),
+        request.name()), Map.of());
+  }
+
+  private Reply tooLarge() {
+    metrics.outcome(WebhookMetrics.Outcome.TOO_LARGE);
+    // Connection: close, so the server does not read the rest of the body to reuse the connection.
+    return Reply.text(413, "request body larger than " + maxRequestBytes + " bytes").with("Connection", "close");
+  }
+
+  /** A Content-Length that is not a number counts as too large: the server would refuse it anyway. */
+  private static long declaredLength(String value) {
+    try {
+      return Long.parseLong(value.trim());
+    } catch (NumberFormatException e) {
+      return Long.MAX_VALUE;
+    }
+  }
+
+  /** The body, or null once it proves longer than {@code max} (the rest is left unread). */
+  private static byte[] readAtMost(InputStream in, int max) throws IOException {
+    byte[] bytes = in.readNBytes(max + 1);
+    return bytes.length > max ? null : bytes;
+  }
+
+  private static void send(HttpExchange exchange, Reply reply) throws IOException {
+    exchange.getResponseHeaders().set("Content-Type", reply.contentType());
+    exchange.getResponseHeaders().set("Cache-Control", "no-store");
+    reply.headers().forEach(exchange.getResponseHeaders()::set);
+    exchange.sendResponseHeaders(reply.status(), reply.body().length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(reply.body());
+    }
+  }
+}

@@ -1,0 +1,204 @@
+package io.holdfast.server.webhook;
+
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import io.holdfast.api.GatewayConfig;
+import io.holdfast.xds.server.XdsTls;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.security.GeneralSecurityException;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.SSLContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The validating admission webhook: {@code POST /validate} over HTTPS answers {@code AdmissionReview} v1 for the
+ * Holdfast kinds (see {@link AdmissionCheck} for the judgement). Every replica serves it, leader or not: the
+ * judgement reads only the replica's own view and writes nothing.
+ *
+ * <p>Bounds: a body larger than {@link Builder#maxRequestBytes} (default 3 MiB, the API server's own limit on an
+ * object) is refused with 413 without being read; a request not answered within {@link Builder#requestTimeout}
+ * (default 10 s, the API server's default webhook timeout) has its connection closed. The certificate follows
+ * its files ({@link WebhookTls}).
+ */
+public final class AdmissionWebhook implements AutoCloseable {
+  public static final String PATH = "/validate";
+  public static final int DEFAULT_MAX_REQUEST_BYTES = 3 * 1024 * 1024;
+  public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(10);
+  private static final Duration CLOSE_WAIT = Duration.ofSeconds(1);
+  private static final Logger log = LoggerFactory.getLogger(AdmissionWebhook.class);
+
+  private final HttpsServer server;
+  private final InetSocketAddress bound;
+  private final ExecutorService httpPool;
+  private final ScheduledExecutorService timer;
+  private final WebhookTls tls;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private AdmissionWebhook(HttpsServer server, ExecutorService httpPool, ScheduledExecutorService timer,
+      WebhookTls tls) {
+    this.server = server;
+    this.bound = server.getAddress();
+    this.httpPool = httpPool;
+    this.timer = timer;
+    this.tls = tls;
+  }
+
+  /**
+   * @param tls  the webhook's certificate and key files (client CA unused: the API server is not asked for one)
+   * @param view the replica's current input config, e.g. {@code ConfigPipeline::currentInput}
+   */
+  public static Builder builder(InetSocketAddress address, XdsTls tls, Supplier<Optional<GatewayConfig>> view) {
+    return new Builder(address, tls, view);
+  }
+
+  /** The bound port (the real one when started with port 0). */
+  public int port() {
+    return bound.getPort();
+  }
+
+  /** Whether a certificate is loaded, so TLS handshakes can succeed. */
+  public boolean tlsLoaded() {
+    return tls.isLoaded();
+  }
+
+  /** Stops accepting, drops open connections, stops the threads and the certificate checks. Idempotent. */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    server.stop(0);
+    tls.close();
+    stop(httpPool);
+    stop(timer);
+    log.info("admission webhook stopped port={}", port());
+  }
+
+  private static void stop(ExecutorService pool) {
+    pool.shutdownNow();
+    try {
+      if (!pool.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+        log.warn("admission webhook threads still running after close waitMs={}", CLOSE_WAIT.toMillis());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static ThreadFactory daemonThreads(String prefix) {
+    AtomicInteger count = new AtomicInteger();
+    return runnable -> {
+      Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+
+  /** Options of an {@link AdmissionWebhook}; optional ones have stated defaults. */
+  public static final class Builder {
+    private final InetSocketAddress address;
+    private final XdsTls tls;
+    private final Supplier<Optional<GatewayConfig>> view;
+    private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
+    private int maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
+    private int threads = 4;
+    private MeterRegistry registry = new SimpleMeterRegistry();
+
+    private Builder(InetSocketAddress address, XdsTls tls, Supplier<Optional<GatewayConfig>> view) {
+      this.address = Objects.requireNonNull(address, "address");
+      this.tls = Objects.requireNonNull(tls, "tls");
+      this.view = Objects.requireNonNull(view, "view");
+    }
+
+    /** Longest time from a request's headers to its answer; default 10 s; > 0. */
+    public Builder requestTimeout(Duration value) {
+      Objects.requireNonNull(value, "requestTimeout");
+      if (value.isNegative() || value.isZero()) {
+        throw new IllegalArgumentException("requestTimeout must be > 0, was " + value);
+      }
+      requestTimeout = value;
+      return this;
+    }
+
+    /** Largest request body accepted; default 3 MiB; >= 1. */
+    public Builder maxRequestBytes(int value) {
+      if (value < 1 || value == Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("maxRequestBytes must be in 1.." + (Integer.MAX_VALUE - 1) + ", was "
+            + value);
+      }
+      maxRequestBytes = value;
+      return this;
+    }
+
+    /** Requests handled at once; default 4. */
+    public Builder threads(int value) {
+      if (value < 1) {
+        throw new IllegalArgumentException("threads must be >= 1, was " + value);
+      }
+      threads = value;
+      return this;
+    }
+
+    /** Where {@code holdfast_webhook_reviews_total} goes; default a private registry. */
+    public Builder meterRegistry(MeterRegistry value) {
+      registry = Objects.requireNonNull(value, "registry");
+      return this;
+    }
+
+    /**
+     * Binds and starts serving; use port 0 for an ephemeral port. Certificate files that cannot be used yet do
+     * not fail the start (see {@link WebhookTls}).
+     *
+     * @throws IOException if the address cannot be bound
+     */
+    public AdmissionWebhook start() throws IOException {
+      ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(daemonThreads("holdfast-webhook-timer-"));
+      ExecutorService httpPool = Executors.newFixedThreadPool(threads, daemonThreads("holdfast-webhook-http-"));
+      WebhookTls keys = null;
+      try {
+        keys = new WebhookTls(tls, timer);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(new KeyManager[] {keys}, null, null);
+        HttpsServer server = HttpsServer.create(address, 0);
+        server.setHttpsConfigurator(new HttpsConfigurator(context));
+        server.createContext("/", new AdmissionHandler(new AdmissionCheck(view), timer, requestTimeout,
+            maxRequestBytes, new WebhookMetrics(registry)));
+        server.setExecutor(httpPool);
+        server.start();
+        AdmissionWebhook webhook = new AdmissionWebhook(server, httpPool, timer, keys);
+        log.info("admission webhook listening address={} port={} path={} tlsLoaded={} requestTimeout={}"
+            + " maxRequestBytes={}", address.getHostString(), webhook.port(), PATH, keys.isLoaded(), requestTimeout,
+            maxRequestBytes);
+        return webhook;
+      } catch (IOException | GeneralSecurityException | RuntimeException e) {
+        if (keys != null) {
+          keys.close();
+        }
+        httpPool.shutdownNow();
+        timer.shutdownNow();
+        if (e instanceof IOException io) {
+          throw io;
+        }
+        if (e instanceof GeneralSecurityException) {
+          throw new IllegalStateException("the JDK has no TLS SSLContext", e);
+        }
+        throw (RuntimeException) e;
+      }
+    }
+  }
+}
