@@ -104,6 +104,7 @@ public final class HoldfastCli {
   }
 
   public static void main(String[] args) {
+    io.holdfast.server.webhook.AdmissionWebhook.boundJdkHttpServerTimes();
     System.exit(withDefaultWiring().execute(args));
   }
 

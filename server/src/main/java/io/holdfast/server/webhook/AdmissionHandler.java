@@ -35,6 +35,7 @@ final class AdmissionHandler implements HttpHandler {
   private final int maxRequestBytes;
   private final WebhookMetrics metrics;
 
+  /** @param body null for none (the connection is then closed if the request body was not read to its end) */
   private record Reply(int status, String contentType, byte[] body, Map<String, String> headers) {
     static Reply text(int status, String text) {
       return new Reply(status, TEXT, (text + "\n").getBytes(StandardCharsets.UTF_8), Map.of());
@@ -87,19 +88,20 @@ final class AdmissionHandler implements HttpHandler {
   }
 
   private Reply reply(HttpExchange exchange) throws IOException {
+    String declared = exchange.getRequestHeaders().getFirst("Content-Length");
+    if (declared != null && declaredLength(declared) > maxRequestBytes) {
+      return tooLarge();
+    }
+    // Read first, whatever the path: an answer sent over an unread body makes the server drain it, unbounded.
+    byte[] body = readAtMost(exchange.getRequestBody(), maxRequestBytes);
+    if (body == null) {
+      return tooLarge();
+    }
     if (!AdmissionWebhook.PATH.equals(exchange.getRequestURI().getPath())) {
       return Reply.text(404, "not found; the webhook answers POST " + AdmissionWebhook.PATH);
     }
     if (!"POST".equals(exchange.getRequestMethod())) {
       return Reply.text(405, "method not allowed; use POST").with("Allow", "POST");
-    }
-    String declared = exchange.getRequestHeaders().getFirst("Content-Length");
-    if (declared != null && declaredLength(declared) > maxRequestBytes) {
-      return tooLarge();
-    }
-    byte[] body = readAtMost(exchange.getRequestBody(), maxRequestBytes);
-    if (body == null) {
-      return tooLarge();
     }
     Request request;
     try {
@@ -130,10 +132,14 @@ final class AdmissionHandler implements HttpHandler {
         request.name()), Map.of());
   }
 
+  /**
+   * 413 with an empty body: the JDK server drains an unread request body when a response body is closed (and
+   * would wait on a client that stops sending), but closes the connection instead after a response without one.
+   */
   private Reply tooLarge() {
     metrics.outcome(WebhookMetrics.Outcome.TOO_LARGE);
-    // Connection: close, so the server does not read the rest of the body to reuse the connection.
-    return Reply.text(413, "request body larger than " + maxRequestBytes + " bytes").with("Connection", "close");
+    return new Reply(413, TEXT, null, Map.of("X-Holdfast-Reason",
+        "request body larger than " + maxRequestBytes + " bytes"));
   }
 
   /** A Content-Length that is not a number counts as too large: the server would refuse it anyway. */
@@ -155,6 +161,10 @@ final class AdmissionHandler implements HttpHandler {
     exchange.getResponseHeaders().set("Content-Type", reply.contentType());
     exchange.getResponseHeaders().set("Cache-Control", "no-store");
     reply.headers().forEach(exchange.getResponseHeaders()::set);
+    if (reply.body() == null) {
+      exchange.sendResponseHeaders(reply.status(), -1);
+      return;
+    }
     exchange.sendResponseHeaders(reply.status(), reply.body().length);
     try (OutputStream out = exchange.getResponseBody()) {
       out.write(reply.body());

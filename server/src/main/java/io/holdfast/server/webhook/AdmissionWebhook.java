@@ -39,6 +39,8 @@ public final class AdmissionWebhook implements AutoCloseable {
   public static final String PATH = "/validate";
   public static final int DEFAULT_MAX_REQUEST_BYTES = 3 * 1024 * 1024;
   public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(10);
+  /** See {@link #boundJdkHttpServerTimes()}. */
+  static final Duration JDK_EXCHANGE_BOUND = Duration.ofSeconds(30);
   private static final Duration CLOSE_WAIT = Duration.ofSeconds(1);
   private static final Logger log = LoggerFactory.getLogger(AdmissionWebhook.class);
 
@@ -64,6 +66,21 @@ public final class AdmissionWebhook implements AutoCloseable {
    */
   public static Builder builder(InetSocketAddress address, XdsTls tls, Supplier<Optional<GatewayConfig>> view) {
     return new Builder(address, tls, view);
+  }
+
+  /**
+   * Bounds every exchange of the JDK's HTTP servers (this webhook's and the admin server's) unless the operator
+   * set them: {@code sun.net.httpserver.maxReqTime} and {@code maxRspTime}, 30 s each, the API server's longest
+   * webhook timeout. They cover what {@link Builder#requestTimeout} cannot reach: the TLS handshake and headers
+   * before a handler runs, and the JDK draining an unread body after an answer (a 413, a client that stops
+   * sending). The JDK reads them once, when its first HTTP server starts: call this first thing in {@code main}.
+   */
+  public static void boundJdkHttpServerTimes() {
+    for (String property : new String[] {"sun.net.httpserver.maxReqTime", "sun.net.httpserver.maxRspTime"}) {
+      if (System.getProperty(property) == null) {
+        System.setProperty(property, Long.toString(JDK_EXCHANGE_BOUND.toSeconds()));
+      }
+    }
   }
 
   /** The bound port (the real one when started with port 0). */

@@ -1,0 +1,161 @@
+package io.holdfast.server.webhook;
+
+import io.holdfast.api.ConfigLoader;
+import io.holdfast.api.GatewayConfig;
+import io.holdfast.xds.server.LoopbackCertificates;
+import io.holdfast.xds.server.XdsTls;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManagerFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.dataformat.yaml.YAMLMapper;
+
+/**
+ * A webhook on 127.0.0.1 (ephemeral port) with a throwaway certificate, its view held in {@link #view}, and a
+ * client that trusts only that certificate's CA and speaks to it over real HTTPS.
+ */
+final class WebhookFixture implements AutoCloseable {
+  static final JsonMapper JSON = JsonMapper.builder().build();
+  private static final YAMLMapper YAML = YAMLMapper.builder().build();
+
+  /** What the webhook judges against: empty until a test sets it (a replica whose source has not delivered). */
+  final AtomicReference<Optional<GatewayConfig>> view;
+  final AdmissionWebhook webhook;
+  final SSLContext clientTls;
+  private final HttpClient client;
+
+  private WebhookFixture(AtomicReference<Optional<GatewayConfig>> view, AdmissionWebhook.Builder builder,
+      X509Certificate ca) throws IOException {
+    this.view = view;
+    this.webhook = builder.start();
+    this.clientTls = trusting(ca);
+    this.client = HttpClient.newBuilder().sslContext(clientTls).version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(5)).build();
+  }
+
+  /** A webhook with {@code options} applied to its builder, certificate files written under {@code dir}. */
+  static WebhookFixture start(Path dir, java.util.function.UnaryOperator<AdmissionWebhook.Builder> options)
+      throws IOException {
+    Path cert = dir.resolve("tls.crt");
+    Path key = dir.resolve("tls.key");
+    X509Certificate ca = LoopbackCertificates.writeServer(cert, key);
+    AtomicReference<Optional<GatewayConfig>> view = new AtomicReference<>(Optional.empty());
+    AdmissionWebhook.Builder builder = AdmissionWebhook.builder(new InetSocketAddress("127.0.0.1", 0),
+        XdsTls.serverOnly(cert, key), view::get);
+    return new WebhookFixture(view, options.apply(builder), ca);
+  }
+
+  /** The view built from manifests, as file mode builds it. */
+  void viewOf(String yaml) {
+    ConfigLoader.Loaded loaded = new ConfigLoader().load(List.of(new ConfigLoader.Source("view.yaml", yaml)), Map.of());
+    if (!loaded.errors().isEmpty()) {
+      throw new IllegalArgumentException("test view has manifest errors: " + loaded.errors());
+    }
+    view.set(Optional.of(loaded.config()));
+  }
+
+  URI uri(String path) {
+    return URI.create("https://127.0.0.1:" + webhook.port() + path);
+  }
+
+  HttpResponse<String> post(byte[] body) throws IOException, InterruptedException {
+    return client.send(HttpRequest.newBuilder(uri(AdmissionWebhook.PATH)).timeout(Duration.ofSeconds(10))
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
+    return client.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** Posts a review and returns its {@code response}, failing unless the answer is 200 with a review. */
+  JsonNode review(String body) throws IOException, InterruptedException {
+    HttpResponse<String> answer = post(body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    if (answer.statusCode() != 200) {
+      throw new AssertionError("expected 200, got " + answer.statusCode() + ": " + answer.body());
+    }
+    JsonNode root = JSON.readTree(answer.body());
+    if (!"admission.k8s.io/v1".equals(root.path("apiVersion").asString())
+        || !"AdmissionReview".equals(root.path("kind").asString())) {
+      throw new AssertionError("not an AdmissionReview v1: " + answer.body());
+    }
+    return root.get("response");
+  }
+
+  /** A raw TLS socket to the webhook, for requests an HTTP client would not send. */
+  SSLSocket rawSocket() throws IOException {
+    SSLSocket socket = (SSLSocket) clientTls.getSocketFactory().createSocket("127.0.0.1", webhook.port());
+    socket.setSoTimeout(10_000);
+    socket.startHandshake();
+    return socket;
+  }
+
+  /**
+   * An AdmissionReview v1 request as the API server sends it: {@code object} is a YAML manifest (or null), the
+   * request's kind, namespace and name taken from it unless given.
+   */
+  static String reviewOf(String uid, String operation, String group, String kind, String namespace, String name,
+      String objectYaml) {
+    ObjectNode root = JSON.createObjectNode();
+    root.put("apiVersion", "admission.k8s.io/v1");
+    root.put("kind", "AdmissionReview");
+    ObjectNode request = root.putObject("request");
+    request.put("uid", uid);
+    request.putObject("kind").put("group", group).put("version", "v1").put("kind", kind);
+    request.putObject("resource").put("group", group).put("version", "v1").put("resource", kind.toLowerCase() + "s");
+    request.put("namespace", namespace);
+    request.put("name", name);
+    request.put("operation", operation);
+    request.putObject("userInfo").put("username", "kubernetes-admin");
+    request.put("dryRun", false);
+    if (objectYaml != null) {
+      request.set("object", YAML.readTree(objectYaml));
+    }
+    return JSON.writeValueAsString(root);
+  }
+
+  /** A CREATE review of a Holdfast manifest; kind, namespace and name read from it. */
+  static String create(String uid, String objectYaml) {
+    JsonNode object = YAML.readTree(objectYaml);
+    return reviewOf(uid, "CREATE", "gateway.holdfast.io", object.path("kind").asString(),
+        object.path("metadata").path("namespace").asString(), object.path("metadata").path("name").asString(),
+        objectYaml);
+  }
+
+  private static SSLContext trusting(X509Certificate ca) {
+    try {
+      KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
+      store.load(null, null);
+      store.setCertificateEntry("ca", ca);
+      TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      trust.init(store);
+      SSLContext context = SSLContext.getInstance("TLS");
+      context.init(null, trust.getTrustManagers(), null);
+      return context;
+    } catch (GeneralSecurityException | IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    webhook.close();
+  }
+}
