@@ -113,6 +113,13 @@ final class WebhookFixture implements AutoCloseable {
    */
   static String reviewOf(String uid, String operation, String group, String kind, String namespace, String name,
       String objectYaml) {
+    return reviewOfTree(uid, operation, group, kind, namespace, name,
+        objectYaml == null ? null : YAML.readTree(objectYaml));
+  }
+
+  /** As {@link #reviewOf(String, String, String, String, String, String, String)}, the object given as a tree. */
+  static String reviewOfTree(String uid, String operation, String group, String kind, String namespace, String name,
+      JsonNode object) {
     ObjectNode root = JSON.createObjectNode();
     root.put("apiVersion", "admission.k8s.io/v1");
     root.put("kind", "AdmissionReview");
@@ -125,8 +132,8 @@ final class WebhookFixture implements AutoCloseable {
     request.put("operation", operation);
     request.putObject("userInfo").put("username", "kubernetes-admin");
     request.put("dryRun", false);
-    if (objectYaml != null) {
-      request.set("object", YAML.readTree(objectYaml));
+    if (object != null) {
+      request.set("object", object);
     }
     return JSON.writeValueAsString(root);
   }
