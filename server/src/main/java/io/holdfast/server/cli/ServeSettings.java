@@ -67,17 +67,14 @@ public record ServeSettings(
    * The admission webhook's HTTPS server.
    *
    * @param address     address it binds to (IP literal or host name)
-   * @param port        1..65535 (the flag's 0 means no webhook)
+   * @param port        0..65535, 0 picks a free port (the flag's 0 means no webhook instead)
    * @param certificate PEM certificate chain; re-read when it changes
    * @param key         PEM private key of {@code certificate}
    */
   public record Webhook(String address, int port, Path certificate, Path key) {
     public Webhook {
       requireAddress("--webhook-address", address);
-      if (port < 1 || port > MAX_PORT) {
-        throw new IllegalArgumentException("--webhook-port must be in 1.." + MAX_PORT + " (0 disables the webhook), got "
-            + port);
-      }
+      requirePort("--webhook-port", port);
       Objects.requireNonNull(certificate, "--webhook-tls-cert");
       Objects.requireNonNull(key, "--webhook-tls-key");
     }
@@ -116,7 +113,7 @@ public record ServeSettings(
     Objects.requireNonNull(webhook, "webhook (use Optional.empty())");
     if (webhook.isPresent()) {
       int port = webhook.get().port();
-      if (port == xdsPort || port == adminPort) {
+      if (port != 0 && (port == xdsPort || port == adminPort)) {
         throw new IllegalArgumentException("--webhook-port " + port + " is the same as --"
             + (port == xdsPort ? "xds" : "admin") + "-port: each server needs its own port");
       }

@@ -202,6 +202,26 @@ class HoldfastCliTest {
   }
 
   @Test
+  void webhookFlagsAreCheckedAndTheWebhookIsOffByDefault() {
+    assertUsageError(run("serve", "--config-dir", tmp.toString(), "--webhook-port", "9443"),
+        "--webhook-port needs --webhook-tls-cert and --webhook-tls-key", "holdfast serve");
+    assertUsageError(run("serve", "--config-dir", tmp.toString(), "--webhook-tls-cert", "c.pem"),
+        "--webhook-tls-cert and --webhook-tls-key need --webhook-port", "holdfast serve");
+    assertUsageError(run("serve", "--config-dir", tmp.toString(), "--webhook-port", "9091", "--webhook-tls-cert",
+        "c.pem", "--webhook-tls-key", "k.pem"), "--webhook-port 9091 is the same as --admin-port", "holdfast serve");
+    assertUsageError(run("serve", "--config-dir", tmp.toString(), "--webhook-port", "70000"),
+        "--webhook-port must be in 0..65535", "holdfast serve");
+    run("serve", "--config-dir", tmp.toString());
+    assertThat(served.get(0).webhook()).isEmpty();
+    run("serve", "--config-dir", tmp.toString(), "--webhook-port", "9443", "--webhook-tls-cert", "c.pem",
+        "--webhook-tls-key", "k.pem");
+    ServeSettings.Webhook webhook = served.get(1).webhook().orElseThrow();
+    assertThat(webhook.port()).isEqualTo(9443);
+    assertThat(webhook.address()).isEqualTo("0.0.0.0");
+    assertThat(webhook.certificate()).isEqualTo(Path.of("c.pem"));
+  }
+
+  @Test
   void missingConfigDirIsAUsageError() {
     assertUsageError(run("serve"), "--config-dir is required", "holdfast serve");
   }

@@ -46,8 +46,7 @@ final class WebhookFixture implements AutoCloseable {
     this.view = view;
     this.webhook = builder.start();
     this.clientTls = trusting(ca);
-    this.client = HttpClient.newBuilder().sslContext(clientTls).version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(Duration.ofSeconds(5)).build();
+    this.client = client(clientTls);
   }
 
   /** A webhook with {@code options} applied to its builder, certificate files written under {@code dir}. */
@@ -146,7 +145,14 @@ final class WebhookFixture implements AutoCloseable {
         objectYaml);
   }
 
-  private static SSLContext trusting(X509Certificate ca) {
+  /** An HTTP/1.1 client (the API server's webhook client speaks it too) with {@code tls}. */
+  static HttpClient client(SSLContext tls) {
+    return HttpClient.newBuilder().sslContext(tls).version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(5)).build();
+  }
+
+  /** TLS that trusts {@code ca} alone. */
+  static SSLContext trusting(X509Certificate ca) {
     try {
       KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
       store.load(null, null);

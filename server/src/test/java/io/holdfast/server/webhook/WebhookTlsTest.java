@@ -15,13 +15,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.Optional;
-import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLHandshakeException;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -78,15 +75,8 @@ class WebhookTlsTest {
         .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.discarding()).statusCode();
   }
 
-  private static HttpClient client(X509Certificate ca) throws Exception {
-    KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
-    store.load(null, null);
-    store.setCertificateEntry("ca", ca);
-    TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    trust.init(store);
-    SSLContext context = SSLContext.getInstance("TLS");
-    context.init(null, trust.getTrustManagers(), null);
-    // A new client per trust: no TLS session from one certificate is resumed under the other.
-    return HttpClient.newBuilder().sslContext(context).version(HttpClient.Version.HTTP_1_1).build();
+  /** A new client per trust: no TLS session from one certificate is resumed under the other. */
+  private static HttpClient client(X509Certificate ca) {
+    return WebhookFixture.client(WebhookFixture.trusting(ca));
   }
 }
