@@ -46,6 +46,13 @@ public final class Reasons {
   public static final String GRPC_NON_FORWARDING_ROUTE = "GrpcNonForwardingRoute";
   /** A load-balancing policy some gRPC clients replace with ROUND_ROBIN and the oldest reject (LEAST_REQUEST). */
   public static final String GRPC_LOAD_BALANCING_FALLBACK = "GrpcLoadBalancingFallback";
+  /** DNS options that cannot work (LOGICAL resolution of several hosts, a non-positive refresh rate). */
+  public static final String INVALID_DNS = "InvalidDns";
+  public static final String INVALID_CIRCUIT_BREAKERS = "InvalidCircuitBreakers";
+  public static final String INVALID_OUTLIER_DETECTION = "InvalidOutlierDetection";
+  public static final String INVALID_HEALTH_CHECK = "InvalidHealthCheck";
+  /** An upstream option gRPC clients do not implement: Envoy applies it, gRPC clients behave as if it were absent. */
+  public static final String GRPC_IGNORED_OPTION = "GrpcIgnoredOption";
   public static final String DUPLICATE_LISTENER = "DuplicateListener";
   public static final String VIRTUAL_SERVICE_NOT_FOUND = "VirtualServiceNotFound";
   public static final String VIRTUAL_SERVICE_REJECTED = "VirtualServiceRejected";
