@@ -22,8 +22,8 @@ import java.util.TreeMap;
  * {@code non_forwarding_action} (gRFC A36); the lb policies are ROUND_ROBIN, RING_HASH and LEAST_REQUEST (gRFC
  * A48, not in every client), never RANDOM; clusters are EDS or LOGICAL_DNS (one name, resolved by the client),
  * never STRICT_DNS; of the upstream options they run outlier detection by success rate and failure percentage
- * only (gRFC A50) and take only {@code max_requests} from the circuit breakers (gRFC A32); they run no active
- * health checks from xDS.
+ * only (gRFC A50) and take only {@code max_requests} from the circuit breakers (gRFC A32), which grpc-java 1.85
+ * enforces only on clusters that report load; they run no active health checks from xDS.
  */
 final class GrpcRules {
 
@@ -90,6 +90,12 @@ final class GrpcRules {
           + " for gRPC clients use IP addresses, or one host name with spec.dns.resolution: LOGICAL");
     }
     options.circuitBreakers().ifPresent(cb -> {
+      if (cb.maxRequests().isPresent()) {
+        sink.warn("spec.circuitBreakers.maxRequests", Reasons.GRPC_IGNORED_OPTION, "grpc-java clients (1.85,"
+            + " reached through " + domain + ") count requests in flight only on clusters that report load (LRS),"
+            + " which Holdfast does not configure, so they do not enforce maxRequests; gRPC clients that count"
+            + " every call (gRFC A32) fail the call past the limit with UNAVAILABLE");
+      }
       for (var limit : List.of(Map.entry("maxConnections", cb.maxConnections()),
           Map.entry("maxPendingRequests", cb.maxPendingRequests()), Map.entry("maxRetries", cb.maxRetries()))) {
         if (limit.getValue().isPresent()) {

@@ -59,6 +59,7 @@ class GrpcUpstreamOptionsTest {
          outlierDetection: {consecutive5xx: 1, consecutiveGatewayErrors: 1, successRate: {}, failurePercentage: {}},
          healthChecks: [{grpc: {}, timeout: 1s, interval: 5s}]}""");
     assertThat(status.problems()).extracting(Problem::field, Problem::reason).containsExactlyInAnyOrder(
+        tuple("spec.circuitBreakers.maxRequests", Reasons.GRPC_IGNORED_OPTION),
         tuple("spec.circuitBreakers.maxConnections", Reasons.GRPC_IGNORED_OPTION),
         tuple("spec.circuitBreakers.maxPendingRequests", Reasons.GRPC_IGNORED_OPTION),
         tuple("spec.circuitBreakers.maxRetries", Reasons.GRPC_IGNORED_OPTION),
@@ -71,9 +72,21 @@ class GrpcUpstreamOptionsTest {
   @Test
   void whatGrpcClientsHonourGetsNoWarning() {
     assertThat(upstreamStatus("[web.test]", """
-        {static: {hosts: [{address: 127.0.0.1, port: 80}]}, circuitBreakers: {maxRequests: 10},
+        {static: {hosts: [{address: 127.0.0.1, port: 80}]},
          outlierDetection: {successRate: {}, failurePercentage: {threshold: 50}}}""").state())
         .isEqualTo(State.ACCEPTED);
+  }
+
+  /** GrpcXdsUpstreamPoliciesTest pins the grpc-java behaviour this warns about. */
+  @Test
+  void maxRequestsWarnsThatGrpcJavaEnforcesItOnlyWithLoadReporting() {
+    ResourceStatus status = upstreamStatus("[web.test]",
+        "{static: {hosts: [{address: 127.0.0.1, port: 80}]}, circuitBreakers: {maxRequests: 10}}");
+    assertThat(status.problems()).singleElement().satisfies(p -> {
+      assertThat(p.field()).isEqualTo("spec.circuitBreakers.maxRequests");
+      assertThat(p.reason()).isEqualTo(Reasons.GRPC_IGNORED_OPTION);
+      assertThat(p.message()).contains("grpc-java", "report load", "gRFC A32");
+    });
   }
 
   @Test

@@ -54,11 +54,11 @@ class ExampleConfigTest {
     assertThat(snapshot.ofType(Resources.V3.CLUSTER_TYPE_URL)).containsOnlyKeys("demo/echo-v1", "demo/echo-v2",
         "demo/docs");
     Cluster echo = (Cluster) snapshot.ofType(Resources.V3.CLUSTER_TYPE_URL).get("demo/echo-v1");
-    assertThat(echo.getCircuitBreakers().getThresholds(0).getMaxRequests().getValue()).isEqualTo(200);
     assertThat(echo.getOutlierDetection().getFailurePercentageThreshold().getValue()).isEqualTo(50);
     Cluster docs = (Cluster) snapshot.ofType(Resources.V3.CLUSTER_TYPE_URL).get("demo/docs");
     assertThat(docs.getType()).isEqualTo(Cluster.DiscoveryType.STRICT_DNS);
     assertThat(docs.getHealthChecks(0).getHttpHealthCheck().getPath()).isEqualTo("/healthz");
+    assertThat(docs.getCircuitBreakers().getThresholds(0).getMaxRequests().getValue()).isEqualTo(200);
     // A DNS cluster carries its endpoints: no EDS resource for it.
     assertThat(snapshot.ofType(Resources.V3.ENDPOINT_TYPE_URL)).containsOnlyKeys("demo/echo-v1", "demo/echo-v2");
     Listener listener = (Listener) snapshot.ofType(Resources.V3.LISTENER_TYPE_URL).get("gateway/demo/public");
