@@ -51,6 +51,7 @@ public final class Reasons {
   public static final String INVALID_CIRCUIT_BREAKERS = "InvalidCircuitBreakers";
   public static final String INVALID_OUTLIER_DETECTION = "InvalidOutlierDetection";
   public static final String INVALID_HEALTH_CHECK = "InvalidHealthCheck";
+  public static final String INVALID_UPSTREAM_TLS = "InvalidUpstreamTls";
   /** An upstream option gRPC clients do not implement: Envoy applies it, gRPC clients behave as if it were absent. */
   public static final String GRPC_IGNORED_OPTION = "GrpcIgnoredOption";
   public static final String DUPLICATE_LISTENER = "DuplicateListener";

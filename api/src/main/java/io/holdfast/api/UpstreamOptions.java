@@ -7,38 +7,63 @@ import java.util.Optional;
 
 /**
  * How the proxy treats an upstream's backends beyond spreading requests: name resolution, limits, passive and
- * active health. Everything is optional; absent means the proxy's default. Values are as written: ranges and
+ * active health, TLS. Everything is optional; absent means the proxy's default. Values are as written: ranges and
  * combinations are checked by validation, which names the field.
  *
  * @param healthChecks active health checks, in order; empty for none
+ * @param tls          TLS to the backends; absent for plaintext
  */
 public record UpstreamOptions(Optional<Dns> dns, Optional<CircuitBreakers> circuitBreakers,
-    Optional<OutlierDetection> outlierDetection, List<HealthCheck> healthChecks) {
+    Optional<OutlierDetection> outlierDetection, List<HealthCheck> healthChecks, Optional<Tls> tls) {
 
   public static final UpstreamOptions NONE =
-      new UpstreamOptions(Optional.empty(), Optional.empty(), Optional.empty(), List.of());
+      new UpstreamOptions(Optional.empty(), Optional.empty(), Optional.empty(), List.of(), Optional.empty());
 
   public UpstreamOptions {
     Objects.requireNonNull(dns, "dns");
     Objects.requireNonNull(circuitBreakers, "circuitBreakers");
     Objects.requireNonNull(outlierDetection, "outlierDetection");
     healthChecks = List.copyOf(healthChecks);
+    Objects.requireNonNull(tls, "tls");
   }
 
   public UpstreamOptions withDns(Dns value) {
-    return new UpstreamOptions(Optional.of(value), circuitBreakers, outlierDetection, healthChecks);
+    return new UpstreamOptions(Optional.of(value), circuitBreakers, outlierDetection, healthChecks, tls);
   }
 
   public UpstreamOptions withCircuitBreakers(CircuitBreakers value) {
-    return new UpstreamOptions(dns, Optional.of(value), outlierDetection, healthChecks);
+    return new UpstreamOptions(dns, Optional.of(value), outlierDetection, healthChecks, tls);
   }
 
   public UpstreamOptions withOutlierDetection(OutlierDetection value) {
-    return new UpstreamOptions(dns, circuitBreakers, Optional.of(value), healthChecks);
+    return new UpstreamOptions(dns, circuitBreakers, Optional.of(value), healthChecks, tls);
   }
 
   public UpstreamOptions withHealthChecks(List<HealthCheck> value) {
-    return new UpstreamOptions(dns, circuitBreakers, outlierDetection, value);
+    return new UpstreamOptions(dns, circuitBreakers, outlierDetection, value, tls);
+  }
+
+  public UpstreamOptions withTls(Tls value) {
+    return new UpstreamOptions(dns, circuitBreakers, outlierDetection, healthChecks, Optional.of(value));
+  }
+
+  /**
+   * TLS to the backends ({@code spec.tls}).
+   *
+   * @param sni    server name sent, and checked against the certificate; default the host name when the upstream
+   *               is one host given by name
+   * @param verify how the backend's certificate is checked; default SYSTEM
+   */
+  public record Tls(Optional<String> sni, Optional<TlsVerify> verify) {
+    public Tls {
+      Objects.requireNonNull(sni, "sni");
+      Objects.requireNonNull(verify, "verify");
+    }
+  }
+
+  /** SYSTEM: chain to the proxy's system CAs and DNS name equal to the SNI; NONE: not checked at all. */
+  public enum TlsVerify {
+    SYSTEM, NONE
   }
 
   /** How the proxy resolves static hosts given by name ({@code spec.dns}). */

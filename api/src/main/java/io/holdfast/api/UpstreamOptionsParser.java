@@ -10,11 +10,11 @@ import java.util.stream.Collectors;
 
 /**
  * The option blocks of an Upstream's {@code spec}: {@code dns}, {@code circuitBreakers}, {@code outlierDetection},
- * {@code healthChecks}. Shapes only; value ranges are validation's.
+ * {@code healthChecks}, {@code tls}. Shapes only; value ranges are validation's.
  */
 final class UpstreamOptionsParser {
 
-  static final Set<String> FIELDS = Set.of("dns", "circuitBreakers", "outlierDetection", "healthChecks");
+  static final Set<String> FIELDS = Set.of("dns", "circuitBreakers", "outlierDetection", "healthChecks", "tls");
 
   private static final Set<String> DNS = Set.of("resolution", "lookupFamily", "refreshRate", "respectTtl");
   private static final Set<String> CIRCUIT_BREAKERS =
@@ -29,6 +29,7 @@ final class UpstreamOptionsParser {
   private static final Set<String> HTTP = Set.of("path", "host", "expectedStatuses");
   private static final Set<String> GRPC = Set.of("serviceName");
   private static final Set<String> STATUS_RANGE = Set.of("start", "end");
+  private static final Set<String> TLS = Set.of("sni", "verify");
 
   private UpstreamOptionsParser() {
   }
@@ -56,6 +57,11 @@ final class UpstreamOptionsParser {
         Fields.of(element.node(), element.path(), spec.problems(), HEALTH_CHECK)
             .flatMap(UpstreamOptionsParser::healthCheck).ifPresent(checks::add)));
     options = options.withHealthChecks(checks);
+    Optional<UpstreamOptions.Tls> tls = spec.object("tls", TLS).map(t -> new UpstreamOptions.Tls(t.string("sni"),
+        t.string("verify").flatMap(text -> enumValue(t, "verify", text, UpstreamOptions.TlsVerify.class))));
+    if (tls.isPresent()) {
+      options = options.withTls(tls.get());
+    }
     return spec.problems().size() == before ? Optional.of(options) : Optional.empty();
   }
 

@@ -79,6 +79,16 @@ class UpstreamOptionsParserTest {
   }
 
   @Test
+  void tlsIsReadAsWritten() {
+    assertThat(options("tls: {sni: api.test, verify: NONE}").tls()).contains(
+        new UpstreamOptions.Tls(Optional.of("api.test"), Optional.of(UpstreamOptions.TlsVerify.NONE)));
+    assertThat(options("tls: {}").tls()).contains(new UpstreamOptions.Tls(Optional.empty(), Optional.empty()));
+    assertThat(problems("tls: {verify: SOMETIMES, trustedCa: x}")).extracting(Problem::field, Problem::reason)
+        .containsExactlyInAnyOrder(tuple("spec.tls.verify", Reasons.INVALID_VALUE),
+            tuple("spec.tls.trustedCa", Reasons.UNKNOWN_FIELD));
+  }
+
+  @Test
   void unknownEnumValuesNameTheAllowedOnes() {
     assertThat(problems("dns: {resolution: EAGER, lookupFamily: V5}")).extracting(Problem::field, Problem::reason)
         .containsExactly(tuple("spec.dns.resolution", Reasons.INVALID_VALUE),

@@ -15,10 +15,11 @@ import java.util.Optional;
  * @param circuitBreakers  limits on what is sent to the cluster at once; absent for the proxy's defaults
  * @param outlierDetection passive health (ejection of failing endpoints); absent for none
  * @param healthChecks     active health checks; empty for none
+ * @param tls              TLS to the endpoints; absent for plaintext
  */
 public record Cluster(Origin origin, Duration connectTimeout, LbPolicy lbPolicy, boolean http2,
     List<WeightedEndpoint> endpoints, Optional<Dns> dns, Optional<CircuitBreakers> circuitBreakers,
-    Optional<OutlierDetection> outlierDetection, List<HealthCheck> healthChecks) {
+    Optional<OutlierDetection> outlierDetection, List<HealthCheck> healthChecks, Optional<UpstreamTls> tls) {
 
   public Cluster {
     Objects.requireNonNull(origin, "origin");
@@ -29,6 +30,7 @@ public record Cluster(Origin origin, Duration connectTimeout, LbPolicy lbPolicy,
     Objects.requireNonNull(circuitBreakers, "circuitBreakers");
     Objects.requireNonNull(outlierDetection, "outlierDetection");
     healthChecks = List.copyOf(healthChecks);
+    Objects.requireNonNull(tls, "tls");
     requirePositive(origin, "connectTimeout", connectTimeout);
     if (dns.isPresent() && dns.get().resolution() == DnsResolution.LOGICAL && endpoints.size() != 1) {
       throw new IllegalArgumentException(origin + ": LOGICAL DNS resolution needs exactly one endpoint, got "
@@ -45,7 +47,7 @@ public record Cluster(Origin origin, Duration connectTimeout, LbPolicy lbPolicy,
   public Cluster(Origin origin, Duration connectTimeout, LbPolicy lbPolicy, boolean http2,
       List<WeightedEndpoint> endpoints) {
     this(origin, connectTimeout, lbPolicy, http2, endpoints, Optional.empty(), Optional.empty(), Optional.empty(),
-        List.of());
+        List.of(), Optional.empty());
   }
 
   static void requirePositive(Object owner, String name, Duration value) {

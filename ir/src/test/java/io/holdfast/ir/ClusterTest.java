@@ -18,7 +18,7 @@ class ClusterTest {
   private static Cluster cluster(boolean http2, List<Cluster.WeightedEndpoint> endpoints, Optional<Cluster.Dns> dns,
       List<HealthCheck> checks) {
     return new Cluster(ORIGIN, Duration.ofSeconds(1), Cluster.LbPolicy.ROUND_ROBIN, http2, endpoints, dns,
-        Optional.empty(), Optional.empty(), checks);
+        Optional.empty(), Optional.empty(), checks, Optional.empty());
   }
 
   @Test
@@ -47,6 +47,8 @@ class ClusterTest {
     assertThatThrownBy(() -> new HealthCheck.StatusRange(200, 200)).hasMessageContaining("[200, 200)");
     assertThatThrownBy(() -> new HealthCheck(Duration.ZERO, Duration.ofSeconds(5), 1, 3, new HealthCheck.Probe.Tcp()))
         .hasMessageContaining("timeout must be greater than 0");
+    assertThatThrownBy(() -> new UpstreamTls(Optional.empty(), UpstreamTls.Verify.SYSTEM_CAS))
+        .hasMessageContaining("needs an sni");
     assertThatThrownBy(() -> new Cluster.Dns(Cluster.DnsResolution.STRICT, Cluster.DnsLookupFamily.ALL,
         Optional.of(Duration.ZERO), false)).hasMessageContaining("refreshRate");
   }

@@ -115,6 +115,12 @@ final class GrpcRules {
         }
       }
     });
+    if (options.tls().isPresent()) {
+      sink.warn("spec.tls", Reasons.GRPC_INCOMPATIBLE, "gRPC clients (reached through " + domain + ") reject upstream"
+          + " TLS whose trust is not a certificate provider from their bootstrap: grpc-java takes the system CAs"
+          + " only with GRPC_EXPERIMENTAL_XDS_SYSTEM_ROOT_CERTS=true and never accepts verify: NONE, so their calls"
+          + " to this cluster fail; route gRPC clients to an upstream without spec.tls");
+    }
     if (!options.healthChecks().isEmpty()) {
       sink.warn("spec.healthChecks", Reasons.GRPC_IGNORED_OPTION, "gRPC clients (reached through " + domain
           + ") run no health checks from xDS and keep sending to endpoints these checks fail; outlier detection"

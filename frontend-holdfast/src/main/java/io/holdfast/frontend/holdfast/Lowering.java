@@ -18,6 +18,7 @@ import io.holdfast.ir.Cluster;
 import io.holdfast.ir.HealthCheck;
 import io.holdfast.ir.Listener;
 import io.holdfast.ir.Origin;
+import io.holdfast.ir.UpstreamTls;
 import io.holdfast.ir.RouteAction.ForwardPolicy;
 import io.holdfast.ir.RouteAction.Retries;
 import io.holdfast.ir.RouteAction.WeightedCluster;
@@ -57,7 +58,10 @@ final class Lowering {
         Cluster.LbPolicy.valueOf(upstream.loadBalancing().name()), upstream.http2(), endpoints, dns,
         options.circuitBreakers().map(Lowering::circuitBreakers),
         options.outlierDetection().map(Lowering::outlierDetection),
-        options.healthChecks().stream().map(Lowering::healthCheck).toList());
+        options.healthChecks().stream().map(Lowering::healthCheck).toList(),
+        options.tls().map(tls -> new UpstreamTls(UpstreamRules.sni(upstream, tls),
+            tls.verify().orElse(UpstreamOptions.TlsVerify.SYSTEM) == UpstreamOptions.TlsVerify.SYSTEM
+                ? UpstreamTls.Verify.SYSTEM_CAS : UpstreamTls.Verify.NONE)));
   }
 
   /** STRICT and V4_ONLY unless written: Gloo Edge's choice for static hosts given by name. */

@@ -44,6 +44,31 @@ final class UpstreamRules {
     for (int i = 0; i < options.healthChecks().size(); i++) {
       checkHealthCheck(options.healthChecks().get(i), upstream.http2(), "spec.healthChecks[" + i + "]", sink);
     }
+    options.tls().ifPresent(tls -> checkTls(upstream, tls, sink));
+  }
+
+  /** The server name TLS sends: {@code spec.tls.sni}, else the host name of an upstream that is one named host. */
+  static Optional<String> sni(Upstream upstream, UpstreamOptions.Tls tls) {
+    if (tls.sni().isPresent()) {
+      return tls.sni();
+    }
+    if (upstream.target() instanceof UpstreamTarget.Static hosts && hosts.hosts().size() == 1
+        && !Syntax.isIpAddress(hosts.hosts().get(0).address())) {
+      String name = hosts.hosts().get(0).address();
+      return Optional.of(name.endsWith(".") ? name.substring(0, name.length() - 1) : name);
+    }
+    return Optional.empty();
+  }
+
+  private static void checkTls(Upstream upstream, UpstreamOptions.Tls tls, Ledger.Sink sink) {
+    tls.sni().filter(sni -> !Syntax.isHostName(sni) || sni.endsWith(".") || sni.length() > 255).ifPresent(sni ->
+        sink.error("spec.tls.sni", Reasons.INVALID_UPSTREAM_TLS, "\"" + sni + "\" is not a host name"));
+    boolean system = tls.verify().orElse(UpstreamOptions.TlsVerify.SYSTEM) == UpstreamOptions.TlsVerify.SYSTEM;
+    if (system && sni(upstream, tls).isEmpty()) {
+      sink.error("spec.tls.sni", Reasons.INVALID_UPSTREAM_TLS, "verify: SYSTEM checks the backends' certificates"
+          + " for the name in sni, and there is none to derive (the upstream is not one host given by name);"
+          + " give sni, or verify: NONE to skip every check");
+    }
   }
 
   /** True if the proxy resolves this upstream's hosts itself: a static host is given by name. */

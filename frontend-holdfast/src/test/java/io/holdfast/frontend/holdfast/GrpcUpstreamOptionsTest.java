@@ -103,4 +103,13 @@ class GrpcUpstreamOptionsTest {
         .containsExactly(tuple("spec.dns", Reasons.FIELD_IGNORED));
     assertThat(kube.problems().get(0).message()).contains("Service");
   }
+
+  @Test
+  void upstreamTlsIsRejectedByGrpcClients() {
+    ResourceStatus status = upstreamStatus("[web.test]",
+        "{static: {hosts: [{address: 127.0.0.1, port: 443}]}, tls: {sni: api.test}}");
+    assertThat(status.problems()).extracting(Problem::field, Problem::reason)
+        .containsExactly(tuple("spec.tls", Reasons.GRPC_INCOMPATIBLE));
+    assertThat(status.problems().get(0).message()).contains("GRPC_EXPERIMENTAL_XDS_SYSTEM_ROOT_CERTS", "NONE");
+  }
 }

@@ -197,7 +197,11 @@ class RuleReasonsTest {
         Arguments.of(KUBE + ", healthChecks: [{http: {path: /, expectedStatuses: [{start: 200, end: 601}]},"
             + " timeout: 1s, interval: 5s}]", "spec.healthChecks[0].http.expectedStatuses[0]", Reasons.INVALID_STATUS),
         Arguments.of(KUBE + ", healthChecks: [{grpc: {}, timeout: 1s, interval: 5s}]", "spec.healthChecks[0].grpc",
-            Reasons.INVALID_HEALTH_CHECK));
+            Reasons.INVALID_HEALTH_CHECK),
+        Arguments.of(KUBE + ", tls: {sni: 'bad_name.test'}", "spec.tls.sni", Reasons.INVALID_UPSTREAM_TLS),
+        Arguments.of(KUBE + ", tls: {sni: 'api.test.', verify: NONE}", "spec.tls.sni", Reasons.INVALID_UPSTREAM_TLS),
+        Arguments.of(KUBE + ", tls: {}", "spec.tls.sni", Reasons.INVALID_UPSTREAM_TLS),
+        Arguments.of(NAMED + ", tls: {verify: SYSTEM}", "spec.tls.sni", Reasons.INVALID_UPSTREAM_TLS));
   }
 
   @ParameterizedTest

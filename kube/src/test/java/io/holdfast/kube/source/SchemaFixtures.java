@@ -58,7 +58,8 @@ final class SchemaFixtures {
           + " healthChecks: [{http: {path: /h, host: h.test, expectedStatuses: [{start: 200, end: 300}]},"
           + " timeout: 1s, interval: 5s, healthyThreshold: 1, unhealthyThreshold: 3},"
           + " {tcp: {}, timeout: 1s, interval: 5s}, {grpc: {serviceName: s}, timeout: 1s, interval: 5s}]}"),
-      upstream("circuit breaker as string", false, "{kube: {name: echo, port: 80}, circuitBreakers: {maxRequests: \"1\"}}"),
+      upstream("circuit breaker as string", false,
+          "{kube: {name: echo, port: 80}, circuitBreakers: {maxRequests: \"1\"}}"),
       upstream("unknown circuit breaker", false, "{kube: {name: echo, port: 80}, circuitBreakers: {maxStreams: 1}}"),
       upstream("stdev factor as string", false,
           "{kube: {name: echo, port: 80}, outlierDetection: {successRate: {stdevFactor: high}}}"),
@@ -74,6 +75,11 @@ final class SchemaFixtures {
           "{kube: {name: echo, port: 80}, healthChecks: [{http: {host: a.test}, timeout: 1s, interval: 5s}]}"),
       upstream("tcp health check with a field", false,
           "{kube: {name: echo, port: 80}, healthChecks: [{tcp: {send: x}, timeout: 1s, interval: 5s}]}"),
+      upstream("tls", true,
+          "{static: {hosts: [{address: api.test, port: 443}]}, tls: {sni: api.test, verify: SYSTEM}}"),
+      upstream("empty tls", true, "{static: {hosts: [{address: api.test, port: 443}]}, tls: {}}"),
+      upstream("unknown tls verify", false, "{kube: {name: echo, port: 443}, tls: {verify: SOMETIMES}}"),
+      upstream("tls with a trusted CA (not yet)", false, "{kube: {name: echo, port: 443}, tls: {trustedCa: ca}}"),
       upstream("status range without end", false, "{kube: {name: echo, port: 80}, healthChecks: [{http: {path: /,"
           + " expectedStatuses: [{start: 200}]}, timeout: 1s, interval: 5s}]}"),
       route("direct response, empty match", true, "{match: {}, directResponse: {status: 204}}"),

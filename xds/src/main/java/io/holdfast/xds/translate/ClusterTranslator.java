@@ -22,7 +22,7 @@ import java.util.List;
 /**
  * An IR cluster to an Envoy Cluster: EDS (with its ClusterLoadAssignment served separately) when the endpoints are
  * addresses, STRICT_DNS or LOGICAL_DNS with the assignment inline when the proxy resolves names (EDS endpoints
- * must be addresses); plus circuit breakers, outlier detection and health checks when the IR has them.
+ * must be addresses); plus circuit breakers, outlier detection, health checks and TLS when the IR has them.
  */
 final class ClusterTranslator {
 
@@ -73,6 +73,7 @@ final class ClusterTranslator {
     ir.circuitBreakers().ifPresent(cb -> cluster.setCircuitBreakers(UpstreamPolicies.circuitBreakers(cb)));
     ir.outlierDetection().ifPresent(od -> cluster.setOutlierDetection(UpstreamPolicies.outlierDetection(od)));
     ir.healthChecks().forEach(hc -> cluster.addHealthChecks(UpstreamPolicies.healthCheck(hc, ir.http2())));
+    ir.tls().ifPresent(tls -> cluster.setTransportSocket(UpstreamPolicies.tls(tls, ir.http2())));
     return cluster.build();
   }
 

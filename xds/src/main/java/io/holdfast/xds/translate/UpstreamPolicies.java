@@ -7,16 +7,24 @@ import io.envoyproxy.envoy.config.core.v3.HealthCheck;
 import io.envoyproxy.envoy.config.core.v3.RoutingPriority;
 import io.envoyproxy.envoy.type.v3.CodecClientType;
 import io.envoyproxy.envoy.type.v3.Int64Range;
+import io.envoyproxy.envoy.config.core.v3.TransportSocket;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CertificateValidationContext;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CommonTlsContext;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.SubjectAltNameMatcher;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext;
+import io.envoyproxy.envoy.type.matcher.v3.StringMatcher;
 import io.holdfast.ir.Cluster;
+import io.holdfast.ir.UpstreamTls;
 import java.util.Optional;
 import java.util.function.Consumer;
 
-/** The IR's cluster policies to Envoy's circuit breakers, outlier detection and health checks. */
+/** The IR's cluster policies to Envoy's circuit breakers, outlier detection, health checks and upstream TLS. */
 final class UpstreamPolicies {
 
   /** Envoy's {@code enforcing_*} fields are the percentage of detected outliers actually ejected. */
   private static final UInt32Value ALWAYS = UInt32Value.of(100);
   private static final UInt32Value NEVER = UInt32Value.of(0);
+  static final String TLS_TRANSPORT_SOCKET = "envoy.transport_sockets.tls";
 
   private UpstreamPolicies() {
   }
@@ -98,6 +106,29 @@ final class UpstreamPolicies {
       check.setTcpHealthCheck(HealthCheck.TcpHealthCheck.getDefaultInstance());
     }
     return check.build();
+  }
+
+  /**
+   * An {@code UpstreamTlsContext} transport socket. SYSTEM_CAS trusts the proxy's system CAs and requires the SNI
+   * as a DNS subject alternative name (a chain check alone would accept any publicly trusted certificate); ALPN
+   * offers h2 to an HTTP/2 cluster, whose backends would otherwise be asked for HTTP/1.1 over TLS.
+   */
+  static TransportSocket tls(UpstreamTls ir, boolean http2) {
+    CommonTlsContext.Builder common = CommonTlsContext.newBuilder();
+    if (http2) {
+      common.addAlpnProtocols("h2");
+    }
+    if (ir.verify() == UpstreamTls.Verify.SYSTEM_CAS) {
+      common.setValidationContext(CertificateValidationContext.newBuilder()
+          .setSystemRootCerts(CertificateValidationContext.SystemRootCerts.getDefaultInstance())
+          .addMatchTypedSubjectAltNames(SubjectAltNameMatcher.newBuilder()
+              .setSanType(SubjectAltNameMatcher.SanType.DNS)
+              .setMatcher(StringMatcher.newBuilder().setExact(ir.sni().orElseThrow()))));
+    }
+    UpstreamTlsContext.Builder context = UpstreamTlsContext.newBuilder().setCommonTlsContext(common);
+    ir.sni().ifPresent(context::setSni);
+    return TransportSocket.newBuilder().setName(TLS_TRANSPORT_SOCKET).setTypedConfig(Protos.pack(context.build()))
+        .build();
   }
 
   private static void set(Optional<Integer> value, Consumer<UInt32Value> setter) {

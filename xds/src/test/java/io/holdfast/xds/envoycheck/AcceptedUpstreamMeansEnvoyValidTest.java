@@ -42,6 +42,12 @@ class AcceptedUpstreamMeansEnvoyValidTest {
           + " expectedStatuses: [{start: 100, end: 600}]}, timeout: 1s, interval: 1s}]}",
       "{static: {hosts: [{address: 127.0.0.1, port: 80}]}, http2: true, healthChecks: [{grpc: {serviceName: \"\"},"
           + " timeout: 1s, interval: 1s}]}",
+      "{static: {hosts: [{address: 127.0.0.1, port: 443}]}, tls: {sni: "
+          + "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.bbbbbbbbbbbbbbbbbbbbbbbbbb"
+          + "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb.cccccccccccccccccccccccccccccccccccccccccccccccccccc"
+          + "ccccccccccc.ddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd}}",
+      "{static: {hosts: [{address: 127.0.0.1, port: 443}]}, tls: {sni: \"api.test\\n\"}}",
+      "{static: {hosts: [{address: \"api.test.\", port: 443}]}, tls: {verify: SYSTEM}}",
   })
   void whatTheValidatorAcceptsEnvoyAccepts(String spec) {
     String upstream = """

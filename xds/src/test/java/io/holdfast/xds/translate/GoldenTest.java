@@ -9,6 +9,7 @@ import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
 import io.envoyproxy.envoy.extensions.load_balancing_policies.least_request.v3.LeastRequest;
 import io.envoyproxy.envoy.extensions.load_balancing_policies.round_robin.v3.RoundRobin;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext;
 import io.envoyproxy.envoy.extensions.upstreams.http.v3.HttpProtocolOptions;
 import io.holdfast.api.ConfigLoader;
 import io.holdfast.api.Endpoint;
@@ -53,6 +54,7 @@ class GoldenTest {
           .add(HttpProtocolOptions.getDescriptor())
           .add(LeastRequest.getDescriptor())
           .add(RoundRobin.getDescriptor())
+          .add(UpstreamTlsContext.getDescriptor())
           .build());
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
