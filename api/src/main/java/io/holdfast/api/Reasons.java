@@ -54,7 +54,13 @@ public final class Reasons {
   public static final String GRPC_NON_FORWARDING_ROUTE = "GrpcNonForwardingRoute";
   /** A load-balancing policy some gRPC clients replace with ROUND_ROBIN and the oldest reject (LEAST_REQUEST). */
   public static final String GRPC_LOAD_BALANCING_FALLBACK = "GrpcLoadBalancingFallback";
-  /** A route option proxyless gRPC clients do not implement: ignored by them, or left out of their config. */
+  /** DNS options that cannot work (LOGICAL resolution of several hosts, a non-positive refresh rate). */
+  public static final String INVALID_DNS = "InvalidDns";
+  public static final String INVALID_CIRCUIT_BREAKERS = "InvalidCircuitBreakers";
+  public static final String INVALID_OUTLIER_DETECTION = "InvalidOutlierDetection";
+  public static final String INVALID_HEALTH_CHECK = "InvalidHealthCheck";
+  public static final String INVALID_UPSTREAM_TLS = "InvalidUpstreamTls";
+  /** A route or upstream option proxyless gRPC clients do not implement: ignored by them, or left out of their config. */
   public static final String GRPC_IGNORED_OPTION = "GrpcIgnoredOption";
   public static final String DUPLICATE_LISTENER = "DuplicateListener";
   /** Two hosts of one TcpGateway with the same name, or two hosts without SNI names (both default). */

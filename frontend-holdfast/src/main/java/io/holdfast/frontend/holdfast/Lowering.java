@@ -10,18 +10,22 @@ import io.holdfast.api.RouteAction;
 import io.holdfast.api.RouteMatch;
 import io.holdfast.api.TcpGateway;
 import io.holdfast.api.Upstream;
+import io.holdfast.api.UpstreamOptions;
 import io.holdfast.api.UpstreamTarget;
 import io.holdfast.api.VirtualHostOptions;
 import io.holdfast.api.VirtualService;
 import io.holdfast.api.VirtualServiceSelection;
 import io.holdfast.ir.Cluster.WeightedEndpoint;
 import io.holdfast.ir.Cluster;
+import io.holdfast.ir.HealthCheck;
 import io.holdfast.ir.Listener;
 import io.holdfast.ir.Origin;
+import io.holdfast.ir.UpstreamTls;
 import io.holdfast.ir.RouteAction.WeightedCluster;
 import io.holdfast.ir.RouteMatch.HeaderMatch;
 import io.holdfast.ir.RouteMatch.PathMatch;
 import io.holdfast.ir.VirtualHost;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -48,8 +52,59 @@ final class Lowering {
       config.endpointsOf(kube.service(upstream.metadata().namespace())).stream().sorted()
           .forEach(e -> endpoints.add(new WeightedEndpoint(e.address(), e.port(), 1)));
     }
+    UpstreamOptions options = upstream.options();
+    Optional<Cluster.Dns> dns = UpstreamRules.resolvesNames(upstream)
+        ? Optional.of(dns(options.dns())) : Optional.empty();
     return new Cluster(Origin.of(upstream.key()), upstream.connectTimeout(),
-        Cluster.LbPolicy.valueOf(upstream.loadBalancing().name()), upstream.http2(), endpoints);
+        Cluster.LbPolicy.valueOf(upstream.loadBalancing().name()), upstream.http2(), endpoints, dns,
+        options.circuitBreakers().map(Lowering::circuitBreakers),
+        options.outlierDetection().map(Lowering::outlierDetection),
+        options.healthChecks().stream().map(Lowering::healthCheck).toList(),
+        options.tls().map(tls -> new UpstreamTls(UpstreamRules.sni(upstream, tls),
+            tls.verify().orElse(UpstreamOptions.TlsVerify.SYSTEM) == UpstreamOptions.TlsVerify.SYSTEM
+                ? UpstreamTls.Verify.SYSTEM_CAS : UpstreamTls.Verify.NONE)));
+  }
+
+  /** STRICT and V4_ONLY unless written: Gloo Edge's choice for static hosts given by name. */
+  private static Cluster.Dns dns(Optional<UpstreamOptions.Dns> written) {
+    return new Cluster.Dns(
+        written.flatMap(UpstreamOptions.Dns::resolution).map(r -> Cluster.DnsResolution.valueOf(r.name()))
+            .orElse(Cluster.DnsResolution.STRICT),
+        written.flatMap(UpstreamOptions.Dns::lookupFamily).map(f -> Cluster.DnsLookupFamily.valueOf(f.name()))
+            .orElse(Cluster.DnsLookupFamily.V4_ONLY),
+        written.flatMap(UpstreamOptions.Dns::refreshRate),
+        written.flatMap(UpstreamOptions.Dns::respectTtl).orElse(false));
+  }
+
+  private static Cluster.CircuitBreakers circuitBreakers(UpstreamOptions.CircuitBreakers cb) {
+    return new Cluster.CircuitBreakers(cb.maxConnections(), cb.maxPendingRequests(), cb.maxRequests(),
+        cb.maxRetries());
+  }
+
+  /** Envoy's defaults, written out, so Envoy and gRPC clients get the same explicit values. */
+  private static Cluster.OutlierDetection outlierDetection(UpstreamOptions.OutlierDetection od) {
+    return new Cluster.OutlierDetection(od.consecutive5xx(), od.consecutiveGatewayErrors(),
+        od.successRate().map(sr -> new Cluster.SuccessRate(sr.minimumHosts().orElse(5),
+            sr.requestVolume().orElse(100), (int) Math.round(sr.stdevFactor().orElse(1.9) * 1000))),
+        od.failurePercentage().map(fp -> new Cluster.FailurePercentage(fp.threshold().orElse(85),
+            fp.minimumHosts().orElse(5), fp.requestVolume().orElse(50))),
+        od.interval().orElse(Duration.ofSeconds(10)), od.baseEjectionTime().orElse(Duration.ofSeconds(30)),
+        od.maxEjectionPercent().orElse(10));
+  }
+
+  /** One healthy probe brings an endpoint back, three failed ones take it out (Kubernetes probes' defaults). */
+  private static HealthCheck healthCheck(UpstreamOptions.HealthCheck hc) {
+    HealthCheck.Probe probe;
+    if (hc.probe() instanceof UpstreamOptions.Probe.Http http) {
+      probe = new HealthCheck.Probe.Http(http.path(), http.host(), http.expectedStatuses().stream()
+          .map(r -> new HealthCheck.StatusRange(r.start(), r.end())).toList());
+    } else if (hc.probe() instanceof UpstreamOptions.Probe.Grpc grpc) {
+      probe = new HealthCheck.Probe.Grpc(grpc.serviceName());
+    } else {
+      probe = new HealthCheck.Probe.Tcp();
+    }
+    return new HealthCheck(hc.timeout(), hc.interval(), hc.healthyThreshold().orElse(1),
+        hc.unhealthyThreshold().orElse(3), probe);
   }
 
   static VirtualHost virtualHost(VirtualService vs) {

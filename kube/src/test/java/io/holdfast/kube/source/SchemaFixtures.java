@@ -52,6 +52,43 @@ final class SchemaFixtures {
       upstream("unitless duration", false, "{kube: {name: echo, port: 80}, connectTimeout: \"5\"}"),
       upstream("port as string", false, "{kube: {name: echo, port: \"80\"}}"),
       upstream("host without port", false, "{static: {hosts: [{address: 127.0.0.1}]}}"),
+      upstream("host by name with dns options", true, "{static: {hosts: [{address: backend.test, port: 443}]},"
+          + " dns: {resolution: LOGICAL, lookupFamily: V4_PREFERRED, refreshRate: 30s, respectTtl: true}}"),
+      upstream("unknown dns resolution", false, "{static: {hosts: [{address: a.test, port: 80}]},"
+          + " dns: {resolution: EAGER}}"),
+      upstream("every resilience option", true, "{kube: {name: echo, port: 80}, http2: true,"
+          + " circuitBreakers: {maxConnections: 1, maxPendingRequests: 2, maxRequests: 3, maxRetries: 0},"
+          + " outlierDetection: {consecutive5xx: 5, consecutiveGatewayErrors: 3,"
+          + " successRate: {minimumHosts: 2, requestVolume: 10, stdevFactor: 1.5},"
+          + " failurePercentage: {threshold: 50, minimumHosts: 2, requestVolume: 10},"
+          + " interval: 5s, baseEjectionTime: 30s, maxEjectionPercent: 50},"
+          + " healthChecks: [{http: {path: /h, host: h.test, expectedStatuses: [{start: 200, end: 300}]},"
+          + " timeout: 1s, interval: 5s, healthyThreshold: 1, unhealthyThreshold: 3},"
+          + " {tcp: {}, timeout: 1s, interval: 5s}, {grpc: {serviceName: s}, timeout: 1s, interval: 5s}]}"),
+      upstream("circuit breaker as string", false,
+          "{kube: {name: echo, port: 80}, circuitBreakers: {maxRequests: \"1\"}}"),
+      upstream("unknown circuit breaker", false, "{kube: {name: echo, port: 80}, circuitBreakers: {maxStreams: 1}}"),
+      upstream("stdev factor as string", false,
+          "{kube: {name: echo, port: 80}, outlierDetection: {successRate: {stdevFactor: high}}}"),
+      upstream("unitless ejection time", false,
+          "{kube: {name: echo, port: 80}, outlierDetection: {consecutive5xx: 1, baseEjectionTime: \"30\"}}"),
+      upstream("health check without probe", false,
+          "{kube: {name: echo, port: 80}, healthChecks: [{timeout: 1s, interval: 5s}]}"),
+      upstream("health check with two probes", false,
+          "{kube: {name: echo, port: 80}, healthChecks: [{tcp: {}, grpc: {}, timeout: 1s, interval: 5s}]}"),
+      upstream("health check without timeout", false,
+          "{kube: {name: echo, port: 80}, healthChecks: [{tcp: {}, interval: 5s}]}"),
+      upstream("http health check without path", false,
+          "{kube: {name: echo, port: 80}, healthChecks: [{http: {host: a.test}, timeout: 1s, interval: 5s}]}"),
+      upstream("tcp health check with a field", false,
+          "{kube: {name: echo, port: 80}, healthChecks: [{tcp: {send: x}, timeout: 1s, interval: 5s}]}"),
+      upstream("tls", true,
+          "{static: {hosts: [{address: api.test, port: 443}]}, tls: {sni: api.test, verify: SYSTEM}}"),
+      upstream("empty tls", true, "{static: {hosts: [{address: api.test, port: 443}]}, tls: {}}"),
+      upstream("unknown tls verify", false, "{kube: {name: echo, port: 443}, tls: {verify: SOMETIMES}}"),
+      upstream("tls with a trusted CA (not yet)", false, "{kube: {name: echo, port: 443}, tls: {trustedCa: ca}}"),
+      upstream("status range without end", false, "{kube: {name: echo, port: 80}, healthChecks: [{http: {path: /,"
+          + " expectedStatuses: [{start: 200}]}, timeout: 1s, interval: 5s}]}"),
       route("direct response, empty match", true, "{match: {}, directResponse: {status: 204}}"),
       route("redirect with path, methods and headers", true,
           "{match: {exact: /x, methods: [GET, POST], headers: [{name: x, present: true, invert: true}]},"

@@ -16,7 +16,8 @@ import java.util.TreeMap;
  * Translates the IR to Envoy v3 resources. Pure and deterministic: equal IR gives byte-identical resources and an
  * equal snapshot version. Output, named by {@code EnvoyNames}:
  * <ul>
- *   <li>per cluster: an EDS Cluster (over ADS) and its ClusterLoadAssignment;</li>
+ *   <li>per cluster: an EDS Cluster (over ADS) and its ClusterLoadAssignment, or a DNS Cluster with its
+ *       endpoints inline;</li>
  *   <li>per socket listener: a Listener on address:port whose HttpConnectionManager fetches its
  *       RouteConfiguration over ADS, and that RouteConfiguration with the listener's virtual hosts in order (no
  *       RouteConfiguration when the listener has only TCP chains, which {@code tcp_proxy} its clusters);</li>
@@ -36,7 +37,9 @@ public final class Translator {
     for (Cluster cluster : ir.clusters()) {
       String name = EnvoyNames.cluster(cluster.origin().object());
       out.put(Resources.V3.CLUSTER_TYPE_URL, ClusterTranslator.cluster(cluster), cluster.origin(), name);
-      out.put(Resources.V3.ENDPOINT_TYPE_URL, ClusterTranslator.loadAssignment(cluster), cluster.origin(), name);
+      if (cluster.dns().isEmpty()) {
+        out.put(Resources.V3.ENDPOINT_TYPE_URL, ClusterTranslator.loadAssignment(cluster), cluster.origin(), name);
+      }
     }
     for (Listener listener : ir.listeners()) {
       if (listener instanceof Listener.Socket socket) {

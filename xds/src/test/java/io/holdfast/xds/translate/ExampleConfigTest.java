@@ -3,6 +3,7 @@ package io.holdfast.xds.translate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.envoyproxy.controlplane.cache.Resources;
+import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
 import io.holdfast.api.ConfigLoader;
@@ -38,7 +39,7 @@ class ExampleConfigTest {
     assertThat(loaded.errors()).isEmpty();
 
     ValidationResult result = new Validator().validate(loaded.config());
-    assertThat(result.statuses()).hasSize(9);
+    assertThat(result.statuses()).hasSize(10);
     // The legacy redirect reaches gRPC clients of echo.test as non_forwarding_action: a warning, nothing else.
     assertThat(result.statuses().values()).filteredOn(s -> s.state() != ResourceStatus.State.ACCEPTED)
         .singleElement().satisfies(s -> {
@@ -51,6 +52,15 @@ class ExampleConfigTest {
     Translation translation = EnvoyConstraints.checked(new Translator().translate(HoldfastFrontEnd.lowerAccepted(result.accepted())));
     var snapshot = translation.snapshot();
     assertThat(snapshot.ofType(Resources.V3.CLUSTER_TYPE_URL)).containsOnlyKeys("demo/echo-v1", "demo/echo-v2",
+        "demo/tls-api", "demo/tls-web", "demo/tls-fallback", "demo/docs");
+    Cluster echo = (Cluster) snapshot.ofType(Resources.V3.CLUSTER_TYPE_URL).get("demo/echo-v1");
+    assertThat(echo.getOutlierDetection().getFailurePercentageThreshold().getValue()).isEqualTo(50);
+    Cluster docs = (Cluster) snapshot.ofType(Resources.V3.CLUSTER_TYPE_URL).get("demo/docs");
+    assertThat(docs.getType()).isEqualTo(Cluster.DiscoveryType.STRICT_DNS);
+    assertThat(docs.getHealthChecks(0).getHttpHealthCheck().getPath()).isEqualTo("/healthz");
+    assertThat(docs.getCircuitBreakers().getThresholds(0).getMaxRequests().getValue()).isEqualTo(200);
+    // A DNS cluster carries its endpoints: no EDS resource for it.
+    assertThat(snapshot.ofType(Resources.V3.ENDPOINT_TYPE_URL)).containsOnlyKeys("demo/echo-v1", "demo/echo-v2",
         "demo/tls-api", "demo/tls-web", "demo/tls-fallback");
     Listener listener = (Listener) snapshot.ofType(Resources.V3.LISTENER_TYPE_URL).get("gateway/demo/public");
     assertThat(listener.getAddress().getSocketAddress().getPortValue()).isEqualTo(10080);

@@ -14,6 +14,7 @@ import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3
 import io.envoyproxy.envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy;
 import io.envoyproxy.envoy.extensions.load_balancing_policies.least_request.v3.LeastRequest;
 import io.envoyproxy.envoy.extensions.load_balancing_policies.round_robin.v3.RoundRobin;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext;
 import io.envoyproxy.envoy.extensions.upstreams.http.v3.HttpProtocolOptions;
 import io.holdfast.api.ConfigLoader;
 import io.holdfast.api.Endpoint;
@@ -63,6 +64,7 @@ class GoldenTest {
           .add(Cors.getDescriptor())
           .add(CorsPolicy.getDescriptor())
           .add(HTTPFault.getDescriptor())
+          .add(UpstreamTlsContext.getDescriptor())
           .build());
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
