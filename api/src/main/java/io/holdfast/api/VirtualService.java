@@ -2,20 +2,29 @@ package io.holdfast.api;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Routes for a set of domains ({@code kind: VirtualService}); becomes one Envoy virtual host on each Gateway
  * that selects it, and one proxyless-gRPC API listener per non-wildcard domain.
  *
- * @param routes evaluated in order; the first match wins
+ * @param routes        evaluated in order; the first match wins
+ * @param sslConfig     how it is served on HTTPS Gateways; a plain-HTTP Gateway ignores it
+ * @param httpsRedirect on plain-HTTP Gateways, answer every request with a redirect to https instead of routing it
  */
-public record VirtualService(Metadata metadata, List<String> domains, List<Route> routes)
-    implements GatewayResource {
+public record VirtualService(Metadata metadata, List<String> domains, List<Route> routes,
+    Optional<SslConfig> sslConfig, boolean httpsRedirect) implements GatewayResource {
 
   public VirtualService {
     Objects.requireNonNull(metadata, "metadata");
     domains = List.copyOf(domains);
     routes = List.copyOf(routes);
+    Objects.requireNonNull(sslConfig, "sslConfig");
+  }
+
+  /** A VirtualService without TLS settings. */
+  public VirtualService(Metadata metadata, List<String> domains, List<Route> routes) {
+    this(metadata, domains, routes, Optional.empty(), false);
   }
 
   /**

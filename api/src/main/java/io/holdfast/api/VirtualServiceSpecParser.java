@@ -10,7 +10,7 @@ import tools.jackson.databind.JsonNode;
 /** The {@code spec} of a VirtualService and its routes. */
 final class VirtualServiceSpecParser {
 
-  private static final Set<String> SPEC = Set.of("domains", "routes");
+  private static final Set<String> SPEC = Set.of("domains", "routes", "sslConfig", "httpsRedirect");
   private static final Set<String> ROUTE = Set.of("name", "match", "route", "split", "redirect", "directResponse",
       "timeout", "retries", "prefixRewrite");
   private static final Set<String> RETRIES = Set.of("attempts", "perTryTimeout", "retryOn");
@@ -22,7 +22,13 @@ final class VirtualServiceSpecParser {
     return Fields.of(spec, "spec", problems, SPEC).flatMap(fields -> {
       Optional<List<String>> domains = fields.stringList("domains", true);
       Optional<List<Route>> routes = fields.list("routes", true).flatMap(elements -> routes(elements, problems));
-      return domains.flatMap(d -> routes.map(r -> new VirtualService(metadata, d, r)));
+      Optional<Optional<SslConfig>> ssl = fields.has("sslConfig")
+          ? SslConfigParser.parse(fields).map(Optional::of) : Optional.of(Optional.empty());
+      Optional<Boolean> httpsRedirect = fields.has("httpsRedirect") ? fields.bool("httpsRedirect") : Optional.of(false);
+      if (domains.isEmpty() || routes.isEmpty() || ssl.isEmpty() || httpsRedirect.isEmpty()) {
+        return Optional.empty();
+      }
+      return Optional.of(new VirtualService(metadata, domains.get(), routes.get(), ssl.get(), httpsRedirect.get()));
     });
   }
 
