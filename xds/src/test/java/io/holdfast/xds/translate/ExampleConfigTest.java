@@ -14,6 +14,8 @@ import io.holdfast.xds.envoycheck.EnvoyConstraints;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,12 +35,14 @@ class ExampleConfigTest {
         sources.add(new ConfigLoader.Source(file.getFileName().toString(), Files.readString(file)));
       }
     }
-    assertThat(sources).hasSizeBetween(1, 3);
+    assertThat(sources).hasSize(4);
     ConfigLoader.Loaded loaded = new ConfigLoader().load(sources, Map.of());
     assertThat(loaded.errors()).isEmpty();
 
-    ValidationResult result = new Validator().validate(loaded.config());
-    assertThat(result.statuses()).hasSize(4);
+    // Validity judged at a fixed instant: the example certificates are long-lived, but not forever.
+    ValidationResult result = new Validator(Clock.fixed(GoldenTest.NOW, ZoneOffset.UTC))
+        .validate(GoldenTest.withTlsFiles(loaded.config(), EXAMPLES));
+    assertThat(result.statuses()).hasSize(7);
     // The legacy redirect reaches gRPC clients of echo.test as non_forwarding_action: a warning, nothing else.
     assertThat(result.statuses().values()).filteredOn(s -> s.state() != ResourceStatus.State.ACCEPTED)
         .singleElement().satisfies(s -> {
@@ -55,7 +59,7 @@ class ExampleConfigTest {
     assertThat(listener.getAddress().getSocketAddress().getPortValue()).isEqualTo(10080);
     RouteConfiguration routes = (RouteConfiguration) snapshot.ofType(Resources.V3.ROUTE_TYPE_URL)
         .get("gateway/demo/public");
-    var host = routes.getVirtualHosts(0);
+    var host = routes.getVirtualHosts(1);
     assertThat(host.getRoutesList()).extracting(r -> r.getName())
         .containsExactly("legacy-redirect", "v2-opt-in", "canary");
     assertThat(host.getRoutes(0).getRedirect().getPrefixRewrite()).isEqualTo("/");
@@ -64,5 +68,15 @@ class ExampleConfigTest {
         .extracting(c -> c.getName() + "=" + c.getWeight().getValue())
         .containsExactly("demo/echo-v1=90", "demo/echo-v2=10");
     assertThat(snapshot.ofType(Resources.V3.LISTENER_TYPE_URL)).containsKeys("echo.test", "echo.test:10080");
+
+    // HTTPS on 10443: one chain per certificate, chosen by SNI; a.test redirected to https on the plain listener.
+    Listener secure = (Listener) snapshot.ofType(Resources.V3.LISTENER_TYPE_URL).get("gateway/demo/secure");
+    assertThat(secure.getAddress().getSocketAddress().getPortValue()).isEqualTo(10443);
+    assertThat(secure.getFilterChainsList()).extracting(c -> c.getFilterChainMatch().getServerNames(0))
+        .containsExactly("a.test", "b.test");
+    assertThat(snapshot.ofType(Resources.V3.SECRET_TYPE_URL)).containsOnlyKeys("file/tls/a.crt", "file/tls/b.crt");
+    var plainHosts = routes.getVirtualHostsList();
+    assertThat(plainHosts).extracting(h -> h.getName()).containsExactly("demo/a", "demo/echo");
+    assertThat(plainHosts.get(0).getRoutes(0).getRedirect().getHttpsRedirect()).isTrue();
   }
 }
