@@ -68,6 +68,21 @@ public final class Reasons {
   public static final String VIRTUAL_SERVICE_NOT_FOUND = "VirtualServiceNotFound";
   public static final String VIRTUAL_SERVICE_REJECTED = "VirtualServiceRejected";
   public static final String NO_VIRTUAL_SERVICES = "NoVirtualServices";
+  // TLS (sslConfig and the material it names).
+  /** The Secret or PEM file an sslConfig names is not there. */
+  public static final String SECRET_NOT_FOUND = "SecretNotFound";
+  /** TLS material that does not parse: no certificate, not PEM, an encrypted or unknown key, an entry missing. */
+  public static final String INVALID_CERTIFICATE = "InvalidCertificate";
+  /** The private key does not belong to the first (leaf) certificate of the chain. */
+  public static final String KEY_MISMATCH = "KeyMismatch";
+  /** A certificate that has expired or is not valid yet: served anyway (clients decide), but reported. */
+  public static final String CERTIFICATE_NOT_VALID_NOW = "CertificateNotValidNow";
+  /** Two VirtualServices ask for one TLS server name (or both for the default chain) on one HTTPS Gateway. */
+  public static final String DUPLICATE_SNI_DOMAIN = "DuplicateSniDomain";
+  /** A TLS server name that SNI cannot carry (a port, a suffix wildcard, an IP address). */
+  public static final String INVALID_SNI_DOMAIN = "InvalidSniDomain";
+  /** An HTTPS Gateway selects a VirtualService without sslConfig: it is not served there. */
+  public static final String MISSING_SSL_CONFIG = "MissingSslConfig";
 
   // Pipeline (LastGoodValidator).
   /** A rejected resource whose last accepted version is still being served. */

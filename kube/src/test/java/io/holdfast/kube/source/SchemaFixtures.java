@@ -36,6 +36,11 @@ final class SchemaFixtures {
     return new Case("VirtualService " + name, valid, VS + "spec: {domains: [a.test], routes: [" + route + "]}");
   }
 
+  private static Case ssl(String name, boolean valid, String ssl) {
+    return new Case("VirtualService " + name, valid, VS + "spec: {domains: [a.test], routes: [{match: {prefix: /}, "
+        + "directResponse: {status: 200}}], " + ssl + "}");
+  }
+
   private static Case gateway(String name, boolean valid, String spec) {
     return new Case("Gateway " + name, valid, GATEWAY + "spec: " + spec);
   }
@@ -145,6 +150,20 @@ final class SchemaFixtures {
           + " cors: {allowOrigin: [o]}, retries: {attempts: 1, retryOn: [reset]}}}"),
       new Case("VirtualService unknown default", false, VS + "spec: {domains: [a.test], routes: [{match:"
           + " {prefix: /}, route: {upstream: u}}], options: {timeout: 1s}}"),
+      ssl("sslConfig from a Secret with every option", true, "sslConfig: {secretRef: {name: t, namespace: demo}, "
+          + "sniDomains: [a.test], minTlsVersion: TLSv1_3, clientCa: {secretRef: {name: ca}}}, httpsRedirect: false"),
+      ssl("sslConfig from files", true,
+          "sslConfig: {files: {certChain: a.crt, privateKey: a.key}, clientCa: {file: ca.crt}, sniDomains: []}"),
+      ssl("sslConfig with secretRef and files", false,
+          "sslConfig: {secretRef: {name: t}, files: {certChain: a.crt, privateKey: a.key}}"),
+      ssl("sslConfig without a certificate", false, "sslConfig: {sniDomains: [a.test]}"),
+      ssl("sslConfig files without a key", false, "sslConfig: {files: {certChain: a.crt}}"),
+      ssl("sslConfig unknown TLS version", false, "sslConfig: {secretRef: {name: t}, minTlsVersion: TLSv1_0}"),
+      ssl("clientCa with secretRef and file", false,
+          "sslConfig: {secretRef: {name: t}, clientCa: {secretRef: {name: ca}, file: ca.crt}}"),
+      ssl("httpsRedirect not a boolean", false, "httpsRedirect: \"yes\""),
+      gateway("https", true, "{port: 8443, ssl: true}"),
+      gateway("ssl not a boolean", false, "{port: 8443, ssl: 1}"),
       gateway("named virtual services", true, "{port: 8080, virtualServices: [{name: v, namespace: demo}]}"),
       gateway("all in namespace", true, "{port: 8080, bindAddress: 127.0.0.1}"),
       gateway("names and selector", false,
