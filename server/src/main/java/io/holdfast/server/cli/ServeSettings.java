@@ -22,6 +22,7 @@ import java.util.Optional;
  * @param tls          TLS (or mTLS, with a client CA) for the xDS server; empty for plaintext
  * @param kubernetes   read config from the Kubernetes API instead of {@code configDir}; empty in file mode
  * @param election     leader election; disabled (single replica, always leader) in file mode
+ * @param snapshotKeyFile the AES-256 key that seals TLS secrets in the snapshot file; without it they are left out
  * @param webhook      the validating admission webhook's HTTPS server; empty when disabled
  */
 public record ServeSettings(
@@ -35,6 +36,7 @@ public record ServeSettings(
     Optional<XdsTls> tls,
     Optional<KubernetesSource> kubernetes,
     ElectionSettings election,
+    Optional<Path> snapshotKeyFile,
     Optional<Webhook> webhook) {
 
   public static final int MAX_PORT = 65_535;
@@ -88,6 +90,14 @@ public record ServeSettings(
   /** Without the webhook. */
   public ServeSettings(Path configDir, String xdsAddress, int xdsPort, String adminAddress, int adminPort,
       Optional<Path> snapshotDir, LogFormat logFormat, Optional<XdsTls> tls, Optional<KubernetesSource> kubernetes,
+      ElectionSettings election, Optional<Path> snapshotKeyFile) {
+    this(configDir, xdsAddress, xdsPort, adminAddress, adminPort, snapshotDir, logFormat, tls, kubernetes, election,
+        snapshotKeyFile, Optional.empty());
+  }
+
+  /** Without a snapshot key (TLS secrets are left out of the snapshot file) and without the webhook. */
+  public ServeSettings(Path configDir, String xdsAddress, int xdsPort, String adminAddress, int adminPort,
+      Optional<Path> snapshotDir, LogFormat logFormat, Optional<XdsTls> tls, Optional<KubernetesSource> kubernetes,
       ElectionSettings election) {
     this(configDir, xdsAddress, xdsPort, adminAddress, adminPort, snapshotDir, logFormat, tls, kubernetes, election,
         Optional.empty());
@@ -133,6 +143,11 @@ public record ServeSettings(
     }
     Objects.requireNonNull(snapshotDir, "snapshotDir (use Optional.empty())");
     snapshotDir = snapshotDir.map(ServeSettings::requireWritableDirectory);
+    Objects.requireNonNull(snapshotKeyFile, "snapshotKeyFile (use Optional.empty())");
+    if (snapshotKeyFile.isPresent() && snapshotDir.isEmpty()) {
+      throw new IllegalArgumentException("--snapshot-key-file needs --snapshot-dir: it seals the snapshot kept there");
+    }
+    snapshotKeyFile = snapshotKeyFile.map(f -> f.toAbsolutePath().normalize());
   }
 
   /** True when config comes from files (and the config directory is set). */

@@ -2,7 +2,7 @@ package io.holdfast.server.webhook;
 
 import io.holdfast.api.ConfigLoader;
 import io.holdfast.api.GatewayConfig;
-import io.holdfast.xds.server.LoopbackCertificates;
+import io.holdfast.pki.TestCertificates;
 import io.holdfast.xds.server.XdsTls;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -54,7 +54,7 @@ final class WebhookFixture implements AutoCloseable {
       throws IOException {
     Path cert = dir.resolve("tls.crt");
     Path key = dir.resolve("tls.key");
-    X509Certificate ca = LoopbackCertificates.writeServer(cert, key);
+    X509Certificate ca = writeServerCertificate(cert, key, false);
     AtomicReference<Optional<GatewayConfig>> view = new AtomicReference<>(Optional.empty());
     AdmissionWebhook.Builder builder = AdmissionWebhook.builder(new InetSocketAddress("127.0.0.1", 0),
         XdsTls.serverOnly(cert, key), view::get);
@@ -143,6 +143,25 @@ final class WebhookFixture implements AutoCloseable {
     return reviewOf(uid, "CREATE", "gateway.holdfast.io", object.path("kind").asString(),
         object.path("metadata").path("namespace").asString(), object.path("metadata").path("name").asString(),
         objectYaml);
+  }
+
+  /**
+   * Writes a fresh certificate for 127.0.0.1 and localhost and its key, issued by a fresh CA, which it returns
+   * for clients to trust; {@code pkcs1} writes an RSA key as PKCS#1 (cert-manager's default form).
+   */
+  static X509Certificate writeServerCertificate(Path certificate, Path key, boolean pkcs1) {
+    TestCertificates.Issued ca = TestCertificates.ca("holdfast webhook test CA");
+    TestCertificates.Issued leaf = pkcs1
+        ? TestCertificates.leaf(ca, "holdfast-webhook", TestCertificates.rsa(), java.time.Instant.now().minusSeconds(60),
+            TestCertificates.LIFETIME)
+        : TestCertificates.leaf(ca, "holdfast-webhook");
+    try {
+      java.nio.file.Files.writeString(certificate, leaf.certificatePem());
+      java.nio.file.Files.writeString(key, pkcs1 ? leaf.traditionalPrivateKeyPem() : leaf.privateKeyPem());
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return ca.certificate();
   }
 
   /** An HTTP/1.1 client (the API server's webhook client speaks it too) with {@code tls}. */

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.holdfast.api.GatewayConfig;
-import io.holdfast.xds.server.LoopbackCertificates;
 import io.holdfast.xds.server.XdsTls;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -38,10 +37,11 @@ class WebhookTlsTest {
       assertThat(webhook.tlsLoaded()).isFalse();
       // Another CA's client would fail too; what matters is that no handshake succeeds before the files exist.
       Path elsewhere = Files.createDirectories(dir.resolve("other"));
-      HttpClient early = client(LoopbackCertificates.writeServer(elsewhere.resolve("c"), elsewhere.resolve("k")));
+      HttpClient early = client(WebhookFixture.writeServerCertificate(elsewhere.resolve("c"), elsewhere.resolve("k"),
+          false));
       assertThatThrownBy(() -> get(early, webhook)).isInstanceOf(SSLHandshakeException.class);
 
-      X509Certificate ca = LoopbackCertificates.writeServer(cert, key);
+      X509Certificate ca = WebhookFixture.writeServerCertificate(cert, key, false);
 
       HttpClient client = client(ca);
       await().atMost(Duration.ofSeconds(10)).ignoreExceptionsInstanceOf(IOException.class).untilAsserted(() -> assertThat(get(client, webhook)).isEqualTo(405));
@@ -53,11 +53,12 @@ class WebhookTlsTest {
   void aReplacedCertificateIsServedWithoutARestart() throws Exception {
     Path cert = dir.resolve("tls.crt");
     Path key = dir.resolve("tls.key");
-    X509Certificate first = LoopbackCertificates.writeServer(cert, key);
+    X509Certificate first = WebhookFixture.writeServerCertificate(cert, key, false);
     try (AdmissionWebhook webhook = start(cert, key)) {
       assertThat(get(client(first), webhook)).isEqualTo(405);
 
-      X509Certificate second = LoopbackCertificates.writeServer(cert, key);
+      // cert-manager writes RSA keys as PKCS#1 unless told otherwise: the rotation brings one.
+      X509Certificate second = WebhookFixture.writeServerCertificate(cert, key, true);
 
       HttpClient client = client(second);
       await().atMost(Duration.ofSeconds(10)).ignoreExceptionsInstanceOf(IOException.class).untilAsserted(() -> assertThat(get(client, webhook)).isEqualTo(405));

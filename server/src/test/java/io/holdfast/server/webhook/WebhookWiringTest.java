@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.holdfast.server.HoldfastServer;
 import io.holdfast.server.cli.LogFormat;
 import io.holdfast.server.cli.ServeSettings;
-import io.holdfast.xds.server.LoopbackCertificates;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -36,9 +35,9 @@ class WebhookWiringTest {
         Files.copy(f, config.resolve(f.getFileName()));
       }
     }
-    var ca = LoopbackCertificates.writeServer(dir.resolve("tls.crt"), dir.resolve("tls.key"));
+    var ca = WebhookFixture.writeServerCertificate(dir.resolve("tls.crt"), dir.resolve("tls.key"), false);
     ServeSettings settings = new ServeSettings(config, "127.0.0.1", 0, "127.0.0.1", 0, Optional.empty(),
-        LogFormat.TEXT, Optional.empty(), Optional.empty(), ServeSettings.SINGLE_REPLICA,
+        LogFormat.TEXT, Optional.empty(), Optional.empty(), ServeSettings.SINGLE_REPLICA, Optional.empty(),
         Optional.of(new ServeSettings.Webhook("127.0.0.1", 0, dir.resolve("tls.crt"), dir.resolve("tls.key"))));
     try (HoldfastServer server = HoldfastServer.start(settings, Clock.systemUTC())) {
       HttpClient client = WebhookFixture.client(WebhookFixture.trusting(ca));
