@@ -17,7 +17,7 @@ import java.util.TreeMap;
  */
 public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtualServices,
     List<Gateway> gateways, List<UnparsedResource> unparsed,
-    SortedMap<ServiceRef, List<Endpoint>> serviceEndpoints) {
+    SortedMap<ServiceRef, List<Endpoint>> serviceEndpoints, List<RouteTable> routeTables) {
 
   public GatewayConfig {
     upstreams = sortedCopy(upstreams, Comparator.comparing(Upstream::key));
@@ -27,6 +27,7 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
     TreeMap<ServiceRef, List<Endpoint>> endpoints = new TreeMap<>();
     serviceEndpoints.forEach((service, list) -> endpoints.put(service, List.copyOf(list)));
     serviceEndpoints = Collections.unmodifiableSortedMap(endpoints);
+    routeTables = sortedCopy(routeTables, Comparator.comparing(RouteTable::key));
   }
 
   public static GatewayConfig empty() {
@@ -45,6 +46,7 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
     gateways.forEach(builder::add);
     unparsed.forEach(builder::addUnparsed);
     serviceEndpoints.forEach(builder::endpoints);
+    routeTables.forEach(builder::add);
     return builder;
   }
 
@@ -67,6 +69,7 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
     private final List<Gateway> gateways = new ArrayList<>();
     private final List<UnparsedResource> unparsed = new ArrayList<>();
     private final Map<ServiceRef, List<Endpoint>> endpoints = new TreeMap<>();
+    private final List<RouteTable> routeTables = new ArrayList<>();
 
     private Builder() {
     }
@@ -78,6 +81,8 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
         virtualServices.add(vs);
       } else if (resource instanceof Gateway gateway) {
         gateways.add(gateway);
+      } else if (resource instanceof RouteTable table) {
+        routeTables.add(table);
       }
       return this;
     }
@@ -94,7 +99,8 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
     }
 
     public GatewayConfig build() {
-      return new GatewayConfig(upstreams, virtualServices, gateways, unparsed, new TreeMap<>(endpoints));
+      return new GatewayConfig(upstreams, virtualServices, gateways, unparsed, new TreeMap<>(endpoints),
+          routeTables);
     }
   }
 }

@@ -1,14 +1,15 @@
 package io.holdfast.api;
 
 /** One parsed resource of the {@code gateway.holdfast.io/v1} API. */
-public sealed interface GatewayResource permits Upstream, VirtualService, Gateway {
+public sealed interface GatewayResource permits Upstream, VirtualService, Gateway, RouteTable {
 
   String GROUP = HoldfastKinds.GROUP;
   String API_VERSION = HoldfastKinds.API_VERSION;
 
   Metadata metadata();
 
-  /** {@link ResourceKey#UPSTREAM}, {@link ResourceKey#VIRTUAL_SERVICE} or {@link ResourceKey#GATEWAY}. */
+  /** {@link ResourceKey#UPSTREAM}, {@link ResourceKey#VIRTUAL_SERVICE}, {@link ResourceKey#GATEWAY} or
+   * {@link ResourceKey#ROUTE_TABLE}. */
   String kind();
 
   default ResourceKey key() {

@@ -20,6 +20,7 @@ public record ResourceKey(String group, String kind, String namespace, String na
   public static final String UPSTREAM = "Upstream";
   public static final String VIRTUAL_SERVICE = "VirtualService";
   public static final String GATEWAY = "Gateway";
+  public static final String ROUTE_TABLE = "RouteTable";
 
   private static final Comparator<ResourceKey> ORDER = Comparator.comparing(ResourceKey::kind)
       .thenComparing(ResourceKey::namespace)
@@ -48,6 +49,10 @@ public record ResourceKey(String group, String kind, String namespace, String na
 
   public static ResourceKey gateway(String namespace, String name) {
     return new ResourceKey(GATEWAY, namespace, name);
+  }
+
+  public static ResourceKey routeTable(String namespace, String name) {
+    return new ResourceKey(ROUTE_TABLE, namespace, name);
   }
 
   /** A key in the Kubernetes core group, e.g. a {@code Service}. */

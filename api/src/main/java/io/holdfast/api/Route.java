@@ -5,7 +5,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One route of a VirtualService. {@code timeout}, {@code retries} and {@code prefixRewrite} apply to forwarding
+ * One route of a VirtualService or RouteTable. {@code timeout}, {@code retries} and {@code prefixRewrite} apply to forwarding
  * actions ({@link RouteAction.Forward}, {@link RouteAction.Split}) only.
  */
 public record Route(Optional<String> name, RouteMatch match, RouteAction action, Optional<Duration> timeout,
