@@ -79,6 +79,7 @@ public final class LastGoodValidator {
     List<GatewayResource> all = new ArrayList<>(c.upstreams());
     all.addAll(c.virtualServices());
     all.addAll(c.gateways());
+    all.addAll(c.routeTables());
     return all;
   }
 

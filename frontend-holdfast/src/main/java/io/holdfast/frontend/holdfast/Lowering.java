@@ -8,6 +8,7 @@ import io.holdfast.api.ResourceKey;
 import io.holdfast.api.Route;
 import io.holdfast.api.RouteAction;
 import io.holdfast.api.RouteMatch;
+import io.holdfast.api.RouteTable;
 import io.holdfast.api.Upstream;
 import io.holdfast.api.UpstreamTarget;
 import io.holdfast.api.VirtualService;
@@ -23,16 +24,19 @@ import io.holdfast.ir.RouteMatch.HeaderMatch;
 import io.holdfast.ir.RouteMatch.PathMatch;
 import io.holdfast.ir.VirtualHost;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
  * Lowers an accepted Holdfast config (the output of {@link Validator}, consistent) into IR elements: an Upstream
- * to a cluster, a VirtualService to a virtual host (plus one client listener per non-wildcard domain), a Gateway to
- * a socket listener holding the virtual hosts it serves in key order. Pure.
+ * to a cluster, a VirtualService to a virtual host (plus one client listener per non-wildcard domain) with the
+ * routes of the RouteTables it delegates to flattened in, a Gateway to a socket listener holding the virtual hosts
+ * it serves in key order. Pure.
  */
 final class Lowering {
 
@@ -51,16 +55,75 @@ final class Lowering {
         Cluster.LbPolicy.valueOf(upstream.loadBalancing().name()), upstream.http2(), endpoints);
   }
 
-  static VirtualHost virtualHost(VirtualService vs) {
-    Origin origin = Origin.of(vs.key());
-    List<io.holdfast.ir.Route> routes = new ArrayList<>();
-    for (int i = 0; i < vs.routes().size(); i++) {
-      Route route = vs.routes().get(i);
-      String field = "spec.routes[" + i + "]";
-      routes.add(new io.holdfast.ir.Route(origin.at(field), route.name().orElse("routes[" + i + "]"),
-          match(route.match()), action(route, vs.metadata().namespace())));
+  /**
+   * The virtual host of {@code vs}. A delegating route is replaced by the routes of the RouteTables it picks (in
+   * {@link Delegation#ORDER}, each table's routes in order, recursively), except tables whose routes leave its
+   * prefix; a delegated route gets its table's origin and field, and the match {@link Delegation#inherit} gives
+   * it (left out when that can never match).
+   *
+   * @param tables the accepted RouteTables
+   * @throws IllegalArgumentException on a delegation cycle: lower only Validator output
+   */
+  static VirtualHost virtualHost(VirtualService vs, List<RouteTable> tables) {
+    Flattening flat = new Flattening(tables);
+    flat.routes(Origin.of(vs.key()), vs.metadata().namespace(), vs.routes(), Optional.empty(),
+        List.of(vs.key()));
+    return new VirtualHost(Origin.of(vs.key()), vs.domains(), flat.out);
+  }
+
+  /**
+   * Collects the flattened routes of one virtual host. A delegated route is named {@code ns/table/name} (or
+   * {@code ns/table/routes[i]}), with {@code #2}, {@code #3}, ... when the same table is reached again.
+   */
+  private static final class Flattening {
+    private final List<RouteTable> tables;
+    private final List<io.holdfast.ir.Route> out = new ArrayList<>();
+    private final Set<String> names = new HashSet<>();
+
+    Flattening(List<RouteTable> tables) {
+      this.tables = tables;
     }
-    return new VirtualHost(origin, vs.domains(), routes);
+
+    /**
+     * @param inherited the effective match of the delegating route, empty at the top of the virtual host
+     * @param path      the objects visited from the VirtualService down to {@code owner}
+     */
+    void routes(Origin owner, String namespace, List<Route> routes, Optional<RouteMatch> inherited,
+        List<ResourceKey> path) {
+      for (int i = 0; i < routes.size(); i++) {
+        Route route = routes.get(i);
+        Optional<RouteMatch> effective = inherited.isEmpty() ? Optional.of(route.match())
+            : Delegation.inherit(inherited.get(), route.match());
+        if (effective.isEmpty()) {
+          continue; // no method in common with the parent: the route could never match here
+        }
+        if (route.action() instanceof RouteAction.Delegate delegate) {
+          for (RouteTable table : Delegation.targets(namespace, delegate, tables)) {
+            if (!Delegation.violations(route.match(), table).isEmpty()) {
+              continue; // not served under this route; its status says why
+            }
+            if (path.contains(table.key())) {
+              throw new IllegalArgumentException("delegation cycle " + path + " -> " + table.key()
+                  + "; lower only Validator output");
+            }
+            List<ResourceKey> deeper = new ArrayList<>(path);
+            deeper.add(table.key());
+            routes(Origin.of(table.key()), table.metadata().namespace(), table.routes(), effective, deeper);
+          }
+          continue;
+        }
+        String local = route.name().orElse("routes[" + i + "]");
+        String name = inherited.isEmpty() ? local
+            : owner.object().namespace() + "/" + owner.object().name() + "/" + local;
+        String unique = name;
+        // A table reached twice in one host; names the user gave the VirtualService's own routes stay as written.
+        for (int n = 2; !names.add(unique) && inherited.isPresent(); n++) {
+          unique = name + "#" + n;
+        }
+        out.add(new io.holdfast.ir.Route(owner.at("spec.routes[" + i + "]"), unique, match(effective.get()),
+            action(route, namespace)));
+      }
+    }
   }
 
   /** One client listener per non-wildcard domain, each with the virtual host narrowed to that domain. */

@@ -8,6 +8,7 @@ import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.Route;
 import io.holdfast.api.RouteAction;
+import io.holdfast.api.RouteTable;
 import io.holdfast.api.UnparsedResource;
 import io.holdfast.api.Upstream;
 import io.holdfast.api.VirtualService;
@@ -28,10 +29,15 @@ import org.slf4j.LoggerFactory;
  * form a DAG (Gateway to VirtualService to Upstream), so one pass in that order reaches the fixpoint:
  * <ol>
  *   <li>Upstreams: own rules; duplicate keys and unparsed documents are rejected.</li>
+ *   <li>RouteTables: own rules, then upstream references as for VirtualServices, and each RouteTable a
+ *       delegate names by reference must exist ({@code RouteTableNotFound}).</li>
  *   <li>VirtualServices: own rules, then each referenced upstream must exist ({@code UpstreamNotFound}) and be
  *       served ({@code UpstreamRejected}); then the survivors claim their domains, oldest first
  *       ({@code DuplicateDomain}); the served ones and the upstreams they reach get warnings for what gRPC
  *       clients make of them ({@link GrpcRules}).</li>
+ *   <li>Delegation ({@link DelegationRules}): cycles and prefix violations reject the RouteTable at fault, a
+ *       RouteTable gets one parent status per route delegating to it, and delegating objects get warnings for
+ *       what is not served under them.</li>
  *   <li>Gateways: own rules; survivors claim address and port, oldest first ({@code DuplicateListener}); then a
  *       Gateway whose selection names a missing or rejected VirtualService, or serves none, gets a
  *       warning, never a rejection: its listener is still served.</li>
@@ -57,14 +63,20 @@ public final class Validator {
     List<Upstream> upstreams = unique(config.upstreams(), duplicates);
     List<VirtualService> virtualServices = unique(config.virtualServices(), duplicates);
     List<Gateway> gateways = unique(config.gateways(), duplicates);
+    List<RouteTable> routeTables = unique(config.routeTables(), duplicates);
 
     upstreams.forEach(u -> UpstreamRules.check(u, ledger.sink(u.key())));
+    for (RouteTable table : routeTables) {
+      RouteTableRules.check(table, ledger.sink(table.key()));
+      checkReferences(table.key(), table.metadata().namespace(), table.routes(), ledger);
+    }
     for (VirtualService vs : virtualServices) {
       VirtualServiceRules.check(vs, ledger.sink(vs.key()));
-      checkUpstreamRefs(vs, ledger);
+      checkReferences(vs.key(), vs.metadata().namespace(), vs.routes(), ledger);
     }
     Conflicts.domains(served(virtualServices, ledger), ledger);
     GrpcRules.check(served(virtualServices, ledger), served(upstreams, ledger), ledger);
+    DelegationRules.check(served(virtualServices, ledger), routeTables, ledger);
 
     gateways.forEach(g -> GatewayRules.check(g, ledger.sink(g.key())));
     Conflicts.listeners(served(gateways, ledger), ledger);
@@ -77,6 +89,7 @@ public final class Validator {
     GatewayConfig.Builder accepted = GatewayConfig.builder();
     served(upstreams, ledger).forEach(accepted::add);
     served(virtualServices, ledger).forEach(accepted::add);
+    served(routeTables, ledger).forEach(accepted::add);
     acceptedGateways.forEach(accepted::add);
     config.serviceEndpoints().forEach(accepted::endpoints);
     Verdicts result = new Verdicts(accepted.build(), ledger.statuses());
@@ -90,7 +103,8 @@ public final class Validator {
   /** Registers every key and rejects keys defined more than once; returns those keys. */
   private static Set<ResourceKey> trackAll(GatewayConfig config, Ledger ledger) {
     Map<ResourceKey, Integer> counts = new TreeMap<>();
-    Stream.of(config.upstreams(), config.virtualServices(), config.gateways()).flatMap(List::stream)
+    Stream.of(config.upstreams(), config.virtualServices(), config.gateways(), config.routeTables())
+        .flatMap(List::stream)
         .forEach(r -> {
           ledger.track(r.key(), r.metadata().generation());
           counts.merge(r.key(), 1, Integer::sum);
@@ -110,9 +124,19 @@ public final class Validator {
     return duplicates;
   }
 
-  private static void checkUpstreamRefs(VirtualService vs, Ledger ledger) {
-    for (int i = 0; i < vs.routes().size(); i++) {
-      Route route = vs.routes().get(i);
+  /** Upstreams and RouteTables (by reference) named by the routes of {@code owner}. */
+  private static void checkReferences(ResourceKey owner, String namespace, List<Route> routes, Ledger ledger) {
+    for (int i = 0; i < routes.size(); i++) {
+      Route route = routes.get(i);
+      if (route.action() instanceof RouteAction.Delegate delegate
+          && delegate.target() instanceof RouteAction.DelegateRef ref && Syntax.isObjectName(ref.ref().name())
+          && ref.ref().namespace().map(Syntax::isNamespace).orElse(true)) {
+        ResourceKey target = ref.ref().resolve(ResourceKey.ROUTE_TABLE, namespace);
+        if (!ledger.isKnown(target)) {
+          ledger.error(owner, "spec.routes[" + i + "].delegate.ref", Reasons.ROUTE_TABLE_NOT_FOUND,
+              target + " does not exist");
+        }
+      }
       List<ObjectRef> refs = route.action().upstreams();
       for (int j = 0; j < refs.size(); j++) {
         String field = route.action() instanceof RouteAction.Split
@@ -121,11 +145,11 @@ public final class Validator {
         if (!Syntax.isObjectName(ref.name()) || !ref.namespace().map(Syntax::isNamespace).orElse(true)) {
           continue; // already reported as InvalidName
         }
-        ResourceKey target = ref.resolve(ResourceKey.UPSTREAM, vs.metadata().namespace());
+        ResourceKey target = ref.resolve(ResourceKey.UPSTREAM, namespace);
         if (!ledger.isKnown(target)) {
-          ledger.error(vs.key(), field, Reasons.UPSTREAM_NOT_FOUND, target + " does not exist");
+          ledger.error(owner, field, Reasons.UPSTREAM_NOT_FOUND, target + " does not exist");
         } else if (ledger.isRejected(target)) {
-          ledger.error(vs.key(), field, Reasons.UPSTREAM_REJECTED, target + " is rejected; see its status");
+          ledger.error(owner, field, Reasons.UPSTREAM_REJECTED, target + " is rejected; see its status");
         }
       }
     }
