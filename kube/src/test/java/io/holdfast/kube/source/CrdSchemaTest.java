@@ -30,7 +30,8 @@ class CrdSchemaTest {
   static final Path CRDS = Path.of("../deploy/crds");
   private static final Path EXAMPLES = Path.of("../examples/config");
   private static final Map<String, String> PLURALS =
-      Map.of("Upstream", "upstreams", "VirtualService", "virtualservices", "Gateway", "gateways");
+      Map.of("Upstream", "upstreams", "VirtualService", "virtualservices", "Gateway", "gateways",
+          "RouteTable", "routetables");
 
   static CustomResourceDefinition load(String kind) {
     Path file = CRDS.resolve("gateway.holdfast.io_" + PLURALS.get(kind) + ".yaml");
@@ -46,7 +47,7 @@ class CrdSchemaTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"Upstream", "VirtualService", "Gateway"})
+  @ValueSource(strings = {"Upstream", "VirtualService", "Gateway", "RouteTable"})
   void crdNamesGroupScopeAndStatusSubresource(String kind) {
     CustomResourceDefinition crd = load(kind);
     assertThat(crd.getApiVersion()).isEqualTo("apiextensions.k8s.io/v1");
@@ -75,7 +76,7 @@ class CrdSchemaTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"Upstream", "VirtualService", "Gateway"})
+  @ValueSource(strings = {"Upstream", "VirtualService", "Gateway", "RouteTable"})
   void schemaIsStructuralWithAStatusOfConditions(String kind) {
     JSONSchemaProps root = schema(kind);
     assertThat(SchemaCheck.structuralProblems(root)).isEmpty();
@@ -96,7 +97,7 @@ class CrdSchemaTest {
       }
     }
     assertThat(documents).extracting(d -> d.tree().get("kind").stringValue())
-        .contains("Upstream", "VirtualService", "Gateway");
+        .contains("Upstream", "VirtualService", "Gateway", "RouteTable");
     for (ManifestDocument document : documents) {
       String kind = document.tree().get("kind").stringValue();
       assertThat(SchemaCheck.violations(document.tree(), schema(kind))).as(document.location()).isEmpty();
