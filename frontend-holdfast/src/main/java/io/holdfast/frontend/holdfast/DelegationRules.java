@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -62,15 +64,28 @@ final class DelegationRules {
    * @param virtualServices the VirtualServices (unique keys) not rejected by then
    * @param tables          every RouteTable with a unique key, rejected or not
    */
-  static void check(List<VirtualService> virtualServices, List<RouteTable> tables, Ledger ledger) {
-    new DelegationRules(virtualServices, tables, ledger).run();
+  /**
+   * @return the served RouteTables reached from a VirtualService with a gRPC domain, with the first such domain
+   *         (in VirtualService key order), for {@link GrpcRules}
+   */
+  static Map<RouteTable, String> check(List<VirtualService> virtualServices, List<RouteTable> tables,
+      Ledger ledger) {
+    return new DelegationRules(virtualServices, tables, ledger).run();
   }
 
-  private void run() {
+  private Map<RouteTable, String> run() {
     new CycleSearch().run();
     List<Edge> edges = edges();
     checkPrefixes(edges);
     noteUnreached(edges);
+    Map<RouteTable, String> grpc = new LinkedHashMap<>();
+    for (VirtualService vs : virtualServices) {
+      if (!vs.grpcDomains().isEmpty()) {
+        reachedFrom(List.of(vs.key()), edges).forEach(key -> tables.stream().filter(t -> t.key().equals(key))
+            .findFirst().ifPresent(t -> grpc.putIfAbsent(t, vs.grpcDomains().get(0))));
+      }
+    }
+    return grpc;
   }
 
   private final class CycleSearch {
@@ -196,9 +211,19 @@ final class DelegationRules {
   }
 
   private void noteUnreached(List<Edge> edges) {
-    Set<ResourceKey> reached = new HashSet<>();
-    Deque<ResourceKey> frontier = new ArrayDeque<>();
-    virtualServices.stream().filter(vs -> !ledger.isRejected(vs.key())).forEach(vs -> frontier.add(vs.key()));
+    Set<ResourceKey> reached = reachedFrom(virtualServices.stream().map(VirtualService::key).toList(), edges);
+    for (RouteTable table : served(tables)) {
+      if (!reached.contains(table.key())) {
+        ledger.note(table.key(), "", Reasons.NOT_DELEGATED, "no accepted VirtualService delegates to this"
+            + " RouteTable (directly or through other RouteTables), so its routes are not served");
+      }
+    }
+  }
+
+  /** The served RouteTables served under {@code roots}, directly or through other RouteTables. */
+  private Set<ResourceKey> reachedFrom(List<ResourceKey> roots, List<Edge> edges) {
+    Set<ResourceKey> reached = new LinkedHashSet<>();
+    Deque<ResourceKey> frontier = new ArrayDeque<>(roots);
     while (!frontier.isEmpty()) {
       ResourceKey parent = frontier.poll();
       for (Edge edge : edges) {
@@ -210,12 +235,7 @@ final class DelegationRules {
         }
       }
     }
-    for (RouteTable table : served(tables)) {
-      if (!reached.contains(table.key())) {
-        ledger.note(table.key(), "", Reasons.NOT_DELEGATED, "no accepted VirtualService delegates to this"
-            + " RouteTable (directly or through other RouteTables), so its routes are not served");
-      }
-    }
+    return reached;
   }
 
   private List<RouteTable> served(List<RouteTable> all) {

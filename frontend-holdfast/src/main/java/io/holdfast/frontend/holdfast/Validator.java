@@ -75,8 +75,8 @@ public final class Validator {
       checkReferences(vs.key(), vs.metadata().namespace(), vs.routes(), ledger);
     }
     Conflicts.domains(served(virtualServices, ledger), ledger);
-    GrpcRules.check(served(virtualServices, ledger), served(upstreams, ledger), ledger);
-    DelegationRules.check(served(virtualServices, ledger), routeTables, ledger);
+    Map<RouteTable, String> grpcTables = DelegationRules.check(served(virtualServices, ledger), routeTables, ledger);
+    GrpcRules.check(served(virtualServices, ledger), grpcTables, served(upstreams, ledger), ledger);
 
     gateways.forEach(g -> GatewayRules.check(g, ledger.sink(g.key())));
     Conflicts.listeners(served(gateways, ledger), ledger);

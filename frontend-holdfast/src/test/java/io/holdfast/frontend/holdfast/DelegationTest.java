@@ -32,6 +32,8 @@ class DelegationTest {
 
   private final HoldfastFrontEnd frontEnd = new HoldfastFrontEnd();
 
+  // Wildcard domains unless a test is about gRPC clients: those get warnings of their own (GrpcRules).
+
   private static String vs(String name, String domain, String routes) {
     return """
         apiVersion: gateway.holdfast.io/v1
@@ -106,7 +108,10 @@ class DelegationTest {
         "default/team-a/routes[2] RouteTable/default/team-a:spec.routes[2] prefix /team-a/ headers=x-debug",
         "rest VirtualService/default/web:spec.routes[1] prefix /");
     assertThat(result.statuses().get(TEAM_A).isAccepted()).isTrue();
-    assertThat(result.statuses().get(TEAM_A).findings()).isEmpty();
+    // Its routes reach gRPC clients of web.test like the VirtualService's own would.
+    assertThat(findings(result, TEAM_A)).containsExactly(
+        "WARNING spec.routes[1].directResponse " + Reasons.GRPC_NON_FORWARDING_ROUTE,
+        "WARNING spec.routes[2].directResponse " + Reasons.GRPC_NON_FORWARDING_ROUTE);
     assertThat(parents(result, TEAM_A)).containsExactly("VirtualService/default/web spec.routes[0] TRUE Accepted");
     assertThat(result.statuses().get(WEB).findings()).isEmpty();
     // The gRPC client listener of web.test gets the same flattened routes.
@@ -117,7 +122,7 @@ class DelegationTest {
   @Test
   void parentHeadersAreAddedAndMethodsIntersectedAndARouteNoMethodCanMatchIsLeftOut() {
     IrBuilder.Result result = lower(
-        vs("web", "web.test", """
+        vs("web", "'*.web.test'", """
             - match: {prefix: /team-a/, headers: [{name: X-Team, exact: a}], methods: [GET, POST]}
               delegate: {ref: {name: team-a}}"""),
         table("team-a", "", """
@@ -140,7 +145,7 @@ class DelegationTest {
   void aSelectorPicksTablesByLabelInItsNamespaceOrderedByWeightThenKey() {
     String teams = "- {match: {prefix: /teams/}, delegate: {selector: {matchLabels: {tier: teams}}}}";
     IrBuilder.Result result = lower(
-        vs("web", "web.test", teams),
+        vs("web", "'*.web.test'", teams),
         table("t1", ", labels: {tier: teams}", "- {match: {prefix: /teams/1}, directResponse: {status: 200}}")
             + "  weight: 10\n",
         table("t2", ", labels: {tier: teams}", "- {match: {prefix: /teams/2}, directResponse: {status: 200}}")
@@ -178,7 +183,7 @@ class DelegationTest {
   @Test
   void nestedTablesAreFlattenedDepthFirstAndInheritTheWholeChainsHeaders() {
     IrBuilder.Result result = lower(
-        vs("web", "web.test", """
+        vs("web", "'*.web.test'", """
             - {match: {prefix: /a/, headers: [{name: x-1, present: true}]}, delegate: {ref: {name: a}}}"""),
         table("a", "", """
             - {match: {prefix: /a/b/, headers: [{name: x-2, present: true}]}, delegate: {ref: {name: b}}}
@@ -195,7 +200,7 @@ class DelegationTest {
   @Test
   void aTableLeavingThePrefixIsRejectedOnItsOwnStatusWhileTheRestIsServed() {
     IrBuilder.Result result = lower(
-        vs("web", "web.test", """
+        vs("web", "'*.web.test'", """
             - {match: {prefix: /team-a/}, delegate: {ref: {name: team-a}}}
             - {name: rest, match: {prefix: /}, route: {upstream: up}}"""),
         table("team-a", "", """
@@ -224,8 +229,8 @@ class DelegationTest {
   @Test
   void aTableReachedFromSeveralParentsHasOneParentStatusEachAndIsServedWhereItFits() {
     IrBuilder.Result result = lower(
-        vs("web", "web.test", "- {match: {prefix: /shared/}, delegate: {ref: {name: team-a}}}"),
-        vs("api", "api.test", """
+        vs("web", "'*.web.test'", "- {match: {prefix: /shared/}, delegate: {ref: {name: team-a}}}"),
+        vs("api", "'*.api.test'", """
             - {match: {prefix: /other/}, delegate: {ref: {name: team-a}}}
             - {match: {prefix: /}, delegate: {ref: {name: team-a}}}"""),
         table("team-a", "", "- {name: x, match: {prefix: /shared/x}, directResponse: {status: 200}}"));
@@ -248,7 +253,7 @@ class DelegationTest {
   @Test
   void theSameTableTwiceInOneHostGetsDistinctRouteNames() {
     IrBuilder.Result result = lower(
-        vs("web", "web.test", """
+        vs("web", "'*.web.test'", """
             - {match: {prefix: /shared/, headers: [{name: x-a, present: true}]}, delegate: {ref: {name: team-a}}}
             - {match: {prefix: /shared/}, delegate: {ref: {name: team-a}}}"""),
         table("team-a", "", "- {name: x, match: {prefix: /shared/x}, directResponse: {status: 200}}"));
@@ -259,7 +264,7 @@ class DelegationTest {
   @Test
   void aCycleIsRejectedOnTheTableThatClosesItWithThePathInTheMessage() {
     IrBuilder.Result result = lower(
-        vs("web", "web.test", "- {match: {prefix: /a/}, delegate: {ref: {name: a}}}"),
+        vs("web", "'*.web.test'", "- {match: {prefix: /a/}, delegate: {ref: {name: a}}}"),
         table("a", "", """
             - {match: {prefix: /a/b/}, delegate: {ref: {name: b}}}
             - {name: x, match: {prefix: /a/x}, directResponse: {status: 200}}"""),
@@ -283,7 +288,7 @@ class DelegationTest {
   @Test
   void aTableDelegatingToItselfIsACycle() {
     IrBuilder.Result result = lower(
-        vs("web", "web.test", "- {match: {prefix: /a/}, delegate: {ref: {name: a}}}"),
+        vs("web", "'*.web.test'", "- {match: {prefix: /a/}, delegate: {ref: {name: a}}}"),
         table("a", ", labels: {team: a}", """
             - {name: x, match: {prefix: /a/x}, directResponse: {status: 200}}
             - {match: {prefix: /a/self/}, delegate: {selector: {matchLabels: {team: a}}}}"""));
@@ -299,7 +304,7 @@ class DelegationTest {
   @Test
   void aMissingReferenceRejectsTheDelegatingObject() {
     IrBuilder.Result result = lower(
-        vs("web", "web.test", "- {match: {prefix: /a/}, delegate: {ref: {name: nope}}}"),
+        vs("web", "'*.web.test'", "- {match: {prefix: /a/}, delegate: {ref: {name: nope}}}"),
         table("a", "", "- {match: {prefix: /a/}, delegate: {ref: {name: gone, namespace: elsewhere}}}"));
     assertThat(result.statuses().get(WEB).isAccepted()).isFalse();
     assertThat(findings(result, WEB)).containsExactly("ERROR spec.routes[0].delegate.ref " + Reasons.ROUTE_TABLE_NOT_FOUND);
@@ -311,7 +316,7 @@ class DelegationTest {
   @Test
   void aDelegatingRouteNeedsAPrefix() {
     IrBuilder.Result result = lower(
-        vs("web", "web.test", """
+        vs("web", "'*.web.test'", """
             - {match: {exact: /a}, delegate: {ref: {name: a}}}
             - {match: {headers: [{name: x, present: true}]}, delegate: {ref: {name: a}}}
             - {match: {prefix: /}, delegate: {selector: {namespaces: [Bad]}}}"""),
@@ -325,7 +330,7 @@ class DelegationTest {
 
   @Test
   void aBrokenEditOfATableKeepsItsLastAcceptedVersionServed() {
-    String web = vs("web", "web.test", "- {match: {prefix: /team-a/}, delegate: {ref: {name: team-a}}}");
+    String web = vs("web", "'*.web.test'", "- {match: {prefix: /team-a/}, delegate: {ref: {name: team-a}}}");
     lower(web, table("team-a", "", "- {name: v1, match: {prefix: /team-a/v1}, directResponse: {status: 200}}"));
 
     IrBuilder.Result broken = lower(web, table("team-a", "", """
@@ -348,7 +353,7 @@ class DelegationTest {
   @Test
   void parentStatusesCarryTheTablesGeneration() {
     IrBuilder.Result result = lower(
-        vs("web", "web.test", "- {match: {prefix: /a/}, delegate: {ref: {name: a}}}"),
+        vs("web", "'*.web.test'", "- {match: {prefix: /a/}, delegate: {ref: {name: a}}}"),
         """
         apiVersion: gateway.holdfast.io/v1
         kind: RouteTable
