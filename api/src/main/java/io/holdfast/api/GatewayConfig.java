@@ -17,13 +17,15 @@ import java.util.TreeMap;
  */
 public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtualServices,
     List<Gateway> gateways, List<UnparsedResource> unparsed,
-    SortedMap<ServiceRef, List<Endpoint>> serviceEndpoints, List<RouteTable> routeTables) {
+    SortedMap<ServiceRef, List<Endpoint>> serviceEndpoints, List<TcpGateway> tcpGateways,
+    List<RouteTable> routeTables) {
 
   public GatewayConfig {
     upstreams = sortedCopy(upstreams, Comparator.comparing(Upstream::key));
     virtualServices = sortedCopy(virtualServices, Comparator.comparing(VirtualService::key));
     gateways = sortedCopy(gateways, Comparator.comparing(Gateway::key));
     unparsed = sortedCopy(unparsed, Comparator.comparing(UnparsedResource::key));
+    tcpGateways = sortedCopy(tcpGateways, Comparator.comparing(TcpGateway::key));
     TreeMap<ServiceRef, List<Endpoint>> endpoints = new TreeMap<>();
     serviceEndpoints.forEach((service, list) -> endpoints.put(service, List.copyOf(list)));
     serviceEndpoints = Collections.unmodifiableSortedMap(endpoints);
@@ -44,10 +46,21 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
     upstreams.forEach(builder::add);
     virtualServices.forEach(builder::add);
     gateways.forEach(builder::add);
+    tcpGateways.forEach(builder::add);
     unparsed.forEach(builder::addUnparsed);
     serviceEndpoints.forEach(builder::endpoints);
     routeTables.forEach(builder::add);
     return builder;
+  }
+
+  /** Every parsed resource, kind by kind (upstreams, virtual services, gateways, TCP gateways, route tables). */
+  public List<GatewayResource> resources() {
+    List<GatewayResource> all = new ArrayList<>(upstreams);
+    all.addAll(virtualServices);
+    all.addAll(gateways);
+    all.addAll(tcpGateways);
+    all.addAll(routeTables);
+    return List.copyOf(all);
   }
 
   /** The endpoints known for {@code service}; empty if none (a valid, empty cluster). */
@@ -67,6 +80,7 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
     private final List<Upstream> upstreams = new ArrayList<>();
     private final List<VirtualService> virtualServices = new ArrayList<>();
     private final List<Gateway> gateways = new ArrayList<>();
+    private final List<TcpGateway> tcpGateways = new ArrayList<>();
     private final List<UnparsedResource> unparsed = new ArrayList<>();
     private final Map<ServiceRef, List<Endpoint>> endpoints = new TreeMap<>();
     private final List<RouteTable> routeTables = new ArrayList<>();
@@ -81,6 +95,8 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
         virtualServices.add(vs);
       } else if (resource instanceof Gateway gateway) {
         gateways.add(gateway);
+      } else if (resource instanceof TcpGateway tcpGateway) {
+        tcpGateways.add(tcpGateway);
       } else if (resource instanceof RouteTable table) {
         routeTables.add(table);
       }
@@ -100,7 +116,7 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
 
     public GatewayConfig build() {
       return new GatewayConfig(upstreams, virtualServices, gateways, unparsed, new TreeMap<>(endpoints),
-          routeTables);
+          tcpGateways, routeTables);
     }
   }
 }

@@ -9,7 +9,8 @@ import tools.jackson.databind.JsonNode;
 /** A route's {@code match}: one path condition at most, header conditions, methods. */
 final class MatchParser {
 
-  private static final Set<String> MATCH = Set.of("prefix", "exact", "regex", "headers", "methods");
+  private static final Set<String> MATCH = Set.of("prefix", "exact", "regex", "headers", "methods",
+      "queryParameters");
   private static final Set<String> HEADER = Set.of("name", "exact", "prefix", "regex", "present", "invert");
   private static final List<String> PATH_KINDS = List.of("prefix", "exact", "regex");
   private static final List<String> HEADER_KINDS = List.of("exact", "prefix", "regex", "present");
@@ -24,10 +25,11 @@ final class MatchParser {
           ? fields.list("headers", false).flatMap(elements -> headers(elements, fields.problems()))
           : Optional.of(List.of());
       Optional<List<HttpMethod>> methods = fields.has("methods") ? methods(fields) : Optional.of(List.of());
-      if (path.isEmpty() || headers.isEmpty() || methods.isEmpty()) {
+      Optional<List<QueryParameterMatch>> queryParameters = RouteOptionsParser.queryParameters(fields);
+      if (path.isEmpty() || headers.isEmpty() || methods.isEmpty() || queryParameters.isEmpty()) {
         return Optional.empty();
       }
-      return Optional.of(new RouteMatch(path.get(), headers.get(), methods.get()));
+      return Optional.of(new RouteMatch(path.get(), headers.get(), methods.get(), queryParameters.get()));
     });
   }
 

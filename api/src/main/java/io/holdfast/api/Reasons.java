@@ -36,6 +36,14 @@ public final class Reasons {
   public static final String EMPTY_REDIRECT = "EmptyRedirect";
   public static final String INVALID_RETRY_POLICY = "InvalidRetryPolicy";
   public static final String FIELD_IGNORED = "FieldIgnored";
+  /** A CORS policy without origins, or with a bad origin, method, header or max age. */
+  public static final String INVALID_CORS_POLICY = "InvalidCorsPolicy";
+  /** A fault injection without abort or delay, or with a bad status. */
+  public static final String INVALID_FAULT = "InvalidFault";
+  /** A percentage outside 0-100. */
+  public static final String INVALID_PERCENTAGE = "InvalidPercentage";
+  /** A header a route may not add or remove (pseudo-headers, Host) or a bad header value. */
+  public static final String INVALID_HEADER_MUTATION = "InvalidHeaderMutation";
   public static final String UPSTREAM_NOT_FOUND = "UpstreamNotFound";
   public static final String UPSTREAM_REJECTED = "UpstreamRejected";
   /** An upstream load-balancing policy no gRPC client implements (RANDOM): they reject the cluster. */
@@ -46,7 +54,11 @@ public final class Reasons {
   public static final String GRPC_NON_FORWARDING_ROUTE = "GrpcNonForwardingRoute";
   /** A load-balancing policy some gRPC clients replace with ROUND_ROBIN and the oldest reject (LEAST_REQUEST). */
   public static final String GRPC_LOAD_BALANCING_FALLBACK = "GrpcLoadBalancingFallback";
+  /** A route option proxyless gRPC clients do not implement: ignored by them, or left out of their config. */
+  public static final String GRPC_IGNORED_OPTION = "GrpcIgnoredOption";
   public static final String DUPLICATE_LISTENER = "DuplicateListener";
+  /** Two hosts of one TcpGateway with the same name, or two hosts without SNI names (both default). */
+  public static final String DUPLICATE_HOST = "DuplicateHost";
   public static final String VIRTUAL_SERVICE_NOT_FOUND = "VirtualServiceNotFound";
   public static final String VIRTUAL_SERVICE_REJECTED = "VirtualServiceRejected";
   public static final String NO_VIRTUAL_SERVICES = "NoVirtualServices";

@@ -8,12 +8,19 @@ import java.util.Optional;
  * What a request must look like for a route to apply: all given conditions must hold. Without a path
  * condition the path is not constrained (prefix {@code /}).
  */
-public record RouteMatch(Optional<PathMatch> path, List<HeaderMatch> headers, List<HttpMethod> methods) {
+public record RouteMatch(Optional<PathMatch> path, List<HeaderMatch> headers, List<HttpMethod> methods,
+    List<QueryParameterMatch> queryParameters) {
 
   public RouteMatch {
     Objects.requireNonNull(path, "path");
     headers = List.copyOf(headers);
     methods = List.copyOf(methods);
+    queryParameters = List.copyOf(queryParameters);
+  }
+
+  /** A match without query-parameter conditions. */
+  public RouteMatch(Optional<PathMatch> path, List<HeaderMatch> headers, List<HttpMethod> methods) {
+    this(path, headers, methods, List.of());
   }
 
   public static RouteMatch prefix(String prefix) {
@@ -29,11 +36,15 @@ public record RouteMatch(Optional<PathMatch> path, List<HeaderMatch> headers, Li
   }
 
   public RouteMatch withHeaders(List<HeaderMatch> newHeaders) {
-    return new RouteMatch(path, newHeaders, methods);
+    return new RouteMatch(path, newHeaders, methods, queryParameters);
   }
 
   public RouteMatch withMethods(List<HttpMethod> newMethods) {
-    return new RouteMatch(path, headers, newMethods);
+    return new RouteMatch(path, headers, newMethods, queryParameters);
+  }
+
+  public RouteMatch withQueryParameters(List<QueryParameterMatch> newQueryParameters) {
+    return new RouteMatch(path, headers, methods, newQueryParameters);
   }
 
   /** Whether a gRPC call can match: gRPC calls are always POST, so not when methods are given without POST. */
@@ -43,6 +54,6 @@ public record RouteMatch(Optional<PathMatch> path, List<HeaderMatch> headers, Li
 
   /** True when nothing at all is constrained; validation rejects that (write {@code prefix: /}). */
   public boolean isEmpty() {
-    return path.isEmpty() && headers.isEmpty() && methods.isEmpty();
+    return path.isEmpty() && headers.isEmpty() && methods.isEmpty() && queryParameters.isEmpty();
   }
 }

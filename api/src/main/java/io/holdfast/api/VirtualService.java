@@ -7,15 +7,22 @@ import java.util.Objects;
  * Routes for a set of domains ({@code kind: VirtualService}); becomes one Envoy virtual host on each Gateway
  * that selects it, and one proxyless-gRPC API listener per non-wildcard domain.
  *
- * @param routes evaluated in order; the first match wins
+ * @param routes  evaluated in order; the first match wins
+ * @param options defaults for every route ({@code spec.options})
  */
-public record VirtualService(Metadata metadata, List<String> domains, List<Route> routes)
-    implements GatewayResource {
+public record VirtualService(Metadata metadata, List<String> domains, List<Route> routes,
+    VirtualHostOptions options) implements GatewayResource {
 
   public VirtualService {
     Objects.requireNonNull(metadata, "metadata");
     domains = List.copyOf(domains);
     routes = List.copyOf(routes);
+    Objects.requireNonNull(options, "options");
+  }
+
+  /** A VirtualService without {@code spec.options}. */
+  public VirtualService(Metadata metadata, List<String> domains, List<Route> routes) {
+    this(metadata, domains, routes, VirtualHostOptions.NONE);
   }
 
   /**

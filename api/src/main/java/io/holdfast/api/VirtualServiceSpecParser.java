@@ -10,10 +10,11 @@ import tools.jackson.databind.JsonNode;
 /** The {@code spec} of a VirtualService and its routes. */
 final class VirtualServiceSpecParser {
 
-  private static final Set<String> SPEC = Set.of("domains", "routes");
+  private static final Set<String> SPEC = Set.of("domains", "routes", "options");
   private static final Set<String> ROUTE = Set.of("name", "match", "route", "split", "redirect", "directResponse",
-      "timeout", "retries", "prefixRewrite", "delegate");
-  private static final Set<String> RETRIES = Set.of("attempts", "perTryTimeout", "retryOn");
+      "timeout", "retries", "prefixRewrite", "options", "delegate");
+  static final Set<String> RETRIES = Set.of("attempts", "perTryTimeout", "retryOn", "backoff");
+  private static final Set<String> BACKOFF = Set.of("baseInterval", "maxInterval");
 
   private VirtualServiceSpecParser() {
   }
@@ -22,7 +23,8 @@ final class VirtualServiceSpecParser {
     return Fields.of(spec, "spec", problems, SPEC).flatMap(fields -> {
       Optional<List<String>> domains = fields.stringList("domains", true);
       Optional<List<Route>> routes = fields.list("routes", true).flatMap(elements -> routes(elements, problems));
-      return domains.flatMap(d -> routes.map(r -> new VirtualService(metadata, d, r)));
+      Optional<VirtualHostOptions> options = RouteOptionsParser.virtualHost(fields);
+      return domains.flatMap(d -> routes.flatMap(r -> options.map(o -> new VirtualService(metadata, d, r, o))));
     });
   }
 
@@ -59,20 +61,34 @@ final class VirtualServiceSpecParser {
       prefixRewrite = fields.string("prefixRewrite");
       ok &= prefixRewrite.isPresent();
     }
-    if (!ok || match.isEmpty() || action.isEmpty()) {
+    Optional<RouteOptions> options = RouteOptionsParser.route(fields);
+    if (!ok || match.isEmpty() || action.isEmpty() || options.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(new Route(name, match.get(), action.get(), timeout, retries, prefixRewrite));
+    return Optional.of(new Route(name, match.get(), action.get(), timeout, retries, prefixRewrite, options.get()));
   }
 
-  private static Optional<RetryPolicy> retries(Fields fields) {
+  static Optional<RetryPolicy> retries(Fields fields) {
     Optional<Integer> attempts = fields.requiredInteger("attempts");
     boolean hasPerTry = fields.has("perTryTimeout");
     Optional<Duration> perTryTimeout = fields.duration("perTryTimeout");
     Optional<List<String>> retryOn = fields.stringList("retryOn", true);
-    if (attempts.isEmpty() || retryOn.isEmpty() || (hasPerTry && perTryTimeout.isEmpty())) {
+    boolean hasBackoff = fields.has("backoff");
+    Optional<RetryPolicy.Backoff> backoff = fields.object("backoff", BACKOFF).flatMap(VirtualServiceSpecParser::backoff);
+    if (attempts.isEmpty() || retryOn.isEmpty() || (hasPerTry && perTryTimeout.isEmpty())
+        || (hasBackoff && backoff.isEmpty())) {
       return Optional.empty();
     }
-    return Optional.of(new RetryPolicy(attempts.get(), perTryTimeout, retryOn.get()));
+    return Optional.of(new RetryPolicy(attempts.get(), perTryTimeout, retryOn.get(), backoff));
+  }
+
+  private static Optional<RetryPolicy.Backoff> backoff(Fields fields) {
+    Optional<Duration> base = fields.required("baseInterval").flatMap(v -> fields.duration("baseInterval"));
+    boolean hasMax = fields.has("maxInterval");
+    Optional<Duration> max = fields.duration("maxInterval");
+    if (hasMax && max.isEmpty()) {
+      return Optional.empty();
+    }
+    return base.map(b -> new RetryPolicy.Backoff(b, max));
   }
 }

@@ -12,7 +12,7 @@ import java.util.Objects;
  * The internal routing model: everything the proxies should serve, in neutral terms, with the origin of every
  * element. Produced by {@link IrBuilder} from what the front ends lowered; read by the xDS translation only.
  * Consistent by construction (the factory refuses anything else): listener and cluster identities are unique,
- * a domain is served by one virtual host per listener, every cluster a route or TCP chain forwards to is present,
+ * a domain is served by one virtual host per listener, every cluster a route or TCP chain forwards (or mirrors) to is present,
  * and every secret a TLS setting names is present and holds the right content. Lists are in a deterministic order: socket listeners by
  * origin, client listeners by target, clusters by key, secrets by name.
  */
@@ -75,7 +75,11 @@ public record Ir(List<Listener> listeners, List<Cluster> clusters, List<Secret> 
             forwarding.clusters().stream().filter(key -> !byKey.containsKey(key)).findFirst().ifPresent(key -> {
               throw new IllegalArgumentException(route.origin() + " forwards to cluster " + key
                   + ", which is not in the IR");
-            });
+            });            forwarding.policy().mirror().map(RoutePolicies.Mirror::cluster).filter(key -> !byKey.containsKey(key))
+                .ifPresent(key -> {
+                  throw new IllegalArgumentException(route.origin() + " mirrors to cluster " + key
+                      + ", which is not in the IR");
+                });
           }
         }
       }

@@ -1,18 +1,31 @@
 package io.holdfast.ir;
 
+import io.holdfast.ir.RoutePolicies.Cors;
+import io.holdfast.ir.RoutePolicies.HeaderMutation;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One route of a virtual host.
  *
- * @param name unique within its virtual host; shown in Envoy's stats and NACKs
+ * @param name    unique within its virtual host; shown in Envoy's stats and NACKs
+ * @param headers applied whatever the action (response headers reach redirects and direct responses too)
+ * @param cors    answers CORS preflights and decorates responses, whatever the action
  */
-public record Route(Origin origin, String name, RouteMatch match, RouteAction action) {
+public record Route(Origin origin, String name, RouteMatch match, RouteAction action, HeaderMutation headers,
+    Optional<Cors> cors) {
 
   public Route {
     Objects.requireNonNull(origin, "origin");
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(match, "match");
     Objects.requireNonNull(action, "action");
+    Objects.requireNonNull(headers, "headers");
+    Objects.requireNonNull(cors, "cors");
+  }
+
+  /** A route without header mutations or CORS. */
+  public Route(Origin origin, String name, RouteMatch match, RouteAction action) {
+    this(origin, name, match, action, HeaderMutation.NONE, Optional.empty());
   }
 }

@@ -1,6 +1,11 @@
 package io.holdfast.ir;
 
 import io.holdfast.api.ResourceKey;
+import io.holdfast.ir.RoutePolicies.Fault;
+import io.holdfast.ir.RoutePolicies.HashPolicy;
+import io.holdfast.ir.RoutePolicies.HostRewrite;
+import io.holdfast.ir.RoutePolicies.Mirror;
+import io.holdfast.ir.RoutePolicies.RegexRewrite;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -58,15 +63,37 @@ public sealed interface RouteAction {
   /**
    * Policies of a forwarding route.
    *
-   * @param prefixRewrite replaces the matched path prefix before forwarding
+   * @param prefixRewrite     replaces the matched path prefix before forwarding (not with {@code regexRewrite})
+   * @param idleTimeout       how long the stream may stay without activity
+   * @param maxStreamDuration how long the stream may last at all (gRPC clients apply it as a deadline)
+   * @param hashPolicies      inputs of the consistent hash of RING_HASH clusters, in order
    */
-  record ForwardPolicy(Optional<Duration> timeout, Optional<Retries> retries, Optional<String> prefixRewrite) {
+  record ForwardPolicy(Optional<Duration> timeout, Optional<Retries> retries, Optional<String> prefixRewrite,
+      Optional<RegexRewrite> regexRewrite, Optional<HostRewrite> hostRewrite, Optional<Duration> idleTimeout,
+      Optional<Duration> maxStreamDuration, Optional<Fault> fault, List<HashPolicy> hashPolicies,
+      Optional<Mirror> mirror) {
     public static final ForwardPolicy NONE = new ForwardPolicy(Optional.empty(), Optional.empty(), Optional.empty());
 
     public ForwardPolicy {
       Objects.requireNonNull(timeout, "timeout");
       Objects.requireNonNull(retries, "retries");
       Objects.requireNonNull(prefixRewrite, "prefixRewrite");
+      Objects.requireNonNull(regexRewrite, "regexRewrite");
+      Objects.requireNonNull(hostRewrite, "hostRewrite");
+      Objects.requireNonNull(idleTimeout, "idleTimeout");
+      Objects.requireNonNull(maxStreamDuration, "maxStreamDuration");
+      Objects.requireNonNull(fault, "fault");
+      hashPolicies = List.copyOf(hashPolicies);
+      Objects.requireNonNull(mirror, "mirror");
+      if (prefixRewrite.isPresent() && regexRewrite.isPresent()) {
+        throw new IllegalArgumentException("a route rewrites its path by prefix or by regex, not both");
+      }
+    }
+
+    /** Timeout, retries and prefix rewrite only. */
+    public ForwardPolicy(Optional<Duration> timeout, Optional<Retries> retries, Optional<String> prefixRewrite) {
+      this(timeout, retries, prefixRewrite, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+          Optional.empty(), List.of(), Optional.empty());
     }
   }
 
@@ -74,10 +101,29 @@ public sealed interface RouteAction {
    * @param attempts retries after the first try
    * @param retryOn  proxy retry conditions ({@code 5xx}, {@code reset}, ...) and gRPC ones ({@code unavailable}, ...)
    */
-  record Retries(int attempts, Optional<Duration> perTryTimeout, List<String> retryOn) {
+  record Retries(int attempts, Optional<Duration> perTryTimeout, List<String> retryOn, Optional<Backoff> backoff) {
     public Retries {
       Objects.requireNonNull(perTryTimeout, "perTryTimeout");
       retryOn = List.copyOf(retryOn);
+      Objects.requireNonNull(backoff, "backoff");
+    }
+
+    /** Retries with the proxy's default backoff. */
+    public Retries(int attempts, Optional<Duration> perTryTimeout, List<String> retryOn) {
+      this(attempts, perTryTimeout, retryOn, Optional.empty());
+    }
+  }
+
+  /** Exponential backoff between tries: from {@code baseInterval}, capped at {@code maxInterval}. */
+  record Backoff(Duration baseInterval, Optional<Duration> maxInterval) {
+    public Backoff {
+      Objects.requireNonNull(maxInterval, "maxInterval");
+      if (baseInterval.isZero() || baseInterval.isNegative()) {
+        throw new IllegalArgumentException("backoff base interval must be greater than 0, got " + baseInterval);
+      }
+      maxInterval.filter(max -> max.compareTo(baseInterval) < 0).ifPresent(max -> {
+        throw new IllegalArgumentException("backoff max interval " + max + " is below the base " + baseInterval);
+      });
     }
   }
 

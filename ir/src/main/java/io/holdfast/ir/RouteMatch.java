@@ -9,14 +9,18 @@ import java.util.Objects;
  * What a request must look like for a route to apply: all conditions hold.
  *
  * @param headers matched in order; names lower case
- * @param methods upper-case HTTP method names, no duplicates, in the order the proxy gets them; empty means any
+ * @param methods         upper-case HTTP method names, no duplicates, in the order the proxy gets them; empty means
+ *                        any
+ * @param queryParameters conditions on query parameters of the path, in order
  */
-public record RouteMatch(PathMatch path, List<HeaderMatch> headers, List<String> methods) {
+public record RouteMatch(PathMatch path, List<HeaderMatch> headers, List<String> methods,
+    List<QueryParameterMatch> queryParameters) {
 
   public RouteMatch {
     Objects.requireNonNull(path, "path");
     headers = List.copyOf(headers);
     methods = List.copyOf(methods);
+    queryParameters = List.copyOf(queryParameters);
     if (new HashSet<>(methods).size() != methods.size()) {
       throw new IllegalArgumentException("a method is listed twice: " + methods);
     }
@@ -25,6 +29,11 @@ public record RouteMatch(PathMatch path, List<HeaderMatch> headers, List<String>
         throw new IllegalArgumentException("method names are upper case, got \"" + method + "\"");
       }
     }
+  }
+
+  /** A match without query-parameter conditions. */
+  public RouteMatch(PathMatch path, List<HeaderMatch> headers, List<String> methods) {
+    this(path, headers, methods, List.of());
   }
 
   /** Whether a request with this method can match. */
@@ -70,7 +79,24 @@ public record RouteMatch(PathMatch path, List<HeaderMatch> headers, List<String>
     }
   }
 
-  /** Exactly one way of matching a header's value. */
+  /**
+   * A condition on one query parameter (case-sensitive name); {@code Present(false)} is refused, as Envoy cannot
+   * match an absent parameter.
+   */
+  public record QueryParameterMatch(String name, Condition condition) {
+    public QueryParameterMatch {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(condition, "condition");
+      if (name.isEmpty()) {
+        throw new IllegalArgumentException("a query parameter name must not be empty");
+      }
+      if (condition instanceof Present present && !present.present()) {
+        throw new IllegalArgumentException("query parameter " + name + ": absence cannot be matched");
+      }
+    }
+  }
+
+  /** Exactly one way of matching a header's (or query parameter's) value. */
   public sealed interface Condition {
   }
 

@@ -35,6 +35,26 @@ class IrBuilderTest {
   }
 
   @Test
+  void aTcpSocketAndAnHttpSocketOnOnePortLeaveItToTheOlder() {
+    ResourceKey tcpGateway = new ResourceKey("TcpGateway", "demo", "tcp");
+    ResourceKey upstream = new ResourceKey("Upstream", "demo", "u");
+    IrBuilder builder = new IrBuilder();
+    accepted(builder, OLD_GATEWAY, LATE);
+    accepted(builder, tcpGateway, EARLY);
+    builder.add(new Cluster(Origin.of(upstream), java.time.Duration.ofSeconds(1), Cluster.LbPolicy.ROUND_ROBIN, false,
+        List.of()));
+    builder.add(socket(OLD_GATEWAY, "0.0.0.0", 9443)).add(new Listener.Socket(Origin.of(tcpGateway), "127.0.0.1", 9443,
+        List.of(new Listener.FilterChain.Tcp(Origin.of(tcpGateway).at("spec.hosts[0]"), "all", Listener.ChainMatch.ANY,
+            Optional.empty(), List.of(new RouteAction.WeightedCluster(upstream, 1))))));
+
+    IrBuilder.Result result = builder.build();
+    assertThat(result.ir().listeners()).extracting(Listener::origin).containsExactly(Origin.of(tcpGateway));
+    assertThat(result.statuses().get(OLD_GATEWAY).condition(Condition.ACCEPTED).reason())
+        .isEqualTo(IrBuilder.DUPLICATE_LISTENER);
+    assertThat(result.statuses().get(OLD_GATEWAY).findings().get(0).message()).contains(tcpGateway.toString());
+  }
+
+  @Test
   void aDomainOnOneListenerGoesToTheOlderVirtualHostAndTheLoserGetsAParentCondition() {
     IrBuilder builder = new IrBuilder();
     accepted(builder, OLD_GATEWAY, EARLY);

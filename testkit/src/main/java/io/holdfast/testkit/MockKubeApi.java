@@ -94,6 +94,18 @@ public final class MockKubeApi implements AutoCloseable {
     dispatcher.failStatusWith = 0;
   }
 
+  /**
+   * Answer every read (list, get, watch) whose path contains {@code pathFragment} with {@code code}, as a real API
+   * answers 404 for a resource whose CRD is not installed or 403 for one RBAC does not grant; {@code 0} serves
+   * them again. One fragment at a time.
+   */
+  public void refuseReads(String pathFragment, int code) {
+    dispatcher.refusedReads = code == 0 ? null : new Refusal(pathFragment, code);
+  }
+
+  private record Refusal(String pathFragment, int code) {
+  }
+
   /** A client configuration for an API reachable on {@code 127.0.0.1:port} (the mock, or a proxy to it). */
   public static Config configFor(int port) {
     return new ConfigBuilder(Config.empty())
@@ -131,10 +143,15 @@ public final class MockKubeApi implements AutoCloseable {
   private static final class RecordingDispatcher extends KubeApiDispatcher {
     final List<ApiWrite> writes = new CopyOnWriteArrayList<>();
     volatile int failStatusWith;
+    volatile Refusal refusedReads;
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
       if ("GET".equalsIgnoreCase(request.getMethod())) {
+        Refusal refusal = refusedReads;
+        if (refusal != null && request.getPath() != null && request.getPath().contains(refusal.pathFragment())) {
+          return failure(refusal.code(), refusal.code() == 404 ? "NotFound" : "Forbidden", "injected refusal");
+        }
         return super.dispatch(request);
       }
       synchronized (this) { // the same lock as the write handlers: arrival order is the order of effect

@@ -4,20 +4,22 @@ import com.google.common.net.InetAddresses;
 import io.holdfast.api.Gateway;
 import io.holdfast.api.GatewayResource;
 import io.holdfast.api.Reasons;
+import io.holdfast.api.TcpGateway;
 import io.holdfast.api.VirtualService;
 import io.holdfast.ir.Claims.Claim;
 import io.holdfast.ir.Claims.Claimant;
 import io.holdfast.ir.Claims.Loss;
 import io.holdfast.ir.Claims;
 import java.net.InetAddress;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Resources that cannot coexist in one Envoy config: two VirtualServices claiming one domain (Envoy rejects a
  * route table with a duplicate domain, and the proxyless-gRPC listener is named by the domain), and two Gateways
- * on one address and port. {@link Claims} settles them: the oldest claimant wins; every loser is rejected naming
- * the winner. Only candidates not rejected for other reasons take part, so a rejected resource never blocks one
- * that would otherwise be served.
+ * or TcpGateways on one address and port. {@link Claims} settles them: the oldest claimant wins; every loser is
+ * rejected naming the winner. Only candidates not rejected for other reasons take part, so a rejected resource
+ * never blocks one that would otherwise be served.
  */
 final class Conflicts {
 
@@ -36,20 +38,31 @@ final class Conflicts {
     }
   }
 
-  static void listeners(List<Gateway> candidates, Ledger ledger) {
-    List<Claim<Gateway>> claims = candidates.stream().map(g -> new Claim<>(claimant(g), List.of(g))).toList();
-    for (Loss<Gateway> loss : Claims.settle(claims, Gateway::port, Conflicts::overlaps)) {
-      Gateway gateway = loss.value();
-      Gateway owner = loss.held();
-      ledger.error(gateway.key(), "spec.port", Reasons.DUPLICATE_LISTENER, "address " + gateway.bindAddress()
-          + " port " + gateway.port() + " is already used by " + owner.key() + " (" + owner.bindAddress()
+  /**
+   * Gateways and TcpGateways share the address and port space: each is one Envoy listener, and two listeners on
+   * overlapping sockets cannot both bind.
+   */
+  static void listeners(List<Gateway> gateways, List<TcpGateway> tcpGateways, Ledger ledger) {
+    List<Bound> candidates = new ArrayList<>();
+    gateways.forEach(g -> candidates.add(new Bound(g, g.bindAddress(), g.port())));
+    tcpGateways.forEach(g -> candidates.add(new Bound(g, g.bindAddress(), g.port())));
+    List<Claim<Bound>> claims = candidates.stream().map(b -> new Claim<>(claimant(b.resource()), List.of(b))).toList();
+    for (Loss<Bound> loss : Claims.settle(claims, Bound::port, Conflicts::overlaps)) {
+      Bound socket = loss.value();
+      Bound owner = loss.held();
+      ledger.error(socket.resource().key(), "spec.port", Reasons.DUPLICATE_LISTENER, "address " + socket.address()
+          + " port " + socket.port() + " is already used by " + owner.resource().key() + " (" + owner.address()
           + "), which is older");
     }
   }
 
+  /** The socket one resource binds. */
+  private record Bound(GatewayResource resource, String address, int port) {
+  }
+
   /** Same port, and the same address or either one is the any-address. */
-  static boolean overlaps(Gateway a, Gateway b) {
-    return a.port() == b.port() && overlaps(a.bindAddress(), b.bindAddress());
+  private static boolean overlaps(Bound a, Bound b) {
+    return a.port() == b.port() && overlaps(a.address(), b.address());
   }
 
   static boolean overlaps(String a, String b) {

@@ -20,8 +20,8 @@ import java.util.Optional;
  * <p>Like Gloo Edge: a delegating route has a prefix match; a delegated route's path must be a prefix or exact
  * path starting with that prefix (compared as strings, so {@code /team-a} also covers {@code /team-ab}); a regex
  * path is refused unless the prefix is {@code /}, since it cannot be shown to stay under it; a delegated route
- * without a path condition gets the parent's prefix. Header conditions of the parent are added to the child's
- * (all must hold) and methods are intersected.
+ * without a path condition gets the parent's prefix. Header and query-parameter conditions of the parent are added
+ * to the child's (all must hold) and methods are intersected.
  */
 final class Delegation {
 
@@ -94,7 +94,7 @@ final class Delegation {
 
   /**
    * The match a delegated route is served with: its own path (or the parent's prefix without one), the parent's
-   * header conditions then its own, and the methods both allow. Empty when no method is allowed by both: the
+   * header and query-parameter conditions then its own, and the methods both allow. Empty when no method is allowed by both: the
    * route could never match there.
    */
   static Optional<RouteMatch> inherit(RouteMatch parent, RouteMatch child) {
@@ -113,7 +113,9 @@ final class Delegation {
         return Optional.empty();
       }
     }
-    return Optional.of(new RouteMatch(path, headers, methods));
+    List<io.holdfast.api.QueryParameterMatch> query = new ArrayList<>(parent.queryParameters());
+    query.addAll(child.queryParameters());
+    return Optional.of(new RouteMatch(path, headers, methods, query));
   }
 
   /** The routes of a RouteTable that delegate, with their index, for walking the delegation graph. */

@@ -8,7 +8,9 @@ import io.holdfast.api.ResourceKey;
 import io.holdfast.api.Route;
 import io.holdfast.api.RouteAction;
 import io.holdfast.api.RouteTable;
+import io.holdfast.api.RouteOptions;
 import io.holdfast.api.Upstream;
+import io.holdfast.api.VirtualHostOptions;
 import io.holdfast.api.VirtualService;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +39,7 @@ final class GrpcRules {
     for (VirtualService vs : served) {
       List<String> domains = vs.grpcDomains();
       if (!domains.isEmpty()) {
+        checkDefaults(vs.options(), domains.get(0), ledger.sink(vs.key()));
         checkRoutes(vs.key(), vs.metadata().namespace(), vs.routes(), domains.get(0), ledger, reached);
       }
     }
@@ -59,6 +62,7 @@ final class GrpcRules {
         continue; // its tables are checked on their own
       }
       checkRoute(route, "spec.routes[" + i + "]", domain, sink);
+      checkOptions(route, "spec.routes[" + i + "]", domain, sink);
       for (ObjectRef ref : route.action().upstreams()) {
         reached.putIfAbsent(ref.resolve(ResourceKey.UPSTREAM, namespace), domain);
       }
@@ -86,6 +90,50 @@ final class GrpcRules {
           + " get this route as non_forwarding_action: matching calls fail with UNAVAILABLE (gRFC A36), and at"
           + " least one widely used gRPC client crashes on it; HTTP-only routes belong in a VirtualService whose"
           + " domains are all wildcards, which gRPC clients never get");
+    }
+  }
+
+  /**
+   * Route options gRPC clients do not implement (grpc-java 1.85: it honours retries with backoff, faults,
+   * max_stream_duration and header hash policies). CORS is the one that is also left out of their config: it is
+   * a filter they do not have, and they reject a route carrying its config.
+   */
+  private static void checkOptions(Route route, String field, String domain, Ledger.Sink sink) {
+    if (!route.match().queryParameters().isEmpty()) {
+      sink.warn(field + ".match.queryParameters", Reasons.GRPC_UNMATCHABLE_ROUTE, "gRPC calls carry no query"
+          + " string, so gRPC clients of " + domain + " never match this route; it is left out of their route table");
+    }
+    RouteOptions options = route.options();
+    String at = field + ".options";
+    ignored(options.headerManipulation().isPresent(), at + ".headerManipulation", domain,
+        "do not add or remove headers", sink);
+    ignored(options.hostRewrite().isPresent(), at + ".hostRewrite", domain, "do not rewrite the authority", sink);
+    ignored(options.autoHostRewrite(), at + ".autoHostRewrite", domain,
+        "rewrite the authority only when their bootstrap trusts this control plane (gRFC A81)", sink);
+    ignored(options.regexRewrite().isPresent(), at + ".regexRewrite", domain, "do not rewrite paths", sink);
+    ignored(options.idleTimeout().isPresent(), at + ".idleTimeout", domain,
+        "have no idle timeout (maxStreamDuration bounds a call)", sink);
+    ignored(options.mirror().isPresent(), at + ".mirror", domain, "do not mirror calls", sink);
+    for (int i = 0; i < options.hashPolicies().size(); i++) {
+      RouteOptions.HashPolicy policy = options.hashPolicies().get(i);
+      ignored(!(policy instanceof RouteOptions.HeaderHash), at + ".hashPolicies[" + i + "]", domain,
+          "hash only on headers (gRFC A42), so calls not hashed by another policy get a random hash", sink);
+    }
+    options.cors().ifPresent(cors -> sink.warn(at + ".cors", Reasons.GRPC_IGNORED_OPTION, "gRPC clients of "
+        + domain + " have no CORS filter and would reject the route with it: it is left out of their config"));
+  }
+
+  private static void checkDefaults(VirtualHostOptions options, String domain, Ledger.Sink sink) {
+    ignored(options.headerManipulation().isPresent(), "spec.options.headerManipulation", domain,
+        "do not add or remove headers", sink);
+    options.cors().ifPresent(cors -> sink.warn("spec.options.cors", Reasons.GRPC_IGNORED_OPTION, "gRPC clients of "
+        + domain + " have no CORS filter and would reject routes with it: it is left out of their config"));
+  }
+
+  private static void ignored(boolean given, String field, String domain, String why, Ledger.Sink sink) {
+    if (given) {
+      sink.warn(field, Reasons.GRPC_IGNORED_OPTION, "gRPC clients of " + domain + " " + why
+          + ": ignored for their calls");
     }
   }
 

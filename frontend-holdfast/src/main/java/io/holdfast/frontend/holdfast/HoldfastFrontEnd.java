@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 
 /**
  * The front end of the Holdfast API ({@code gateway.holdfast.io/v1}): validation with last-good memory
@@ -40,9 +39,7 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
   public void lower(GatewayConfig config, IrBuilder builder) {
     Verdicts verdicts = validator.run(config);
     Map<ResourceKey, Optional<Instant>> created = new HashMap<>();
-    Stream.of(config.upstreams(), config.virtualServices(), config.gateways(), config.routeTables())
-        .flatMap(List::stream)
-        .forEach((GatewayResource r) -> created.put(r.key(), r.metadata().creationTimestamp()));
+    config.resources().forEach((GatewayResource r) -> created.put(r.key(), r.metadata().creationTimestamp()));
     for (ObjectStatus status : verdicts.statuses().values()) {
       builder.status(status, created.getOrDefault(status.key(), Optional.empty()));
     }
@@ -71,5 +68,6 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
       Lowering.clientListeners(vs, host).forEach(listeners::accept);
     }
     accepted.gateways().forEach(g -> listeners.accept(Lowering.socket(g, accepted.virtualServices(), hosts)));
+    accepted.tcpGateways().forEach(g -> listeners.accept(Lowering.tcpSocket(g)));
   }
 }

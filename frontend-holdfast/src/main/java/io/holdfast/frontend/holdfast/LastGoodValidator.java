@@ -6,7 +6,6 @@ import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.ir.Finding;
 import io.holdfast.ir.ObjectStatus;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -76,11 +75,7 @@ public final class LastGoodValidator {
   }
 
   private static List<GatewayResource> resourcesOf(GatewayConfig c) {
-    List<GatewayResource> all = new ArrayList<>(c.upstreams());
-    all.addAll(c.virtualServices());
-    all.addAll(c.gateways());
-    all.addAll(c.routeTables());
-    return all;
+    return c.resources();
   }
 
   private static Set<ResourceKey> keysOf(GatewayConfig c) {

@@ -9,16 +9,16 @@ import io.holdfast.api.Route;
 import io.holdfast.api.RouteAction;
 import io.holdfast.api.RouteMatch;
 import io.holdfast.api.RouteTable;
+import io.holdfast.api.TcpGateway;
 import io.holdfast.api.Upstream;
 import io.holdfast.api.UpstreamTarget;
+import io.holdfast.api.VirtualHostOptions;
 import io.holdfast.api.VirtualService;
 import io.holdfast.api.VirtualServiceSelection;
 import io.holdfast.ir.Cluster.WeightedEndpoint;
 import io.holdfast.ir.Cluster;
 import io.holdfast.ir.Listener;
 import io.holdfast.ir.Origin;
-import io.holdfast.ir.RouteAction.ForwardPolicy;
-import io.holdfast.ir.RouteAction.Retries;
 import io.holdfast.ir.RouteAction.WeightedCluster;
 import io.holdfast.ir.RouteMatch.HeaderMatch;
 import io.holdfast.ir.RouteMatch.PathMatch;
@@ -35,8 +35,9 @@ import java.util.TreeMap;
 /**
  * Lowers an accepted Holdfast config (the output of {@link Validator}, consistent) into IR elements: an Upstream
  * to a cluster, a VirtualService to a virtual host (plus one client listener per non-wildcard domain) with the
- * routes of the RouteTables it delegates to flattened in, a Gateway to a socket listener holding the virtual hosts
- * it serves in key order. Pure.
+ * routes of the RouteTables it delegates to flattened in (the VirtualService's option defaults apply to them too),
+ * a Gateway to a socket listener holding the virtual hosts it serves in key order, a TcpGateway to a socket
+ * listener with one TCP filter chain per host. Pure.
  */
 final class Lowering {
 
@@ -65,7 +66,7 @@ final class Lowering {
    * @throws IllegalArgumentException on a delegation cycle: lower only Validator output
    */
   static VirtualHost virtualHost(VirtualService vs, List<RouteTable> tables) {
-    Flattening flat = new Flattening(tables);
+    Flattening flat = new Flattening(tables, vs.options());
     flat.routes(Origin.of(vs.key()), vs.metadata().namespace(), vs.routes(), Optional.empty(),
         List.of(vs.key()));
     return new VirtualHost(Origin.of(vs.key()), vs.domains(), flat.out);
@@ -77,11 +78,13 @@ final class Lowering {
    */
   private static final class Flattening {
     private final List<RouteTable> tables;
+    private final VirtualHostOptions defaults;
     private final List<io.holdfast.ir.Route> out = new ArrayList<>();
     private final Set<String> names = new HashSet<>();
 
-    Flattening(List<RouteTable> tables) {
+    Flattening(List<RouteTable> tables, VirtualHostOptions defaults) {
       this.tables = tables;
+      this.defaults = defaults;
     }
 
     /**
@@ -121,7 +124,9 @@ final class Lowering {
           unique = name + "#" + n;
         }
         out.add(new io.holdfast.ir.Route(owner.at("spec.routes[" + i + "]"), unique, match(effective.get()),
-            action(route, namespace)));
+            action(route, defaults, namespace),
+            LoweringOptions.headers(defaults.headerManipulation(), route.options().headerManipulation()),
+            route.options().cors().or(() -> defaults.cors()).map(LoweringOptions::cors)));
       }
     }
   }
@@ -166,13 +171,33 @@ final class Lowering {
         origin, "http", Listener.ChainMatch.ANY, Optional.empty(), List.copyOf(served.values()))));
   }
 
+  /**
+   * The socket listener of a TCP gateway: one TCP filter chain per host, in written order, named after the host
+   * and matching its SNI names (none for the default host). TLS is passed through, never terminated.
+   */
+  static Listener.Socket tcpSocket(TcpGateway gateway) {
+    Origin origin = Origin.of(gateway.key());
+    String namespace = gateway.metadata().namespace();
+    List<Listener.FilterChain> chains = new ArrayList<>();
+    for (int i = 0; i < gateway.hosts().size(); i++) {
+      TcpGateway.Host host = gateway.hosts().get(i);
+      List<WeightedCluster> clusters = host.destination() instanceof RouteAction.Split split
+          ? split.targets().stream()
+              .map(t -> new WeightedCluster(upstream(t.upstream(), namespace), t.weight())).toList()
+          : List.of(new WeightedCluster(upstream(host.destination().upstreams().get(0), namespace), 1));
+      chains.add(new Listener.FilterChain.Tcp(origin.at("spec.hosts[" + i + "]"), host.name(),
+          new Listener.ChainMatch(host.sniDomains()), Optional.empty(), clusters));
+    }
+    return new Listener.Socket(origin, gateway.bindAddress(), gateway.port(), chains);
+  }
+
   private static io.holdfast.ir.RouteMatch match(RouteMatch match) {
     PathMatch path = match.path().map(Lowering::path).orElse(new PathMatch.Prefix("/"));
     List<HeaderMatch> headers = match.headers().stream()
         .map(h -> new HeaderMatch(h.name().toLowerCase(Locale.ROOT), condition(h.condition()), h.invert()))
         .toList();
     List<String> methods = match.methods().stream().distinct().sorted().map(HttpMethod::name).toList();
-    return new io.holdfast.ir.RouteMatch(path, headers, methods);
+    return new io.holdfast.ir.RouteMatch(path, headers, methods, LoweringOptions.queryParameters(match));
   }
 
   private static PathMatch path(io.holdfast.api.PathMatch path) {
@@ -198,15 +223,16 @@ final class Lowering {
     return new io.holdfast.ir.RouteMatch.Present(((io.holdfast.api.HeaderMatch.Present) c).present());
   }
 
-  private static io.holdfast.ir.RouteAction action(Route route, String namespace) {
+  private static io.holdfast.ir.RouteAction action(Route route, VirtualHostOptions defaults, String namespace) {
     RouteAction action = route.action();
     if (action instanceof RouteAction.Forward forward) {
-      return new io.holdfast.ir.RouteAction.Forward(upstream(forward.upstream(), namespace), policy(route));
+      return new io.holdfast.ir.RouteAction.Forward(upstream(forward.upstream(), namespace),
+          LoweringOptions.policy(route, defaults, namespace));
     }
     if (action instanceof RouteAction.Split split) {
       List<WeightedCluster> targets = split.targets().stream()
           .map(t -> new WeightedCluster(upstream(t.upstream(), namespace), t.weight())).toList();
-      return new io.holdfast.ir.RouteAction.Split(targets, policy(route));
+      return new io.holdfast.ir.RouteAction.Split(targets, LoweringOptions.policy(route, defaults, namespace));
     }
     if (action instanceof RouteAction.Redirect r) {
       return new io.holdfast.ir.RouteAction.Redirect(r.host(), r.path(), r.prefixRewrite(), r.responseCode(),
@@ -216,13 +242,7 @@ final class Lowering {
     return new io.holdfast.ir.RouteAction.DirectResponse(direct.status(), direct.body());
   }
 
-  /** Timeout, retries and rewrite apply to forwarding routes only (validation warns where they are ignored). */
-  private static ForwardPolicy policy(Route route) {
-    return new ForwardPolicy(route.timeout(),
-        route.retries().map(r -> new Retries(r.attempts(), r.perTryTimeout(), r.retryOn())), route.prefixRewrite());
-  }
-
-  private static ResourceKey upstream(ObjectRef ref, String namespace) {
+  static ResourceKey upstream(ObjectRef ref, String namespace) {
     return ref.resolve(ResourceKey.UPSTREAM, namespace);
   }
 }

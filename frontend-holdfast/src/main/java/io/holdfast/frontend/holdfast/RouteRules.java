@@ -40,12 +40,19 @@ final class RouteRules {
       checkDirect(direct, field + ".directResponse", sink);
     } else if (action instanceof RouteAction.Delegate delegate) {
       checkDelegate(route.match(), delegate, field, sink);
+      // The forwarding options get RouteOptionsRules' own FieldIgnored warning; these two would apply otherwise.
+      if (route.options().headerManipulation().isPresent() || route.options().cors().isPresent()) {
+        sink.warn(field + ".options", Reasons.FIELD_IGNORED, "headerManipulation and cors of a delegating route"
+            + " do not pass to the delegated routes; set them on the RouteTable's routes (the VirtualService's"
+            + " spec.options defaults do apply to them)");
+      }
     }
     route.timeout().filter(t -> t.isNegative()).ifPresent(t ->
         sink.error(field + ".timeout", Reasons.INVALID_DURATION, "timeout must not be negative"));
     route.retries().ifPresent(retries -> checkRetries(retries, field + ".retries", sink));
     route.prefixRewrite().ifPresent(v -> headerSafe(v, field + ".prefixRewrite", sink));
     boolean forwards = action instanceof RouteAction.Forward || action instanceof RouteAction.Split;
+    RouteOptionsRules.check(route, field, forwards, sink);
     if (!forwards) {
       warnIgnored(route.timeout().isPresent(), field + ".timeout", sink);
       warnIgnored(route.retries().isPresent(), field + ".retries", sink);
@@ -119,7 +126,7 @@ final class RouteRules {
     }
   }
 
-  private static void regexError(String regex, String field, Ledger.Sink sink) {
+  static void regexError(String regex, String field, Ledger.Sink sink) {
     String error = Re2Syntax.error(regex);
     if (error != null) {
       sink.error(field, Reasons.INVALID_REGEX, "invalid RE2 regex \"" + regex + "\": " + error);
@@ -127,11 +134,20 @@ final class RouteRules {
   }
 
   private static void checkSplit(RouteAction.Split split, String field, Ledger.Sink sink) {
+    checkSplitTargets(split, field, ".upstream", ".namespace", sink);
+  }
+
+  /**
+   * References and weights of a split at {@code field}; {@code nameField} and {@code namespaceField} locate a
+   * target's reference inside its element (they differ between VirtualService routes and TcpGateway hosts).
+   */
+  static void checkSplitTargets(RouteAction.Split split, String field, String nameField, String namespaceField,
+      Ledger.Sink sink) {
     long total = 0;
     for (int i = 0; i < split.targets().size(); i++) {
       RouteAction.WeightedTarget target = split.targets().get(i);
       String at = field + "[" + i + "]";
-      MetadataRules.checkRef(target.upstream(), at + ".upstream", at + ".namespace", sink);
+      MetadataRules.checkRef(target.upstream(), at + nameField, at + namespaceField, sink);
       if (target.weight() < 0 || target.weight() > MAX_SPLIT_WEIGHT) {
         sink.error(at + ".weight", Reasons.INVALID_WEIGHT,
             "weight " + target.weight() + " is out of range 0-" + MAX_SPLIT_WEIGHT);
@@ -168,7 +184,7 @@ final class RouteRules {
    * These values end up in request or response headers (Location, :path, :authority): Envoy refuses NUL, CR and
    * LF in them (its HTTP_HEADER_VALUE rule), and letting them through would also allow header injection.
    */
-  private static void headerSafe(String value, String field, Ledger.Sink sink) {
+  static void headerSafe(String value, String field, Ledger.Sink sink) {
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
       if (c == 0 || c == '\n' || c == '\r') {
@@ -187,7 +203,7 @@ final class RouteRules {
             "body is longer than " + MAX_DIRECT_BODY_BYTES + " bytes, Envoy's limit"));
   }
 
-  private static void checkRetries(RetryPolicy retries, String field, Ledger.Sink sink) {
+  static void checkRetries(RetryPolicy retries, String field, Ledger.Sink sink) {
     if (retries.attempts() < 1 || retries.attempts() > MAX_RETRIES) {
       sink.error(field + ".attempts", Reasons.INVALID_RETRY_POLICY,
           "attempts " + retries.attempts() + " is out of range 1-" + MAX_RETRIES);
@@ -204,5 +220,14 @@ final class RouteRules {
     }
     retries.perTryTimeout().filter(t -> t.isZero() || t.isNegative()).ifPresent(t ->
         sink.error(field + ".perTryTimeout", Reasons.INVALID_DURATION, "perTryTimeout must be greater than 0"));
+    retries.backoff().ifPresent(backoff -> {
+      if (backoff.baseInterval().isZero() || backoff.baseInterval().isNegative()) {
+        sink.error(field + ".backoff.baseInterval", Reasons.INVALID_RETRY_POLICY, "baseInterval must be greater than 0");
+      } else {
+        backoff.maxInterval().filter(max -> max.compareTo(backoff.baseInterval()) < 0).ifPresent(max ->
+            sink.error(field + ".backoff.maxInterval", Reasons.INVALID_RETRY_POLICY,
+                "maxInterval must not be shorter than baseInterval (Envoy and gRPC clients reject it)"));
+      }
+    });
   }
 }

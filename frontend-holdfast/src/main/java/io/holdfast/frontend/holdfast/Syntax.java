@@ -52,6 +52,28 @@ final class Syntax {
   }
 
   /**
+   * Why {@code name} is not a TLS server name Envoy can match in {@code filter_chain_match.server_names}, or null
+   * if it is: a lower case host name, or {@code *.} followed by one ({@code *.example.com}, which matches any
+   * name ending in {@code .example.com}). No port, no bare {@code *}: a host without SNI names takes the rest.
+   */
+  static String serverNameError(String name) {
+    if (name.isEmpty()) {
+      return "empty name";
+    }
+    if (!name.equals(name.toLowerCase(java.util.Locale.ROOT))) {
+      return "must be lower case";
+    }
+    String host = name.startsWith("*.") ? name.substring(2) : name;
+    if (host.contains("*")) {
+      return "a wildcard must be a leading *. (as in *.example.com); leave sniDomains out to take every name";
+    }
+    if (host.length() > 253 || !HOST_CHARS.matcher(host).matches() || host.contains("..")) {
+      return "not a valid host name";
+    }
+    return null;
+  }
+
+  /**
    * Why {@code domain} is not a valid Envoy virtual-host domain, or null if it is. Accepted: {@code *}, a lower
    * case host name with at most one {@code *} as its first or last character ({@code *.example.com},
    * {@code api.*}), optionally followed by {@code :port}.

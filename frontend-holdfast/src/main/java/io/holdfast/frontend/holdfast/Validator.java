@@ -6,6 +6,7 @@ import io.holdfast.api.GatewayResource;
 import io.holdfast.api.ObjectRef;
 import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
+import io.holdfast.api.TcpGateway;
 import io.holdfast.api.Route;
 import io.holdfast.api.RouteAction;
 import io.holdfast.api.RouteTable;
@@ -19,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,13 +32,16 @@ import org.slf4j.LoggerFactory;
  *   <li>RouteTables: own rules, then upstream references as for VirtualServices, and each RouteTable a
  *       delegate names by reference must exist ({@code RouteTableNotFound}).</li>
  *   <li>VirtualServices: own rules, then each referenced upstream must exist ({@code UpstreamNotFound}) and be
- *       served ({@code UpstreamRejected}); then the survivors claim their domains, oldest first
+ *       served ({@code UpstreamRejected}), mirrors included; then the survivors claim their domains, oldest first
  *       ({@code DuplicateDomain}); the served ones and the upstreams they reach get warnings for what gRPC
  *       clients make of them ({@link GrpcRules}).</li>
  *   <li>Delegation ({@link DelegationRules}): cycles and prefix violations reject the RouteTable at fault, a
  *       RouteTable gets one parent status per route delegating to it, and delegating objects get warnings for
  *       what is not served under them.</li>
- *   <li>Gateways: own rules; survivors claim address and port, oldest first ({@code DuplicateListener}); then a
+ *   <li>TcpGateways: own rules ({@link TcpGatewayRules}), then each referenced upstream must exist and be served,
+ *       as for VirtualServices.</li>
+ *   <li>Gateways: own rules; survivors claim address and port together with the TcpGateways, oldest first
+ *       ({@code DuplicateListener}); then a
  *       Gateway whose selection names a missing or rejected VirtualService, or serves none, gets a
  *       warning, never a rejection: its listener is still served.</li>
  * </ol>
@@ -63,23 +66,33 @@ public final class Validator {
     List<Upstream> upstreams = unique(config.upstreams(), duplicates);
     List<VirtualService> virtualServices = unique(config.virtualServices(), duplicates);
     List<Gateway> gateways = unique(config.gateways(), duplicates);
+    List<TcpGateway> tcpGateways = unique(config.tcpGateways(), duplicates);
     List<RouteTable> routeTables = unique(config.routeTables(), duplicates);
 
     upstreams.forEach(u -> UpstreamRules.check(u, ledger.sink(u.key())));
+    Map<ResourceKey, Upstream> upstreamsByKey = new TreeMap<>();
+    upstreams.forEach(u -> upstreamsByKey.put(u.key(), u));
     for (RouteTable table : routeTables) {
       RouteTableRules.check(table, ledger.sink(table.key()));
-      checkReferences(table.key(), table.metadata().namespace(), table.routes(), ledger);
+      checkReferences(table, table.routes(), ledger);
+      RouteOptionsRules.checkReferences(table.key(), table.metadata().namespace(), table.routes(), upstreamsByKey,
+          ledger);
     }
     for (VirtualService vs : virtualServices) {
       VirtualServiceRules.check(vs, ledger.sink(vs.key()));
-      checkReferences(vs.key(), vs.metadata().namespace(), vs.routes(), ledger);
+      checkReferences(vs, vs.routes(), ledger);
+      RouteOptionsRules.checkReferences(vs.key(), vs.metadata().namespace(), vs.routes(), upstreamsByKey, ledger);
     }
     Conflicts.domains(served(virtualServices, ledger), ledger);
     Map<RouteTable, String> grpcTables = DelegationRules.check(served(virtualServices, ledger), routeTables, ledger);
     GrpcRules.check(served(virtualServices, ledger), grpcTables, served(upstreams, ledger), ledger);
 
     gateways.forEach(g -> GatewayRules.check(g, ledger.sink(g.key())));
-    Conflicts.listeners(served(gateways, ledger), ledger);
+    for (TcpGateway tcp : tcpGateways) {
+      TcpGatewayRules.check(tcp, ledger.sink(tcp.key()));
+      checkUpstreamRefs(tcp, ledger);
+    }
+    Conflicts.listeners(served(gateways, ledger), served(tcpGateways, ledger), ledger);
     List<Gateway> acceptedGateways = new ArrayList<>();
     for (Gateway gateway : served(gateways, ledger)) {
       List<ObjectRef> servedRefs = resolveSelection(gateway, config, ledger);
@@ -91,6 +104,7 @@ public final class Validator {
     served(virtualServices, ledger).forEach(accepted::add);
     served(routeTables, ledger).forEach(accepted::add);
     acceptedGateways.forEach(accepted::add);
+    served(tcpGateways, ledger).forEach(accepted::add);
     config.serviceEndpoints().forEach(accepted::endpoints);
     Verdicts result = new Verdicts(accepted.build(), ledger.statuses());
     if (log.isDebugEnabled()) {
@@ -103,12 +117,10 @@ public final class Validator {
   /** Registers every key and rejects keys defined more than once; returns those keys. */
   private static Set<ResourceKey> trackAll(GatewayConfig config, Ledger ledger) {
     Map<ResourceKey, Integer> counts = new TreeMap<>();
-    Stream.of(config.upstreams(), config.virtualServices(), config.gateways(), config.routeTables())
-        .flatMap(List::stream)
-        .forEach(r -> {
-          ledger.track(r.key(), r.metadata().generation());
-          counts.merge(r.key(), 1, Integer::sum);
-        });
+    config.resources().forEach(r -> {
+      ledger.track(r.key(), r.metadata().generation());
+      counts.merge(r.key(), 1, Integer::sum);
+    });
     for (UnparsedResource unparsed : config.unparsed()) {
       ledger.track(unparsed.key(), unparsed.generation());
       counts.merge(unparsed.key(), 1, Integer::sum);
@@ -125,7 +137,8 @@ public final class Validator {
   }
 
   /** Upstreams and RouteTables (by reference) named by the routes of {@code owner}. */
-  private static void checkReferences(ResourceKey owner, String namespace, List<Route> routes, Ledger ledger) {
+  private static void checkReferences(GatewayResource owner, List<Route> routes, Ledger ledger) {
+    String namespace = owner.metadata().namespace();
     for (int i = 0; i < routes.size(); i++) {
       Route route = routes.get(i);
       if (route.action() instanceof RouteAction.Delegate delegate
@@ -133,7 +146,7 @@ public final class Validator {
           && ref.ref().namespace().map(Syntax::isNamespace).orElse(true)) {
         ResourceKey target = ref.ref().resolve(ResourceKey.ROUTE_TABLE, namespace);
         if (!ledger.isKnown(target)) {
-          ledger.error(owner, "spec.routes[" + i + "].delegate.ref", Reasons.ROUTE_TABLE_NOT_FOUND,
+          ledger.error(owner.key(), "spec.routes[" + i + "].delegate.ref", Reasons.ROUTE_TABLE_NOT_FOUND,
               target + " does not exist");
         }
       }
@@ -141,17 +154,33 @@ public final class Validator {
       for (int j = 0; j < refs.size(); j++) {
         String field = route.action() instanceof RouteAction.Split
             ? "spec.routes[" + i + "].split[" + j + "].upstream" : "spec.routes[" + i + "].route.upstream";
-        ObjectRef ref = refs.get(j);
-        if (!Syntax.isObjectName(ref.name()) || !ref.namespace().map(Syntax::isNamespace).orElse(true)) {
-          continue; // already reported as InvalidName
-        }
-        ResourceKey target = ref.resolve(ResourceKey.UPSTREAM, namespace);
-        if (!ledger.isKnown(target)) {
-          ledger.error(owner, field, Reasons.UPSTREAM_NOT_FOUND, target + " does not exist");
-        } else if (ledger.isRejected(target)) {
-          ledger.error(owner, field, Reasons.UPSTREAM_REJECTED, target + " is rejected; see its status");
-        }
+        checkUpstreamRef(owner, refs.get(j), field, ledger);
       }
+    }
+  }
+
+  private static void checkUpstreamRefs(TcpGateway tcp, Ledger ledger) {
+    for (int i = 0; i < tcp.hosts().size(); i++) {
+      RouteAction destination = tcp.hosts().get(i).destination();
+      List<ObjectRef> refs = destination.upstreams();
+      for (int j = 0; j < refs.size(); j++) {
+        String field = "spec.hosts[" + i + "]" + (destination instanceof RouteAction.Split
+            ? ".split[" + j + "].upstream" : ".upstream");
+        checkUpstreamRef(tcp, refs.get(j), field, ledger);
+      }
+    }
+  }
+
+  /** The upstream {@code ref} must exist and be served; a malformed reference was already reported. */
+  private static void checkUpstreamRef(GatewayResource referrer, ObjectRef ref, String field, Ledger ledger) {
+    if (!Syntax.isObjectName(ref.name()) || !ref.namespace().map(Syntax::isNamespace).orElse(true)) {
+      return; // already reported as InvalidName
+    }
+    ResourceKey target = ref.resolve(ResourceKey.UPSTREAM, referrer.metadata().namespace());
+    if (!ledger.isKnown(target)) {
+      ledger.error(referrer.key(), field, Reasons.UPSTREAM_NOT_FOUND, target + " does not exist");
+    } else if (ledger.isRejected(target)) {
+      ledger.error(referrer.key(), field, Reasons.UPSTREAM_REJECTED, target + " is rejected; see its status");
     }
   }
 

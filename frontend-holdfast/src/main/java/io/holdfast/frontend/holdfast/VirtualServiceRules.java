@@ -15,6 +15,7 @@ final class VirtualServiceRules {
   static void check(VirtualService vs, Ledger.Sink sink) {
     MetadataRules.check(vs.metadata(), sink);
     checkDomains(vs.domains(), sink);
+    RouteOptionsRules.check(vs.options(), sink);
     for (int i = 0; i < vs.routes().size(); i++) {
       RouteRules.check(vs.routes().get(i), "spec.routes[" + i + "]", sink);
     }

@@ -142,6 +142,27 @@ class DelegationTest {
   }
 
   @Test
+  void theVirtualServiceDefaultsAndQueryParametersReachDelegatedRoutes() {
+    IrBuilder.Result result = lower(
+        vs("web", "'*.web.test'", """
+            - match: {prefix: /team-a/, queryParameters: [{name: tenant, present: true}]}
+              delegate: {ref: {name: team-a}}
+              options: {cors: {allowOrigin: [o.test]}}""")
+            + "  options: {headerManipulation: {responseHeadersToRemove: [server]}}\n",
+        table("team-a", "", """
+            - {name: q, match: {prefix: /team-a/q, queryParameters: [{name: v, exact: '2'}]}, route: {upstream: up},
+               options: {headerManipulation: {responseHeadersToAdd: [{name: x-team, value: a}]}}}"""));
+
+    Listener listener = result.ir().listeners().get(0);
+    Route route = listener.virtualHosts().get(0).routes().get(0);
+    assertThat(route.match().queryParameters()).extracting(q -> q.name()).containsExactly("tenant", "v");
+    assertThat(route.headers().responseRemove()).containsExactly("server");
+    assertThat(route.headers().responseAdd()).extracting(h -> h.name()).containsExactly("x-team");
+    assertThat(route.cors()).isEmpty();
+    assertThat(findings(result, WEB)).containsExactly("WARNING spec.routes[0].options " + Reasons.FIELD_IGNORED);
+  }
+
+  @Test
   void aSelectorPicksTablesByLabelInItsNamespaceOrderedByWeightThenKey() {
     String teams = "- {match: {prefix: /teams/}, delegate: {selector: {matchLabels: {tier: teams}}}}";
     IrBuilder.Result result = lower(

@@ -20,15 +20,17 @@ import java.util.stream.Stream;
  * The story of the original outage, told on one machine: three replicas elect a leader through a Lease on an
  * emulated API; the leader is cut off from the API, then everyone is, and the route is changed on the API
  * meanwhile; then the API comes back. A gateway client keeps calling throughout. Prints a timeline (who leads,
- * who serves, calls succeeded/failed) and a verdict line; bounded by {@link #BOUND}.
+ * who serves, calls succeeded/failed) and a verdict line; bounded by {@link #BOUND} once the replica processes run.
  */
 final class Demo {
   static final Duration BOUND = Duration.ofSeconds(85);
   static final Duration ACT = Duration.ofSeconds(8);
   private static final Duration WAIT = Duration.ofSeconds(30);
+  private static final Duration START = Duration.ofSeconds(120);
 
   private final PrintWriter out;
   private final long t0 = System.nanoTime();
+  private long storyStart = System.nanoTime(); // reset once the replicas run: BOUND is the story's, not start-up's
   private final Map<String, String> lastRole = new HashMap<>();
   private final List<String> leaders = new CopyOnWriteArrayList<>();
 
@@ -79,6 +81,11 @@ final class Demo {
     say("api", "VirtualService echo (" + DemoWorld.DOMAIN + ") routes to v1");
     world.startReplicas(3);
     watcher.scheduleWithFixedDelay(() -> watch(world), 0, 200, TimeUnit.MILLISECONDS);
+    // JVM start-up is not part of the story and can take tens of seconds on a loaded machine: the election's
+    // bound starts once every replica's elector runs, not when the processes are launched.
+    DemoWorld.waitFor(START, () -> world.replicas().stream()
+        .allMatch(r -> world.role(r).map(x -> !x.role().equals("starting")).orElse(false)), "the replicas to start");
+    storyStart = System.nanoTime();
     DemoWorld.waitFor(WAIT, () -> leader(world).isPresent(), "a leader");
     DemoWorld.Replica first = leader(world).orElseThrow();
     world.startClient(first);
@@ -149,7 +156,7 @@ final class Demo {
   private void hold(DemoWorld world) {
     long end = System.nanoTime() + ACT.toNanos();
     DemoWorld.waitFor(ACT.plusSeconds(1), () -> System.nanoTime() - end > 0, "the act to end");
-    if (Duration.ofNanos(System.nanoTime() - t0).compareTo(BOUND) > 0) {
+    if (Duration.ofNanos(System.nanoTime() - storyStart).compareTo(BOUND) > 0) {
       throw new IllegalStateException("over the demo's time bound of " + BOUND.toSeconds() + "s");
     }
   }

@@ -1,6 +1,7 @@
 package io.holdfast.kube.source;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.List;
@@ -14,6 +15,12 @@ import org.slf4j.LoggerFactory;
  * One informed kind. It owns the current fabric8 informer and can replace it with a fresh one seeded with the
  * old one's cache ({@link #restart()}), which re-lists and re-watches without ever showing an empty cache.
  * Events only call {@code onChange}; readers use the store. Thread-safe.
+ *
+ * <p>An <em>optional</em> slot is for a kind a cluster may not serve yet: a kind added in a later release whose CRD
+ * an upgrade has not applied (404), or Secrets before the RBAC rule that grants them (403). Until its first list
+ * succeeds, such an answer makes it count as listed and empty (the API answered: there is nothing this replica
+ * can see), so the other kinds are served; it keeps retrying and fills in once the API serves it. Required kinds
+ * never do this: a 403 on VirtualServices must not look like "no VirtualServices".
  */
 final class InformerSlot<T extends HasMetadata> implements AutoCloseable {
 
@@ -27,16 +34,27 @@ final class InformerSlot<T extends HasMetadata> implements AutoCloseable {
   }
 
   private final String kind;
+  private final boolean optional;
   private final Supplier<SharedIndexInformer<T>> factory;
   private final Listener listener;
   private final ResourceEventHandler<T> handler;
   private volatile SharedIndexInformer<T> current;
   private volatile boolean synced;
+  private volatile boolean absent; // optional slots only: the API said 404/403 and has never listed it
   private volatile boolean closed;
 
-  /** @param factory makes a new, unstarted informer (from {@code runnableInformer}) with any indexers */
+  /** A required slot: it counts as listed only once a list succeeded. */
   InformerSlot(String kind, Supplier<SharedIndexInformer<T>> factory, Listener listener) {
+    this(kind, false, factory, listener);
+  }
+
+  /**
+   * @param optional whether a 404 or 403 before the first successful list counts as an empty, listed kind
+   * @param factory  makes a new, unstarted informer (from {@code runnableInformer}) with any indexers
+   */
+  InformerSlot(String kind, boolean optional, Supplier<SharedIndexInformer<T>> factory, Listener listener) {
     this.kind = Objects.requireNonNull(kind, "kind");
+    this.optional = optional;
     this.factory = Objects.requireNonNull(factory, "factory");
     this.listener = Objects.requireNonNull(listener, "listener");
     this.handler = new ResourceEventHandler<>() {
@@ -85,6 +103,13 @@ final class InformerSlot<T extends HasMetadata> implements AutoCloseable {
     // Keep retrying whatever fails, including the first list: the API may come later than this process.
     informer.exceptionHandler((started, error) -> {
       listener.failed(kind, error);
+      if (optional && !synced && !absent && notServed(error)) {
+        absent = true;
+        log.warn("kind not served to this replica, treating it as empty and retrying kind={} error={} hint={}",
+            kind, error.getMessage(),
+            "apply the CRDs and RBAC in deploy/ (a 404 is a missing CRD, a 403 a missing RBAC rule)");
+        listener.changed(kind);
+      }
       return !closed;
     });
     seed.ifPresent(items -> informer.initialState(items.stream()));
@@ -92,6 +117,10 @@ final class InformerSlot<T extends HasMetadata> implements AutoCloseable {
     informer.start().whenComplete((ignored, error) -> {
       if (error == null) {
         synced = true;
+        if (absent) {
+          absent = false;
+          log.info("kind is served now kind={}", kind);
+        }
         log.debug("informer listed and watching kind={}", kind);
         listener.changed(kind);
       }
@@ -99,18 +128,36 @@ final class InformerSlot<T extends HasMetadata> implements AutoCloseable {
     return informer;
   }
 
-  /** True once any informer of this slot has listed; stays true through restarts and outages. */
+  /**
+   * True once any informer of this slot has listed (or, optional slots, the API said it does not serve the kind);
+   * stays true through restarts and outages.
+   */
   boolean hasSynced() {
     SharedIndexInformer<T> informer = current;
     if (!synced && informer != null && informer.hasSynced()) {
       synced = true;
     }
-    return synced;
+    return synced || absent;
   }
 
+  /** Watching, or (optional slots) known not to be served: nothing to watch is not a stale view. */
   boolean isWatching() {
     SharedIndexInformer<T> informer = current;
-    return informer != null && informer.isWatching();
+    return absent || informer != null && informer.isWatching();
+  }
+
+  /** True while this optional kind is treated as empty because the API does not serve it. */
+  boolean isAbsent() {
+    return absent;
+  }
+
+  private static boolean notServed(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause()) {
+      if (t instanceof KubernetesClientException e) {
+        return e.getCode() == 404 || e.getCode() == 403;
+      }
+    }
+    return false;
   }
 
   List<T> items() {

@@ -33,8 +33,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The gateway config as the Kubernetes API holds it: Upstream, VirtualService, Gateway and RouteTable custom
- * resources,
+ * The gateway config as the Kubernetes API holds it: Upstream, VirtualService, Gateway, TcpGateway and RouteTable
+ * custom resources,
  * plus the Services and EndpointSlices that kube upstreams resolve to, kept in fabric8 informer caches.
  *
  * <p>Informer events only mark the view dirty. One rebuild thread waits for a pause in changes
@@ -59,6 +59,12 @@ public final class KubeConfigSource implements AutoCloseable {
   static final String SERVICE = "Service";
   static final String ENDPOINT_SLICE = "EndpointSlice";
   private static final String BY_SERVICE = "byService";
+  /**
+   * Kinds without which nothing is served: Holdfast's first three. A kind added later is optional (see
+   * {@link InformerSlot}): a cluster upgraded without its CRD still gets the rest of its config.
+   */
+  private static final java.util.Set<ResourceDefinitionContext> REQUIRED =
+      java.util.Set.of(GatewayCrds.UPSTREAM, GatewayCrds.VIRTUAL_SERVICE, GatewayCrds.GATEWAY);
 
   private final KubernetesClient client;
   private final Optional<String> namespace;
@@ -106,7 +112,7 @@ public final class KubeConfigSource implements AutoCloseable {
       }
     };
     for (ResourceDefinitionContext kind : GatewayCrds.ALL) {
-      customs.put(kind, new InformerSlot<>(kind.getKind(),
+      customs.put(kind, new InformerSlot<>(kind.getKind(), !REQUIRED.contains(kind),
           () -> scoped(client.genericKubernetesResources(kind)).runnableInformer(0), listener));
     }
     services = new InformerSlot<>(SERVICE, () -> scoped(client.services()).runnableInformer(0), listener);
@@ -213,9 +219,10 @@ public final class KubeConfigSource implements AutoCloseable {
       return;
     }
     lastPushed = config;
-    log.info("kube config rebuilt upstreams={} virtualServices={} gateways={} routeTables={} unparsed={}"
-        + " services={}", config.upstreams().size(), config.virtualServices().size(), config.gateways().size(),
-        config.routeTables().size(), config.unparsed().size(), config.serviceEndpoints().size());
+    log.info("kube config rebuilt upstreams={} virtualServices={} gateways={} tcpGateways={} routeTables={}"
+        + " unparsed={} services={}", config.upstreams().size(), config.virtualServices().size(),
+        config.gateways().size(), config.tcpGateways().size(), config.routeTables().size(),
+        config.unparsed().size(), config.serviceEndpoints().size());
     try {
       sink.accept(config);
     } catch (RuntimeException e) {

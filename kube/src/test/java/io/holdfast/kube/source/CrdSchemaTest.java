@@ -31,7 +31,7 @@ class CrdSchemaTest {
   private static final Path EXAMPLES = Path.of("../examples/config");
   private static final Map<String, String> PLURALS =
       Map.of("Upstream", "upstreams", "VirtualService", "virtualservices", "Gateway", "gateways",
-          "RouteTable", "routetables");
+          "TcpGateway", "tcpgateways", "RouteTable", "routetables");
 
   static CustomResourceDefinition load(String kind) {
     Path file = CRDS.resolve("gateway.holdfast.io_" + PLURALS.get(kind) + ".yaml");
@@ -46,8 +46,17 @@ class CrdSchemaTest {
     return load(kind).getSpec().getVersions().get(0).getSchema().getOpenAPIV3Schema();
   }
 
+  @Test
+  void everyHoldfastKindHasItsCrdFile() throws IOException {
+    try (Stream<Path> files = Files.list(CRDS)) {
+      assertThat(files.map(f -> f.getFileName().toString())).containsExactlyInAnyOrderElementsOf(
+          GatewayCrds.ALL.stream().map(c -> "gateway.holdfast.io_" + c.getPlural() + ".yaml").toList());
+    }
+    assertThat(GatewayCrds.ALL).extracting(c -> c.getKind()).containsExactlyInAnyOrderElementsOf(PLURALS.keySet());
+  }
+
   @ParameterizedTest
-  @ValueSource(strings = {"Upstream", "VirtualService", "Gateway", "RouteTable"})
+  @ValueSource(strings = {"Upstream", "VirtualService", "Gateway", "TcpGateway", "RouteTable"})
   void crdNamesGroupScopeAndStatusSubresource(String kind) {
     CustomResourceDefinition crd = load(kind);
     assertThat(crd.getApiVersion()).isEqualTo("apiextensions.k8s.io/v1");
@@ -76,7 +85,7 @@ class CrdSchemaTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"Upstream", "VirtualService", "Gateway", "RouteTable"})
+  @ValueSource(strings = {"Upstream", "VirtualService", "Gateway", "TcpGateway", "RouteTable"})
   void schemaIsStructuralWithAStatusOfConditions(String kind) {
     JSONSchemaProps root = schema(kind);
     assertThat(SchemaCheck.structuralProblems(root)).isEmpty();
@@ -97,7 +106,7 @@ class CrdSchemaTest {
       }
     }
     assertThat(documents).extracting(d -> d.tree().get("kind").stringValue())
-        .contains("Upstream", "VirtualService", "Gateway", "RouteTable");
+        .contains("Upstream", "VirtualService", "Gateway", "TcpGateway", "RouteTable");
     for (ManifestDocument document : documents) {
       String kind = document.tree().get("kind").stringValue();
       assertThat(SchemaCheck.violations(document.tree(), schema(kind))).as(document.location()).isEmpty();

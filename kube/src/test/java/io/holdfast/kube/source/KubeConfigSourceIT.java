@@ -58,8 +58,9 @@ class KubeConfigSourceIT {
     // Everything existed before the start, so the very first config already holds all of it.
     GatewayConfig first = kube.configs.get(0);
     assertThat(first.upstreams()).extracting(u -> u.key().name()).containsExactly("echo-v1", "echo-v2");
-    assertThat(first.virtualServices()).extracting(v -> v.key().name()).containsExactly("echo");
-    assertThat(first.virtualServices().get(0).routes()).hasSize(3);
+    assertThat(first.virtualServices()).extracting(v -> v.key().name()).containsExactlyInAnyOrder("echo", "echo-web");
+    assertThat(first.virtualServices()).filteredOn(v -> v.key().name().equals("echo")).singleElement()
+        .satisfies(v -> assertThat(v.routes()).hasSize(3));
     assertThat(first.gateways()).extracting(g -> g.key().name()).containsExactly("public");
     assertThat(first.unparsed()).singleElement().satisfies(u -> {
       assertThat(u.key()).isEqualTo(ResourceKey.virtualService("demo", "broken"));
@@ -76,8 +77,8 @@ class KubeConfigSourceIT {
     kube.apply(virtualService("demo", "echo", "renamed.test"));
     kube.delete(ResourceKey.VIRTUAL_SERVICE, "demo", "broken");
     await().atMost(WAIT).untilAsserted(() -> {
-      assertThat(kube.last().virtualServices()).extracting(VirtualService::domains)
-          .containsExactly(List.of("renamed.test"));
+      assertThat(kube.last().virtualServices()).extracting(v -> v.key().name() + " " + v.domains())
+          .containsExactlyInAnyOrder("echo [renamed.test]", "echo-web [*.echo.test]");
       assertThat(kube.last().unparsed()).isEmpty();
     });
     assertThat(source.observed()).doesNotContainKey(ResourceKey.virtualService("demo", "broken"));
@@ -112,6 +113,39 @@ class KubeConfigSourceIT {
     assertThat(source.cached(ResourceKey.core("Service", "demo", "echo"))).as("not a Holdfast kind").isEmpty();
     assertThat(source.cached(new ResourceKey("gateway.networking.k8s.io", key.kind(), key.namespace(), key.name())))
         .as("the same kind and name in another API group").isEmpty();
+  }
+
+  @Test
+  void aKindWhoseCrdIsNotInstalledIsEmptyUntilItIsAndTheRestIsServed() {
+    kube.api.refuseReads("/tcpgateways", 404); // an upgrade that has not applied the TcpGateway CRD yet
+    kube.apply(virtualService("demo", "echo", "echo.test"));
+    KubeConfigSource source = kube.start();
+
+    await().atMost(WAIT).until(() -> !kube.configs.isEmpty());
+    assertThat(kube.last().virtualServices()).extracting(v -> v.key().name()).containsExactly("echo");
+    assertThat(kube.last().tcpGateways()).isEmpty();
+    await().atMost(WAIT).until(() -> source.staleSince().isEmpty());
+
+    kube.api.refuseReads("/tcpgateways", 0);
+    kube.apply(resource("""
+        apiVersion: gateway.holdfast.io/v1
+        kind: TcpGateway
+        metadata: {name: tcp, namespace: demo}
+        spec: {port: 10443, hosts: [{name: all, upstream: {name: echo}}]}
+        """));
+    await().atMost(WAIT).untilAsserted(() -> assertThat(kube.last().tcpGateways())
+        .extracting(g -> g.key().name()).containsExactly("tcp"));
+  }
+
+  @Test
+  void aRequiredKindTheApiRefusesIsNeverTakenForEmpty() {
+    kube.api.refuseReads("/virtualservices", 403); // RBAC without VirtualServices: serving "none" would be wrong
+    kube.apply(virtualService("demo", "echo", "echo.test"));
+    kube.start();
+
+    await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> kube.configs.isEmpty());
+    kube.api.refuseReads("/virtualservices", 0);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(kube.last().virtualServices()).hasSize(1));
   }
 
   @Test

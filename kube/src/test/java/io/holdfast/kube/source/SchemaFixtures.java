@@ -21,6 +21,13 @@ final class SchemaFixtures {
   private static final String GATEWAY = "apiVersion: gateway.holdfast.io/v1\nkind: Gateway\n"
       + "metadata: {name: g, namespace: demo}\n";
 
+  private static final String TCP_GATEWAY = "apiVersion: gateway.holdfast.io/v1\nkind: TcpGateway\n"
+      + "metadata: {name: t, namespace: demo}\n";
+
+  private static Case tcp(String name, boolean valid, String spec) {
+    return new Case("TcpGateway " + name, valid, TCP_GATEWAY + "spec: " + spec);
+  }
+
   private static Case upstream(String name, boolean valid, String spec) {
     return new Case("Upstream " + name, valid, UPSTREAM + "spec: " + spec);
   }
@@ -81,17 +88,73 @@ final class SchemaFixtures {
           "{match: {prefix: /a/}, delegate: {selector: {namespaces: demo}}}"),
       routeTable("routes and weight", true, "{weight: -2, routes: [{match: {prefix: /a/x}, route: {upstream: u},"
           + " timeout: 1s}, {match: {prefix: /a/y/}, delegate: {ref: {name: y}}}]}"),
+      routeTable("route options and query parameters", true, "{routes: [{match: {prefix: /a/, queryParameters:"
+          + " [{name: q, present: true}]}, route: {upstream: u}, options: {hostRewrite: h.test, idleTimeout: 1s}}]}"),
+      routeTable("defaults are a VirtualService's", false,
+          "{options: {cors: {allowOrigin: [o]}}, routes: [{match: {prefix: /a}, route: {upstream: u}}]}"),
       routeTable("routes only", true, "{routes: [{match: {exact: /a}, directResponse: {status: 204}}]}"),
       routeTable("no routes", false, "{weight: 1}"),
       routeTable("domains", false, "{domains: [a.test], routes: []}"),
       routeTable("weight as string", false, "{weight: \"1\", routes: []}"),
       routeTable("route without action", false, "{routes: [{match: {prefix: /a}}]}"),
+      route("every route option", true, "{match: {prefix: /, queryParameters: [{name: a, exact: b},"
+          + " {name: c, regex: d}, {name: e, present: true}]}, route: {upstream: u},"
+          + " retries: {attempts: 1, retryOn: [reset], backoff: {baseInterval: 10ms, maxInterval: 1s}},"
+          + " options: {headerManipulation: {requestHeadersToAdd: [{name: x, value: y, append: false}],"
+          + " requestHeadersToRemove: [z], responseHeadersToAdd: [{name: x, value: y}], responseHeadersToRemove: [w]},"
+          + " hostRewrite: h.test, regexRewrite: {pattern: a, substitution: b}, idleTimeout: 1s,"
+          + " maxStreamDuration: 1m, cors: {allowOrigin: [o], allowOriginRegex: [r], allowMethods: [GET],"
+          + " allowHeaders: [x], exposeHeaders: [y], maxAge: 1h, allowCredentials: true},"
+          + " faults: {abort: {percentage: 2.5, httpStatus: 503}, delay: {percentage: 1, fixedDelay: 1s}},"
+          + " hashPolicies: [{header: x, terminal: true}, {cookie: {name: s, ttl: 1h, path: /}}, {sourceIp: true}],"
+          + " mirror: {upstream: m, namespace: n, percentage: 10}}}"),
+      route("auto host rewrite and grpc abort", true, "{match: {prefix: /}, route: {upstream: u},"
+          + " options: {autoHostRewrite: true, faults: {abort: {percentage: 100, grpcStatus: 14}}}}"),
+      route("unknown route option", false, "{match: {prefix: /}, route: {upstream: u}, options: {retries: {}}}"),
+      route("query parameter with two conditions", false,
+          "{match: {queryParameters: [{name: a, exact: b, present: true}]}, route: {upstream: u}}"),
+      route("query parameter without name", false, "{match: {queryParameters: [{exact: b}]}, route: {upstream: u}}"),
+      route("abort with both statuses", false, "{match: {prefix: /}, route: {upstream: u},"
+          + " options: {faults: {abort: {percentage: 1, httpStatus: 503, grpcStatus: 14}}}}"),
+      route("abort without status", false,
+          "{match: {prefix: /}, route: {upstream: u}, options: {faults: {abort: {percentage: 1}}}}"),
+      route("percentage as string", false, "{match: {prefix: /}, route: {upstream: u},"
+          + " options: {faults: {delay: {percentage: \"5\", fixedDelay: 1s}}}}"),
+      route("hash policy with two inputs", false, "{match: {prefix: /}, route: {upstream: u},"
+          + " options: {hashPolicies: [{header: x, sourceIp: true}]}}"),
+      route("sourceIp false", false,
+          "{match: {prefix: /}, route: {upstream: u}, options: {hashPolicies: [{sourceIp: false}]}}"),
+      route("mirror without upstream", false,
+          "{match: {prefix: /}, route: {upstream: u}, options: {mirror: {percentage: 5}}}"),
+      route("header to add without value", false, "{match: {prefix: /}, route: {upstream: u},"
+          + " options: {headerManipulation: {requestHeadersToAdd: [{name: x}]}}}"),
+      route("backoff without base", false, "{match: {prefix: /}, route: {upstream: u},"
+          + " retries: {attempts: 1, retryOn: [reset], backoff: {maxInterval: 1s}}}"),
+      new Case("VirtualService defaults", true, VS + "spec: {domains: [a.test], routes: [{match: {prefix: /},"
+          + " route: {upstream: u}}], options: {headerManipulation: {responseHeadersToRemove: [server]},"
+          + " cors: {allowOrigin: [o]}, retries: {attempts: 1, retryOn: [reset]}}}"),
+      new Case("VirtualService unknown default", false, VS + "spec: {domains: [a.test], routes: [{match:"
+          + " {prefix: /}, route: {upstream: u}}], options: {timeout: 1s}}"),
       gateway("named virtual services", true, "{port: 8080, virtualServices: [{name: v, namespace: demo}]}"),
       gateway("all in namespace", true, "{port: 8080, bindAddress: 127.0.0.1}"),
       gateway("names and selector", false,
           "{port: 8080, virtualServices: [{name: v}], selector: {matchLabels: {a: b}}}"),
       gateway("no port", false, "{selector: {matchLabels: {a: b}}}"),
-      gateway("label value not a string", false, "{port: 8080, selector: {matchLabels: {a: {b: c}}}}"));
+      gateway("label value not a string", false, "{port: 8080, selector: {matchLabels: {a: {b: c}}}}"),
+      tcp("passthrough and default", true, "{port: 10443, bindAddress: \"::\", hosts: ["
+          + "{name: a, sniDomains: [a.test, \"*.b.test\"], upstream: {name: u, namespace: other}},"
+          + " {name: rest, split: [{upstream: {name: u}, weight: 1}, {upstream: {name: v}, weight: 0}]}]}"),
+      tcp("no hosts field", false, "{port: 10443}"),
+      tcp("no port", false, "{hosts: [{name: a, upstream: {name: u}}]}"),
+      tcp("upstream and split", false,
+          "{port: 1, hosts: [{name: a, upstream: {name: u}, split: [{upstream: {name: u}, weight: 1}]}]}"),
+      tcp("neither upstream nor split", false, "{port: 1, hosts: [{name: a, sniDomains: [a.test]}]}"),
+      tcp("host without name", false, "{port: 1, hosts: [{upstream: {name: u}}]}"),
+      tcp("upstream as a string", false, "{port: 1, hosts: [{name: a, upstream: u}]}"),
+      tcp("upstream without name", false, "{port: 1, hosts: [{name: a, upstream: {namespace: n}}]}"),
+      tcp("split target without weight", false, "{port: 1, hosts: [{name: a, split: [{upstream: {name: u}}]}]}"),
+      tcp("sniDomains not a list", false, "{port: 1, hosts: [{name: a, sniDomains: a.test, upstream: {name: u}}]}"),
+      tcp("unknown host field", false, "{port: 1, hosts: [{name: a, upstream: {name: u}, tls: {}}]}"));
 
   private SchemaFixtures() {
   }

@@ -9,6 +9,8 @@ import io.holdfast.api.ResourceKey;
  * <ul>
  *   <li>Cluster of an Upstream {@code ns/name}: Cluster and ClusterLoadAssignment {@code ns/name}.</li>
  *   <li>Socket listener of a Gateway {@code ns/name}: Listener and RouteConfiguration {@code gateway/ns/name}.</li>
+ *   <li>Socket listener of a TcpGateway {@code ns/name}: Listener {@code TcpGateway/ns/name} (its key, as below;
+ *       it has no route configuration).</li>
  *   <li>Client listener for domain {@code d} (not a wildcard): API Listener and RouteConfiguration {@code d}, the
  *       name grpc-java asks for when a channel targets {@code xds:///d}.</li>
  *   <li>Virtual host of a VirtualService {@code ns/name}: {@code ns/name}; its route {@code i}: the route's name,

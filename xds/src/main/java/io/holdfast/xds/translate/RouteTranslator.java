@@ -42,8 +42,10 @@ final class RouteTranslator {
    * through to a later route (a route meant to block a path would then forward it), so they stay, with a
    * warning (Reasons.GRPC_NON_FORWARDING_ROUTE) since one gRPC client crashes on the action. Methods are not
    * matched on {@code :method}, a pseudo-header gRPC clients treat as absent: gRPC calls are always POST, so a
-   * route whose methods include POST matches them without it and one whose methods do not is left out. And a
-   * route timeout is also set as {@code max_stream_duration}, the field gRPC clients read.
+   * route whose methods include POST matches them without it and one whose methods do not is left out (as is one
+   * matching query parameters: gRPC calls have no query string). A route timeout is also set as
+   * {@code max_stream_duration}, the field gRPC clients read, unless the route sets that itself. And CORS
+   * policies are left out ({@link RoutePolicyTranslator}).
    */
   enum Flavor {
     ENVOY, GRPC
@@ -57,8 +59,9 @@ final class RouteTranslator {
         .setName(EnvoyNames.virtualHost(host.origin().object()))
         .addAllDomains(host.domains());
     for (io.holdfast.ir.Route route : host.routes()) {
-      if (flavor == Flavor.GRPC && !route.match().admitsMethod(GRPC_METHOD)) {
-        continue;
+      if (flavor == Flavor.GRPC && (!route.match().admitsMethod(GRPC_METHOD)
+          || !route.match().queryParameters().isEmpty())) {
+        continue; // gRPC calls are POST and have no query string: such routes never match them
       }
       envoy.addRoutes(route(route, flavor));
     }
@@ -81,6 +84,7 @@ final class RouteTranslator {
       direct.body().ifPresent(body -> response.setBody(DataSource.newBuilder().setInlineString(body)));
       envoy.setDirectResponse(response);
     }
+    RoutePolicyTranslator.decorate(route, envoy, flavor);
     return envoy.build();
   }
 
@@ -97,6 +101,7 @@ final class RouteTranslator {
     for (HeaderMatch header : match.headers()) {
       envoy.addHeaders(header(header));
     }
+    RoutePolicyTranslator.queryParameters(match, envoy);
     List<String> methods = flavor == Flavor.GRPC ? List.of() : match.methods();
     if (methods.size() == 1) {
       envoy.addHeaders(HeaderMatcher.newBuilder().setName(":method")
@@ -152,9 +157,11 @@ final class RouteTranslator {
           .setRetryOn(String.join(",", retries.retryOn()))
           .setNumRetries(UInt32Value.of(retries.attempts()));
       retries.perTryTimeout().ifPresent(t -> envoy.setPerTryTimeout(Protos.duration(t)));
+      retries.backoff().ifPresent(backoff -> RoutePolicyTranslator.backoff(backoff, envoy));
       action.setRetryPolicy(envoy);
     });
     policy.prefixRewrite().ifPresent(action::setPrefixRewrite);
+    RoutePolicyTranslator.forward(policy, action);
     return action.build();
   }
 

@@ -18,7 +18,8 @@ import java.util.TreeMap;
  * <ul>
  *   <li>per cluster: an EDS Cluster (over ADS) and its ClusterLoadAssignment;</li>
  *   <li>per socket listener: a Listener on address:port whose HttpConnectionManager fetches its
- *       RouteConfiguration over ADS, and that RouteConfiguration with the listener's virtual hosts in order;</li>
+ *       RouteConfiguration over ADS, and that RouteConfiguration with the listener's virtual hosts in order (no
+ *       RouteConfiguration when the listener has only TCP chains, which {@code tcp_proxy} its clusters);</li>
  *   <li>per client listener: an {@code api_listener} Listener named by its target and its RouteConfiguration with
  *       its virtual host, in the flavour proxyless gRPC clients understand.</li>
  * </ul>
@@ -40,14 +41,16 @@ public final class Translator {
     for (Listener listener : ir.listeners()) {
       if (listener instanceof Listener.Socket socket) {
         String name = EnvoyNames.listener(socket.origin().object());
-        RouteConfiguration.Builder routes = RouteConfiguration.newBuilder().setName(name);
-        socket.virtualHosts().forEach(host ->
-            routes.addVirtualHosts(RouteTranslator.virtualHost(host, RouteTranslator.Flavor.ENVOY)));
-        out.put(Resources.V3.ROUTE_TYPE_URL, routes.build(), socket.origin(), name);
+        if (socket.filterChains().stream().anyMatch(c -> c instanceof Listener.FilterChain.Http)) {
+          RouteConfiguration.Builder routes = RouteConfiguration.newBuilder().setName(name);
+          socket.virtualHosts().forEach(host ->
+              routes.addVirtualHosts(RouteTranslator.virtualHost(host, RouteTranslator.Flavor.ENVOY)));
+          out.put(Resources.V3.ROUTE_TYPE_URL, routes.build(), socket.origin(), name);
+        }
         out.put(Resources.V3.LISTENER_TYPE_URL, ListenerTranslator.socket(socket), socket.origin(), name);
       } else if (listener instanceof Listener.ClientApi client) {
-        out.put(Resources.V3.LISTENER_TYPE_URL, ListenerTranslator.api(client.target()), client.origin(),
-            EnvoyNames.apiListener(client.target()));
+        out.put(Resources.V3.LISTENER_TYPE_URL, ListenerTranslator.api(client.target(), client.virtualHost()),
+            client.origin(), EnvoyNames.apiListener(client.target()));
         RouteConfiguration routes = RouteConfiguration.newBuilder()
             .setName(EnvoyNames.apiRoutes(client.target()))
             .addVirtualHosts(RouteTranslator.virtualHost(client.virtualHost(), RouteTranslator.Flavor.GRPC))

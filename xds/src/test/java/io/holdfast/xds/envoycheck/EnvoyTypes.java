@@ -14,6 +14,7 @@ import io.envoyproxy.envoy.extensions.filters.http.cors.v3.Cors;
 import io.envoyproxy.envoy.extensions.filters.http.fault.v3.HTTPFault;
 import io.envoyproxy.envoy.extensions.filters.http.local_ratelimit.v3.LocalRateLimit;
 import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
+import io.envoyproxy.envoy.extensions.filters.listener.tls_inspector.v3.TlsInspector;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
 import io.envoyproxy.envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy;
 import io.envoyproxy.envoy.extensions.load_balancing_policies.client_side_weighted_round_robin.v3.ClientSideWeightedRoundRobin;
@@ -58,6 +59,7 @@ final class EnvoyTypes {
       Router.getDescriptor(),
       HttpProtocolOptions.getDescriptor(),
       TcpProxy.getDescriptor(),
+      TlsInspector.getDescriptor(),
       UpstreamTlsContext.getDescriptor(),
       DownstreamTlsContext.getDescriptor(),
       RoundRobin.getDescriptor(),

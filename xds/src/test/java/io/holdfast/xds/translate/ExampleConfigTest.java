@@ -33,12 +33,12 @@ class ExampleConfigTest {
         sources.add(new ConfigLoader.Source(file.getFileName().toString(), Files.readString(file)));
       }
     }
-    assertThat(sources).hasSizeBetween(1, 4);
+    assertThat(sources).hasSizeBetween(1, 5);
     ConfigLoader.Loaded loaded = new ConfigLoader().load(sources, Map.of());
     assertThat(loaded.errors()).isEmpty();
 
     ValidationResult result = new Validator().validate(loaded.config());
-    assertThat(result.statuses()).hasSize(5);
+    assertThat(result.statuses()).hasSize(10);
     // The legacy redirect reaches gRPC clients of echo.test as non_forwarding_action: a warning, nothing else.
     assertThat(result.statuses().values()).filteredOn(s -> s.state() != ResourceStatus.State.ACCEPTED)
         .singleElement().satisfies(s -> {
@@ -50,7 +50,8 @@ class ExampleConfigTest {
 
     Translation translation = EnvoyConstraints.checked(new Translator().translate(HoldfastFrontEnd.lowerAccepted(result.accepted())));
     var snapshot = translation.snapshot();
-    assertThat(snapshot.ofType(Resources.V3.CLUSTER_TYPE_URL)).containsOnlyKeys("demo/echo-v1", "demo/echo-v2");
+    assertThat(snapshot.ofType(Resources.V3.CLUSTER_TYPE_URL)).containsOnlyKeys("demo/echo-v1", "demo/echo-v2",
+        "demo/tls-api", "demo/tls-web", "demo/tls-fallback");
     Listener listener = (Listener) snapshot.ofType(Resources.V3.LISTENER_TYPE_URL).get("gateway/demo/public");
     assertThat(listener.getAddress().getSocketAddress().getPortValue()).isEqualTo(10080);
     RouteConfiguration routes = (RouteConfiguration) snapshot.ofType(Resources.V3.ROUTE_TYPE_URL)
@@ -69,5 +70,23 @@ class ExampleConfigTest {
         .extracting(c -> c.getName() + "=" + c.getWeight().getValue())
         .containsExactly("demo/echo-v1=90", "demo/echo-v2=10");
     assertThat(snapshot.ofType(Resources.V3.LISTENER_TYPE_URL)).containsKeys("echo.test", "echo.test:10080");
+
+    Listener passthrough =
+        (Listener) snapshot.ofType(Resources.V3.LISTENER_TYPE_URL).get("TcpGateway/demo/passthrough");
+    assertThat(passthrough.getAddress().getSocketAddress().getPortValue()).isEqualTo(10443);
+    assertThat(passthrough.getListenerFiltersList()).extracting(f -> f.getName())
+        .containsExactly(TcpChains.TLS_INSPECTOR_FILTER);
+    assertThat(passthrough.getFilterChainsList())
+        .extracting(c -> c.getName() + " " + c.getFilterChainMatch().getServerNamesList())
+        .containsExactly("api [api.echo.test]", "web [www.echo.test]", "default []");
+    // The browser-facing VirtualService shows route options: CORS and faults need their HTTP filters.
+    assertThat(routes.getVirtualHosts(1).getRoutesList()).extracting(r -> r.getName())
+        .containsExactly("beta-api", "app", "chaos");
+    assertThat(routes.getVirtualHosts(1).getRoutes(2).getTypedPerFilterConfigMap())
+        .containsKeys("envoy.filters.http.cors", "envoy.filters.http.fault");
+    var manager = listener.getFilterChains(0).getFilters(0).getTypedConfig().unpack(
+        io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.class);
+    assertThat(manager.getHttpFiltersList()).extracting(f -> f.getName())
+        .containsExactly("envoy.filters.http.cors", "envoy.filters.http.fault", "envoy.filters.http.router");
   }
 }

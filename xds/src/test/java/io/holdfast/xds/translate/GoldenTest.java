@@ -5,8 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;
+import io.envoyproxy.envoy.extensions.filters.http.cors.v3.Cors;
+import io.envoyproxy.envoy.extensions.filters.http.cors.v3.CorsPolicy;
+import io.envoyproxy.envoy.extensions.filters.http.fault.v3.HTTPFault;
 import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
+import io.envoyproxy.envoy.extensions.filters.listener.tls_inspector.v3.TlsInspector;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
+import io.envoyproxy.envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy;
 import io.envoyproxy.envoy.extensions.load_balancing_policies.least_request.v3.LeastRequest;
 import io.envoyproxy.envoy.extensions.load_balancing_policies.round_robin.v3.RoundRobin;
 import io.envoyproxy.envoy.extensions.upstreams.http.v3.HttpProtocolOptions;
@@ -53,6 +58,11 @@ class GoldenTest {
           .add(HttpProtocolOptions.getDescriptor())
           .add(LeastRequest.getDescriptor())
           .add(RoundRobin.getDescriptor())
+          .add(TcpProxy.getDescriptor())
+          .add(TlsInspector.getDescriptor())
+          .add(Cors.getDescriptor())
+          .add(CorsPolicy.getDescriptor())
+          .add(HTTPFault.getDescriptor())
           .build());
   private static final JsonMapper JSON = JsonMapper.builder().build();
 

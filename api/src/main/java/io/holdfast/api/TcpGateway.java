@@ -1,0 +1,52 @@
+package io.holdfast.api;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A listening socket that forwards whole connections ({@code kind: TcpGateway}), as Gloo's {@code tcpGateway}:
+ * hosts with {@code sniDomains} take TLS connections whose SNI names one of them and forward them still encrypted
+ * (TLS passthrough); at most one host without {@code sniDomains} takes every other connection (plain TCP proxy).
+ * Becomes one Envoy listener with one {@code tcp_proxy} filter chain per host.
+ *
+ * @param bindAddress IP literal, default {@code 0.0.0.0}
+ * @param hosts       in written order
+ */
+public record TcpGateway(Metadata metadata, String bindAddress, int port, List<Host> hosts)
+    implements GatewayResource {
+
+  public TcpGateway {
+    Objects.requireNonNull(metadata, "metadata");
+    Objects.requireNonNull(bindAddress, "bindAddress");
+    hosts = List.copyOf(hosts);
+  }
+
+  /**
+   * One way of handling connections.
+   *
+   * @param name        unique within the gateway; names the Envoy filter chain
+   * @param sniDomains  TLS server names this host takes (exact, or {@code *.suffix}); empty: the default host
+   * @param destination a {@link RouteAction.Forward} ({@code upstream}) or a {@link RouteAction.Split}
+   *                    ({@code split}), never another action
+   */
+  public record Host(String name, List<String> sniDomains, RouteAction destination) {
+    public Host {
+      Objects.requireNonNull(name, "name");
+      sniDomains = List.copyOf(sniDomains);
+      Objects.requireNonNull(destination, "destination");
+      if (!(destination instanceof RouteAction.Forward) && !(destination instanceof RouteAction.Split)) {
+        throw new IllegalArgumentException("a TCP host forwards or splits, got " + destination);
+      }
+    }
+
+    /** True for the host without SNI domains, which takes every connection no SNI host takes. */
+    public boolean isDefault() {
+      return sniDomains.isEmpty();
+    }
+  }
+
+  @Override
+  public String kind() {
+    return ResourceKey.TCP_GATEWAY;
+  }
+}

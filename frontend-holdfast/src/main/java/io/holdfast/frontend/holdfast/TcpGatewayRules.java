@@ -1,0 +1,93 @@
+package io.holdfast.frontend.holdfast;
+
+import io.holdfast.api.Reasons;
+import io.holdfast.api.RouteAction;
+import io.holdfast.api.TcpGateway;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * A TcpGateway's own rules; its upstream references are resolved by {@link Validator}. Two hosts of one gateway
+ * that would take the same connections (one SNI name on both, or two hosts without SNI names) reject the whole
+ * gateway, naming the earlier host: Envoy refuses such a listener, and rejecting the object (rather than
+ * dropping one host) keeps its last accepted version serving every host until the edit is fixed.
+ */
+final class TcpGatewayRules {
+
+  /** A filter chain name: also part of the chain's stat prefix, so kept to a DNS label. */
+  private static final Pattern HOST_NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+
+  private TcpGatewayRules() {
+  }
+
+  static void check(TcpGateway gateway, Ledger.Sink sink) {
+    MetadataRules.check(gateway.metadata(), sink);
+    MetadataRules.checkPort(gateway.port(), "spec.port", sink);
+    if (!Syntax.isIpAddress(gateway.bindAddress())) {
+      sink.error("spec.bindAddress", Reasons.INVALID_ADDRESS,
+          "\"" + gateway.bindAddress() + "\" is not an IP address");
+    }
+    if (gateway.hosts().isEmpty()) {
+      sink.error("spec.hosts", Reasons.MISSING_FIELD, "at least one host is required");
+    }
+    Map<String, Integer> names = new HashMap<>();
+    Map<String, Integer> sniOwners = new HashMap<>();
+    Integer defaultHost = null;
+    for (int i = 0; i < gateway.hosts().size(); i++) {
+      TcpGateway.Host host = gateway.hosts().get(i);
+      String field = "spec.hosts[" + i + "]";
+      if (host.name().length() > 63 || !HOST_NAME.matcher(host.name()).matches()) {
+        sink.error(field + ".name", Reasons.INVALID_NAME, "\"" + host.name()
+            + "\" is not a valid host name (lower case letters, digits and '-', at most 63 characters)");
+      } else {
+        Integer earlier = names.putIfAbsent(host.name(), i);
+        if (earlier != null) {
+          sink.error(field + ".name", Reasons.DUPLICATE_HOST,
+              "host name \"" + host.name() + "\" is already used by spec.hosts[" + earlier + "]");
+        }
+      }
+      if (host.isDefault()) {
+        if (defaultHost != null) {
+          sink.error(field + ".sniDomains", Reasons.DUPLICATE_HOST, "spec.hosts[" + defaultHost
+              + "] already takes every connection without a matching SNI name; give this host sniDomains");
+        } else {
+          defaultHost = i;
+        }
+      }
+      checkSniDomains(host, field, i, sniOwners, sink);
+      checkDestination(host.destination(), field, sink);
+    }
+  }
+
+  private static void checkSniDomains(TcpGateway.Host host, String field, int index, Map<String, Integer> owners,
+      Ledger.Sink sink) {
+    Set<String> own = new HashSet<>();
+    for (int j = 0; j < host.sniDomains().size(); j++) {
+      String name = host.sniDomains().get(j);
+      String at = field + ".sniDomains[" + j + "]";
+      String error = Syntax.serverNameError(name);
+      if (error != null) {
+        sink.error(at, Reasons.INVALID_DOMAIN, "\"" + name + "\" is not a valid SNI name: " + error);
+      } else if (!own.add(name)) {
+        sink.error(at, Reasons.DUPLICATE_DOMAIN, "SNI name \"" + name + "\" is listed twice");
+      } else {
+        Integer earlier = owners.putIfAbsent(name, index);
+        if (earlier != null) {
+          sink.error(at, Reasons.DUPLICATE_DOMAIN,
+              "SNI name \"" + name + "\" is already taken by spec.hosts[" + earlier + "]");
+        }
+      }
+    }
+  }
+
+  private static void checkDestination(RouteAction destination, String field, Ledger.Sink sink) {
+    if (destination instanceof RouteAction.Forward forward) {
+      MetadataRules.checkRef(forward.upstream(), field + ".upstream.name", field + ".upstream.namespace", sink);
+    } else if (destination instanceof RouteAction.Split split) {
+      RouteRules.checkSplitTargets(split, field + ".split", ".upstream.name", ".upstream.namespace", sink);
+    }
+  }
+}
