@@ -94,8 +94,8 @@ final class Delegation {
 
   /**
    * The match a delegated route is served with: its own path (or the parent's prefix without one), the parent's
-   * header and query-parameter conditions then its own, and the methods both allow. Empty when no method is allowed by both: the
-   * route could never match there.
+   * header and query-parameter conditions then its own, and the methods both allow. Empty when no method is
+   * allowed by both: the route could never match there.
    */
   static Optional<RouteMatch> inherit(RouteMatch parent, RouteMatch child) {
     Optional<PathMatch> path = child.path().isPresent() ? child.path()

@@ -9,7 +9,6 @@ import io.holdfast.api.Route;
 import io.holdfast.api.RouteOptions;
 import io.holdfast.api.Upstream;
 import io.holdfast.api.VirtualHostOptions;
-import io.holdfast.api.VirtualService;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashSet;
@@ -93,8 +92,8 @@ final class RouteOptionsRules {
   }
 
   /**
-   * References of the route options of a VirtualService or RouteTable ({@code owner}): a mirror's upstream must exist and be served, and hash policies
-   * only mean something to upstreams that hash.
+   * References of the route options of a VirtualService or RouteTable ({@code owner}): a mirror's upstream must
+   * exist and be served, and hash policies only mean something to upstreams that hash.
    */
   static void checkReferences(ResourceKey owner, String namespace, List<Route> routes,
       Map<ResourceKey, Upstream> upstreams, Ledger ledger) {

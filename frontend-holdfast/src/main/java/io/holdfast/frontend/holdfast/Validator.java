@@ -84,7 +84,8 @@ public final class Validator {
       RouteOptionsRules.checkReferences(vs.key(), vs.metadata().namespace(), vs.routes(), upstreamsByKey, ledger);
     }
     Conflicts.domains(served(virtualServices, ledger), ledger);
-    Map<RouteTable, String> grpcTables = DelegationRules.check(served(virtualServices, ledger), routeTables, ledger);
+    Map<RouteTable, String> grpcTables =
+        DelegationRules.check(served(virtualServices, ledger), routeTables, ledger);
     GrpcRules.check(served(virtualServices, ledger), grpcTables, served(upstreams, ledger), ledger);
 
     gateways.forEach(g -> GatewayRules.check(g, ledger.sink(g.key())));

@@ -30,9 +30,8 @@ class DelegationTest {
   private static final ResourceKey A = ResourceKey.routeTable("default", "a");
   private static final ResourceKey B = ResourceKey.routeTable("default", "b");
 
+  // Tests use wildcard domains unless they are about gRPC clients, which get warnings of their own (GrpcRules).
   private final HoldfastFrontEnd frontEnd = new HoldfastFrontEnd();
-
-  // Wildcard domains unless a test is about gRPC clients: those get warnings of their own (GrpcRules).
 
   private static String vs(String name, String domain, String routes) {
     return """
@@ -197,7 +196,8 @@ class DelegationTest {
 
     IrBuilder.Result none = lower(vs("web", "web.test",
         "- {match: {prefix: /teams/}, delegate: {selector: {matchLabels: {tier: nobody}}}}"));
-    assertThat(findings(none, WEB)).containsExactly("WARNING spec.routes[0].delegate.selector " + Reasons.NO_ROUTE_TABLES);
+    assertThat(findings(none, WEB))
+        .containsExactly("WARNING spec.routes[0].delegate.selector " + Reasons.NO_ROUTE_TABLES);
     assertThat(routes(none, WEB)).isEmpty();
   }
 
@@ -243,7 +243,8 @@ class DelegationTest {
     assertThat(parents(result, TEAM_A))
         .containsExactly("VirtualService/default/web spec.routes[0] FALSE " + Reasons.PREFIX_VIOLATION);
     assertThat(result.statuses().get(WEB).isAccepted()).isTrue();
-    assertThat(findings(result, WEB)).containsExactly("WARNING spec.routes[0].delegate " + Reasons.ROUTE_TABLE_REJECTED);
+    assertThat(findings(result, WEB))
+        .containsExactly("WARNING spec.routes[0].delegate " + Reasons.ROUTE_TABLE_REJECTED);
     assertThat(routes(result, WEB)).containsExactly("rest VirtualService/default/web:spec.routes[1] prefix /");
   }
 
@@ -268,7 +269,8 @@ class DelegationTest {
         "default/team-a/x RouteTable/default/team-a:spec.routes[0] prefix /shared/x");
     assertThat(routes(result, API)).containsExactly(
         "default/team-a/x RouteTable/default/team-a:spec.routes[0] prefix /shared/x");
-    assertThat(findings(result, API)).containsExactly("WARNING spec.routes[0].delegate " + Reasons.ROUTE_TABLE_REJECTED);
+    assertThat(findings(result, API))
+        .containsExactly("WARNING spec.routes[0].delegate " + Reasons.ROUTE_TABLE_REJECTED);
   }
 
   @Test
@@ -318,7 +320,8 @@ class DelegationTest {
       assertThat(f.reason()).isEqualTo(Reasons.DELEGATION_CYCLE);
       assertThat(f.message()).contains("RouteTable/default/a -> RouteTable/default/a");
     });
-    assertThat(findings(result, WEB)).containsExactly("WARNING spec.routes[0].delegate " + Reasons.ROUTE_TABLE_REJECTED);
+    assertThat(findings(result, WEB))
+        .containsExactly("WARNING spec.routes[0].delegate " + Reasons.ROUTE_TABLE_REJECTED);
     assertThat(routes(result, WEB)).isEmpty();
   }
 
