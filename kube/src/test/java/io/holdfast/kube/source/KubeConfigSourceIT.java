@@ -9,21 +9,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.holdfast.api.Endpoint;
 import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.ManifestReader;
 import io.holdfast.api.Problem;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.ServiceRef;
+import io.holdfast.api.TlsSecretData;
 import io.holdfast.api.VirtualService;
 import io.holdfast.common.Debounce;
 import io.holdfast.kube.source.KubeObjects.Ep;
 import io.holdfast.testkit.FaultProxy;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -146,6 +151,48 @@ class KubeConfigSourceIT {
     await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> kube.configs.isEmpty());
     kube.api.refuseReads("/virtualservices", 0);
     await().atMost(WAIT).untilAsserted(() -> assertThat(kube.last().virtualServices()).hasSize(1));
+  }
+
+  @Test
+  void aRotatedSecretIsPushedAndAnUnrelatedSecretChangeIsNot() {
+    kube.apply(resource("""
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: web, namespace: demo}
+        spec:
+          domains: [a.test]
+          routes: []
+          sslConfig: {secretRef: {name: web-tls}}
+        """));
+    putSecret("web-tls", "CERT-1");
+    putSecret("unrelated", "OTHER-1");
+    kube.start();
+    ResourceKey webTls = TlsSecretData.secretKey("demo", "web-tls");
+    await().atMost(WAIT).untilAsserted(() -> assertThat(kube.last().secretOf(webTls))
+        .hasValueSatisfying(d -> assertThat(d.entries()).containsEntry("tls.crt", "CERT-1")));
+    assertThat(kube.last().secrets()).containsOnlyKeys(webTls);
+
+    putSecret("web-tls", "CERT-2");
+    await().atMost(WAIT).untilAsserted(() -> assertThat(kube.last().secretOf(webTls).orElseThrow().entries())
+        .containsEntry("tls.crt", "CERT-2"));
+    int pushed = kube.configs.size();
+    putSecret("unrelated", "OTHER-2");
+    await().during(Duration.ofMillis(700)).atMost(Duration.ofSeconds(2)).until(() -> kube.configs.size() == pushed);
+
+    kube.api.admin().secrets().inNamespace("demo").withName("web-tls").delete();
+    await().atMost(WAIT).untilAsserted(() -> assertThat(kube.last().secrets()).isEmpty());
+  }
+
+  private void putSecret(String name, String certificate) {
+    kube.api.admin().secrets().inNamespace("demo").resource(new SecretBuilder()
+            .withNewMetadata().withNamespace("demo").withName(name).endMetadata()
+            .withType("kubernetes.io/tls")
+            .withData(Map.of("tls.crt", base64(certificate), "tls.key", base64("KEY-" + certificate))).build())
+        .unlock().createOr(NonDeletingOperation::update);
+  }
+
+  private static String base64(String text) {
+    return Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.UTF_8));
   }
 
   @Test
