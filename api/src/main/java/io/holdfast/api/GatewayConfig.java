@@ -115,7 +115,8 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
     /** Drops every resource, parsed or not, that has {@code key} (to replace or delete one object). */
     public Builder remove(ResourceKey key) {
       Objects.requireNonNull(key, "key");
-      for (List<? extends GatewayResource> list : List.of(upstreams, virtualServices, gateways, tcpGateways)) {
+      for (List<? extends GatewayResource> list
+          : List.of(upstreams, virtualServices, gateways, tcpGateways, routeTables)) {
         list.removeIf(r -> r.key().equals(key));
       }
       unparsed.removeIf(u -> u.key().equals(key));
