@@ -76,6 +76,7 @@ class DeployManifestsTest {
         "gateway.holdfast.io/tcpgateways:get,list,watch",
         "gateway.holdfast.io/routetables:get,list,watch",
         "/services:get,list,watch",
+        "/secrets:get,list,watch",
         "discovery.k8s.io/endpointslices:get,list,watch",
         "gateway.holdfast.io/gateways/status:patch,update",
         "gateway.holdfast.io/virtualservices/status:patch,update",
