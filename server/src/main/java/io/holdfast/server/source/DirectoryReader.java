@@ -56,7 +56,7 @@ final class DirectoryReader {
     return new ConfigFiles(contents, problems, clock.instant());
   }
 
-  private static void readOne(Path file, SortedMap<Path, String> contents, List<FileProblem> problems) {
+  static void readOne(Path file, SortedMap<Path, String> contents, List<FileProblem> problems) {
     try {
       if (Files.isDirectory(file)) {
         problems.add(new FileProblem(file, "is a directory"));
@@ -81,7 +81,7 @@ final class DirectoryReader {
     }
   }
 
-  private static String decode(byte[] bytes) throws CharacterCodingException {
+  static String decode(byte[] bytes) throws CharacterCodingException {
     String text = StandardCharsets.UTF_8.newDecoder()
         .onMalformedInput(CodingErrorAction.REPORT)
         .onUnmappableCharacter(CodingErrorAction.REPORT)
