@@ -121,6 +121,7 @@ public final class KubeConfigSource implements AutoCloseable {
     slots.addAll(customs.values());
     slots.add(services);
     slots.add(slices);
+    slots.forEach(slot -> metrics.watching(slot.kind()));
     debouncer = new DebounceThread("holdfast-kube-rebuild", debounce, System::nanoTime, this::hasSynced, this::rebuild);
     health = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "holdfast-kube-health");
