@@ -321,7 +321,7 @@ final class PromQl {
           throw new IllegalArgumentException("bad number '" + text + "' at " + start + " in: " + s);
         }
         out.add(new Token(Type.NUMBER, text, start));
-      } else if (Character.isLetter(c) || c == '_' || c == ':') {
+      } else if (Character.isLetter(c) || c == '_' || (c == ':' && !inBrackets)) {
         while (i < s.length() && (Character.isLetterOrDigit(s.charAt(i)) || s.charAt(i) == '_'
             || s.charAt(i) == ':')) {
           i++;

@@ -1,6 +1,13 @@
 package io.holdfast.server.monitoring;
 
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.envoyproxy.envoy.config.core.v3.Node;
+import io.envoyproxy.envoy.service.discovery.v3.AggregatedDiscoveryServiceGrpc;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.StreamObserver;
 import io.holdfast.election.ElectionSettings;
 import io.holdfast.server.HoldfastServer;
 import io.holdfast.server.cli.LogFormat;
@@ -21,6 +28,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /** Real Holdfast servers on loopback port 0, scraped once right after start: before any proxy or event. */
@@ -33,6 +42,44 @@ final class RunningServers {
     try (HoldfastServer server = HoldfastServer.start(new ServeSettings(configDir, "127.0.0.1", 0, "127.0.0.1", 0,
         Optional.empty(), LogFormat.TEXT), Clock.systemUTC())) {
       return scrape(server);
+    }
+  }
+
+  /**
+   * The {@code /metrics} text of a file-mode server over {@code configDir} once a proxy ({@code node}) has an ADS
+   * stream open and has been answered: the series that exist per connected proxy are in it too.
+   */
+  static String fileModeScrapeWithProxy(Path configDir, String node) throws Exception {
+    try (HoldfastServer server = HoldfastServer.start(new ServeSettings(configDir, "127.0.0.1", 0, "127.0.0.1", 0,
+        Optional.empty(), LogFormat.TEXT), Clock.systemUTC())) {
+      ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", server.xdsPort()).usePlaintext().build();
+      CountDownLatch answered = new CountDownLatch(1);
+      try {
+        StreamObserver<DiscoveryRequest> requests = AggregatedDiscoveryServiceGrpc.newStub(channel)
+            .streamAggregatedResources(new StreamObserver<DiscoveryResponse>() {
+              @Override
+              public void onNext(DiscoveryResponse value) {
+                answered.countDown();
+              }
+
+              @Override
+              public void onError(Throwable t) {
+              }
+
+              @Override
+              public void onCompleted() {
+              }
+            });
+        requests.onNext(DiscoveryRequest.newBuilder().setNode(Node.newBuilder().setId(node))
+            .setTypeUrl("type.googleapis.com/envoy.config.cluster.v3.Cluster").build());
+        if (!answered.await(15, TimeUnit.SECONDS)) {
+          throw new IllegalStateException("no CDS answer within 15 s");
+        }
+        return scrape(server);
+      } finally {
+        channel.shutdownNow();
+        channel.awaitTermination(5, TimeUnit.SECONDS);
+      }
     }
   }
 
