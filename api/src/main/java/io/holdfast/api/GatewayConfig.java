@@ -11,13 +11,15 @@ import java.util.TreeMap;
 
 /**
  * The whole input of validation and translation: every resource from every source, plus the endpoints of the
- * Kubernetes Services that {@link UpstreamTarget.Kube} upstreams name. Immutable; lists are sorted by key (ties
+ * Kubernetes Services that {@link UpstreamTarget.Kube} upstreams name, plus the raw TLS material that
+ * {@link SslConfig}s name ({@link TlsSecretData}: Kubernetes Secrets, or PEM files of the config directory). Immutable; lists are sorted by key (ties
  * keep their input order) so equal inputs compare equal whatever order the sources delivered them in.
  * Duplicate keys are kept: validation rejects them.
  */
 public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtualServices,
     List<Gateway> gateways, List<UnparsedResource> unparsed,
-    SortedMap<ServiceRef, List<Endpoint>> serviceEndpoints, List<TcpGateway> tcpGateways) {
+    SortedMap<ServiceRef, List<Endpoint>> serviceEndpoints, List<TcpGateway> tcpGateways,
+    SortedMap<ResourceKey, TlsSecretData> secrets) {
 
   public GatewayConfig {
     upstreams = sortedCopy(upstreams, Comparator.comparing(Upstream::key));
@@ -28,6 +30,7 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
     TreeMap<ServiceRef, List<Endpoint>> endpoints = new TreeMap<>();
     serviceEndpoints.forEach((service, list) -> endpoints.put(service, List.copyOf(list)));
     serviceEndpoints = Collections.unmodifiableSortedMap(endpoints);
+    secrets = Collections.unmodifiableSortedMap(new TreeMap<>(secrets));
   }
 
   public static GatewayConfig empty() {
@@ -47,6 +50,7 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
     tcpGateways.forEach(builder::add);
     unparsed.forEach(builder::addUnparsed);
     serviceEndpoints.forEach(builder::endpoints);
+    secrets.forEach(builder::secret);
     return builder;
   }
 
@@ -64,6 +68,11 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
     return serviceEndpoints.getOrDefault(service, List.of());
   }
 
+  /** The TLS material delivered under {@code key} ({@link TlsSecretData}'s keys), if the source has it. */
+  public java.util.Optional<TlsSecretData> secretOf(ResourceKey key) {
+    return java.util.Optional.ofNullable(secrets.get(key));
+  }
+
   private static <T> List<T> sortedCopy(List<T> items, Comparator<T> order) {
     List<T> copy = new ArrayList<>(items);
     copy.forEach(item -> Objects.requireNonNull(item, "list element"));
@@ -79,6 +88,7 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
     private final List<TcpGateway> tcpGateways = new ArrayList<>();
     private final List<UnparsedResource> unparsed = new ArrayList<>();
     private final Map<ServiceRef, List<Endpoint>> endpoints = new TreeMap<>();
+    private final Map<ResourceKey, TlsSecretData> secrets = new TreeMap<>();
 
     private Builder() {
     }
@@ -107,9 +117,15 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
       return this;
     }
 
+    /** Sets (replaces) the TLS material under {@code key}. */
+    public Builder secret(ResourceKey key, TlsSecretData data) {
+      secrets.put(java.util.Objects.requireNonNull(key, "key"), java.util.Objects.requireNonNull(data, "data"));
+      return this;
+    }
+
     public GatewayConfig build() {
       return new GatewayConfig(upstreams, virtualServices, gateways, unparsed, new TreeMap<>(endpoints),
-          tcpGateways);
+          tcpGateways, new TreeMap<>(secrets));
     }
   }
 }

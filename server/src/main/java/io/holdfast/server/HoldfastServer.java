@@ -8,6 +8,8 @@ import io.holdfast.server.admin.AdminServer;
 import io.holdfast.server.admin.AdminSources;
 import io.holdfast.server.cli.ServeSettings;
 import io.holdfast.server.kube.KubernetesMode;
+import io.holdfast.server.snapshot.SnapshotKey;
+import io.holdfast.server.tls.CertificateExpiry;
 import io.holdfast.server.snapshot.SnapshotStore;
 import io.holdfast.server.source.DirectoryWatcher;
 import io.holdfast.server.source.FileConfigSource;
@@ -41,6 +43,7 @@ public final class HoldfastServer implements AutoCloseable {
   private final XdsCache cache = new XdsCache();
   private final StatusBoard board = new StatusBoard();
   private final Clock clock;
+  private final CertificateExpiry certificates;
   private volatile Leadership leadership;
   private volatile KubernetesMode kube; // null in file mode
   /** Kubernetes mode, before its elector is wired: report "starting", never the placeholder's "leader". */
@@ -52,6 +55,7 @@ public final class HoldfastServer implements AutoCloseable {
 
   private HoldfastServer(Clock clock, String identity) {
     this.clock = clock;
+    this.certificates = new CertificateExpiry(registry, clock);
     this.leadership = Leadership.alwaysLeader(identity);
   }
 
@@ -69,13 +73,15 @@ public final class HoldfastServer implements AutoCloseable {
 
   private void startAll(ServeSettings settings) throws IOException {
     Optional<SnapshotStore> store = settings.snapshotDir()
-        .map(dir -> SnapshotStore.open(dir, leadership.identity(), clock, registry));
+        .map(dir -> SnapshotStore.open(dir, leadership.identity(), clock, registry,
+            settings.snapshotKeyFile().map(SnapshotKey::read)));
     if (store.isEmpty()) {
       SnapshotStore.registerMeters(registry);
     }
     // Serve the last-known snapshot at once: new proxies get full config even before any source has synced.
     store.flatMap(SnapshotStore::load).ifPresent(stored -> {
       cache.setSnapshot(stored.snapshot());
+      certificates.update(stored.snapshot());
       staleSince = Optional.of(stored.savedAt());
       log.info("serving last-known snapshot from disk version={} savedAt={} savedBy={} until the config source syncs",
           stored.snapshot().version(), stored.savedAt(), stored.savedBy());
@@ -92,6 +98,7 @@ public final class HoldfastServer implements AutoCloseable {
     xds = xdsBuilder.start();
     started.push(xds);
     ConfigPipeline pipeline = new ConfigPipeline(cache, board, clock, registry, translation -> {
+      certificates.update(translation.snapshot());
       store.ifPresent(s -> s.save(translation.snapshot()));
     });
     board.onPublish(() -> staleSince = Optional.empty()); // a source built a config: disk copy superseded
@@ -173,6 +180,7 @@ public final class HoldfastServer implements AutoCloseable {
         Duration.between(b.builtAt(), clock.instant()).toMillis() / 1000.0));
     s.put("xdsStreams", xds.connectedStreams());
     s.put("config", board.toState());
+    s.put("certificates", certificates.state());
     return s;
   }
 

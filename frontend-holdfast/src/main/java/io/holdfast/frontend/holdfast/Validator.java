@@ -13,10 +13,13 @@ import io.holdfast.api.UnparsedResource;
 import io.holdfast.api.Upstream;
 import io.holdfast.api.VirtualService;
 import io.holdfast.api.VirtualServiceSelection;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import org.slf4j.Logger;
@@ -39,11 +42,26 @@ import org.slf4j.LoggerFactory;
  *       Gateway whose selection names a missing or rejected VirtualService, or serves none, gets a
  *       warning, never a rejection: its listener is still served.</li>
  * </ol>
- * Stateless and thread-safe; pure apart from a debug log line.
+ * VirtualServices' sslConfigs are checked with their own rules, against the TLS material in the config
+ * ({@link TlsRules}); on each HTTPS Gateway the served VirtualServices claim their TLS server names, oldest first
+ * ({@code DuplicateSniDomain}), and one without an sslConfig is left out with a warning on the Gateway.
+ * Stateless and thread-safe; pure apart from a debug log line and reading the clock (certificate validity).
  */
 public final class Validator {
 
   private static final Logger log = LoggerFactory.getLogger(Validator.class);
+
+  private final Clock clock;
+
+  /** Certificate validity is judged against the UTC system clock. */
+  public Validator() {
+    this(Clock.systemUTC());
+  }
+
+  /** @param clock what certificate validity is judged against */
+  public Validator(Clock clock) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
 
   public ValidationResult validate(GatewayConfig config) {
     return run(config).toResult();
@@ -65,8 +83,10 @@ public final class Validator {
     upstreams.forEach(u -> UpstreamRules.check(u, ledger.sink(u.key())));
     Map<ResourceKey, Upstream> upstreamsByKey = new TreeMap<>();
     upstreams.forEach(u -> upstreamsByKey.put(u.key(), u));
+    Instant now = clock.instant();
     for (VirtualService vs : virtualServices) {
       VirtualServiceRules.check(vs, ledger.sink(vs.key()));
+      vs.sslConfig().ifPresent(ssl -> TlsRules.check(vs, ssl, config, now, ledger.sink(vs.key())));
       checkUpstreamRefs(vs, ledger);
       RouteOptionsRules.checkReferences(vs, upstreamsByKey, ledger);
     }
@@ -79,9 +99,18 @@ public final class Validator {
       checkUpstreamRefs(tcp, ledger);
     }
     Conflicts.listeners(served(gateways, ledger), served(tcpGateways, ledger), ledger);
+    Map<Gateway, List<VirtualService>> https = new java.util.LinkedHashMap<>();
+    served(gateways, ledger).stream().filter(Gateway::ssl).forEach(g -> https.put(g, served(virtualServices, ledger)
+        .stream().filter(vs -> vs.sslConfig().isPresent() && selects(g, vs)).toList()));
+    TlsRules.sniConflicts(https, ledger);
+    Map<ResourceKey, VirtualService> byKey = new java.util.HashMap<>();
+    virtualServices.forEach(vs -> byKey.put(vs.key(), vs));
     List<Gateway> acceptedGateways = new ArrayList<>();
     for (Gateway gateway : served(gateways, ledger)) {
       List<ObjectRef> servedRefs = resolveSelection(gateway, config, ledger);
+      if (gateway.ssl()) {
+        servedRefs = httpsOnly(gateway, servedRefs, byKey, ledger);
+      }
       acceptedGateways.add(gateway.withSelection(new VirtualServiceSelection.Named(servedRefs)));
     }
 
@@ -91,6 +120,7 @@ public final class Validator {
     acceptedGateways.forEach(accepted::add);
     served(tcpGateways, ledger).forEach(accepted::add);
     config.serviceEndpoints().forEach(accepted::endpoints);
+    config.secrets().forEach(accepted::secret);
     Verdicts result = new Verdicts(accepted.build(), ledger.statuses());
     if (log.isDebugEnabled()) {
       long rejected = result.statuses().values().stream().filter(s -> !s.isAccepted()).count();
@@ -192,10 +222,40 @@ public final class Validator {
           ledger.warn(gateway.key(), field, Reasons.VIRTUAL_SERVICE_REJECTED, key + " is rejected; not served"));
     }
     if (served.isEmpty()) {
-      ledger.warn(gateway.key(), "spec", Reasons.NO_VIRTUAL_SERVICES,
-          "no accepted VirtualService to serve; the listener answers every request with 404");
+      ledger.warn(gateway.key(), "spec", Reasons.NO_VIRTUAL_SERVICES, gateway.ssl()
+          ? "no accepted VirtualService to serve; the HTTPS listener is not served"
+          : "no accepted VirtualService to serve; the listener answers every request with 404");
     }
     return served.stream().map(key -> ObjectRef.of(key.namespace(), key.name())).toList();
+  }
+
+  /** Whether {@code gateway}'s selection takes {@code vs} (named or by its rule). */
+  private static boolean selects(Gateway gateway, VirtualService vs) {
+    String namespace = gateway.metadata().namespace();
+    if (gateway.selection() instanceof VirtualServiceSelection.Named named) {
+      return named.refs().stream().anyMatch(r -> r.resolve(ResourceKey.VIRTUAL_SERVICE, namespace).equals(vs.key()));
+    }
+    return gateway.selection().selects(namespace, vs);
+  }
+
+  /** An HTTPS gateway serves only VirtualServices with a certificate; the others get a warning on the gateway. */
+  private static List<ObjectRef> httpsOnly(Gateway gateway, List<ObjectRef> refs, Map<ResourceKey, VirtualService> byKey,
+      Ledger ledger) {
+    List<ObjectRef> kept = new ArrayList<>();
+    for (ObjectRef ref : refs) {
+      ResourceKey key = ref.resolve(ResourceKey.VIRTUAL_SERVICE, gateway.metadata().namespace());
+      if (byKey.get(key).sslConfig().isPresent()) {
+        kept.add(ref);
+      } else {
+        ledger.warn(gateway.key(), "spec", Reasons.MISSING_SSL_CONFIG, key
+            + " has no sslConfig (no certificate); not served on this HTTPS gateway");
+      }
+    }
+    if (kept.isEmpty() && !refs.isEmpty()) {
+      ledger.warn(gateway.key(), "spec", Reasons.NO_VIRTUAL_SERVICES,
+          "no accepted VirtualService with an sslConfig; the HTTPS listener is not served");
+    }
+    return kept;
   }
 
   private static <T extends GatewayResource> List<T> unique(List<T> resources, Set<ResourceKey> duplicates) {

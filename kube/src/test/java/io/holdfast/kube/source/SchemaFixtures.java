@@ -36,6 +36,11 @@ final class SchemaFixtures {
     return new Case("VirtualService " + name, valid, VS + "spec: {domains: [a.test], routes: [" + route + "]}");
   }
 
+  private static Case ssl(String name, boolean valid, String ssl) {
+    return new Case("VirtualService " + name, valid, VS + "spec: {domains: [a.test], routes: [{match: {prefix: /}, "
+        + "directResponse: {status: 200}}], " + ssl + "}");
+  }
+
   private static Case gateway(String name, boolean valid, String spec) {
     return new Case("Gateway " + name, valid, GATEWAY + "spec: " + spec);
   }
@@ -52,6 +57,43 @@ final class SchemaFixtures {
       upstream("unitless duration", false, "{kube: {name: echo, port: 80}, connectTimeout: \"5\"}"),
       upstream("port as string", false, "{kube: {name: echo, port: \"80\"}}"),
       upstream("host without port", false, "{static: {hosts: [{address: 127.0.0.1}]}}"),
+      upstream("host by name with dns options", true, "{static: {hosts: [{address: backend.test, port: 443}]},"
+          + " dns: {resolution: LOGICAL, lookupFamily: V4_PREFERRED, refreshRate: 30s, respectTtl: true}}"),
+      upstream("unknown dns resolution", false, "{static: {hosts: [{address: a.test, port: 80}]},"
+          + " dns: {resolution: EAGER}}"),
+      upstream("every resilience option", true, "{kube: {name: echo, port: 80}, http2: true,"
+          + " circuitBreakers: {maxConnections: 1, maxPendingRequests: 2, maxRequests: 3, maxRetries: 0},"
+          + " outlierDetection: {consecutive5xx: 5, consecutiveGatewayErrors: 3,"
+          + " successRate: {minimumHosts: 2, requestVolume: 10, stdevFactor: 1.5},"
+          + " failurePercentage: {threshold: 50, minimumHosts: 2, requestVolume: 10},"
+          + " interval: 5s, baseEjectionTime: 30s, maxEjectionPercent: 50},"
+          + " healthChecks: [{http: {path: /h, host: h.test, expectedStatuses: [{start: 200, end: 300}]},"
+          + " timeout: 1s, interval: 5s, healthyThreshold: 1, unhealthyThreshold: 3},"
+          + " {tcp: {}, timeout: 1s, interval: 5s}, {grpc: {serviceName: s}, timeout: 1s, interval: 5s}]}"),
+      upstream("circuit breaker as string", false,
+          "{kube: {name: echo, port: 80}, circuitBreakers: {maxRequests: \"1\"}}"),
+      upstream("unknown circuit breaker", false, "{kube: {name: echo, port: 80}, circuitBreakers: {maxStreams: 1}}"),
+      upstream("stdev factor as string", false,
+          "{kube: {name: echo, port: 80}, outlierDetection: {successRate: {stdevFactor: high}}}"),
+      upstream("unitless ejection time", false,
+          "{kube: {name: echo, port: 80}, outlierDetection: {consecutive5xx: 1, baseEjectionTime: \"30\"}}"),
+      upstream("health check without probe", false,
+          "{kube: {name: echo, port: 80}, healthChecks: [{timeout: 1s, interval: 5s}]}"),
+      upstream("health check with two probes", false,
+          "{kube: {name: echo, port: 80}, healthChecks: [{tcp: {}, grpc: {}, timeout: 1s, interval: 5s}]}"),
+      upstream("health check without timeout", false,
+          "{kube: {name: echo, port: 80}, healthChecks: [{tcp: {}, interval: 5s}]}"),
+      upstream("http health check without path", false,
+          "{kube: {name: echo, port: 80}, healthChecks: [{http: {host: a.test}, timeout: 1s, interval: 5s}]}"),
+      upstream("tcp health check with a field", false,
+          "{kube: {name: echo, port: 80}, healthChecks: [{tcp: {send: x}, timeout: 1s, interval: 5s}]}"),
+      upstream("tls", true,
+          "{static: {hosts: [{address: api.test, port: 443}]}, tls: {sni: api.test, verify: SYSTEM}}"),
+      upstream("empty tls", true, "{static: {hosts: [{address: api.test, port: 443}]}, tls: {}}"),
+      upstream("unknown tls verify", false, "{kube: {name: echo, port: 443}, tls: {verify: SOMETIMES}}"),
+      upstream("tls with a trusted CA (not yet)", false, "{kube: {name: echo, port: 443}, tls: {trustedCa: ca}}"),
+      upstream("status range without end", false, "{kube: {name: echo, port: 80}, healthChecks: [{http: {path: /,"
+          + " expectedStatuses: [{start: 200}]}, timeout: 1s, interval: 5s}]}"),
       route("direct response, empty match", true, "{match: {}, directResponse: {status: 204}}"),
       route("redirect with path, methods and headers", true,
           "{match: {exact: /x, methods: [GET, POST], headers: [{name: x, present: true, invert: true}]},"
@@ -108,6 +150,20 @@ final class SchemaFixtures {
           + " cors: {allowOrigin: [o]}, retries: {attempts: 1, retryOn: [reset]}}}"),
       new Case("VirtualService unknown default", false, VS + "spec: {domains: [a.test], routes: [{match:"
           + " {prefix: /}, route: {upstream: u}}], options: {timeout: 1s}}"),
+      ssl("sslConfig from a Secret with every option", true, "sslConfig: {secretRef: {name: t, namespace: demo}, "
+          + "sniDomains: [a.test], minTlsVersion: TLSv1_3, clientCa: {secretRef: {name: ca}}}, httpsRedirect: false"),
+      ssl("sslConfig from files", true,
+          "sslConfig: {files: {certChain: a.crt, privateKey: a.key}, clientCa: {file: ca.crt}, sniDomains: []}"),
+      ssl("sslConfig with secretRef and files", false,
+          "sslConfig: {secretRef: {name: t}, files: {certChain: a.crt, privateKey: a.key}}"),
+      ssl("sslConfig without a certificate", false, "sslConfig: {sniDomains: [a.test]}"),
+      ssl("sslConfig files without a key", false, "sslConfig: {files: {certChain: a.crt}}"),
+      ssl("sslConfig unknown TLS version", false, "sslConfig: {secretRef: {name: t}, minTlsVersion: TLSv1_0}"),
+      ssl("clientCa with secretRef and file", false,
+          "sslConfig: {secretRef: {name: t}, clientCa: {secretRef: {name: ca}, file: ca.crt}}"),
+      ssl("httpsRedirect not a boolean", false, "httpsRedirect: \"yes\""),
+      gateway("https", true, "{port: 8443, ssl: true}"),
+      gateway("ssl not a boolean", false, "{port: 8443, ssl: 1}"),
       gateway("named virtual services", true, "{port: 8080, virtualServices: [{name: v, namespace: demo}]}"),
       gateway("all in namespace", true, "{port: 8080, bindAddress: 127.0.0.1}"),
       gateway("names and selector", false,

@@ -26,7 +26,11 @@ public final class ConfigPaths {
     return new DirectoryReader(directory, clock).read();
   }
 
-  /** One file named explicitly: read whatever its name, by the same rules as a directory's files. */
+  /**
+   * One file named explicitly: read whatever its name, by the same rules as a directory's files, with the PEM
+   * files of its directory (and subdirectories), which its sslConfigs name relative to that directory as in a
+   * config directory.
+   */
   public static ConfigFiles readFile(Path file, Clock clock) {
     SortedMap<Path, String> contents = new TreeMap<>();
     List<FileProblem> problems = new ArrayList<>();
@@ -34,7 +38,17 @@ public final class ConfigPaths {
     if (contents.isEmpty() && problems.isEmpty()) {
       problems.add(new FileProblem(file, "no such file")); // deleted between the caller's check and the read
     }
-    return new ConfigFiles(contents, problems, clock.instant());
+    SortedMap<String, String> tls = new TreeMap<>();
+    try {
+      ConfigFiles directory = new DirectoryReader(file.getParent() == null ? Path.of("") : file.getParent(), clock)
+          .read();
+      tls.putAll(directory.tlsFiles());
+      directory.unreadable().stream().filter(p -> DirectoryReader.isTlsName(p.path().getFileName().toString()))
+          .forEach(problems::add);
+    } catch (IOException e) {
+      // The file itself was readable; PEM files it names are then reported missing where named.
+    }
+    return new ConfigFiles(contents, problems, clock.instant(), tls);
   }
 
   /** Bytes read elsewhere (standard input) decoded as a config file is: UTF-8 only, byte-order mark dropped. */

@@ -1,6 +1,8 @@
 package io.holdfast.server.validate;
 
 import io.holdfast.api.ConfigLoader;
+import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.TlsSecretData;
 import io.holdfast.api.ManifestError;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.ir.ObjectStatus;
@@ -10,13 +12,15 @@ import io.holdfast.server.source.FileProblem;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Validates config files as the server would serve them: the texts are loaded together into one config (so
  * references across files resolve, as in one config directory) by the server's {@link ConfigLoader}, and the
  * verdicts come from the pipeline's own {@link ConfigCheck}, front end and IR builder included (duplicate
  * listeners and domains). The verdicts are those of a freshly started server: there is no last accepted version
- * to keep serving. Needs no cluster and starts nothing.
+ * to keep serving. PEM files are the secrets sslConfigs name by path relative to the directory each read came
+ * from, as in file mode; Kubernetes Secrets are not looked up. Needs no cluster and starts nothing.
  */
 public final class ConfigValidation {
   private final ConfigLoader loader = new ConfigLoader();
@@ -25,8 +29,11 @@ public final class ConfigValidation {
   public ValidationReport validate(List<ConfigFiles> reads) {
     List<ConfigLoader.Source> sources = new ArrayList<>();
     List<ValidationReport.FileError> fileErrors = new ArrayList<>();
+    Map<ResourceKey, TlsSecretData> secrets = new TreeMap<>();
     for (ConfigFiles read : reads) {
       read.contents().forEach((path, text) -> sources.add(new ConfigLoader.Source(path.toString(), text)));
+      // As the config-directory source does: PEM files by path relative to the directory they were read from.
+      read.tlsFiles().forEach((path, text) -> secrets.put(TlsSecretData.fileKey(path), TlsSecretData.file(text)));
       for (FileProblem problem : read.unreadable()) {
         fileErrors.add(new ValidationReport.FileError(problem.path().toString(), 1, 1,
             "unreadable: " + problem.reason()));
@@ -36,7 +43,9 @@ public final class ConfigValidation {
     for (ManifestError e : loaded.errors()) {
       fileErrors.add(new ValidationReport.FileError(e.source(), e.line(), e.column(), e.reason()));
     }
-    ConfigCheck.Result checked = new ConfigCheck().run(loaded.config());
+    GatewayConfig.Builder config = loaded.config().toBuilder();
+    secrets.forEach(config::secret);
+    ConfigCheck.Result checked = new ConfigCheck().run(config.build());
     List<ValidationReport.ResourceReport> resources = new ArrayList<>();
     checked.statuses().forEach((key, status) -> {
       List<ValidationReport.Item> items = items(checked, key);

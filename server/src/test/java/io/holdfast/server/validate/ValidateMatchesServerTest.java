@@ -86,6 +86,41 @@ class ValidateMatchesServerTest {
         spec: {port: 10090, selector: {matchLabels: {expose: nobody}}}
         """);
     Files.writeString(dir.resolve("malformed.yaml"), "kind: Upstream\nmetadata: {name: [\n");
+    // TLS from PEM files relative to the directory: one good pair, one mismatched, one missing file.
+    Files.createDirectories(dir.resolve("tls"));
+    for (String pem : List.of("a.crt", "a.key", "b.key")) {
+      Files.copy(Path.of("..", "examples", "config", "tls", pem), dir.resolve("tls").resolve(pem));
+    }
+    Files.writeString(dir.resolve("https.yaml"), """
+        apiVersion: gateway.holdfast.io/v1
+        kind: Gateway
+        metadata: {name: secure, namespace: demo}
+        spec: {port: 10443, ssl: true, virtualServices: [{name: tls-good}, {name: tls-mismatch}, {name: tls-missing}]}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: tls-good, namespace: demo}
+        spec:
+          domains: [a.test]
+          sslConfig: {files: {certChain: tls/a.crt, privateKey: tls/a.key}}
+          routes: [{match: {prefix: /}, route: {upstream: echo}}]
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: tls-mismatch, namespace: demo}
+        spec:
+          domains: [b.test]
+          sslConfig: {files: {certChain: tls/a.crt, privateKey: tls/b.key}}
+          routes: [{match: {prefix: /}, route: {upstream: echo}}]
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: tls-missing, namespace: demo}
+        spec:
+          domains: [c.test]
+          sslConfig: {files: {certChain: tls/c.crt, privateKey: tls/c.key}}
+          routes: [{match: {prefix: /}, route: {upstream: echo}}]
+        """);
 
     ValidationReport report = new ConfigValidation().validate(List.of(ConfigPaths.readDirectory(dir, Clock.systemUTC())));
     Map<ResourceKey, ResourceStatus> served = servedStatuses();
@@ -99,7 +134,8 @@ class ValidateMatchesServerTest {
     assertThat(validated).isEqualTo(server);
     // The set above is not trivially all-accepted: every level of rejection is in it.
     assertThat(String.join("\n", validated.values())).contains("(UnknownField)", "(UpstreamRejected)",
-        "(DuplicateDomain)", "(DuplicateListener)", "(NoVirtualServices)");
+        "(DuplicateDomain)", "(DuplicateListener)", "(NoVirtualServices)", "(KeyMismatch)", "(SecretNotFound)");
+    assertThat(validated.get(io.holdfast.api.ResourceKey.virtualService("demo", "tls-good"))).startsWith("ACCEPTED");
     assertThat(report.fileErrors()).singleElement().satisfies(e -> {
       assertThat(e.file()).endsWith("malformed.yaml");
       assertThat(e.message()).startsWith("invalid YAML: ");
