@@ -19,7 +19,7 @@ import java.util.TreeMap;
 public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtualServices,
     List<Gateway> gateways, List<UnparsedResource> unparsed,
     SortedMap<ServiceRef, List<Endpoint>> serviceEndpoints, List<TcpGateway> tcpGateways,
-    SortedMap<ResourceKey, TlsSecretData> secrets) {
+    List<RouteTable> routeTables, SortedMap<ResourceKey, TlsSecretData> secrets) {
 
   public GatewayConfig {
     upstreams = sortedCopy(upstreams, Comparator.comparing(Upstream::key));
@@ -30,6 +30,7 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
     TreeMap<ServiceRef, List<Endpoint>> endpoints = new TreeMap<>();
     serviceEndpoints.forEach((service, list) -> endpoints.put(service, List.copyOf(list)));
     serviceEndpoints = Collections.unmodifiableSortedMap(endpoints);
+    routeTables = sortedCopy(routeTables, Comparator.comparing(RouteTable::key));
     secrets = Collections.unmodifiableSortedMap(new TreeMap<>(secrets));
   }
 
@@ -50,16 +51,18 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
     tcpGateways.forEach(builder::add);
     unparsed.forEach(builder::addUnparsed);
     serviceEndpoints.forEach(builder::endpoints);
+    routeTables.forEach(builder::add);
     secrets.forEach(builder::secret);
     return builder;
   }
 
-  /** Every parsed resource, kind by kind (upstreams, virtual services, gateways, TCP gateways). */
+  /** Every parsed resource, kind by kind (upstreams, virtual services, gateways, TCP gateways, route tables). */
   public List<GatewayResource> resources() {
     List<GatewayResource> all = new ArrayList<>(upstreams);
     all.addAll(virtualServices);
     all.addAll(gateways);
     all.addAll(tcpGateways);
+    all.addAll(routeTables);
     return List.copyOf(all);
   }
 
@@ -88,6 +91,7 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
     private final List<TcpGateway> tcpGateways = new ArrayList<>();
     private final List<UnparsedResource> unparsed = new ArrayList<>();
     private final Map<ServiceRef, List<Endpoint>> endpoints = new TreeMap<>();
+    private final List<RouteTable> routeTables = new ArrayList<>();
     private final Map<ResourceKey, TlsSecretData> secrets = new TreeMap<>();
 
     private Builder() {
@@ -102,6 +106,8 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
         gateways.add(gateway);
       } else if (resource instanceof TcpGateway tcpGateway) {
         tcpGateways.add(tcpGateway);
+      } else if (resource instanceof RouteTable table) {
+        routeTables.add(table);
       }
       return this;
     }
@@ -125,7 +131,7 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
 
     public GatewayConfig build() {
       return new GatewayConfig(upstreams, virtualServices, gateways, unparsed, new TreeMap<>(endpoints),
-          tcpGateways, new TreeMap<>(secrets));
+          tcpGateways, routeTables, new TreeMap<>(secrets));
     }
   }
 }

@@ -84,6 +84,22 @@ public final class Reasons {
   /** An HTTPS Gateway selects a VirtualService without sslConfig: it is not served there. */
   public static final String MISSING_SSL_CONFIG = "MissingSslConfig";
 
+  // RouteTable delegation (Validator).
+  /** A delegating route whose match is not a prefix (exact and regex cannot be narrowed by a RouteTable). */
+  public static final String INVALID_DELEGATE_MATCH = "InvalidDelegateMatch";
+  /** A delegate ref names a RouteTable that does not exist: the delegating object is rejected. */
+  public static final String ROUTE_TABLE_NOT_FOUND = "RouteTableNotFound";
+  /** A delegated RouteTable is not served under this route (rejected, or rejected for this parent): a warning. */
+  public static final String ROUTE_TABLE_REJECTED = "RouteTableRejected";
+  /** A delegate selector that matches no RouteTable: a warning. */
+  public static final String NO_ROUTE_TABLES = "NoRouteTables";
+  /** A RouteTable route whose path does not stay under the delegating route's prefix. */
+  public static final String PREFIX_VIOLATION = "PrefixViolation";
+  /** A RouteTable route delegating back to a RouteTable already on the delegation path. */
+  public static final String DELEGATION_CYCLE = "DelegationCycle";
+  /** A served RouteTable that no served VirtualService reaches: its routes are not served (a note). */
+  public static final String NOT_DELEGATED = "NotDelegated";
+
   // Pipeline (LastGoodValidator).
   /** A rejected resource whose last accepted version is still being served. */
   public static final String SERVING_LAST_ACCEPTED = "ServingLastAccepted";

@@ -12,7 +12,7 @@ final class VirtualServiceSpecParser {
 
   private static final Set<String> SPEC = Set.of("domains", "routes", "options", "sslConfig", "httpsRedirect");
   private static final Set<String> ROUTE = Set.of("name", "match", "route", "split", "redirect", "directResponse",
-      "timeout", "retries", "prefixRewrite", "options");
+      "timeout", "retries", "prefixRewrite", "options", "delegate");
   static final Set<String> RETRIES = Set.of("attempts", "perTryTimeout", "retryOn", "backoff");
   private static final Set<String> BACKOFF = Set.of("baseInterval", "maxInterval");
 
@@ -35,7 +35,8 @@ final class VirtualServiceSpecParser {
     });
   }
 
-  private static Optional<List<Route>> routes(List<Fields.Element> elements, List<Problem> problems) {
+  /** Routes as VirtualServices and RouteTables write them; empty if any is malformed. */
+  static Optional<List<Route>> routes(List<Fields.Element> elements, List<Problem> problems) {
     List<Route> routes = new ArrayList<>();
     boolean ok = true;
     for (Fields.Element element : elements) {

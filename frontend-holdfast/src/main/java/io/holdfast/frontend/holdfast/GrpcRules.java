@@ -7,6 +7,7 @@ import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.Route;
 import io.holdfast.api.RouteAction;
+import io.holdfast.api.RouteTable;
 import io.holdfast.api.RouteOptions;
 import io.holdfast.api.Upstream;
 import io.holdfast.api.VirtualHostOptions;
@@ -32,30 +33,43 @@ final class GrpcRules {
   private GrpcRules() {
   }
 
-  static void check(List<VirtualService> served, List<Upstream> upstreams, Ledger ledger) {
+  /**
+   * @param tables the served RouteTables a VirtualService with a gRPC domain reaches, with that domain: their
+   *               routes reach the same gRPC clients (checked as written, without the parent's conditions)
+   */
+  static void check(List<VirtualService> served, Map<RouteTable, String> tables, List<Upstream> upstreams,
+      Ledger ledger) {
     Map<ResourceKey, String> reached = new TreeMap<>();
     for (VirtualService vs : served) {
       List<String> domains = vs.grpcDomains();
-      if (domains.isEmpty()) {
-        continue;
-      }
-      String domain = domains.get(0);
-      Ledger.Sink sink = ledger.sink(vs.key());
-      checkDefaults(vs.options(), domain, sink);
-      for (int i = 0; i < vs.routes().size(); i++) {
-        Route route = vs.routes().get(i);
-        checkRoute(route, "spec.routes[" + i + "]", domain, sink);
-        checkOptions(route, "spec.routes[" + i + "]", domain, sink);
-        for (ObjectRef ref : route.action().upstreams()) {
-          reached.putIfAbsent(ref.resolve(ResourceKey.UPSTREAM, vs.metadata().namespace()), domain);
-        }
+      if (!domains.isEmpty()) {
+        checkDefaults(vs.options(), domains.get(0), ledger.sink(vs.key()));
+        checkRoutes(vs.key(), vs.metadata().namespace(), vs.routes(), domains.get(0), ledger, reached);
       }
     }
+    tables.forEach((table, domain) ->
+        checkRoutes(table.key(), table.metadata().namespace(), table.routes(), domain, ledger, reached));
     for (Upstream upstream : upstreams) {
       String domain = reached.get(upstream.key());
       if (domain != null) {
         checkLoadBalancing(upstream.loadBalancing(), domain, ledger.sink(upstream.key()));
         checkOptions(upstream, domain, ledger.sink(upstream.key()));
+      }
+    }
+  }
+
+  private static void checkRoutes(ResourceKey owner, String namespace, List<Route> routes, String domain,
+      Ledger ledger, Map<ResourceKey, String> reached) {
+    Ledger.Sink sink = ledger.sink(owner);
+    for (int i = 0; i < routes.size(); i++) {
+      Route route = routes.get(i);
+      if (route.action() instanceof RouteAction.Delegate) {
+        continue; // its tables are checked on their own
+      }
+      checkRoute(route, "spec.routes[" + i + "]", domain, sink);
+      checkOptions(route, "spec.routes[" + i + "]", domain, sink);
+      for (ObjectRef ref : route.action().upstreams()) {
+        reached.putIfAbsent(ref.resolve(ResourceKey.UPSTREAM, namespace), domain);
       }
     }
   }

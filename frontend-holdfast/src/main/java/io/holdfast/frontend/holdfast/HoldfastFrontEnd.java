@@ -30,6 +30,10 @@ import java.util.function.Consumer;
  * their Upstreams name. Holdfast settles its own domain and port claims globally (a domain names a client
  * listener whatever the Gateway), so the builder finds nothing left to settle among Holdfast objects. Not
  * thread-safe: one pipeline thread owns it.
+ *
+ * <p>Delegation stays here, as {@link io.holdfast.ir.FrontEnd} asks: a RouteTable's routes are flattened into each
+ * virtual host that reaches it, in place of the delegating route, with origins at the RouteTable's own fields, so
+ * the IR has no notion of delegation and statuses and NACKs land on the RouteTable.
  */
 public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
 
@@ -74,7 +78,7 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
     accepted.upstreams().forEach(u -> clusters.accept(Lowering.cluster(u, accepted)));
     Map<ResourceKey, VirtualHost> hosts = new HashMap<>();
     for (VirtualService vs : accepted.virtualServices()) {
-      VirtualHost host = Lowering.virtualHost(vs);
+      VirtualHost host = Lowering.virtualHost(vs, accepted.routeTables());
       hosts.put(vs.key(), host);
       Lowering.clientListeners(vs, host).forEach(listeners::accept);
     }

@@ -8,6 +8,7 @@ import io.holdfast.api.ResourceKey;
 import io.holdfast.api.Route;
 import io.holdfast.api.RouteAction;
 import io.holdfast.api.RouteMatch;
+import io.holdfast.api.RouteTable;
 import io.holdfast.api.TcpGateway;
 import io.holdfast.api.SslConfig;
 import io.holdfast.api.TlsSecretData;
@@ -30,19 +31,21 @@ import io.holdfast.ir.RouteMatch.PathMatch;
 import io.holdfast.ir.VirtualHost;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
  * Lowers an accepted Holdfast config (the output of {@link Validator}, consistent) into IR elements: an Upstream
- * to a cluster, a VirtualService to a virtual host (plus one client listener per non-wildcard domain), a Gateway to
- * a socket listener holding the virtual hosts it serves in key order, a TcpGateway to a socket listener with one
+ * to a cluster, a VirtualService to a virtual host (plus one client listener per non-wildcard domain) with the
+ * routes of the RouteTables it delegates to flattened in (the VirtualService's option defaults apply to them too),
+ * a Gateway to a socket listener holding the virtual hosts it serves in key order (on an HTTPS Gateway, one TLS
+ * filter chain per VirtualService, and the secrets those chains name), a TcpGateway to a socket listener with one
  * TCP filter chain per host. Pure.
- * a socket listener holding the virtual hosts it serves in key order (on an HTTPS Gateway, one TLS filter chain
- * per VirtualService, and the secrets those chains name). Pure.
  */
 final class Lowering {
 
@@ -112,18 +115,79 @@ final class Lowering {
         hc.unhealthyThreshold().orElse(3), probe);
   }
 
-  static VirtualHost virtualHost(VirtualService vs) {
-    Origin origin = Origin.of(vs.key());
-    List<io.holdfast.ir.Route> routes = new ArrayList<>();
-    for (int i = 0; i < vs.routes().size(); i++) {
-      Route route = vs.routes().get(i);
-      String field = "spec.routes[" + i + "]";
-      routes.add(new io.holdfast.ir.Route(origin.at(field), route.name().orElse("routes[" + i + "]"),
-          match(route.match()), action(route, vs.options(), vs.metadata().namespace()),
-          LoweringOptions.headers(vs.options().headerManipulation(), route.options().headerManipulation()),
-          route.options().cors().or(() -> vs.options().cors()).map(LoweringOptions::cors)));
+  /**
+   * The virtual host of {@code vs}. A delegating route is replaced by the routes of the RouteTables it picks (in
+   * {@link Delegation#ORDER}, each table's routes in order, recursively), except tables whose routes leave its
+   * prefix; a delegated route gets its table's origin and field, and the match {@link Delegation#inherit} gives
+   * it (left out when that can never match).
+   *
+   * @param tables the accepted RouteTables
+   * @throws IllegalArgumentException on a delegation cycle: lower only Validator output
+   */
+  static VirtualHost virtualHost(VirtualService vs, List<RouteTable> tables) {
+    Flattening flat = new Flattening(tables, vs.options());
+    flat.routes(Origin.of(vs.key()), vs.metadata().namespace(), vs.routes(), Optional.empty(),
+        List.of(vs.key()));
+    return new VirtualHost(Origin.of(vs.key()), vs.domains(), flat.out);
+  }
+
+  /**
+   * Collects the flattened routes of one virtual host. A delegated route is named {@code ns/table/name} (or
+   * {@code ns/table/routes[i]}), with {@code #2}, {@code #3}, ... when the same table is reached again.
+   */
+  private static final class Flattening {
+    private final List<RouteTable> tables;
+    private final VirtualHostOptions defaults;
+    private final List<io.holdfast.ir.Route> out = new ArrayList<>();
+    private final Set<String> names = new HashSet<>();
+
+    Flattening(List<RouteTable> tables, VirtualHostOptions defaults) {
+      this.tables = tables;
+      this.defaults = defaults;
     }
-    return new VirtualHost(origin, vs.domains(), routes);
+
+    /**
+     * @param inherited the effective match of the delegating route, empty at the top of the virtual host
+     * @param path      the objects visited from the VirtualService down to {@code owner}
+     */
+    void routes(Origin owner, String namespace, List<Route> routes, Optional<RouteMatch> inherited,
+        List<ResourceKey> path) {
+      for (int i = 0; i < routes.size(); i++) {
+        Route route = routes.get(i);
+        Optional<RouteMatch> effective = inherited.isEmpty() ? Optional.of(route.match())
+            : Delegation.inherit(inherited.get(), route.match());
+        if (effective.isEmpty()) {
+          continue; // no method in common with the parent: the route could never match here
+        }
+        if (route.action() instanceof RouteAction.Delegate delegate) {
+          for (RouteTable table : Delegation.targets(namespace, delegate, tables)) {
+            if (!Delegation.violations(route.match(), table).isEmpty()) {
+              continue; // not served under this route; its status says why
+            }
+            if (path.contains(table.key())) {
+              throw new IllegalArgumentException("delegation cycle " + path + " -> " + table.key()
+                  + "; lower only Validator output");
+            }
+            List<ResourceKey> deeper = new ArrayList<>(path);
+            deeper.add(table.key());
+            routes(Origin.of(table.key()), table.metadata().namespace(), table.routes(), effective, deeper);
+          }
+          continue;
+        }
+        String local = route.name().orElse("routes[" + i + "]");
+        String name = inherited.isEmpty() ? local
+            : owner.object().namespace() + "/" + owner.object().name() + "/" + local;
+        String unique = name;
+        // A table reached twice in one host; names the user gave the VirtualService's own routes stay as written.
+        for (int n = 2; !names.add(unique) && inherited.isPresent(); n++) {
+          unique = name + "#" + n;
+        }
+        out.add(new io.holdfast.ir.Route(owner.at("spec.routes[" + i + "]"), unique, match(effective.get()),
+            action(route, defaults, namespace),
+            LoweringOptions.headers(defaults.headerManipulation(), route.options().headerManipulation()),
+            route.options().cors().or(() -> defaults.cors()).map(LoweringOptions::cors)));
+      }
+    }
   }
 
   /** One client listener per non-wildcard domain, each with the virtual host narrowed to that domain. */

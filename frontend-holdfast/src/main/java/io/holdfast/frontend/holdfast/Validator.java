@@ -9,6 +9,7 @@ import io.holdfast.api.ResourceKey;
 import io.holdfast.api.TcpGateway;
 import io.holdfast.api.Route;
 import io.holdfast.api.RouteAction;
+import io.holdfast.api.RouteTable;
 import io.holdfast.api.UnparsedResource;
 import io.holdfast.api.Upstream;
 import io.holdfast.api.VirtualService;
@@ -31,10 +32,15 @@ import org.slf4j.LoggerFactory;
  * form a DAG (Gateway to VirtualService to Upstream), so one pass in that order reaches the fixpoint:
  * <ol>
  *   <li>Upstreams: own rules; duplicate keys and unparsed documents are rejected.</li>
+ *   <li>RouteTables: own rules, then upstream references as for VirtualServices, and each RouteTable a
+ *       delegate names by reference must exist ({@code RouteTableNotFound}).</li>
  *   <li>VirtualServices: own rules, then each referenced upstream must exist ({@code UpstreamNotFound}) and be
  *       served ({@code UpstreamRejected}), mirrors included; then the survivors claim their domains, oldest first
  *       ({@code DuplicateDomain}); the served ones and the upstreams they reach get warnings for what gRPC
  *       clients make of them ({@link GrpcRules}).</li>
+ *   <li>Delegation ({@link DelegationRules}): cycles and prefix violations reject the RouteTable at fault, a
+ *       RouteTable gets one parent status per route delegating to it, and delegating objects get warnings for
+ *       what is not served under them.</li>
  *   <li>TcpGateways: own rules ({@link TcpGatewayRules}), then each referenced upstream must exist and be served,
  *       as for VirtualServices.</li>
  *   <li>Gateways: own rules; survivors claim address and port together with the TcpGateways, oldest first
@@ -79,19 +85,28 @@ public final class Validator {
     List<VirtualService> virtualServices = unique(config.virtualServices(), duplicates);
     List<Gateway> gateways = unique(config.gateways(), duplicates);
     List<TcpGateway> tcpGateways = unique(config.tcpGateways(), duplicates);
+    List<RouteTable> routeTables = unique(config.routeTables(), duplicates);
 
     upstreams.forEach(u -> UpstreamRules.check(u, ledger.sink(u.key())));
     Map<ResourceKey, Upstream> upstreamsByKey = new TreeMap<>();
     upstreams.forEach(u -> upstreamsByKey.put(u.key(), u));
+    for (RouteTable table : routeTables) {
+      RouteTableRules.check(table, ledger.sink(table.key()));
+      checkReferences(table, table.routes(), ledger);
+      RouteOptionsRules.checkReferences(table.key(), table.metadata().namespace(), table.routes(), upstreamsByKey,
+          ledger);
+    }
     Instant now = clock.instant();
     for (VirtualService vs : virtualServices) {
       VirtualServiceRules.check(vs, ledger.sink(vs.key()));
       vs.sslConfig().ifPresent(ssl -> TlsRules.check(vs, ssl, config, now, ledger.sink(vs.key())));
-      checkUpstreamRefs(vs, ledger);
-      RouteOptionsRules.checkReferences(vs, upstreamsByKey, ledger);
+      checkReferences(vs, vs.routes(), ledger);
+      RouteOptionsRules.checkReferences(vs.key(), vs.metadata().namespace(), vs.routes(), upstreamsByKey, ledger);
     }
     Conflicts.domains(served(virtualServices, ledger), ledger);
-    GrpcRules.check(served(virtualServices, ledger), served(upstreams, ledger), ledger);
+    Map<RouteTable, String> grpcTables =
+        DelegationRules.check(served(virtualServices, ledger), routeTables, ledger);
+    GrpcRules.check(served(virtualServices, ledger), grpcTables, served(upstreams, ledger), ledger);
 
     gateways.forEach(g -> GatewayRules.check(g, ledger.sink(g.key())));
     for (TcpGateway tcp : tcpGateways) {
@@ -117,6 +132,7 @@ public final class Validator {
     GatewayConfig.Builder accepted = GatewayConfig.builder();
     served(upstreams, ledger).forEach(accepted::add);
     served(virtualServices, ledger).forEach(accepted::add);
+    served(routeTables, ledger).forEach(accepted::add);
     acceptedGateways.forEach(accepted::add);
     served(tcpGateways, ledger).forEach(accepted::add);
     config.serviceEndpoints().forEach(accepted::endpoints);
@@ -151,14 +167,25 @@ public final class Validator {
     return duplicates;
   }
 
-  private static void checkUpstreamRefs(VirtualService vs, Ledger ledger) {
-    for (int i = 0; i < vs.routes().size(); i++) {
-      Route route = vs.routes().get(i);
+  /** Upstreams and RouteTables (by reference) named by the routes of {@code owner}. */
+  private static void checkReferences(GatewayResource owner, List<Route> routes, Ledger ledger) {
+    String namespace = owner.metadata().namespace();
+    for (int i = 0; i < routes.size(); i++) {
+      Route route = routes.get(i);
+      if (route.action() instanceof RouteAction.Delegate delegate
+          && delegate.target() instanceof RouteAction.DelegateRef ref && Syntax.isObjectName(ref.ref().name())
+          && ref.ref().namespace().map(Syntax::isNamespace).orElse(true)) {
+        ResourceKey target = ref.ref().resolve(ResourceKey.ROUTE_TABLE, namespace);
+        if (!ledger.isKnown(target)) {
+          ledger.error(owner.key(), "spec.routes[" + i + "].delegate.ref", Reasons.ROUTE_TABLE_NOT_FOUND,
+              target + " does not exist");
+        }
+      }
       List<ObjectRef> refs = route.action().upstreams();
       for (int j = 0; j < refs.size(); j++) {
         String field = route.action() instanceof RouteAction.Split
             ? "spec.routes[" + i + "].split[" + j + "].upstream" : "spec.routes[" + i + "].route.upstream";
-        checkUpstreamRef(vs, refs.get(j), field, ledger);
+        checkUpstreamRef(owner, refs.get(j), field, ledger);
       }
     }
   }

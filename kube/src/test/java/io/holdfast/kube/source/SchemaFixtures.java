@@ -41,6 +41,11 @@ final class SchemaFixtures {
         + "directResponse: {status: 200}}], " + ssl + "}");
   }
 
+  private static Case routeTable(String name, boolean valid, String spec) {
+    return new Case("RouteTable " + name, valid, "apiVersion: gateway.holdfast.io/v1\nkind: RouteTable\n"
+        + "metadata: {name: t, namespace: demo}\nspec: " + spec);
+  }
+
   private static Case gateway(String name, boolean valid, String spec) {
     return new Case("Gateway " + name, valid, GATEWAY + "spec: " + spec);
   }
@@ -112,6 +117,28 @@ final class SchemaFixtures {
           "{match: {prefix: /}, redirect: {path: /a, prefixRewrite: /b}}"),
       route("split target without weight", false, "{match: {prefix: /}, split: [{upstream: u}]}"),
       route("retries without retryOn", false, "{match: {prefix: /}, route: {upstream: u}, retries: {attempts: 1}}"),
+      route("delegate by reference", true, "{match: {prefix: /a/}, delegate: {ref: {name: t, namespace: demo}}}"),
+      route("delegate by selector", true,
+          "{match: {prefix: /a/}, delegate: {selector: {matchLabels: {team: a}, namespaces: ['*', demo]}}}"),
+      route("delegate by empty selector", true, "{match: {prefix: /a/}, delegate: {selector: {}}}"),
+      route("delegate with ref and selector", false,
+          "{match: {prefix: /a/}, delegate: {ref: {name: t}, selector: {}}}"),
+      route("delegate with neither", false, "{match: {prefix: /a/}, delegate: {}}"),
+      route("delegate ref without name", false, "{match: {prefix: /a/}, delegate: {ref: {namespace: demo}}}"),
+      route("delegate and route", false, "{match: {prefix: /a/}, delegate: {ref: {name: t}}, route: {upstream: u}}"),
+      route("delegate selector namespaces not a list", false,
+          "{match: {prefix: /a/}, delegate: {selector: {namespaces: demo}}}"),
+      routeTable("routes and weight", true, "{weight: -2, routes: [{match: {prefix: /a/x}, route: {upstream: u},"
+          + " timeout: 1s}, {match: {prefix: /a/y/}, delegate: {ref: {name: y}}}]}"),
+      routeTable("route options and query parameters", true, "{routes: [{match: {prefix: /a/, queryParameters:"
+          + " [{name: q, present: true}]}, route: {upstream: u}, options: {hostRewrite: h.test, idleTimeout: 1s}}]}"),
+      routeTable("defaults are a VirtualService's", false,
+          "{options: {cors: {allowOrigin: [o]}}, routes: [{match: {prefix: /a}, route: {upstream: u}}]}"),
+      routeTable("routes only", true, "{routes: [{match: {exact: /a}, directResponse: {status: 204}}]}"),
+      routeTable("no routes", false, "{weight: 1}"),
+      routeTable("domains", false, "{domains: [a.test], routes: []}"),
+      routeTable("weight as string", false, "{weight: \"1\", routes: []}"),
+      routeTable("route without action", false, "{routes: [{match: {prefix: /a}}]}"),
       route("every route option", true, "{match: {prefix: /, queryParameters: [{name: a, exact: b},"
           + " {name: c, regex: d}, {name: e, present: true}]}, route: {upstream: u},"
           + " retries: {attempts: 1, retryOn: [reset], backoff: {baseInterval: 10ms, maxInterval: 1s}},"

@@ -36,14 +36,14 @@ class ExampleConfigTest {
         sources.add(new ConfigLoader.Source(file.getFileName().toString(), Files.readString(file)));
       }
     }
-    assertThat(sources).hasSize(5);
+    assertThat(sources).hasSize(6);
     ConfigLoader.Loaded loaded = new ConfigLoader().load(sources, Map.of());
     assertThat(loaded.errors()).isEmpty();
 
     // Validity judged at a fixed instant: the example certificates are long-lived, but not forever.
     ValidationResult result = new Validator(Clock.fixed(GoldenTest.NOW, ZoneOffset.UTC))
         .validate(GoldenTest.withTlsFiles(loaded.config(), EXAMPLES));
-    assertThat(result.statuses()).hasSize(13);
+    assertThat(result.statuses()).hasSize(14);
     // The legacy redirect reaches gRPC clients of echo.test as non_forwarding_action: a warning, nothing else.
     assertThat(result.statuses().values()).filteredOn(s -> s.state() != ResourceStatus.State.ACCEPTED)
         .singleElement().satisfies(s -> {
@@ -72,10 +72,15 @@ class ExampleConfigTest {
         .get("gateway/demo/public");
     var host = routes.getVirtualHosts(1);
     assertThat(host.getRoutesList()).extracting(r -> r.getName())
-        .containsExactly("legacy-redirect", "v2-opt-in", "canary");
+        .containsExactly("legacy-redirect", "demo/team-a/api", "demo/team-a/rest", "v2-opt-in", "canary");
     assertThat(host.getRoutes(0).getRedirect().getPrefixRewrite()).isEqualTo("/");
-    assertThat(host.getRoutes(1).getMatch().getHeaders(0).getName()).isEqualTo("x-echo-version");
-    assertThat(host.getRoutes(2).getRoute().getWeightedClusters().getClustersList())
+    // The delegated RouteTable's routes stand where the delegating route was.
+    assertThat(host.getRoutes(1).getMatch().getPrefix()).isEqualTo("/team-a/api/");
+    assertThat(host.getRoutes(1).getRoute().getCluster()).isEqualTo("demo/echo-v2");
+    assertThat(host.getRoutes(1).getRoute().getPrefixRewrite()).isEqualTo("/api/");
+    assertThat(host.getRoutes(2).getRoute().getCluster()).isEqualTo("demo/echo-v1");
+    assertThat(host.getRoutes(3).getMatch().getHeaders(0).getName()).isEqualTo("x-echo-version");
+    assertThat(host.getRoutes(4).getRoute().getWeightedClusters().getClustersList())
         .extracting(c -> c.getName() + "=" + c.getWeight().getValue())
         .containsExactly("demo/echo-v1=90", "demo/echo-v2=10");
     assertThat(snapshot.ofType(Resources.V3.LISTENER_TYPE_URL)).containsKeys("echo.test", "echo.test:10080");
