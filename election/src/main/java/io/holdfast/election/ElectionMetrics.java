@@ -69,7 +69,8 @@ public final class ElectionMetrics {
 
   private static Counter lockFailures(MeterRegistry registry, boolean leading, LockException.Cause cause) {
     return Counter.builder(leading ? "holdfast.election.renew.failures" : "holdfast.election.acquire.failures")
-        .description(leading ? "Failed renewals of the lease, by cause" : "Failed attempts to acquire the lease, by cause")
+        .description(leading ? "Failed renewals of the lease, by cause"
+            : "Failed attempts to acquire the lease, by cause")
         .tag("cause", cause.tag())
         .register(registry);
   }
