@@ -58,7 +58,7 @@ class MetricsAtStartTest {
     List<String> kube = new ArrayList<>(List.of("holdfast_kube_synced", "holdfast_kube_stale",
         "holdfast_kube_rebuilds_total{outcome=\"pushed\"}", "holdfast_kube_rebuilds_total{outcome=\"unchanged\"}",
         "holdfast_kube_rebuild_seconds_count", "holdfast_status_pending"));
-    for (String kind : List.of("Gateway", "VirtualService", "Upstream", "TcpGateway", "RouteTable", "Service",
+    for (String kind : List.of("Gateway", "VirtualService", "Upstream", "TcpGateway", "RouteTable", "Service", "Secret",
         "EndpointSlice")) {
       kube.add("holdfast_kube_informer_failures_total{kind=\"" + kind + "\"}");
     }
