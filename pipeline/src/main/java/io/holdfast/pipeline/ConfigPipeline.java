@@ -3,10 +3,7 @@ package io.holdfast.pipeline;
 import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.ManifestError;
 import io.holdfast.api.ResourceKey;
-import io.holdfast.frontend.holdfast.HoldfastFrontEnd;
 import io.holdfast.frontend.holdfast.ResourceStatus;
-import io.holdfast.ir.FrontEnd;
-import io.holdfast.ir.IrBuilder;
 import io.holdfast.xds.server.XdsCache;
 import io.holdfast.xds.snapshot.XdsSnapshot;
 import io.holdfast.xds.translate.Translation;
@@ -18,15 +15,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SortedMap;
-import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The source-independent half of the data flow: config -> front end -> IR -> translation -> snapshot. Sources
- * (files, Kubernetes) hand it a whole {@link GatewayConfig}; the Holdfast front end lowers it into an
- * {@link IrBuilder}, and the pipeline publishes one snapshot to the xDS cache and one {@link StatusBoard.Build}.
+ * (files, Kubernetes) hand it a whole {@link GatewayConfig}; {@link ConfigCheck} lowers it through the Holdfast
+ * front end into an IR builder, and the pipeline publishes one snapshot to the xDS cache and one
+ * {@link StatusBoard.Build}.
  * Not thread-safe by design: one source thread calls {@link #apply}, in order.
  *
  * <p>Nothing here discards the last good config: a rejected resource keeps serving its last accepted version
@@ -46,7 +43,7 @@ public final class ConfigPipeline {
   private final StatusBoard board;
   private final Clock clock;
   private final Consumer<Translation> onNewSnapshot;
-  private final FrontEnd<GatewayConfig> frontEnd = new HoldfastFrontEnd();
+  private final ConfigCheck check = new ConfigCheck();
   private final Translator translator = new Translator();
   private final Timer buildTimer;
 
@@ -70,12 +67,9 @@ public final class ConfigPipeline {
   public boolean apply(GatewayConfig config, List<ManifestError> manifestErrors) {
     try {
       long start = System.nanoTime();
-      IrBuilder builder = new IrBuilder();
-      frontEnd.lower(config, builder);
-      IrBuilder.Result built = builder.build();
-      Translation translation = translator.translate(built.ir());
-      SortedMap<ResourceKey, ResourceStatus> statuses = new TreeMap<>();
-      built.statuses().forEach((key, status) -> statuses.put(key, ResourceStatus.of(status)));
+      ConfigCheck.Result checked = check.run(config);
+      Translation translation = translator.translate(checked.built().ir());
+      SortedMap<ResourceKey, ResourceStatus> statuses = checked.statuses();
       buildTimer.record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
       // Served first, then shown: a proxy may NACK the new version before the board learns it, and the board
       // keeps such a NACK for the version it is about to be told (StatusBoard.onNack).

@@ -1,5 +1,6 @@
 package io.holdfast.server;
 
+import io.holdfast.election.ElectionMetrics;
 import io.holdfast.election.Leadership;
 import io.holdfast.pipeline.ConfigPipeline;
 import io.holdfast.pipeline.StatusBoard;
@@ -74,6 +75,9 @@ public final class HoldfastServer implements AutoCloseable {
     Optional<SnapshotStore> store = settings.snapshotDir()
         .map(dir -> SnapshotStore.open(dir, leadership.identity(), clock, registry,
             settings.snapshotKeyFile().map(SnapshotKey::read)));
+    if (store.isEmpty()) {
+      SnapshotStore.registerMeters(registry);
+    }
     // Serve the last-known snapshot at once: new proxies get full config even before any source has synced.
     store.flatMap(SnapshotStore::load).ifPresent(stored -> {
       cache.setSnapshot(stored.snapshot());
@@ -115,6 +119,9 @@ public final class HoldfastServer implements AutoCloseable {
       leadership = kube.leadership();
       awaitingElection = false;
       started.push(kube);
+    }
+    if (!(leadership instanceof io.holdfast.election.LeaderElector)) {
+      ElectionMetrics.singleReplica(registry, leadership); // the elector registers these when there is one
     }
     log.info("holdfast serving xds={}:{} admin={}:{} source={} election={} identity={}",
         settings.xdsAddress(), xds.port(), settings.adminAddress(), admin.port(),

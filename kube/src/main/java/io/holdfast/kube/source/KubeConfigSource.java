@@ -131,6 +131,7 @@ public final class KubeConfigSource implements AutoCloseable {
     slots.add(services);
     slots.add(slices);
     slots.add(secrets);
+    slots.forEach(slot -> metrics.watching(slot.kind()));
     debouncer = new DebounceThread("holdfast-kube-rebuild", debounce, System::nanoTime, this::hasSynced, this::rebuild);
     health = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "holdfast-kube-health");

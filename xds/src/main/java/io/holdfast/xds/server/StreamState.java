@@ -36,11 +36,17 @@ final class StreamState {
     return nodeId;
   }
 
-  /** Envoy may send the node on the first request only, so the first non-empty id sticks. */
-  void noteNode(boolean hasNode, Node node) {
+  /**
+   * Envoy may send the node on the first request only, so the first non-empty id sticks.
+   *
+   * @return true if this request made the node id known
+   */
+  boolean noteNode(boolean hasNode, Node node) {
     if (hasNode && nodeId.isEmpty() && !node.getId().isEmpty()) {
       nodeId = node.getId();
+      return true;
     }
+    return false;
   }
 
   /** The request's type URL, or the stream's own type when a per-type stream leaves it empty. */

@@ -31,11 +31,13 @@ final class StreamTracker implements DiscoveryServerCallbacks {
   private final XdsMetrics metrics;
   private final NackListener nackListener;
   private final Clock clock;
+  private final ProxyPresence presence;
 
   StreamTracker(XdsMetrics metrics, NackListener nackListener, Clock clock) {
     this.metrics = metrics;
     this.nackListener = nackListener;
     this.clock = clock;
+    this.presence = metrics.proxyPresence(clock);
   }
 
   /** Open streams by node id; streams that have not sent a node id yet are not counted. */
@@ -73,7 +75,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
   public void onV3StreamRequest(long streamId, DiscoveryRequest request) {
     StreamState stream = stream(streamId);
     try {
-      stream.noteNode(request.hasNode(), request.getNode());
+      noteNode(stream, request.hasNode(), request.getNode());
       String type = stream.typeOf(request.getTypeUrl());
       if (!type.isEmpty()) { // an ADS request without a type is refused by the discovery server itself
         Reply reply = stream.sotw(type).onRequest(request);
@@ -93,7 +95,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
     Reply reply = Reply.OK;
     String type = "";
     try {
-      stream.noteNode(request.hasNode(), request.getNode());
+      noteNode(stream, request.hasNode(), request.getNode());
       type = stream.typeOf(request.getTypeUrl());
       if (!type.isEmpty()) {
         reply = stream.delta(type).onRequest(request);
@@ -145,8 +147,17 @@ final class StreamTracker implements DiscoveryServerCallbacks {
     return streams.computeIfAbsent(streamId, id -> new StreamState(id, ""));
   }
 
+  private void noteNode(StreamState stream, boolean hasNode, io.envoyproxy.envoy.config.core.v3.Node node) {
+    if (stream.noteNode(hasNode, node)) {
+      presence.opened(stream.nodeId());
+    }
+  }
+
   private void closed(long streamId, String reason) {
     StreamState stream = streams.remove(streamId);
+    if (stream != null && !stream.nodeId().isEmpty()) {
+      presence.closed(stream.nodeId());
+    }
     if (stream != null) {
       log.debug("xDS stream closed: node={} stream={} reason={}", stream.nodeId(), streamId, reason);
     }

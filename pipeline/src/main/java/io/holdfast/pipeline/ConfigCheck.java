@@ -1,0 +1,57 @@
+package io.holdfast.pipeline;
+
+import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.ResourceKey;
+import io.holdfast.frontend.holdfast.HoldfastFrontEnd;
+import io.holdfast.frontend.holdfast.ResourceStatus;
+import io.holdfast.ir.FrontEnd;
+import io.holdfast.ir.IrBuilder;
+import io.holdfast.ir.ObjectStatus;
+import java.util.Collections;
+import java.util.Objects;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The verdict half of the pipeline: front end, then the {@link IrBuilder} settling shared claims (duplicate
+ * listeners and domains), giving every resource's status. {@link ConfigPipeline} runs it before translating;
+ * {@code holdfast validate} runs it alone, so the command and the server reach their verdicts by one path.
+ * Stateful through the front end's last-good memory: one instance per config history, one thread at a time.
+ */
+public final class ConfigCheck {
+  private final FrontEnd<GatewayConfig> frontEnd;
+
+  /** With the Holdfast front end and no history: verdicts as a freshly started server would give them. */
+  public ConfigCheck() {
+    this(new HoldfastFrontEnd());
+  }
+
+  ConfigCheck(FrontEnd<GatewayConfig> frontEnd) {
+    this.frontEnd = Objects.requireNonNull(frontEnd, "frontEnd");
+  }
+
+  /**
+   * @param built    the IR and the full statuses (with each finding's severity)
+   * @param statuses the one-line view of each status, as the status board and the status writer show it
+   */
+  public record Result(IrBuilder.Result built, SortedMap<ResourceKey, ResourceStatus> statuses) {
+    public Result {
+      Objects.requireNonNull(built, "built");
+      statuses = Collections.unmodifiableSortedMap(new TreeMap<>(statuses));
+    }
+
+    /** The full status of {@code key}, with severities; absent if the config has no such resource. */
+    public java.util.Optional<ObjectStatus> objectStatus(ResourceKey key) {
+      return java.util.Optional.ofNullable(built.statuses().get(key));
+    }
+  }
+
+  public Result run(GatewayConfig config) {
+    IrBuilder builder = new IrBuilder();
+    frontEnd.lower(config, builder);
+    IrBuilder.Result built = builder.build();
+    SortedMap<ResourceKey, ResourceStatus> statuses = new TreeMap<>();
+    built.statuses().forEach((key, status) -> statuses.put(key, ResourceStatus.of(status)));
+    return new Result(built, statuses);
+  }
+}
