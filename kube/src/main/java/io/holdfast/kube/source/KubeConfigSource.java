@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The gateway config as the Kubernetes API holds it: Upstream, VirtualService, Gateway, TcpGateway and RouteTable
  * custom resources, plus the Services and EndpointSlices that kube upstreams resolve to and the Secrets that
- * sslConfigs name, kept in fabric8 informer caches.
+ * sslConfigs and Upstream TLS settings name, kept in fabric8 informer caches.
  *
  * <p>Informer events only mark the view dirty. One rebuild thread waits for a pause in changes
  * ({@link Debounce}: {@code holdOff}, default 100 ms, but at most {@code cap}, default 500 ms, after the first change),
@@ -123,7 +123,7 @@ public final class KubeConfigSource implements AutoCloseable {
         .runnableInformer(0)
         .addIndexers(Map.of(BY_SERVICE, KubeConfigSource::serviceKeys)), listener);
     // Secrets of the watched namespaces (all namespaces unless one is set): RBAC grants get/list/watch on them;
-    // the assembler copies only the ones an sslConfig names into the config.
+    // the assembler copies only the ones an sslConfig or an Upstream's tls names into the config.
     // Optional (see InformerSlot): an upgrade without the secrets RBAC rule still serves everything else, and its
     // sslConfigs report SecretNotFound until the rule is there.
     secrets = new InformerSlot<>(SECRET, true, () -> scoped(client.secrets()).runnableInformer(0), listener);
