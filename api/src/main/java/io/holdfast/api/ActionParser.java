@@ -2,18 +2,25 @@ package io.holdfast.api;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-/** A route's action: exactly one of {@code route}, {@code split}, {@code redirect}, {@code directResponse}. */
+/**
+ * A route's action: exactly one of {@code route}, {@code split}, {@code redirect}, {@code directResponse},
+ * {@code delegate}.
+ */
 final class ActionParser {
 
-  private static final List<String> ACTIONS = List.of("route", "split", "redirect", "directResponse");
+  private static final List<String> ACTIONS = List.of("route", "split", "redirect", "directResponse", "delegate");
   private static final Set<String> FORWARD = Set.of("upstream", "namespace");
   private static final Set<String> TARGET = Set.of("upstream", "namespace", "weight");
   private static final Set<String> REDIRECT =
       Set.of("host", "path", "prefixRewrite", "responseCode", "httpsRedirect");
   private static final Set<String> DIRECT = Set.of("status", "body");
+  private static final Set<String> DELEGATE = Set.of("ref", "selector");
+  private static final Set<String> REF = Set.of("name", "namespace");
+  private static final Set<String> SELECTOR = Set.of("matchLabels", "namespaces");
 
   private ActionParser() {
   }
@@ -27,7 +34,7 @@ final class ActionParser {
     }
     if (given.isEmpty()) {
       route.problem(route.path(), Reasons.MISSING_FIELD,
-          "one of route, split, redirect, directResponse is required");
+          "one of route, split, redirect, directResponse, delegate is required");
       return Optional.empty();
     }
     return switch (given.get(0)) {
@@ -36,7 +43,8 @@ final class ActionParser {
           .map(RouteAction.Forward::new);
       case "split" -> route.list("split", false).flatMap(elements -> split(elements, route.problems()));
       case "redirect" -> route.object("redirect", REDIRECT).flatMap(ActionParser::redirect);
-      default -> route.object("directResponse", DIRECT).flatMap(ActionParser::directResponse);
+      case "directResponse" -> route.object("directResponse", DIRECT).flatMap(ActionParser::directResponse);
+      default -> route.object("delegate", DELEGATE).flatMap(ActionParser::delegate);
     };
   }
 
@@ -80,5 +88,27 @@ final class ActionParser {
       return Optional.empty();
     }
     return Optional.of(new RouteAction.DirectResponse(status.get(), body));
+  }
+
+  private static Optional<RouteAction> delegate(Fields fields) {
+    boolean byRef = fields.has("ref");
+    boolean bySelector = fields.has("selector");
+    if (byRef == bySelector) {
+      fields.problem(fields.path(), byRef ? Reasons.CONFLICTING_FIELDS : Reasons.MISSING_FIELD,
+          "a delegate has exactly one of ref and selector");
+      return Optional.empty();
+    }
+    if (byRef) {
+      return fields.object("ref", REF).flatMap(ref -> ObjectRefs.read(ref, "name"))
+          .map(ref -> new RouteAction.Delegate(new RouteAction.DelegateRef(ref)));
+    }
+    return fields.object("selector", SELECTOR).flatMap(selector -> {
+      Optional<Map<String, String>> labels = selector.has("matchLabels")
+          ? selector.stringMap("matchLabels") : Optional.of(Map.of());
+      Optional<List<String>> namespaces = selector.has("namespaces")
+          ? selector.stringList("namespaces", false) : Optional.of(List.of());
+      return labels.flatMap(l -> namespaces.map(n ->
+          new RouteAction.Delegate(new RouteAction.DelegateSelector(l, n))));
+    });
   }
 }

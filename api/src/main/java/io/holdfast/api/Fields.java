@@ -123,6 +123,17 @@ final class Fields {
     });
   }
 
+  /** Any JSON number (e.g. a factor such as 1.9). */
+  Optional<Double> number(String field) {
+    return value(field).flatMap(v -> {
+      if (v.isNumber()) {
+        return Optional.of(v.doubleValue());
+      }
+      problem(path(field), Reasons.WRONG_TYPE, "expected a number, got " + describe(v));
+      return Optional.empty();
+    });
+  }
+
   Optional<Boolean> bool(String field) {
     return value(field).flatMap(v -> {
       if (v.isBoolean()) {

@@ -7,9 +7,11 @@ import java.util.Objects;
  * its route configuration.
  *
  * @param bindAddress IP literal, default {@code 0.0.0.0}
+ * @param ssl         an HTTPS gateway: it terminates TLS, and serves each selected VirtualService with the
+ *                    certificate of its {@code sslConfig}
  */
-public record Gateway(Metadata metadata, String bindAddress, int port, VirtualServiceSelection selection)
-    implements GatewayResource {
+public record Gateway(Metadata metadata, String bindAddress, int port, VirtualServiceSelection selection,
+    boolean ssl) implements GatewayResource {
 
   public static final String DEFAULT_BIND_ADDRESS = "0.0.0.0";
 
@@ -19,8 +21,13 @@ public record Gateway(Metadata metadata, String bindAddress, int port, VirtualSe
     Objects.requireNonNull(selection, "selection");
   }
 
+  /** A plain-HTTP gateway. */
+  public Gateway(Metadata metadata, String bindAddress, int port, VirtualServiceSelection selection) {
+    this(metadata, bindAddress, port, selection, false);
+  }
+
   public Gateway withSelection(VirtualServiceSelection newSelection) {
-    return new Gateway(metadata, bindAddress, port, newSelection);
+    return new Gateway(metadata, bindAddress, port, newSelection, ssl);
   }
 
   @Override

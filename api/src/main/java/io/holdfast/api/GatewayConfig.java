@@ -11,13 +11,15 @@ import java.util.TreeMap;
 
 /**
  * The whole input of validation and translation: every resource from every source, plus the endpoints of the
- * Kubernetes Services that {@link UpstreamTarget.Kube} upstreams name. Immutable; lists are sorted by key (ties
+ * Kubernetes Services that {@link UpstreamTarget.Kube} upstreams name, plus the raw TLS material that
+ * {@link SslConfig}s name ({@link TlsSecretData}: Kubernetes Secrets, or PEM files of the config directory). Immutable; lists are sorted by key (ties
  * keep their input order) so equal inputs compare equal whatever order the sources delivered them in.
  * Duplicate keys are kept: validation rejects them.
  */
 public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtualServices,
     List<Gateway> gateways, List<UnparsedResource> unparsed,
-    SortedMap<ServiceRef, List<Endpoint>> serviceEndpoints, List<TcpGateway> tcpGateways) {
+    SortedMap<ServiceRef, List<Endpoint>> serviceEndpoints, List<TcpGateway> tcpGateways,
+    List<RouteTable> routeTables, SortedMap<ResourceKey, TlsSecretData> secrets) {
 
   public GatewayConfig {
     upstreams = sortedCopy(upstreams, Comparator.comparing(Upstream::key));
@@ -28,6 +30,8 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
     TreeMap<ServiceRef, List<Endpoint>> endpoints = new TreeMap<>();
     serviceEndpoints.forEach((service, list) -> endpoints.put(service, List.copyOf(list)));
     serviceEndpoints = Collections.unmodifiableSortedMap(endpoints);
+    routeTables = sortedCopy(routeTables, Comparator.comparing(RouteTable::key));
+    secrets = Collections.unmodifiableSortedMap(new TreeMap<>(secrets));
   }
 
   public static GatewayConfig empty() {
@@ -47,21 +51,29 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
     tcpGateways.forEach(builder::add);
     unparsed.forEach(builder::addUnparsed);
     serviceEndpoints.forEach(builder::endpoints);
+    routeTables.forEach(builder::add);
+    secrets.forEach(builder::secret);
     return builder;
   }
 
-  /** Every parsed resource, kind by kind (upstreams, virtual services, gateways, TCP gateways). */
+  /** Every parsed resource, kind by kind (upstreams, virtual services, gateways, TCP gateways, route tables). */
   public List<GatewayResource> resources() {
     List<GatewayResource> all = new ArrayList<>(upstreams);
     all.addAll(virtualServices);
     all.addAll(gateways);
     all.addAll(tcpGateways);
+    all.addAll(routeTables);
     return List.copyOf(all);
   }
 
   /** The endpoints known for {@code service}; empty if none (a valid, empty cluster). */
   public List<Endpoint> endpointsOf(ServiceRef service) {
     return serviceEndpoints.getOrDefault(service, List.of());
+  }
+
+  /** The TLS material delivered under {@code key} ({@link TlsSecretData}'s keys), if the source has it. */
+  public java.util.Optional<TlsSecretData> secretOf(ResourceKey key) {
+    return java.util.Optional.ofNullable(secrets.get(key));
   }
 
   private static <T> List<T> sortedCopy(List<T> items, Comparator<T> order) {
@@ -79,6 +91,8 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
     private final List<TcpGateway> tcpGateways = new ArrayList<>();
     private final List<UnparsedResource> unparsed = new ArrayList<>();
     private final Map<ServiceRef, List<Endpoint>> endpoints = new TreeMap<>();
+    private final List<RouteTable> routeTables = new ArrayList<>();
+    private final Map<ResourceKey, TlsSecretData> secrets = new TreeMap<>();
 
     private Builder() {
     }
@@ -92,6 +106,8 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
         gateways.add(gateway);
       } else if (resource instanceof TcpGateway tcpGateway) {
         tcpGateways.add(tcpGateway);
+      } else if (resource instanceof RouteTable table) {
+        routeTables.add(table);
       }
       return this;
     }
@@ -107,9 +123,15 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
       return this;
     }
 
+    /** Sets (replaces) the TLS material under {@code key}. */
+    public Builder secret(ResourceKey key, TlsSecretData data) {
+      secrets.put(java.util.Objects.requireNonNull(key, "key"), java.util.Objects.requireNonNull(data, "data"));
+      return this;
+    }
+
     public GatewayConfig build() {
       return new GatewayConfig(upstreams, virtualServices, gateways, unparsed, new TreeMap<>(endpoints),
-          tcpGateways);
+          tcpGateways, routeTables, new TreeMap<>(secrets));
     }
   }
 }

@@ -1,7 +1,7 @@
 package io.holdfast.api;
 
 /** One parsed resource of the {@code gateway.holdfast.io/v1} API. */
-public sealed interface GatewayResource permits Upstream, VirtualService, Gateway, TcpGateway {
+public sealed interface GatewayResource permits Upstream, VirtualService, Gateway, TcpGateway, RouteTable {
 
   String GROUP = HoldfastKinds.GROUP;
   String API_VERSION = HoldfastKinds.API_VERSION;
@@ -9,7 +9,7 @@ public sealed interface GatewayResource permits Upstream, VirtualService, Gatewa
   Metadata metadata();
 
   /** {@link ResourceKey#UPSTREAM}, {@link ResourceKey#VIRTUAL_SERVICE}, {@link ResourceKey#GATEWAY} or
-   * {@link ResourceKey#TCP_GATEWAY}. */
+   * {@link ResourceKey#TCP_GATEWAY} or {@link ResourceKey#ROUTE_TABLE}. */
   String kind();
 
   default ResourceKey key() {

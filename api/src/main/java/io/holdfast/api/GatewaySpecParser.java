@@ -10,7 +10,7 @@ import tools.jackson.databind.JsonNode;
 /** The {@code spec} of a Gateway. */
 final class GatewaySpecParser {
 
-  private static final Set<String> SPEC = Set.of("bindAddress", "port", "virtualServices", "selector");
+  private static final Set<String> SPEC = Set.of("bindAddress", "port", "virtualServices", "selector", "ssl");
   private static final Set<String> REF = Set.of("name", "namespace");
   private static final Set<String> SELECTOR = Set.of("matchLabels");
 
@@ -22,7 +22,8 @@ final class GatewaySpecParser {
       String bindAddress = fields.string("bindAddress").orElse(Gateway.DEFAULT_BIND_ADDRESS);
       Optional<Integer> port = fields.requiredInteger("port");
       Optional<VirtualServiceSelection> selection = selection(fields);
-      return port.flatMap(p -> selection.map(s -> new Gateway(metadata, bindAddress, p, s)));
+      Optional<Boolean> ssl = fields.has("ssl") ? fields.bool("ssl") : Optional.of(false);
+      return port.flatMap(p -> selection.flatMap(s -> ssl.map(tls -> new Gateway(metadata, bindAddress, p, s, tls))));
     });
   }
 

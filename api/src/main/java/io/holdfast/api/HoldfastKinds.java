@@ -22,9 +22,10 @@ public final class HoldfastKinds {
   public static final Kind VIRTUAL_SERVICE = new Kind(ResourceKey.VIRTUAL_SERVICE, "virtualservices");
   public static final Kind GATEWAY = new Kind(ResourceKey.GATEWAY, "gateways");
   public static final Kind TCP_GATEWAY = new Kind(ResourceKey.TCP_GATEWAY, "tcpgateways");
+  public static final Kind ROUTE_TABLE = new Kind(ResourceKey.ROUTE_TABLE, "routetables");
 
   /** Every kind, in the order the Kubernetes source starts their informers (what others refer to first). */
-  public static final List<Kind> ALL = List.of(UPSTREAM, VIRTUAL_SERVICE, GATEWAY, TCP_GATEWAY);
+  public static final List<Kind> ALL = List.of(UPSTREAM, VIRTUAL_SERVICE, GATEWAY, TCP_GATEWAY, ROUTE_TABLE);
 
   private HoldfastKinds() {
   }

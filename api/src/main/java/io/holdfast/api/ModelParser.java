@@ -23,7 +23,8 @@ public final class ModelParser {
       "resourceVersion", "creationTimestamp", "uid", "managedFields", "finalizers", "ownerReferences",
       "deletionTimestamp", "deletionGracePeriodSeconds", "generateName", "selfLink");
   private static final Set<String> KINDS =
-      Set.of(ResourceKey.UPSTREAM, ResourceKey.VIRTUAL_SERVICE, ResourceKey.GATEWAY, ResourceKey.TCP_GATEWAY);
+      Set.of(ResourceKey.UPSTREAM, ResourceKey.VIRTUAL_SERVICE, ResourceKey.GATEWAY, ResourceKey.TCP_GATEWAY,
+          ResourceKey.ROUTE_TABLE);
 
   public ParseResult parse(JsonNode document) {
     List<Problem> problems = new ArrayList<>();
@@ -46,7 +47,8 @@ public final class ModelParser {
     }
     if (kind.isPresent() && !KINDS.contains(kind.get())) {
       fields.problem("kind", Reasons.UNSUPPORTED_KIND,
-          "unsupported kind \"" + kind.get() + "\" (expected one of Gateway, TcpGateway, Upstream, VirtualService)");
+          "unsupported kind \"" + kind.get()
+              + "\" (expected one of Gateway, RouteTable, TcpGateway, Upstream, VirtualService)");
       supported = false;
     }
     Optional<GatewayResource> resource = Optional.empty();
@@ -56,6 +58,7 @@ public final class ModelParser {
         resource = switch (kind.get()) {
           case ResourceKey.UPSTREAM -> UpstreamSpecParser.parse(metadata.get(), spec.get(), problems);
           case ResourceKey.VIRTUAL_SERVICE -> VirtualServiceSpecParser.parse(metadata.get(), spec.get(), problems);
+          case ResourceKey.ROUTE_TABLE -> RouteTableSpecParser.parse(metadata.get(), spec.get(), problems);
           case ResourceKey.TCP_GATEWAY -> TcpGatewaySpecParser.parse(metadata.get(), spec.get(), problems);
           default -> GatewaySpecParser.parse(metadata.get(), spec.get(), problems);
         };

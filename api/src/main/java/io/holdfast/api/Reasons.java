@@ -54,7 +54,13 @@ public final class Reasons {
   public static final String GRPC_NON_FORWARDING_ROUTE = "GrpcNonForwardingRoute";
   /** A load-balancing policy some gRPC clients replace with ROUND_ROBIN and the oldest reject (LEAST_REQUEST). */
   public static final String GRPC_LOAD_BALANCING_FALLBACK = "GrpcLoadBalancingFallback";
-  /** A route option proxyless gRPC clients do not implement: ignored by them, or left out of their config. */
+  /** DNS options that cannot work (LOGICAL resolution of several hosts, a non-positive refresh rate). */
+  public static final String INVALID_DNS = "InvalidDns";
+  public static final String INVALID_CIRCUIT_BREAKERS = "InvalidCircuitBreakers";
+  public static final String INVALID_OUTLIER_DETECTION = "InvalidOutlierDetection";
+  public static final String INVALID_HEALTH_CHECK = "InvalidHealthCheck";
+  public static final String INVALID_UPSTREAM_TLS = "InvalidUpstreamTls";
+  /** A route or upstream option proxyless gRPC clients do not implement: ignored by them, or left out of their config. */
   public static final String GRPC_IGNORED_OPTION = "GrpcIgnoredOption";
   public static final String DUPLICATE_LISTENER = "DuplicateListener";
   /** Two hosts of one TcpGateway with the same name, or two hosts without SNI names (both default). */
@@ -62,6 +68,37 @@ public final class Reasons {
   public static final String VIRTUAL_SERVICE_NOT_FOUND = "VirtualServiceNotFound";
   public static final String VIRTUAL_SERVICE_REJECTED = "VirtualServiceRejected";
   public static final String NO_VIRTUAL_SERVICES = "NoVirtualServices";
+  // TLS (sslConfig and the material it names).
+  /** The Secret or PEM file an sslConfig names is not there. */
+  public static final String SECRET_NOT_FOUND = "SecretNotFound";
+  /** TLS material that does not parse: no certificate, not PEM, an encrypted or unknown key, an entry missing. */
+  public static final String INVALID_CERTIFICATE = "InvalidCertificate";
+  /** The private key does not belong to the first (leaf) certificate of the chain. */
+  public static final String KEY_MISMATCH = "KeyMismatch";
+  /** A certificate that has expired or is not valid yet: served anyway (clients decide), but reported. */
+  public static final String CERTIFICATE_NOT_VALID_NOW = "CertificateNotValidNow";
+  /** Two VirtualServices ask for one TLS server name (or both for the default chain) on one HTTPS Gateway. */
+  public static final String DUPLICATE_SNI_DOMAIN = "DuplicateSniDomain";
+  /** A TLS server name that SNI cannot carry (a port, a suffix wildcard, an IP address). */
+  public static final String INVALID_SNI_DOMAIN = "InvalidSniDomain";
+  /** An HTTPS Gateway selects a VirtualService without sslConfig: it is not served there. */
+  public static final String MISSING_SSL_CONFIG = "MissingSslConfig";
+
+  // RouteTable delegation (Validator).
+  /** A delegating route whose match is not a prefix (exact and regex cannot be narrowed by a RouteTable). */
+  public static final String INVALID_DELEGATE_MATCH = "InvalidDelegateMatch";
+  /** A delegate ref names a RouteTable that does not exist: the delegating object is rejected. */
+  public static final String ROUTE_TABLE_NOT_FOUND = "RouteTableNotFound";
+  /** A delegated RouteTable is not served under this route (rejected, or rejected for this parent): a warning. */
+  public static final String ROUTE_TABLE_REJECTED = "RouteTableRejected";
+  /** A delegate selector that matches no RouteTable: a warning. */
+  public static final String NO_ROUTE_TABLES = "NoRouteTables";
+  /** A RouteTable route whose path does not stay under the delegating route's prefix. */
+  public static final String PREFIX_VIOLATION = "PrefixViolation";
+  /** A RouteTable route delegating back to a RouteTable already on the delegation path. */
+  public static final String DELEGATION_CYCLE = "DelegationCycle";
+  /** A served RouteTable that no served VirtualService reaches: its routes are not served (a note). */
+  public static final String NOT_DELEGATED = "NotDelegated";
 
   // Pipeline (LastGoodValidator).
   /** A rejected resource whose last accepted version is still being served. */

@@ -21,6 +21,7 @@ public record ResourceKey(String group, String kind, String namespace, String na
   public static final String VIRTUAL_SERVICE = "VirtualService";
   public static final String GATEWAY = "Gateway";
   public static final String TCP_GATEWAY = "TcpGateway";
+  public static final String ROUTE_TABLE = "RouteTable";
 
   private static final Comparator<ResourceKey> ORDER = Comparator.comparing(ResourceKey::kind)
       .thenComparing(ResourceKey::namespace)
@@ -53,6 +54,10 @@ public record ResourceKey(String group, String kind, String namespace, String na
 
   public static ResourceKey tcpGateway(String namespace, String name) {
     return new ResourceKey(TCP_GATEWAY, namespace, name);
+  }
+
+  public static ResourceKey routeTable(String namespace, String name) {
+    return new ResourceKey(ROUTE_TABLE, namespace, name);
   }
 
   /** A key in the Kubernetes core group, e.g. a {@code Service}. */

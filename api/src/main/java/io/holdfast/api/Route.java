@@ -5,8 +5,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One route of a VirtualService. {@code timeout}, {@code retries} and {@code prefixRewrite} apply to forwarding
- * actions ({@link RouteAction.Forward}, {@link RouteAction.Split}) only; so do most {@link RouteOptions}.
+ * One route of a VirtualService or RouteTable. {@code timeout}, {@code retries} and {@code prefixRewrite} apply to
+ * forwarding actions ({@link RouteAction.Forward}, {@link RouteAction.Split}) only; so do most {@link RouteOptions}.
  */
 public record Route(Optional<String> name, RouteMatch match, RouteAction action, Optional<Duration> timeout,
     Optional<RetryPolicy> retries, Optional<String> prefixRewrite, RouteOptions options) {

@@ -1,10 +1,13 @@
 package io.holdfast.api;
 
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 
-/** What a matched route does: exactly one of forward, split, redirect or direct response. */
+/** What a matched route does: exactly one of forward, split, redirect, direct response or delegate. */
 public sealed interface RouteAction {
 
   /** {@code route: {upstream, namespace?}}: send everything to one upstream. */
@@ -48,6 +51,48 @@ public sealed interface RouteAction {
   record DirectResponse(int status, Optional<String> body) implements RouteAction {
     public DirectResponse {
       Objects.requireNonNull(body, "body");
+    }
+  }
+
+  /**
+   * {@code delegate: {ref} | {selector}}: hand the matched prefix to RouteTables, whose routes are served in this
+   * route's place (see {@link RouteTable}).
+   */
+  record Delegate(DelegateTarget target) implements RouteAction {
+    public Delegate {
+      Objects.requireNonNull(target, "target");
+    }
+  }
+
+  /** Which RouteTables a {@link Delegate} names: one by reference, or all a label selector matches. */
+  sealed interface DelegateTarget {
+  }
+
+  /** {@code ref: {name, namespace?}}; without a namespace, the delegating object's own. */
+  record DelegateRef(ObjectRef ref) implements DelegateTarget {
+    public DelegateRef {
+      Objects.requireNonNull(ref, "ref");
+    }
+  }
+
+  /**
+   * {@code selector: {matchLabels?, namespaces?}}: every RouteTable carrying all the labels (none: every one), in
+   * the given namespaces ({@code "*"}: all; none given: the delegating object's own).
+   */
+  record DelegateSelector(Map<String, String> matchLabels, List<String> namespaces) implements DelegateTarget {
+    public static final String ANY_NAMESPACE = "*";
+
+    public DelegateSelector {
+      matchLabels = Collections.unmodifiableMap(new TreeMap<>(matchLabels));
+      namespaces = List.copyOf(namespaces);
+    }
+
+    /** Whether this selector, written in {@code ownerNamespace}, picks {@code table}. */
+    public boolean selects(String ownerNamespace, RouteTable table) {
+      String namespace = table.metadata().namespace();
+      boolean inNamespace = namespaces.isEmpty() ? namespace.equals(ownerNamespace)
+          : namespaces.contains(ANY_NAMESPACE) || namespaces.contains(namespace);
+      return inNamespace && table.metadata().labels().entrySet().containsAll(matchLabels.entrySet());
     }
   }
 

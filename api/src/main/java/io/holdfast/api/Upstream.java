@@ -5,13 +5,15 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A named group of backends ({@code kind: Upstream}); becomes one Envoy EDS cluster.
+ * A named group of backends ({@code kind: Upstream}); becomes one Envoy cluster (EDS, or DNS when a static host
+ * is given by name).
  *
  * @param connectTimeout default 5 s
  * @param http2          speak HTTP/2 to the backends (required for gRPC backends)
+ * @param options        DNS, circuit breakers, outlier detection, health checks; {@link UpstreamOptions#NONE}
  */
 public record Upstream(Metadata metadata, UpstreamTarget target, LoadBalancing loadBalancing,
-    Duration connectTimeout, boolean http2) implements GatewayResource {
+    Duration connectTimeout, boolean http2, UpstreamOptions options) implements GatewayResource {
 
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
@@ -20,6 +22,12 @@ public record Upstream(Metadata metadata, UpstreamTarget target, LoadBalancing l
     Objects.requireNonNull(target, "target");
     Objects.requireNonNull(loadBalancing, "loadBalancing");
     Objects.requireNonNull(connectTimeout, "connectTimeout");
+    Objects.requireNonNull(options, "options");
+  }
+
+  public Upstream(Metadata metadata, UpstreamTarget target, LoadBalancing loadBalancing, Duration connectTimeout,
+      boolean http2) {
+    this(metadata, target, loadBalancing, connectTimeout, http2, UpstreamOptions.NONE);
   }
 
   /** A round-robin HTTP/1 upstream of static hosts with the default timeout. */
@@ -29,7 +37,11 @@ public record Upstream(Metadata metadata, UpstreamTarget target, LoadBalancing l
   }
 
   public Upstream withHttp2(boolean enabled) {
-    return new Upstream(metadata, target, loadBalancing, connectTimeout, enabled);
+    return new Upstream(metadata, target, loadBalancing, connectTimeout, enabled, options);
+  }
+
+  public Upstream withOptions(UpstreamOptions value) {
+    return new Upstream(metadata, target, loadBalancing, connectTimeout, http2, value);
   }
 
   @Override

@@ -7,12 +7,15 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import tools.jackson.databind.JsonNode;
 
 /** The {@code spec} of an Upstream. */
 final class UpstreamSpecParser {
 
-  private static final Set<String> SPEC = Set.of("static", "kube", "loadBalancing", "connectTimeout", "http2");
+  private static final Set<String> SPEC = Stream.concat(
+      Stream.of("static", "kube", "loadBalancing", "connectTimeout", "http2"),
+      UpstreamOptionsParser.FIELDS.stream()).collect(Collectors.toUnmodifiableSet());
   private static final Set<String> STATIC = Set.of("hosts");
   private static final Set<String> HOST = Set.of("address", "port", "weight");
   private static final Set<String> KUBE = Set.of("namespace", "name", "port");
@@ -27,7 +30,8 @@ final class UpstreamSpecParser {
           .orElse(LoadBalancing.ROUND_ROBIN);
       Duration connectTimeout = fields.duration("connectTimeout").orElse(Upstream.DEFAULT_CONNECT_TIMEOUT);
       boolean http2 = fields.bool("http2").orElse(false);
-      return target.map(t -> new Upstream(metadata, t, lb, connectTimeout, http2));
+      Optional<UpstreamOptions> options = UpstreamOptionsParser.parse(fields);
+      return target.flatMap(t -> options.map(o -> new Upstream(metadata, t, lb, connectTimeout, http2, o)));
     });
   }
 

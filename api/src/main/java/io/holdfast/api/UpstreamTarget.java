@@ -7,7 +7,10 @@ import java.util.Optional;
 /** Where an upstream's endpoints come from. */
 public sealed interface UpstreamTarget {
 
-  /** Fixed hosts written in the resource ({@code spec.static.hosts}). Addresses are IP literals. */
+  /**
+   * Fixed hosts written in the resource ({@code spec.static.hosts}). Addresses are IP literals, or host names the
+   * proxy resolves (see {@link UpstreamOptions.Dns}).
+   */
   record Static(List<Host> hosts) implements UpstreamTarget {
     public Static {
       hosts = List.copyOf(hosts);

@@ -10,9 +10,9 @@ import tools.jackson.databind.JsonNode;
 /** The {@code spec} of a VirtualService and its routes. */
 final class VirtualServiceSpecParser {
 
-  private static final Set<String> SPEC = Set.of("domains", "routes", "options");
+  private static final Set<String> SPEC = Set.of("domains", "routes", "options", "sslConfig", "httpsRedirect");
   private static final Set<String> ROUTE = Set.of("name", "match", "route", "split", "redirect", "directResponse",
-      "timeout", "retries", "prefixRewrite", "options");
+      "timeout", "retries", "prefixRewrite", "options", "delegate");
   static final Set<String> RETRIES = Set.of("attempts", "perTryTimeout", "retryOn", "backoff");
   private static final Set<String> BACKOFF = Set.of("baseInterval", "maxInterval");
 
@@ -24,11 +24,19 @@ final class VirtualServiceSpecParser {
       Optional<List<String>> domains = fields.stringList("domains", true);
       Optional<List<Route>> routes = fields.list("routes", true).flatMap(elements -> routes(elements, problems));
       Optional<VirtualHostOptions> options = RouteOptionsParser.virtualHost(fields);
-      return domains.flatMap(d -> routes.flatMap(r -> options.map(o -> new VirtualService(metadata, d, r, o))));
+      Optional<Optional<SslConfig>> ssl = fields.has("sslConfig")
+          ? SslConfigParser.parse(fields).map(Optional::of) : Optional.of(Optional.empty());
+      Optional<Boolean> httpsRedirect = fields.has("httpsRedirect") ? fields.bool("httpsRedirect") : Optional.of(false);
+      if (domains.isEmpty() || routes.isEmpty() || options.isEmpty() || ssl.isEmpty() || httpsRedirect.isEmpty()) {
+        return Optional.empty();
+      }
+      return Optional.of(new VirtualService(metadata, domains.get(), routes.get(), options.get(), ssl.get(),
+          httpsRedirect.get()));
     });
   }
 
-  private static Optional<List<Route>> routes(List<Fields.Element> elements, List<Problem> problems) {
+  /** Routes as VirtualServices and RouteTables write them; empty if any is malformed. */
+  static Optional<List<Route>> routes(List<Fields.Element> elements, List<Problem> problems) {
     List<Route> routes = new ArrayList<>();
     boolean ok = true;
     for (Fields.Element element : elements) {

@@ -1,6 +1,6 @@
 /**
- * The Holdfast gateway model ({@code gateway.holdfast.io/v1}): Upstream, VirtualService, Gateway and TcpGateway
- * resources, shaped like Kubernetes objects so that files and custom resources share one format, and
+ * The Holdfast gateway model ({@code gateway.holdfast.io/v1}): Upstream, VirtualService, RouteTable, Gateway and
+ * TcpGateway resources, shaped like Kubernetes objects so that files and custom resources share one format, and
  * {@link io.holdfast.api.ResourceKey}, the identity (API group, kind, namespace, name) every later stage names
  * objects by.
  *

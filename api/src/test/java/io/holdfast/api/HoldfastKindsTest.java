@@ -10,7 +10,7 @@ class HoldfastKindsTest {
   void everyKindHasItsPluralInTheHoldfastGroup() {
     assertThat(HoldfastKinds.ALL).extracting(k -> k.kind() + "=" + k.plural())
         .containsExactly("Upstream=upstreams", "VirtualService=virtualservices", "Gateway=gateways",
-            "TcpGateway=tcpgateways");
+            "TcpGateway=tcpgateways", "RouteTable=routetables");
     assertThat(HoldfastKinds.API_VERSION).isEqualTo("gateway.holdfast.io/v1");
     assertThat(GatewayResource.API_VERSION).isEqualTo(HoldfastKinds.API_VERSION);
   }

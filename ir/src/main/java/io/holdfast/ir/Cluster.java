@@ -3,23 +3,62 @@ package io.holdfast.ir;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A group of endpoints that routes forward to. Its identity is the object it was lowered from
  * ({@code origin.object()}): routes refer to it by that key, and the translator names it per kind.
  *
- * @param endpoints in the order they are sent (front ends sort discovered endpoints; written ones keep their order)
+ * @param endpoints        in the order they are sent (front ends sort discovered endpoints; written ones keep their
+ *                         order); IP literals, or host names when {@code dns} is present
+ * @param dns              present when the proxy resolves the endpoints' names itself (no endpoint discovery)
+ * @param circuitBreakers  limits on what is sent to the cluster at once; absent for the proxy's defaults
+ * @param outlierDetection passive health (ejection of failing endpoints); absent for none
+ * @param healthChecks     active health checks; empty for none
+ * @param tls              TLS to the endpoints; absent for plaintext
  */
 public record Cluster(Origin origin, Duration connectTimeout, LbPolicy lbPolicy, boolean http2,
-    List<WeightedEndpoint> endpoints) {
+    List<WeightedEndpoint> endpoints, Optional<Dns> dns, Optional<CircuitBreakers> circuitBreakers,
+    Optional<OutlierDetection> outlierDetection, List<HealthCheck> healthChecks, Optional<UpstreamTls> tls) {
 
   public Cluster {
     Objects.requireNonNull(origin, "origin");
     Objects.requireNonNull(connectTimeout, "connectTimeout");
     Objects.requireNonNull(lbPolicy, "lbPolicy");
     endpoints = List.copyOf(endpoints);
-    if (connectTimeout.isZero() || connectTimeout.isNegative()) {
-      throw new IllegalArgumentException(origin + ": connectTimeout must be greater than 0, got " + connectTimeout);
+    Objects.requireNonNull(dns, "dns");
+    Objects.requireNonNull(circuitBreakers, "circuitBreakers");
+    Objects.requireNonNull(outlierDetection, "outlierDetection");
+    healthChecks = List.copyOf(healthChecks);
+    Objects.requireNonNull(tls, "tls");
+    requirePositive(origin, "connectTimeout", connectTimeout);
+    if (dns.isPresent() && dns.get().resolution() == DnsResolution.LOGICAL && endpoints.size() != 1) {
+      throw new IllegalArgumentException(origin + ": LOGICAL DNS resolution needs exactly one endpoint, got "
+          + endpoints.size());
+    }
+    for (HealthCheck check : healthChecks) {
+      if (check.probe() instanceof HealthCheck.Probe.Grpc && !http2) {
+        throw new IllegalArgumentException(origin + ": a gRPC health check needs an HTTP/2 cluster");
+      }
+    }
+  }
+
+  /** A cluster with none of the optional policies. */
+  public Cluster(Origin origin, Duration connectTimeout, LbPolicy lbPolicy, boolean http2,
+      List<WeightedEndpoint> endpoints) {
+    this(origin, connectTimeout, lbPolicy, http2, endpoints, Optional.empty(), Optional.empty(), Optional.empty(),
+        List.of(), Optional.empty());
+  }
+
+  static void requirePositive(Object owner, String name, Duration value) {
+    if (value.isZero() || value.isNegative()) {
+      throw new IllegalArgumentException(owner + ": " + name + " must be greater than 0, got " + value);
+    }
+  }
+
+  static void requireRange(Object owner, String name, int value, int min, int max) {
+    if (value < min || value > max) {
+      throw new IllegalArgumentException(owner + ": " + name + " " + value + " is out of range " + min + "-" + max);
     }
   }
 
@@ -28,7 +67,7 @@ public record Cluster(Origin origin, Duration connectTimeout, LbPolicy lbPolicy,
     ROUND_ROBIN, LEAST_REQUEST, RING_HASH, RANDOM
   }
 
-  /** One IP endpoint; {@code weight} 1-128 is relative to the cluster's other endpoints. */
+  /** One endpoint; {@code weight} 1-128 is relative to the cluster's other endpoints. */
   public record WeightedEndpoint(String address, int port, int weight) {
     public WeightedEndpoint {
       Objects.requireNonNull(address, "address");
@@ -38,6 +77,91 @@ public record Cluster(Origin origin, Duration connectTimeout, LbPolicy lbPolicy,
       if (weight < 1 || weight > 128) {
         throw new IllegalArgumentException("endpoint " + address + ": weight " + weight + " is out of range 1-128");
       }
+    }
+  }
+
+  /** STRICT: every resolved address is an endpoint; LOGICAL: the first resolved address of the one name. */
+  public enum DnsResolution {
+    STRICT, LOGICAL
+  }
+
+  /** Address families a name resolves to. */
+  public enum DnsLookupFamily {
+    V4_ONLY, V6_ONLY, V4_PREFERRED, AUTO, ALL
+  }
+
+  /**
+   * The proxy resolves the endpoint names.
+   *
+   * @param refreshRate how often names are resolved again; absent for the proxy's default (Envoy: 5 s)
+   * @param respectTtl  re-resolve when the DNS record's TTL ends instead of at {@code refreshRate}
+   */
+  public record Dns(DnsResolution resolution, DnsLookupFamily lookupFamily, Optional<Duration> refreshRate,
+      boolean respectTtl) {
+    public Dns {
+      Objects.requireNonNull(resolution, "resolution");
+      Objects.requireNonNull(lookupFamily, "lookupFamily");
+      Objects.requireNonNull(refreshRate, "refreshRate");
+      refreshRate.filter(rate -> rate.compareTo(Duration.ofMillis(1)) <= 0).ifPresent(rate -> {
+        throw new IllegalArgumentException("dns: refreshRate must be greater than 1ms (Envoy's floor), got " + rate);
+      });
+    }
+  }
+
+  /** Limits on the whole cluster at once; each absent one keeps the proxy's default. */
+  public record CircuitBreakers(Optional<Integer> maxConnections, Optional<Integer> maxPendingRequests,
+      Optional<Integer> maxRequests, Optional<Integer> maxRetries) {
+    public CircuitBreakers {
+      Objects.requireNonNull(maxConnections, "maxConnections");
+      Objects.requireNonNull(maxPendingRequests, "maxPendingRequests");
+      Objects.requireNonNull(maxRequests, "maxRequests");
+      Objects.requireNonNull(maxRetries, "maxRetries");
+      maxConnections.ifPresent(v -> requireRange("circuitBreakers", "maxConnections", v, 1, Integer.MAX_VALUE));
+      maxPendingRequests.ifPresent(v ->
+          requireRange("circuitBreakers", "maxPendingRequests", v, 1, Integer.MAX_VALUE));
+      maxRequests.ifPresent(v -> requireRange("circuitBreakers", "maxRequests", v, 1, Integer.MAX_VALUE));
+      maxRetries.ifPresent(v -> requireRange("circuitBreakers", "maxRetries", v, 0, Integer.MAX_VALUE));
+    }
+  }
+
+  /**
+   * Passive health with every value explicit (front ends fill in defaults): the detectors present are enforced,
+   * the absent ones are off.
+   *
+   * @param maxEjectionPercent at most this share of the endpoints is ejected at once (0-100)
+   */
+  public record OutlierDetection(Optional<Integer> consecutive5xx, Optional<Integer> consecutiveGatewayErrors,
+      Optional<SuccessRate> successRate, Optional<FailurePercentage> failurePercentage, Duration interval,
+      Duration baseEjectionTime, int maxEjectionPercent) {
+    public OutlierDetection {
+      Objects.requireNonNull(consecutive5xx, "consecutive5xx");
+      Objects.requireNonNull(consecutiveGatewayErrors, "consecutiveGatewayErrors");
+      Objects.requireNonNull(successRate, "successRate");
+      Objects.requireNonNull(failurePercentage, "failurePercentage");
+      requirePositive("outlierDetection", "interval", interval);
+      requirePositive("outlierDetection", "baseEjectionTime", baseEjectionTime);
+      requireRange("outlierDetection", "maxEjectionPercent", maxEjectionPercent, 0, 100);
+      consecutive5xx.ifPresent(v -> requireRange("outlierDetection", "consecutive5xx", v, 1, Integer.MAX_VALUE));
+      consecutiveGatewayErrors.ifPresent(v ->
+          requireRange("outlierDetection", "consecutiveGatewayErrors", v, 1, Integer.MAX_VALUE));
+    }
+  }
+
+  /** Ejects endpoints whose success rate is below mean - stdevFactor × stdev ({@code stdevFactorMillis}/1000). */
+  public record SuccessRate(int minimumHosts, int requestVolume, int stdevFactorMillis) {
+    public SuccessRate {
+      requireRange("successRate", "minimumHosts", minimumHosts, 1, Integer.MAX_VALUE);
+      requireRange("successRate", "requestVolume", requestVolume, 1, Integer.MAX_VALUE);
+      requireRange("successRate", "stdevFactorMillis", stdevFactorMillis, 1, Integer.MAX_VALUE);
+    }
+  }
+
+  /** Ejects endpoints whose failed share of requests reaches {@code threshold} percent. */
+  public record FailurePercentage(int threshold, int minimumHosts, int requestVolume) {
+    public FailurePercentage {
+      requireRange("failurePercentage", "threshold", threshold, 0, 100);
+      requireRange("failurePercentage", "minimumHosts", minimumHosts, 1, Integer.MAX_VALUE);
+      requireRange("failurePercentage", "requestVolume", requestVolume, 1, Integer.MAX_VALUE);
     }
   }
 }

@@ -10,6 +10,8 @@ import io.holdfast.server.admin.EventTimeline;
 import io.holdfast.server.admin.TimelineFeeds;
 import io.holdfast.server.cli.ServeSettings;
 import io.holdfast.server.kube.KubernetesMode;
+import io.holdfast.server.snapshot.SnapshotKey;
+import io.holdfast.server.tls.CertificateExpiry;
 import io.holdfast.server.snapshot.SnapshotStore;
 import io.holdfast.server.source.DirectoryWatcher;
 import io.holdfast.server.source.FileConfigSource;
@@ -45,6 +47,7 @@ public final class HoldfastServer implements AutoCloseable {
   private final StatusBoard board = new StatusBoard();
   private final Clock clock;
   private final EventTimeline timeline;
+  private final CertificateExpiry certificates;
   private volatile Leadership leadership;
   private volatile KubernetesMode kube; // null in file mode
   /** Kubernetes mode, before its elector is wired: report "starting", never the placeholder's "leader". */
@@ -57,6 +60,7 @@ public final class HoldfastServer implements AutoCloseable {
   private HoldfastServer(Clock clock, String identity) {
     this.clock = clock;
     this.timeline = new EventTimeline(clock, EventTimeline.DEFAULT_CAPACITY);
+    this.certificates = new CertificateExpiry(registry, clock);
     this.leadership = Leadership.alwaysLeader(identity);
   }
 
@@ -74,10 +78,12 @@ public final class HoldfastServer implements AutoCloseable {
 
   private void startAll(ServeSettings settings) throws IOException {
     Optional<SnapshotStore> store = settings.snapshotDir()
-        .map(dir -> SnapshotStore.open(dir, leadership.identity(), clock, registry));
+        .map(dir -> SnapshotStore.open(dir, leadership.identity(), clock, registry,
+            settings.snapshotKeyFile().map(SnapshotKey::read)));
     // Serve the last-known snapshot at once: new proxies get full config even before any source has synced.
     store.flatMap(SnapshotStore::load).ifPresent(stored -> {
       cache.setSnapshot(stored.snapshot());
+      certificates.update(stored.snapshot());
       staleSince = Optional.of(stored.savedAt());
       timeline.record(EventTimeline.Kind.SNAPSHOT, "Serving the last-known snapshot " + stored.snapshot().version()
           + " from disk (saved " + stored.savedAt() + " by " + stored.savedBy() + ") until the config source syncs");
@@ -100,6 +106,7 @@ public final class HoldfastServer implements AutoCloseable {
     xds = xdsBuilder.start();
     started.push(xds);
     ConfigPipeline pipeline = new ConfigPipeline(cache, board, clock, registry, translation -> {
+      certificates.update(translation.snapshot());
       store.ifPresent(s -> s.save(translation.snapshot()));
     });
     board.onPublish(() -> staleSince = Optional.empty()); // a source built a config: disk copy superseded
@@ -184,6 +191,7 @@ public final class HoldfastServer implements AutoCloseable {
     s.put("config", board.toState());
     s.put("timeline", timeline.toState());
     s.put("generatedAt", clock.instant().toString());
+    s.put("certificates", certificates.state());
     return s;
   }
 

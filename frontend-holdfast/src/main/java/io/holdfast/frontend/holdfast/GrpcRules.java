@@ -7,9 +7,11 @@ import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.Route;
 import io.holdfast.api.RouteAction;
+import io.holdfast.api.RouteTable;
 import io.holdfast.api.RouteOptions;
 import io.holdfast.api.Upstream;
 import io.holdfast.api.VirtualHostOptions;
+import io.holdfast.api.UpstreamOptions;
 import io.holdfast.api.VirtualService;
 import java.util.List;
 import java.util.Map;
@@ -21,36 +23,53 @@ import java.util.TreeMap;
  * upstreams their routes name; the rest never get these warnings. Behaviour per gRPC xDS client as of grpc-java
  * 1.85: pseudo-headers are treated as absent; a redirect or direct response can only be sent as
  * {@code non_forwarding_action} (gRFC A36); the lb policies are ROUND_ROBIN, RING_HASH and LEAST_REQUEST (gRFC
- * A48, not in every client), never RANDOM.
+ * A48, not in every client), never RANDOM; clusters are EDS or LOGICAL_DNS (one name, resolved by the client),
+ * never STRICT_DNS; of the upstream options they run outlier detection by success rate and failure percentage
+ * only (gRFC A50) and take only {@code max_requests} from the circuit breakers (gRFC A32), which grpc-java 1.85
+ * enforces only on clusters that report load; they run no active health checks from xDS.
  */
 final class GrpcRules {
 
   private GrpcRules() {
   }
 
-  static void check(List<VirtualService> served, List<Upstream> upstreams, Ledger ledger) {
+  /**
+   * @param tables the served RouteTables a VirtualService with a gRPC domain reaches, with that domain: their
+   *               routes reach the same gRPC clients (checked as written, without the parent's conditions)
+   */
+  static void check(List<VirtualService> served, Map<RouteTable, String> tables, List<Upstream> upstreams,
+      Ledger ledger) {
     Map<ResourceKey, String> reached = new TreeMap<>();
     for (VirtualService vs : served) {
       List<String> domains = vs.grpcDomains();
-      if (domains.isEmpty()) {
-        continue;
-      }
-      String domain = domains.get(0);
-      Ledger.Sink sink = ledger.sink(vs.key());
-      checkDefaults(vs.options(), domain, sink);
-      for (int i = 0; i < vs.routes().size(); i++) {
-        Route route = vs.routes().get(i);
-        checkRoute(route, "spec.routes[" + i + "]", domain, sink);
-        checkOptions(route, "spec.routes[" + i + "]", domain, sink);
-        for (ObjectRef ref : route.action().upstreams()) {
-          reached.putIfAbsent(ref.resolve(ResourceKey.UPSTREAM, vs.metadata().namespace()), domain);
-        }
+      if (!domains.isEmpty()) {
+        checkDefaults(vs.options(), domains.get(0), ledger.sink(vs.key()));
+        checkRoutes(vs.key(), vs.metadata().namespace(), vs.routes(), domains.get(0), ledger, reached);
       }
     }
+    tables.forEach((table, domain) ->
+        checkRoutes(table.key(), table.metadata().namespace(), table.routes(), domain, ledger, reached));
     for (Upstream upstream : upstreams) {
       String domain = reached.get(upstream.key());
       if (domain != null) {
         checkLoadBalancing(upstream.loadBalancing(), domain, ledger.sink(upstream.key()));
+        checkOptions(upstream, domain, ledger.sink(upstream.key()));
+      }
+    }
+  }
+
+  private static void checkRoutes(ResourceKey owner, String namespace, List<Route> routes, String domain,
+      Ledger ledger, Map<ResourceKey, String> reached) {
+    Ledger.Sink sink = ledger.sink(owner);
+    for (int i = 0; i < routes.size(); i++) {
+      Route route = routes.get(i);
+      if (route.action() instanceof RouteAction.Delegate) {
+        continue; // its tables are checked on their own
+      }
+      checkRoute(route, "spec.routes[" + i + "]", domain, sink);
+      checkOptions(route, "spec.routes[" + i + "]", domain, sink);
+      for (ObjectRef ref : route.action().upstreams()) {
+        reached.putIfAbsent(ref.resolve(ResourceKey.UPSTREAM, namespace), domain);
       }
     }
   }
@@ -120,6 +139,54 @@ final class GrpcRules {
     if (given) {
       sink.warn(field, Reasons.GRPC_IGNORED_OPTION, "gRPC clients of " + domain + " " + why
           + ": ignored for their calls");
+    }
+  }
+
+  private static void checkOptions(Upstream upstream, String domain, Ledger.Sink sink) {
+    UpstreamOptions options = upstream.options();
+    boolean logical = options.dns().flatMap(UpstreamOptions.Dns::resolution)
+        .orElse(UpstreamOptions.DnsResolution.STRICT) == UpstreamOptions.DnsResolution.LOGICAL;
+    if (UpstreamRules.resolvesNames(upstream) && !logical) {
+      sink.warn("spec.static.hosts", Reasons.GRPC_INCOMPATIBLE, "gRPC clients (reached through " + domain
+          + ") accept EDS and LOGICAL_DNS clusters only and reject this STRICT_DNS one, so their calls to it fail;"
+          + " for gRPC clients use IP addresses, or one host name with spec.dns.resolution: LOGICAL");
+    }
+    options.circuitBreakers().ifPresent(cb -> {
+      if (cb.maxRequests().isPresent()) {
+        sink.warn("spec.circuitBreakers.maxRequests", Reasons.GRPC_IGNORED_OPTION, "grpc-java clients (1.85,"
+            + " reached through " + domain + ") count requests in flight only on clusters that report load (LRS),"
+            + " which Holdfast does not configure, so they do not enforce maxRequests; gRPC clients that count"
+            + " every call (gRFC A32) fail the call past the limit with UNAVAILABLE");
+      }
+      for (var limit : List.of(Map.entry("maxConnections", cb.maxConnections()),
+          Map.entry("maxPendingRequests", cb.maxPendingRequests()), Map.entry("maxRetries", cb.maxRetries()))) {
+        if (limit.getValue().isPresent()) {
+          sink.warn("spec.circuitBreakers." + limit.getKey(), Reasons.GRPC_IGNORED_OPTION, "gRPC clients (reached"
+              + " through " + domain + ") take only maxRequests from the circuit breakers (gRFC A32) and ignore "
+              + limit.getKey());
+        }
+      }
+    });
+    options.outlierDetection().ifPresent(od -> {
+      for (var detector : List.of(Map.entry("consecutive5xx", od.consecutive5xx()),
+          Map.entry("consecutiveGatewayErrors", od.consecutiveGatewayErrors()))) {
+        if (detector.getValue().isPresent()) {
+          sink.warn("spec.outlierDetection." + detector.getKey(), Reasons.GRPC_IGNORED_OPTION, "gRPC clients"
+              + " (reached through " + domain + ") eject only by successRate and failurePercentage (gRFC A50)"
+              + " and ignore " + detector.getKey());
+        }
+      }
+    });
+    if (options.tls().isPresent()) {
+      sink.warn("spec.tls", Reasons.GRPC_INCOMPATIBLE, "gRPC clients (reached through " + domain + ") reject upstream"
+          + " TLS whose trust is not a certificate provider from their bootstrap: grpc-java takes the system CAs"
+          + " only with GRPC_EXPERIMENTAL_XDS_SYSTEM_ROOT_CERTS=true and never accepts verify: NONE, so their calls"
+          + " to this cluster fail; route gRPC clients to an upstream without spec.tls");
+    }
+    if (!options.healthChecks().isEmpty()) {
+      sink.warn("spec.healthChecks", Reasons.GRPC_IGNORED_OPTION, "gRPC clients (reached through " + domain
+          + ") run no health checks from xDS and keep sending to endpoints these checks fail; outlier detection"
+          + " by successRate or failurePercentage is what they honour");
     }
   }
 

@@ -1,5 +1,6 @@
 package io.holdfast.frontend.holdfast;
 
+import io.holdfast.api.Gateway;
 import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.GatewayResource;
 import io.holdfast.api.ResourceKey;
@@ -10,13 +11,16 @@ import io.holdfast.ir.Ir;
 import io.holdfast.ir.IrBuilder;
 import io.holdfast.ir.Listener;
 import io.holdfast.ir.ObjectStatus;
+import io.holdfast.ir.Secret;
 import io.holdfast.ir.VirtualHost;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
@@ -26,10 +30,23 @@ import java.util.function.Consumer;
  * their Upstreams name. Holdfast settles its own domain and port claims globally (a domain names a client
  * listener whatever the Gateway), so the builder finds nothing left to settle among Holdfast objects. Not
  * thread-safe: one pipeline thread owns it.
+ *
+ * <p>Delegation stays here, as {@link io.holdfast.ir.FrontEnd} asks: a RouteTable's routes are flattened into each
+ * virtual host that reaches it, in place of the delegating route, with origins at the RouteTable's own fields, so
+ * the IR has no notion of delegation and statuses and NACKs land on the RouteTable.
  */
 public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
 
-  private final LastGoodValidator validator = new LastGoodValidator();
+  private final LastGoodValidator validator;
+
+  public HoldfastFrontEnd() {
+    this(Clock.systemUTC());
+  }
+
+  /** @param clock what certificate validity is judged against */
+  public HoldfastFrontEnd(Clock clock) {
+    this.validator = new LastGoodValidator(clock);
+  }
 
   @Override
   public void lower(GatewayConfig config, IrBuilder builder) {
@@ -39,7 +56,7 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
     for (ObjectStatus status : verdicts.statuses().values()) {
       builder.status(status, created.getOrDefault(status.key(), Optional.empty()));
     }
-    lowerInto(verdicts.accepted(), builder::add, builder::add);
+    lowerInto(verdicts.accepted(), builder::add, builder::add, builder::add);
   }
 
   /**
@@ -51,19 +68,32 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
   public static Ir lowerAccepted(GatewayConfig accepted) {
     List<Cluster> clusters = new ArrayList<>();
     List<Listener> listeners = new ArrayList<>();
-    lowerInto(accepted, clusters::add, listeners::add);
-    return new Ir(listeners, clusters, List.of());
+    List<Secret> secrets = new ArrayList<>();
+    lowerInto(accepted, clusters::add, listeners::add, secrets::add);
+    return new Ir(listeners, clusters, secrets);
   }
 
-  private static void lowerInto(GatewayConfig accepted, Consumer<Cluster> clusters, Consumer<Listener> listeners) {
+  private static void lowerInto(GatewayConfig accepted, Consumer<Cluster> clusters, Consumer<Listener> listeners,
+      Consumer<Secret> secrets) {
     accepted.upstreams().forEach(u -> clusters.accept(Lowering.cluster(u, accepted)));
     Map<ResourceKey, VirtualHost> hosts = new HashMap<>();
     for (VirtualService vs : accepted.virtualServices()) {
-      VirtualHost host = Lowering.virtualHost(vs);
+      VirtualHost host = Lowering.virtualHost(vs, accepted.routeTables());
       hosts.put(vs.key(), host);
       Lowering.clientListeners(vs, host).forEach(listeners::accept);
     }
-    accepted.gateways().forEach(g -> listeners.accept(Lowering.socket(g, accepted.virtualServices(), hosts)));
+    Map<ResourceKey, VirtualService> byKey = new HashMap<>();
+    accepted.virtualServices().forEach(vs -> byKey.put(vs.key(), vs));
+    Map<String, Secret> named = new TreeMap<>();
+    for (Gateway gateway : accepted.gateways()) {
+      Optional<Listener.Socket> socket = Lowering.socket(gateway, accepted.virtualServices(), hosts);
+      socket.ifPresent(listeners::accept);
+      // The secrets the TLS chains name, once each (VirtualServices naming one source share it), in key order.
+      socket.filter(s -> gateway.ssl()).ifPresent(s -> s.filterChains().forEach(chain ->
+          Lowering.secrets(byKey.get(chain.origin().object()), accepted)
+              .forEach(secret -> named.putIfAbsent(secret.name(), secret))));
+    }
+    named.values().forEach(secrets::accept);
     accepted.tcpGateways().forEach(g -> listeners.accept(Lowering.tcpSocket(g)));
   }
 }

@@ -1,15 +1,24 @@
 package io.holdfast.frontend.holdfast;
 
+import io.holdfast.api.Gateway;
 import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.GatewayResource;
+import io.holdfast.api.ObjectRef;
 import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
+import io.holdfast.api.SslConfig;
+import io.holdfast.api.TlsSecretData;
+import io.holdfast.api.VirtualService;
+import io.holdfast.api.VirtualServiceSelection;
 import io.holdfast.ir.Finding;
 import io.holdfast.ir.ObjectStatus;
+import java.time.Clock;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -17,11 +26,30 @@ import java.util.TreeMap;
  * {@link Validator} with a memory: when a resource that was accepted before is now rejected, its last
  * accepted version goes on being served (and everything that depends on it stays up) until it is fixed or
  * deleted. Its status still says Rejected, with the reasons, plus {@link Reasons#SERVING_LAST_ACCEPTED}.
- * A deleted resource is forgotten. Not thread-safe: one pipeline thread owns it.
+ * A deleted resource is forgotten.
+ *
+ * <p>The TLS material a VirtualService's sslConfig names is part of the version it was accepted with: when that
+ * material turns bad (a Secret deleted, a PEM file garbled, a key that no longer matches), the VirtualService is
+ * rejected and keeps being served with the material it was last accepted with, so the last good certificate stays
+ * served. That old material stands in only for the VirtualServices that fall back; one that was never accepted
+ * with it stays rejected. Not thread-safe: one pipeline thread owns it.
  */
 public final class LastGoodValidator {
-  private final Validator validator = new Validator();
+  private final Validator validator;
+  private final Clock clock;
   private final Map<ResourceKey, GatewayResource> lastAccepted = new HashMap<>();
+  /** Per accepted VirtualService, the TLS material (by source key) it was accepted with. */
+  private final Map<ResourceKey, Map<ResourceKey, TlsSecretData>> lastAcceptedMaterial = new HashMap<>();
+
+  public LastGoodValidator() {
+    this(Clock.systemUTC());
+  }
+
+  /** @param clock what certificate validity is judged against */
+  public LastGoodValidator(Clock clock) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.validator = new Validator(clock);
+  }
 
   public ValidationResult validate(GatewayConfig config) {
     return run(config).toResult();
@@ -31,6 +59,7 @@ public final class LastGoodValidator {
     Verdicts plain = validator.run(config);
     Set<ResourceKey> present = keysOf(config);
     lastAccepted.keySet().retainAll(present);
+    lastAcceptedMaterial.keySet().retainAll(present);
 
     Map<ResourceKey, GatewayResource> fallbacks = new HashMap<>();
     plain.statuses().forEach((key, status) -> {
@@ -39,7 +68,8 @@ public final class LastGoodValidator {
         fallbacks.put(key, previous);
       }
     });
-    Verdicts result = fallbacks.isEmpty() ? plain : validator.run(substitute(config, fallbacks));
+    Map<ResourceKey, TlsSecretData> restored = restoredMaterial(config, fallbacks);
+    Verdicts result = fallbacks.isEmpty() ? plain : validator.run(substitute(config, fallbacks, restored));
 
     TreeMap<ResourceKey, ObjectStatus> statuses = new TreeMap<>(result.statuses());
     fallbacks.forEach((key, previous) -> {
@@ -53,15 +83,69 @@ public final class LastGoodValidator {
         statuses.put(key, rejected);
       }
     });
-    for (GatewayResource r : resourcesOf(result.accepted())) {
-      if (!fallbacks.containsKey(r.key())) {
-        lastAccepted.put(r.key(), r);
+    // Restored material serves only the objects that fall back: others it would let through stay rejected.
+    Set<ResourceKey> heldBack = new HashSet<>();
+    for (VirtualService vs : config.virtualServices()) {
+      if (!fallbacks.containsKey(vs.key()) && !plain.isAccepted(vs.key()) && vs.sslConfig().isPresent()
+          && materialKeys(vs).stream().anyMatch(restored::containsKey)) {
+        heldBack.add(vs.key());
+        statuses.put(vs.key(), plain.statuses().get(vs.key()));
       }
     }
-    return new Verdicts(result.accepted(), statuses);
+    GatewayConfig accepted = without(result.accepted(), heldBack);
+    for (GatewayResource r : resourcesOf(accepted)) {
+      if (!fallbacks.containsKey(r.key())) {
+        lastAccepted.put(r.key(), r);
+        if (r instanceof VirtualService vs) {
+          Map<ResourceKey, TlsSecretData> material = new HashMap<>();
+          materialKeys(vs).forEach(k -> config.secretOf(k).ifPresent(data -> material.put(k, data)));
+          lastAcceptedMaterial.put(vs.key(), material);
+        }
+      }
+    }
+    return new Verdicts(accepted, statuses);
   }
 
-  private static GatewayConfig substitute(GatewayConfig config, Map<ResourceKey, GatewayResource> fallbacks) {
+  /**
+   * The material to restore: for each VirtualService falling back whose last accepted material was good and
+   * whose material in {@code config} is not, that last accepted material.
+   */
+  private Map<ResourceKey, TlsSecretData> restoredMaterial(GatewayConfig config,
+      Map<ResourceKey, GatewayResource> fallbacks) {
+    Map<ResourceKey, TlsSecretData> restored = new TreeMap<>();
+    for (GatewayResource previous : fallbacks.values()) {
+      if (!(previous instanceof VirtualService vs) || vs.sslConfig().isEmpty()) {
+        continue;
+      }
+      SslConfig ssl = vs.sslConfig().get();
+      String namespace = vs.metadata().namespace();
+      Map<ResourceKey, TlsSecretData> material = lastAcceptedMaterial.getOrDefault(vs.key(), Map.of());
+      GatewayConfig.Builder remembered = GatewayConfig.builder();
+      material.forEach(remembered::secret);
+      if (usable(ssl, namespace, config) || !usable(ssl, namespace, remembered.build())) {
+        continue;
+      }
+      material.forEach(restored::putIfAbsent);
+    }
+    return restored;
+  }
+
+  private boolean usable(SslConfig ssl, String namespace, GatewayConfig config) {
+    return TlsRules.materialFindings(ssl, namespace, config, clock.instant()).stream()
+        .noneMatch(f -> f.severity() == Finding.Severity.ERROR);
+  }
+
+  private static List<ResourceKey> materialKeys(VirtualService vs) {
+    List<ResourceKey> keys = new ArrayList<>();
+    vs.sslConfig().ifPresent(ssl -> {
+      keys.addAll(ssl.certificateKeys(vs.metadata().namespace()));
+      keys.addAll(ssl.clientCaKeys(vs.metadata().namespace()));
+    });
+    return keys;
+  }
+
+  private static GatewayConfig substitute(GatewayConfig config, Map<ResourceKey, GatewayResource> fallbacks,
+      Map<ResourceKey, TlsSecretData> restored) {
     GatewayConfig.Builder b = GatewayConfig.builder();
     for (GatewayResource r : resourcesOf(config)) {
       if (!fallbacks.containsKey(r.key())) {
@@ -71,6 +155,27 @@ public final class LastGoodValidator {
     config.unparsed().stream().filter(u -> !fallbacks.containsKey(u.key())).forEach(b::addUnparsed);
     fallbacks.values().forEach(b::add);
     config.serviceEndpoints().forEach(b::endpoints);
+    config.secrets().forEach(b::secret);
+    restored.forEach(b::secret);
+    return b.build();
+  }
+
+  /** {@code accepted} without the VirtualServices {@code drop}, and without the gateways' references to them. */
+  private static GatewayConfig without(GatewayConfig accepted, Set<ResourceKey> drop) {
+    if (drop.isEmpty()) {
+      return accepted;
+    }
+    GatewayConfig.Builder b = GatewayConfig.builder();
+    accepted.upstreams().forEach(b::add);
+    accepted.virtualServices().stream().filter(vs -> !drop.contains(vs.key())).forEach(b::add);
+    for (Gateway gateway : accepted.gateways()) {
+      List<ObjectRef> refs = ((VirtualServiceSelection.Named) gateway.selection()).refs().stream()
+          .filter(ref -> !drop.contains(ref.resolve(ResourceKey.VIRTUAL_SERVICE, gateway.metadata().namespace())))
+          .toList();
+      b.add(gateway.withSelection(new VirtualServiceSelection.Named(refs)));
+    }
+    accepted.serviceEndpoints().forEach(b::endpoints);
+    accepted.secrets().forEach(b::secret);
     return b.build();
   }
 

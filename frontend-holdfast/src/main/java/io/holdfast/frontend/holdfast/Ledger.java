@@ -4,13 +4,17 @@ import io.holdfast.api.Problem;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.ir.Finding;
 import io.holdfast.ir.ObjectStatus;
+import io.holdfast.ir.ParentStatus;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
-/** The errors and warnings found so far, per resource, during one validation run. Not thread-safe. */
+/**
+ * The errors, warnings and notes found so far, per resource, during one validation run, and the conditions of
+ * resources that attach to parents (a RouteTable under each route delegating to it). Not thread-safe.
+ */
 final class Ledger {
 
   private final Map<ResourceKey, Entry> entries = new TreeMap<>();
@@ -19,6 +23,8 @@ final class Ledger {
     long generation;
     final List<Finding> errors = new ArrayList<>();
     final List<Finding> warnings = new ArrayList<>();
+    final List<Finding> notes = new ArrayList<>();
+    final List<ParentStatus> parents = new ArrayList<>();
   }
 
   /** Registers a resource (keeping the highest generation seen for the key). */
@@ -37,6 +43,18 @@ final class Ledger {
 
   void warn(ResourceKey key, String field, String reason, String message) {
     entries.get(key).warnings.add(new Finding(Finding.Severity.WARNING, field, reason, message));
+  }
+
+  void note(ResourceKey key, String field, String reason, String message) {
+    entries.get(key).notes.add(new Finding(Finding.Severity.NOTE, field, reason, message));
+  }
+
+  void parent(ResourceKey key, ParentStatus parent) {
+    entries.get(key).parents.add(parent);
+  }
+
+  long generation(ResourceKey key) {
+    return entries.get(key).generation;
   }
 
   /** A problem sink for one resource's own rules. */
@@ -68,7 +86,12 @@ final class Ledger {
     entries.forEach((key, entry) -> {
       List<Finding> findings = new ArrayList<>(entry.errors);
       findings.addAll(entry.warnings);
-      statuses.put(key, ObjectStatus.of(key, entry.generation, findings));
+      findings.addAll(entry.notes);
+      ObjectStatus status = ObjectStatus.of(key, entry.generation, findings);
+      for (ParentStatus parent : entry.parents) {
+        status = status.withParent(parent);
+      }
+      statuses.put(key, status);
     });
     return statuses;
   }

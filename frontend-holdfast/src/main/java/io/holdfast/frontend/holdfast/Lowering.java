@@ -8,31 +8,43 @@ import io.holdfast.api.ResourceKey;
 import io.holdfast.api.Route;
 import io.holdfast.api.RouteAction;
 import io.holdfast.api.RouteMatch;
+import io.holdfast.api.RouteTable;
 import io.holdfast.api.TcpGateway;
+import io.holdfast.api.SslConfig;
+import io.holdfast.api.TlsSecretData;
 import io.holdfast.api.Upstream;
+import io.holdfast.api.UpstreamOptions;
 import io.holdfast.api.UpstreamTarget;
 import io.holdfast.api.VirtualHostOptions;
 import io.holdfast.api.VirtualService;
 import io.holdfast.api.VirtualServiceSelection;
 import io.holdfast.ir.Cluster.WeightedEndpoint;
 import io.holdfast.ir.Cluster;
+import io.holdfast.ir.HealthCheck;
 import io.holdfast.ir.Listener;
 import io.holdfast.ir.Origin;
+import io.holdfast.ir.UpstreamTls;
+import io.holdfast.ir.Secret;
 import io.holdfast.ir.RouteAction.WeightedCluster;
 import io.holdfast.ir.RouteMatch.HeaderMatch;
 import io.holdfast.ir.RouteMatch.PathMatch;
 import io.holdfast.ir.VirtualHost;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
  * Lowers an accepted Holdfast config (the output of {@link Validator}, consistent) into IR elements: an Upstream
- * to a cluster, a VirtualService to a virtual host (plus one client listener per non-wildcard domain), a Gateway to
- * a socket listener holding the virtual hosts it serves in key order, a TcpGateway to a socket listener with one
+ * to a cluster, a VirtualService to a virtual host (plus one client listener per non-wildcard domain) with the
+ * routes of the RouteTables it delegates to flattened in (the VirtualService's option defaults apply to them too),
+ * a Gateway to a socket listener holding the virtual hosts it serves in key order (on an HTTPS Gateway, one TLS
+ * filter chain per VirtualService, and the secrets those chains name), a TcpGateway to a socket listener with one
  * TCP filter chain per host. Pure.
  */
 final class Lowering {
@@ -48,22 +60,134 @@ final class Lowering {
       config.endpointsOf(kube.service(upstream.metadata().namespace())).stream().sorted()
           .forEach(e -> endpoints.add(new WeightedEndpoint(e.address(), e.port(), 1)));
     }
+    UpstreamOptions options = upstream.options();
+    Optional<Cluster.Dns> dns = UpstreamRules.resolvesNames(upstream)
+        ? Optional.of(dns(options.dns())) : Optional.empty();
     return new Cluster(Origin.of(upstream.key()), upstream.connectTimeout(),
-        Cluster.LbPolicy.valueOf(upstream.loadBalancing().name()), upstream.http2(), endpoints);
+        Cluster.LbPolicy.valueOf(upstream.loadBalancing().name()), upstream.http2(), endpoints, dns,
+        options.circuitBreakers().map(Lowering::circuitBreakers),
+        options.outlierDetection().map(Lowering::outlierDetection),
+        options.healthChecks().stream().map(Lowering::healthCheck).toList(),
+        options.tls().map(tls -> new UpstreamTls(UpstreamRules.sni(upstream, tls),
+            tls.verify().orElse(UpstreamOptions.TlsVerify.SYSTEM) == UpstreamOptions.TlsVerify.SYSTEM
+                ? UpstreamTls.Verify.SYSTEM_CAS : UpstreamTls.Verify.NONE)));
   }
 
-  static VirtualHost virtualHost(VirtualService vs) {
-    Origin origin = Origin.of(vs.key());
-    List<io.holdfast.ir.Route> routes = new ArrayList<>();
-    for (int i = 0; i < vs.routes().size(); i++) {
-      Route route = vs.routes().get(i);
-      String field = "spec.routes[" + i + "]";
-      routes.add(new io.holdfast.ir.Route(origin.at(field), route.name().orElse("routes[" + i + "]"),
-          match(route.match()), action(route, vs.options(), vs.metadata().namespace()),
-          LoweringOptions.headers(vs.options().headerManipulation(), route.options().headerManipulation()),
-          route.options().cors().or(() -> vs.options().cors()).map(LoweringOptions::cors)));
+  /** STRICT and V4_ONLY unless written: Gloo Edge's choice for static hosts given by name. */
+  private static Cluster.Dns dns(Optional<UpstreamOptions.Dns> written) {
+    return new Cluster.Dns(
+        written.flatMap(UpstreamOptions.Dns::resolution).map(r -> Cluster.DnsResolution.valueOf(r.name()))
+            .orElse(Cluster.DnsResolution.STRICT),
+        written.flatMap(UpstreamOptions.Dns::lookupFamily).map(f -> Cluster.DnsLookupFamily.valueOf(f.name()))
+            .orElse(Cluster.DnsLookupFamily.V4_ONLY),
+        written.flatMap(UpstreamOptions.Dns::refreshRate),
+        written.flatMap(UpstreamOptions.Dns::respectTtl).orElse(false));
+  }
+
+  private static Cluster.CircuitBreakers circuitBreakers(UpstreamOptions.CircuitBreakers cb) {
+    return new Cluster.CircuitBreakers(cb.maxConnections(), cb.maxPendingRequests(), cb.maxRequests(),
+        cb.maxRetries());
+  }
+
+  /** Envoy's defaults, written out, so Envoy and gRPC clients get the same explicit values. */
+  private static Cluster.OutlierDetection outlierDetection(UpstreamOptions.OutlierDetection od) {
+    return new Cluster.OutlierDetection(od.consecutive5xx(), od.consecutiveGatewayErrors(),
+        od.successRate().map(sr -> new Cluster.SuccessRate(sr.minimumHosts().orElse(5),
+            sr.requestVolume().orElse(100), (int) Math.round(sr.stdevFactor().orElse(1.9) * 1000))),
+        od.failurePercentage().map(fp -> new Cluster.FailurePercentage(fp.threshold().orElse(85),
+            fp.minimumHosts().orElse(5), fp.requestVolume().orElse(50))),
+        od.interval().orElse(Duration.ofSeconds(10)), od.baseEjectionTime().orElse(Duration.ofSeconds(30)),
+        od.maxEjectionPercent().orElse(10));
+  }
+
+  /** One healthy probe brings an endpoint back, three failed ones take it out (Kubernetes probes' defaults). */
+  private static HealthCheck healthCheck(UpstreamOptions.HealthCheck hc) {
+    HealthCheck.Probe probe;
+    if (hc.probe() instanceof UpstreamOptions.Probe.Http http) {
+      probe = new HealthCheck.Probe.Http(http.path(), http.host(), http.expectedStatuses().stream()
+          .map(r -> new HealthCheck.StatusRange(r.start(), r.end())).toList());
+    } else if (hc.probe() instanceof UpstreamOptions.Probe.Grpc grpc) {
+      probe = new HealthCheck.Probe.Grpc(grpc.serviceName());
+    } else {
+      probe = new HealthCheck.Probe.Tcp();
     }
-    return new VirtualHost(origin, vs.domains(), routes);
+    return new HealthCheck(hc.timeout(), hc.interval(), hc.healthyThreshold().orElse(1),
+        hc.unhealthyThreshold().orElse(3), probe);
+  }
+
+  /**
+   * The virtual host of {@code vs}. A delegating route is replaced by the routes of the RouteTables it picks (in
+   * {@link Delegation#ORDER}, each table's routes in order, recursively), except tables whose routes leave its
+   * prefix; a delegated route gets its table's origin and field, and the match {@link Delegation#inherit} gives
+   * it (left out when that can never match).
+   *
+   * @param tables the accepted RouteTables
+   * @throws IllegalArgumentException on a delegation cycle: lower only Validator output
+   */
+  static VirtualHost virtualHost(VirtualService vs, List<RouteTable> tables) {
+    Flattening flat = new Flattening(tables, vs.options());
+    flat.routes(Origin.of(vs.key()), vs.metadata().namespace(), vs.routes(), Optional.empty(),
+        List.of(vs.key()));
+    return new VirtualHost(Origin.of(vs.key()), vs.domains(), flat.out);
+  }
+
+  /**
+   * Collects the flattened routes of one virtual host. A delegated route is named {@code ns/table/name} (or
+   * {@code ns/table/routes[i]}), with {@code #2}, {@code #3}, ... when the same table is reached again.
+   */
+  private static final class Flattening {
+    private final List<RouteTable> tables;
+    private final VirtualHostOptions defaults;
+    private final List<io.holdfast.ir.Route> out = new ArrayList<>();
+    private final Set<String> names = new HashSet<>();
+
+    Flattening(List<RouteTable> tables, VirtualHostOptions defaults) {
+      this.tables = tables;
+      this.defaults = defaults;
+    }
+
+    /**
+     * @param inherited the effective match of the delegating route, empty at the top of the virtual host
+     * @param path      the objects visited from the VirtualService down to {@code owner}
+     */
+    void routes(Origin owner, String namespace, List<Route> routes, Optional<RouteMatch> inherited,
+        List<ResourceKey> path) {
+      for (int i = 0; i < routes.size(); i++) {
+        Route route = routes.get(i);
+        Optional<RouteMatch> effective = inherited.isEmpty() ? Optional.of(route.match())
+            : Delegation.inherit(inherited.get(), route.match());
+        if (effective.isEmpty()) {
+          continue; // no method in common with the parent: the route could never match here
+        }
+        if (route.action() instanceof RouteAction.Delegate delegate) {
+          for (RouteTable table : Delegation.targets(namespace, delegate, tables)) {
+            if (!Delegation.violations(route.match(), table).isEmpty()) {
+              continue; // not served under this route; its status says why
+            }
+            if (path.contains(table.key())) {
+              throw new IllegalArgumentException("delegation cycle " + path + " -> " + table.key()
+                  + "; lower only Validator output");
+            }
+            List<ResourceKey> deeper = new ArrayList<>(path);
+            deeper.add(table.key());
+            routes(Origin.of(table.key()), table.metadata().namespace(), table.routes(), effective, deeper);
+          }
+          continue;
+        }
+        String local = route.name().orElse("routes[" + i + "]");
+        String name = inherited.isEmpty() ? local
+            : owner.object().namespace() + "/" + owner.object().name() + "/" + local;
+        String unique = name;
+        // A table reached twice in one host; names the user gave the VirtualService's own routes stay as written.
+        for (int n = 2; !names.add(unique) && inherited.isPresent(); n++) {
+          unique = name + "#" + n;
+        }
+        out.add(new io.holdfast.ir.Route(owner.at("spec.routes[" + i + "]"), unique, match(effective.get()),
+            action(route, defaults, namespace),
+            LoweringOptions.headers(defaults.headerManipulation(), route.options().headerManipulation()),
+            route.options().cors().or(() -> defaults.cors()).map(LoweringOptions::cors)));
+      }
+    }
   }
 
   /** One client listener per non-wildcard domain, each with the virtual host narrowed to that domain. */
@@ -80,30 +204,100 @@ final class Lowering {
   }
 
   /**
-   * The socket listener of a gateway, serving the virtual hosts of {@code hosts} it selects in key order.
+   * The socket listener of a gateway, serving the virtual hosts of {@code hosts} it selects in key order: on a
+   * plain-HTTP gateway one chain holding them all (a VirtualService with {@code httpsRedirect} as a host that
+   * redirects every request to https); on an HTTPS gateway one TLS chain per VirtualService, selected by its server
+   * names (none: the default chain), with its certificate. Empty for an HTTPS gateway serving nothing: a TLS
+   * listener needs a certificate.
    *
    * @throws IllegalArgumentException if it names a VirtualService that is not in {@code hosts}
    */
-  static Listener.Socket socket(Gateway gateway, List<VirtualService> accepted, Map<ResourceKey, VirtualHost> hosts) {
+  static Optional<Listener.Socket> socket(Gateway gateway, List<VirtualService> accepted,
+      Map<ResourceKey, VirtualHost> hosts) {
     String namespace = gateway.metadata().namespace();
-    Map<ResourceKey, VirtualHost> served = new TreeMap<>();
+    Map<ResourceKey, VirtualService> byKey = new TreeMap<>();
+    accepted.forEach(vs -> byKey.put(vs.key(), vs));
+    Map<ResourceKey, VirtualService> served = new TreeMap<>();
     if (gateway.selection() instanceof VirtualServiceSelection.Named named) {
       for (ObjectRef ref : named.refs()) {
         ResourceKey key = ref.resolve(ResourceKey.VIRTUAL_SERVICE, namespace);
-        VirtualHost host = hosts.get(key);
-        if (host == null) {
+        if (!hosts.containsKey(key) || !byKey.containsKey(key)) {
           throw new IllegalArgumentException(gateway.key() + " references " + key
               + ", which is not in the accepted config; lower only Validator output");
         }
-        served.put(key, host);
+        served.put(key, byKey.get(key));
       }
     } else {
-      accepted.stream().filter(vs -> gateway.selection().selects(namespace, vs))
-          .forEach(vs -> served.put(vs.key(), hosts.get(vs.key())));
+      accepted.stream().filter(vs -> gateway.selection().selects(namespace, vs)).forEach(vs -> served.put(vs.key(), vs));
     }
     Origin origin = Origin.of(gateway.key());
-    return new Listener.Socket(origin, gateway.bindAddress(), gateway.port(), List.of(new Listener.FilterChain.Http(
-        origin, "http", Listener.ChainMatch.ANY, Optional.empty(), List.copyOf(served.values()))));
+    if (!gateway.ssl()) {
+      List<VirtualHost> plain = served.values().stream()
+          .map(vs -> vs.httpsRedirect() ? httpsRedirect(hosts.get(vs.key())) : hosts.get(vs.key())).toList();
+      return Optional.of(new Listener.Socket(origin, gateway.bindAddress(), gateway.port(), List.of(
+          new Listener.FilterChain.Http(origin, "http", Listener.ChainMatch.ANY, Optional.empty(), plain))));
+    }
+    List<Listener.FilterChain> chains = new ArrayList<>();
+    for (VirtualService vs : served.values()) {
+      SslConfig ssl = vs.sslConfig().orElseThrow(() -> new IllegalArgumentException(gateway.key() + " serves "
+          + vs.key() + ", which has no sslConfig; lower only Validator output"));
+      chains.add(new Listener.FilterChain.Http(Origin.of(vs.key()).at("spec.sslConfig"),
+          vs.metadata().namespace() + "/" + vs.metadata().name(),
+          new Listener.ChainMatch(TlsRules.serverNames(vs, ssl)), Optional.of(downstreamTls(vs, ssl)),
+          List.of(hosts.get(vs.key()))));
+    }
+    return chains.isEmpty() ? Optional.empty()
+        : Optional.of(new Listener.Socket(origin, gateway.bindAddress(), gateway.port(), chains));
+  }
+
+  /** The same domains, every request answered with a permanent redirect to the same URL over https. */
+  static VirtualHost httpsRedirect(VirtualHost host) {
+    return new VirtualHost(host.origin(), host.domains(), List.of(new io.holdfast.ir.Route(
+        host.origin().at("spec.httpsRedirect"), "https-redirect",
+        new io.holdfast.ir.RouteMatch(new PathMatch.Prefix("/"), List.of(), List.of()),
+        new io.holdfast.ir.RouteAction.Redirect(Optional.empty(), Optional.empty(), Optional.empty(), 301, true))));
+  }
+
+  private static Listener.DownstreamTls downstreamTls(VirtualService vs, SslConfig ssl) {
+    Listener.TlsVersion version = ssl.minTlsVersion() == SslConfig.TlsVersion.TLSv1_3
+        ? Listener.TlsVersion.TLS_1_3 : Listener.TlsVersion.TLS_1_2;
+    return new Listener.DownstreamTls(certificateSecretName(vs, ssl), version, clientCaSecretName(vs, ssl),
+        List.of("h2", "http/1.1"));
+  }
+
+  /**
+   * The IR secrets of an HTTPS VirtualService: its certificate and key, and its client CA. Names (the Envoy SDS
+   * names) follow the source, so two VirtualServices naming one Secret share it: {@code secret/ns/name} and
+   * {@code ca/secret/ns/name} for Kubernetes Secrets, {@code file/PATH} and {@code ca/file/PATH} for files.
+   */
+  static List<Secret> secrets(VirtualService vs, GatewayConfig config) {
+    SslConfig ssl = vs.sslConfig().orElseThrow();
+    String namespace = vs.metadata().namespace();
+    Origin origin = Origin.of(vs.key()).at("spec.sslConfig");
+    List<ResourceKey> certificateKeys = ssl.certificateKeys(namespace);
+    String chain = TlsRules.entry(config, certificateKeys.get(0), TlsSecretData.TLS_CRT).orElseThrow(() ->
+        new IllegalArgumentException(vs.key() + ": no certificate; lower only Validator output"));
+    String key = TlsRules.entry(config, certificateKeys.get(certificateKeys.size() - 1), TlsSecretData.TLS_KEY)
+        .orElseThrow(() -> new IllegalArgumentException(vs.key() + ": no private key; lower only Validator output"));
+    List<Secret> secrets = new ArrayList<>();
+    secrets.add(new Secret(origin, certificateSecretName(vs, ssl), new Secret.Content.CertificateAndKey(chain, key)));
+    clientCaSecretName(vs, ssl).ifPresent(name -> {
+      ResourceKey caKey = ssl.clientCaKeys(namespace).get(0);
+      String ca = TlsRules.entry(config, caKey, TlsSecretData.CA_CRT).orElseThrow(() ->
+          new IllegalArgumentException(vs.key() + ": no client CA; lower only Validator output"));
+      secrets.add(new Secret(origin.at("clientCa"), name, new Secret.Content.TrustedCa(ca)));
+    });
+    return secrets;
+  }
+
+  private static String certificateSecretName(VirtualService vs, SslConfig ssl) {
+    ResourceKey key = ssl.certificateKeys(vs.metadata().namespace()).get(0);
+    return TlsSecretData.isFileKey(key) ? "file/" + key.name() : "secret/" + key.namespace() + "/" + key.name();
+  }
+
+  private static Optional<String> clientCaSecretName(VirtualService vs, SslConfig ssl) {
+    return ssl.clientCaKeys(vs.metadata().namespace()).stream().findFirst().map(key -> TlsSecretData.isFileKey(key)
+        ? "ca/file/" + key.name() : "ca/secret/" + key.namespace() + "/" + key.name());
   }
 
   /**

@@ -9,7 +9,6 @@ import io.holdfast.api.Route;
 import io.holdfast.api.RouteOptions;
 import io.holdfast.api.Upstream;
 import io.holdfast.api.VirtualHostOptions;
-import io.holdfast.api.VirtualService;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashSet;
@@ -93,21 +92,21 @@ final class RouteOptionsRules {
   }
 
   /**
-   * References of a VirtualService's options: a mirror's upstream must exist and be served, and hash policies
-   * only mean something to upstreams that hash.
+   * References of the route options of a VirtualService or RouteTable ({@code owner}): a mirror's upstream must
+   * exist and be served, and hash policies only mean something to upstreams that hash.
    */
-  static void checkReferences(VirtualService vs, Map<ResourceKey, Upstream> upstreams, Ledger ledger) {
-    String namespace = vs.metadata().namespace();
-    for (int i = 0; i < vs.routes().size(); i++) {
-      Route route = vs.routes().get(i);
+  static void checkReferences(ResourceKey owner, String namespace, List<Route> routes,
+      Map<ResourceKey, Upstream> upstreams, Ledger ledger) {
+    for (int i = 0; i < routes.size(); i++) {
+      Route route = routes.get(i);
       String at = "spec.routes[" + i + "].options";
       route.options().mirror().map(RouteOptions.Mirror::upstream).filter(RouteOptionsRules::isWellFormed)
           .ifPresent(ref -> {
             ResourceKey target = ref.resolve(ResourceKey.UPSTREAM, namespace);
             if (!ledger.isKnown(target)) {
-              ledger.error(vs.key(), at + ".mirror.upstream", Reasons.UPSTREAM_NOT_FOUND, target + " does not exist");
+              ledger.error(owner, at + ".mirror.upstream", Reasons.UPSTREAM_NOT_FOUND, target + " does not exist");
             } else if (ledger.isRejected(target)) {
-              ledger.error(vs.key(), at + ".mirror.upstream", Reasons.UPSTREAM_REJECTED,
+              ledger.error(owner, at + ".mirror.upstream", Reasons.UPSTREAM_REJECTED,
                   target + " is rejected; see its status");
             }
           });
@@ -117,7 +116,7 @@ final class RouteOptionsRules {
       for (ObjectRef ref : route.action().upstreams()) {
         Upstream upstream = upstreams.get(ref.resolve(ResourceKey.UPSTREAM, namespace));
         if (upstream != null && upstream.loadBalancing() != LoadBalancing.RING_HASH) {
-          ledger.warn(vs.key(), at + ".hashPolicies", Reasons.FIELD_IGNORED, "upstream " + upstream.key()
+          ledger.warn(owner, at + ".hashPolicies", Reasons.FIELD_IGNORED, "upstream " + upstream.key()
               + " balances with " + upstream.loadBalancing() + ", which hashes nothing; use RING_HASH");
           break;
         }

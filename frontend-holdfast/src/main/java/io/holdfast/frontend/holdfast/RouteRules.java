@@ -11,7 +11,7 @@ import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;
 
-/** Rules of one route: matcher, action, timeout, retries. */
+/** Rules of one route (of a VirtualService or RouteTable): matcher, action, timeout, retries. */
 final class RouteRules {
 
   /** Envoy's default {@code max_direct_response_body_size_bytes}. */
@@ -38,6 +38,14 @@ final class RouteRules {
       checkRedirect(redirect, field + ".redirect", sink);
     } else if (action instanceof RouteAction.DirectResponse direct) {
       checkDirect(direct, field + ".directResponse", sink);
+    } else if (action instanceof RouteAction.Delegate delegate) {
+      checkDelegate(route.match(), delegate, field, sink);
+      // The forwarding options get RouteOptionsRules' own FieldIgnored warning; these two would apply otherwise.
+      if (route.options().headerManipulation().isPresent() || route.options().cors().isPresent()) {
+        sink.warn(field + ".options", Reasons.FIELD_IGNORED, "headerManipulation and cors of a delegating route"
+            + " do not pass to the delegated routes; set them on the RouteTable's routes (the VirtualService's"
+            + " spec.options defaults do apply to them)");
+      }
     }
     route.timeout().filter(t -> t.isNegative()).ifPresent(t ->
         sink.error(field + ".timeout", Reasons.INVALID_DURATION, "timeout must not be negative"));
@@ -49,6 +57,29 @@ final class RouteRules {
       warnIgnored(route.timeout().isPresent(), field + ".timeout", sink);
       warnIgnored(route.retries().isPresent(), field + ".retries", sink);
       warnIgnored(route.prefixRewrite().isPresent(), field + ".prefixRewrite", sink);
+    }
+  }
+
+  /**
+   * A delegating route hands over a path prefix, so it needs one: the delegated routes are checked against it (an
+   * exact or regex path could not be narrowed, and without a path a nested table could leave its parent's prefix).
+   */
+  private static void checkDelegate(RouteMatch match, RouteAction.Delegate delegate, String field,
+      Ledger.Sink sink) {
+    if (!match.isEmpty() && !(match.path().orElse(null) instanceof PathMatch.Prefix)) {
+      sink.error(field + ".match", Reasons.INVALID_DELEGATE_MATCH, "a delegating route needs a prefix match"
+          + " (e.g. prefix: /team-a/): the delegated routes must stay under it");
+    }
+    if (delegate.target() instanceof RouteAction.DelegateRef ref) {
+      MetadataRules.checkRef(ref.ref(), field + ".delegate.ref.name", field + ".delegate.ref.namespace", sink);
+    } else if (delegate.target() instanceof RouteAction.DelegateSelector selector) {
+      for (int i = 0; i < selector.namespaces().size(); i++) {
+        String namespace = selector.namespaces().get(i);
+        if (!namespace.equals(RouteAction.DelegateSelector.ANY_NAMESPACE) && !Syntax.isNamespace(namespace)) {
+          sink.error(field + ".delegate.selector.namespaces[" + i + "]", Reasons.INVALID_NAME,
+              "\"" + namespace + "\" is not a valid namespace (or \"*\" for all)");
+        }
+      }
     }
   }
 

@@ -11,6 +11,7 @@ final class Syntax {
   private static final Pattern DNS_SUBDOMAIN =
       Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
   private static final Pattern HOST_CHARS = Pattern.compile("[a-z0-9]([-a-z0-9.]*[a-z0-9])?");
+  private static final Pattern HOST_LABEL = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9]{0,61}[A-Za-z0-9])?");
   private static final Pattern PORT_SUFFIX = Pattern.compile(":[0-9]{1,5}$");
   /** RFC 9110 token characters; pseudo-headers (":authority") are allowed too. */
   private static final Pattern HEADER_NAME = Pattern.compile(":?[!#$%&'*+.^_`|~0-9A-Za-z-]+");
@@ -40,6 +41,25 @@ final class Syntax {
   /** IP literal (v4 or v6): EDS endpoints and listener addresses must not need DNS. */
   static boolean isIpAddress(String address) {
     return InetAddresses.isInetAddress(address);
+  }
+
+  /**
+   * A DNS host name (RFC 1123 labels of up to 63 characters, any case, an optional final dot, at most 253
+   * characters). The last label must not be all digits, so a malformed IPv4 address such as 10.0.0.256 is not
+   * taken for a name.
+   */
+  static boolean isHostName(String name) {
+    String bare = name.endsWith(".") ? name.substring(0, name.length() - 1) : name;
+    if (bare.isEmpty() || bare.length() > 253) {
+      return false;
+    }
+    String[] labels = bare.split("\\.", -1);
+    for (String label : labels) {
+      if (!HOST_LABEL.matcher(label).matches()) {
+        return false;
+      }
+    }
+    return !labels[labels.length - 1].chars().allMatch(Character::isDigit);
   }
 
   /** True for the IPv4 or IPv6 any-address. */

@@ -2,12 +2,20 @@ package io.holdfast.frontend.holdfast;
 
 import io.holdfast.api.Reasons;
 import io.holdfast.api.Upstream;
+import io.holdfast.api.UpstreamOptions;
 import io.holdfast.api.UpstreamTarget;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 
 /** An Upstream's own rules (it references nothing; what gRPC clients make of it is in {@link GrpcRules}). */
 final class UpstreamRules {
 
   static final int MAX_HOST_WEIGHT = 128;
+  /** Envoy requires {@code dns_refresh_rate} to be greater than this. */
+  static final Duration DNS_REFRESH_FLOOR = Duration.ofMillis(1);
+  /** Envoy's stdev factor is an integer in thousandths; larger factors would overflow it. */
+  static final double MAX_STDEV_FACTOR = 1_000_000;
 
   private UpstreamRules() {
   }
@@ -29,17 +37,155 @@ final class UpstreamRules {
           sink.error("spec.kube.namespace", Reasons.INVALID_NAME, "\"" + ns + "\" is not a valid namespace"));
       MetadataRules.checkPort(kube.port(), "spec.kube.port", sink);
     }
+    UpstreamOptions options = upstream.options();
+    options.dns().ifPresent(dns -> checkDns(upstream, dns, sink));
+    options.circuitBreakers().ifPresent(breakers -> checkCircuitBreakers(breakers, sink));
+    options.outlierDetection().ifPresent(od -> checkOutlierDetection(od, sink));
+    for (int i = 0; i < options.healthChecks().size(); i++) {
+      checkHealthCheck(options.healthChecks().get(i), upstream.http2(), "spec.healthChecks[" + i + "]", sink);
+    }
+    options.tls().ifPresent(tls -> checkTls(upstream, tls, sink));
+  }
+
+  /** The server name TLS sends: {@code spec.tls.sni}, else the host name of an upstream that is one named host. */
+  static Optional<String> sni(Upstream upstream, UpstreamOptions.Tls tls) {
+    if (tls.sni().isPresent()) {
+      return tls.sni();
+    }
+    if (upstream.target() instanceof UpstreamTarget.Static hosts && hosts.hosts().size() == 1
+        && !Syntax.isIpAddress(hosts.hosts().get(0).address())) {
+      String name = hosts.hosts().get(0).address();
+      return Optional.of(name.endsWith(".") ? name.substring(0, name.length() - 1) : name);
+    }
+    return Optional.empty();
+  }
+
+  private static void checkTls(Upstream upstream, UpstreamOptions.Tls tls, Ledger.Sink sink) {
+    tls.sni().filter(sni -> !Syntax.isHostName(sni) || sni.endsWith(".") || sni.length() > 255).ifPresent(sni ->
+        sink.error("spec.tls.sni", Reasons.INVALID_UPSTREAM_TLS, "\"" + sni + "\" is not a host name"));
+    boolean system = tls.verify().orElse(UpstreamOptions.TlsVerify.SYSTEM) == UpstreamOptions.TlsVerify.SYSTEM;
+    if (system && sni(upstream, tls).isEmpty()) {
+      sink.error("spec.tls.sni", Reasons.INVALID_UPSTREAM_TLS, "verify: SYSTEM checks the backends' certificates"
+          + " for the name in sni, and there is none to derive (the upstream is not one host given by name);"
+          + " give sni, or verify: NONE to skip every check");
+    }
+  }
+
+  /** True if the proxy resolves this upstream's hosts itself: a static host is given by name. */
+  static boolean resolvesNames(Upstream upstream) {
+    return upstream.target() instanceof UpstreamTarget.Static hosts
+        && hosts.hosts().stream().anyMatch(h -> !Syntax.isIpAddress(h.address()));
   }
 
   private static void checkHost(UpstreamTarget.Host host, String field, Ledger.Sink sink) {
-    if (!Syntax.isIpAddress(host.address())) {
+    if (!Syntax.isIpAddress(host.address()) && !Syntax.isHostName(host.address())) {
       sink.error(field + ".address", Reasons.INVALID_ADDRESS,
-          "\"" + host.address() + "\" is not an IP address (host names are not resolved)");
+          "\"" + host.address() + "\" is neither an IP address nor a host name");
     }
     MetadataRules.checkPort(host.port(), field + ".port", sink);
     if (host.weight() < 1 || host.weight() > MAX_HOST_WEIGHT) {
       sink.error(field + ".weight", Reasons.INVALID_WEIGHT,
           "weight " + host.weight() + " is out of range 1-" + MAX_HOST_WEIGHT);
     }
+  }
+
+  private static void checkDns(Upstream upstream, UpstreamOptions.Dns dns, Ledger.Sink sink) {
+    if (!resolvesNames(upstream)) {
+      sink.warn("spec.dns", Reasons.FIELD_IGNORED, "applies only to static hosts given by name; every address here"
+          + " is " + (upstream.target() instanceof UpstreamTarget.Kube ? "discovered from the Service"
+          : "an IP literal") + ", so nothing is resolved");
+      return;
+    }
+    int hosts = ((UpstreamTarget.Static) upstream.target()).hosts().size();
+    if (dns.resolution().orElse(null) == UpstreamOptions.DnsResolution.LOGICAL && hosts != 1) {
+      sink.error("spec.dns.resolution", Reasons.INVALID_DNS, "LOGICAL resolution takes exactly one host, got "
+          + hosts + " (Envoy and gRPC clients refuse more); use STRICT to resolve several names");
+    }
+    dns.refreshRate().filter(rate -> rate.compareTo(DNS_REFRESH_FLOOR) <= 0).ifPresent(rate ->
+        sink.error("spec.dns.refreshRate", Reasons.INVALID_DURATION, "refreshRate must be greater than 1ms"));
+  }
+
+  private static void checkCircuitBreakers(UpstreamOptions.CircuitBreakers breakers, Ledger.Sink sink) {
+    atLeast(breakers.maxConnections(), 1, "spec.circuitBreakers.maxConnections", Reasons.INVALID_CIRCUIT_BREAKERS,
+        "; 0 would refuse every connection", sink);
+    atLeast(breakers.maxPendingRequests(), 1, "spec.circuitBreakers.maxPendingRequests",
+        Reasons.INVALID_CIRCUIT_BREAKERS, "; 0 would refuse every request that has to wait", sink);
+    atLeast(breakers.maxRequests(), 1, "spec.circuitBreakers.maxRequests", Reasons.INVALID_CIRCUIT_BREAKERS,
+        "; 0 would refuse every request", sink);
+    atLeast(breakers.maxRetries(), 0, "spec.circuitBreakers.maxRetries", Reasons.INVALID_CIRCUIT_BREAKERS, "", sink);
+  }
+
+  private static void checkOutlierDetection(UpstreamOptions.OutlierDetection od, Ledger.Sink sink) {
+    String at = "spec.outlierDetection";
+    if (od.consecutive5xx().isEmpty() && od.consecutiveGatewayErrors().isEmpty() && od.successRate().isEmpty()
+        && od.failurePercentage().isEmpty()) {
+      sink.error(at, Reasons.INVALID_OUTLIER_DETECTION, "no detector is set, so nothing would ever be ejected;"
+          + " give at least one of consecutive5xx, consecutiveGatewayErrors, successRate, failurePercentage");
+    }
+    atLeast(od.consecutive5xx(), 1, at + ".consecutive5xx", Reasons.INVALID_OUTLIER_DETECTION, "", sink);
+    atLeast(od.consecutiveGatewayErrors(), 1, at + ".consecutiveGatewayErrors", Reasons.INVALID_OUTLIER_DETECTION,
+        "", sink);
+    percent(od.maxEjectionPercent(), at + ".maxEjectionPercent", sink);
+    positive(od.interval(), at + ".interval", sink);
+    positive(od.baseEjectionTime(), at + ".baseEjectionTime", sink);
+    od.successRate().ifPresent(sr -> {
+      atLeast(sr.minimumHosts(), 1, at + ".successRate.minimumHosts", Reasons.INVALID_OUTLIER_DETECTION, "", sink);
+      atLeast(sr.requestVolume(), 1, at + ".successRate.requestVolume", Reasons.INVALID_OUTLIER_DETECTION, "",
+          sink);
+      sr.stdevFactor().filter(f -> !(f >= 0.001 && f <= MAX_STDEV_FACTOR)).ifPresent(f ->
+          sink.error(at + ".successRate.stdevFactor", Reasons.INVALID_OUTLIER_DETECTION,
+              "stdevFactor " + f + " is out of range 0.001-" + (long) MAX_STDEV_FACTOR));
+    });
+    od.failurePercentage().ifPresent(fp -> {
+      percent(fp.threshold(), at + ".failurePercentage.threshold", sink);
+      atLeast(fp.minimumHosts(), 1, at + ".failurePercentage.minimumHosts", Reasons.INVALID_OUTLIER_DETECTION, "",
+          sink);
+      atLeast(fp.requestVolume(), 1, at + ".failurePercentage.requestVolume", Reasons.INVALID_OUTLIER_DETECTION,
+          "", sink);
+    });
+  }
+
+  private static void checkHealthCheck(UpstreamOptions.HealthCheck hc, boolean http2, String at, Ledger.Sink sink) {
+    positive(Optional.of(hc.timeout()), at + ".timeout", sink);
+    positive(Optional.of(hc.interval()), at + ".interval", sink);
+    atLeast(hc.healthyThreshold(), 1, at + ".healthyThreshold", Reasons.INVALID_HEALTH_CHECK, "", sink);
+    atLeast(hc.unhealthyThreshold(), 1, at + ".unhealthyThreshold", Reasons.INVALID_HEALTH_CHECK, "", sink);
+    if (hc.probe() instanceof UpstreamOptions.Probe.Http http) {
+      if (!http.path().startsWith("/") || http.path().chars().anyMatch(c -> c <= ' ' || c == 0x7f)) {
+        sink.error(at + ".http.path", Reasons.INVALID_PATH,
+            "\"" + http.path() + "\" must start with / and contain no spaces or control characters");
+      }
+      http.host().filter(host -> host.contains("*") || Syntax.domainError(host) != null).ifPresent(host ->
+          sink.error(at + ".http.host", Reasons.INVALID_HEALTH_CHECK, "\"" + host + "\" is not a host name"));
+      List<UpstreamOptions.StatusRange> ranges = http.expectedStatuses();
+      for (int j = 0; j < ranges.size(); j++) {
+        UpstreamOptions.StatusRange range = ranges.get(j);
+        if (range.start() < 100 || range.end() > 600 || range.start() >= range.end()) {
+          sink.error(at + ".http.expectedStatuses[" + j + "]", Reasons.INVALID_STATUS, "range " + range.start()
+              + "-" + range.end() + " must lie within 100-600 with start below end (end is exclusive)");
+        }
+      }
+    } else if (hc.probe() instanceof UpstreamOptions.Probe.Grpc && !http2) {
+      sink.error(at + ".grpc", Reasons.INVALID_HEALTH_CHECK,
+          "a gRPC health check needs HTTP/2 to the backends; set spec.http2: true");
+    }
+  }
+
+  private static void atLeast(Optional<Integer> value, int min, String field, String reason, String why,
+      Ledger.Sink sink) {
+    value.filter(v -> v < min).ifPresent(v ->
+        sink.error(field, reason, field.substring(field.lastIndexOf('.') + 1) + " must be at least " + min
+            + ", got " + v + why));
+  }
+
+  private static void percent(Optional<Integer> value, String field, Ledger.Sink sink) {
+    value.filter(v -> v < 0 || v > 100).ifPresent(v ->
+        sink.error(field, Reasons.INVALID_OUTLIER_DETECTION, "percentage " + v + " is out of range 0-100"));
+  }
+
+  private static void positive(Optional<Duration> value, String field, Ledger.Sink sink) {
+    value.filter(d -> d.isZero() || d.isNegative()).ifPresent(d ->
+        sink.error(field, Reasons.INVALID_DURATION,
+            field.substring(field.lastIndexOf('.') + 1) + " must be greater than 0"));
   }
 }

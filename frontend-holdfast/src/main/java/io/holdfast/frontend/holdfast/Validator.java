@@ -9,14 +9,18 @@ import io.holdfast.api.ResourceKey;
 import io.holdfast.api.TcpGateway;
 import io.holdfast.api.Route;
 import io.holdfast.api.RouteAction;
+import io.holdfast.api.RouteTable;
 import io.holdfast.api.UnparsedResource;
 import io.holdfast.api.Upstream;
 import io.holdfast.api.VirtualService;
 import io.holdfast.api.VirtualServiceSelection;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import org.slf4j.Logger;
@@ -28,10 +32,15 @@ import org.slf4j.LoggerFactory;
  * form a DAG (Gateway to VirtualService to Upstream), so one pass in that order reaches the fixpoint:
  * <ol>
  *   <li>Upstreams: own rules; duplicate keys and unparsed documents are rejected.</li>
+ *   <li>RouteTables: own rules, then upstream references as for VirtualServices, and each RouteTable a
+ *       delegate names by reference must exist ({@code RouteTableNotFound}).</li>
  *   <li>VirtualServices: own rules, then each referenced upstream must exist ({@code UpstreamNotFound}) and be
  *       served ({@code UpstreamRejected}), mirrors included; then the survivors claim their domains, oldest first
  *       ({@code DuplicateDomain}); the served ones and the upstreams they reach get warnings for what gRPC
  *       clients make of them ({@link GrpcRules}).</li>
+ *   <li>Delegation ({@link DelegationRules}): cycles and prefix violations reject the RouteTable at fault, a
+ *       RouteTable gets one parent status per route delegating to it, and delegating objects get warnings for
+ *       what is not served under them.</li>
  *   <li>TcpGateways: own rules ({@link TcpGatewayRules}), then each referenced upstream must exist and be served,
  *       as for VirtualServices.</li>
  *   <li>Gateways: own rules; survivors claim address and port together with the TcpGateways, oldest first
@@ -39,11 +48,26 @@ import org.slf4j.LoggerFactory;
  *       Gateway whose selection names a missing or rejected VirtualService, or serves none, gets a
  *       warning, never a rejection: its listener is still served.</li>
  * </ol>
- * Stateless and thread-safe; pure apart from a debug log line.
+ * VirtualServices' sslConfigs are checked with their own rules, against the TLS material in the config
+ * ({@link TlsRules}); on each HTTPS Gateway the served VirtualServices claim their TLS server names, oldest first
+ * ({@code DuplicateSniDomain}), and one without an sslConfig is left out with a warning on the Gateway.
+ * Stateless and thread-safe; pure apart from a debug log line and reading the clock (certificate validity).
  */
 public final class Validator {
 
   private static final Logger log = LoggerFactory.getLogger(Validator.class);
+
+  private final Clock clock;
+
+  /** Certificate validity is judged against the UTC system clock. */
+  public Validator() {
+    this(Clock.systemUTC());
+  }
+
+  /** @param clock what certificate validity is judged against */
+  public Validator(Clock clock) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
 
   public ValidationResult validate(GatewayConfig config) {
     return run(config).toResult();
@@ -61,17 +85,28 @@ public final class Validator {
     List<VirtualService> virtualServices = unique(config.virtualServices(), duplicates);
     List<Gateway> gateways = unique(config.gateways(), duplicates);
     List<TcpGateway> tcpGateways = unique(config.tcpGateways(), duplicates);
+    List<RouteTable> routeTables = unique(config.routeTables(), duplicates);
 
     upstreams.forEach(u -> UpstreamRules.check(u, ledger.sink(u.key())));
     Map<ResourceKey, Upstream> upstreamsByKey = new TreeMap<>();
     upstreams.forEach(u -> upstreamsByKey.put(u.key(), u));
+    for (RouteTable table : routeTables) {
+      RouteTableRules.check(table, ledger.sink(table.key()));
+      checkReferences(table, table.routes(), ledger);
+      RouteOptionsRules.checkReferences(table.key(), table.metadata().namespace(), table.routes(), upstreamsByKey,
+          ledger);
+    }
+    Instant now = clock.instant();
     for (VirtualService vs : virtualServices) {
       VirtualServiceRules.check(vs, ledger.sink(vs.key()));
-      checkUpstreamRefs(vs, ledger);
-      RouteOptionsRules.checkReferences(vs, upstreamsByKey, ledger);
+      vs.sslConfig().ifPresent(ssl -> TlsRules.check(vs, ssl, config, now, ledger.sink(vs.key())));
+      checkReferences(vs, vs.routes(), ledger);
+      RouteOptionsRules.checkReferences(vs.key(), vs.metadata().namespace(), vs.routes(), upstreamsByKey, ledger);
     }
     Conflicts.domains(served(virtualServices, ledger), ledger);
-    GrpcRules.check(served(virtualServices, ledger), served(upstreams, ledger), ledger);
+    Map<RouteTable, String> grpcTables =
+        DelegationRules.check(served(virtualServices, ledger), routeTables, ledger);
+    GrpcRules.check(served(virtualServices, ledger), grpcTables, served(upstreams, ledger), ledger);
 
     gateways.forEach(g -> GatewayRules.check(g, ledger.sink(g.key())));
     for (TcpGateway tcp : tcpGateways) {
@@ -79,18 +114,29 @@ public final class Validator {
       checkUpstreamRefs(tcp, ledger);
     }
     Conflicts.listeners(served(gateways, ledger), served(tcpGateways, ledger), ledger);
+    Map<Gateway, List<VirtualService>> https = new java.util.LinkedHashMap<>();
+    served(gateways, ledger).stream().filter(Gateway::ssl).forEach(g -> https.put(g, served(virtualServices, ledger)
+        .stream().filter(vs -> vs.sslConfig().isPresent() && selects(g, vs)).toList()));
+    TlsRules.sniConflicts(https, ledger);
+    Map<ResourceKey, VirtualService> byKey = new java.util.HashMap<>();
+    virtualServices.forEach(vs -> byKey.put(vs.key(), vs));
     List<Gateway> acceptedGateways = new ArrayList<>();
     for (Gateway gateway : served(gateways, ledger)) {
       List<ObjectRef> servedRefs = resolveSelection(gateway, config, ledger);
+      if (gateway.ssl()) {
+        servedRefs = httpsOnly(gateway, servedRefs, byKey, ledger);
+      }
       acceptedGateways.add(gateway.withSelection(new VirtualServiceSelection.Named(servedRefs)));
     }
 
     GatewayConfig.Builder accepted = GatewayConfig.builder();
     served(upstreams, ledger).forEach(accepted::add);
     served(virtualServices, ledger).forEach(accepted::add);
+    served(routeTables, ledger).forEach(accepted::add);
     acceptedGateways.forEach(accepted::add);
     served(tcpGateways, ledger).forEach(accepted::add);
     config.serviceEndpoints().forEach(accepted::endpoints);
+    config.secrets().forEach(accepted::secret);
     Verdicts result = new Verdicts(accepted.build(), ledger.statuses());
     if (log.isDebugEnabled()) {
       long rejected = result.statuses().values().stream().filter(s -> !s.isAccepted()).count();
@@ -121,14 +167,25 @@ public final class Validator {
     return duplicates;
   }
 
-  private static void checkUpstreamRefs(VirtualService vs, Ledger ledger) {
-    for (int i = 0; i < vs.routes().size(); i++) {
-      Route route = vs.routes().get(i);
+  /** Upstreams and RouteTables (by reference) named by the routes of {@code owner}. */
+  private static void checkReferences(GatewayResource owner, List<Route> routes, Ledger ledger) {
+    String namespace = owner.metadata().namespace();
+    for (int i = 0; i < routes.size(); i++) {
+      Route route = routes.get(i);
+      if (route.action() instanceof RouteAction.Delegate delegate
+          && delegate.target() instanceof RouteAction.DelegateRef ref && Syntax.isObjectName(ref.ref().name())
+          && ref.ref().namespace().map(Syntax::isNamespace).orElse(true)) {
+        ResourceKey target = ref.ref().resolve(ResourceKey.ROUTE_TABLE, namespace);
+        if (!ledger.isKnown(target)) {
+          ledger.error(owner.key(), "spec.routes[" + i + "].delegate.ref", Reasons.ROUTE_TABLE_NOT_FOUND,
+              target + " does not exist");
+        }
+      }
       List<ObjectRef> refs = route.action().upstreams();
       for (int j = 0; j < refs.size(); j++) {
         String field = route.action() instanceof RouteAction.Split
             ? "spec.routes[" + i + "].split[" + j + "].upstream" : "spec.routes[" + i + "].route.upstream";
-        checkUpstreamRef(vs, refs.get(j), field, ledger);
+        checkUpstreamRef(owner, refs.get(j), field, ledger);
       }
     }
   }
@@ -192,10 +249,40 @@ public final class Validator {
           ledger.warn(gateway.key(), field, Reasons.VIRTUAL_SERVICE_REJECTED, key + " is rejected; not served"));
     }
     if (served.isEmpty()) {
-      ledger.warn(gateway.key(), "spec", Reasons.NO_VIRTUAL_SERVICES,
-          "no accepted VirtualService to serve; the listener answers every request with 404");
+      ledger.warn(gateway.key(), "spec", Reasons.NO_VIRTUAL_SERVICES, gateway.ssl()
+          ? "no accepted VirtualService to serve; the HTTPS listener is not served"
+          : "no accepted VirtualService to serve; the listener answers every request with 404");
     }
     return served.stream().map(key -> ObjectRef.of(key.namespace(), key.name())).toList();
+  }
+
+  /** Whether {@code gateway}'s selection takes {@code vs} (named or by its rule). */
+  private static boolean selects(Gateway gateway, VirtualService vs) {
+    String namespace = gateway.metadata().namespace();
+    if (gateway.selection() instanceof VirtualServiceSelection.Named named) {
+      return named.refs().stream().anyMatch(r -> r.resolve(ResourceKey.VIRTUAL_SERVICE, namespace).equals(vs.key()));
+    }
+    return gateway.selection().selects(namespace, vs);
+  }
+
+  /** An HTTPS gateway serves only VirtualServices with a certificate; the others get a warning on the gateway. */
+  private static List<ObjectRef> httpsOnly(Gateway gateway, List<ObjectRef> refs, Map<ResourceKey, VirtualService> byKey,
+      Ledger ledger) {
+    List<ObjectRef> kept = new ArrayList<>();
+    for (ObjectRef ref : refs) {
+      ResourceKey key = ref.resolve(ResourceKey.VIRTUAL_SERVICE, gateway.metadata().namespace());
+      if (byKey.get(key).sslConfig().isPresent()) {
+        kept.add(ref);
+      } else {
+        ledger.warn(gateway.key(), "spec", Reasons.MISSING_SSL_CONFIG, key
+            + " has no sslConfig (no certificate); not served on this HTTPS gateway");
+      }
+    }
+    if (kept.isEmpty() && !refs.isEmpty()) {
+      ledger.warn(gateway.key(), "spec", Reasons.NO_VIRTUAL_SERVICES,
+          "no accepted VirtualService with an sslConfig; the HTTPS listener is not served");
+    }
+    return kept;
   }
 
   private static <T extends GatewayResource> List<T> unique(List<T> resources, Set<ResourceKey> duplicates) {

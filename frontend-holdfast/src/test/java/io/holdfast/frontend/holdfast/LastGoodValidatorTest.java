@@ -47,4 +47,23 @@ class LastGoodValidatorTest {
     assertThat(broken.status(WEB).problems()).extracting(Problem::reason).containsExactly(Reasons.INVALID_REGEX);
     assertThat(broken.accepted().virtualServices()).isEmpty();
   }
+
+  /** A bad option value rejects the new version; the old one, options and all, is what is served. */
+  @Test
+  void aBadUpstreamOptionKeepsTheLastAcceptedUpstream() {
+    String guarded = upstream("a", 1) + "  circuitBreakers: {maxRequests: %d}\n";
+    validator.validate(config(guarded.formatted(10), virtualService("web", "web.test", "a")));
+    ValidationResult broken = validator.validate(config(guarded.formatted(0), virtualService("web", "web.test", "a")));
+
+    ResourceKey up = ResourceKey.upstream("default", "a");
+    assertThat(broken.status(up).problems()).extracting(Problem::field, Problem::reason).containsExactly(
+        org.assertj.core.groups.Tuple.tuple("spec.circuitBreakers.maxRequests", Reasons.INVALID_CIRCUIT_BREAKERS),
+        org.assertj.core.groups.Tuple.tuple("", Reasons.SERVING_LAST_ACCEPTED));
+    assertThat(broken.accepted().upstreams()).singleElement().satisfies(u ->
+        assertThat(u.options().circuitBreakers().orElseThrow().maxRequests()).contains(10));
+    // The VirtualService routing to it is rejected in turn (UpstreamRejected) and served as last accepted too.
+    assertThat(broken.status(WEB).problems()).extracting(Problem::reason)
+        .containsExactly(Reasons.UPSTREAM_REJECTED, Reasons.SERVING_LAST_ACCEPTED);
+    assertThat(broken.accepted().virtualServices()).extracting(vs -> vs.key()).containsExactly(WEB);
+  }
 }

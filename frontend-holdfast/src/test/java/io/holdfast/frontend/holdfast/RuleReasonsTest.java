@@ -124,7 +124,11 @@ class RuleReasonsTest {
             Reasons.PORT_OUT_OF_RANGE),
         Arguments.of("static: {hosts: [{address: 127.0.0.1, port: 65536}]}", "spec.static.hosts[0].port",
             Reasons.PORT_OUT_OF_RANGE),
-        Arguments.of("static: {hosts: [{address: backend.local, port: 80}]}", "spec.static.hosts[0].address",
+        Arguments.of("static: {hosts: [{address: backend_1.test, port: 80}]}", "spec.static.hosts[0].address",
+            Reasons.INVALID_ADDRESS),
+        Arguments.of("static: {hosts: [{address: 127.0.0.256, port: 80}]}", "spec.static.hosts[0].address",
+            Reasons.INVALID_ADDRESS),
+        Arguments.of("static: {hosts: [{address: -a.test, port: 80}]}", "spec.static.hosts[0].address",
             Reasons.INVALID_ADDRESS),
         Arguments.of("static: {hosts: [{address: 127.0.0.1, port: 80, weight: 0}]}", "spec.static.hosts[0].weight",
             Reasons.INVALID_WEIGHT),
@@ -132,6 +136,78 @@ class RuleReasonsTest {
         Arguments.of("kube: {name: Svc_1, port: 80}", "spec.kube.name", Reasons.INVALID_NAME),
         Arguments.of("{kube: {name: svc, port: 80}, connectTimeout: 0s}", "spec.connectTimeout",
             Reasons.INVALID_DURATION));
+  }
+
+  private static final String NAMED = "static: {hosts: [{address: a.test, port: 80}, {address: b.test, port: 80}]}";
+  private static final String KUBE = "kube: {name: svc, port: 80}";
+
+  /** One bad value of an upstream option per case. */
+  static Stream<Arguments> upstreamOptionCases() {
+    return Stream.of(
+        Arguments.of(NAMED + ", dns: {resolution: LOGICAL}", "spec.dns.resolution", Reasons.INVALID_DNS),
+        Arguments.of(NAMED + ", dns: {refreshRate: 1ms}", "spec.dns.refreshRate", Reasons.INVALID_DURATION),
+        Arguments.of(KUBE + ", circuitBreakers: {maxConnections: 0}", "spec.circuitBreakers.maxConnections",
+            Reasons.INVALID_CIRCUIT_BREAKERS),
+        Arguments.of(KUBE + ", circuitBreakers: {maxPendingRequests: 0}", "spec.circuitBreakers.maxPendingRequests",
+            Reasons.INVALID_CIRCUIT_BREAKERS),
+        Arguments.of(KUBE + ", circuitBreakers: {maxRequests: 0}", "spec.circuitBreakers.maxRequests",
+            Reasons.INVALID_CIRCUIT_BREAKERS),
+        Arguments.of(KUBE + ", circuitBreakers: {maxRetries: -1}", "spec.circuitBreakers.maxRetries",
+            Reasons.INVALID_CIRCUIT_BREAKERS),
+        Arguments.of(KUBE + ", outlierDetection: {interval: 5s}", "spec.outlierDetection",
+            Reasons.INVALID_OUTLIER_DETECTION),
+        Arguments.of(KUBE + ", outlierDetection: {consecutive5xx: 0}", "spec.outlierDetection.consecutive5xx",
+            Reasons.INVALID_OUTLIER_DETECTION),
+        Arguments.of(KUBE + ", outlierDetection: {consecutiveGatewayErrors: 0}",
+            "spec.outlierDetection.consecutiveGatewayErrors", Reasons.INVALID_OUTLIER_DETECTION),
+        Arguments.of(KUBE + ", outlierDetection: {consecutive5xx: 5, maxEjectionPercent: 101}",
+            "spec.outlierDetection.maxEjectionPercent", Reasons.INVALID_OUTLIER_DETECTION),
+        Arguments.of(KUBE + ", outlierDetection: {consecutive5xx: 5, interval: 0s}",
+            "spec.outlierDetection.interval", Reasons.INVALID_DURATION),
+        Arguments.of(KUBE + ", outlierDetection: {consecutive5xx: 5, baseEjectionTime: 0ms}",
+            "spec.outlierDetection.baseEjectionTime", Reasons.INVALID_DURATION),
+        Arguments.of(KUBE + ", outlierDetection: {successRate: {minimumHosts: 0}}",
+            "spec.outlierDetection.successRate.minimumHosts", Reasons.INVALID_OUTLIER_DETECTION),
+        Arguments.of(KUBE + ", outlierDetection: {successRate: {requestVolume: 0}}",
+            "spec.outlierDetection.successRate.requestVolume", Reasons.INVALID_OUTLIER_DETECTION),
+        Arguments.of(KUBE + ", outlierDetection: {successRate: {stdevFactor: 0}}",
+            "spec.outlierDetection.successRate.stdevFactor", Reasons.INVALID_OUTLIER_DETECTION),
+        Arguments.of(KUBE + ", outlierDetection: {failurePercentage: {threshold: 120}}",
+            "spec.outlierDetection.failurePercentage.threshold", Reasons.INVALID_OUTLIER_DETECTION),
+        Arguments.of(KUBE + ", outlierDetection: {failurePercentage: {minimumHosts: 0}}",
+            "spec.outlierDetection.failurePercentage.minimumHosts", Reasons.INVALID_OUTLIER_DETECTION),
+        Arguments.of(KUBE + ", outlierDetection: {failurePercentage: {requestVolume: 0}}",
+            "spec.outlierDetection.failurePercentage.requestVolume", Reasons.INVALID_OUTLIER_DETECTION),
+        Arguments.of(KUBE + ", healthChecks: [{tcp: {}, timeout: 0s, interval: 5s}]", "spec.healthChecks[0].timeout",
+            Reasons.INVALID_DURATION),
+        Arguments.of(KUBE + ", healthChecks: [{tcp: {}, timeout: 1s, interval: 0s}]",
+            "spec.healthChecks[0].interval", Reasons.INVALID_DURATION),
+        Arguments.of(KUBE + ", healthChecks: [{tcp: {}, timeout: 1s, interval: 5s, healthyThreshold: 0}]",
+            "spec.healthChecks[0].healthyThreshold", Reasons.INVALID_HEALTH_CHECK),
+        Arguments.of(KUBE + ", healthChecks: [{tcp: {}, timeout: 1s, interval: 5s, unhealthyThreshold: 0}]",
+            "spec.healthChecks[0].unhealthyThreshold", Reasons.INVALID_HEALTH_CHECK),
+        Arguments.of(KUBE + ", healthChecks: [{http: {path: healthz}, timeout: 1s, interval: 5s}]",
+            "spec.healthChecks[0].http.path", Reasons.INVALID_PATH),
+        Arguments.of(KUBE + ", healthChecks: [{http: {path: '/a b'}, timeout: 1s, interval: 5s}]",
+            "spec.healthChecks[0].http.path", Reasons.INVALID_PATH),
+        Arguments.of(KUBE + ", healthChecks: [{http: {path: /, host: '*.test'}, timeout: 1s, interval: 5s}]",
+            "spec.healthChecks[0].http.host", Reasons.INVALID_HEALTH_CHECK),
+        Arguments.of(KUBE + ", healthChecks: [{http: {path: /, expectedStatuses: [{start: 200, end: 200}]},"
+            + " timeout: 1s, interval: 5s}]", "spec.healthChecks[0].http.expectedStatuses[0]", Reasons.INVALID_STATUS),
+        Arguments.of(KUBE + ", healthChecks: [{http: {path: /, expectedStatuses: [{start: 200, end: 601}]},"
+            + " timeout: 1s, interval: 5s}]", "spec.healthChecks[0].http.expectedStatuses[0]", Reasons.INVALID_STATUS),
+        Arguments.of(KUBE + ", healthChecks: [{grpc: {}, timeout: 1s, interval: 5s}]", "spec.healthChecks[0].grpc",
+            Reasons.INVALID_HEALTH_CHECK),
+        Arguments.of(KUBE + ", tls: {sni: 'bad_name.test'}", "spec.tls.sni", Reasons.INVALID_UPSTREAM_TLS),
+        Arguments.of(KUBE + ", tls: {sni: 'api.test.', verify: NONE}", "spec.tls.sni", Reasons.INVALID_UPSTREAM_TLS),
+        Arguments.of(KUBE + ", tls: {}", "spec.tls.sni", Reasons.INVALID_UPSTREAM_TLS),
+        Arguments.of(NAMED + ", tls: {verify: SYSTEM}", "spec.tls.sni", Reasons.INVALID_UPSTREAM_TLS));
+  }
+
+  @ParameterizedTest
+  @MethodSource("upstreamOptionCases")
+  void upstreamOptionRule(String spec, String field, String reason) {
+    upstreamRule(spec, field, reason);
   }
 
   @ParameterizedTest

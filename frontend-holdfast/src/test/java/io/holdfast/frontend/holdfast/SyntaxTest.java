@@ -20,4 +20,17 @@ class SyntaxTest {
   void invalidDomains(String domain) {
     assertThat(Syntax.domainError(domain)).isNotNull();
   }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"localhost", "backend.test", "Backend.Test", "a-b.c1.test", "api.test.", "x1", "1a.test"})
+  void hostNames(String name) {
+    assertThat(Syntax.isHostName(name)).isTrue();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"", ".", "a..test", "-a.test", "a-.test", "a_b.test", "127.0.0.256", "10.1", "a b",
+      "backend.test:80", "*.test"})
+  void notHostNames(String name) {
+    assertThat(Syntax.isHostName(name)).isFalse();
+  }
 }

@@ -19,9 +19,11 @@ public final class GatewayCrds {
   public static final ResourceDefinitionContext VIRTUAL_SERVICE = context(HoldfastKinds.VIRTUAL_SERVICE);
   public static final ResourceDefinitionContext GATEWAY = context(HoldfastKinds.GATEWAY);
   public static final ResourceDefinitionContext TCP_GATEWAY = context(HoldfastKinds.TCP_GATEWAY);
+  public static final ResourceDefinitionContext ROUTE_TABLE = context(HoldfastKinds.ROUTE_TABLE);
 
   /** All of them, in the order of {@link HoldfastKinds#ALL} (the order the source starts their informers). */
-  public static final List<ResourceDefinitionContext> ALL = List.of(UPSTREAM, VIRTUAL_SERVICE, GATEWAY, TCP_GATEWAY);
+  public static final List<ResourceDefinitionContext> ALL = List.of(UPSTREAM, VIRTUAL_SERVICE, GATEWAY, TCP_GATEWAY,
+      ROUTE_TABLE);
 
   private GatewayCrds() {
   }

@@ -33,7 +33,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The gateway config as the Kubernetes API holds it: Upstream, VirtualService, Gateway and TcpGateway custom resources,
+ * The gateway config as the Kubernetes API holds it: Upstream, VirtualService, Gateway, TcpGateway and RouteTable
+ * custom resources,
  * plus the Services and EndpointSlices that kube upstreams resolve to, kept in fabric8 informer caches.
  *
  * <p>Informer events only mark the view dirty. One rebuild thread waits for a pause in changes
@@ -226,9 +227,10 @@ public final class KubeConfigSource implements AutoCloseable {
       return;
     }
     lastPushed = config;
-    log.info("kube config rebuilt upstreams={} virtualServices={} gateways={} tcpGateways={} unparsed={} services={}",
-        config.upstreams().size(), config.virtualServices().size(), config.gateways().size(),
-        config.tcpGateways().size(), config.unparsed().size(), config.serviceEndpoints().size());
+    log.info("kube config rebuilt upstreams={} virtualServices={} gateways={} tcpGateways={} routeTables={}"
+        + " unparsed={} services={}", config.upstreams().size(), config.virtualServices().size(),
+        config.gateways().size(), config.tcpGateways().size(), config.routeTables().size(),
+        config.unparsed().size(), config.serviceEndpoints().size());
     try {
       sink.accept(config);
     } catch (RuntimeException e) {

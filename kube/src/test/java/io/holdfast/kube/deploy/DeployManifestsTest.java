@@ -74,12 +74,14 @@ class DeployManifestsTest {
         "gateway.holdfast.io/virtualservices:get,list,watch",
         "gateway.holdfast.io/upstreams:get,list,watch",
         "gateway.holdfast.io/tcpgateways:get,list,watch",
+        "gateway.holdfast.io/routetables:get,list,watch",
         "/services:get,list,watch",
         "discovery.k8s.io/endpointslices:get,list,watch",
         "gateway.holdfast.io/gateways/status:patch,update",
         "gateway.holdfast.io/virtualservices/status:patch,update",
         "gateway.holdfast.io/upstreams/status:patch,update",
-        "gateway.holdfast.io/tcpgateways/status:patch,update");
+        "gateway.holdfast.io/tcpgateways/status:patch,update",
+        "gateway.holdfast.io/routetables/status:patch,update");
     RoleBinding rb = of(RoleBinding.class).get(0);
     assertThat(rb.getRoleRef().getName()).isEqualTo(role.getMetadata().getName());
     assertThat(rb.getSubjects()).singleElement().satisfies(s -> assertThat(s.getName()).isEqualTo("holdfast"));

@@ -31,7 +31,7 @@ class CrdSchemaTest {
   private static final Path EXAMPLES = Path.of("../examples/config");
   private static final Map<String, String> PLURALS =
       Map.of("Upstream", "upstreams", "VirtualService", "virtualservices", "Gateway", "gateways",
-          "TcpGateway", "tcpgateways");
+          "TcpGateway", "tcpgateways", "RouteTable", "routetables");
 
   static CustomResourceDefinition load(String kind) {
     Path file = CRDS.resolve("gateway.holdfast.io_" + PLURALS.get(kind) + ".yaml");
@@ -56,7 +56,7 @@ class CrdSchemaTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"Upstream", "VirtualService", "Gateway", "TcpGateway"})
+  @ValueSource(strings = {"Upstream", "VirtualService", "Gateway", "TcpGateway", "RouteTable"})
   void crdNamesGroupScopeAndStatusSubresource(String kind) {
     CustomResourceDefinition crd = load(kind);
     assertThat(crd.getApiVersion()).isEqualTo("apiextensions.k8s.io/v1");
@@ -85,7 +85,7 @@ class CrdSchemaTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"Upstream", "VirtualService", "Gateway", "TcpGateway"})
+  @ValueSource(strings = {"Upstream", "VirtualService", "Gateway", "TcpGateway", "RouteTable"})
   void schemaIsStructuralWithAStatusOfConditions(String kind) {
     JSONSchemaProps root = schema(kind);
     assertThat(SchemaCheck.structuralProblems(root)).isEmpty();
@@ -106,7 +106,7 @@ class CrdSchemaTest {
       }
     }
     assertThat(documents).extracting(d -> d.tree().get("kind").stringValue())
-        .contains("Upstream", "VirtualService", "Gateway", "TcpGateway");
+        .contains("Upstream", "VirtualService", "Gateway", "TcpGateway", "RouteTable");
     for (ManifestDocument document : documents) {
       String kind = document.tree().get("kind").stringValue();
       assertThat(SchemaCheck.violations(document.tree(), schema(kind))).as(document.location()).isEmpty();

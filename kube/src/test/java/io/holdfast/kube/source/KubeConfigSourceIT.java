@@ -57,7 +57,7 @@ class KubeConfigSourceIT {
     await().atMost(WAIT).until(() -> !kube.configs.isEmpty());
     // Everything existed before the start, so the very first config already holds all of it.
     GatewayConfig first = kube.configs.get(0);
-    assertThat(first.upstreams()).extracting(u -> u.key().name()).containsExactly("echo-v1", "echo-v2");
+    assertThat(first.upstreams()).extracting(u -> u.key().name()).containsExactly("docs", "echo-v1", "echo-v2");
     assertThat(first.virtualServices()).extracting(v -> v.key().name()).containsExactlyInAnyOrder("echo", "echo-web");
     assertThat(first.virtualServices()).filteredOn(v -> v.key().name().equals("echo")).singleElement()
         .satisfies(v -> assertThat(v.routes()).hasSize(3));

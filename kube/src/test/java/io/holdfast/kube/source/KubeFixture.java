@@ -29,7 +29,7 @@ final class KubeFixture implements AutoCloseable {
   private KubeConfigSource source;
 
   KubeFixture() {
-    for (String kind : List.of("Upstream", "VirtualService", "Gateway", "TcpGateway")) {
+    for (String kind : List.of("Upstream", "VirtualService", "Gateway", "TcpGateway", "RouteTable")) {
       api.admin().apiextensions().v1().customResourceDefinitions().resource(CrdSchemaTest.load(kind)).create();
     }
   }

@@ -36,6 +36,16 @@ final class SchemaFixtures {
     return new Case("VirtualService " + name, valid, VS + "spec: {domains: [a.test], routes: [" + route + "]}");
   }
 
+  private static Case ssl(String name, boolean valid, String ssl) {
+    return new Case("VirtualService " + name, valid, VS + "spec: {domains: [a.test], routes: [{match: {prefix: /}, "
+        + "directResponse: {status: 200}}], " + ssl + "}");
+  }
+
+  private static Case routeTable(String name, boolean valid, String spec) {
+    return new Case("RouteTable " + name, valid, "apiVersion: gateway.holdfast.io/v1\nkind: RouteTable\n"
+        + "metadata: {name: t, namespace: demo}\nspec: " + spec);
+  }
+
   private static Case gateway(String name, boolean valid, String spec) {
     return new Case("Gateway " + name, valid, GATEWAY + "spec: " + spec);
   }
@@ -52,6 +62,43 @@ final class SchemaFixtures {
       upstream("unitless duration", false, "{kube: {name: echo, port: 80}, connectTimeout: \"5\"}"),
       upstream("port as string", false, "{kube: {name: echo, port: \"80\"}}"),
       upstream("host without port", false, "{static: {hosts: [{address: 127.0.0.1}]}}"),
+      upstream("host by name with dns options", true, "{static: {hosts: [{address: backend.test, port: 443}]},"
+          + " dns: {resolution: LOGICAL, lookupFamily: V4_PREFERRED, refreshRate: 30s, respectTtl: true}}"),
+      upstream("unknown dns resolution", false, "{static: {hosts: [{address: a.test, port: 80}]},"
+          + " dns: {resolution: EAGER}}"),
+      upstream("every resilience option", true, "{kube: {name: echo, port: 80}, http2: true,"
+          + " circuitBreakers: {maxConnections: 1, maxPendingRequests: 2, maxRequests: 3, maxRetries: 0},"
+          + " outlierDetection: {consecutive5xx: 5, consecutiveGatewayErrors: 3,"
+          + " successRate: {minimumHosts: 2, requestVolume: 10, stdevFactor: 1.5},"
+          + " failurePercentage: {threshold: 50, minimumHosts: 2, requestVolume: 10},"
+          + " interval: 5s, baseEjectionTime: 30s, maxEjectionPercent: 50},"
+          + " healthChecks: [{http: {path: /h, host: h.test, expectedStatuses: [{start: 200, end: 300}]},"
+          + " timeout: 1s, interval: 5s, healthyThreshold: 1, unhealthyThreshold: 3},"
+          + " {tcp: {}, timeout: 1s, interval: 5s}, {grpc: {serviceName: s}, timeout: 1s, interval: 5s}]}"),
+      upstream("circuit breaker as string", false,
+          "{kube: {name: echo, port: 80}, circuitBreakers: {maxRequests: \"1\"}}"),
+      upstream("unknown circuit breaker", false, "{kube: {name: echo, port: 80}, circuitBreakers: {maxStreams: 1}}"),
+      upstream("stdev factor as string", false,
+          "{kube: {name: echo, port: 80}, outlierDetection: {successRate: {stdevFactor: high}}}"),
+      upstream("unitless ejection time", false,
+          "{kube: {name: echo, port: 80}, outlierDetection: {consecutive5xx: 1, baseEjectionTime: \"30\"}}"),
+      upstream("health check without probe", false,
+          "{kube: {name: echo, port: 80}, healthChecks: [{timeout: 1s, interval: 5s}]}"),
+      upstream("health check with two probes", false,
+          "{kube: {name: echo, port: 80}, healthChecks: [{tcp: {}, grpc: {}, timeout: 1s, interval: 5s}]}"),
+      upstream("health check without timeout", false,
+          "{kube: {name: echo, port: 80}, healthChecks: [{tcp: {}, interval: 5s}]}"),
+      upstream("http health check without path", false,
+          "{kube: {name: echo, port: 80}, healthChecks: [{http: {host: a.test}, timeout: 1s, interval: 5s}]}"),
+      upstream("tcp health check with a field", false,
+          "{kube: {name: echo, port: 80}, healthChecks: [{tcp: {send: x}, timeout: 1s, interval: 5s}]}"),
+      upstream("tls", true,
+          "{static: {hosts: [{address: api.test, port: 443}]}, tls: {sni: api.test, verify: SYSTEM}}"),
+      upstream("empty tls", true, "{static: {hosts: [{address: api.test, port: 443}]}, tls: {}}"),
+      upstream("unknown tls verify", false, "{kube: {name: echo, port: 443}, tls: {verify: SOMETIMES}}"),
+      upstream("tls with a trusted CA (not yet)", false, "{kube: {name: echo, port: 443}, tls: {trustedCa: ca}}"),
+      upstream("status range without end", false, "{kube: {name: echo, port: 80}, healthChecks: [{http: {path: /,"
+          + " expectedStatuses: [{start: 200}]}, timeout: 1s, interval: 5s}]}"),
       route("direct response, empty match", true, "{match: {}, directResponse: {status: 204}}"),
       route("redirect with path, methods and headers", true,
           "{match: {exact: /x, methods: [GET, POST], headers: [{name: x, present: true, invert: true}]},"
@@ -70,6 +117,28 @@ final class SchemaFixtures {
           "{match: {prefix: /}, redirect: {path: /a, prefixRewrite: /b}}"),
       route("split target without weight", false, "{match: {prefix: /}, split: [{upstream: u}]}"),
       route("retries without retryOn", false, "{match: {prefix: /}, route: {upstream: u}, retries: {attempts: 1}}"),
+      route("delegate by reference", true, "{match: {prefix: /a/}, delegate: {ref: {name: t, namespace: demo}}}"),
+      route("delegate by selector", true,
+          "{match: {prefix: /a/}, delegate: {selector: {matchLabels: {team: a}, namespaces: ['*', demo]}}}"),
+      route("delegate by empty selector", true, "{match: {prefix: /a/}, delegate: {selector: {}}}"),
+      route("delegate with ref and selector", false,
+          "{match: {prefix: /a/}, delegate: {ref: {name: t}, selector: {}}}"),
+      route("delegate with neither", false, "{match: {prefix: /a/}, delegate: {}}"),
+      route("delegate ref without name", false, "{match: {prefix: /a/}, delegate: {ref: {namespace: demo}}}"),
+      route("delegate and route", false, "{match: {prefix: /a/}, delegate: {ref: {name: t}}, route: {upstream: u}}"),
+      route("delegate selector namespaces not a list", false,
+          "{match: {prefix: /a/}, delegate: {selector: {namespaces: demo}}}"),
+      routeTable("routes and weight", true, "{weight: -2, routes: [{match: {prefix: /a/x}, route: {upstream: u},"
+          + " timeout: 1s}, {match: {prefix: /a/y/}, delegate: {ref: {name: y}}}]}"),
+      routeTable("route options and query parameters", true, "{routes: [{match: {prefix: /a/, queryParameters:"
+          + " [{name: q, present: true}]}, route: {upstream: u}, options: {hostRewrite: h.test, idleTimeout: 1s}}]}"),
+      routeTable("defaults are a VirtualService's", false,
+          "{options: {cors: {allowOrigin: [o]}}, routes: [{match: {prefix: /a}, route: {upstream: u}}]}"),
+      routeTable("routes only", true, "{routes: [{match: {exact: /a}, directResponse: {status: 204}}]}"),
+      routeTable("no routes", false, "{weight: 1}"),
+      routeTable("domains", false, "{domains: [a.test], routes: []}"),
+      routeTable("weight as string", false, "{weight: \"1\", routes: []}"),
+      routeTable("route without action", false, "{routes: [{match: {prefix: /a}}]}"),
       route("every route option", true, "{match: {prefix: /, queryParameters: [{name: a, exact: b},"
           + " {name: c, regex: d}, {name: e, present: true}]}, route: {upstream: u},"
           + " retries: {attempts: 1, retryOn: [reset], backoff: {baseInterval: 10ms, maxInterval: 1s}},"
@@ -108,6 +177,20 @@ final class SchemaFixtures {
           + " cors: {allowOrigin: [o]}, retries: {attempts: 1, retryOn: [reset]}}}"),
       new Case("VirtualService unknown default", false, VS + "spec: {domains: [a.test], routes: [{match:"
           + " {prefix: /}, route: {upstream: u}}], options: {timeout: 1s}}"),
+      ssl("sslConfig from a Secret with every option", true, "sslConfig: {secretRef: {name: t, namespace: demo}, "
+          + "sniDomains: [a.test], minTlsVersion: TLSv1_3, clientCa: {secretRef: {name: ca}}}, httpsRedirect: false"),
+      ssl("sslConfig from files", true,
+          "sslConfig: {files: {certChain: a.crt, privateKey: a.key}, clientCa: {file: ca.crt}, sniDomains: []}"),
+      ssl("sslConfig with secretRef and files", false,
+          "sslConfig: {secretRef: {name: t}, files: {certChain: a.crt, privateKey: a.key}}"),
+      ssl("sslConfig without a certificate", false, "sslConfig: {sniDomains: [a.test]}"),
+      ssl("sslConfig files without a key", false, "sslConfig: {files: {certChain: a.crt}}"),
+      ssl("sslConfig unknown TLS version", false, "sslConfig: {secretRef: {name: t}, minTlsVersion: TLSv1_0}"),
+      ssl("clientCa with secretRef and file", false,
+          "sslConfig: {secretRef: {name: t}, clientCa: {secretRef: {name: ca}, file: ca.crt}}"),
+      ssl("httpsRedirect not a boolean", false, "httpsRedirect: \"yes\""),
+      gateway("https", true, "{port: 8443, ssl: true}"),
+      gateway("ssl not a boolean", false, "{port: 8443, ssl: 1}"),
       gateway("named virtual services", true, "{port: 8080, virtualServices: [{name: v, namespace: demo}]}"),
       gateway("all in namespace", true, "{port: 8080, bindAddress: 127.0.0.1}"),
       gateway("names and selector", false,

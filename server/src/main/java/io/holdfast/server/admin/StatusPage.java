@@ -32,7 +32,9 @@ final class StatusPage {
   /** Top-level /state keys this page shows in its own sections; any other goes under "Other". */
   private static final Set<String> KNOWN = Set.of("identity", "role", "electionMode", "election", "kube",
       "snapshotVersion", "staleSince", "snapshotAgeSeconds", "xdsStreams", "proxies", "config", "timeline",
-      "generatedAt");
+      "generatedAt", "certificates");
+  /** A certificate this close to expiry is flagged in the summary. */
+  private static final long CERTIFICATE_WARNING_DAYS = 14;
 
   private StatusPage() {}
 
@@ -59,6 +61,7 @@ final class StatusPage {
     snapshot(page, state);
     proxies(page, state);
     resources(page, state);
+    certificates(page, state);
     timeline(page, state);
     other(page, state);
     page.html.append("<p class=\"muted\">Generated ").append(escape(TIME.format(now))).append("; reloads every ")
@@ -126,6 +129,13 @@ final class StatusPage {
     long nacking = list(state.get("proxies")).stream().filter(p -> map(p).get("lastNack") != null).count();
     if (nacking > 0) {
       warn.add(nacking + (nacking == 1 ? " proxy has" : " proxies have") + " NACKed a response");
+    }
+    for (Object c : list(state.get("certificates"))) {
+      Map<?, ?> cert = map(c);
+      if (cert.get("daysLeft") instanceof Number days && days.longValue() < CERTIFICATE_WARNING_DAYS) {
+        (days.longValue() < 0 ? bad : warn).add("Certificate " + text(cert.get("secret")) + " "
+            + expiry(days.longValue()));
+      }
     }
     List<String> all = new ArrayList<>(bad);
     all.addAll(warn);
@@ -271,6 +281,30 @@ final class StatusPage {
       bullets(page, unattributed, "none");
       page.html.append("</div>");
     }
+  }
+
+  private static void certificates(Page page, Map<String, Object> state) {
+    List<?> certificates = list(state.get("certificates"));
+    if (certificates.isEmpty()) {
+      return; // no TLS served: nothing to expire
+    }
+    page.heading("Certificates (" + certificates.size() + ")");
+    page.html.append("<table id=\"certificates\"><tr><th>Secret</th><th>Expires</th><th>Time left</th></tr>");
+    for (Object c : certificates) {
+      Map<?, ?> cert = map(c);
+      long days = cert.get("daysLeft") instanceof Number n ? n.longValue() : Long.MAX_VALUE;
+      String cssClass = days < 0 ? "bad" : days < CERTIFICATE_WARNING_DAYS ? "warn" : "ok";
+      page.html.append("<tr><td>").append(escape(text(cert.get("secret")))).append("</td><td>")
+          .append(escape(instant(cert.get("notAfter")).map(TIME::format).orElse(text(cert.get("notAfter")))))
+          .append("</td><td class=\"").append(cssClass).append("\">")
+          .append(escape(days == Long.MAX_VALUE ? "unknown" : expiry(days))).append("</td></tr>");
+    }
+    page.html.append("</table>");
+  }
+
+  private static String expiry(long daysLeft) {
+    return daysLeft < 0 ? "expired " + -daysLeft + (daysLeft == -1 ? " day" : " days") + " ago"
+        : daysLeft == 0 ? "expires within a day" : "expires in " + daysLeft + (daysLeft == 1 ? " day" : " days");
   }
 
   private static void timeline(Page page, Map<String, Object> state) {

@@ -112,6 +112,12 @@ final class ServeCommand implements Callable<Integer> {
           + " after a restart while the API server is unreachable (default: none).")
   private Path snapshotDir;
 
+  @Option(names = "--snapshot-key-file", paramLabel = "FILE",
+      description = "AES-256 key (32 bytes, or their base64) sealing TLS private keys in the snapshot file;"
+          + " without it TLS secrets are left out of the file, and after a restart during an API outage TLS"
+          + " listeners wait for their secrets (default: none).")
+  private Path snapshotKeyFile;
+
   @Option(names = "--log-format", paramLabel = "FORMAT", defaultValue = DEFAULT_LOG_FORMAT,
       description = "Log output format: text or json (default: ${DEFAULT-VALUE}).")
   private String logFormat;
@@ -201,7 +207,7 @@ final class ServeCommand implements Callable<Integer> {
         : Optional.empty();
     return new ServeSettings(configDir, xdsAddress, port("xds-port", xdsPort), adminAddress,
         port("admin-port", adminPort), Optional.ofNullable(snapshotDir), logFormat(), tls(), kube,
-        kubernetes ? election() : ServeSettings.SINGLE_REPLICA);
+        kubernetes ? election() : ServeSettings.SINGLE_REPLICA, Optional.ofNullable(snapshotKeyFile));
   }
 
   private Optional<XdsTls> tls() {

@@ -22,6 +22,7 @@ import java.util.Optional;
  * @param tls          TLS (or mTLS, with a client CA) for the xDS server; empty for plaintext
  * @param kubernetes   read config from the Kubernetes API instead of {@code configDir}; empty in file mode
  * @param election     leader election; disabled (single replica, always leader) in file mode
+ * @param snapshotKeyFile the AES-256 key that seals TLS secrets in the snapshot file; without it they are left out
  */
 public record ServeSettings(
     Path configDir,
@@ -33,7 +34,8 @@ public record ServeSettings(
     LogFormat logFormat,
     Optional<XdsTls> tls,
     Optional<KubernetesSource> kubernetes,
-    ElectionSettings election) {
+    ElectionSettings election,
+    Optional<Path> snapshotKeyFile) {
 
   public static final int MAX_PORT = 65_535;
 
@@ -59,6 +61,14 @@ public record ServeSettings(
     public KubernetesSource(Optional<String> watchNamespace, Optional<String> apiServerUrl) {
       this(watchNamespace, apiServerUrl, Optional.empty());
     }
+  }
+
+  /** Without a snapshot key: TLS secrets are left out of the snapshot file. */
+  public ServeSettings(Path configDir, String xdsAddress, int xdsPort, String adminAddress, int adminPort,
+      Optional<Path> snapshotDir, LogFormat logFormat, Optional<XdsTls> tls, Optional<KubernetesSource> kubernetes,
+      ElectionSettings election) {
+    this(configDir, xdsAddress, xdsPort, adminAddress, adminPort, snapshotDir, logFormat, tls, kubernetes, election,
+        Optional.empty());
   }
 
   /** File mode, plaintext xDS, single replica. */
@@ -93,6 +103,11 @@ public record ServeSettings(
     }
     Objects.requireNonNull(snapshotDir, "snapshotDir (use Optional.empty())");
     snapshotDir = snapshotDir.map(ServeSettings::requireWritableDirectory);
+    Objects.requireNonNull(snapshotKeyFile, "snapshotKeyFile (use Optional.empty())");
+    if (snapshotKeyFile.isPresent() && snapshotDir.isEmpty()) {
+      throw new IllegalArgumentException("--snapshot-key-file needs --snapshot-dir: it seals the snapshot kept there");
+    }
+    snapshotKeyFile = snapshotKeyFile.map(f -> f.toAbsolutePath().normalize());
   }
 
   /** True when config comes from files (and the config directory is set). */

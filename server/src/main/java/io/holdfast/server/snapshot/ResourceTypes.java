@@ -17,7 +17,8 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * The type registry for stored resources: exactly the four Envoy v3 types Holdfast serves. Anything else in a
+ * The type registry for stored resources: exactly the five Envoy v3 types Holdfast serves (Secrets only as
+ * {@link SecretSealing} stores them). Anything else in a
  * file means it was written by a different build, so it is refused rather than guessed at.
  */
 final class ResourceTypes {
@@ -26,7 +27,8 @@ final class ResourceTypes {
                     Listener.getDefaultInstance(),
                     RouteConfiguration.getDefaultInstance(),
                     Cluster.getDefaultInstance(),
-                    ClusterLoadAssignment.getDefaultInstance())
+                    ClusterLoadAssignment.getDefaultInstance(),
+                    io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.Secret.getDefaultInstance())
             .collect(Collectors.toUnmodifiableMap(ResourceTypes::typeUrl, Function.identity()));
 
     private ResourceTypes() {}

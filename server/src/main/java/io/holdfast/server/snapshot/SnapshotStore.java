@@ -11,6 +11,8 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.security.SecureRandom;
+import javax.crypto.SecretKey;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
@@ -29,6 +31,9 @@ import org.slf4j.LoggerFactory;
  * checksum and parses only the four Envoy types Holdfast serves; any problem yields empty plus a WARN naming
  * the reason. Failures of either are counted in {@code holdfast_snapshot_store_failures_total{op}}.
  *
+ * <p>Private keys never reach the file in clear text: SDS Secrets are sealed with the snapshot key, or left out
+ * without one ({@link SecretSealing}).
+ *
  * <p>Thread-safe: saves are serialised; loads need no lock because the rename is atomic. One store per
  * directory: stray temp files are deleted on {@link #open}, which would break a second writer.
  */
@@ -46,8 +51,11 @@ public final class SnapshotStore {
     private final FailureStreak loadFailures;
     private final Object saveLock = new Object();
     private String lastSavedVersion; // guarded by saveLock; only a successful save sets it
+    private final SecretSealing sealing;
 
-    private SnapshotStore(Path directory, String replica, Clock clock, MeterRegistry registry) {
+    private SnapshotStore(Path directory, String replica, Clock clock, MeterRegistry registry,
+            Optional<SecretKey> key) {
+        this.sealing = new SecretSealing(key, new SecureRandom());
         this.directory = directory;
         this.file = directory.resolve(FILE_NAME);
         this.replica = replica;
@@ -64,6 +72,16 @@ public final class SnapshotStore {
      *                                  or if {@code replica} is blank
      */
     public static SnapshotStore open(Path dir, String replica, Clock clock, MeterRegistry registry) {
+        return open(dir, replica, clock, registry, Optional.empty());
+    }
+
+    /**
+     * As {@link #open(Path, String, Clock, MeterRegistry)}, sealing SDS Secrets with {@code key} (AES-256-GCM);
+     * without a key they are left out of the file ({@link SecretSealing}).
+     */
+    public static SnapshotStore open(Path dir, String replica, Clock clock, MeterRegistry registry,
+            Optional<SecretKey> key) {
+        Objects.requireNonNull(key, "key");
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(replica, "replica");
         Objects.requireNonNull(clock, "clock");
@@ -85,7 +103,7 @@ public final class SnapshotStore {
         } catch (IOException e) {
             throw new IllegalArgumentException("snapshot directory " + directory + " is not writable: " + IoErrors.describe(e), e);
         }
-        return new SnapshotStore(directory, replica, clock, registry);
+        return new SnapshotStore(directory, replica, clock, registry, key);
     }
 
     /** The snapshot file (it may not exist yet). */
@@ -110,7 +128,8 @@ public final class SnapshotStore {
                 return SaveOutcome.FAILED;
             }
             try {
-                byte[] bytes = SnapshotCodec.encode(new StoredSnapshot(snapshot, clock.instant(), replica));
+                byte[] bytes = SnapshotCodec.encode(new StoredSnapshot(sealing.forStorage(snapshot), clock.instant(),
+                        replica));
                 writeAtomically(bytes);
                 lastSavedVersion = snapshot.version();
                 saveFailures.succeeded(file);
@@ -132,7 +151,11 @@ public final class SnapshotStore {
         ReadOutcome outcome = read();
         if (outcome instanceof ReadOutcome.Found found) {
             loadFailures.succeeded(file);
-            StoredSnapshot stored = found.stored();
+            SecretSealing.Loaded opened = sealing.fromStorage(found.stored().snapshot());
+            opened.secretsDropped().ifPresent(why -> LOG.warn("snapshot secrets left out path={} reason={}; TLS"
+                    + " listeners wait for their secrets from the config source", file, why));
+            StoredSnapshot stored = new StoredSnapshot(opened.snapshot(), found.stored().savedAt(),
+                    found.stored().savedBy());
             int resources = stored.snapshot().resources().values().stream().mapToInt(Map::size).sum();
             LOG.info("snapshot loaded path={} version={} savedAt={} savedBy={} resources={}", file,
                     stored.snapshot().version(), stored.savedAt(), stored.savedBy(), resources);

@@ -18,10 +18,17 @@ import java.util.Locale;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
-/** Reads every config file of one directory (not its subdirectories) into a {@link ConfigFiles}. */
+/**
+ * Reads every config file of one directory (not its subdirectories), and every PEM file of it and its
+ * subdirectories up to {@link #MAX_TLS_DEPTH} levels (dot-entries skipped: editor files, ConfigMap and Secret mount
+ * internals, reached through their visible links instead), into a {@link ConfigFiles}.
+ */
 final class DirectoryReader {
   /** Kubernetes caps a ConfigMap at 1 MiB; anything far larger is a mistake, not config. */
   static final long MAX_FILE_BYTES = 8L * 1024 * 1024;
+  /** Far above any real PEM bundle; keeps a mistaken match (a disk image named .crt) from being slurped. */
+  static final long MAX_TLS_FILE_BYTES = 1L << 20;
+  static final int MAX_TLS_DEPTH = 3;
 
   private final Path directory;
   private final Clock clock;
@@ -35,6 +42,13 @@ final class DirectoryReader {
   static boolean isConfigName(String name) {
     String lower = name.toLowerCase(Locale.ROOT);
     return !name.startsWith(".") && (lower.endsWith(".yaml") || lower.endsWith(".yml"));
+  }
+
+  /** PEM files sslConfigs may name: certificates, keys, CA bundles. */
+  static boolean isTlsName(String name) {
+    String lower = name.toLowerCase(Locale.ROOT);
+    return !name.startsWith(".") && (lower.endsWith(".pem") || lower.endsWith(".crt") || lower.endsWith(".key")
+        || lower.endsWith(".cer"));
   }
 
   /**
@@ -52,8 +66,74 @@ final class DirectoryReader {
     } catch (DirectoryIteratorException e) {
       throw e.getCause();
     }
+    SortedMap<String, String> tls = new TreeMap<>();
+    readTls(directory, 0, tls, problems);
     problems.sort((a, b) -> a.path().compareTo(b.path()));
-    return new ConfigFiles(contents, problems, clock.instant());
+    return new ConfigFiles(contents, problems, clock.instant(), tls);
+  }
+
+  /** The subdirectories PEM files are read from (and the watcher watches), dot-directories skipped. */
+  List<Path> tlsDirectories() {
+    List<Path> found = new ArrayList<>();
+    collectDirectories(directory, 0, found);
+    return found;
+  }
+
+  private void collectDirectories(Path dir, int depth, List<Path> found) {
+    if (depth >= MAX_TLS_DEPTH) {
+      return;
+    }
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+      for (Path entry : entries) {
+        if (!entry.getFileName().toString().startsWith(".") && Files.isDirectory(entry)) {
+          found.add(entry);
+          collectDirectories(entry, depth + 1, found);
+        }
+      }
+    } catch (IOException | DirectoryIteratorException e) {
+      // An unlistable subdirectory holds nothing we can read; its PEM files show up as missing where named.
+    }
+  }
+
+  private void readTls(Path dir, int depth, SortedMap<String, String> tls, List<FileProblem> problems) {
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+      for (Path entry : entries) {
+        String name = entry.getFileName().toString();
+        if (name.startsWith(".")) {
+          continue;
+        }
+        if (Files.isDirectory(entry)) {
+          if (depth + 1 < MAX_TLS_DEPTH) {
+            readTls(entry, depth + 1, tls, problems);
+          }
+        } else if (isTlsName(name)) {
+          readTlsFile(entry, tls, problems);
+        }
+      }
+    } catch (IOException | DirectoryIteratorException e) {
+      if (depth > 0) {
+        problems.add(new FileProblem(dir, "directory unreadable: " + e.getClass().getSimpleName()));
+      }
+    }
+  }
+
+  private void readTlsFile(Path file, SortedMap<String, String> tls, List<FileProblem> problems) {
+    String relative = directory.relativize(file).toString().replace(java.io.File.separatorChar, '/');
+    try {
+      if (Files.size(file) > MAX_TLS_FILE_BYTES) {
+        problems.add(new FileProblem(file, "larger than " + MAX_TLS_FILE_BYTES + " bytes, too large for a PEM file"));
+        return;
+      }
+      tls.put(relative, decode(Files.readAllBytes(file)));
+    } catch (NoSuchFileException e) {
+      // Deleted while listing (or a broken link): named by an sslConfig, it is reported as missing there.
+    } catch (CharacterCodingException e) {
+      problems.add(new FileProblem(file, "not valid UTF-8 (PEM is text)"));
+    } catch (AccessDeniedException e) {
+      problems.add(new FileProblem(file, "permission denied"));
+    } catch (IOException | RuntimeException e) {
+      problems.add(new FileProblem(file, e.getClass().getSimpleName()));
+    }
   }
 
   private static void readOne(Path file, SortedMap<Path, String> contents, List<FileProblem> problems) {

@@ -30,6 +30,10 @@ import org.slf4j.LoggerFactory;
  * names beyond a cheap check: renames into place and Kubernetes ConfigMap updates (which swap a {@code ..data}
  * symlink) are caught because any relevant event triggers a re-read of the whole directory.
  *
+ * <p>Subdirectories (not dot-directories) are watched too, for the PEM files sslConfigs name there: any event in
+ * one triggers a re-read, and each read registers subdirectories that appeared since. So replacing a certificate
+ * file (or a mounted Secret's content) is served like a YAML edit.
+ *
  * <p>If the directory itself cannot be listed (unmounted, deleted) nothing is delivered, rather than an empty
  * set that would wipe the config; the watcher retries every {@link #RETRY} and resumes when it is back.
  */
@@ -51,6 +55,7 @@ public final class DirectoryWatcher implements AutoCloseable {
 
   // Loop state, touched only by the watcher thread.
   private WatchKey key;
+  private final java.util.Map<Path, WatchKey> subdirectoryKeys = new java.util.HashMap<>();
   private Instant retryAt;
   private boolean listingFailed;
   private ConfigFiles lastDelivered;
@@ -166,13 +171,15 @@ public final class DirectoryWatcher implements AutoCloseable {
   private void step() throws InterruptedException {
     WatchKey signalled = watchService.poll(waitMillis(clock.instant()), TimeUnit.MILLISECONDS);
     while (signalled != null) {
-      if (hasRelevantEvent(signalled)) {
+      if (hasRelevantEvent(signalled, signalled != key)) {
         debouncer.eventAt(nanos(clock.instant()));
       }
       if (!signalled.reset() && signalled == key) {
         LOG.warn("config directory no longer watchable, will retry dir={}", directory);
         key = null;
         retryAt = clock.instant().plus(RETRY);
+      } else if (!signalled.isValid()) {
+        subdirectoryKeys.values().remove(signalled); // a subdirectory went away; a re-read follows its event
       }
       signalled = watchService.poll(); // drain whatever else is queued
     }
@@ -208,18 +215,34 @@ public final class DirectoryWatcher implements AutoCloseable {
     return a.compareTo(b) <= 0 ? a : b;
   }
 
-  private static boolean hasRelevantEvent(WatchKey signalled) {
+  private static boolean hasRelevantEvent(WatchKey signalled, boolean subdirectory) {
     for (WatchEvent<?> event : signalled.pollEvents()) {
-      if (event.kind() == OVERFLOW) {
-        return true; // events were lost: only a re-read is safe
+      if (event.kind() == OVERFLOW || subdirectory) {
+        return true; // events were lost: only a re-read is safe; a subdirectory holds only what PEM reads want
       }
       String name = String.valueOf(event.context());
-      // "..data" and "..<timestamp>" are how a mounted ConfigMap swaps in new content.
-      if (name.startsWith("..") || DirectoryReader.isConfigName(name)) {
+      // "..data" and "..<timestamp>" are how a mounted ConfigMap swaps in new content; a created entry may be a
+      // new subdirectory of PEM files.
+      if (name.startsWith("..") || DirectoryReader.isConfigName(name) || DirectoryReader.isTlsName(name)
+          || (event.kind() == ENTRY_CREATE && !name.startsWith("."))) {
         return true;
       }
     }
     return false;
+  }
+
+  /** Watches the subdirectories PEM files are read from that are not watched yet. */
+  private void watchSubdirectories() {
+    for (Path dir : reader.tlsDirectories()) {
+      if (!subdirectoryKeys.containsKey(dir)) {
+        try {
+          subdirectoryKeys.put(dir, dir.register(watchService, ENTRY_CREATE, ENTRY_DELETE, ENTRY_MODIFY));
+        } catch (IOException | RuntimeException e) {
+          LOG.warn("config subdirectory not watchable, its PEM files are re-read with the next change dir={} "
+              + "error={}", dir, e.toString());
+        }
+      }
+    }
   }
 
   private void tryRegister() {
@@ -233,6 +256,7 @@ public final class DirectoryWatcher implements AutoCloseable {
 
   private void refresh(Instant now) {
     debouncer.clear();
+    watchSubdirectories(); // before the read, so no change between the two can be missed
     ConfigFiles files;
     try {
       files = reader.read();

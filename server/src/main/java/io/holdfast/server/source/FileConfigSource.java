@@ -1,6 +1,8 @@
 package io.holdfast.server.source;
 
 import io.holdfast.api.ConfigLoader;
+import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.TlsSecretData;
 import io.holdfast.api.ManifestError;
 import io.holdfast.pipeline.ConfigPipeline;
 import java.nio.file.Path;
@@ -14,6 +16,8 @@ import java.util.Objects;
  * Turns each read of the config directory into one pipeline run. A file that is malformed (bad YAML) or
  * unreadable keeps contributing its last good text, so a half-saved edit never takes routes away; its
  * errors are still reported with file, line and reason. A file never seen good is left out until it is.
+ * PEM files go to the config as they are, under their file keys ({@link TlsSecretData#fileKey}, the path relative to
+ * the directory): whether they are good is the front end's call, which keeps serving the last good certificate.
  */
 public final class FileConfigSource implements ConfigFilesListener {
   private final ConfigPipeline pipeline;
@@ -45,7 +49,9 @@ public final class FileConfigSource implements ConfigFilesListener {
     }
     lastGood.keySet().retainAll(merge(good.keySet(), sources));
     lastGood.putAll(good);
-    pipeline.apply(loader.load(sources, Map.of()).config(), errors);
+    GatewayConfig.Builder config = loader.load(sources, Map.of()).config().toBuilder();
+    files.tlsFiles().forEach((path, text) -> config.secret(TlsSecretData.fileKey(path), TlsSecretData.file(text)));
+    pipeline.apply(config.build(), errors);
   }
 
   private void keepLastGood(Path path, List<ConfigLoader.Source> sources, List<ManifestError> errors, String why) {

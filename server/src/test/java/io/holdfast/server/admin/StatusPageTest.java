@@ -142,6 +142,20 @@ class StatusPageTest {
   }
 
   @Test
+  void certificatesShowTheirExpiryAndOneAboutToExpireIsFlagged() {
+    Map<String, Object> state = new LinkedHashMap<>(outage());
+    state.put("certificates", List.of(
+        Map.of("secret", "demo/" + EVIL, "notAfter", "2026-01-05T00:00:00Z", "daysLeft", 2),
+        Map.of("secret", "demo/long", "notAfter", "2027-01-05T00:00:00Z", "daysLeft", 367)));
+    String html = StatusPage.render(state);
+
+    assertThat(html).contains("Certificate demo/" + EVIL_ESCAPED + " expires in 2 days.")
+        .contains("<td>demo/long</td><td>2027-01-05 00:00:00 UTC</td><td class=\"ok\">expires in 367 days</td>")
+        .contains("<td class=\"warn\">expires in 2 days</td>")
+        .doesNotContain("<th>Other</th>").doesNotContain("daysLeft");
+  }
+
+  @Test
   void durationsAreHumanised() {
     assertThat(StatusPage.humanDuration(Duration.ofMillis(400))).isEqualTo("0.4s");
     assertThat(StatusPage.humanDuration(Duration.ofSeconds(2))).isEqualTo("2s");

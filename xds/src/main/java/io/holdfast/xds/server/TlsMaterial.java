@@ -1,15 +1,15 @@
 package io.holdfast.xds.server;
 
+import io.holdfast.pki.Keys;
+import io.holdfast.pki.Pem;
+import io.holdfast.pki.PemException;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
+import java.nio.file.Path;
 import java.security.PrivateKey;
-import java.security.PublicKey;
-import java.security.Signature;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * Parsed, checked TLS material: the key, its certificate chain, the client CAs (empty for plain TLS), and
@@ -18,8 +18,6 @@ import java.util.Optional;
  */
 record TlsMaterial(PrivateKey key, List<X509Certificate> chain, List<X509Certificate> clientCas,
     List<String> warnings) {
-
-  private static final byte[] CHALLENGE = "holdfast xds key check".getBytes(StandardCharsets.US_ASCII);
 
   TlsMaterial {
     chain = List.copyOf(chain);
@@ -32,16 +30,24 @@ record TlsMaterial(PrivateKey key, List<X509Certificate> chain, List<X509Certifi
     return chain.get(0);
   }
 
-  /** Parses {@code files}; throws {@link XdsTlsException} naming the file for anything that cannot serve. */
+  /**
+   * Parses {@code files} (any PEM key form {@link Pem} reads); throws {@link XdsTlsException} naming the file for
+   * anything that cannot serve.
+   */
   static TlsMaterial parse(XdsTls tls, TlsFiles files, Instant now) {
-    List<X509Certificate> chain = Pem.certificates(TlsFiles.CHAIN, tls.certificateChainFile(), files.chain);
-    PrivateKey key = Pem.privateKey(TlsFiles.KEY, tls.privateKeyFile(), files.key);
-    if (!matches(key, chain.get(0).getPublicKey())) {
+    List<X509Certificate> chain = certificates(TlsFiles.CHAIN, tls.certificateChainFile(), files.chain);
+    PrivateKey key;
+    try {
+      key = Pem.privateKey(ascii(files.key));
+    } catch (PemException e) {
+      throw new XdsTlsException(TlsFiles.KEY, tls.privateKeyFile(), e.getMessage());
+    }
+    if (!Keys.matches(key, chain.get(0).getPublicKey())) {
       throw new XdsTlsException(TlsFiles.KEY, tls.privateKeyFile(), "does not match the first certificate in "
           + tls.certificateChainFile() + " (" + chain.get(0).getSubjectX500Principal() + ")");
     }
     List<X509Certificate> cas = files.clientCa
-        .map(bytes -> Pem.certificates(TlsFiles.CLIENT_CA, tls.clientCaFile().orElseThrow(), bytes))
+        .map(bytes -> certificates(TlsFiles.CLIENT_CA, tls.clientCaFile().orElseThrow(), bytes))
         .orElse(List.of());
     List<String> warnings = new ArrayList<>();
     validity(TlsFiles.CHAIN + " file " + tls.certificateChainFile(), chain, now, warnings);
@@ -49,28 +55,17 @@ record TlsMaterial(PrivateKey key, List<X509Certificate> chain, List<X509Certifi
     return new TlsMaterial(key, chain, cas, warnings);
   }
 
-  /** Proves the pair by signing with the key and verifying with the certificate's key: works for RSA and EC. */
-  private static boolean matches(PrivateKey key, PublicKey certificateKey) {
-    Optional<String> algorithm = switch (key.getAlgorithm()) {
-      case "RSA" -> Optional.of("SHA256withRSA");
-      case "EC" -> Optional.of("SHA256withECDSA");
-      default -> Optional.empty();
-    };
-    if (algorithm.isEmpty() || !key.getAlgorithm().equals(certificateKey.getAlgorithm())) {
-      return false;
-    }
+  private static List<X509Certificate> certificates(String role, Path path, byte[] bytes) {
     try {
-      Signature signer = Signature.getInstance(algorithm.get());
-      signer.initSign(key);
-      signer.update(CHALLENGE);
-      byte[] signature = signer.sign();
-      Signature verifier = Signature.getInstance(algorithm.get());
-      verifier.initVerify(certificateKey);
-      verifier.update(CHALLENGE);
-      return verifier.verify(signature);
-    } catch (GeneralSecurityException e) {
-      return false;
+      return Pem.certificates(ascii(bytes));
+    } catch (PemException e) {
+      throw new XdsTlsException(role, path, e.getMessage());
     }
+  }
+
+  /** PEM is ASCII; any other byte is not PEM, and decoding it as ISO-8859-1 keeps it from looking like PEM. */
+  private static String ascii(byte[] bytes) {
+    return new String(bytes, StandardCharsets.ISO_8859_1);
   }
 
   private static void validity(String where, List<X509Certificate> certificates, Instant now,
@@ -78,11 +73,7 @@ record TlsMaterial(PrivateKey key, List<X509Certificate> chain, List<X509Certifi
     for (int i = 0; i < certificates.size(); i++) {
       X509Certificate certificate = certificates.get(i);
       String which = where + ": certificate " + (i + 1) + " (" + certificate.getSubjectX500Principal() + ")";
-      if (now.isAfter(certificate.getNotAfter().toInstant())) {
-        warnings.add(which + " expired at " + certificate.getNotAfter().toInstant());
-      } else if (now.isBefore(certificate.getNotBefore().toInstant())) {
-        warnings.add(which + " is not valid before " + certificate.getNotBefore().toInstant());
-      }
+      Keys.validityProblem(certificate, now).ifPresent(problem -> warnings.add(which + " " + problem));
     }
   }
 }

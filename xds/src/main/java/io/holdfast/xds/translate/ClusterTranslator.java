@@ -19,7 +19,11 @@ import io.holdfast.ir.Cluster.LbPolicy;
 import io.holdfast.ir.Cluster.WeightedEndpoint;
 import java.util.List;
 
-/** An IR cluster to an EDS Cluster and its ClusterLoadAssignment. */
+/**
+ * An IR cluster to an Envoy Cluster: EDS (with its ClusterLoadAssignment served separately) when the endpoints are
+ * addresses, STRICT_DNS or LOGICAL_DNS with the assignment inline when the proxy resolves names (EDS endpoints
+ * must be addresses); plus circuit breakers, outlier detection, health checks and TLS when the IR has them.
+ */
 final class ClusterTranslator {
 
   static final String HTTP_PROTOCOL_OPTIONS = "envoy.extensions.upstreams.http.v3.HttpProtocolOptions";
@@ -41,11 +45,15 @@ final class ClusterTranslator {
 
   static Cluster cluster(io.holdfast.ir.Cluster ir) {
     String name = EnvoyNames.cluster(ir.origin().object());
-    Cluster.Builder cluster = Cluster.newBuilder()
-        .setName(name)
-        .setType(Cluster.DiscoveryType.EDS)
-        .setEdsClusterConfig(Cluster.EdsClusterConfig.newBuilder().setEdsConfig(Protos.ADS).setServiceName(name))
-        .setConnectTimeout(Protos.duration(ir.connectTimeout()))
+    Cluster.Builder cluster = Cluster.newBuilder().setName(name);
+    if (ir.dns().isPresent()) {
+      dns(ir.dns().get(), cluster);
+      cluster.setLoadAssignment(loadAssignment(ir));
+    } else {
+      cluster.setType(Cluster.DiscoveryType.EDS)
+          .setEdsClusterConfig(Cluster.EdsClusterConfig.newBuilder().setEdsConfig(Protos.ADS).setServiceName(name));
+    }
+    cluster.setConnectTimeout(Protos.duration(ir.connectTimeout()))
         .setLbPolicy(switch (ir.lbPolicy()) {
           case ROUND_ROBIN -> Cluster.LbPolicy.ROUND_ROBIN;
           case LEAST_REQUEST -> Cluster.LbPolicy.LEAST_REQUEST;
@@ -62,7 +70,27 @@ final class ClusterTranslator {
           .build();
       cluster.putTypedExtensionProtocolOptions(HTTP_PROTOCOL_OPTIONS, Protos.pack(http2));
     }
+    ir.circuitBreakers().ifPresent(cb -> cluster.setCircuitBreakers(UpstreamPolicies.circuitBreakers(cb)));
+    ir.outlierDetection().ifPresent(od -> cluster.setOutlierDetection(UpstreamPolicies.outlierDetection(od)));
+    ir.healthChecks().forEach(hc -> cluster.addHealthChecks(UpstreamPolicies.healthCheck(hc, ir.http2())));
+    ir.tls().ifPresent(tls -> cluster.setTransportSocket(UpstreamPolicies.tls(tls, ir.http2())));
     return cluster.build();
+  }
+
+  private static void dns(io.holdfast.ir.Cluster.Dns dns, Cluster.Builder cluster) {
+    cluster.setType(switch (dns.resolution()) {
+      case STRICT -> Cluster.DiscoveryType.STRICT_DNS;
+      case LOGICAL -> Cluster.DiscoveryType.LOGICAL_DNS;
+    });
+    cluster.setDnsLookupFamily(switch (dns.lookupFamily()) {
+      case V4_ONLY -> Cluster.DnsLookupFamily.V4_ONLY;
+      case V6_ONLY -> Cluster.DnsLookupFamily.V6_ONLY;
+      case V4_PREFERRED -> Cluster.DnsLookupFamily.V4_PREFERRED;
+      case AUTO -> Cluster.DnsLookupFamily.AUTO;
+      case ALL -> Cluster.DnsLookupFamily.ALL;
+    });
+    dns.refreshRate().ifPresent(rate -> cluster.setDnsRefreshRate(Protos.duration(rate)));
+    cluster.setRespectDnsTtl(dns.respectTtl());
   }
 
   private static LoadBalancingPolicy.Policy policy(String name, com.google.protobuf.Message config) {
@@ -73,7 +101,7 @@ final class ClusterTranslator {
 
   /**
    * One locality (weight 1, which grpc-java requires) holding every endpoint in the IR's order; no locality at all
-   * when there are no endpoints, which is a valid, empty assignment.
+   * when there are no endpoints, which is a valid, empty assignment. Served by EDS, or inline in a DNS cluster.
    */
   static ClusterLoadAssignment loadAssignment(io.holdfast.ir.Cluster ir) {
     List<LbEndpoint> endpoints = ir.endpoints().stream().map(ClusterTranslator::endpoint).toList();

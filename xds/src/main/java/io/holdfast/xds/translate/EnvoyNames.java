@@ -11,6 +11,11 @@ import io.holdfast.api.ResourceKey;
  *   <li>Socket listener of a Gateway {@code ns/name}: Listener and RouteConfiguration {@code gateway/ns/name}.</li>
  *   <li>Socket listener of a TcpGateway {@code ns/name}: Listener {@code TcpGateway/ns/name} (its key, as below;
  *       it has no route configuration).</li>
+ *   <li>HTTP filter chain {@code c} of that listener: RouteConfiguration {@code gateway/ns/name}, the listener's
+ *       name, when it is the listener's only chain, in plain text and for every server name; else
+ *       {@code gateway/ns/name/c} (a chain name of a TLS chain is its VirtualService's {@code ns/name}).</li>
+ *   <li>Secret of the IR: its IR name ({@code secret/ns/name}, {@code ca/secret/ns/name}, {@code file/PATH},
+ *       {@code ca/file/PATH} from the Holdfast front end).</li>
  *   <li>Client listener for domain {@code d} (not a wildcard): API Listener and RouteConfiguration {@code d}, the
  *       name grpc-java asks for when a channel targets {@code xds:///d}.</li>
  *   <li>Virtual host of a VirtualService {@code ns/name}: {@code ns/name}; its route {@code i}: the route's name,
@@ -44,6 +49,17 @@ final class EnvoyNames {
 
   static String gatewayRoutes(ResourceKey gateway) {
     return listener(gateway);
+  }
+
+  /**
+   * The route configuration of an HTTP filter chain: the listener's name for a lone plain-text catch-all chain (the
+   * name it always had), else the listener's name and the chain's.
+   */
+  static String chainRoutes(io.holdfast.ir.Listener.Socket socket, io.holdfast.ir.Listener.FilterChain chain) {
+    String listener = listener(socket.origin().object());
+    boolean lonePlain = socket.filterChains().size() == 1 && chain.tls().isEmpty()
+        && chain.match().serverNames().isEmpty();
+    return lonePlain ? listener : listener + "/" + chain.name();
   }
 
   static String apiListener(String domain) {

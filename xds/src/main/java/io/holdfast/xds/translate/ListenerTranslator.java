@@ -5,7 +5,10 @@ import io.envoyproxy.envoy.config.core.v3.SocketAddress;
 import io.envoyproxy.envoy.config.listener.v3.ApiListener;
 import io.envoyproxy.envoy.config.listener.v3.Filter;
 import io.envoyproxy.envoy.config.listener.v3.FilterChain;
+import io.envoyproxy.envoy.config.listener.v3.FilterChainMatch;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
+import io.envoyproxy.envoy.config.listener.v3.ListenerFilter;
+import io.envoyproxy.envoy.extensions.filters.listener.tls_inspector.v3.TlsInspector;
 import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
@@ -13,18 +16,24 @@ import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3
 import io.holdfast.ir.Listener.Socket;
 
 /**
- * Socket listeners and proxyless-gRPC API listeners: HTTP chains with an RDS-over-ADS HttpConnectionManager, TCP
- * chains through {@link TcpChains}.
+ * Socket listeners (one filter chain per IR chain: HTTP chains with an RDS-over-ADS HttpConnectionManager, TLS
+ * terminated with SDS certificates where the IR says so; TCP chains through {@link TcpChains}) and proxyless-gRPC
+ * API listeners.
  */
 final class ListenerTranslator {
 
   static final String HCM_FILTER = "envoy.filters.network.http_connection_manager";
   static final String ROUTER_FILTER = "envoy.filters.http.router";
+  static final String TLS_INSPECTOR_FILTER = "envoy.filters.listener.tls_inspector";
 
   private ListenerTranslator() {
   }
 
-  /** The listener's route configuration has its name ({@link EnvoyNames#listener}). */
+  /**
+   * One Envoy filter chain per IR chain, each fetching its route configuration ({@link EnvoyNames#chainRoutes}) over
+   * ADS; chains with server names match on them, a TLS chain terminates TLS with certificates from SDS, and the
+   * listener reads the SNI with the TLS inspector when any chain needs it.
+   */
   static Listener socket(Socket socket) {
     String name = EnvoyNames.listener(socket.origin().object());
     Listener.Builder listener = Listener.newBuilder()
@@ -32,22 +41,30 @@ final class ListenerTranslator {
         .setAddress(Address.newBuilder().setSocketAddress(SocketAddress.newBuilder()
             .setAddress(socket.address())
             .setPortValue(socket.port())));
+    if (socket.inspectsTls()) {
+      listener.addListenerFilters(ListenerFilter.newBuilder()
+          .setName(TLS_INSPECTOR_FILTER)
+          .setTypedConfig(Protos.pack(TlsInspector.getDefaultInstance())));
+    }
     for (io.holdfast.ir.Listener.FilterChain chain : socket.filterChains()) {
       if (chain instanceof io.holdfast.ir.Listener.FilterChain.Tcp tcp) {
         listener.addFilterChains(TcpChains.filterChain(name, tcp));
         continue;
       }
-      if (chain.tls().isPresent()
-          || !chain.match().serverNames().isEmpty()) {
-        throw new IllegalArgumentException(chain.origin() + ": only plain-text HTTP filter chains are translated yet");
+      io.holdfast.ir.Listener.FilterChain.Http http = (io.holdfast.ir.Listener.FilterChain.Http) chain;
+      String routes = EnvoyNames.chainRoutes(socket, chain);
+      FilterChain.Builder out = FilterChain.newBuilder();
+      if (!routes.equals(name)) {
+        out.setName(chain.name());
       }
-      listener.addFilterChains(FilterChain.newBuilder().addFilters(Filter.newBuilder()
+      if (!chain.match().serverNames().isEmpty()) {
+        out.setFilterChainMatch(FilterChainMatch.newBuilder().addAllServerNames(chain.match().serverNames()));
+      }
+      chain.tls().ifPresent(tls -> out.setTransportSocket(TlsTranslator.transportSocket(tls)));
+      listener.addFilterChains(out.addFilters(Filter.newBuilder()
           .setName(HCM_FILTER)
-          .setTypedConfig(Protos.pack(connectionManager(name, name,
-              HttpFilters.beforeRouter(socket.virtualHosts(), RouteTranslator.Flavor.ENVOY))))));
-    }
-    if (socket.inspectsTls()) {
-      listener.addListenerFilters(TcpChains.tlsInspector());
+          .setTypedConfig(Protos.pack(connectionManager(routes, routes,
+              HttpFilters.beforeRouter(http.virtualHosts(), RouteTranslator.Flavor.ENVOY))))));
     }
     return listener.build();
   }

@@ -8,6 +8,7 @@ import io.holdfast.ir.Cluster;
 import io.holdfast.ir.Ir;
 import io.holdfast.ir.Listener;
 import io.holdfast.ir.Origin;
+import io.holdfast.ir.Secret;
 import io.holdfast.xds.snapshot.XdsSnapshot;
 import java.util.Map;
 import java.util.TreeMap;
@@ -16,10 +17,14 @@ import java.util.TreeMap;
  * Translates the IR to Envoy v3 resources. Pure and deterministic: equal IR gives byte-identical resources and an
  * equal snapshot version. Output, named by {@code EnvoyNames}:
  * <ul>
- *   <li>per cluster: an EDS Cluster (over ADS) and its ClusterLoadAssignment;</li>
+ *   <li>per cluster: an EDS Cluster (over ADS) and its ClusterLoadAssignment, or a DNS Cluster with its
+ *       endpoints inline;</li>
  *   <li>per socket listener: a Listener on address:port whose HttpConnectionManager fetches its
  *       RouteConfiguration over ADS, and that RouteConfiguration with the listener's virtual hosts in order (no
  *       RouteConfiguration when the listener has only TCP chains, which {@code tcp_proxy} its clusters);</li>
+ *   <li>per HTTPS socket listener: one filter chain and RouteConfiguration per IR chain, TLS terminated with
+ *       certificates named as SDS secrets;</li>
+ *   <li>per IR secret: an SDS {@code Secret} (certificate and key, or a trusted CA), fetched over ADS;</li>
  *   <li>per client listener: an {@code api_listener} Listener named by its target and its RouteConfiguration with
  *       its virtual host, in the flavour proxyless gRPC clients understand.</li>
  * </ul>
@@ -29,23 +34,27 @@ import java.util.TreeMap;
 public final class Translator {
 
   public Translation translate(Ir ir) {
-    if (!ir.secrets().isEmpty()) {
-      throw new IllegalArgumentException("secrets are not translated yet: " + ir.secrets());
-    }
     Output out = new Output();
     for (Cluster cluster : ir.clusters()) {
       String name = EnvoyNames.cluster(cluster.origin().object());
       out.put(Resources.V3.CLUSTER_TYPE_URL, ClusterTranslator.cluster(cluster), cluster.origin(), name);
-      out.put(Resources.V3.ENDPOINT_TYPE_URL, ClusterTranslator.loadAssignment(cluster), cluster.origin(), name);
+      if (cluster.dns().isEmpty()) {
+        out.put(Resources.V3.ENDPOINT_TYPE_URL, ClusterTranslator.loadAssignment(cluster), cluster.origin(), name);
+      }
     }
     for (Listener listener : ir.listeners()) {
       if (listener instanceof Listener.Socket socket) {
         String name = EnvoyNames.listener(socket.origin().object());
-        if (socket.filterChains().stream().anyMatch(c -> c instanceof Listener.FilterChain.Http)) {
-          RouteConfiguration.Builder routes = RouteConfiguration.newBuilder().setName(name);
-          socket.virtualHosts().forEach(host ->
-              routes.addVirtualHosts(RouteTranslator.virtualHost(host, RouteTranslator.Flavor.ENVOY)));
-          out.put(Resources.V3.ROUTE_TYPE_URL, routes.build(), socket.origin(), name);
+        for (Listener.FilterChain chain : socket.filterChains()) {
+          if (chain instanceof Listener.FilterChain.Http http) {
+            String routesName = EnvoyNames.chainRoutes(socket, chain);
+            RouteConfiguration.Builder routes = RouteConfiguration.newBuilder().setName(routesName);
+            http.virtualHosts().forEach(host ->
+                routes.addVirtualHosts(RouteTranslator.virtualHost(host, RouteTranslator.Flavor.ENVOY)));
+            // A lone chain's routes carry the listener's name and origin, as they always have.
+            out.put(Resources.V3.ROUTE_TYPE_URL, routes.build(),
+                routesName.equals(name) ? socket.origin() : chain.origin(), routesName);
+          }
         }
         out.put(Resources.V3.LISTENER_TYPE_URL, ListenerTranslator.socket(socket), socket.origin(), name);
       } else if (listener instanceof Listener.ClientApi client) {
@@ -57,6 +66,9 @@ public final class Translator {
             .build();
         out.put(Resources.V3.ROUTE_TYPE_URL, routes, client.origin(), EnvoyNames.apiRoutes(client.target()));
       }
+    }
+    for (Secret secret : ir.secrets()) {
+      out.put(Resources.V3.SECRET_TYPE_URL, TlsTranslator.secret(secret), secret.origin(), secret.name());
     }
     Map<String, ResourceKey> objects = new TreeMap<>();
     out.origins.forEach((name, origin) -> objects.put(name, origin.object()));

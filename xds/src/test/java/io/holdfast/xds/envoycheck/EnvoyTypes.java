@@ -26,6 +26,7 @@ import io.envoyproxy.envoy.extensions.load_balancing_policies.random.v3.Random;
 import io.envoyproxy.envoy.extensions.load_balancing_policies.ring_hash.v3.RingHash;
 import io.envoyproxy.envoy.extensions.load_balancing_policies.round_robin.v3.RoundRobin;
 import io.envoyproxy.envoy.extensions.load_balancing_policies.wrr_locality.v3.WrrLocality;
+import io.envoyproxy.envoy.extensions.filters.listener.tls_inspector.v3.TlsInspector;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.DownstreamTlsContext;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.Secret;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext;
@@ -62,6 +63,7 @@ final class EnvoyTypes {
       TlsInspector.getDescriptor(),
       UpstreamTlsContext.getDescriptor(),
       DownstreamTlsContext.getDescriptor(),
+      TlsInspector.getDescriptor(),
       RoundRobin.getDescriptor(),
       LeastRequest.getDescriptor(),
       RingHash.getDescriptor(),

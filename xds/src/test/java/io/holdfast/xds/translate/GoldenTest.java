@@ -14,9 +14,14 @@ import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3
 import io.envoyproxy.envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy;
 import io.envoyproxy.envoy.extensions.load_balancing_policies.least_request.v3.LeastRequest;
 import io.envoyproxy.envoy.extensions.load_balancing_policies.round_robin.v3.RoundRobin;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext;
 import io.envoyproxy.envoy.extensions.upstreams.http.v3.HttpProtocolOptions;
 import io.holdfast.api.ConfigLoader;
 import io.holdfast.api.Endpoint;
+import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.TlsSecretData;
+import io.envoyproxy.envoy.extensions.filters.listener.tls_inspector.v3.TlsInspector;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.DownstreamTlsContext;
 import io.holdfast.api.ServiceRef;
 import io.holdfast.frontend.holdfast.HoldfastFrontEnd;
 import io.holdfast.frontend.holdfast.ResourceStatus;
@@ -28,6 +33,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,8 +50,9 @@ import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
- * Golden files: {@code src/test/resources/golden/<case>/input.yaml} (plus optional {@code endpoints.yaml}) is
- * loaded, validated and translated; the statuses, snapshot version and every Envoy resource as protobuf JSON
+ * Golden files: {@code src/test/resources/golden/<case>/input.yaml} (plus optional {@code endpoints.yaml}, and PEM
+ * files under {@code tls/} that sslConfigs name as {@code tls/FILE}, as file mode reads them) is loaded, validated
+ * (certificate validity judged at {@link #NOW}) and translated; the statuses, snapshot version and every Envoy resource as protobuf JSON
  * must equal {@code expected.json} exactly. Run with {@code -Dgolden.update=true} to rewrite the expected files
  * after an intended change, then review the diff.
  */
@@ -63,8 +72,12 @@ class GoldenTest {
           .add(Cors.getDescriptor())
           .add(CorsPolicy.getDescriptor())
           .add(HTTPFault.getDescriptor())
+          .add(UpstreamTlsContext.getDescriptor())
+          .add(DownstreamTlsContext.getDescriptor())
           .build());
   private static final JsonMapper JSON = JsonMapper.builder().build();
+  /** Certificate validity is judged at this fixed instant, so committed test certificates never age out of a case. */
+  static final Instant NOW = Instant.parse("2027-06-01T00:00:00Z");
 
   static Stream<String> cases() throws IOException {
     try (Stream<Path> dirs = Files.list(ROOT)) {
@@ -92,7 +105,7 @@ class GoldenTest {
         List.of(new ConfigLoader.Source("input.yaml", Files.readString(dir.resolve("input.yaml")))),
         endpoints(dir.resolve("endpoints.yaml")));
     assertThat(loaded.errors()).isEmpty();
-    ValidationResult result = new Validator().validate(loaded.config());
+    ValidationResult result = new Validator(Clock.fixed(NOW, ZoneOffset.UTC)).validate(withTlsFiles(loaded.config(), dir));
     Translation translation = EnvoyConstraints.checked(new Translator().translate(HoldfastFrontEnd.lowerAccepted(result.accepted())));
 
     ObjectNode root = JSON.createObjectNode();
@@ -120,6 +133,21 @@ class GoldenTest {
     } catch (InvalidProtocolBufferException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /** The config with every file under {@code dir/tls} as the file mode source delivers it ({@code tls/NAME}). */
+  static GatewayConfig withTlsFiles(GatewayConfig config, Path dir) throws IOException {
+    Path tls = dir.resolve("tls");
+    if (!Files.isDirectory(tls)) {
+      return config;
+    }
+    GatewayConfig.Builder builder = config.toBuilder();
+    try (Stream<Path> files = Files.list(tls)) {
+      for (Path file : files.filter(f -> !f.getFileName().toString().endsWith(".md")).sorted().toList()) {
+        builder.secret(TlsSecretData.fileKey("tls/" + file.getFileName()), TlsSecretData.file(Files.readString(file)));
+      }
+    }
+    return builder.build();
   }
 
   /** {@code [{service: {namespace, name, port}, endpoints: [{address, port}]}]}, if the file exists. */

@@ -1,0 +1,178 @@
+package io.holdfast.api;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How the proxy treats an upstream's backends beyond spreading requests: name resolution, limits, passive and
+ * active health, TLS. Everything is optional; absent means the proxy's default. Values are as written: ranges and
+ * combinations are checked by validation, which names the field.
+ *
+ * @param healthChecks active health checks, in order; empty for none
+ * @param tls          TLS to the backends; absent for plaintext
+ */
+public record UpstreamOptions(Optional<Dns> dns, Optional<CircuitBreakers> circuitBreakers,
+    Optional<OutlierDetection> outlierDetection, List<HealthCheck> healthChecks, Optional<Tls> tls) {
+
+  public static final UpstreamOptions NONE =
+      new UpstreamOptions(Optional.empty(), Optional.empty(), Optional.empty(), List.of(), Optional.empty());
+
+  public UpstreamOptions {
+    Objects.requireNonNull(dns, "dns");
+    Objects.requireNonNull(circuitBreakers, "circuitBreakers");
+    Objects.requireNonNull(outlierDetection, "outlierDetection");
+    healthChecks = List.copyOf(healthChecks);
+    Objects.requireNonNull(tls, "tls");
+  }
+
+  public UpstreamOptions withDns(Dns value) {
+    return new UpstreamOptions(Optional.of(value), circuitBreakers, outlierDetection, healthChecks, tls);
+  }
+
+  public UpstreamOptions withCircuitBreakers(CircuitBreakers value) {
+    return new UpstreamOptions(dns, Optional.of(value), outlierDetection, healthChecks, tls);
+  }
+
+  public UpstreamOptions withOutlierDetection(OutlierDetection value) {
+    return new UpstreamOptions(dns, circuitBreakers, Optional.of(value), healthChecks, tls);
+  }
+
+  public UpstreamOptions withHealthChecks(List<HealthCheck> value) {
+    return new UpstreamOptions(dns, circuitBreakers, outlierDetection, value, tls);
+  }
+
+  public UpstreamOptions withTls(Tls value) {
+    return new UpstreamOptions(dns, circuitBreakers, outlierDetection, healthChecks, Optional.of(value));
+  }
+
+  /**
+   * TLS to the backends ({@code spec.tls}).
+   *
+   * @param sni    server name sent, and checked against the certificate; default the host name when the upstream
+   *               is one host given by name
+   * @param verify how the backend's certificate is checked; default SYSTEM
+   */
+  public record Tls(Optional<String> sni, Optional<TlsVerify> verify) {
+    public Tls {
+      Objects.requireNonNull(sni, "sni");
+      Objects.requireNonNull(verify, "verify");
+    }
+  }
+
+  /** SYSTEM: chain to the proxy's system CAs and DNS name equal to the SNI; NONE: not checked at all. */
+  public enum TlsVerify {
+    SYSTEM, NONE
+  }
+
+  /** How the proxy resolves static hosts given by name ({@code spec.dns}). */
+  public record Dns(Optional<DnsResolution> resolution, Optional<DnsLookupFamily> lookupFamily,
+      Optional<Duration> refreshRate, Optional<Boolean> respectTtl) {
+    public Dns {
+      Objects.requireNonNull(resolution, "resolution");
+      Objects.requireNonNull(lookupFamily, "lookupFamily");
+      Objects.requireNonNull(refreshRate, "refreshRate");
+      Objects.requireNonNull(respectTtl, "respectTtl");
+    }
+  }
+
+  /** STRICT: every address each name resolves to is a backend; LOGICAL: one connection target per name. */
+  public enum DnsResolution {
+    STRICT, LOGICAL
+  }
+
+  /** Which address families a name is resolved to (Envoy's {@code dns_lookup_family}). */
+  public enum DnsLookupFamily {
+    V4_ONLY, V6_ONLY, V4_PREFERRED, AUTO, ALL
+  }
+
+  /** Limits on what the proxy sends to the whole upstream at once ({@code spec.circuitBreakers}). */
+  public record CircuitBreakers(Optional<Integer> maxConnections, Optional<Integer> maxPendingRequests,
+      Optional<Integer> maxRequests, Optional<Integer> maxRetries) {
+    public CircuitBreakers {
+      Objects.requireNonNull(maxConnections, "maxConnections");
+      Objects.requireNonNull(maxPendingRequests, "maxPendingRequests");
+      Objects.requireNonNull(maxRequests, "maxRequests");
+      Objects.requireNonNull(maxRetries, "maxRetries");
+    }
+  }
+
+  /**
+   * Passive health: which failures eject a backend and for how long ({@code spec.outlierDetection}). Each
+   * detector is on only when written.
+   */
+  public record OutlierDetection(Optional<Integer> consecutive5xx, Optional<Integer> consecutiveGatewayErrors,
+      Optional<SuccessRate> successRate, Optional<FailurePercentage> failurePercentage, Optional<Duration> interval,
+      Optional<Duration> baseEjectionTime, Optional<Integer> maxEjectionPercent) {
+    public OutlierDetection {
+      Objects.requireNonNull(consecutive5xx, "consecutive5xx");
+      Objects.requireNonNull(consecutiveGatewayErrors, "consecutiveGatewayErrors");
+      Objects.requireNonNull(successRate, "successRate");
+      Objects.requireNonNull(failurePercentage, "failurePercentage");
+      Objects.requireNonNull(interval, "interval");
+      Objects.requireNonNull(baseEjectionTime, "baseEjectionTime");
+      Objects.requireNonNull(maxEjectionPercent, "maxEjectionPercent");
+    }
+  }
+
+  /** Ejects backends whose success rate is {@code stdevFactor} standard deviations below the mean. */
+  public record SuccessRate(Optional<Integer> minimumHosts, Optional<Integer> requestVolume,
+      Optional<Double> stdevFactor) {
+    public SuccessRate {
+      Objects.requireNonNull(minimumHosts, "minimumHosts");
+      Objects.requireNonNull(requestVolume, "requestVolume");
+      Objects.requireNonNull(stdevFactor, "stdevFactor");
+    }
+  }
+
+  /** Ejects backends whose share of failed requests reaches {@code threshold} percent. */
+  public record FailurePercentage(Optional<Integer> threshold, Optional<Integer> minimumHosts,
+      Optional<Integer> requestVolume) {
+    public FailurePercentage {
+      Objects.requireNonNull(threshold, "threshold");
+      Objects.requireNonNull(minimumHosts, "minimumHosts");
+      Objects.requireNonNull(requestVolume, "requestVolume");
+    }
+  }
+
+  /** One active health check ({@code spec.healthChecks[i]}): exactly one probe. */
+  public record HealthCheck(Duration timeout, Duration interval, Optional<Integer> healthyThreshold,
+      Optional<Integer> unhealthyThreshold, Probe probe) {
+    public HealthCheck {
+      Objects.requireNonNull(timeout, "timeout");
+      Objects.requireNonNull(interval, "interval");
+      Objects.requireNonNull(healthyThreshold, "healthyThreshold");
+      Objects.requireNonNull(unhealthyThreshold, "unhealthyThreshold");
+      Objects.requireNonNull(probe, "probe");
+    }
+  }
+
+  /** What a health check sends. */
+  public sealed interface Probe {
+
+    /** An HTTP GET of {@code path}; healthy if the status is in one of the ranges (none given: 200 only). */
+    record Http(String path, Optional<String> host, List<StatusRange> expectedStatuses) implements Probe {
+      public Http {
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(host, "host");
+        expectedStatuses = List.copyOf(expectedStatuses);
+      }
+    }
+
+    /** A TCP connect. */
+    record Tcp() implements Probe {
+    }
+
+    /** A call to the gRPC health service ({@code grpc.health.v1.Health/Check}) for {@code serviceName}. */
+    record Grpc(Optional<String> serviceName) implements Probe {
+      public Grpc {
+        Objects.requireNonNull(serviceName, "serviceName");
+      }
+    }
+  }
+
+  /** HTTP statuses {@code start} (inclusive) to {@code end} (exclusive), as Envoy writes ranges. */
+  public record StatusRange(int start, int end) {
+  }
+}

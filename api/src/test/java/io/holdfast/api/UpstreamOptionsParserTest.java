@@ -1,0 +1,132 @@
+package io.holdfast.api;
+
+import static io.holdfast.api.TestManifests.tree;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.groups.Tuple.tuple;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The option blocks of an Upstream: values as written, and malformed shapes reported with their field paths. */
+class UpstreamOptionsParserTest {
+
+  private static final String HEAD = """
+      apiVersion: gateway.holdfast.io/v1
+      kind: Upstream
+      metadata: {name: up}
+      spec:
+        static: {hosts: [{address: backend.test, port: 443}]}
+      """;
+
+  private static ParseResult parse(String options) {
+    return new ModelParser().parse(tree(HEAD + options.indent(2)));
+  }
+
+  private static UpstreamOptions options(String options) {
+    ParseResult result = parse(options);
+    assertThat(result).isInstanceOf(ParseResult.Parsed.class);
+    return ((Upstream) ((ParseResult.Parsed) result).resource()).options();
+  }
+
+  private static List<Problem> problems(String options) {
+    ParseResult result = parse(options);
+    assertThat(result).isInstanceOf(ParseResult.Invalid.class);
+    return ((ParseResult.Invalid) result).problems();
+  }
+
+  @Test
+  void noOptionsIsNone() {
+    assertThat(options("")).isEqualTo(UpstreamOptions.NONE);
+  }
+
+  @Test
+  void everyOptionIsReadAsWritten() {
+    UpstreamOptions options = options("""
+        dns: {resolution: LOGICAL, lookupFamily: ALL, refreshRate: 30s, respectTtl: true}
+        circuitBreakers: {maxConnections: 1, maxPendingRequests: 2, maxRequests: 3, maxRetries: 0}
+        outlierDetection:
+          consecutive5xx: 4
+          consecutiveGatewayErrors: 5
+          successRate: {minimumHosts: 6, requestVolume: 7, stdevFactor: 1.5}
+          failurePercentage: {threshold: 8, minimumHosts: 9, requestVolume: 10}
+          interval: 2s
+          baseEjectionTime: 1m
+          maxEjectionPercent: 11
+        healthChecks:
+          - {http: {path: /h, host: h.test, expectedStatuses: [{start: 200, end: 204}]}, timeout: 1s, interval: 3s,
+             healthyThreshold: 2, unhealthyThreshold: 4}
+          - {tcp: {}, timeout: 1s, interval: 3s}
+          - {grpc: {serviceName: s.S}, timeout: 1s, interval: 3s}
+        """);
+    assertThat(options.dns()).contains(new UpstreamOptions.Dns(Optional.of(UpstreamOptions.DnsResolution.LOGICAL),
+        Optional.of(UpstreamOptions.DnsLookupFamily.ALL), Optional.of(Duration.ofSeconds(30)), Optional.of(true)));
+    assertThat(options.circuitBreakers()).contains(new UpstreamOptions.CircuitBreakers(Optional.of(1), Optional.of(2),
+        Optional.of(3), Optional.of(0)));
+    assertThat(options.outlierDetection()).contains(new UpstreamOptions.OutlierDetection(Optional.of(4),
+        Optional.of(5), Optional.of(new UpstreamOptions.SuccessRate(Optional.of(6), Optional.of(7), Optional.of(1.5))),
+        Optional.of(new UpstreamOptions.FailurePercentage(Optional.of(8), Optional.of(9), Optional.of(10))),
+        Optional.of(Duration.ofSeconds(2)), Optional.of(Duration.ofMinutes(1)), Optional.of(11)));
+    assertThat(options.healthChecks()).containsExactly(
+        new UpstreamOptions.HealthCheck(Duration.ofSeconds(1), Duration.ofSeconds(3), Optional.of(2), Optional.of(4),
+            new UpstreamOptions.Probe.Http("/h", Optional.of("h.test"), List.of(new UpstreamOptions.StatusRange(200,
+                204)))),
+        new UpstreamOptions.HealthCheck(Duration.ofSeconds(1), Duration.ofSeconds(3), Optional.empty(),
+            Optional.empty(), new UpstreamOptions.Probe.Tcp()),
+        new UpstreamOptions.HealthCheck(Duration.ofSeconds(1), Duration.ofSeconds(3), Optional.empty(),
+            Optional.empty(), new UpstreamOptions.Probe.Grpc(Optional.of("s.S"))));
+  }
+
+  @Test
+  void tlsIsReadAsWritten() {
+    assertThat(options("tls: {sni: api.test, verify: NONE}").tls()).contains(
+        new UpstreamOptions.Tls(Optional.of("api.test"), Optional.of(UpstreamOptions.TlsVerify.NONE)));
+    assertThat(options("tls: {}").tls()).contains(new UpstreamOptions.Tls(Optional.empty(), Optional.empty()));
+    assertThat(problems("tls: {verify: SOMETIMES, trustedCa: x}")).extracting(Problem::field, Problem::reason)
+        .containsExactlyInAnyOrder(tuple("spec.tls.verify", Reasons.INVALID_VALUE),
+            tuple("spec.tls.trustedCa", Reasons.UNKNOWN_FIELD));
+  }
+
+  @Test
+  void unknownEnumValuesNameTheAllowedOnes() {
+    assertThat(problems("dns: {resolution: EAGER, lookupFamily: V5}")).extracting(Problem::field, Problem::reason)
+        .containsExactly(tuple("spec.dns.resolution", Reasons.INVALID_VALUE),
+            tuple("spec.dns.lookupFamily", Reasons.INVALID_VALUE));
+    assertThat(problems("dns: {resolution: EAGER}").get(0).message()).contains("STRICT, LOGICAL");
+  }
+
+  @Test
+  void wrongTypesAndUnknownFieldsHaveTheirPaths() {
+    assertThat(problems("""
+        circuitBreakers: {maxRequests: many, maxStreams: 3}
+        outlierDetection: {successRate: {stdevFactor: high}, interval: 5}
+        """)).extracting(Problem::field, Problem::reason).containsExactlyInAnyOrder(
+        tuple("spec.circuitBreakers.maxRequests", Reasons.WRONG_TYPE),
+        tuple("spec.circuitBreakers.maxStreams", Reasons.UNKNOWN_FIELD),
+        tuple("spec.outlierDetection.successRate.stdevFactor", Reasons.WRONG_TYPE),
+        tuple("spec.outlierDetection.interval", Reasons.WRONG_TYPE));
+  }
+
+  @Test
+  void aHealthCheckNeedsExactlyOneProbeATimeoutAndAnInterval() {
+    assertThat(problems("healthChecks: [{interval: 5s}]")).extracting(Problem::field, Problem::reason)
+        .containsExactlyInAnyOrder(tuple("spec.healthChecks[0].timeout", Reasons.MISSING_FIELD),
+            tuple("spec.healthChecks[0]", Reasons.MISSING_FIELD));
+    assertThat(problems("healthChecks: [{tcp: {}, grpc: {}, timeout: 1s, interval: 5s}]"))
+        .extracting(Problem::field, Problem::reason)
+        .containsExactly(tuple("spec.healthChecks[0]", Reasons.CONFLICTING_FIELDS));
+    assertThat(problems("healthChecks: [{http: {host: a.test}, timeout: 1s, interval: 5s}]"))
+        .extracting(Problem::field, Problem::reason)
+        .containsExactly(tuple("spec.healthChecks[0].http.path", Reasons.MISSING_FIELD));
+    assertThat(problems("healthChecks: [{http: {path: /, expectedStatuses: [{start: 200}]}, timeout: 1s,"
+        + " interval: 5s}]")).extracting(Problem::field, Problem::reason)
+        .containsExactly(tuple("spec.healthChecks[0].http.expectedStatuses[0].end", Reasons.MISSING_FIELD));
+    assertThat(problems("healthChecks: [{tcp: {port: 80}, timeout: 1s, interval: 5s}]"))
+        .extracting(Problem::field, Problem::reason)
+        .containsExactly(tuple("spec.healthChecks[0].tcp.port", Reasons.UNKNOWN_FIELD));
+    assertThat(problems("healthChecks: [{tcp: {}, timeout: soon, interval: 5s}]"))
+        .extracting(Problem::field, Problem::reason)
+        .containsExactly(tuple("spec.healthChecks[0].timeout", Reasons.INVALID_DURATION));
+  }
+}

@@ -1,0 +1,131 @@
+package io.holdfast.frontend.holdfast;
+
+import io.holdfast.api.HttpMethod;
+import io.holdfast.api.PathMatch;
+import io.holdfast.api.ResourceKey;
+import io.holdfast.api.Route;
+import io.holdfast.api.RouteAction;
+import io.holdfast.api.RouteMatch;
+import io.holdfast.api.RouteTable;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What validation and lowering both need to know about delegation, so that they agree: which RouteTables a
+ * delegating route picks and in which order, whether a RouteTable's routes stay under the delegating route's
+ * prefix, and the match a delegated route gets from its parent. Pure.
+ *
+ * <p>Like Gloo Edge: a delegating route has a prefix match; a delegated route's path must be a prefix or exact
+ * path starting with that prefix (compared as strings, so {@code /team-a} also covers {@code /team-ab}); a regex
+ * path is refused unless the prefix is {@code /}, since it cannot be shown to stay under it; a delegated route
+ * without a path condition gets the parent's prefix. Header and query-parameter conditions of the parent are added
+ * to the child's (all must hold) and methods are intersected.
+ */
+final class Delegation {
+
+  /** Selected RouteTables in serving order: lower weight first, then by key. */
+  static final Comparator<RouteTable> ORDER =
+      Comparator.comparingInt(RouteTable::weight).thenComparing(RouteTable::key);
+
+  /** One route of a RouteTable that leaves the delegating route's prefix. */
+  record Violation(String field, String message) {
+  }
+
+  private Delegation() {
+  }
+
+  /** The key a reference names, given the delegating object's namespace; empty for a selector. */
+  static Optional<ResourceKey> refKey(String ownerNamespace, RouteAction.Delegate delegate) {
+    return delegate.target() instanceof RouteAction.DelegateRef ref
+        ? Optional.of(ref.ref().resolve(ResourceKey.ROUTE_TABLE, ownerNamespace)) : Optional.empty();
+  }
+
+  /** The RouteTables of {@code tables} that {@code delegate}, written in {@code ownerNamespace}, picks, in order. */
+  static List<RouteTable> targets(String ownerNamespace, RouteAction.Delegate delegate, List<RouteTable> tables) {
+    Optional<ResourceKey> ref = refKey(ownerNamespace, delegate);
+    if (ref.isPresent()) {
+      return tables.stream().filter(t -> t.key().equals(ref.get())).limit(1).toList();
+    }
+    RouteAction.DelegateSelector selector = (RouteAction.DelegateSelector) delegate.target();
+    return tables.stream().filter(t -> selector.selects(ownerNamespace, t)).sorted(ORDER).toList();
+  }
+
+  /** The prefix a delegating route hands over; validation rejects a delegating route without one. */
+  static String prefixOf(RouteMatch delegating) {
+    return delegating.path().filter(p -> p instanceof PathMatch.Prefix).map(PathMatch::value).orElse("/");
+  }
+
+  /** Every route of {@code child} whose path leaves the prefix of {@code delegating}, in route order. */
+  static List<Violation> violations(RouteMatch delegating, RouteTable child) {
+    String prefix = prefixOf(delegating);
+    List<Violation> out = new ArrayList<>();
+    for (int i = 0; i < child.routes().size(); i++) {
+      Optional<PathMatch> path = child.routes().get(i).match().path();
+      if (path.isEmpty()) {
+        continue;
+      }
+      String field = "spec.routes[" + i + "].match";
+      if (path.get() instanceof PathMatch.Regex) {
+        if (!prefix.equals("/")) {
+          out.add(new Violation(field + ".regex", "a regex path cannot be shown to stay under the delegated prefix "
+              + prefix + "; use a prefix or exact path starting with it"));
+        }
+      } else if (!path.get().value().startsWith(prefix)) {
+        String kind = path.get() instanceof PathMatch.Prefix ? "prefix" : "exact";
+        out.add(new Violation(field + "." + kind, kind + " " + path.get().value()
+            + " is not under the delegated prefix " + prefix));
+      }
+    }
+    return out;
+  }
+
+  /** The indexes of {@code child}'s routes whose methods share none with the delegating route's: never matched. */
+  static List<Integer> disjointMethods(RouteMatch delegating, RouteTable child) {
+    List<Integer> out = new ArrayList<>();
+    for (int i = 0; i < child.routes().size(); i++) {
+      if (inherit(delegating, child.routes().get(i).match()).isEmpty()) {
+        out.add(i);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The match a delegated route is served with: its own path (or the parent's prefix without one), the parent's
+   * header and query-parameter conditions then its own, and the methods both allow. Empty when no method is
+   * allowed by both: the route could never match there.
+   */
+  static Optional<RouteMatch> inherit(RouteMatch parent, RouteMatch child) {
+    Optional<PathMatch> path = child.path().isPresent() ? child.path()
+        : Optional.of(new PathMatch.Prefix(prefixOf(parent)));
+    List<io.holdfast.api.HeaderMatch> headers = new ArrayList<>(parent.headers());
+    headers.addAll(child.headers());
+    List<HttpMethod> methods;
+    if (parent.methods().isEmpty()) {
+      methods = child.methods();
+    } else if (child.methods().isEmpty()) {
+      methods = parent.methods();
+    } else {
+      methods = child.methods().stream().filter(parent.methods()::contains).toList();
+      if (methods.isEmpty()) {
+        return Optional.empty();
+      }
+    }
+    List<io.holdfast.api.QueryParameterMatch> query = new ArrayList<>(parent.queryParameters());
+    query.addAll(child.queryParameters());
+    return Optional.of(new RouteMatch(path, headers, methods, query));
+  }
+
+  /** The routes of a RouteTable that delegate, with their index, for walking the delegation graph. */
+  static List<Integer> delegating(List<Route> routes) {
+    List<Integer> out = new ArrayList<>();
+    for (int i = 0; i < routes.size(); i++) {
+      if (routes.get(i).action() instanceof RouteAction.Delegate) {
+        out.add(i);
+      }
+    }
+    return out;
+  }
+}

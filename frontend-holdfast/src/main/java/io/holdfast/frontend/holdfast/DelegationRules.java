@@ -1,0 +1,252 @@
+package io.holdfast.frontend.holdfast;
+
+import io.holdfast.api.GatewayResource;
+import io.holdfast.api.Reasons;
+import io.holdfast.api.ResourceKey;
+import io.holdfast.api.Route;
+import io.holdfast.api.RouteAction;
+import io.holdfast.api.RouteTable;
+import io.holdfast.api.VirtualService;
+import io.holdfast.ir.Condition;
+import io.holdfast.ir.ParentStatus;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * Verdicts that depend on where a RouteTable is delegated from, after every resource's own rules and references
+ * (so only objects not rejected so far take part), in three passes:
+ * <ol>
+ *   <li>Cycles: a depth-first walk from each VirtualService (then from each RouteTable not yet reached, in key
+ *       order) along delegating routes; a route delegating to a RouteTable already on the walk's path rejects the
+ *       RouteTable holding that route ({@code DelegationCycle}, the path in the message). The walk stops at a
+ *       rejected table, so what remains is acyclic.</li>
+ *   <li>Prefixes, parents before children: each delegation (a parent's delegating route and a RouteTable it
+ *       picks) is checked with {@link Delegation#violations}. The RouteTable gets one {@link ParentStatus} per
+ *       delegating route (section: the route's field path). Violating under every parent that is served rejects it
+ *       ({@code PrefixViolation}); under some only, it is served under the others, with a warning. The parent gets a
+ *       warning ({@code RouteTableRejected}) for each picked RouteTable not served under that route.</li>
+ *   <li>Reach: a served RouteTable that no served VirtualService reaches gets a note ({@code NotDelegated}).</li>
+ * </ol>
+ * Never rejects a VirtualService: a missing reference was already decided by {@link Validator}.
+ */
+final class DelegationRules {
+
+  /** One delegation: {@code parent}'s route {@code index} picks {@code child}. */
+  private record Edge(GatewayResource parent, int index, Route route, RouteTable child) {
+    String field() {
+      return "spec.routes[" + index + "]";
+    }
+  }
+
+  private final Ledger ledger;
+  private final List<VirtualService> virtualServices;
+  private final List<RouteTable> tables;
+
+  private DelegationRules(List<VirtualService> virtualServices, List<RouteTable> tables, Ledger ledger) {
+    this.ledger = ledger;
+    this.virtualServices = virtualServices;
+    this.tables = tables;
+  }
+
+  /**
+   * @param virtualServices the VirtualServices (unique keys) not rejected by then
+   * @param tables          every RouteTable with a unique key, rejected or not
+   */
+  /**
+   * @return the served RouteTables reached from a VirtualService with a gRPC domain, with the first such domain
+   *         (in VirtualService key order), for {@link GrpcRules}
+   */
+  static Map<RouteTable, String> check(List<VirtualService> virtualServices, List<RouteTable> tables,
+      Ledger ledger) {
+    return new DelegationRules(virtualServices, tables, ledger).run();
+  }
+
+  private Map<RouteTable, String> run() {
+    new CycleSearch().run();
+    List<Edge> edges = edges();
+    checkPrefixes(edges);
+    noteUnreached(edges);
+    Map<RouteTable, String> grpc = new LinkedHashMap<>();
+    for (VirtualService vs : virtualServices) {
+      if (!vs.grpcDomains().isEmpty()) {
+        reachedFrom(List.of(vs.key()), edges).forEach(key -> tables.stream().filter(t -> t.key().equals(key))
+            .findFirst().ifPresent(t -> grpc.putIfAbsent(t, vs.grpcDomains().get(0))));
+      }
+    }
+    return grpc;
+  }
+
+  private final class CycleSearch {
+    private final Set<ResourceKey> done = new HashSet<>();
+    private final Deque<ResourceKey> path = new ArrayDeque<>();
+
+    void run() {
+      Stream.concat(virtualServices.stream(), served(tables).stream()).forEach(root -> {
+        if (!done.contains(root.key()) && !ledger.isRejected(root.key())) {
+          visit(root);
+        }
+      });
+    }
+
+    private void visit(GatewayResource node) {
+      path.addLast(node.key());
+      List<Route> routes = routesOf(node);
+      for (int i : Delegation.delegating(routes)) {
+        RouteAction.Delegate delegate = (RouteAction.Delegate) routes.get(i).action();
+        for (RouteTable target : Delegation.targets(namespaceOf(node), delegate, served(tables))) {
+          if (path.contains(target.key())) {
+            String cycle = Stream.concat(path.stream(), Stream.of(target.key())).map(ResourceKey::toString)
+                .collect(Collectors.joining(" -> "));
+            ledger.error(node.key(), "spec.routes[" + i + "].delegate", Reasons.DELEGATION_CYCLE,
+                "delegation cycle " + cycle + "; this route closes it");
+            break;
+          }
+          if (!done.contains(target.key())) {
+            visit(target);
+          }
+        }
+        if (ledger.isRejected(node.key())) {
+          break; // not served: its other delegations do not exist
+        }
+      }
+      path.removeLast();
+      done.add(node.key());
+    }
+  }
+
+  /** Every delegation from a served parent to a served table; warns parents about the rest. */
+  private List<Edge> edges() {
+    List<Edge> edges = new ArrayList<>();
+    for (GatewayResource parent : Stream.concat(virtualServices.stream(), served(tables).stream()).toList()) {
+      List<Route> routes = routesOf(parent);
+      for (int i : Delegation.delegating(routes)) {
+        RouteAction.Delegate delegate = (RouteAction.Delegate) routes.get(i).action();
+        String field = "spec.routes[" + i + "].delegate";
+        List<RouteTable> picked = Delegation.targets(namespaceOf(parent), delegate, tables);
+        Optional<ResourceKey> ref = Delegation.refKey(namespaceOf(parent), delegate);
+        if (picked.isEmpty() && ref.isPresent() && ledger.isRejected(ref.get())) {
+          ledger.warn(parent.key(), field, Reasons.ROUTE_TABLE_REJECTED, ref.get() + " is rejected; not served");
+        } else if (picked.isEmpty() && ref.isEmpty()) {
+          ledger.warn(parent.key(), field + ".selector", Reasons.NO_ROUTE_TABLES,
+              "the selector matches no RouteTable; this route serves nothing");
+        }
+        for (RouteTable child : picked) {
+          if (ledger.isRejected(child.key())) {
+            ledger.warn(parent.key(), field, Reasons.ROUTE_TABLE_REJECTED, child.key() + " is rejected; not served");
+          } else {
+            edges.add(new Edge(parent, i, routes.get(i), child));
+          }
+        }
+      }
+    }
+    return edges;
+  }
+
+  /** Parents before children, ties by key (the graph is acyclic after {@link CycleSearch}). */
+  private void checkPrefixes(List<Edge> edges) {
+    Map<ResourceKey, Integer> pending = new HashMap<>();
+    served(tables).forEach(t -> pending.put(t.key(), 0));
+    edges.stream().filter(e -> e.parent() instanceof RouteTable)
+        .forEach(e -> pending.merge(e.child().key(), 1, Integer::sum));
+    PriorityQueue<RouteTable> ready = new PriorityQueue<>((a, b) -> a.key().compareTo(b.key()));
+    served(tables).stream().filter(t -> pending.get(t.key()) == 0).forEach(ready::add);
+    while (!ready.isEmpty()) {
+      RouteTable table = ready.poll();
+      checkIncoming(table, edges.stream().filter(e -> e.child().key().equals(table.key())).toList());
+      for (Edge out : edges) {
+        if (out.parent().key().equals(table.key()) && pending.merge(out.child().key(), -1, Integer::sum) == 0) {
+          ready.add(out.child());
+        }
+      }
+    }
+  }
+
+  private void checkIncoming(RouteTable table, List<Edge> incoming) {
+    List<Edge> live = incoming.stream().filter(e -> !ledger.isRejected(e.parent().key())).toList();
+    Map<Edge, List<Delegation.Violation>> violations = new HashMap<>();
+    live.forEach(e -> violations.put(e, Delegation.violations(e.route().match(), table)));
+    boolean servedNowhere = !live.isEmpty() && live.stream().noneMatch(e -> violations.get(e).isEmpty());
+    long generation = ledger.generation(table.key());
+    for (Edge edge : live) {
+      List<Delegation.Violation> found = violations.get(edge);
+      String under = edge.parent().key() + " " + edge.field();
+      Condition accepted = found.isEmpty()
+          ? new Condition(Condition.ACCEPTED, Condition.Status.TRUE, Condition.ACCEPTED, "served under " + under,
+              generation)
+          : new Condition(Condition.ACCEPTED, Condition.Status.FALSE, Reasons.PREFIX_VIOLATION,
+              found.stream().map(v -> v.field() + ": " + v.message()).collect(Collectors.joining("; ")),
+              generation);
+      ledger.parent(table.key(), new ParentStatus(edge.parent().key(), Optional.of(edge.field()),
+          List.of(accepted)));
+      for (Delegation.Violation v : found) {
+        String message = v.message() + " of " + under;
+        if (servedNowhere) {
+          ledger.error(table.key(), v.field(), Reasons.PREFIX_VIOLATION, message);
+        } else {
+          ledger.warn(table.key(), v.field(), Reasons.PREFIX_VIOLATION, message + "; not served under it");
+        }
+      }
+      if (!found.isEmpty()) {
+        ledger.warn(edge.parent().key(), edge.field() + ".delegate", Reasons.ROUTE_TABLE_REJECTED, table.key()
+            + " is not served under this route: its routes leave the prefix; see its status");
+      } else {
+        for (int i : Delegation.disjointMethods(edge.route().match(), table)) {
+          ledger.warn(table.key(), "spec.routes[" + i + "].match.methods", Reasons.CONFLICTING_MATCHER,
+              "no method in common with " + under + ", so this route never matches under it");
+        }
+      }
+    }
+  }
+
+  private void noteUnreached(List<Edge> edges) {
+    Set<ResourceKey> reached = reachedFrom(virtualServices.stream().map(VirtualService::key).toList(), edges);
+    for (RouteTable table : served(tables)) {
+      if (!reached.contains(table.key())) {
+        ledger.note(table.key(), "", Reasons.NOT_DELEGATED, "no accepted VirtualService delegates to this"
+            + " RouteTable (directly or through other RouteTables), so its routes are not served");
+      }
+    }
+  }
+
+  /** The served RouteTables served under {@code roots}, directly or through other RouteTables. */
+  private Set<ResourceKey> reachedFrom(List<ResourceKey> roots, List<Edge> edges) {
+    Set<ResourceKey> reached = new LinkedHashSet<>();
+    Deque<ResourceKey> frontier = new ArrayDeque<>(roots);
+    while (!frontier.isEmpty()) {
+      ResourceKey parent = frontier.poll();
+      for (Edge edge : edges) {
+        ResourceKey child = edge.child().key();
+        if (edge.parent().key().equals(parent) && !ledger.isRejected(child) && !reached.contains(child)
+            && Delegation.violations(edge.route().match(), edge.child()).isEmpty()) {
+          reached.add(child);
+          frontier.add(child);
+        }
+      }
+    }
+    return reached;
+  }
+
+  private List<RouteTable> served(List<RouteTable> all) {
+    return all.stream().filter(t -> !ledger.isRejected(t.key())).toList();
+  }
+
+  private static List<Route> routesOf(GatewayResource resource) {
+    return resource instanceof VirtualService vs ? vs.routes() : ((RouteTable) resource).routes();
+  }
+
+  private static String namespaceOf(GatewayResource resource) {
+    return resource.metadata().namespace();
+  }
+}
