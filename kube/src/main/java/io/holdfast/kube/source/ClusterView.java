@@ -1,6 +1,7 @@
 package io.holdfast.kube.source;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
@@ -16,4 +17,6 @@ interface ClusterView {
 
   /** The slices labelled {@code kubernetes.io/service-name=<service>} in {@code namespace}. */
   List<EndpointSlice> slicesOf(String namespace, String service);
+
+  Optional<Secret> secret(String namespace, String name);
 }

@@ -10,8 +10,12 @@ import io.holdfast.api.ParseResult;
 import io.holdfast.api.Problem;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.ServiceRef;
+import io.holdfast.api.TlsSecretData;
+import io.holdfast.api.VirtualService;
 import io.holdfast.api.Upstream;
 import io.holdfast.api.UpstreamTarget;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -27,7 +31,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Builds one {@link GatewayConfig} from a {@link ClusterView}: every custom resource goes through
  * {@link ModelParser} (the same parser as files), resources that fail to parse are kept as unparsed so
- * validation reports them, and every Service port a kube Upstream names gets its ready endpoints. Stateless.
+ * validation reports them, every Service port a kube Upstream names gets its ready endpoints, and every Secret an
+ * {@code sslConfig} names gets its data. Stateless.
  */
 final class ConfigAssembler {
 
@@ -53,6 +58,7 @@ final class ConfigAssembler {
     GatewayConfig.Builder config = GatewayConfig.builder();
     Map<ResourceKey, ObservedObject> observed = new TreeMap<>();
     Set<ServiceRef> services = new LinkedHashSet<>();
+    Set<ResourceKey> secrets = new LinkedHashSet<>();
     for (ResourceDefinitionContext kind : GatewayCrds.ALL) {
       for (GenericKubernetesResource resource : view.customResources(kind)) {
         ObjectMeta meta = resource.getMetadata();
@@ -68,6 +74,12 @@ final class ConfigAssembler {
               && upstream.target() instanceof UpstreamTarget.Kube kube) {
             services.add(kube.service(upstream.metadata().namespace()));
           }
+          if (parsed.resource() instanceof VirtualService vs) {
+            vs.sslConfig().ifPresent(ssl -> {
+              secrets.addAll(ssl.certificateKeys(vs.metadata().namespace()));
+              secrets.addAll(ssl.clientCaKeys(vs.metadata().namespace()));
+            });
+          }
         } else if (result instanceof ParseResult.Invalid invalid) {
           invalid.toUnparsed().ifPresentOrElse(config::addUnparsed, () -> log.warn(
               "custom resource skipped: it names no resource kind={} namespace={} name={} problems={}",
@@ -81,7 +93,40 @@ final class ConfigAssembler {
       view.service(ref.namespace(), ref.name()).ifPresent(service -> config.endpoints(ref,
           EndpointResolver.resolve(service, view.slicesOf(ref.namespace(), ref.name()), ref.port())));
     }
+    for (ResourceKey key : secrets) {
+      // Only Secrets some resource names reach the config: an unrelated Secret's change is no config change, and
+      // no other Secret's content ever leaves the informer cache. A missing one gets no entry: the front end
+      // reports SecretNotFound and keeps the last good certificate.
+      if (!TlsSecretData.isFileKey(key)) {
+        view.secret(key.namespace(), key.name()).ifPresent(secret -> config.secret(key, secretData(secret)));
+      }
+    }
     return new Assembled(config.build(), observed);
+  }
+
+  /**
+   * The Secret's entries as text. {@code data} is base64 as the API serves it; {@code stringData} is write-only on
+   * a real API server (merged into {@code data} on write) but an emulated API may keep it, so it is merged here
+   * the same way, over {@code data}. An entry that is not valid base64 is kept as an empty entry so the front end
+   * reports the certificate as invalid rather than missing.
+   */
+  static TlsSecretData secretData(io.fabric8.kubernetes.api.model.Secret secret) {
+    Map<String, String> entries = new TreeMap<>();
+    if (secret.getData() != null) {
+      secret.getData().forEach((name, value) -> entries.put(name, decode(value)));
+    }
+    if (secret.getStringData() != null) {
+      entries.putAll(secret.getStringData());
+    }
+    return new TlsSecretData(new TreeMap<>(entries));
+  }
+
+  private static String decode(String base64) {
+    try {
+      return new String(Base64.getMimeDecoder().decode(base64 == null ? "" : base64), StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      return "";
+    }
   }
 
   /**

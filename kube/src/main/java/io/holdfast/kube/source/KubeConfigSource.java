@@ -2,6 +2,7 @@ package io.holdfast.kube.source;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -34,8 +35,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The gateway config as the Kubernetes API holds it: Upstream, VirtualService, Gateway, TcpGateway and RouteTable
- * custom resources,
- * plus the Services and EndpointSlices that kube upstreams resolve to, kept in fabric8 informer caches.
+ * custom resources, plus the Services and EndpointSlices that kube upstreams resolve to and the Secrets that
+ * sslConfigs name, kept in fabric8 informer caches.
  *
  * <p>Informer events only mark the view dirty. One rebuild thread waits for a pause in changes
  * ({@link Debounce}: {@code holdOff}, default 100 ms, but at most {@code cap}, default 500 ms, after the first change),
@@ -58,6 +59,7 @@ public final class KubeConfigSource implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(KubeConfigSource.class);
   static final String SERVICE = "Service";
   static final String ENDPOINT_SLICE = "EndpointSlice";
+  static final String SECRET = "Secret";
   private static final String BY_SERVICE = "byService";
   /**
    * Kinds without which nothing is served: Holdfast's first three. A kind added later is optional (see
@@ -77,6 +79,7 @@ public final class KubeConfigSource implements AutoCloseable {
       new LinkedHashMap<>();
   private final InformerSlot<Service> services;
   private final InformerSlot<EndpointSlice> slices;
+  private final InformerSlot<Secret> secrets;
   private final List<InformerSlot<?>> slots = new ArrayList<>();
   private final DebounceThread debouncer;
   private final ScheduledExecutorService health;
@@ -122,9 +125,15 @@ public final class KubeConfigSource implements AutoCloseable {
     slices = new InformerSlot<>(ENDPOINT_SLICE, () -> scoped(client.discovery().v1().endpointSlices())
         .runnableInformer(0)
         .addIndexers(Map.of(BY_SERVICE, KubeConfigSource::serviceKeys)), listener);
+    // Secrets of the watched namespaces (all namespaces unless one is set): RBAC grants get/list/watch on them;
+    // the assembler copies only the ones an sslConfig names into the config.
+    // Optional (see InformerSlot): an upgrade without the secrets RBAC rule still serves everything else, and its
+    // sslConfigs report SecretNotFound until the rule is there.
+    secrets = new InformerSlot<>(SECRET, true, () -> scoped(client.secrets()).runnableInformer(0), listener);
     slots.addAll(customs.values());
     slots.add(services);
     slots.add(slices);
+    slots.add(secrets);
     debouncer = new DebounceThread("holdfast-kube-rebuild", debounce, System::nanoTime, this::hasSynced, this::rebuild);
     health = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "holdfast-kube-health");
@@ -228,9 +237,9 @@ public final class KubeConfigSource implements AutoCloseable {
     }
     lastPushed = config;
     log.info("kube config rebuilt upstreams={} virtualServices={} gateways={} tcpGateways={} routeTables={}"
-        + " unparsed={} services={}", config.upstreams().size(), config.virtualServices().size(),
+        + " unparsed={} services={} secrets={}", config.upstreams().size(), config.virtualServices().size(),
         config.gateways().size(), config.tcpGateways().size(), config.routeTables().size(),
-        config.unparsed().size(), config.serviceEndpoints().size());
+        config.unparsed().size(), config.serviceEndpoints().size(), config.secrets().size());
     try {
       sink.accept(config);
     } catch (RuntimeException e) {
@@ -313,6 +322,11 @@ public final class KubeConfigSource implements AutoCloseable {
     @Override
     public List<EndpointSlice> slicesOf(String ns, String service) {
       return slices.byIndex(BY_SERVICE, ns + "/" + service);
+    }
+
+    @Override
+    public Optional<Secret> secret(String ns, String name) {
+      return secrets.byKey(ns + "/" + name);
     }
   }
 

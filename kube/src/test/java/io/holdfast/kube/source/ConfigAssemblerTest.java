@@ -8,6 +8,8 @@ import static io.holdfast.kube.source.KubeObjects.virtualService;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
@@ -16,8 +18,11 @@ import io.holdfast.api.Endpoint;
 import io.holdfast.api.Problem;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.ServiceRef;
+import io.holdfast.api.TlsSecretData;
 import io.holdfast.kube.source.KubeObjects.Ep;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +34,7 @@ class ConfigAssemblerTest {
   private final Map<String, List<GenericKubernetesResource>> customs = new HashMap<>();
   private final Map<String, Service> services = new HashMap<>();
   private final List<EndpointSlice> slices = new ArrayList<>();
+  private final Map<String, Secret> secrets = new HashMap<>();
 
   private final ClusterView view = new ClusterView() {
     @Override
@@ -45,6 +51,11 @@ class ConfigAssemblerTest {
     public List<EndpointSlice> slicesOf(String namespace, String service) {
       return slices.stream().filter(s -> s.getMetadata().getNamespace().equals(namespace)
           && service.equals(s.getMetadata().getLabels().get(EndpointResolver.SERVICE_NAME_LABEL))).toList();
+    }
+
+    @Override
+    public Optional<Secret> secret(String namespace, String name) {
+      return Optional.ofNullable(secrets.get(namespace + "/" + name));
     }
   };
 
@@ -117,5 +128,72 @@ class ConfigAssemblerTest {
     assertThat(config.serviceEndpoints()).containsOnlyKeys(new ServiceRef("demo", "echo", 80));
     assertThat(config.endpointsOf(new ServiceRef("demo", "echo", 80)))
         .containsExactly(new Endpoint("127.0.0.1", 8080));
+  }
+
+  @Test
+  void secretsNamedByAnSslConfigArriveDecodedAndNoOtherSecretDoes() {
+    add(resource("""
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: web, namespace: shop}
+        spec:
+          domains: [a.test]
+          routes: []
+          sslConfig:
+            secretRef: {name: web-tls}
+            clientCa: {secretRef: {name: clients, namespace: pki}}
+        """));
+    secrets.put("shop/web-tls", secret("shop", "web-tls", Map.of("tls.crt", "CERT", "tls.key", "KEY")));
+    secrets.put("shop/unrelated", secret("shop", "unrelated", Map.of("password", "hunter2")));
+    Secret written = secret("pki", "clients", Map.of());
+    written.setData(null);
+    written.setStringData(Map.of("ca.crt", "CA")); // an emulated API may keep stringData as written
+    secrets.put("pki/clients", written);
+
+    var config = new ConfigAssembler(new KubernetesSerialization()).assemble(view).config();
+
+    assertThat(config.secrets()).containsOnlyKeys(TlsSecretData.secretKey("shop", "web-tls"),
+        TlsSecretData.secretKey("pki", "clients"));
+    assertThat(config.secretOf(TlsSecretData.secretKey("shop", "web-tls")).orElseThrow().entries())
+        .containsExactlyEntriesOf(new java.util.TreeMap<>(Map.of("tls.crt", "CERT", "tls.key", "KEY")));
+    assertThat(config.secretOf(TlsSecretData.secretKey("pki", "clients")).orElseThrow().entries())
+        .containsEntry("ca.crt", "CA");
+    assertThat(config.toString()).doesNotContain("KEY\"").doesNotContain("hunter2");
+  }
+
+  @Test
+  void aMissingSecretGetsNoEntryAndFileKeysAreNotLookedUpInTheCluster() {
+    add(resource("""
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: web, namespace: shop}
+        spec:
+          domains: [a.test]
+          routes: []
+          sslConfig:
+            files: {certChain: tls/a.crt, privateKey: tls/a.key}
+        """));
+    add(resource("""
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: other, namespace: shop}
+        spec:
+          domains: [b.test]
+          routes: []
+          sslConfig:
+            secretRef: {name: not-there}
+        """));
+
+    var config = new ConfigAssembler(new KubernetesSerialization()).assemble(view).config();
+
+    assertThat(config.virtualServices()).hasSize(2);
+    assertThat(config.secrets()).isEmpty();
+  }
+
+  private static Secret secret(String namespace, String name, Map<String, String> plain) {
+    Map<String, String> data = new java.util.TreeMap<>();
+    plain.forEach((k, v) -> data.put(k, Base64.getEncoder().encodeToString(v.getBytes(StandardCharsets.UTF_8))));
+    return new SecretBuilder().withNewMetadata().withNamespace(namespace).withName(name).endMetadata()
+        .withType("kubernetes.io/tls").withData(data).build();
   }
 }
