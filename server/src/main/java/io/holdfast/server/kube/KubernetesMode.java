@@ -71,7 +71,8 @@ public final class KubernetesMode implements AutoCloseable {
    * is missed) and the config source's staleness transitions.
    */
   public record Observers(LeadershipListener leadership, KubeConfigSource.HealthListener health) {
-    public static final Observers NONE = new Observers(new LeadershipListener() { }, KubeConfigSource.HealthListener.NONE);
+    public static final Observers NONE =
+        new Observers(new LeadershipListener() { }, KubeConfigSource.HealthListener.NONE);
 
     public Observers {
       java.util.Objects.requireNonNull(leadership, "leadership");
@@ -90,7 +91,10 @@ public final class KubernetesMode implements AutoCloseable {
     KubernetesClient create(String name, Config config, MeterRegistry registry);
   }
 
-  /** As {@link #start(ServeSettings, ConfigPipeline, StatusBoard, MeterRegistry, Clock, Observers)}, with the clients built by {@code clients}. */
+  /**
+   * As {@link #start(ServeSettings, ConfigPipeline, StatusBoard, MeterRegistry, Clock, Observers)}, with the
+   * clients built by {@code clients}.
+   */
   static KubernetesMode start(ServeSettings settings, ConfigPipeline pipeline, StatusBoard board,
       MeterRegistry registry, Clock clock, Observers observers, ClientFactory clients) {
     ServeSettings.KubernetesSource kube = settings.kubernetes().orElseThrow();

@@ -62,8 +62,10 @@ class StatusPageBrowserIT {
   static void start() throws Exception {
     api = MockKubeApi.start();
     for (String file : List.of("upstreams", "virtualservices", "gateways")) {
-      try (InputStream in = Files.newInputStream(Path.of("..", "deploy", "crds", "gateway.holdfast.io_" + file + ".yaml"))) {
-        CustomResourceDefinition crd = api.admin().getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class);
+      Path crdFile = Path.of("..", "deploy", "crds", "gateway.holdfast.io_" + file + ".yaml");
+      try (InputStream in = Files.newInputStream(crdFile)) {
+        CustomResourceDefinition crd = api.admin().getKubernetesSerialization()
+            .unmarshal(in, CustomResourceDefinition.class);
         api.admin().apiextensions().v1().customResourceDefinitions().resource(crd).create();
       }
     }
@@ -77,8 +79,9 @@ class StatusPageBrowserIT {
         """, virtualService("echo", "echo"), virtualService("broken", "missing-upstream"));
     kubeProxy = FaultProxy.start("kube-api", api.port());
     ElectionSettings election = ElectionSettings.builder().identity("replica-1").leaseNamespace("holdfast-system")
-        .leaseDuration(Duration.ofSeconds(2)).renewDeadline(Duration.ofMillis(1500)).retryPeriod(Duration.ofMillis(300))
-        .lockTimeout(Duration.ofMillis(500)).leaderRequestTimeout(Duration.ofMillis(300)).fenceSlack(Duration.ofMillis(150))
+        .leaseDuration(Duration.ofSeconds(2)).renewDeadline(Duration.ofMillis(1500))
+        .retryPeriod(Duration.ofMillis(300)).lockTimeout(Duration.ofMillis(500))
+        .leaderRequestTimeout(Duration.ofMillis(300)).fenceSlack(Duration.ofMillis(150))
         .build();
     holdfast = HoldfastServer.start(new ServeSettings(null, "127.0.0.1", 0, "127.0.0.1", 0, Optional.empty(),
         LogFormat.TEXT, Optional.empty(), Optional.of(new ServeSettings.KubernetesSource(Optional.of(NS),
@@ -228,7 +231,8 @@ class StatusPageBrowserIT {
 
   private static void apply(String... yamls) {
     for (String yaml : yamls) {
-      GenericKubernetesResource r = api.admin().getKubernetesSerialization().unmarshal(yaml, GenericKubernetesResource.class);
+      GenericKubernetesResource r = api.admin().getKubernetesSerialization()
+          .unmarshal(yaml, GenericKubernetesResource.class);
       api.admin().genericKubernetesResources(r.getApiVersion(), r.getKind()).inNamespace(NS).resource(r).create();
     }
   }

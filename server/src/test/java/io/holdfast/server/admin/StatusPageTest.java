@@ -52,9 +52,11 @@ class StatusPageTest {
         "resources", new java.util.TreeMap<>(Map.of(
             "VirtualService/demo/echo", Map.of("state", "ACCEPTED", "observedGeneration", 1, "problems", List.of()),
             "VirtualService/demo/broken", Map.of("state", "REJECTED", "observedGeneration", 2,
-                "problems", List.of("spec.routes[0].route.upstream: upstream " + EVIL + " not found (UpstreamNotFound)"))))));
+                "problems", List.of("spec.routes[0].route.upstream: upstream " + EVIL
+                    + " not found (UpstreamNotFound)"))))));
     s.put("timeline", List.of(
-        Map.of("at", "2026-01-02T03:00:53Z", "kind", "outage", "text", "Config view went stale: the API does not answer"),
+        Map.of("at", "2026-01-02T03:00:53Z", "kind", "outage",
+            "text", "Config view went stale: the API does not answer"),
         Map.of("at", "2026-01-02T02:00:00Z", "kind", "leadership", "text", "Lease holder is now replica-1")));
     s.put("generatedAt", NOW);
     return s;
