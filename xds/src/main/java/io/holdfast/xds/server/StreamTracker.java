@@ -10,7 +10,12 @@ import io.grpc.Status;
 import io.holdfast.ir.NackEvent;
 import io.holdfast.ir.NackListener;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -49,6 +54,25 @@ final class StreamTracker implements DiscoveryServerCallbacks {
       }
     }
     return Map.copyOf(byNode);
+  }
+
+  /** One entry per node id with an open stream, sorted by node id; unidentified streams are not listed. */
+  List<ProxyStatus> proxies() {
+    Map<String, List<StreamState>> byNode = new TreeMap<>();
+    for (StreamState stream : streams.values()) {
+      if (!stream.nodeId().isEmpty()) {
+        byNode.computeIfAbsent(stream.nodeId(), n -> new ArrayList<>()).add(stream);
+      }
+    }
+    List<ProxyStatus> out = new ArrayList<>(byNode.size());
+    byNode.forEach((node, list) -> {
+      SortedMap<String, String> acked = new TreeMap<>();
+      list.forEach(stream -> acked.putAll(stream.ackedVersions()));
+      Optional<NackEvent> lastNack = list.stream().flatMap(stream -> stream.lastNack().stream())
+          .max(Comparator.comparing(NackEvent::at));
+      out.add(new ProxyStatus(node, list.size(), acked, lastNack));
+    });
+    return List.copyOf(out);
   }
 
   int openStreams() {
@@ -167,6 +191,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
     metrics.nacked(type);
     var event = new NackEvent(stream.nodeId(), type, reply.rejectedVersion(), reply.rejectedNames(), errorDetail,
         clock.instant());
+    stream.noteNack(event);
     log.warn("xDS NACK: proxy rejected a response, not resending it until the snapshot changes: node={} "
             + "stream={} type={} rejectedVersion={} resources={} error=\"{}\"",
         event.nodeId(), stream.id(), TypeUrls.shortName(type), event.rejectedVersion(), event.resourceNames(),
