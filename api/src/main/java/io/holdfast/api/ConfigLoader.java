@@ -27,10 +27,29 @@ public final class ConfigLoader {
     }
   }
 
-  public record Loaded(GatewayConfig config, List<ManifestError> errors) {
+  /** Where a resource's document starts: its source's name and the document's first content line (1-based). */
+  public record Location(String source, int line) {
+    public Location {
+      Objects.requireNonNull(source, "source");
+    }
+  }
+
+  /**
+   * @param locations where each resource named by a document (parsed or not) was read, in source order; a key
+   *                  given twice has two locations
+   */
+  public record Loaded(GatewayConfig config, List<ManifestError> errors, Map<ResourceKey, List<Location>> locations) {
     public Loaded {
       Objects.requireNonNull(config, "config");
       errors = List.copyOf(errors);
+      Map<ResourceKey, List<Location>> copy = new java.util.TreeMap<>();
+      locations.forEach((key, list) -> copy.put(key, List.copyOf(list)));
+      locations = java.util.Collections.unmodifiableMap(copy);
+    }
+
+    /** The locations of {@code key}, empty if no document named it. */
+    public List<Location> locationsOf(ResourceKey key) {
+      return locations.getOrDefault(key, List.of());
     }
   }
 
@@ -38,16 +57,20 @@ public final class ConfigLoader {
     GatewayConfig.Builder config = GatewayConfig.builder();
     serviceEndpoints.forEach(config::endpoints);
     List<ManifestError> errors = new ArrayList<>();
+    Map<ResourceKey, List<Location>> locations = new java.util.TreeMap<>();
     for (Source source : sources) {
       ManifestReader.Result read = reader.read(source.name(), source.text());
       errors.addAll(read.errors());
       for (ManifestDocument document : read.documents()) {
         ParseResult result = parser.parse(document.tree());
+        Location location = new Location(source.name(), document.line());
         if (result instanceof ParseResult.Parsed parsed) {
+          locations.computeIfAbsent(parsed.resource().key(), k -> new ArrayList<>()).add(location);
           config.add(parsed.resource());
         } else if (result instanceof ParseResult.Invalid invalid) {
           Optional<UnparsedResource> unparsed = invalid.toUnparsed();
           if (unparsed.isPresent()) {
+            locations.computeIfAbsent(unparsed.get().key(), k -> new ArrayList<>()).add(location);
             config.addUnparsed(unparsed.get());
           } else {
             errors.add(new ManifestError(source.name(), document.line(), 1, "document " + document.index()
@@ -57,6 +80,6 @@ public final class ConfigLoader {
         }
       }
     }
-    return new Loaded(config.build(), errors);
+    return new Loaded(config.build(), errors, locations);
   }
 }

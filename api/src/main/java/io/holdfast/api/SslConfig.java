@@ -49,6 +49,18 @@ public record SslConfig(CertificateSource certificate, Optional<List<String>> sn
         Objects.requireNonNull(privateKey, "privateKey");
       }
     }
+
+    /**
+     * The secret-data keys holding the chain and the key, resolved against the referring object's namespace: one
+     * Secret's key, or the chain file's then the key file's.
+     */
+    default List<ResourceKey> keys(String namespace) {
+      if (this instanceof SecretRef secret) {
+        return List.of(TlsSecretData.secretKey(secret.ref(), namespace));
+      }
+      Files files = (Files) this;
+      return List.of(TlsSecretData.fileKey(files.certChain()), TlsSecretData.fileKey(files.privateKey()));
+    }
   }
 
   /** Where the client CA comes from. */
@@ -67,21 +79,21 @@ public record SslConfig(CertificateSource certificate, Optional<List<String>> sn
         Objects.requireNonNull(path, "path");
       }
     }
+
+    /** The secret-data key holding the CA, resolved against the referring object's namespace. */
+    default ResourceKey key(String namespace) {
+      return this instanceof SecretRef secret ? TlsSecretData.secretKey(secret.ref(), namespace)
+          : TlsSecretData.fileKey(((File) this).path());
+    }
   }
 
   /** The secret-data keys holding the certificate and key, resolved against the referring object's namespace. */
   public List<ResourceKey> certificateKeys(String namespace) {
-    if (certificate instanceof CertificateSource.SecretRef secret) {
-      return List.of(TlsSecretData.secretKey(secret.ref(), namespace));
-    }
-    CertificateSource.Files files = (CertificateSource.Files) certificate;
-    return List.of(TlsSecretData.fileKey(files.certChain()), TlsSecretData.fileKey(files.privateKey()));
+    return certificate.keys(namespace);
   }
 
   /** The secret-data keys holding the client CA; empty without client validation. */
   public List<ResourceKey> clientCaKeys(String namespace) {
-    return clientCa.map(ca -> ca instanceof CaSource.SecretRef secret
-        ? TlsSecretData.secretKey(secret.ref(), namespace)
-        : TlsSecretData.fileKey(((CaSource.File) ca).path())).stream().toList();
+    return clientCa.map(ca -> ca.key(namespace)).stream().toList();
   }
 }

@@ -11,7 +11,8 @@ final class SslConfigParser {
   private static final Set<String> SSL = Set.of("secretRef", "files", "sniDomains", "minTlsVersion", "clientCa");
   private static final Set<String> REF = Set.of("name", "namespace");
   private static final Set<String> FILES = Set.of("certChain", "privateKey");
-  private static final Set<String> CLIENT_CA = Set.of("secretRef", "file");
+  static final Set<String> CLIENT_CA = Set.of("secretRef", "file");
+  static final Set<String> CERTIFICATE = Set.of("secretRef", "files");
 
   private SslConfigParser() {
   }
@@ -41,7 +42,8 @@ final class SslConfigParser {
     });
   }
 
-  private static Optional<SslConfig.CertificateSource> certificate(Fields fields) {
+  /** A certificate source: the object holding exactly one of {@code secretRef} or {@code files}. */
+  static Optional<SslConfig.CertificateSource> certificate(Fields fields) {
     boolean secret = fields.has("secretRef");
     boolean files = fields.has("files");
     if (secret == files) {
@@ -60,7 +62,8 @@ final class SslConfigParser {
     });
   }
 
-  private static Optional<SslConfig.CaSource> clientCa(Fields fields) {
+  /** A CA source: the object holding exactly one of {@code secretRef} or {@code file}. */
+  static Optional<SslConfig.CaSource> clientCa(Fields fields) {
     boolean secret = fields.has("secretRef");
     boolean file = fields.has("file");
     if (secret == file) {

@@ -50,20 +50,45 @@ public record UpstreamOptions(Optional<Dns> dns, Optional<CircuitBreakers> circu
   /**
    * TLS to the backends ({@code spec.tls}).
    *
-   * @param sni    server name sent, and checked against the certificate; default the host name when the upstream
-   *               is one host given by name
-   * @param verify how the backend's certificate is checked; default SYSTEM
+   * @param sni               server name sent, and checked against the certificate; default the host name when the
+   *                          upstream is one host given by name
+   * @param verify            how the backend's certificate is checked; default CA with a trustedCa, else SYSTEM
+   * @param trustedCa         the CA the backends' certificates must chain to, instead of the system CAs
+   * @param clientCertificate the certificate and key the proxy presents to the backends (mutual TLS)
    */
-  public record Tls(Optional<String> sni, Optional<TlsVerify> verify) {
+  public record Tls(Optional<String> sni, Optional<TlsVerify> verify, Optional<SslConfig.CaSource> trustedCa,
+      Optional<SslConfig.CertificateSource> clientCertificate) {
     public Tls {
       Objects.requireNonNull(sni, "sni");
       Objects.requireNonNull(verify, "verify");
+      Objects.requireNonNull(trustedCa, "trustedCa");
+      Objects.requireNonNull(clientCertificate, "clientCertificate");
+    }
+
+    public Tls(Optional<String> sni, Optional<TlsVerify> verify) {
+      this(sni, verify, Optional.empty(), Optional.empty());
+    }
+
+    /** How the certificate is checked: as written, else CA when a trustedCa is given, else SYSTEM. */
+    public TlsVerify effectiveVerify() {
+      return verify.orElse(trustedCa.isPresent() ? TlsVerify.CA : TlsVerify.SYSTEM);
+    }
+
+    /** The secret-data keys of all the TLS material named, resolved against the upstream's namespace. */
+    public List<ResourceKey> materialKeys(String namespace) {
+      List<ResourceKey> keys = new java.util.ArrayList<>();
+      trustedCa.ifPresent(ca -> keys.add(ca.key(namespace)));
+      clientCertificate.ifPresent(certificate -> keys.addAll(certificate.keys(namespace)));
+      return List.copyOf(keys);
     }
   }
 
-  /** SYSTEM: chain to the proxy's system CAs and DNS name equal to the SNI; NONE: not checked at all. */
+  /**
+   * SYSTEM: chain to the proxy's system CAs and DNS name equal to the SNI; CA: chain to {@code trustedCa} (and DNS
+   * name equal to the SNI when there is one); NONE: not checked at all.
+   */
   public enum TlsVerify {
-    SYSTEM, NONE
+    SYSTEM, CA, NONE
   }
 
   /** How the proxy resolves static hosts given by name ({@code spec.dns}). */

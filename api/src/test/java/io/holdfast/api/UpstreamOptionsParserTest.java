@@ -83,9 +83,48 @@ class UpstreamOptionsParserTest {
     assertThat(options("tls: {sni: api.test, verify: NONE}").tls()).contains(
         new UpstreamOptions.Tls(Optional.of("api.test"), Optional.of(UpstreamOptions.TlsVerify.NONE)));
     assertThat(options("tls: {}").tls()).contains(new UpstreamOptions.Tls(Optional.empty(), Optional.empty()));
-    assertThat(problems("tls: {verify: SOMETIMES, trustedCa: x}")).extracting(Problem::field, Problem::reason)
+    assertThat(problems("tls: {verify: SOMETIMES, ciphers: x}")).extracting(Problem::field, Problem::reason)
         .containsExactlyInAnyOrder(tuple("spec.tls.verify", Reasons.INVALID_VALUE),
-            tuple("spec.tls.trustedCa", Reasons.UNKNOWN_FIELD));
+            tuple("spec.tls.ciphers", Reasons.UNKNOWN_FIELD));
+  }
+
+  @Test
+  void trustedCaAndClientCertificateComeFromASecretOrFiles() {
+    UpstreamOptions.Tls secrets = options("""
+        tls:
+          trustedCa: {secretRef: {name: backend-ca, namespace: pki}}
+          clientCertificate: {secretRef: {name: proxy-client}}
+        """).tls().orElseThrow();
+    assertThat(secrets.trustedCa()).contains(new SslConfig.CaSource.SecretRef(new ObjectRef("backend-ca",
+        Optional.of("pki"))));
+    assertThat(secrets.effectiveVerify()).isEqualTo(UpstreamOptions.TlsVerify.CA);
+    assertThat(secrets.materialKeys("shop")).containsExactly(TlsSecretData.secretKey("pki", "backend-ca"),
+        TlsSecretData.secretKey("shop", "proxy-client"));
+
+    UpstreamOptions.Tls files = options("""
+        tls:
+          trustedCa: {file: tls/ca.crt}
+          clientCertificate: {files: {certChain: tls/client.crt, privateKey: tls/client.key}}
+        """).tls().orElseThrow();
+    assertThat(files.trustedCa()).contains(new SslConfig.CaSource.File("tls/ca.crt"));
+    assertThat(files.clientCertificate()).contains(
+        new SslConfig.CertificateSource.Files("tls/client.crt", "tls/client.key"));
+    assertThat(options("tls: {sni: api.test}").tls().orElseThrow().effectiveVerify())
+        .isEqualTo(UpstreamOptions.TlsVerify.SYSTEM);
+  }
+
+  @Test
+  void trustedCaAndClientCertificateTakeExactlyOneSource() {
+    assertThat(problems("""
+        tls:
+          trustedCa: {secretRef: {name: ca}, file: ca.crt}
+          clientCertificate: {}
+        """)).extracting(Problem::field, Problem::reason).containsExactlyInAnyOrder(
+        tuple("spec.tls.trustedCa", Reasons.CONFLICTING_FIELDS),
+        tuple("spec.tls.clientCertificate", Reasons.MISSING_FIELD));
+    assertThat(problems("tls: {clientCertificate: {files: {certChain: c.crt}}}"))
+        .extracting(Problem::field, Problem::reason)
+        .containsExactly(tuple("spec.tls.clientCertificate.files.privateKey", Reasons.MISSING_FIELD));
   }
 
   @Test

@@ -37,4 +37,33 @@ class ElectionMetricsTest {
     assertThat(registry.get("holdfast.election.last.renew.age").gauge().value()).isEqualTo(1.0);
     assertThat(registry.get("holdfast.election.leader").gauge().value()).isEqualTo(1.0);
   }
+
+  @Test
+  void everyCounterExistsAtZeroBeforeTheFirstStep() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    LeaderElector.builder(ElectionCluster.fastTimings().identity("a").build(), new InMemoryLeaseLock())
+        .clock(clock).meterRegistry(registry).build();
+
+    for (ElectorState to : ElectorState.values()) {
+      assertThat(registry.get("holdfast.election.transitions").tag("to", to.name().toLowerCase(java.util.Locale.ROOT))
+          .counter().count()).isZero();
+    }
+    for (LockException.Cause cause : LockException.Cause.values()) {
+      assertThat(registry.get("holdfast.election.renew.failures").tag("cause", cause.tag()).counter().count()).isZero();
+      assertThat(registry.get("holdfast.election.acquire.failures").tag("cause", cause.tag()).counter().count()).isZero();
+    }
+    assertThat(registry.get("holdfast.election.leader").gauge().value()).isZero();
+  }
+
+  @Test
+  void aSingleReplicaReportsLeaderOneAndTheSameSeries() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    ElectionMetrics.singleReplica(registry, Leadership.alwaysLeader("solo"));
+
+    assertThat(registry.get("holdfast.election.leader").gauge().value()).isEqualTo(1.0);
+    assertThat(registry.get("holdfast.election.last.renew.age").gauge().value()).isZero();
+    assertThat(registry.get("holdfast.election.transitions").counters()).hasSize(ElectorState.values().length);
+    assertThat(registry.get("holdfast.election.acquire.failures").counters())
+        .hasSize(LockException.Cause.values().length);
+  }
 }

@@ -38,6 +38,12 @@ public record Ir(List<Listener> listeners, List<Cluster> clusters, List<Secret> 
       if (byKey.putIfAbsent(cluster.origin().object(), cluster) != null) {
         throw new IllegalArgumentException("cluster " + cluster.origin().object() + " is defined twice");
       }
+      cluster.tls().ifPresent(tls -> {
+        tls.trustedCa().ifPresent(ca ->
+            requireSecret(secretsByName, cluster.origin(), ca, Secret.Content.TrustedCa.class));
+        tls.clientCertificate().ifPresent(certificate ->
+            requireSecret(secretsByName, cluster.origin(), certificate, Secret.Content.CertificateAndKey.class));
+      });
     }
     Map<Object, Listener> identities = new HashMap<>();
     for (Listener listener : listeners) {

@@ -6,25 +6,45 @@ import java.util.Optional;
 /**
  * TLS from the proxy to a cluster's endpoints.
  *
- * @param sni    the server name sent; with {@link Verify#SYSTEM_CAS} also the DNS name the certificate must carry
- * @param verify how the endpoints' certificates are checked
+ * @param sni               the server name sent; with {@link Verify#SYSTEM_CAS} (and {@link Verify#TRUSTED_CA} when
+ *                          present) also the DNS name the certificate must carry
+ * @param verify            how the endpoints' certificates are checked
+ * @param trustedCa         with {@link Verify#TRUSTED_CA} only: the {@link Secret} (a trusted CA) the endpoints'
+ *                          certificates must chain to
+ * @param clientCertificate the {@link Secret} (certificate and key) the proxy presents to the endpoints; absent for
+ *                          none
  */
-public record UpstreamTls(Optional<String> sni, Verify verify) {
+public record UpstreamTls(Optional<String> sni, Verify verify, Optional<String> trustedCa,
+    Optional<String> clientCertificate) {
 
   public UpstreamTls {
     Objects.requireNonNull(sni, "sni");
     Objects.requireNonNull(verify, "verify");
+    Objects.requireNonNull(trustedCa, "trustedCa");
+    Objects.requireNonNull(clientCertificate, "clientCertificate");
     if (verify == Verify.SYSTEM_CAS && sni.isEmpty()) {
       throw new IllegalArgumentException("upstream TLS checked against the system CAs needs an sni to check the"
           + " certificate's name against");
+    }
+    if ((verify == Verify.TRUSTED_CA) != trustedCa.isPresent()) {
+      throw new IllegalArgumentException("a trusted CA secret goes with verify TRUSTED_CA and only with it; got "
+          + verify + (trustedCa.isPresent() ? " and a trusted CA" : " and no trusted CA"));
     }
     sni.filter(name -> name.isEmpty() || name.length() > 255).ifPresent(name -> {
       throw new IllegalArgumentException("sni must be 1-255 characters, got " + name.length());
     });
   }
 
-  /** SYSTEM_CAS: chain to the proxy's system trust store and DNS name equal to the SNI; NONE: no check. */
+  /** Without a trusted CA of its own or a client certificate. */
+  public UpstreamTls(Optional<String> sni, Verify verify) {
+    this(sni, verify, Optional.empty(), Optional.empty());
+  }
+
+  /**
+   * SYSTEM_CAS: chain to the proxy's system trust store and DNS name equal to the SNI; TRUSTED_CA: chain to
+   * {@code trustedCa}, and DNS name equal to the SNI if there is one; NONE: no check.
+   */
   public enum Verify {
-    SYSTEM_CAS, NONE
+    SYSTEM_CAS, TRUSTED_CA, NONE
   }
 }

@@ -1,5 +1,6 @@
 package io.holdfast.ir;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.holdfast.api.ResourceKey;
@@ -49,7 +50,28 @@ class ClusterTest {
         .hasMessageContaining("timeout must be greater than 0");
     assertThatThrownBy(() -> new UpstreamTls(Optional.empty(), UpstreamTls.Verify.SYSTEM_CAS))
         .hasMessageContaining("needs an sni");
+    assertThatThrownBy(() -> new UpstreamTls(Optional.empty(), UpstreamTls.Verify.TRUSTED_CA))
+        .hasMessageContaining("and no trusted CA");
+    assertThatThrownBy(() -> new UpstreamTls(Optional.of("a.test"), UpstreamTls.Verify.SYSTEM_CAS,
+        Optional.of("ca/file/ca.crt"), Optional.empty())).hasMessageContaining("and a trusted CA");
     assertThatThrownBy(() -> new Cluster.Dns(Cluster.DnsResolution.STRICT, Cluster.DnsLookupFamily.ALL,
         Optional.of(Duration.ZERO), false)).hasMessageContaining("refreshRate");
+  }
+
+  @Test
+  void theSecretsAnUpstreamTlsNamesMustBeInTheIrWithTheRightContent() {
+    UpstreamTls tls = new UpstreamTls(Optional.empty(), UpstreamTls.Verify.TRUSTED_CA, Optional.of("ca/file/ca.crt"),
+        Optional.of("file/client.crt"));
+    Cluster withTls = new Cluster(ORIGIN, Duration.ofSeconds(1), Cluster.LbPolicy.ROUND_ROBIN, false, List.of(),
+        Optional.empty(), Optional.empty(), Optional.empty(), List.of(), Optional.of(tls));
+    Secret ca = new Secret(ORIGIN, "ca/file/ca.crt", new Secret.Content.TrustedCa("ca pem"));
+    Secret client = new Secret(ORIGIN, "file/client.crt", new Secret.Content.CertificateAndKey("chain", "key"));
+
+    assertThat(new Ir(List.of(), List.of(withTls), List.of(ca, client)).secrets()).hasSize(2);
+    assertThatThrownBy(() -> new Ir(List.of(), List.of(withTls), List.of(ca)))
+        .hasMessageContaining("refers to secret file/client.crt, which is not in the IR");
+    Secret caAsCertificate = new Secret(ORIGIN, "ca/file/ca.crt", new Secret.Content.CertificateAndKey("c", "k"));
+    assertThatThrownBy(() -> new Ir(List.of(), List.of(withTls), List.of(caAsCertificate, client)))
+        .hasMessageContaining("needs secret ca/file/ca.crt to hold TrustedCa");
   }
 }

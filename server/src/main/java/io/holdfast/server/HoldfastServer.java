@@ -1,10 +1,14 @@
 package io.holdfast.server;
 
+import io.holdfast.election.ElectionMetrics;
 import io.holdfast.election.Leadership;
+import io.holdfast.ir.NackListener;
 import io.holdfast.pipeline.ConfigPipeline;
 import io.holdfast.pipeline.StatusBoard;
 import io.holdfast.server.admin.AdminServer;
 import io.holdfast.server.admin.AdminSources;
+import io.holdfast.server.admin.EventTimeline;
+import io.holdfast.server.admin.TimelineFeeds;
 import io.holdfast.server.cli.ServeSettings;
 import io.holdfast.server.kube.KubernetesMode;
 import io.holdfast.server.snapshot.SnapshotKey;
@@ -13,6 +17,7 @@ import io.holdfast.server.snapshot.SnapshotStore;
 import io.holdfast.server.source.DirectoryWatcher;
 import io.holdfast.server.source.FileConfigSource;
 import io.holdfast.server.webhook.AdmissionWebhook;
+import io.holdfast.xds.server.ProxyStatus;
 import io.holdfast.xds.server.ReloadingTls;
 import io.holdfast.xds.server.XdsCache;
 import io.holdfast.xds.server.XdsServer;
@@ -44,6 +49,7 @@ public final class HoldfastServer implements AutoCloseable {
   private final XdsCache cache = new XdsCache();
   private final StatusBoard board = new StatusBoard();
   private final Clock clock;
+  private final EventTimeline timeline;
   private final CertificateExpiry certificates;
   private volatile Leadership leadership;
   private volatile KubernetesMode kube; // null in file mode
@@ -57,6 +63,7 @@ public final class HoldfastServer implements AutoCloseable {
 
   private HoldfastServer(Clock clock, String identity) {
     this.clock = clock;
+    this.timeline = new EventTimeline(clock, EventTimeline.DEFAULT_CAPACITY);
     this.certificates = new CertificateExpiry(registry, clock);
     this.leadership = Leadership.alwaysLeader(identity);
   }
@@ -77,17 +84,26 @@ public final class HoldfastServer implements AutoCloseable {
     Optional<SnapshotStore> store = settings.snapshotDir()
         .map(dir -> SnapshotStore.open(dir, leadership.identity(), clock, registry,
             settings.snapshotKeyFile().map(SnapshotKey::read)));
+    if (store.isEmpty()) {
+      SnapshotStore.registerMeters(registry);
+    }
     // Serve the last-known snapshot at once: new proxies get full config even before any source has synced.
     store.flatMap(SnapshotStore::load).ifPresent(stored -> {
       cache.setSnapshot(stored.snapshot());
       certificates.update(stored.snapshot());
       staleSince = Optional.of(stored.savedAt());
+      timeline.record(EventTimeline.Kind.SNAPSHOT, "Serving the last-known snapshot " + stored.snapshot().version()
+          + " from disk (saved " + stored.savedAt() + " by " + stored.savedBy() + ") until the config source syncs");
       log.info("serving last-known snapshot from disk version={} savedAt={} savedBy={} until the config source syncs",
           stored.snapshot().version(), stored.savedAt(), stored.savedBy());
     });
+    NackListener nackFeed = TimelineFeeds.nacks(timeline);
     XdsServer.Builder xdsBuilder = XdsServer.builder(cache,
         XdsServerSettings.on(settings.xdsAddress(), settings.xdsPort()), registry)
-        .nackListener(board::onNack)
+        .nackListener(nack -> {
+          board.onNack(nack);
+          nackFeed.onNack(nack);
+        })
         .clock(clock);
     if (settings.tls().isPresent()) {
       ReloadingTls tls = ReloadingTls.builder(settings.tls().get()).clock(clock).start();
@@ -108,6 +124,7 @@ public final class HoldfastServer implements AutoCloseable {
       started.push(webhook);
     }
     board.onPublish(() -> staleSince = Optional.empty()); // a source built a config: disk copy superseded
+    board.onPublish(TimelineFeeds.snapshots(timeline, board));
     io.micrometer.core.instrument.Gauge.builder("holdfast.config.staleness", this,
             h -> h.staleSince().map(t -> Duration.between(t, h.clock.instant()).toMillis() / 1000.0).orElse(0.0))
         .baseUnit("seconds")
@@ -117,14 +134,19 @@ public final class HoldfastServer implements AutoCloseable {
         () -> cache.currentSnapshot().isPresent(), () -> "no config loaded yet", registry, this::state));
     started.push(admin);
     if (settings.fileMode()) {
+      timeline.record(EventTimeline.Kind.LEADERSHIP, "This replica leads: single-replica mode, no election");
       started.push(DirectoryWatcher.start(settings.configDir(), new FileConfigSource(pipeline)));
     } else {
       awaitingElection = true;
       // Pushed last, so closed first: the lease is released before streams are drained.
-      kube = KubernetesMode.start(settings, pipeline, board, registry, clock);
+      kube = KubernetesMode.start(settings, pipeline, board, registry, clock, new KubernetesMode.Observers(
+          TimelineFeeds.leadership(timeline), TimelineFeeds.outages(timeline)));
       leadership = kube.leadership();
       awaitingElection = false;
       started.push(kube);
+    }
+    if (!(leadership instanceof io.holdfast.election.LeaderElector)) {
+      ElectionMetrics.singleReplica(registry, leadership); // the elector registers these when there is one
     }
     log.info("holdfast serving xds={}:{} admin={}:{} source={} election={} identity={}",
         settings.xdsAddress(), xds.port(), settings.adminAddress(), admin.port(),
@@ -187,9 +209,35 @@ public final class HoldfastServer implements AutoCloseable {
     board.current().ifPresent(b -> s.put("snapshotAgeSeconds",
         Duration.between(b.builtAt(), clock.instant()).toMillis() / 1000.0));
     s.put("xdsStreams", xds.connectedStreams());
+    s.put("proxies", xds.proxies().stream().map(HoldfastServer::proxyState).toList());
     s.put("config", board.toState());
+    s.put("timeline", timeline.toState());
+    s.put("generatedAt", clock.instant().toString());
     s.put("certificates", certificates.state());
     return s;
+  }
+
+  private static Map<String, Object> proxyState(ProxyStatus proxy) {
+    Map<String, Object> p = new LinkedHashMap<>();
+    p.put("nodeId", proxy.nodeId());
+    p.put("streams", proxy.streams());
+    Map<String, String> acked = new LinkedHashMap<>();
+    proxy.ackedVersions().forEach((type, version) -> acked.put(shortTypeName(type), version));
+    p.put("ackedVersions", acked);
+    p.put("lastNack", proxy.lastNack().map(n -> {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("type", shortTypeName(n.typeUrl()));
+      m.put("version", n.rejectedVersion());
+      m.put("error", n.errorDetail());
+      m.put("at", n.at().toString());
+      return m;
+    }).orElse(null));
+    return p;
+  }
+
+  /** {@code Listener} for {@code type.googleapis.com/envoy.config.listener.v3.Listener}. */
+  private static String shortTypeName(String typeUrl) {
+    return typeUrl.substring(typeUrl.lastIndexOf('.') + 1);
   }
 
   /** Stops everything in reverse order of start. Idempotent; safe to call from several threads. */

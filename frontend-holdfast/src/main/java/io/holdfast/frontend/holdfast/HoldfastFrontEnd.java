@@ -93,6 +93,9 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
           Lowering.secrets(byKey.get(chain.origin().object()), accepted)
               .forEach(secret -> named.putIfAbsent(secret.name(), secret))));
     }
+    // An upstream's secrets join them under the same names: one Secret a listener and an upstream use is one.
+    accepted.upstreams().forEach(u -> Lowering.secrets(u, accepted)
+        .forEach(secret -> named.putIfAbsent(secret.name(), secret)));
     named.values().forEach(secrets::accept);
     accepted.tcpGateways().forEach(g -> listeners.accept(Lowering.tcpSocket(g)));
   }

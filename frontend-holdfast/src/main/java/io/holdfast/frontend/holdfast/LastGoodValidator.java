@@ -6,7 +6,9 @@ import io.holdfast.api.GatewayResource;
 import io.holdfast.api.ObjectRef;
 import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
-import io.holdfast.api.SslConfig;
+import io.holdfast.api.Problem;
+import io.holdfast.api.UnparsedResource;
+import io.holdfast.api.Upstream;
 import io.holdfast.api.TlsSecretData;
 import io.holdfast.api.VirtualService;
 import io.holdfast.api.VirtualServiceSelection;
@@ -28,7 +30,8 @@ import java.util.TreeMap;
  * deleted. Its status still says Rejected, with the reasons, plus {@link Reasons#SERVING_LAST_ACCEPTED}.
  * A deleted resource is forgotten.
  *
- * <p>The TLS material a VirtualService's sslConfig names is part of the version it was accepted with: when that
+ * <p>The TLS material a VirtualService's sslConfig (or an Upstream's spec.tls) names is part of the version it was
+ * accepted with: when that
  * material turns bad (a Secret deleted, a PEM file garbled, a key that no longer matches), the VirtualService is
  * rejected and keeps being served with the material it was last accepted with, so the last good certificate stays
  * served. That old material stands in only for the VirtualServices that fall back; one that was never accepted
@@ -69,7 +72,20 @@ public final class LastGoodValidator {
       }
     });
     Map<ResourceKey, TlsSecretData> restored = restoredMaterial(config, fallbacks);
-    Verdicts result = fallbacks.isEmpty() ? plain : validator.run(substitute(config, fallbacks, restored));
+    // Restored material serves only the objects that fall back. An Upstream it would let through stays rejected
+    // with its own reasons, so what routes to it is rejected as before (a VirtualService is simply left out below).
+    Map<ResourceKey, UnparsedResource> heldBackUpstreams = new HashMap<>();
+    for (Upstream upstream : config.upstreams()) {
+      if (!fallbacks.containsKey(upstream.key()) && !plain.isAccepted(upstream.key())
+          && materialKeys(upstream).stream().anyMatch(restored::containsKey)) {
+        heldBackUpstreams.put(upstream.key(), new UnparsedResource(upstream.key(),
+            upstream.metadata().generation(), plain.statuses().get(upstream.key()).findings().stream()
+            .filter(f -> f.severity() == Finding.Severity.ERROR)
+            .map(f -> new Problem(f.field(), f.reason(), f.message())).toList()));
+      }
+    }
+    Verdicts result = fallbacks.isEmpty() ? plain
+        : validator.run(substitute(config, fallbacks, restored, heldBackUpstreams));
 
     TreeMap<ResourceKey, ObjectStatus> statuses = new TreeMap<>(result.statuses());
     fallbacks.forEach((key, previous) -> {
@@ -85,8 +101,9 @@ public final class LastGoodValidator {
     });
     // Restored material serves only the objects that fall back: others it would let through stay rejected.
     Set<ResourceKey> heldBack = new HashSet<>();
+    heldBackUpstreams.keySet().forEach(key -> statuses.put(key, plain.statuses().get(key)));
     for (VirtualService vs : config.virtualServices()) {
-      if (!fallbacks.containsKey(vs.key()) && !plain.isAccepted(vs.key()) && vs.sslConfig().isPresent()
+      if (!fallbacks.containsKey(vs.key()) && !plain.isAccepted(vs.key())
           && materialKeys(vs).stream().anyMatch(restored::containsKey)) {
         heldBack.add(vs.key());
         statuses.put(vs.key(), plain.statuses().get(vs.key()));
@@ -96,10 +113,11 @@ public final class LastGoodValidator {
     for (GatewayResource r : resourcesOf(accepted)) {
       if (!fallbacks.containsKey(r.key())) {
         lastAccepted.put(r.key(), r);
-        if (r instanceof VirtualService vs) {
+        List<ResourceKey> keys = materialKeys(r);
+        if (!keys.isEmpty()) {
           Map<ResourceKey, TlsSecretData> material = new HashMap<>();
-          materialKeys(vs).forEach(k -> config.secretOf(k).ifPresent(data -> material.put(k, data)));
-          lastAcceptedMaterial.put(vs.key(), material);
+          keys.forEach(k -> config.secretOf(k).ifPresent(data -> material.put(k, data)));
+          lastAcceptedMaterial.put(r.key(), material);
         }
       }
     }
@@ -107,22 +125,21 @@ public final class LastGoodValidator {
   }
 
   /**
-   * The material to restore: for each VirtualService falling back whose last accepted material was good and
+   * The material to restore: for each object falling back (a VirtualService with an sslConfig, an Upstream with
+   * TLS material) whose last accepted material was good and
    * whose material in {@code config} is not, that last accepted material.
    */
   private Map<ResourceKey, TlsSecretData> restoredMaterial(GatewayConfig config,
       Map<ResourceKey, GatewayResource> fallbacks) {
     Map<ResourceKey, TlsSecretData> restored = new TreeMap<>();
     for (GatewayResource previous : fallbacks.values()) {
-      if (!(previous instanceof VirtualService vs) || vs.sslConfig().isEmpty()) {
+      if (materialKeys(previous).isEmpty()) {
         continue;
       }
-      SslConfig ssl = vs.sslConfig().get();
-      String namespace = vs.metadata().namespace();
-      Map<ResourceKey, TlsSecretData> material = lastAcceptedMaterial.getOrDefault(vs.key(), Map.of());
+      Map<ResourceKey, TlsSecretData> material = lastAcceptedMaterial.getOrDefault(previous.key(), Map.of());
       GatewayConfig.Builder remembered = GatewayConfig.builder();
       material.forEach(remembered::secret);
-      if (usable(ssl, namespace, config) || !usable(ssl, namespace, remembered.build())) {
+      if (usable(previous, config) || !usable(previous, remembered.build())) {
         continue;
       }
       material.forEach(restored::putIfAbsent);
@@ -130,28 +147,44 @@ public final class LastGoodValidator {
     return restored;
   }
 
-  private boolean usable(SslConfig ssl, String namespace, GatewayConfig config) {
-    return TlsRules.materialFindings(ssl, namespace, config, clock.instant()).stream()
-        .noneMatch(f -> f.severity() == Finding.Severity.ERROR);
+  /** True if the TLS material {@code resource} names is good in {@code config}. */
+  private boolean usable(GatewayResource resource, GatewayConfig config) {
+    String namespace = resource.metadata().namespace();
+    List<Finding> findings = new ArrayList<>();
+    if (resource instanceof VirtualService vs) {
+      vs.sslConfig().ifPresent(ssl -> findings.addAll(TlsRules.materialFindings(ssl, namespace, config,
+          clock.instant())));
+    } else if (resource instanceof Upstream upstream) {
+      upstream.options().tls().ifPresent(tls -> findings.addAll(TlsRules.materialFindings(tls, namespace, config,
+          clock.instant())));
+    }
+    return findings.stream().noneMatch(f -> f.severity() == Finding.Severity.ERROR);
   }
 
-  private static List<ResourceKey> materialKeys(VirtualService vs) {
+  /** The keys of the TLS material {@code resource} names: a VirtualService's sslConfig, an Upstream's spec.tls. */
+  private static List<ResourceKey> materialKeys(GatewayResource resource) {
     List<ResourceKey> keys = new ArrayList<>();
-    vs.sslConfig().ifPresent(ssl -> {
-      keys.addAll(ssl.certificateKeys(vs.metadata().namespace()));
-      keys.addAll(ssl.clientCaKeys(vs.metadata().namespace()));
-    });
+    String namespace = resource.metadata().namespace();
+    if (resource instanceof VirtualService vs) {
+      vs.sslConfig().ifPresent(ssl -> {
+        keys.addAll(ssl.certificateKeys(namespace));
+        keys.addAll(ssl.clientCaKeys(namespace));
+      });
+    } else if (resource instanceof Upstream upstream) {
+      upstream.options().tls().ifPresent(tls -> keys.addAll(tls.materialKeys(namespace)));
+    }
     return keys;
   }
 
   private static GatewayConfig substitute(GatewayConfig config, Map<ResourceKey, GatewayResource> fallbacks,
-      Map<ResourceKey, TlsSecretData> restored) {
+      Map<ResourceKey, TlsSecretData> restored, Map<ResourceKey, UnparsedResource> heldBack) {
     GatewayConfig.Builder b = GatewayConfig.builder();
     for (GatewayResource r : resourcesOf(config)) {
-      if (!fallbacks.containsKey(r.key())) {
+      if (!fallbacks.containsKey(r.key()) && !heldBack.containsKey(r.key())) {
         b.add(r);
       }
     }
+    heldBack.values().forEach(b::addUnparsed);
     config.unparsed().stream().filter(u -> !fallbacks.containsKey(u.key())).forEach(b::addUnparsed);
     fallbacks.values().forEach(b::add);
     config.serviceEndpoints().forEach(b::endpoints);

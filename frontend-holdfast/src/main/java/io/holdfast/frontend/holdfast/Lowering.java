@@ -68,9 +68,36 @@ final class Lowering {
         options.circuitBreakers().map(Lowering::circuitBreakers),
         options.outlierDetection().map(Lowering::outlierDetection),
         options.healthChecks().stream().map(Lowering::healthCheck).toList(),
-        options.tls().map(tls -> new UpstreamTls(UpstreamRules.sni(upstream, tls),
-            tls.verify().orElse(UpstreamOptions.TlsVerify.SYSTEM) == UpstreamOptions.TlsVerify.SYSTEM
-                ? UpstreamTls.Verify.SYSTEM_CAS : UpstreamTls.Verify.NONE)));
+        options.tls().map(tls -> upstreamTls(upstream, tls)));
+  }
+
+  private static UpstreamTls upstreamTls(Upstream upstream, UpstreamOptions.Tls tls) {
+    String namespace = upstream.metadata().namespace();
+    UpstreamTls.Verify verify = switch (tls.effectiveVerify()) {
+      case SYSTEM -> UpstreamTls.Verify.SYSTEM_CAS;
+      case CA -> UpstreamTls.Verify.TRUSTED_CA;
+      case NONE -> UpstreamTls.Verify.NONE;
+    };
+    return new UpstreamTls(UpstreamRules.sni(upstream, tls), verify,
+        tls.trustedCa().map(ca -> caSecretName(ca.key(namespace))),
+        tls.clientCertificate().map(certificate -> certificateSecretName(certificate.keys(namespace).get(0))));
+  }
+
+  /**
+   * The IR secrets of an Upstream's TLS: its trusted CA and its client certificate, named as a VirtualService's
+   * ({@link #secrets(VirtualService, GatewayConfig)}), so a Secret or file both use is one secret.
+   */
+  static List<Secret> secrets(Upstream upstream, GatewayConfig config) {
+    String namespace = upstream.metadata().namespace();
+    Origin origin = Origin.of(upstream.key()).at("spec.tls");
+    List<Secret> secrets = new ArrayList<>();
+    upstream.options().tls().ifPresent(tls -> {
+      tls.trustedCa().ifPresent(ca -> secrets.add(trustedCaSecret(origin.at("trustedCa"), ca.key(namespace),
+          config)));
+      tls.clientCertificate().ifPresent(certificate -> secrets.add(certificateSecret(
+          origin.at("clientCertificate"), certificate.keys(namespace), config)));
+    });
+    return secrets;
   }
 
   /** STRICT and V4_ONLY unless written: Gloo Edge's choice for static hosts given by name. */
@@ -274,30 +301,42 @@ final class Lowering {
     SslConfig ssl = vs.sslConfig().orElseThrow();
     String namespace = vs.metadata().namespace();
     Origin origin = Origin.of(vs.key()).at("spec.sslConfig");
-    List<ResourceKey> certificateKeys = ssl.certificateKeys(namespace);
-    String chain = TlsRules.entry(config, certificateKeys.get(0), TlsSecretData.TLS_CRT).orElseThrow(() ->
-        new IllegalArgumentException(vs.key() + ": no certificate; lower only Validator output"));
-    String key = TlsRules.entry(config, certificateKeys.get(certificateKeys.size() - 1), TlsSecretData.TLS_KEY)
-        .orElseThrow(() -> new IllegalArgumentException(vs.key() + ": no private key; lower only Validator output"));
     List<Secret> secrets = new ArrayList<>();
-    secrets.add(new Secret(origin, certificateSecretName(vs, ssl), new Secret.Content.CertificateAndKey(chain, key)));
-    clientCaSecretName(vs, ssl).ifPresent(name -> {
-      ResourceKey caKey = ssl.clientCaKeys(namespace).get(0);
-      String ca = TlsRules.entry(config, caKey, TlsSecretData.CA_CRT).orElseThrow(() ->
-          new IllegalArgumentException(vs.key() + ": no client CA; lower only Validator output"));
-      secrets.add(new Secret(origin.at("clientCa"), name, new Secret.Content.TrustedCa(ca)));
-    });
+    secrets.add(certificateSecret(origin, ssl.certificateKeys(namespace), config));
+    ssl.clientCa().ifPresent(ca -> secrets.add(trustedCaSecret(origin.at("clientCa"), ca.key(namespace), config)));
     return secrets;
   }
 
+  private static Secret certificateSecret(Origin origin, List<ResourceKey> keys, GatewayConfig config) {
+    String chain = TlsRules.entry(config, keys.get(0), TlsSecretData.TLS_CRT).orElseThrow(() ->
+        new IllegalArgumentException(origin + ": no certificate; lower only Validator output"));
+    String key = TlsRules.entry(config, keys.get(keys.size() - 1), TlsSecretData.TLS_KEY).orElseThrow(() ->
+        new IllegalArgumentException(origin + ": no private key; lower only Validator output"));
+    return new Secret(origin, certificateSecretName(keys.get(0)), new Secret.Content.CertificateAndKey(chain, key));
+  }
+
+  private static Secret trustedCaSecret(Origin origin, ResourceKey key, GatewayConfig config) {
+    String ca = TlsRules.entry(config, key, TlsSecretData.CA_CRT).orElseThrow(() ->
+        new IllegalArgumentException(origin + ": no CA; lower only Validator output"));
+    return new Secret(origin, caSecretName(key), new Secret.Content.TrustedCa(ca));
+  }
+
   private static String certificateSecretName(VirtualService vs, SslConfig ssl) {
-    ResourceKey key = ssl.certificateKeys(vs.metadata().namespace()).get(0);
-    return TlsSecretData.isFileKey(key) ? "file/" + key.name() : "secret/" + key.namespace() + "/" + key.name();
+    return certificateSecretName(ssl.certificateKeys(vs.metadata().namespace()).get(0));
   }
 
   private static Optional<String> clientCaSecretName(VirtualService vs, SslConfig ssl) {
-    return ssl.clientCaKeys(vs.metadata().namespace()).stream().findFirst().map(key -> TlsSecretData.isFileKey(key)
-        ? "ca/file/" + key.name() : "ca/secret/" + key.namespace() + "/" + key.name());
+    return ssl.clientCaKeys(vs.metadata().namespace()).stream().findFirst().map(Lowering::caSecretName);
+  }
+
+  /** {@code secret/ns/name} for a Secret, {@code file/PATH} for files (the chain's path). */
+  private static String certificateSecretName(ResourceKey key) {
+    return TlsSecretData.isFileKey(key) ? "file/" + key.name() : "secret/" + key.namespace() + "/" + key.name();
+  }
+
+  /** {@code ca/secret/ns/name} for a Secret's {@code ca.crt}, {@code ca/file/PATH} for a file. */
+  private static String caSecretName(ResourceKey key) {
+    return "ca/" + certificateSecretName(key);
   }
 
   /**

@@ -5,6 +5,7 @@ import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.SslConfig;
 import io.holdfast.api.TlsSecretData;
+import io.holdfast.api.UpstreamOptions;
 import io.holdfast.api.VirtualService;
 import io.holdfast.ir.Finding;
 import io.holdfast.pki.Keys;
@@ -21,10 +22,10 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * The rules of a VirtualService's {@code sslConfig} and of the TLS material it names. The material must be there
- * ({@code SecretNotFound}), parse as a certificate chain and one private key, or a CA bundle
- * ({@code InvalidCertificate}), and the key must belong to the leaf certificate ({@code KeyMismatch}): each is an
- * error. A certificate outside its validity period is only a warning ({@code CertificateNotValidNow}): refusing
+ * The rules of a VirtualService's {@code sslConfig} and of the TLS material it, or an Upstream's {@code spec.tls},
+ * names. The material must be there ({@code SecretNotFound}), parse as a certificate chain and one private key, or a
+ * CA bundle ({@code InvalidCertificate}), and the key must belong to the leaf certificate ({@code KeyMismatch}): each
+ * is an error. A certificate outside its validity period is only a warning ({@code CertificateNotValidNow}): refusing
  * it would turn an expiry into a config rejection on top of the expiry, and clients decide whether they accept it.
  * Messages name the Secret or file and the entry, never the content. Pure apart from reading {@code now}.
  */
@@ -60,7 +61,35 @@ final class TlsRules {
         }
       }
     }
-    materialFindings(ssl, vs.metadata().namespace(), config, now).forEach(f -> {
+    report(materialFindings(ssl, vs.metadata().namespace(), config, now), sink);
+  }
+
+  /** Everything wrong with the material {@code ssl} names, as found in {@code config}. */
+  static List<Finding> materialFindings(SslConfig ssl, String namespace, GatewayConfig config, Instant now) {
+    List<Finding> findings = new ArrayList<>(certificate(ssl, namespace, config, now).findings());
+    ssl.clientCa().ifPresent(ca -> findings.addAll(trustedCa(ca.key(namespace), "spec.sslConfig.clientCa", config,
+        now)));
+    return findings;
+  }
+
+  /**
+   * Everything wrong with the material an Upstream's {@code spec.tls} names ({@code trustedCa},
+   * {@code clientCertificate}), as found in {@code config}: the same checks and reasons as a listener's.
+   */
+  static List<Finding> materialFindings(UpstreamOptions.Tls tls, String namespace, GatewayConfig config,
+      Instant now) {
+    List<Finding> findings = new ArrayList<>();
+    tls.trustedCa().ifPresent(ca -> findings.addAll(trustedCa(ca.key(namespace), "spec.tls.trustedCa", config,
+        now)));
+    tls.clientCertificate().ifPresent(source -> findings.addAll(certificate(source.keys(namespace),
+        "spec.tls.clientCertificate." + (source instanceof SslConfig.CertificateSource.SecretRef ? "secretRef"
+            : "files"), config, now).findings()));
+    return findings;
+  }
+
+  /** Reports each finding to {@code sink} with its own severity. */
+  static void report(List<Finding> findings, Ledger.Sink sink) {
+    findings.forEach(f -> {
       if (f.severity() == Finding.Severity.ERROR) {
         sink.error(f.field(), f.reason(), f.message());
       } else {
@@ -69,18 +98,18 @@ final class TlsRules {
     });
   }
 
-  /** Everything wrong with the material {@code ssl} names, as found in {@code config}. */
-  static List<Finding> materialFindings(SslConfig ssl, String namespace, GatewayConfig config, Instant now) {
-    List<Finding> findings = new ArrayList<>(certificate(ssl, namespace, config, now).findings());
-    ssl.clientCa().ifPresent(ca -> findings.addAll(clientCa(ssl, namespace, config, now)));
-    return findings;
-  }
-
   static Material certificate(SslConfig ssl, String namespace, GatewayConfig config, Instant now) {
-    List<Finding> findings = new ArrayList<>();
     String field = ssl.certificate() instanceof SslConfig.CertificateSource.SecretRef
         ? "spec.sslConfig.secretRef" : "spec.sslConfig.files";
-    List<ResourceKey> keys = ssl.certificateKeys(namespace);
+    return certificate(ssl.certificateKeys(namespace), field, config, now);
+  }
+
+  /**
+   * A certificate chain and its private key: under one Secret's key, or the chain file's and the key file's keys
+   * ({@link SslConfig.CertificateSource#keys}).
+   */
+  static Material certificate(List<ResourceKey> keys, String field, GatewayConfig config, Instant now) {
+    List<Finding> findings = new ArrayList<>();
     Optional<String> chainText = entry(config, keys.get(0), TlsSecretData.TLS_CRT, field, findings);
     if (keys.size() == 1 && config.secretOf(keys.get(0)).isEmpty()) {
       return new Material(Optional.empty(), findings); // one Secret missing is one finding
@@ -115,10 +144,9 @@ final class TlsRules {
     return new Material(Optional.of(leaf), findings);
   }
 
-  private static List<Finding> clientCa(SslConfig ssl, String namespace, GatewayConfig config, Instant now) {
+  /** A CA bundle: a Secret's {@code ca.crt} or a PEM file. */
+  private static List<Finding> trustedCa(ResourceKey key, String field, GatewayConfig config, Instant now) {
     List<Finding> findings = new ArrayList<>();
-    String field = "spec.sslConfig.clientCa";
-    ResourceKey key = ssl.clientCaKeys(namespace).get(0);
     entry(config, key, TlsSecretData.CA_CRT, field, findings).ifPresent(text -> {
       try {
         validity(Pem.certificates(text), where(key, TlsSecretData.CA_CRT), field, now, findings);

@@ -63,8 +63,15 @@ final class UpstreamRules {
   private static void checkTls(Upstream upstream, UpstreamOptions.Tls tls, Ledger.Sink sink) {
     tls.sni().filter(sni -> !Syntax.isHostName(sni) || sni.endsWith(".") || sni.length() > 255).ifPresent(sni ->
         sink.error("spec.tls.sni", Reasons.INVALID_UPSTREAM_TLS, "\"" + sni + "\" is not a host name"));
-    boolean system = tls.verify().orElse(UpstreamOptions.TlsVerify.SYSTEM) == UpstreamOptions.TlsVerify.SYSTEM;
-    if (system && sni(upstream, tls).isEmpty()) {
+    UpstreamOptions.TlsVerify verify = tls.effectiveVerify();
+    if (verify == UpstreamOptions.TlsVerify.CA && tls.trustedCa().isEmpty()) {
+      sink.error("spec.tls.verify", Reasons.INVALID_UPSTREAM_TLS, "verify: CA checks the backends' certificates"
+          + " against spec.tls.trustedCa, which is not given");
+    } else if (verify != UpstreamOptions.TlsVerify.CA && tls.trustedCa().isPresent()) {
+      sink.error("spec.tls.verify", Reasons.INVALID_UPSTREAM_TLS, "verify: " + verify + " does not use"
+          + " spec.tls.trustedCa; leave verify out (or write CA) to check against the trusted CA, or drop trustedCa");
+    }
+    if (verify == UpstreamOptions.TlsVerify.SYSTEM && sni(upstream, tls).isEmpty()) {
       sink.error("spec.tls.sni", Reasons.INVALID_UPSTREAM_TLS, "verify: SYSTEM checks the backends' certificates"
           + " for the name in sni, and there is none to derive (the upstream is not one host given by name);"
           + " give sni, or verify: NONE to skip every check");

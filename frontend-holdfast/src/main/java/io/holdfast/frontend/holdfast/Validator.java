@@ -48,8 +48,8 @@ import org.slf4j.LoggerFactory;
  *       Gateway whose selection names a missing or rejected VirtualService, or serves none, gets a
  *       warning, never a rejection: its listener is still served.</li>
  * </ol>
- * VirtualServices' sslConfigs are checked with their own rules, against the TLS material in the config
- * ({@link TlsRules}); on each HTTPS Gateway the served VirtualServices claim their TLS server names, oldest first
+ * VirtualServices' sslConfigs and Upstreams' TLS settings are checked with their own rules, against the TLS material
+ * in the config ({@link TlsRules}); on each HTTPS Gateway the served VirtualServices claim their TLS server names, oldest first
  * ({@code DuplicateSniDomain}), and one without an sslConfig is left out with a warning on the Gateway.
  * Stateless and thread-safe; pure apart from a debug log line and reading the clock (certificate validity).
  */
@@ -87,7 +87,12 @@ public final class Validator {
     List<TcpGateway> tcpGateways = unique(config.tcpGateways(), duplicates);
     List<RouteTable> routeTables = unique(config.routeTables(), duplicates);
 
-    upstreams.forEach(u -> UpstreamRules.check(u, ledger.sink(u.key())));
+    Instant now = clock.instant();
+    for (Upstream upstream : upstreams) {
+      UpstreamRules.check(upstream, ledger.sink(upstream.key()));
+      upstream.options().tls().ifPresent(tls -> TlsRules.report(
+          TlsRules.materialFindings(tls, upstream.metadata().namespace(), config, now), ledger.sink(upstream.key())));
+    }
     Map<ResourceKey, Upstream> upstreamsByKey = new TreeMap<>();
     upstreams.forEach(u -> upstreamsByKey.put(u.key(), u));
     for (RouteTable table : routeTables) {
@@ -96,7 +101,6 @@ public final class Validator {
       RouteOptionsRules.checkReferences(table.key(), table.metadata().namespace(), table.routes(), upstreamsByKey,
           ledger);
     }
-    Instant now = clock.instant();
     for (VirtualService vs : virtualServices) {
       VirtualServiceRules.check(vs, ledger.sink(vs.key()));
       vs.sslConfig().ifPresent(ssl -> TlsRules.check(vs, ssl, config, now, ledger.sink(vs.key())));

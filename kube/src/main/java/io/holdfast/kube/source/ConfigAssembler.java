@@ -32,7 +32,7 @@ import tools.jackson.databind.node.ObjectNode;
  * Builds one {@link GatewayConfig} from a {@link ClusterView}: every custom resource goes through
  * {@link ModelParser} (the same parser as files), resources that fail to parse are kept as unparsed so
  * validation reports them, every Service port a kube Upstream names gets its ready endpoints, and every Secret an
- * {@code sslConfig} names gets its data. Stateless.
+ * {@code sslConfig} or an Upstream's {@code spec.tls} names gets its data. Stateless.
  */
 final class ConfigAssembler {
 
@@ -70,9 +70,12 @@ final class ConfigAssembler {
         ParseResult result = parser.parse(tree(resource, kind));
         if (result instanceof ParseResult.Parsed parsed) {
           config.add(parsed.resource());
-          if (parsed.resource() instanceof Upstream upstream
-              && upstream.target() instanceof UpstreamTarget.Kube kube) {
-            services.add(kube.service(upstream.metadata().namespace()));
+          if (parsed.resource() instanceof Upstream upstream) {
+            if (upstream.target() instanceof UpstreamTarget.Kube kube) {
+              services.add(kube.service(upstream.metadata().namespace()));
+            }
+            upstream.options().tls().ifPresent(tls -> secrets.addAll(tls.materialKeys(
+                upstream.metadata().namespace())));
           }
           if (parsed.resource() instanceof VirtualService vs) {
             vs.sslConfig().ifPresent(ssl -> {

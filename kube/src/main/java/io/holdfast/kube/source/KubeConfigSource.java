@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The gateway config as the Kubernetes API holds it: Upstream, VirtualService, Gateway, TcpGateway and RouteTable
  * custom resources, plus the Services and EndpointSlices that kube upstreams resolve to and the Secrets that
- * sslConfigs name, kept in fabric8 informer caches.
+ * sslConfigs and Upstream TLS settings name, kept in fabric8 informer caches.
  *
  * <p>Informer events only mark the view dirty. One rebuild thread waits for a pause in changes
  * ({@link Debounce}: {@code holdOff}, default 100 ms, but at most {@code cap}, default 500 ms, after the first change),
@@ -85,7 +85,9 @@ public final class KubeConfigSource implements AutoCloseable {
   private final ScheduledExecutorService health;
   private final ConfigAssembler assembler;
   private final Staleness staleness = new Staleness();
+  private final HealthListener healthListener;
   private volatile Instant lastContact;
+  private volatile Boolean apiAnswered; // null before the first probe
   private volatile Map<ResourceKey, ObservedObject> observed = Map.of();
   private GatewayConfig lastPushed; // rebuild thread only
   private boolean probeFailed; // health thread only
@@ -99,6 +101,7 @@ public final class KubeConfigSource implements AutoCloseable {
     debounce = b.debounce;
     probeInterval = b.probeInterval;
     clock = b.clock;
+    healthListener = b.healthListener;
     metrics = new KubeSourceMetrics(b.registry);
     assembler = new ConfigAssembler(client.getKubernetesSerialization());
     InformerSlot.Listener listener = new InformerSlot.Listener() {
@@ -123,7 +126,7 @@ public final class KubeConfigSource implements AutoCloseable {
         .runnableInformer(0)
         .addIndexers(Map.of(BY_SERVICE, KubeConfigSource::serviceKeys)), listener);
     // Secrets of the watched namespaces (all namespaces unless one is set): RBAC grants get/list/watch on them;
-    // the assembler copies only the ones an sslConfig names into the config.
+    // the assembler copies only the ones an sslConfig or an Upstream's tls names into the config.
     // Optional (see InformerSlot): an upgrade without the secrets RBAC rule still serves everything else, and its
     // sslConfigs report SecretNotFound until the rule is there.
     secrets = new InformerSlot<>(SECRET, true, () -> scoped(client.secrets()).runnableInformer(0), listener);
@@ -131,6 +134,7 @@ public final class KubeConfigSource implements AutoCloseable {
     slots.add(services);
     slots.add(slices);
     slots.add(secrets);
+    slots.forEach(slot -> metrics.watching(slot.kind()));
     debouncer = new DebounceThread("holdfast-kube-rebuild", debounce, System::nanoTime, this::hasSynced, this::rebuild);
     health = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "holdfast-kube-health");
@@ -170,6 +174,11 @@ public final class KubeConfigSource implements AutoCloseable {
    */
   public Optional<Instant> staleSince() {
     return staleness.since();
+  }
+
+  /** Whether the API answered the last reachability probe; empty before the first probe. */
+  public Optional<Boolean> apiAnswered() {
+    return Optional.ofNullable(apiAnswered);
   }
 
   /** When the API last answered (a probe, a list or an event); empty if it never has. */
@@ -253,11 +262,20 @@ public final class KubeConfigSource implements AutoCloseable {
         slots.forEach(InformerSlot::restart);
       }
       probeFailed = !answered;
+      apiAnswered = answered;
       List<String> notWatching = slots.stream().filter(s -> !s.isWatching()).map(InformerSlot::kind).toList();
+      Optional<Instant> staleBefore = staleness.since();
       switch (staleness.observe(now, hasSynced(), notWatching.isEmpty(), answered)) {
-        case BECAME_STALE -> log.warn("kube view is stale, serving the cached config apiAnswers={} notWatching={}",
-            answered, notWatching);
-        case RECOVERED -> log.info("kube view is current again: the API answers and every informer watches");
+        case BECAME_STALE -> {
+          log.warn("kube view is stale, serving the cached config apiAnswers={} notWatching={}",
+              answered, notWatching);
+          healthListener.onStale(now, answered ? "not watching " + String.join(", ", notWatching)
+              : "the API does not answer");
+        }
+        case RECOVERED -> {
+          log.info("kube view is current again: the API answers and every informer watches");
+          healthListener.onRecovered(staleBefore.orElse(now), now);
+        }
         default -> { }
       }
     } catch (RuntimeException e) {
@@ -313,6 +331,28 @@ public final class KubeConfigSource implements AutoCloseable {
     }
   }
 
+  /**
+   * Told when the cached view becomes stale and when it is current again (see {@link #staleSince()}), on the
+   * health thread, in order. Keep it quick; an exception is logged and does not stop the health checks.
+   */
+  public interface HealthListener {
+    HealthListener NONE = new HealthListener() {
+      @Override
+      public void onStale(Instant since, String reason) {
+      }
+
+      @Override
+      public void onRecovered(Instant staleSince, Instant now) {
+      }
+    };
+
+    /** The view became stale at {@code since}; {@code reason} says why, e.g. "the API does not answer". */
+    void onStale(Instant since, String reason);
+
+    /** The view, stale since {@code staleSince}, is current again at {@code now}. */
+    void onRecovered(Instant staleSince, Instant now);
+  }
+
   /** Settings of a {@link KubeConfigSource}. */
   public static final class Builder {
     private final KubernetesClient client;
@@ -322,6 +362,7 @@ public final class KubeConfigSource implements AutoCloseable {
     private Duration probeInterval = Duration.ofSeconds(2);
     private Clock clock = Clock.systemUTC();
     private MeterRegistry registry = new SimpleMeterRegistry();
+    private HealthListener healthListener = HealthListener.NONE;
 
     private Builder(KubernetesClient client, Consumer<GatewayConfig> sink) {
       this.client = Objects.requireNonNull(client, "client");
@@ -370,6 +411,12 @@ public final class KubeConfigSource implements AutoCloseable {
     /** Where the meters go; default a private registry. */
     public Builder meterRegistry(MeterRegistry value) {
       registry = Objects.requireNonNull(value, "registry");
+      return this;
+    }
+
+    /** Told about staleness transitions; default none. */
+    public Builder healthListener(HealthListener value) {
+      healthListener = Objects.requireNonNull(value, "healthListener");
       return this;
     }
 

@@ -51,11 +51,20 @@ final class KubeSourceMetrics {
     rebuildTime.record(took);
   }
 
+  /** Registers the failure counter of a watched kind at 0, so it is exported before the first failure. */
+  void watching(String kind) {
+    failures(kind);
+  }
+
   void failed(String kind) {
-    failures.computeIfAbsent(kind, k -> Counter.builder(FAILURES)
+    failures(kind).increment();
+  }
+
+  private Counter failures(String kind) {
+    return failures.computeIfAbsent(kind, k -> Counter.builder(FAILURES)
         .description("Failed lists or watches, each retried")
         .tag("kind", k)
-        .register(registry)).increment();
+        .register(registry));
   }
 
   /** Removes the gauges, which would otherwise keep reporting a closed source. Counters stay. */

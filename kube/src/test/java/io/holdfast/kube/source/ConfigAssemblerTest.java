@@ -162,6 +162,30 @@ class ConfigAssemblerTest {
   }
 
   @Test
+  void secretsNamedByAnUpstreamsTlsArriveToo() {
+    add(resource("""
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: billing, namespace: shop}
+        spec:
+          static: {hosts: [{address: billing.test, port: 443}]}
+          tls:
+            trustedCa: {secretRef: {name: billing-ca, namespace: pki}}
+            clientCertificate: {secretRef: {name: proxy-client}}
+        """));
+    secrets.put("pki/billing-ca", secret("pki", "billing-ca", Map.of("ca.crt", "CA")));
+    secrets.put("shop/proxy-client", secret("shop", "proxy-client", Map.of("tls.crt", "CERT", "tls.key", "KEY")));
+    secrets.put("shop/unrelated", secret("shop", "unrelated", Map.of("password", "hunter2")));
+
+    var config = new ConfigAssembler(new KubernetesSerialization()).assemble(view).config();
+
+    assertThat(config.secrets()).containsOnlyKeys(TlsSecretData.secretKey("pki", "billing-ca"),
+        TlsSecretData.secretKey("shop", "proxy-client"));
+    assertThat(config.secretOf(TlsSecretData.secretKey("pki", "billing-ca")).orElseThrow().entries())
+        .containsExactlyEntriesOf(new java.util.TreeMap<>(Map.of("ca.crt", "CA")));
+  }
+
+  @Test
   void aMissingSecretGetsNoEntryAndFileKeysAreNotLookedUpInTheCluster() {
     add(resource("""
         apiVersion: gateway.holdfast.io/v1

@@ -301,8 +301,21 @@ class KubeConfigSourceIT {
   void anOutageKeepsTheLastConfigAndChangesMadeDuringItArriveAfterwards(FaultProxy.Mode fault) {
     kube.apply(virtualService("demo", "before", "before.test"));
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    KubeConfigSource source = kube.start(b -> b.meterRegistry(registry));
+    List<String> health = new java.util.concurrent.CopyOnWriteArrayList<>();
+    KubeConfigSource source = kube.start(b -> b.meterRegistry(registry).healthListener(
+        new KubeConfigSource.HealthListener() {
+          @Override
+          public void onStale(java.time.Instant since, String reason) {
+            health.add("stale " + since + " " + reason);
+          }
+
+          @Override
+          public void onRecovered(java.time.Instant staleSince, java.time.Instant now) {
+            health.add("recovered " + staleSince);
+          }
+        }));
     await().atMost(WAIT).until(() -> !kube.configs.isEmpty() && source.staleSince().isEmpty());
+    await().atMost(WAIT).until(() -> source.apiAnswered().equals(java.util.Optional.of(true)));
     GatewayConfig beforeOutage = kube.last();
     int pushed = kube.configs.size();
 
@@ -322,12 +335,19 @@ class KubeConfigSourceIT {
     assertThat(source.hasSynced()).isTrue();
     assertThat(source.lastContact()).contains(lastContact);
     assertThat(registry.get(KubeSourceMetrics.STALE).gauge().value()).isEqualTo(1.0);
+    java.time.Instant staleSince = source.staleSince().orElseThrow();
+    // The last transition is this outage's start (informers starting up may have flapped before it).
+    assertThat(health.get(health.size() - 1)).startsWith("stale " + staleSince + " ")
+        .containsAnyOf("the API does not answer", "not watching ");
+    int beforeRecovery = health.size();
 
     kube.proxy.pass();
     await().atMost(WAIT).untilAsserted(() -> assertThat(kube.last().virtualServices())
         .extracting(v -> v.key().name()).containsExactly("before", "during"));
     await().atMost(WAIT).until(() -> source.staleSince().isEmpty());
     assertThat(source.lastContact().orElseThrow()).isAfter(lastContact);
+    assertThat(health).hasSize(beforeRecovery + 1).last().isEqualTo("recovered " + staleSince);
+    assertThat(source.apiAnswered()).contains(true);
     assertThat(registry.get(KubeSourceMetrics.STALE).gauge().value()).isEqualTo(0.0);
     assertThat(registry.get(KubeSourceMetrics.REBUILDS).tag("outcome", "pushed").counter().count())
         .isEqualTo(kube.configs.size());

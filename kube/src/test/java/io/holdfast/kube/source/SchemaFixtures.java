@@ -96,7 +96,21 @@ final class SchemaFixtures {
           "{static: {hosts: [{address: api.test, port: 443}]}, tls: {sni: api.test, verify: SYSTEM}}"),
       upstream("empty tls", true, "{static: {hosts: [{address: api.test, port: 443}]}, tls: {}}"),
       upstream("unknown tls verify", false, "{kube: {name: echo, port: 443}, tls: {verify: SOMETIMES}}"),
-      upstream("tls with a trusted CA (not yet)", false, "{kube: {name: echo, port: 443}, tls: {trustedCa: ca}}"),
+      upstream("tls trustedCa not an object", false, "{kube: {name: echo, port: 443}, tls: {trustedCa: ca}}"),
+      upstream("tls with a trusted CA and a client certificate from Secrets", true,
+          "{kube: {name: echo, port: 443}, tls: {sni: echo.test, verify: CA, trustedCa: {secretRef: {name: ca,"
+              + " namespace: pki}}, clientCertificate: {secretRef: {name: client}}}}"),
+      upstream("tls with a trusted CA and a client certificate from files", true,
+          "{kube: {name: echo, port: 443}, tls: {trustedCa: {file: ca.crt}, clientCertificate: {files:"
+              + " {certChain: c.crt, privateKey: c.key}}}}"),
+      upstream("tls trustedCa with secretRef and file", false,
+          "{kube: {name: echo, port: 443}, tls: {trustedCa: {secretRef: {name: ca}, file: ca.crt}}}"),
+      upstream("tls clientCertificate without a source", false,
+          "{kube: {name: echo, port: 443}, tls: {clientCertificate: {}}}"),
+      upstream("tls clientCertificate files without a key", false,
+          "{kube: {name: echo, port: 443}, tls: {clientCertificate: {files: {certChain: c.crt}}}}"),
+      upstream("tls trustedCa unknown field", false,
+          "{kube: {name: echo, port: 443}, tls: {trustedCa: {file: ca.crt, pin: x}}}"),
       upstream("status range without end", false, "{kube: {name: echo, port: 80}, healthChecks: [{http: {path: /,"
           + " expectedStatuses: [{start: 200}]}, timeout: 1s, interval: 5s}]}"),
       route("direct response, empty match", true, "{match: {}, directResponse: {status: 204}}"),

@@ -115,9 +115,16 @@ public final class HoldfastCli {
   }
 
   int execute(PrintWriter out, PrintWriter err, String... args) {
+    return execute(() -> System.in, out, err, args);
+  }
+
+  /** As {@link #execute(PrintWriter, PrintWriter, String...)}, with {@code validate -} reading {@code stdin}. */
+  int execute(java.util.function.Supplier<java.io.InputStream> stdin, PrintWriter out, PrintWriter err,
+      String... args) {
     ServeCommand serve = new ServeCommand(serveAction);
     CommandLine commandLine = new CommandLine(new TopCommand())
         .addSubcommand(serve)
+        .addSubcommand(new ValidateCommand(stdin))
         .setOut(out)
         .setErr(err)
         .setParameterExceptionHandler(USAGE_ERROR)
@@ -126,7 +133,10 @@ public final class HoldfastCli {
     java.util.Set<String> options = new java.util.HashSet<>();
     serveLine.getCommandSpec().options().forEach(o -> options.add(o.longestName().replaceFirst("^--", "")));
     try {
-      SettingsSources sources = SettingsSources.load(args, env, options);
+      // Serve settings (environment, --config-file) are no concern of the other commands.
+      SettingsSources sources = args.length > 0 && !args[0].equals("serve")
+          ? SettingsSources.load(new String[0], java.util.Map.of(), options)
+          : SettingsSources.load(args, env, options);
       serve.sources(sources);
       serveLine.setDefaultValueProvider(sources);
     } catch (IllegalArgumentException e) {

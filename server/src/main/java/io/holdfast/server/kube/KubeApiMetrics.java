@@ -19,6 +19,10 @@ import java.util.function.LongSupplier;
  * Counts and times every Kubernetes API call a client makes: {@code holdfast_kube_api_requests_total{client,
  * verb, code}} ({@code code="error"} when no answer came) and {@code holdfast_kube_api_latency_seconds{client,
  * verb}}. Installed as a fabric8 HTTP interceptor, so it sees what the API actually got, retries included.
+ *
+ * <p>Registered at start, so they are exported before the first request: for every verb, its success code
+ * ({@code 201} for create, else {@code 200}) and {@code error} at 0, and the latency timer. Other HTTP codes
+ * (404, 409, 5xx, ...) appear with their first occurrence: the set of codes an API server may answer is open.
  */
 public final class KubeApiMetrics implements Interceptor {
   private final MeterRegistry registry;
@@ -34,7 +38,15 @@ public final class KubeApiMetrics implements Interceptor {
     this.registry = registry;
     this.client = client;
     this.nanoTime = nanoTime;
+    for (String verb : VERBS) {
+      requests(verb, verb.equals("create") ? "201" : "200");
+      requests(verb, "error");
+      latency(verb);
+    }
   }
+
+  /** The verbs {@link #verb} names. */
+  static final List<String> VERBS = List.of("get", "watch", "create", "update", "patch", "delete");
 
   @Override
   public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
@@ -56,19 +68,25 @@ public final class KubeApiMetrics implements Interceptor {
 
   private void record(HttpRequest request, String code) {
     String verb = verb(request);
-    Counter.builder("holdfast.kube.api.requests")
-        .description("Kubernetes API requests by client, verb and HTTP status")
-        .tags("client", client, "verb", verb, "code", code)
-        .register(registry)
-        .increment();
+    requests(verb, code).increment();
     Long start = started.remove(key(request));
     if (start != null) {
-      Timer.builder("holdfast.kube.api.latency")
-          .description("Kubernetes API request latency (watches: until the response headers)")
-          .tags("client", client, "verb", verb)
-          .register(registry)
-          .record(nanoTime.getAsLong() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
+      latency(verb).record(nanoTime.getAsLong() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
     }
+  }
+
+  private Counter requests(String verb, String code) {
+    return Counter.builder("holdfast.kube.api.requests")
+        .description("Kubernetes API requests by client, verb and HTTP status")
+        .tags("client", client, "verb", verb, "code", code)
+        .register(registry);
+  }
+
+  private Timer latency(String verb) {
+    return Timer.builder("holdfast.kube.api.latency")
+        .description("Kubernetes API request latency (watches: until the response headers)")
+        .tags("client", client, "verb", verb)
+        .register(registry);
   }
 
   private static String key(HttpRequest request) {

@@ -11,6 +11,7 @@ import io.holdfast.election.ExitHandler;
 import io.holdfast.election.KubernetesLeaseLock;
 import io.holdfast.election.LeaderElector;
 import io.holdfast.election.Leadership;
+import io.holdfast.election.LeadershipListener;
 import io.holdfast.kube.source.KubeConfigSource;
 import io.holdfast.kube.status.DesiredStatus;
 import io.holdfast.kube.status.StatusWriter;
@@ -65,9 +66,23 @@ public final class KubernetesMode implements AutoCloseable {
     return new ConfigBuilder(auto).withUserAgent("holdfast/" + identity).build();
   }
 
+  /**
+   * Told what the status page's timeline shows: leadership changes (registered before the elector starts, so none
+   * is missed) and the config source's staleness transitions.
+   */
+  public record Observers(LeadershipListener leadership, KubeConfigSource.HealthListener health) {
+    public static final Observers NONE =
+        new Observers(new LeadershipListener() { }, KubeConfigSource.HealthListener.NONE);
+
+    public Observers {
+      java.util.Objects.requireNonNull(leadership, "leadership");
+      java.util.Objects.requireNonNull(health, "health");
+    }
+  }
+
   public static KubernetesMode start(ServeSettings settings, ConfigPipeline pipeline, StatusBoard board,
-      MeterRegistry registry, Clock clock) {
-    return start(settings, pipeline, board, registry, clock, KubernetesMode::client);
+      MeterRegistry registry, Clock clock, Observers observers) {
+    return start(settings, pipeline, board, registry, clock, observers, KubernetesMode::client);
   }
 
   /** Builds one of the three API clients ({@code source}, {@code status} or {@code lease}) from its settings. */
@@ -76,9 +91,12 @@ public final class KubernetesMode implements AutoCloseable {
     KubernetesClient create(String name, Config config, MeterRegistry registry);
   }
 
-  /** As {@link #start(ServeSettings, ConfigPipeline, StatusBoard, MeterRegistry, Clock)}, with the clients built by {@code clients}. */
+  /**
+   * As {@link #start(ServeSettings, ConfigPipeline, StatusBoard, MeterRegistry, Clock, Observers)}, with the
+   * clients built by {@code clients}.
+   */
   static KubernetesMode start(ServeSettings settings, ConfigPipeline pipeline, StatusBoard board,
-      MeterRegistry registry, Clock clock, ClientFactory clients) {
+      MeterRegistry registry, Clock clock, Observers observers, ClientFactory clients) {
     ServeSettings.KubernetesSource kube = settings.kubernetes().orElseThrow();
     ElectionSettings election = settings.election();
     Config base = baseConfig(kube, election.identity());
@@ -111,9 +129,10 @@ public final class KubernetesMode implements AutoCloseable {
       } else {
         leadership = Leadership.alwaysLeader(election.identity());
       }
+      leadership.addListener(observers.leadership());
 
       KubeConfigSource.Builder sb = KubeConfigSource.builder(sourceClient, config -> pipeline.apply(config, List.of()))
-          .clock(clock).meterRegistry(registry);
+          .clock(clock).meterRegistry(registry).healthListener(observers.health());
       kube.watchNamespace().ifPresentOrElse(sb::namespace, sb::allNamespaces);
       KubeConfigSource source = sb.build();
       opened.push(source);
@@ -190,6 +209,7 @@ public final class KubernetesMode implements AutoCloseable {
     }
     Map<String, Object> k = new LinkedHashMap<>();
     k.put("synced", source.hasSynced());
+    k.put("apiAnswered", source.apiAnswered().orElse(null));
     k.put("staleSince", source.staleSince().map(Object::toString).orElse(null));
     k.put("lastContact", source.lastContact().map(Object::toString).orElse(null));
     k.put("secondsSinceContact", source.lastContact()

@@ -65,6 +65,15 @@ public final class SnapshotStore {
     }
 
     /**
+     * Registers the store's failure counters at 0 for a replica without a snapshot directory: nothing is stored,
+     * so nothing fails, and the series still exist for dashboards.
+     */
+    public static void registerMeters(MeterRegistry registry) {
+        new FailureStreak("save", registry);
+        new FailureStreak("load", registry);
+    }
+
+    /**
      * Opens (creating if needed) the store in {@code dir} and deletes temp files left by interrupted saves.
      *
      * @param replica identity of this replica, recorded as {@link StoredSnapshot#savedBy} (e.g. the pod name)

@@ -136,7 +136,7 @@ final class DirectoryReader {
     }
   }
 
-  private static void readOne(Path file, SortedMap<Path, String> contents, List<FileProblem> problems) {
+  static void readOne(Path file, SortedMap<Path, String> contents, List<FileProblem> problems) {
     try {
       if (Files.isDirectory(file)) {
         problems.add(new FileProblem(file, "is a directory"));
@@ -161,7 +161,7 @@ final class DirectoryReader {
     }
   }
 
-  private static String decode(byte[] bytes) throws CharacterCodingException {
+  static String decode(byte[] bytes) throws CharacterCodingException {
     String text = StandardCharsets.UTF_8.newDecoder()
         .onMalformedInput(CodingErrorAction.REPORT)
         .onUnmappableCharacter(CodingErrorAction.REPORT)

@@ -209,8 +209,9 @@ class AdminServerTest {
     HttpResponse<String> page = get("/");
     assertThat(page.statusCode()).isEqualTo(200);
     assertThat(page.headers().firstValue("Content-Type")).contains("text/html; charset=utf-8");
-    assertThat(page.body()).contains("<th>role</th><td>leader</td>", "&lt;pod-1&gt;", "abc123",
-        "VirtualService/demo/echo", "class=\"REJECTED\"", "UpstreamNotFound").doesNotContain("<pod-1>");
+    assertThat(page.body()).contains("<td id=\"role\" class=\"ok\">Leader</td>", "&lt;pod-1&gt;",
+        "VirtualService/demo/echo", "<td class=\"bad verdict\">Rejected</td>", "UpstreamNotFound")
+        .doesNotContain("<pod-1>");
   }
 
   @Test

@@ -83,7 +83,8 @@ class KubernetesModeShutdownTest {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     StatusBoard board = new StatusBoard();
     ConfigPipeline pipeline = new ConfigPipeline(new XdsCache(), board, Clock.systemUTC(), registry, t -> { });
-    return KubernetesMode.start(settings, pipeline, board, registry, Clock.systemUTC(), clients);
+    return KubernetesMode.start(settings, pipeline, board, registry, Clock.systemUTC(),
+        KubernetesMode.Observers.NONE, clients);
   }
 
   private static KubernetesClient plain(String name, io.fabric8.kubernetes.client.Config config,

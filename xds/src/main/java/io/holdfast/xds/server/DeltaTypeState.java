@@ -48,6 +48,8 @@ final class DeltaTypeState {
   private final Set<String> nackedNonces = new HashSet<>();
   private boolean seenFirstRequest;
   private String rejectedVersion;
+  /** The snapshot version of the last response the proxy ACKed, kept through NACKs (for display). */
+  private String ackedVersion;
 
   /** Applies a request (reply to a nonce first, then subscription changes) and classifies it. */
   synchronized Reply onRequest(DeltaDiscoveryRequest request) {
@@ -80,6 +82,7 @@ final class DeltaTypeState {
       if (sent == null) {
         return Reply.UNKNOWN_NONCE;
       }
+      ackedVersion = sent.version();
       clientHas.putAll(sent.resources());
       toldAbsent.removeAll(sent.resources().keySet());
       unknown.removeAll(sent.resources().keySet());
@@ -104,6 +107,11 @@ final class DeltaTypeState {
     sent.removed().forEach(this::forgetHeld);
     List<String> names = new ArrayList<>(new TreeSet<>(sent.resources().keySet()));
     return Reply.nack(sent.version(), names);
+  }
+
+  /** The snapshot version of the last response the proxy ACKed; null if it has ACKed none on this stream. */
+  synchronized String ackedVersion() {
+    return ackedVersion;
   }
 
   private void forgetHeld(String name) {

@@ -46,6 +46,8 @@ final class SotwTypeState {
   private Sent accepted;
   /** The response the proxy NACKed, held back while the snapshot is still the version it came from. */
   private Sent rejected;
+  /** The version of the last response the proxy ACKed, kept through NACKs (for display; null before one). */
+  private String ackedVersion;
 
   /** Classifies a request from the proxy and updates what it has accepted or rejected. */
   synchronized Reply onRequest(DiscoveryRequest request) {
@@ -60,6 +62,7 @@ final class SotwTypeState {
       // the same nonce (Envoy sends error_detail once), which accepts nothing.
       if (tracked != null && request.getVersionInfo().equals(tracked.sent.version())) {
         accepted = tracked.sent;
+        ackedVersion = tracked.sent.version();
       }
       return Reply.OK;
     }
@@ -74,6 +77,11 @@ final class SotwTypeState {
     accepted = null;
     rejected = tracked.sent;
     return Reply.nack(tracked.sent.version(), tracked.sent.names());
+  }
+
+  /** The snapshot version of the last response the proxy ACKed; null if it has ACKed none on this stream. */
+  synchronized String ackedVersion() {
+    return ackedVersion;
   }
 
   /**

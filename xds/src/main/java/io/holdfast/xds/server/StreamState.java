@@ -1,8 +1,12 @@
 package io.holdfast.xds.server;
 
 import io.envoyproxy.envoy.config.core.v3.Node;
+import io.holdfast.ir.NackEvent;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -18,6 +22,7 @@ final class StreamState {
   private final Map<String, SotwTypeState> sotw = new ConcurrentHashMap<>();
   private final Map<String, DeltaTypeState> delta = new ConcurrentHashMap<>();
   private final Set<String> reportedUnsupported = ConcurrentHashMap.newKeySet();
+  private volatile NackEvent lastNack;
 
   /**
    * @param id             java-control-plane's stream id (unique per discovery server)
@@ -36,11 +41,17 @@ final class StreamState {
     return nodeId;
   }
 
-  /** Envoy may send the node on the first request only, so the first non-empty id sticks. */
-  void noteNode(boolean hasNode, Node node) {
+  /**
+   * Envoy may send the node on the first request only, so the first non-empty id sticks.
+   *
+   * @return true if this request made the node id known
+   */
+  boolean noteNode(boolean hasNode, Node node) {
     if (hasNode && nodeId.isEmpty() && !node.getId().isEmpty()) {
       nodeId = node.getId();
+      return true;
     }
+    return false;
   }
 
   /** The request's type URL, or the stream's own type when a per-type stream leaves it empty. */
@@ -51,6 +62,23 @@ final class StreamState {
   /** True the first time this stream asks for {@code typeUrl} that cannot be served, so it is logged once. */
   boolean firstUnsupported(String typeUrl) {
     return reportedUnsupported.add(typeUrl);
+  }
+
+  /** The last NACK this stream sent, if any. */
+  Optional<NackEvent> lastNack() {
+    return Optional.ofNullable(lastNack);
+  }
+
+  void noteNack(NackEvent nack) {
+    lastNack = nack;
+  }
+
+  /** The version the proxy last ACKed, by type URL, for the types it has ACKed something of on this stream. */
+  SortedMap<String, String> ackedVersions() {
+    SortedMap<String, String> out = new TreeMap<>();
+    sotw.forEach((type, state) -> Optional.ofNullable(state.ackedVersion()).ifPresent(v -> out.put(type, v)));
+    delta.forEach((type, state) -> Optional.ofNullable(state.ackedVersion()).ifPresent(v -> out.put(type, v)));
+    return out;
   }
 
   SotwTypeState sotw(String typeUrl) {

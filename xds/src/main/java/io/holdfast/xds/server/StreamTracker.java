@@ -10,7 +10,12 @@ import io.grpc.Status;
 import io.holdfast.ir.NackEvent;
 import io.holdfast.ir.NackListener;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -31,11 +36,13 @@ final class StreamTracker implements DiscoveryServerCallbacks {
   private final XdsMetrics metrics;
   private final NackListener nackListener;
   private final Clock clock;
+  private final ProxyPresence presence;
 
   StreamTracker(XdsMetrics metrics, NackListener nackListener, Clock clock) {
     this.metrics = metrics;
     this.nackListener = nackListener;
     this.clock = clock;
+    this.presence = metrics.proxyPresence(clock);
   }
 
   /** Open streams by node id; streams that have not sent a node id yet are not counted. */
@@ -47,6 +54,25 @@ final class StreamTracker implements DiscoveryServerCallbacks {
       }
     }
     return Map.copyOf(byNode);
+  }
+
+  /** One entry per node id with an open stream, sorted by node id; unidentified streams are not listed. */
+  List<ProxyStatus> proxies() {
+    Map<String, List<StreamState>> byNode = new TreeMap<>();
+    for (StreamState stream : streams.values()) {
+      if (!stream.nodeId().isEmpty()) {
+        byNode.computeIfAbsent(stream.nodeId(), n -> new ArrayList<>()).add(stream);
+      }
+    }
+    List<ProxyStatus> out = new ArrayList<>(byNode.size());
+    byNode.forEach((node, list) -> {
+      SortedMap<String, String> acked = new TreeMap<>();
+      list.forEach(stream -> acked.putAll(stream.ackedVersions()));
+      Optional<NackEvent> lastNack = list.stream().flatMap(stream -> stream.lastNack().stream())
+          .max(Comparator.comparing(NackEvent::at));
+      out.add(new ProxyStatus(node, list.size(), acked, lastNack));
+    });
+    return List.copyOf(out);
   }
 
   int openStreams() {
@@ -73,7 +99,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
   public void onV3StreamRequest(long streamId, DiscoveryRequest request) {
     StreamState stream = stream(streamId);
     try {
-      stream.noteNode(request.hasNode(), request.getNode());
+      noteNode(stream, request.hasNode(), request.getNode());
       String type = stream.typeOf(request.getTypeUrl());
       if (!type.isEmpty()) { // an ADS request without a type is refused by the discovery server itself
         Reply reply = stream.sotw(type).onRequest(request);
@@ -93,7 +119,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
     Reply reply = Reply.OK;
     String type = "";
     try {
-      stream.noteNode(request.hasNode(), request.getNode());
+      noteNode(stream, request.hasNode(), request.getNode());
       type = stream.typeOf(request.getTypeUrl());
       if (!type.isEmpty()) {
         reply = stream.delta(type).onRequest(request);
@@ -145,8 +171,17 @@ final class StreamTracker implements DiscoveryServerCallbacks {
     return streams.computeIfAbsent(streamId, id -> new StreamState(id, ""));
   }
 
+  private void noteNode(StreamState stream, boolean hasNode, io.envoyproxy.envoy.config.core.v3.Node node) {
+    if (stream.noteNode(hasNode, node)) {
+      presence.opened(stream.nodeId());
+    }
+  }
+
   private void closed(long streamId, String reason) {
     StreamState stream = streams.remove(streamId);
+    if (stream != null && !stream.nodeId().isEmpty()) {
+      presence.closed(stream.nodeId());
+    }
     if (stream != null) {
       log.debug("xDS stream closed: node={} stream={} reason={}", stream.nodeId(), streamId, reason);
     }
@@ -156,6 +191,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
     metrics.nacked(type);
     var event = new NackEvent(stream.nodeId(), type, reply.rejectedVersion(), reply.rejectedNames(), errorDetail,
         clock.instant());
+    stream.noteNack(event);
     log.warn("xDS NACK: proxy rejected a response, not resending it until the snapshot changes: node={} "
             + "stream={} type={} rejectedVersion={} resources={} error=\"{}\"",
         event.nodeId(), stream.id(), TypeUrls.shortName(type), event.rejectedVersion(), event.resourceNames(),

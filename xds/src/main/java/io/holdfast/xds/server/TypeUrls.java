@@ -16,6 +16,9 @@ final class TypeUrls {
   /** Push order on a snapshot change: clusters before their endpoints, listeners before their routes. */
   private static final List<String> PUSH_ORDER = List.of(CLUSTER, ENDPOINT, LISTENER, ROUTE, SECRET);
 
+  /** Every type this server sends, in push order. */
+  static final List<String> SENT = PUSH_ORDER;
+
   /** Known types in push order, then any others alphabetically (distinct types never compare equal). */
   static final Comparator<String> IN_PUSH_ORDER =
       Comparator.comparingInt(TypeUrls::rank).thenComparing(Comparator.naturalOrder());

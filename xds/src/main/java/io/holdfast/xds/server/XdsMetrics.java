@@ -9,21 +9,31 @@ import java.util.function.IntSupplier;
 
 /**
  * The xDS server's meters: {@code holdfast_xds_streams} (open streams), {@code holdfast_xds_pushes_total} and
- * {@code holdfast_xds_nacks_total}, both tagged {@code type} with the resource message name (e.g. Listener).
+ * {@code holdfast_xds_nacks_total}, both tagged {@code type} with the resource message name (e.g. Listener),
+ * registered at 0 for every type the server sends; and {@code holdfast_xds_proxy_streams{node}} ({@link ProxyPresence}).
  */
 final class XdsMetrics {
 
   static final String STREAMS = "holdfast.xds.streams";
   static final String PUSHES = "holdfast.xds.pushes";
   static final String NACKS = "holdfast.xds.nacks";
+  private static final String PUSHES_HELP = "xDS responses sent";
+  private static final String NACKS_HELP = "xDS responses rejected by proxies";
 
   private final MeterRegistry registry;
   private final Map<String, Counter> pushes = new ConcurrentHashMap<>();
   private final Map<String, Counter> nacks = new ConcurrentHashMap<>();
   private Gauge streams;
+  private ProxyPresence presence;
 
   XdsMetrics(MeterRegistry registry) {
     this.registry = registry;
+    // Every type this server sends counts from 0 at start: a rate() or an alert needs no absent() for the
+    // time before the first push or NACK.
+    for (String typeUrl : TypeUrls.SENT) {
+      counter(pushes, PUSHES, PUSHES_HELP, typeUrl);
+      counter(nacks, NACKS, NACKS_HELP, typeUrl);
+    }
   }
 
   /** Registers the stream gauge; {@code openStreams} must stay reachable (the server holds it). */
@@ -35,17 +45,28 @@ final class XdsMetrics {
   }
 
   void pushed(String typeUrl) {
-    counter(pushes, PUSHES, "xDS responses sent", typeUrl).increment();
+    counter(pushes, PUSHES, PUSHES_HELP, typeUrl).increment();
   }
 
   void nacked(String typeUrl) {
-    counter(nacks, NACKS, "xDS responses rejected by proxies", typeUrl).increment();
+    counter(nacks, NACKS, NACKS_HELP, typeUrl).increment();
   }
 
-  /** Removes the gauge, which would otherwise keep reporting a closed server. Counters stay. */
+  /** The per-node stream gauges ({@link ProxyPresence}), created once. */
+  synchronized ProxyPresence proxyPresence(java.time.Clock clock) {
+    if (presence == null) {
+      presence = new ProxyPresence(registry, clock);
+    }
+    return presence;
+  }
+
+  /** Removes the gauges, which would otherwise keep reporting a closed server. Counters stay. */
   void close() {
     if (streams != null) {
       registry.remove(streams);
+    }
+    if (presence != null) {
+      presence.close();
     }
   }
 

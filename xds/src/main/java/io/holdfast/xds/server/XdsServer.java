@@ -66,6 +66,11 @@ public final class XdsServer implements AutoCloseable {
     return tracker.connectedStreams();
   }
 
+  /** Each connected proxy (by node id): its streams, what it ACKed per type and its last NACK. A copy. */
+  public List<ProxyStatus> proxies() {
+    return tracker.proxies();
+  }
+
   /** Stops the server: no new streams, open ones get the drain timeout, then are cancelled. Idempotent. */
   @Override
   public void close() {

@@ -56,7 +56,8 @@ final class TlsTranslator {
     return out.build();
   }
 
-  private static SdsSecretConfig sds(String name) {
+  /** A reference to the SDS secret {@code name}, fetched over ADS. */
+  static SdsSecretConfig sds(String name) {
     return SdsSecretConfig.newBuilder().setName(name).setSdsConfig(Protos.ADS).build();
   }
 

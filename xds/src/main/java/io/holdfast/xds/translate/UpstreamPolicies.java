@@ -110,7 +110,9 @@ final class UpstreamPolicies {
 
   /**
    * An {@code UpstreamTlsContext} transport socket. SYSTEM_CAS trusts the proxy's system CAs and requires the SNI
-   * as a DNS subject alternative name (a chain check alone would accept any publicly trusted certificate); ALPN
+   * as a DNS subject alternative name (a chain check alone would accept any publicly trusted certificate);
+   * TRUSTED_CA takes the CA from an SDS secret (a rotated CA is a new secret version, the cluster is unchanged) and
+   * checks the SNI too when there is one; a client certificate is an SDS secret as on listeners. ALPN
    * offers h2 to an HTTP/2 cluster, whose backends would otherwise be asked for HTTP/1.1 over TLS.
    */
   static TransportSocket tls(UpstreamTls ir, boolean http2) {
@@ -121,14 +123,25 @@ final class UpstreamPolicies {
     if (ir.verify() == UpstreamTls.Verify.SYSTEM_CAS) {
       common.setValidationContext(CertificateValidationContext.newBuilder()
           .setSystemRootCerts(CertificateValidationContext.SystemRootCerts.getDefaultInstance())
-          .addMatchTypedSubjectAltNames(SubjectAltNameMatcher.newBuilder()
-              .setSanType(SubjectAltNameMatcher.SanType.DNS)
-              .setMatcher(StringMatcher.newBuilder().setExact(ir.sni().orElseThrow()))));
+          .addMatchTypedSubjectAltNames(sanMatcher(ir.sni().orElseThrow())));
+    } else if (ir.verify() == UpstreamTls.Verify.TRUSTED_CA) {
+      // The CA comes over SDS like a listener's client CA; the name check stays here, merged with it by Envoy.
+      CertificateValidationContext.Builder names = CertificateValidationContext.newBuilder();
+      ir.sni().ifPresent(sni -> names.addMatchTypedSubjectAltNames(sanMatcher(sni)));
+      common.setCombinedValidationContext(CommonTlsContext.CombinedCertificateValidationContext.newBuilder()
+          .setDefaultValidationContext(names)
+          .setValidationContextSdsSecretConfig(TlsTranslator.sds(ir.trustedCa().orElseThrow())));
     }
+    ir.clientCertificate().ifPresent(name -> common.addTlsCertificateSdsSecretConfigs(TlsTranslator.sds(name)));
     UpstreamTlsContext.Builder context = UpstreamTlsContext.newBuilder().setCommonTlsContext(common);
     ir.sni().ifPresent(context::setSni);
     return TransportSocket.newBuilder().setName(TLS_TRANSPORT_SOCKET).setTypedConfig(Protos.pack(context.build()))
         .build();
+  }
+
+  private static SubjectAltNameMatcher sanMatcher(String dnsName) {
+    return SubjectAltNameMatcher.newBuilder().setSanType(SubjectAltNameMatcher.SanType.DNS)
+        .setMatcher(StringMatcher.newBuilder().setExact(dnsName)).build();
   }
 
   private static void set(Optional<Integer> value, Consumer<UInt32Value> setter) {

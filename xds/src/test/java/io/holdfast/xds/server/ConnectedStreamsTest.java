@@ -19,6 +19,10 @@ class ConnectedStreamsTest {
     return harness.registry.get(XdsMetrics.STREAMS).gauge().value();
   }
 
+  private static double nodeGauge(ServerHarness harness, String node) {
+    return harness.registry.get(ProxyPresence.NAME).tag("node", node).gauge().value();
+  }
+
   @Test
   void streamsAreCountedByNodeAndDroppedOnClose() {
     try (ServerHarness harness = new ServerHarness()) {
@@ -31,14 +35,31 @@ class ConnectedStreamsTest {
       }
       await().atMost(WAIT).until(() -> harness.server.connectedStreams().equals(Map.of("node-a", 2, "node-b", 1)));
       assertThat(streamsGauge(harness)).isEqualTo(3);
+      assertThat(nodeGauge(harness, "node-a")).isEqualTo(2);
+      assertThat(nodeGauge(harness, "node-b")).isEqualTo(1);
 
       a1.close();
       await().atMost(WAIT).until(() -> harness.server.connectedStreams().equals(Map.of("node-a", 1, "node-b", 1)));
       assertThat(streamsGauge(harness)).isEqualTo(2);
+      assertThat(nodeGauge(harness, "node-a")).isEqualTo(1);
       b.close();
       a2.close();
       await().atMost(WAIT).until(() -> harness.server.connectedStreams().isEmpty());
       assertThat(streamsGauge(harness)).isZero();
+      // Disconnected nodes stay at 0 (not absent) so a sum over replicas shows them gone from every one.
+      assertThat(nodeGauge(harness, "node-a")).isZero();
+      assertThat(nodeGauge(harness, "node-b")).isZero();
+    }
+  }
+
+  @Test
+  void pushAndNackCountersExistAtZeroForEveryTypeBeforeAnyStream() {
+    try (ServerHarness harness = new ServerHarness()) {
+      for (String type : new String[] {"Cluster", "ClusterLoadAssignment", "Listener", "RouteConfiguration",
+          "Secret"}) {
+        assertThat(harness.registry.get(XdsMetrics.PUSHES).tag("type", type).counter().count()).isZero();
+        assertThat(harness.registry.get(XdsMetrics.NACKS).tag("type", type).counter().count()).isZero();
+      }
     }
   }
 
@@ -56,6 +77,7 @@ class ConnectedStreamsTest {
       await().atMost(WAIT).until(() -> client.error() != null);
       assertThat(harness.server.connectedStreams()).isEmpty();
       assertThat(harness.registry.find(XdsMetrics.STREAMS).gauge()).isNull();
+      assertThat(harness.registry.find(ProxyPresence.NAME).gauges()).isEmpty();
     }
   }
 }

@@ -1,0 +1,228 @@
+package io.holdfast.server.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** {@code holdfast validate} through the real command line: exit codes, text and JSON output, stdin, directories. */
+class ValidateCommandTest {
+  static final String UPSTREAM = """
+      apiVersion: gateway.holdfast.io/v1
+      kind: Upstream
+      metadata: {name: echo, namespace: demo}
+      spec:
+        static:
+          hosts: [{address: 127.0.0.1, port: 9101}]
+      """;
+  static final String GOOD_VS = """
+      apiVersion: gateway.holdfast.io/v1
+      kind: VirtualService
+      metadata: {name: web, namespace: demo, labels: {expose: public}}
+      spec:
+        domains: [web.test]
+        routes:
+          - match: {prefix: /}
+            route: {upstream: echo}
+      """;
+  /** Selects nothing: served, with a NoVirtualServices warning. */
+  static final String LONELY_GATEWAY = """
+      apiVersion: gateway.holdfast.io/v1
+      kind: Gateway
+      metadata: {name: lonely, namespace: demo}
+      spec:
+        port: 10081
+        selector: {matchLabels: {expose: nobody}}
+      """;
+  static final String MISSING_UPSTREAM_VS = """
+      # routes to an upstream nobody declared
+      apiVersion: gateway.holdfast.io/v1
+      kind: VirtualService
+      metadata: {name: broken, namespace: demo}
+      spec:
+        domains: [broken.test]
+        routes:
+          - match: {prefix: /}
+            route: {upstream: nowhere}
+      """;
+
+  @TempDir
+  Path tmp;
+
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+  private String stdin = "";
+
+  private int run(String... args) {
+    return new HoldfastCli(settings -> {
+      throw new AssertionError("validate must not serve");
+    }).execute(() -> new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), new PrintWriter(out),
+        new PrintWriter(err), args);
+  }
+
+  private Path write(String name, String text) throws IOException {
+    Path file = tmp.resolve(name);
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, text);
+    return file;
+  }
+
+  @Test
+  void theBundledExampleIsAcceptedWithExitCode0() {
+    int code = run("validate", Path.of("..", "examples", "config").toString());
+
+    assertThat(code).isEqualTo(0);
+    assertThat(out.toString()).contains("0 rejected; 0 file errors").doesNotContain("REJECTED");
+    assertThat(err.toString()).isEmpty();
+  }
+
+  @Test
+  void warningsAreMarkedAndDoNotFail() throws IOException {
+    Path file = write("gw.yaml", UPSTREAM + "---\n" + LONELY_GATEWAY);
+
+    int code = run("validate", file.toString());
+
+    assertThat(code).isEqualTo(0);
+    assertThat(out.toString()).contains(file + ":8: Gateway/demo/lonely: warning: NoVirtualServices: spec: ")
+        .contains("2 resources: 1 accepted, 1 with warnings, 0 rejected; 0 file errors");
+  }
+
+  @Test
+  void aRejectionIsReportedAtItsDocumentsLineWithTheStatusReasonAndExitCode1() throws IOException {
+    Path file = write("vs.yaml", UPSTREAM + "---\n" + MISSING_UPSTREAM_VS);
+
+    int code = run("validate", file.toString());
+
+    assertThat(code).isEqualTo(1);
+    // "---" is line 7, the comment line 8: the document's first content line is 9.
+    assertThat(out.toString()).contains(file + ":9: VirtualService/demo/broken: UpstreamNotFound: "
+        + "spec.routes[0].route.upstream: ");
+    assertThat(out.toString()).contains("1 rejected");
+  }
+
+  @Test
+  void jsonOutputListsEveryResourceWithStateAndProblems() throws IOException {
+    Path file = write("all.yaml", UPSTREAM + "---\n" + MISSING_UPSTREAM_VS + "---\n" + LONELY_GATEWAY);
+
+    int code = run("validate", "--output", "json", file.toString());
+
+    assertThat(code).isEqualTo(1);
+    JsonNode doc = JsonMapper.builder().build().readTree(out.toString());
+    assertThat(doc.get("passed").asBoolean()).isFalse();
+    assertThat(doc.get("resources")).hasSize(3);
+    JsonNode broken = find(doc, "broken");
+    assertThat(broken.get("file").asString()).isEqualTo(file.toString());
+    assertThat(broken.get("line").asInt()).isEqualTo(9);
+    assertThat(broken.get("kind").asString()).isEqualTo("VirtualService");
+    assertThat(broken.get("namespace").asString()).isEqualTo("demo");
+    assertThat(broken.get("state").asString()).isEqualTo("REJECTED");
+    JsonNode problem = broken.get("problems").get(0);
+    assertThat(problem.get("severity").asString()).isEqualTo("ERROR");
+    assertThat(problem.get("field").asString()).isEqualTo("spec.routes[0].route.upstream");
+    assertThat(problem.get("reason").asString()).isEqualTo("UpstreamNotFound");
+    assertThat(problem.get("message").asString()).contains("nowhere");
+    assertThat(find(doc, "lonely").get("problems").get(0).get("severity").asString()).isEqualTo("WARNING");
+    assertThat(find(doc, "echo").get("state").asString()).isEqualTo("ACCEPTED");
+    assertThat(find(doc, "echo").get("problems")).isEmpty();
+    assertThat(doc.get("fileErrors")).isEmpty();
+  }
+
+  @Test
+  void standardInputIsReadForDashAndValidatedWithTheOtherFiles() throws IOException {
+    Path upstream = write("upstream.yaml", UPSTREAM);
+    stdin = GOOD_VS;
+
+    int code = run("validate", upstream.toString(), "-");
+
+    assertThat(code).isEqualTo(0);
+    assertThat(out.toString()).contains("2 resources: 2 accepted");
+
+    stdin = MISSING_UPSTREAM_VS;
+    StringWriter before = new StringWriter();
+    before.write(out.toString());
+    assertThat(run("validate", "-")).isEqualTo(1);
+    assertThat(out.toString().substring(before.toString().length()))
+        .contains("<stdin>:2: VirtualService/demo/broken: UpstreamNotFound: ");
+  }
+
+  @Test
+  void aDirectoryWithABadFileReportsItAndStillValidatesTheOthers() throws IOException {
+    Path dir = tmp.resolve("conf");
+    write("conf/upstream.yaml", UPSTREAM);
+    write("conf/vs.yaml", GOOD_VS);
+    write("conf/broken.yml", "apiVersion: gateway.holdfast.io/v1\nkind: Upstream\nmetadata: {name: [oops\n");
+    write("conf/notes.txt", "not config");
+    write("conf/.swap.yaml", "{{{");
+    write("conf/sub/hidden.yaml", MISSING_UPSTREAM_VS);
+
+    int code = run("validate", dir.toString());
+
+    assertThat(code).isEqualTo(1);
+    String text = out.toString();
+    // The unclosed flow sequence is found at the end of the text.
+    assertThat(text).contains(dir.resolve("broken.yml") + ":4:1: invalid YAML: ");
+    assertThat(text).contains("2 resources: 2 accepted, 0 with warnings, 0 rejected; 1 file error")
+        .doesNotContain("swap").doesNotContain("broken.test");
+
+    out.getBuffer().setLength(0);
+    assertThat(run("validate", "--recursive", dir.toString())).isEqualTo(1);
+    assertThat(out.toString()).contains(dir.resolve("sub").resolve("hidden.yaml") + ":2: VirtualService/demo/broken: ")
+        .contains("3 resources: 2 accepted, 0 with warnings, 1 rejected; 1 file error");
+  }
+
+  @Test
+  void aDocumentThatNamesNoResourceIsAFileError() throws IOException {
+    Path file = write("x.yaml", UPSTREAM + "---\n- just\n- a list\n");
+
+    assertThat(run("validate", file.toString())).isEqualTo(1);
+    assertThat(out.toString()).contains(file + ":8:1: document 1 is ");
+  }
+
+  @Test
+  void usageErrorsExitWith2() throws IOException {
+    assertThat(run("validate")).isEqualTo(2);
+    assertThat(err.toString()).contains("Missing required parameter").contains("holdfast validate --help");
+
+    err.getBuffer().setLength(0);
+    assertThat(run("validate", tmp.resolve("nope.yaml").toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("nope.yaml' does not exist").contains("holdfast validate --help");
+
+    Path file = write("ok.yaml", UPSTREAM);
+    err.getBuffer().setLength(0);
+    assertThat(run("validate", "--output", "xml", file.toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("--output must be text or json, got 'xml'");
+    assertThat(out.toString()).isEmpty();
+  }
+
+  @Test
+  void serveSettingsInTheEnvironmentDoNotConcernValidate() throws IOException {
+    Path file = write("ok.yaml", UPSTREAM);
+    int code = new HoldfastCli(s -> 7, java.util.Map.of("HOLDFAST_CONFIG_FILE", tmp.resolve("absent.yaml").toString()))
+        .execute(new PrintWriter(out), new PrintWriter(err), "validate", file.toString());
+
+    assertThat(code).isEqualTo(0);
+  }
+
+  private static JsonNode find(JsonNode doc, String name) {
+    for (JsonNode r : doc.get("resources")) {
+      if (r.get("name").asString().equals(name)) {
+        return r;
+      }
+    }
+    throw new AssertionError("no resource " + name + " in " + doc);
+  }
+
+  static List<String> lines(String text) {
+    return text.lines().toList();
+  }
+}
