@@ -11,15 +11,19 @@ import java.util.TreeMap;
 
 /**
  * The whole input of validation and translation: every resource from every source, plus the endpoints of the
- * Kubernetes Services that {@link UpstreamTarget.Kube} upstreams name, plus the raw TLS material that
- * {@link SslConfig}s name ({@link TlsSecretData}: Kubernetes Secrets, or PEM files of the config directory). Immutable; lists are sorted by key (ties
- * keep their input order) so equal inputs compare equal whatever order the sources delivered them in.
- * Duplicate keys are kept: validation rejects them.
+ * Kubernetes Services that upstreams and routes name, plus the raw TLS material that {@link SslConfig}s and
+ * Gateway API listeners name ({@link TlsSecretData}: Kubernetes Secrets, or PEM files of the config directory),
+ * plus the objects of other config APIs ({@link ApiObject}: the Gateway API's kinds, kept as JSON trees for their
+ * own front end). Immutable; lists are sorted by key (ties keep their input order) so equal inputs compare equal
+ * whatever order the sources delivered them in. Duplicate keys are kept: validation rejects them.
+ *
+ * <p>{@code serviceEndpoints} has an entry for every Service port a source could resolve, possibly an empty list
+ * (the Service exists but has no ready endpoint); a Service the source does not have gets no entry.
  */
 public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtualServices,
     List<Gateway> gateways, List<UnparsedResource> unparsed,
     SortedMap<ServiceRef, List<Endpoint>> serviceEndpoints, List<TcpGateway> tcpGateways,
-    List<RouteTable> routeTables, SortedMap<ResourceKey, TlsSecretData> secrets) {
+    List<RouteTable> routeTables, SortedMap<ResourceKey, TlsSecretData> secrets, List<ApiObject> apiObjects) {
 
   public GatewayConfig {
     upstreams = sortedCopy(upstreams, Comparator.comparing(Upstream::key));
@@ -32,6 +36,7 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
     serviceEndpoints = Collections.unmodifiableSortedMap(endpoints);
     routeTables = sortedCopy(routeTables, Comparator.comparing(RouteTable::key));
     secrets = Collections.unmodifiableSortedMap(new TreeMap<>(secrets));
+    apiObjects = sortedCopy(apiObjects, Comparator.comparing(ApiObject::key));
   }
 
   public static GatewayConfig empty() {
@@ -53,6 +58,7 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
     serviceEndpoints.forEach(builder::endpoints);
     routeTables.forEach(builder::add);
     secrets.forEach(builder::secret);
+    apiObjects.forEach(builder::add);
     return builder;
   }
 
@@ -64,6 +70,11 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
     all.addAll(tcpGateways);
     all.addAll(routeTables);
     return List.copyOf(all);
+  }
+
+  /** The objects of {@code group} among {@link #apiObjects()} (of another config API), in key order. */
+  public List<ApiObject> apiObjectsOf(String group) {
+    return apiObjects.stream().filter(o -> o.key().group().equals(group)).toList();
   }
 
   /** The endpoints known for {@code service}; empty if none (a valid, empty cluster). */
@@ -93,6 +104,7 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
     private final Map<ServiceRef, List<Endpoint>> endpoints = new TreeMap<>();
     private final List<RouteTable> routeTables = new ArrayList<>();
     private final Map<ResourceKey, TlsSecretData> secrets = new TreeMap<>();
+    private final List<ApiObject> apiObjects = new ArrayList<>();
 
     private Builder() {
     }
@@ -120,6 +132,13 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
         list.removeIf(r -> r.key().equals(key));
       }
       unparsed.removeIf(u -> u.key().equals(key));
+      apiObjects.removeIf(o -> o.key().equals(key));
+      return this;
+    }
+
+    /** Adds an object of another config API (see {@link ApiObject}). */
+    public Builder add(ApiObject object) {
+      apiObjects.add(Objects.requireNonNull(object, "object"));
       return this;
     }
 
@@ -142,7 +161,7 @@ public record GatewayConfig(List<Upstream> upstreams, List<VirtualService> virtu
 
     public GatewayConfig build() {
       return new GatewayConfig(upstreams, virtualServices, gateways, unparsed, new TreeMap<>(endpoints),
-          tcpGateways, routeTables, new TreeMap<>(secrets));
+          tcpGateways, routeTables, new TreeMap<>(secrets), apiObjects);
     }
   }
 }

@@ -15,9 +15,10 @@ import java.util.stream.Collectors;
  * one), the findings behind them with their field paths, and per-parent conditions where its API has parents.
  *
  * @param findings errors first, then warnings, then notes; each group in the order found
+ * @param sections per-part statuses where its API reports parts (a Gateway API Gateway's listeners), in order
  */
 public record ObjectStatus(ResourceKey key, long observedGeneration, List<Condition> conditions,
-    List<Finding> findings, List<ParentStatus> parents) {
+    List<Finding> findings, List<ParentStatus> parents, List<SectionStatus> sections) {
 
   public ObjectStatus {
     Objects.requireNonNull(key, "key");
@@ -26,9 +27,16 @@ public record ObjectStatus(ResourceKey key, long observedGeneration, List<Condit
     ordered.sort(Comparator.comparing(Finding::severity));
     findings = List.copyOf(ordered);
     parents = List.copyOf(parents);
+    sections = List.copyOf(sections);
     if (conditions.stream().noneMatch(c -> c.type().equals(Condition.ACCEPTED))) {
       throw new IllegalArgumentException(key + ": no " + Condition.ACCEPTED + " condition");
     }
+  }
+
+  /** A status without sections (the Holdfast kinds'). */
+  public ObjectStatus(ResourceKey key, long observedGeneration, List<Condition> conditions, List<Finding> findings,
+      List<ParentStatus> parents) {
+    this(key, observedGeneration, conditions, findings, parents, List.of());
   }
 
   /**
@@ -52,14 +60,28 @@ public record ObjectStatus(ResourceKey key, long observedGeneration, List<Condit
     List<Finding> more = new ArrayList<>(findings);
     more.add(finding);
     ObjectStatus derived = of(key, observedGeneration, more);
-    return new ObjectStatus(key, observedGeneration, derived.conditions, derived.findings, parents);
+    return new ObjectStatus(key, observedGeneration, derived.conditions, derived.findings, parents, sections);
   }
 
   /** This status with one more parent entry. */
   public ObjectStatus withParent(ParentStatus parent) {
     List<ParentStatus> more = new ArrayList<>(parents);
     more.add(parent);
-    return new ObjectStatus(key, observedGeneration, conditions, findings, more);
+    return new ObjectStatus(key, observedGeneration, conditions, findings, more, sections);
+  }
+
+  /** This status with one more section entry. */
+  public ObjectStatus withSection(SectionStatus section) {
+    List<SectionStatus> more = new ArrayList<>(sections);
+    more.add(section);
+    return new ObjectStatus(key, observedGeneration, conditions, findings, parents, more);
+  }
+
+  /** This status with {@code extra} conditions added (types not yet present), e.g. Programmed beside Accepted. */
+  public ObjectStatus withConditions(List<Condition> extra) {
+    List<Condition> all = new ArrayList<>(conditions);
+    all.addAll(extra);
+    return new ObjectStatus(key, observedGeneration, all, findings, parents, sections);
   }
 
   public Condition condition(String type) {

@@ -2,12 +2,14 @@ package io.holdfast.pipeline;
 
 import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.ResourceKey;
+import io.holdfast.frontend.gatewayapi.GatewayApiFrontEnd;
 import io.holdfast.frontend.holdfast.HoldfastFrontEnd;
 import io.holdfast.frontend.holdfast.ResourceStatus;
 import io.holdfast.ir.FrontEnd;
 import io.holdfast.ir.IrBuilder;
 import io.holdfast.ir.ObjectStatus;
 import java.util.Collections;
+import java.util.List;
 import java.util.Objects;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -19,15 +21,27 @@ import java.util.TreeMap;
  * Stateful through the front end's last-good memory: one instance per config history, one thread at a time.
  */
 public final class ConfigCheck {
-  private final FrontEnd<GatewayConfig> frontEnd;
+  private final List<FrontEnd<GatewayConfig>> frontEnds;
 
-  /** With the Holdfast front end and no history: verdicts as a freshly started server would give them. */
+  /**
+   * With both front ends (Holdfast's kinds, the Gateway API under its default controller name) and no history:
+   * verdicts as a freshly started server would give them.
+   */
   public ConfigCheck() {
-    this(new HoldfastFrontEnd());
+    this(GatewayApiFrontEnd.DEFAULT_CONTROLLER_NAME);
+  }
+
+  /** Both front ends; the Gateway API one programs the GatewayClasses naming {@code controllerName}. */
+  public ConfigCheck(String controllerName) {
+    this(List.of(new HoldfastFrontEnd(), new GatewayApiFrontEnd(controllerName)));
   }
 
   ConfigCheck(FrontEnd<GatewayConfig> frontEnd) {
-    this.frontEnd = Objects.requireNonNull(frontEnd, "frontEnd");
+    this(List.of(frontEnd));
+  }
+
+  ConfigCheck(List<FrontEnd<GatewayConfig>> frontEnds) {
+    this.frontEnds = List.copyOf(frontEnds);
   }
 
   /**
@@ -48,7 +62,9 @@ public final class ConfigCheck {
 
   public Result run(GatewayConfig config) {
     IrBuilder builder = new IrBuilder();
-    frontEnd.lower(config, builder);
+    // Each front end lowers its API's objects into the one builder, which settles the claims they share
+    // (a port, a domain on a port) whatever API made them.
+    frontEnds.forEach(frontEnd -> frontEnd.lower(config, builder));
     IrBuilder.Result built = builder.build();
     SortedMap<ResourceKey, ResourceStatus> statuses = new TreeMap<>();
     built.statuses().forEach((key, status) -> statuses.put(key, ResourceStatus.of(status)));

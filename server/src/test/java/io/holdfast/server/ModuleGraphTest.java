@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.common.Durations;
 import io.holdfast.election.LeaderElector;
+import io.holdfast.frontend.gatewayapi.GatewayApiFrontEnd;
 import io.holdfast.frontend.holdfast.HoldfastFrontEnd;
 import io.holdfast.ir.Ir;
 import io.holdfast.kube.status.StatusWriter;
@@ -32,7 +33,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The module graph is one-way (README, architecture): common and pki at the bottom (everything may use them, they use
- * no other Holdfast module), api <- ir <- frontend-holdfast, ir <- xds <- pipeline <- server, kube <- server, election standalone
+ * no other Holdfast module), api <- ir <- frontend-holdfast and frontend-gatewayapi (never each other), ir <- xds <- pipeline <- server, kube <- server, election standalone
  * above common. Maven's dependencies already refuse a cycle, but they are transitive: xds sees api through ir, and
  * server's class path holds everything. This test reads every class the main code of each module compiled to and
  * fails on a reference across a boundary, fully qualified names included.
@@ -60,7 +61,12 @@ class ModuleGraphTest {
           "io/holdfast/xds/", "io/holdfast/pipeline/", "io/holdfast/kube/", "io/holdfast/server/")),
           Set.of(RESOURCE_KEY)),
       new Rule("frontend-holdfast", HoldfastFrontEnd.class, concat(PROTOCOLS, List.of("io/holdfast/xds/",
-          "io/holdfast/pipeline/", "io/holdfast/kube/", "io/holdfast/server/")), Set.of()),
+          "io/holdfast/pipeline/", "io/holdfast/kube/", "io/holdfast/server/", "io/holdfast/frontend/gatewayapi/")),
+          Set.of()),
+      // Two front ends never see each other: each lowers its own API into the IR.
+      new Rule("frontend-gatewayapi", GatewayApiFrontEnd.class, concat(PROTOCOLS, List.of("io/holdfast/xds/",
+          "io/holdfast/pipeline/", "io/holdfast/kube/", "io/holdfast/server/", "io/holdfast/election/",
+          "io/holdfast/frontend/holdfast/")), Set.of()),
       new Rule("xds", Translator.class, List.of("io/holdfast/api/", "io/holdfast/frontend/", "io/holdfast/pipeline/",
           "io/holdfast/kube/", "io/holdfast/server/", "io/fabric8/"), Set.of(RESOURCE_KEY)),
       new Rule("pipeline", ConfigPipeline.class, List.of("io/holdfast/kube/", "io/holdfast/server/"), Set.of()),
