@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import tools.jackson.databind.JsonNode;
 import java.util.stream.Collectors;
 
 /**
@@ -62,8 +63,14 @@ public final class ConfigLoader {
       ManifestReader.Result read = reader.read(source.name(), source.text());
       errors.addAll(read.errors());
       for (ManifestDocument document : read.documents()) {
-        ParseResult result = parser.parse(document.tree());
         Location location = new Location(source.name(), document.line());
+        Optional<ApiObject> foreign = foreignObject(document.tree());
+        if (foreign.isPresent()) {
+          locations.computeIfAbsent(foreign.get().key(), k -> new ArrayList<>()).add(location);
+          config.add(foreign.get());
+          continue;
+        }
+        ParseResult result = parser.parse(document.tree());
         if (result instanceof ParseResult.Parsed parsed) {
           locations.computeIfAbsent(parsed.resource().key(), k -> new ArrayList<>()).add(location);
           config.add(parsed.resource());
@@ -81,5 +88,33 @@ public final class ConfigLoader {
       }
     }
     return new Loaded(config.build(), errors, locations);
+  }
+
+  /** The API group of the Kubernetes Gateway API, whose objects its own front end parses. */
+  public static final String GATEWAY_API_GROUP = "gateway.networking.k8s.io";
+
+  /**
+   * A document of another config API, carried as it is for that API's front end: any kind of the Gateway API's
+   * group, and core Namespaces (whose labels Gateway listeners select routes by). Empty for everything else,
+   * Holdfast's kinds included. A document without a name is left to the Holdfast parser, which reports it.
+   */
+  static Optional<ApiObject> foreignObject(JsonNode tree) {
+    if (!(tree instanceof tools.jackson.databind.node.ObjectNode object)) {
+      return Optional.empty();
+    }
+    String apiVersion = object.path("apiVersion").asString("");
+    String kind = object.path("kind").asString("");
+    String name = object.path("metadata").path("name").asString("");
+    boolean gatewayApi = apiVersion.startsWith(GATEWAY_API_GROUP + "/");
+    boolean namespace = apiVersion.equals("v1") && kind.equals("Namespace");
+    if (!(gatewayApi || namespace) || kind.isEmpty() || name.isEmpty()) {
+      return Optional.empty();
+    }
+    // Namespaces and GatewayClasses are cluster-scoped: their key has no namespace, as the API server's has none.
+    boolean clusterScoped = namespace || kind.equals("GatewayClass");
+    String ns = clusterScoped ? "" : object.path("metadata").path("namespace").asString(Metadata.DEFAULT_NAMESPACE);
+    long generation = object.path("metadata").path("generation").asLong(1);
+    String group = gatewayApi ? GATEWAY_API_GROUP : ResourceKey.CORE_GROUP;
+    return Optional.of(new ApiObject(new ResourceKey(group, kind, ns, name), generation, object));
   }
 }

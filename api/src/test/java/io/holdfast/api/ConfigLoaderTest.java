@@ -46,4 +46,46 @@ class ConfigLoaderTest {
     GatewayConfig backward = TestManifests.config(TestManifests.upstream("b", 2), TestManifests.upstream("a", 1));
     assertThat(forward).isEqualTo(backward);
   }
+
+  @Test
+  void gatewayApiObjectsAndNamespacesAreCarriedForTheirOwnFrontEndAndNothingElseIs() {
+    String docs = """
+        apiVersion: gateway.networking.k8s.io/v1
+        kind: GatewayClass
+        metadata: {name: holdfast}
+        spec: {controllerName: holdfast.io/gateway-controller}
+        ---
+        apiVersion: gateway.networking.k8s.io/v1
+        kind: HTTPRoute
+        metadata: {name: web, namespace: shop, generation: 4}
+        spec: {hostnames: [shop.test]}
+        ---
+        apiVersion: gateway.networking.k8s.io/v1
+        kind: Gateway
+        metadata: {name: edge}
+        spec: {gatewayClassName: holdfast}
+        ---
+        apiVersion: v1
+        kind: Namespace
+        metadata: {name: shop, labels: {team: a}}
+        ---
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: unrelated}
+        """;
+    ConfigLoader.Loaded loaded = new ConfigLoader().load(List.of(new ConfigLoader.Source("gw.yaml", docs)), Map.of());
+
+    assertThat(loaded.config().apiObjects()).extracting(ApiObject::key).containsExactly(
+        new ResourceKey("gateway.networking.k8s.io", "Gateway", "default", "edge"),
+        new ResourceKey("gateway.networking.k8s.io", "GatewayClass", "", "holdfast"),
+        new ResourceKey("gateway.networking.k8s.io", "HTTPRoute", "shop", "web"),
+        new ResourceKey("", "Namespace", "", "shop"));
+    ApiObject route = loaded.config().apiObjectsOf("gateway.networking.k8s.io").get(2);
+    assertThat(route.generation()).isEqualTo(4);
+    assertThat(route.at("/spec/hostnames/0").asString()).isEqualTo("shop.test");
+    assertThat(loaded.locationsOf(route.key())).containsExactly(new ConfigLoader.Location("gw.yaml", 6));
+    // The ConfigMap is neither Holdfast's nor another front end's: not carried (as before, other kinds are skipped).
+    assertThat(loaded.config().resources()).isEmpty();
+    assertThat(loaded.config().unparsed()).isEmpty();
+  }
 }
