@@ -84,8 +84,11 @@ class ConfigLoaderTest {
     assertThat(route.generation()).isEqualTo(4);
     assertThat(route.at("/spec/hostnames/0").asString()).isEqualTo("shop.test");
     assertThat(loaded.locationsOf(route.key())).containsExactly(new ConfigLoader.Location("gw.yaml", 6));
-    // The ConfigMap is neither Holdfast's nor another front end's: not carried (as before, other kinds are skipped).
+    // The ConfigMap is neither Holdfast's nor another front end's: rejected as before, with the kinds it could be.
     assertThat(loaded.config().resources()).isEmpty();
-    assertThat(loaded.config().unparsed()).isEmpty();
+    assertThat(loaded.config().unparsed()).singleElement().satisfies(u -> {
+      assertThat(u.key().kind()).isEqualTo("ConfigMap");
+      assertThat(u.problems()).asString().contains("UnsupportedKind");
+    });
   }
 }
