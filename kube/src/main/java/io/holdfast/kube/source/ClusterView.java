@@ -19,4 +19,9 @@ interface ClusterView {
   List<EndpointSlice> slicesOf(String namespace, String service);
 
   Optional<Secret> secret(String namespace, String name);
+
+  /** Every Namespace (for Gateway listeners' allowedRoutes selectors); empty where they cannot be read. */
+  default List<io.fabric8.kubernetes.api.model.Namespace> namespaces() {
+    return List.of();
+  }
 }

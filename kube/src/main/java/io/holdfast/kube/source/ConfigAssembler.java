@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.holdfast.api.ApiObject;
 import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.ModelParser;
 import io.holdfast.api.ParseResult;
@@ -31,8 +32,10 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Builds one {@link GatewayConfig} from a {@link ClusterView}: every custom resource goes through
  * {@link ModelParser} (the same parser as files), resources that fail to parse are kept as unparsed so
- * validation reports them, every Service port a kube Upstream names gets its ready endpoints, and every Secret an
- * {@code sslConfig} or an Upstream's {@code spec.tls} names gets its data. Stateless.
+ * validation reports them, the Gateway API's objects and the Namespaces are carried as {@link ApiObject}s for their
+ * front end, every Service port a kube Upstream or a Gateway API route's backendRef names gets its ready endpoints,
+ * and every Secret an {@code sslConfig}, an Upstream's {@code spec.tls} or a Gateway listener's
+ * {@code tls.certificateRefs} names gets its data. Stateless.
  */
 final class ConfigAssembler {
 
@@ -89,6 +92,27 @@ final class ConfigAssembler {
               kind.getKind(), namespace, meta.getName(),
               invalid.problems().stream().map(Problem::toString).collect(Collectors.joining("; "))));
         }
+      }
+    }
+    for (ResourceDefinitionContext kind : GatewayCrds.GATEWAY_API) {
+      for (GenericKubernetesResource resource : view.customResources(kind)) {
+        ObjectMeta meta = resource.getMetadata();
+        if (meta == null || meta.getName() == null) {
+          continue;
+        }
+        ApiObject object = apiObject(tree(resource, kind), kind.getGroup(), kind.getKind(),
+            Boolean.TRUE.equals(kind.isNamespaceScoped()) ? namespaceOf(meta) : "", meta.getGeneration());
+        observed.put(object.key(), observedOf(meta));
+        config.add(object);
+        GatewayApiRefs.services(object).forEach(services::add);
+        secrets.addAll(GatewayApiRefs.secrets(object));
+      }
+    }
+    for (io.fabric8.kubernetes.api.model.Namespace namespace : view.namespaces()) {
+      ObjectMeta meta = namespace.getMetadata();
+      if (meta != null && meta.getName() != null) {
+        config.add(apiObject(serialization.convertValue(namespace, JsonNode.class), ResourceKey.CORE_GROUP,
+            KubeConfigSource.NAMESPACE, "", meta.getGeneration()));
       }
     }
     for (ServiceRef ref : services) {
@@ -152,6 +176,32 @@ final class ConfigAssembler {
       }
     }
     return tree;
+  }
+
+  /**
+   * An object of another config API as its front end reads it: without {@code status} (written by controllers,
+   * Holdfast included: keeping it would turn every status write into a config change), resourceVersion and
+   * managedFields; apiVersion and kind filled in.
+   */
+  private static ApiObject apiObject(JsonNode tree, String group, String kind, String namespace, Long generation) {
+    ObjectNode body = (ObjectNode) tree;
+    body.remove("status");
+    if (body.get("metadata") instanceof ObjectNode metadata) {
+      metadata.remove("resourceVersion");
+      metadata.remove("managedFields");
+    }
+    if (!body.hasNonNull("kind")) {
+      body.put("kind", kind);
+    }
+    if (!body.hasNonNull("apiVersion") && group.isEmpty()) {
+      body.put("apiVersion", "v1");
+    }
+    String name = body.path("metadata").path("name").asString("");
+    return new ApiObject(new ResourceKey(group, kind, namespace, name), generation == null ? 1 : generation, body);
+  }
+
+  private static String namespaceOf(ObjectMeta meta) {
+    return meta.getNamespace() == null ? "default" : meta.getNamespace();
   }
 
   private static ObservedObject observedOf(ObjectMeta meta) {

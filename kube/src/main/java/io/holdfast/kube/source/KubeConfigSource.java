@@ -2,6 +2,7 @@ package io.holdfast.kube.source;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
@@ -35,7 +36,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The gateway config as the Kubernetes API holds it: Upstream, VirtualService, Gateway, TcpGateway and RouteTable
- * custom resources, plus the Services and EndpointSlices that kube upstreams resolve to and the Secrets that
+ * custom resources, the Gateway API's GatewayClasses, Gateways, HTTPRoutes, GRPCRoutes and ReferenceGrants and the
+ * Namespaces (all optional: a cluster without the Gateway API CRDs simply has none), plus the Services and EndpointSlices that kube upstreams resolve to and the Secrets that
  * sslConfigs and Upstream TLS settings name, kept in fabric8 informer caches.
  *
  * <p>Informer events only mark the view dirty. One rebuild thread waits for a pause in changes
@@ -60,6 +62,7 @@ public final class KubeConfigSource implements AutoCloseable {
   static final String SERVICE = "Service";
   static final String ENDPOINT_SLICE = "EndpointSlice";
   static final String SECRET = "Secret";
+  static final String NAMESPACE = "Namespace";
   private static final String BY_SERVICE = "byService";
   /**
    * Kinds without which nothing is served: Holdfast's first three. A kind added later is optional (see
@@ -80,6 +83,7 @@ public final class KubeConfigSource implements AutoCloseable {
   private final InformerSlot<Service> services;
   private final InformerSlot<EndpointSlice> slices;
   private final InformerSlot<Secret> secrets;
+  private final InformerSlot<Namespace> namespaces;
   private final List<InformerSlot<?>> slots = new ArrayList<>();
   private final DebounceThread debouncer;
   private final ScheduledExecutorService health;
@@ -121,6 +125,15 @@ public final class KubeConfigSource implements AutoCloseable {
       customs.put(kind, new InformerSlot<>(kind.getKind(), !REQUIRED.contains(kind),
           () -> scoped(client.genericKubernetesResources(kind)).runnableInformer(0), listener));
     }
+    // The Gateway API's kinds: optional, as the user installs their CRDs (and a cluster may have none). GatewayClass
+    // is cluster-scoped, so it is listed cluster-wide even when one namespace is watched.
+    for (ResourceDefinitionContext kind : GatewayCrds.GATEWAY_API) {
+      customs.put(kind, new InformerSlot<>(kind.getKind(), true, () -> Boolean.TRUE.equals(kind.isNamespaceScoped())
+          ? scoped(client.genericKubernetesResources(kind)).runnableInformer(0)
+          : client.genericKubernetesResources(kind).runnableInformer(0), listener));
+    }
+    // Namespaces (cluster-scoped) for listeners' allowedRoutes selectors; optional like the Gateway API kinds.
+    namespaces = new InformerSlot<>(NAMESPACE, true, () -> client.namespaces().runnableInformer(0), listener);
     services = new InformerSlot<>(SERVICE, () -> scoped(client.services()).runnableInformer(0), listener);
     slices = new InformerSlot<>(ENDPOINT_SLICE, () -> scoped(client.discovery().v1().endpointSlices())
         .runnableInformer(0)
@@ -134,6 +147,7 @@ public final class KubeConfigSource implements AutoCloseable {
     slots.add(services);
     slots.add(slices);
     slots.add(secrets);
+    slots.add(namespaces);
     slots.forEach(slot -> metrics.watching(slot.kind()));
     debouncer = new DebounceThread("holdfast-kube-rebuild", debounce, System::nanoTime, this::hasSynced, this::rebuild);
     health = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -196,15 +210,12 @@ public final class KubeConfigSource implements AutoCloseable {
 
   /**
    * The custom resource as this source's informer last saw it (spec, status and metadata), or empty if it has not
-   * seen it or {@code key} is not a Holdfast kind. May lag the API; for writers that want to skip a GET (see
+   * seen it or {@code key} is neither a Holdfast kind nor a Gateway API kind. May lag the API; for writers that want to skip a GET (see
    * {@code StatusWriter.Builder.objectCache}). The caller must not modify the object.
    */
   public Optional<GenericKubernetesResource> cached(ResourceKey key) {
-    if (!key.group().equals(ResourceKey.HOLDFAST_GROUP)) {
-      return Optional.empty();
-    }
-    return customs.entrySet().stream().filter(e -> e.getKey().getKind().equals(key.kind())).findFirst()
-        .flatMap(e -> e.getValue().byKey(key.namespace() + "/" + key.name()));
+    return GatewayCrds.context(key).map(customs::get).flatMap(slot ->
+        slot.byKey(key.namespace().isEmpty() ? key.name() : key.namespace() + "/" + key.name()));
   }
 
   @Override
@@ -238,9 +249,10 @@ public final class KubeConfigSource implements AutoCloseable {
     }
     lastPushed = config;
     log.info("kube config rebuilt upstreams={} virtualServices={} gateways={} tcpGateways={} routeTables={}"
-        + " unparsed={} services={} secrets={}", config.upstreams().size(), config.virtualServices().size(),
-        config.gateways().size(), config.tcpGateways().size(), config.routeTables().size(),
-        config.unparsed().size(), config.serviceEndpoints().size(), config.secrets().size());
+        + " unparsed={} services={} secrets={} gatewayApiObjects={}", config.upstreams().size(),
+        config.virtualServices().size(), config.gateways().size(), config.tcpGateways().size(),
+        config.routeTables().size(), config.unparsed().size(), config.serviceEndpoints().size(),
+        config.secrets().size(), config.apiObjects().size());
     try {
       sink.accept(config);
     } catch (RuntimeException e) {
@@ -328,6 +340,11 @@ public final class KubeConfigSource implements AutoCloseable {
     @Override
     public Optional<Secret> secret(String ns, String name) {
       return secrets.byKey(ns + "/" + name);
+    }
+
+    @Override
+    public List<Namespace> namespaces() {
+      return namespaces.items();
     }
   }
 

@@ -39,7 +39,8 @@ class ConfigAssemblerTest {
   private final ClusterView view = new ClusterView() {
     @Override
     public List<GenericKubernetesResource> customResources(ResourceDefinitionContext kind) {
-      return customs.getOrDefault(kind.getKind(), List.of());
+      return customs.getOrDefault(kind.getKind(), List.of()).stream()
+          .filter(r -> !kind.getGroup().equals(GatewayCrds.GATEWAY_API_GROUP)).toList();
     }
 
     @Override
