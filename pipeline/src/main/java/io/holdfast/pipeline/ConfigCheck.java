@@ -54,6 +54,17 @@ public final class ConfigCheck {
       statuses = Collections.unmodifiableSortedMap(new TreeMap<>(statuses));
     }
 
+    /** The full statuses of the Gateway API's objects (whose writer needs more than the one-line view). */
+    public SortedMap<ResourceKey, ObjectStatus> gatewayApiStatuses() {
+      SortedMap<ResourceKey, ObjectStatus> out = new TreeMap<>();
+      built.statuses().forEach((key, status) -> {
+        if (key.group().equals(GatewayApiFrontEnd.GROUP)) {
+          out.put(key, status);
+        }
+      });
+      return out;
+    }
+
     /** The full status of {@code key}, with severities; absent if the config has no such resource. */
     public java.util.Optional<ObjectStatus> objectStatus(ResourceKey key) {
       return java.util.Optional.ofNullable(built.statuses().get(key));

@@ -1,6 +1,7 @@
 package io.holdfast.pipeline;
 
 import io.holdfast.api.GatewayConfig;
+import io.holdfast.frontend.gatewayapi.GatewayApiFrontEnd;
 import io.holdfast.api.ManifestError;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.frontend.holdfast.ResourceStatus;
@@ -43,7 +44,7 @@ public final class ConfigPipeline {
   private final StatusBoard board;
   private final Clock clock;
   private final Consumer<Translation> onNewSnapshot;
-  private final ConfigCheck check = new ConfigCheck();
+  private final ConfigCheck check;
   private final Translator translator = new Translator();
   private final Timer buildTimer;
   /** The config of the latest {@link #apply}, for readers on other threads (the admission webhook). */
@@ -51,11 +52,24 @@ public final class ConfigPipeline {
 
   public ConfigPipeline(XdsCache cache, StatusBoard board, Clock clock, MeterRegistry registry,
       Consumer<Translation> onNewSnapshot) {
-    this(Objects.requireNonNull(cache, "cache")::setSnapshot, board, clock, registry, onNewSnapshot);
+    this(cache, board, clock, registry, onNewSnapshot, GatewayApiFrontEnd.DEFAULT_CONTROLLER_NAME);
+  }
+
+  /** As above; the Gateway API front end programs the GatewayClasses naming {@code gatewayControllerName}. */
+  public ConfigPipeline(XdsCache cache, StatusBoard board, Clock clock, MeterRegistry registry,
+      Consumer<Translation> onNewSnapshot, String gatewayControllerName) {
+    this(Objects.requireNonNull(cache, "cache")::setSnapshot, board, clock, registry, onNewSnapshot,
+        gatewayControllerName);
   }
 
   ConfigPipeline(SnapshotTarget cache, StatusBoard board, Clock clock, MeterRegistry registry,
       Consumer<Translation> onNewSnapshot) {
+    this(cache, board, clock, registry, onNewSnapshot, GatewayApiFrontEnd.DEFAULT_CONTROLLER_NAME);
+  }
+
+  ConfigPipeline(SnapshotTarget cache, StatusBoard board, Clock clock, MeterRegistry registry,
+      Consumer<Translation> onNewSnapshot, String gatewayControllerName) {
+    this.check = new ConfigCheck(Objects.requireNonNull(gatewayControllerName, "gatewayControllerName"));
     this.cache = Objects.requireNonNull(cache, "cache");
     this.board = Objects.requireNonNull(board, "board");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -78,7 +92,7 @@ public final class ConfigPipeline {
       // keeps such a NACK for the version it is about to be told (StatusBoard.onNack).
       boolean changed = cache.setSnapshot(translation.snapshot());
       board.publish(new StatusBoard.Build(translation.snapshot().version(), clock.instant(), statuses,
-          manifestErrors, translation));
+          manifestErrors, translation, checked.gatewayApiStatuses()));
       logVerdicts(statuses, manifestErrors, translation, changed);
       if (changed) {
         onNewSnapshot.accept(translation);

@@ -27,11 +27,23 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class StatusBoard {
 
   /** One published build: the verdicts and translation behind the snapshot being served. */
+  /**
+   * @param objectStatuses the full status of each object whose API reports more than a verdict (the Gateway API's
+   *                       conditions, listeners and route parents), for the status writer
+   */
   public record Build(String version, Instant builtAt, SortedMap<ResourceKey, ResourceStatus> statuses,
-      List<ManifestError> manifestErrors, Translation translation) {
+      List<ManifestError> manifestErrors, Translation translation,
+      SortedMap<ResourceKey, io.holdfast.ir.ObjectStatus> objectStatuses) {
     public Build {
       statuses = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(statuses));
       manifestErrors = List.copyOf(manifestErrors);
+      objectStatuses = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(objectStatuses));
+    }
+
+    /** A build of Holdfast kinds only: no full statuses. */
+    public Build(String version, Instant builtAt, SortedMap<ResourceKey, ResourceStatus> statuses,
+        List<ManifestError> manifestErrors, Translation translation) {
+      this(version, builtAt, statuses, manifestErrors, translation, new TreeMap<>());
     }
   }
 

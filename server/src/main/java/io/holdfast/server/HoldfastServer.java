@@ -115,7 +115,7 @@ public final class HoldfastServer implements AutoCloseable {
     ConfigPipeline pipeline = new ConfigPipeline(cache, board, clock, registry, translation -> {
       certificates.update(translation.snapshot());
       store.ifPresent(s -> s.save(translation.snapshot()));
-    });
+    }, settings.gatewayControllerName());
     if (settings.webhook().isPresent()) {
       ServeSettings.Webhook w = settings.webhook().get();
       // Every replica serves it: the judgement reads only this replica's view and writes nothing.

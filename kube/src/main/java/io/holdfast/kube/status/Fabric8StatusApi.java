@@ -1,7 +1,11 @@
 package io.holdfast.kube.status;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.kube.source.GatewayCrds;
 import java.util.Objects;
@@ -17,8 +21,16 @@ final class Fabric8StatusApi implements StatusApi {
 
   @Override
   public Optional<GenericKubernetesResource> get(ResourceKey key) {
-    return Optional.ofNullable(client.genericKubernetesResources(GatewayCrds.context(key.kind()))
-        .inNamespace(key.namespace()).withName(key.name()).get());
+    return Optional.ofNullable(resources(key).withName(key.name()).get());
+  }
+
+  /** The key's kind (Holdfast's or the Gateway API's, by group), in its namespace unless cluster-scoped. */
+  private NonNamespaceOperation<GenericKubernetesResource, GenericKubernetesResourceList,
+      Resource<GenericKubernetesResource>> resources(ResourceKey key) {
+    ResourceDefinitionContext kind = GatewayCrds.context(key)
+        .orElseThrow(() -> new IllegalArgumentException("no status is written for " + key));
+    var all = client.genericKubernetesResources(kind);
+    return Boolean.TRUE.equals(kind.isNamespaceScoped()) ? all.inNamespace(key.namespace()) : all;
   }
 
   @Override
@@ -28,7 +40,6 @@ final class Fabric8StatusApi implements StatusApi {
       throw new IllegalArgumentException(key + ": refusing a status write without a resourceVersion");
     }
     // update*() (not replace*()) keeps the given resourceVersion: a stale one gets 409 rather than a retry on top.
-    return client.genericKubernetesResources(GatewayCrds.context(key.kind()))
-        .inNamespace(key.namespace()).resource(object).updateStatus();
+    return resources(key).resource(object).updateStatus();
   }
 }

@@ -59,6 +59,7 @@ final class StatusReconciler {
   private final RateLimiter limiter;
   private final Backoff backoff;
   private final StatusMetrics metrics;
+  private final String controllerName;
 
   /** Desired statuses known to be on their objects. */
   private final Map<ResourceKey, DesiredStatus> settled = new HashMap<>();
@@ -69,7 +70,8 @@ final class StatusReconciler {
   private Term term;
 
   StatusReconciler(StatusApi api, FencedCalls calls, Function<ResourceKey, Optional<GenericKubernetesResource>> cache,
-      Clock clock, RateLimiter limiter, Backoff backoff, StatusMetrics metrics) {
+      Clock clock, RateLimiter limiter, Backoff backoff, StatusMetrics metrics, String controllerName) {
+    this.controllerName = controllerName;
     this.api = api;
     this.calls = calls;
     this.cache = cache;
@@ -177,7 +179,14 @@ final class StatusReconciler {
     }
     for (int conflicts = 0; object != null; conflicts++) {
       Object current = object.getAdditionalProperties().get("status");
-      Map<String, Object> next = StatusDocument.compute(want, current, clock.instant());
+      if (!writable(key, want, object)) {
+        confirm(key, want, object, Outcome.SKIPPED_UNCHANGED);
+        log.debug("status: resource={} is another controller's, not written", key);
+        return;
+      }
+      Map<String, Object> next = want.full().isPresent()
+          ? GatewayApiStatusDocument.compute(want.full().get(), current, controllerName, clock.instant())
+          : StatusDocument.compute(want, current, clock.instant());
       if (StatusDocument.same(next, current)) {
         confirm(key, want, object, Outcome.SKIPPED_UNCHANGED);
         return;
@@ -212,6 +221,15 @@ final class StatusReconciler {
     settled.put(key, want);
     metrics.count(Outcome.NOT_FOUND);
     log.debug("status: resource={} not found, nothing to write", key);
+  }
+
+  /**
+   * A GatewayClass gets a status only while its {@code spec.controllerName} is ours (as the object says now, not as
+   * the build saw it): another controller owns the others' statuses.
+   */
+  private boolean writable(ResourceKey key, DesiredStatus want, GenericKubernetesResource object) {
+    return want.full().isEmpty() || !key.kind().equals("GatewayClass")
+        || GatewayApiStatusDocument.isOurs(object.getAdditionalProperties().get("spec"), controllerName);
   }
 
   private GenericKubernetesResource read(Fence fence, ResourceKey key, Pacer pacer) {

@@ -9,6 +9,7 @@ import io.holdfast.election.Fence;
 import io.holdfast.election.Leadership;
 import io.holdfast.election.LeadershipListener;
 import io.holdfast.election.Term;
+import io.holdfast.kube.source.GatewayCrds;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
@@ -54,6 +55,8 @@ public final class StatusWriter implements AutoCloseable {
   public static Duration closeBound(Duration requestTimeout) {
     return requestTimeout.plus(CLOSE_MARGIN);
   }
+  /** The front end's default Gateway API controller name (its module is not this one's dependency). */
+  public static final String DEFAULT_CONTROLLER_NAME = "holdfast.io/gateway-controller";
   /** Wait before the next pass after an unexpected failure, so a failure that repeats cannot spin. */
   private static final long AFTER_FAILURE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -76,7 +79,7 @@ public final class StatusWriter implements AutoCloseable {
     this.requestTimeout = b.requestTimeout;
     this.calls = new FencedCalls(b.requestTimeout, () -> closed);
     this.reconciler = new StatusReconciler(b.api != null ? b.api : new Fabric8StatusApi(b.client), calls, b.cache,
-        b.clock, new RateLimiter(b.callsPerSecond, System::nanoTime), b.backoff, metrics);
+        b.clock, new RateLimiter(b.callsPerSecond, System::nanoTime), b.backoff, metrics, b.controllerName);
   }
 
   public static Builder builder(KubernetesClient client, Leadership leadership) {
@@ -116,15 +119,16 @@ public final class StatusWriter implements AutoCloseable {
   /**
    * The desired status of every gateway resource after a build; resources missing from the map are no longer
    * tracked. Returns at once: the map is stored (replacing the previous one) and the writer woken. Keys of kinds
-   * other than Holdfast's Gateway, VirtualService and Upstream (e.g. the Gateway API's Gateway) are ignored.
+   * without a status this writer writes are ignored: kinds of neither Holdfast's group nor the Gateway API's, a
+   * ReferenceGrant, and Gateway API objects without their {@link DesiredStatus#full() full} status.
    */
   public void publish(Map<ResourceKey, DesiredStatus> desired) {
     Map<ResourceKey, DesiredStatus> copy = new LinkedHashMap<>();
     desired.forEach((k, v) -> {
-      if (HoldfastKinds.isHoldfast(k)) {
+      if (HoldfastKinds.isHoldfast(k) || GatewayCrds.hasStatus(k) && v != null && v.full().isPresent()) {
         copy.put(k, Objects.requireNonNull(v, "desired status of " + k));
       } else {
-        log.debug("status: ignoring resource={}: not a {} kind", k, HoldfastKinds.API_VERSION);
+        log.debug("status: ignoring resource={}: no status of its kind is written here", k);
       }
     });
     latest = Map.copyOf(copy);
@@ -261,6 +265,7 @@ public final class StatusWriter implements AutoCloseable {
     private Function<ResourceKey, Optional<GenericKubernetesResource>> cache = k -> Optional.empty();
     private Duration resync = Duration.ofMinutes(10);
     private Duration requestTimeout = Duration.ofSeconds(2);
+    private String controllerName = DEFAULT_CONTROLLER_NAME;
 
     private Builder(KubernetesClient client, Leadership leadership) {
       this.client = client;
@@ -320,6 +325,15 @@ public final class StatusWriter implements AutoCloseable {
         throw new IllegalArgumentException("requestTimeout must be greater than 0, was " + v);
       }
       requestTimeout = v;
+      return this;
+    }
+
+    /**
+     * The Gateway API controller name: route {@code status.parents[]} entries are written under it (others' are
+     * kept), and only GatewayClasses naming it get a status. Default {@value #DEFAULT_CONTROLLER_NAME}.
+     */
+    public Builder gatewayControllerName(String v) {
+      controllerName = Objects.requireNonNull(v, "controllerName");
       return this;
     }
 

@@ -74,6 +74,12 @@ final class ServeCommand implements Callable<Integer> {
       description = "Test aid: API server URL for the status writer only (default: the --kube-api-url one).")
   private String kubeStatusApiServer;
 
+  @Option(names = "--gateway-controller-name", paramLabel = "NAME",
+      defaultValue = ServeSettings.DEFAULT_GATEWAY_CONTROLLER_NAME,
+      description = "Kubernetes Gateway API: the controllerName of the GatewayClasses Holdfast programs, under which"
+          + " it writes route statuses (default: ${DEFAULT-VALUE}).")
+  private String gatewayControllerName;
+
   // ---- serving
   @Option(names = "--xds-address", paramLabel = "ADDRESS", defaultValue = DEFAULT_XDS_ADDRESS,
       description = "Address the xDS gRPC server binds to (default: ${DEFAULT-VALUE}).")
@@ -223,7 +229,8 @@ final class ServeCommand implements Callable<Integer> {
         : Optional.empty();
     return new ServeSettings(configDir, xdsAddress, port("xds-port", xdsPort), adminAddress,
         port("admin-port", adminPort), Optional.ofNullable(snapshotDir), logFormat(), tls(), kube,
-        kubernetes ? election() : ServeSettings.SINGLE_REPLICA, Optional.ofNullable(snapshotKeyFile), webhook());
+        kubernetes ? election() : ServeSettings.SINGLE_REPLICA, Optional.ofNullable(snapshotKeyFile), webhook(),
+        gatewayControllerName);
   }
 
   private Optional<ServeSettings.Webhook> webhook() {

@@ -24,6 +24,8 @@ import java.util.Optional;
  * @param election     leader election; disabled (single replica, always leader) in file mode
  * @param snapshotKeyFile the AES-256 key that seals TLS secrets in the snapshot file; without it they are left out
  * @param webhook      the validating admission webhook's HTTPS server; empty when disabled
+ * @param gatewayControllerName the Gateway API controller name: GatewayClasses naming it are Holdfast's, and route
+ *                     status entries are written under it
  */
 public record ServeSettings(
     Path configDir,
@@ -37,9 +39,19 @@ public record ServeSettings(
     Optional<KubernetesSource> kubernetes,
     ElectionSettings election,
     Optional<Path> snapshotKeyFile,
-    Optional<Webhook> webhook) {
+    Optional<Webhook> webhook,
+    String gatewayControllerName) {
 
   public static final int MAX_PORT = 65_535;
+  /** The Gateway API controller name unless one is set (the front end's default). */
+  public static final String DEFAULT_GATEWAY_CONTROLLER_NAME =
+      io.holdfast.frontend.gatewayapi.GatewayApiFrontEnd.DEFAULT_CONTROLLER_NAME;
+  /**
+   * The Gateway API's GatewayController format: a lower-case DNS subdomain, a slash, then a path
+   * (gateway.networking.k8s.io/v1 shared_types.go), at most 253 characters.
+   */
+  private static final java.util.regex.Pattern CONTROLLER_NAME = java.util.regex.Pattern.compile(
+      "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+$");
 
   /** Election settings of file mode: there is no cluster to elect through, so one always-leader replica. */
   public static final ElectionSettings SINGLE_REPLICA = ElectionSettings.builder().enabled(false).build();
@@ -87,6 +99,14 @@ public record ServeSettings(
     }
   }
 
+  /** With the default Gateway API controller name. */
+  public ServeSettings(Path configDir, String xdsAddress, int xdsPort, String adminAddress, int adminPort,
+      Optional<Path> snapshotDir, LogFormat logFormat, Optional<XdsTls> tls, Optional<KubernetesSource> kubernetes,
+      ElectionSettings election, Optional<Path> snapshotKeyFile, Optional<Webhook> webhook) {
+    this(configDir, xdsAddress, xdsPort, adminAddress, adminPort, snapshotDir, logFormat, tls, kubernetes, election,
+        snapshotKeyFile, webhook, DEFAULT_GATEWAY_CONTROLLER_NAME);
+  }
+
   /** Without the webhook. */
   public ServeSettings(Path configDir, String xdsAddress, int xdsPort, String adminAddress, int adminPort,
       Optional<Path> snapshotDir, LogFormat logFormat, Optional<XdsTls> tls, Optional<KubernetesSource> kubernetes,
@@ -131,6 +151,7 @@ public record ServeSettings(
     if (logFormat == null) {
       throw new IllegalArgumentException("--log-format is required: text or json");
     }
+    requireControllerName(gatewayControllerName);
     Objects.requireNonNull(tls, "tls (use Optional.empty())");
     Objects.requireNonNull(kubernetes, "kubernetes (use Optional.empty())");
     Objects.requireNonNull(election, "election");
@@ -194,6 +215,19 @@ public record ServeSettings(
       throw new IllegalArgumentException(flag + " '" + dir + "' is not a directory");
     }
     return absolute;
+  }
+
+  /**
+   * Checks a Gateway API controller name: a domain-prefixed path such as {@code holdfast.io/gateway-controller}.
+   *
+   * @throws IllegalArgumentException naming the flag and the expected form
+   */
+  public static String requireControllerName(String name) {
+    if (name == null || name.isEmpty() || name.length() > 253 || !CONTROLLER_NAME.matcher(name).matches()) {
+      throw new IllegalArgumentException("--gateway-controller-name must be a domain-prefixed path of at most 253"
+          + " characters, like " + DEFAULT_GATEWAY_CONTROLLER_NAME + ", got '" + (name == null ? "" : name) + "'");
+    }
+    return name;
   }
 
   private static void requirePort(String flag, int port) {

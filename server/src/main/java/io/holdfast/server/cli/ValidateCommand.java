@@ -67,6 +67,12 @@ final class ValidateCommand implements Callable<Integer> {
           + " (default: ${DEFAULT-VALUE}).")
   private String output;
 
+  @Option(names = "--gateway-controller-name", paramLabel = "NAME",
+      defaultValue = "${env:HOLDFAST_GATEWAY_CONTROLLER_NAME:-" + ServeSettings.DEFAULT_GATEWAY_CONTROLLER_NAME + "}",
+      description = "Kubernetes Gateway API: judge GatewayClasses naming this controller as Holdfast's, as serve"
+          + " --gateway-controller-name does (default: ${DEFAULT-VALUE}; env HOLDFAST_GATEWAY_CONTROLLER_NAME).")
+  private String gatewayControllerName;
+
   ValidateCommand(Supplier<InputStream> stdin) {
     this.stdin = Objects.requireNonNull(stdin, "stdin");
   }
@@ -78,7 +84,12 @@ final class ValidateCommand implements Callable<Integer> {
       case "json" -> true;
       default -> throw new ParameterException(spec.commandLine(), "--output must be text or json, got '" + output + "'");
     };
-    ValidationReport report = new ConfigValidation().validate(read());
+    try {
+      ServeSettings.requireControllerName(gatewayControllerName);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+    }
+    ValidationReport report = new ConfigValidation(gatewayControllerName).validate(read());
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
       out.println(JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build()

@@ -140,6 +140,7 @@ public final class KubernetesMode implements AutoCloseable {
       StatusWriter writer = StatusWriter.builder(statusClient, leadership).meterRegistry(registry).clock(clock)
           .requestTimeout(election.leaderRequestTimeout())
           .objectCache(source::cached)
+          .gatewayControllerName(settings.gatewayControllerName())
           .build();
       board.onChange(() -> writer.publish(desired(board)));
       writer.start();
@@ -175,8 +176,9 @@ public final class KubernetesMode implements AutoCloseable {
 
   private static Map<ResourceKey, DesiredStatus> desired(StatusBoard board) {
     Map<ResourceKey, DesiredStatus> out = new LinkedHashMap<>();
-    board.current().ifPresent(b -> b.statuses().forEach((key, status) ->
-        out.put(key, new DesiredStatus(status, board.nackOf(key)))));
+    board.current().ifPresent(b -> b.statuses().forEach((key, status) -> out.put(key,
+        b.objectStatuses().containsKey(key) ? DesiredStatus.gatewayApi(b.objectStatuses().get(key))
+            : new DesiredStatus(status, board.nackOf(key)))));
     return out;
   }
 

@@ -24,6 +24,17 @@ import java.util.TreeMap;
  */
 public final class ConfigValidation {
   private final ConfigLoader loader = new ConfigLoader();
+  private final String gatewayControllerName;
+
+  /** Gateway API objects judged under the default controller name. */
+  public ConfigValidation() {
+    this(io.holdfast.frontend.gatewayapi.GatewayApiFrontEnd.DEFAULT_CONTROLLER_NAME);
+  }
+
+  /** Gateway API objects judged as a server with {@code --gateway-controller-name gatewayControllerName} would. */
+  public ConfigValidation(String gatewayControllerName) {
+    this.gatewayControllerName = java.util.Objects.requireNonNull(gatewayControllerName, "gatewayControllerName");
+  }
 
   /** Validates every file of {@code reads} together; each read's unreadable files become file errors. */
   public ValidationReport validate(List<ConfigFiles> reads) {
@@ -45,7 +56,7 @@ public final class ConfigValidation {
     }
     GatewayConfig.Builder config = loaded.config().toBuilder();
     secrets.forEach(config::secret);
-    ConfigCheck.Result checked = new ConfigCheck().run(config.build());
+    ConfigCheck.Result checked = new ConfigCheck(gatewayControllerName).run(config.build());
     List<ValidationReport.ResourceReport> resources = new ArrayList<>();
     checked.statuses().forEach((key, status) -> {
       List<ValidationReport.Item> items = items(checked, key);
