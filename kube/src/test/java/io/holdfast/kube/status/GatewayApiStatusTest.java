@@ -1,0 +1,217 @@
+package io.holdfast.kube.status;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.holdfast.api.ResourceKey;
+import io.holdfast.ir.Condition;
+import io.holdfast.ir.ObjectStatus;
+import io.holdfast.ir.ParentStatus;
+import io.holdfast.ir.SectionStatus;
+import io.holdfast.kube.source.GatewayCrds;
+import io.holdfast.testkit.ApiWrite;
+import io.holdfast.testkit.GatewayApiCrds;
+import io.holdfast.testkit.MockKubeApi;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Gateway API statuses written onto the emulated API: route parents merged with another controller's entry, listener
+ * statuses, lastTransitionTime kept while a condition's status stays, and GatewayClass statuses only for ours.
+ */
+class GatewayApiStatusTest {
+
+  private static final String G = GatewayCrds.GATEWAY_API_GROUP;
+  private static final String OURS = "holdfast.test/gateway-controller";
+  private static final String FOREIGN = "other.test/controller";
+  private static final Duration WAIT = Duration.ofSeconds(10);
+  private static final ResourceKey OUR_CLASS = new ResourceKey(G, "GatewayClass", "", "holdfast");
+  private static final ResourceKey OTHER_CLASS = new ResourceKey(G, "GatewayClass", "", "other");
+  private static final ResourceKey GATEWAY = new ResourceKey(G, "Gateway", "infra", "edge");
+  private static final ResourceKey ROUTE = new ResourceKey(G, "HTTPRoute", "apps", "web");
+
+  private final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-01-01T10:00:00Z"));
+  private final Clock clock = new Clock() {
+    @Override
+    public ZoneOffset getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return now.get();
+    }
+  };
+
+  @Test
+  void parentsMergeWithAForeignEntryTimesStayAndOnlyOurClassesGetStatus() {
+    try (MockKubeApi api = MockKubeApi.start();
+         KubernetesClient client = new KubernetesClientBuilder().withConfig(MockKubeApi.configFor(api.port()))
+             .build()) {
+      KubernetesClient admin = api.admin();
+      GatewayApiCrds.install(admin);
+      create(admin, GatewayCrds.GATEWAY_CLASS, """
+          apiVersion: gateway.networking.k8s.io/v1
+          kind: GatewayClass
+          metadata: {name: holdfast}
+          spec: {controllerName: %s}
+          """.formatted(OURS));
+      create(admin, GatewayCrds.GATEWAY_CLASS, """
+          apiVersion: gateway.networking.k8s.io/v1
+          kind: GatewayClass
+          metadata: {name: other}
+          spec: {controllerName: %s}
+          """.formatted(FOREIGN));
+      create(admin, GatewayCrds.GATEWAY_API_GATEWAY, """
+          apiVersion: gateway.networking.k8s.io/v1
+          kind: Gateway
+          metadata: {name: edge, namespace: infra}
+          spec: {gatewayClassName: holdfast, listeners: [{name: http, port: 80, protocol: HTTP}]}
+          """);
+      GenericKubernetesResource route = create(admin, GatewayCrds.HTTP_ROUTE, """
+          apiVersion: gateway.networking.k8s.io/v1
+          kind: HTTPRoute
+          metadata: {name: web, namespace: apps}
+          spec:
+            parentRefs: [{name: foreign-gw, namespace: infra}, {name: edge, namespace: infra, sectionName: http}]
+          """);
+      // Another controller already reports on its parent.
+      Map<String, Object> foreignEntry = Map.of(
+          "parentRef", Map.of("group", G, "kind", "Gateway", "namespace", "infra", "name", "foreign-gw"),
+          "controllerName", FOREIGN,
+          "conditions", List.of(Map.of("type", "Accepted", "status", "True", "reason", "Accepted", "message", "ok",
+              "observedGeneration", 1, "lastTransitionTime", "2025-06-01T00:00:00Z")));
+      route.getAdditionalProperties().put("status", Map.of("parents", List.of(foreignEntry)));
+      admin.genericKubernetesResources(GatewayCrds.HTTP_ROUTE).inNamespace("apps").resource(route).updateStatus();
+
+      FakeLeadership leadership = new FakeLeadership();
+      leadership.elect();
+      try (StatusWriter writer = StatusWriter.builder(client, leadership).clock(clock).gatewayControllerName(OURS)
+          .build().start()) {
+        writer.publish(Map.of(
+            OUR_CLASS, DesiredStatus.gatewayApi(classStatus(OUR_CLASS)),
+            OTHER_CLASS, DesiredStatus.gatewayApi(classStatus(OTHER_CLASS)),
+            GATEWAY, DesiredStatus.gatewayApi(gatewayStatus(1)),
+            ROUTE, DesiredStatus.gatewayApi(routeStatus(Condition.Status.TRUE, "Accepted", "attached"))));
+        await().atMost(WAIT).until(() -> parents(admin).size() == 2 && status(admin, OUR_CLASS) != null
+            && status(admin, GATEWAY) != null);
+
+        List<Map<String, Object>> parents = parents(admin);
+        assertThat(parents.get(0)).isEqualTo(foreignEntry); // untouched and in place
+        Map<String, Object> ours = parents.get(1);
+        assertThat(ours.get("controllerName")).isEqualTo(OURS);
+        assertThat(ours.get("parentRef")).isEqualTo(Map.of("group", G, "kind", "Gateway", "namespace", "infra",
+            "name", "edge", "sectionName", "http"));
+        Map<String, Object> accepted = condition(ours, "Accepted");
+        assertThat(accepted).containsEntry("status", "True").containsEntry("reason", "Accepted")
+            .containsEntry("observedGeneration", 1).containsEntry("lastTransitionTime", "2026-01-01T10:00:00Z");
+        assertThat(condition(ours, "ResolvedRefs")).containsEntry("status", "True");
+
+        Map<String, Object> gateway = status(admin, GATEWAY);
+        assertThat(condition(gateway, "Programmed")).containsEntry("status", "True");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> listener = ((List<Map<String, Object>>) gateway.get("listeners")).get(0);
+        assertThat(listener).containsEntry("name", "http").containsEntry("attachedRoutes", 1)
+            .containsEntry("supportedKinds", List.of(Map.of("group", G, "kind", "HTTPRoute")));
+        assertThat(condition(listener, "Accepted")).containsEntry("observedGeneration", 1);
+        assertThat(condition(status(admin, OUR_CLASS), "Accepted")).containsEntry("status", "True");
+
+        // A later build with another message but the same condition status: the transition time stays.
+        now.set(Instant.parse("2026-01-01T11:00:00Z"));
+        writer.publish(Map.of(ROUTE, DesiredStatus.gatewayApi(routeStatus(Condition.Status.TRUE, "Accepted",
+            "attached again"))));
+        await().atMost(WAIT).until(() -> "attached again".equals(condition(parents(admin).get(1), "Accepted")
+            .get("message")));
+        assertThat(condition(parents(admin).get(1), "Accepted"))
+            .containsEntry("lastTransitionTime", "2026-01-01T10:00:00Z");
+        assertThat(parents(admin).get(0)).isEqualTo(foreignEntry);
+
+        // The status changes: a new transition time.
+        writer.publish(Map.of(ROUTE, DesiredStatus.gatewayApi(routeStatus(Condition.Status.FALSE,
+            "NotAllowedByListeners", "no listener allows it"))));
+        await().atMost(WAIT).until(() -> "False".equals(condition(parents(admin).get(1), "Accepted").get("status")));
+        assertThat(condition(parents(admin).get(1), "Accepted"))
+            .containsEntry("lastTransitionTime", "2026-01-01T11:00:00Z")
+            .containsEntry("reason", "NotAllowedByListeners");
+
+        // The route no longer names our Gateway: our entry goes, the foreign one stays.
+        ObjectStatus detached = ObjectStatus.of(ROUTE, 2, List.of());
+        writer.publish(Map.of(ROUTE, DesiredStatus.gatewayApi(detached)));
+        await().atMost(WAIT).until(() -> parents(admin).size() == 1);
+        assertThat(parents(admin)).containsExactly(foreignEntry);
+      }
+      // The other controller's class was never written, and every route status write was a /status PUT.
+      assertThat(status(admin, OTHER_CLASS)).isNull();
+      assertThat(api.writes()).filteredOn(w -> w.path().contains("/gatewayclasses/other")).isEmpty();
+      assertThat(api.writes()).filteredOn(w -> w.path().contains("/httproutes/web") && w.succeeded())
+          .extracting(ApiWrite::isStatus).containsOnly(true);
+    }
+  }
+
+  private static ObjectStatus classStatus(ResourceKey key) {
+    return ObjectStatus.of(key, 1, List.of()).withConditions(List.of(
+        new Condition("SupportedVersion", Condition.Status.TRUE, "SupportedVersion", "v1", 1)));
+  }
+
+  private static ObjectStatus gatewayStatus(int attached) {
+    Condition accepted = new Condition("Accepted", Condition.Status.TRUE, "Accepted", "accepted", 1);
+    Condition programmed = new Condition("Programmed", Condition.Status.TRUE, "Programmed", "programmed", 1);
+    return new ObjectStatus(GATEWAY, 1, List.of(accepted, programmed), List.of(), List.of(), List.of(
+        new SectionStatus("http", List.of(accepted, programmed,
+            new Condition("ResolvedRefs", Condition.Status.TRUE, "ResolvedRefs", "resolved", 1)),
+            List.of(new SectionStatus.GroupKind(G, "HTTPRoute")), attached)));
+  }
+
+  private static ObjectStatus routeStatus(Condition.Status status, String reason, String message) {
+    return ObjectStatus.of(ROUTE, 1, List.of()).withParent(new ParentStatus(GATEWAY, Optional.of("http"),
+        List.of(new Condition("Accepted", status, reason, message, 1),
+            new Condition("ResolvedRefs", Condition.Status.TRUE, "ResolvedRefs", "resolved", 1))));
+  }
+
+  private static GenericKubernetesResource create(KubernetesClient admin, ResourceDefinitionContext kind,
+      String yaml) {
+    GenericKubernetesResource resource = admin.getKubernetesSerialization().unmarshal(yaml,
+        GenericKubernetesResource.class);
+    var op = admin.genericKubernetesResources(kind);
+    return (Boolean.TRUE.equals(kind.isNamespaceScoped()) ? op.inNamespace(resource.getMetadata().getNamespace())
+        : op).resource(resource).create();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> status(KubernetesClient admin, ResourceKey key) {
+    ResourceDefinitionContext kind = GatewayCrds.context(key).orElseThrow();
+    var op = admin.genericKubernetesResources(kind);
+    GenericKubernetesResource r = (key.namespace().isEmpty() ? op : op.inNamespace(key.namespace()))
+        .withName(key.name()).get();
+    return r == null ? null : (Map<String, Object>) r.getAdditionalProperties().get("status");
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<Map<String, Object>> parents(KubernetesClient admin) {
+    Map<String, Object> status = status(admin, ROUTE);
+    return status == null || status.get("parents") == null ? List.of()
+        : (List<Map<String, Object>>) status.get("parents");
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> condition(Map<String, Object> holder, String type) {
+    return ((List<Map<String, Object>>) holder.get("conditions")).stream().filter(c -> type.equals(c.get("type")))
+        .findFirst().orElseThrow();
+  }
+}
