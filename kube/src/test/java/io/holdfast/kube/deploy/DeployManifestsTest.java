@@ -82,7 +82,17 @@ class DeployManifestsTest {
         "gateway.holdfast.io/virtualservices/status:patch,update",
         "gateway.holdfast.io/upstreams/status:patch,update",
         "gateway.holdfast.io/tcpgateways/status:patch,update",
-        "gateway.holdfast.io/routetables/status:patch,update");
+        "gateway.holdfast.io/routetables/status:patch,update",
+        "gateway.networking.k8s.io/gatewayclasses:get,list,watch",
+        "gateway.networking.k8s.io/gateways:get,list,watch",
+        "gateway.networking.k8s.io/httproutes:get,list,watch",
+        "gateway.networking.k8s.io/grpcroutes:get,list,watch",
+        "gateway.networking.k8s.io/referencegrants:get,list,watch",
+        "gateway.networking.k8s.io/gatewayclasses/status:patch,update",
+        "gateway.networking.k8s.io/gateways/status:patch,update",
+        "gateway.networking.k8s.io/httproutes/status:patch,update",
+        "gateway.networking.k8s.io/grpcroutes/status:patch,update",
+        "/namespaces:list,watch");
     RoleBinding rb = of(RoleBinding.class).get(0);
     assertThat(rb.getRoleRef().getName()).isEqualTo(role.getMetadata().getName());
     assertThat(rb.getSubjects()).singleElement().satisfies(s -> assertThat(s.getName()).isEqualTo("holdfast"));

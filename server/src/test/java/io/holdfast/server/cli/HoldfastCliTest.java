@@ -134,6 +134,31 @@ class HoldfastCliTest {
   }
 
   @Test
+  void gatewayControllerNameComesFromFlagEnvironmentOrFileDefaultsAndIsChecked() throws IOException {
+    run("serve", "--config-dir", tmp.toString());
+    assertThat(served.get(0).gatewayControllerName()).isEqualTo("holdfast.io/gateway-controller");
+
+    run("serve", "--config-dir", tmp.toString(), "--gateway-controller-name", "example.test/gw");
+    assertThat(served.get(1).gatewayControllerName()).isEqualTo("example.test/gw");
+
+    new HoldfastCli(settings -> { served.add(settings); return 0; },
+        Map.of("HOLDFAST_GATEWAY_CONTROLLER_NAME", "env.example.test/a/b"))
+        .execute(new PrintWriter(out), new PrintWriter(err), "serve", "--config-dir", tmp.toString());
+    assertThat(served.get(2).gatewayControllerName()).as("environment").isEqualTo("env.example.test/a/b");
+
+    Path file = Files.writeString(tmp.resolve("gw.yaml"), "gateway-controller-name: file.example.test/gw\n");
+    run("serve", "--config-dir", tmp.toString(), "--config-file", file.toString());
+    assertThat(served.get(3).gatewayControllerName()).as("config file").isEqualTo("file.example.test/gw");
+    assertThat(err.toString()).isEmpty();
+
+    served.clear();
+    for (String bad : List.of("", "no-slash", "Upper.Case/x", "/path-only", "example.test/")) {
+      assertUsageError(run("serve", "--config-dir", tmp.toString(), "--gateway-controller-name", bad),
+          "--gateway-controller-name must be a domain-prefixed path", "holdfast serve");
+    }
+  }
+
+  @Test
   void aBadEnvironmentValueNamesTheVariable() {
     int code = new HoldfastCli(settings -> 0, Map.of("LEADER_ELECTION_LEASE_DURATION", "fifteen"))
         .execute(new PrintWriter(out), new PrintWriter(err), "serve", "--kubernetes");

@@ -87,6 +87,17 @@ class ValidateCommandTest {
   }
 
   @Test
+  void aMalformedGatewayControllerNameIsAUsageError() throws IOException {
+    Path file = write("up.yaml", UPSTREAM);
+
+    assertThat(run("validate", "--gateway-controller-name", "example.test/gw", file.toString())).isEqualTo(0);
+    int code = run("validate", "--gateway-controller-name", "not a name", file.toString());
+
+    assertThat(code).isEqualTo(HoldfastCli.EXIT_USAGE);
+    assertThat(err.toString()).contains("--gateway-controller-name must be a domain-prefixed path");
+  }
+
+  @Test
   void warningsAreMarkedAndDoNotFail() throws IOException {
     Path file = write("gw.yaml", UPSTREAM + "---\n" + LONELY_GATEWAY);
 
