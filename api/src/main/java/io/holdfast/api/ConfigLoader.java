@@ -12,7 +12,9 @@ import java.util.stream.Collectors;
  * Reads manifest texts into one {@link GatewayConfig}: {@link ManifestReader} splits each text into documents,
  * {@link ModelParser} parses each document. A document that fails to parse but names its resource becomes an
  * {@link UnparsedResource} (validation reports it per resource); problems without any resource to attach to
- * (YAML syntax, non-mapping documents, no kind or name) are returned as {@link ManifestError}s. Nothing is
+ * (YAML syntax, non-mapping documents, no kind or name) are returned as {@link ManifestError}s. Kubernetes
+ * Services, EndpointSlices and TLS Secrets among the documents become endpoints and secrets
+ * ({@link ClusterDocuments}), so Gateway API objects resolve their backends and certificates. Nothing is
  * all-or-nothing: every readable resource is in the config. Thread-safe.
  */
 public final class ConfigLoader {
@@ -56,7 +58,7 @@ public final class ConfigLoader {
 
   public Loaded load(List<Source> sources, Map<ServiceRef, List<Endpoint>> serviceEndpoints) {
     GatewayConfig.Builder config = GatewayConfig.builder();
-    serviceEndpoints.forEach(config::endpoints);
+    ClusterDocuments cluster = new ClusterDocuments();
     List<ManifestError> errors = new ArrayList<>();
     Map<ResourceKey, List<Location>> locations = new java.util.TreeMap<>();
     for (Source source : sources) {
@@ -64,6 +66,9 @@ public final class ConfigLoader {
       errors.addAll(read.errors());
       for (ManifestDocument document : read.documents()) {
         Location location = new Location(source.name(), document.line());
+        if (cluster.offer(document.tree())) {
+          continue; // a Service, EndpointSlice or TLS Secret: resolved below, as a cluster would
+        }
         Optional<ApiObject> foreign = foreignObject(document.tree());
         if (foreign.isPresent()) {
           locations.computeIfAbsent(foreign.get().key(), k -> new ArrayList<>()).add(location);
@@ -87,6 +92,9 @@ public final class ConfigLoader {
         }
       }
     }
+    cluster.serviceEndpoints().forEach(config::endpoints);
+    serviceEndpoints.forEach(config::endpoints); // given ones win over the directory's
+    cluster.secrets().forEach(config::secret);
     return new Loaded(config.build(), errors, locations);
   }
 

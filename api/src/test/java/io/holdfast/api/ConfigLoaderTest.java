@@ -91,4 +91,71 @@ class ConfigLoaderTest {
       assertThat(u.problems()).asString().contains("UnsupportedKind");
     });
   }
+
+  @Test
+  void servicesEndpointSlicesAndTlsSecretsInTheDirectoryResolveAsTheClusterWould() {
+    String docs = """
+        apiVersion: v1
+        kind: Service
+        metadata: {name: web, namespace: shop}
+        spec:
+          ports: [{name: http, port: 8080}, {name: admin, port: 9000}, {name: dns, port: 53, protocol: UDP}]
+        ---
+        apiVersion: discovery.k8s.io/v1
+        kind: EndpointSlice
+        metadata: {name: web-1, namespace: shop, labels: {kubernetes.io/service-name: web}}
+        addressType: IPv4
+        ports: [{name: http, port: 8081}]
+        endpoints:
+        - addresses: [127.0.0.21]
+        - addresses: [127.0.0.22]
+          conditions: {ready: true}
+        - addresses: [127.0.0.23]
+          conditions: {ready: false}
+        ---
+        apiVersion: discovery.k8s.io/v1
+        kind: EndpointSlice
+        metadata: {name: other-1, namespace: shop, labels: {kubernetes.io/service-name: other}}
+        addressType: IPv4
+        ports: [{name: http, port: 7000}]
+        endpoints: [{addresses: [127.0.0.31]}]
+        ---
+        apiVersion: v1
+        kind: Service
+        metadata: {name: lonely}
+        spec: {ports: [{port: 80}]}
+        ---
+        apiVersion: v1
+        kind: Secret
+        metadata: {name: shop-cert, namespace: shop}
+        type: kubernetes.io/tls
+        data: {tls.crt: Q0VSVA==, tls.key: bm90LWJhc2U2NCE=}
+        stringData: {tls.key: KEY}
+        ---
+        apiVersion: v1
+        kind: Secret
+        metadata: {name: opaque, namespace: shop}
+        type: Opaque
+        stringData: {password: x}
+        """;
+    ConfigLoader.Loaded loaded = new ConfigLoader().load(List.of(new ConfigLoader.Source("k8s.yaml", docs)),
+        Map.of(new ServiceRef("shop", "web", 9000), List.of(new Endpoint("127.0.0.9", 1))));
+
+    assertThat(loaded.config().serviceEndpoints()).containsOnlyKeys(new ServiceRef("shop", "web", 8080),
+        new ServiceRef("shop", "web", 9000), new ServiceRef("default", "lonely", 80));
+    // Ready or unset, by the slice's port of the same name; the unready endpoint and other Services' slices left out.
+    assertThat(loaded.config().endpointsOf(new ServiceRef("shop", "web", 8080)))
+        .containsExactly(new Endpoint("127.0.0.21", 8081), new Endpoint("127.0.0.22", 8081));
+    // Endpoints given by the caller win; a Service without slices exists with no endpoint.
+    assertThat(loaded.config().endpointsOf(new ServiceRef("shop", "web", 9000)))
+        .containsExactly(new Endpoint("127.0.0.9", 1));
+    assertThat(loaded.config().serviceEndpoints().get(new ServiceRef("default", "lonely", 80))).isEmpty();
+    assertThat(loaded.config().secrets()).containsOnlyKeys(TlsSecretData.secretKey("shop", "shop-cert"));
+    assertThat(loaded.config().secrets().get(TlsSecretData.secretKey("shop", "shop-cert")).entries())
+        .containsEntry("tls.crt", "CERT").containsEntry("tls.key", "KEY");
+    // The Opaque Secret is not TLS material: rejected like any kind no front end reads.
+    assertThat(loaded.config().unparsed()).singleElement().satisfies(u -> assertThat(u.key().kind())
+        .isEqualTo("Secret"));
+    assertThat(loaded.errors()).isEmpty();
+  }
 }
