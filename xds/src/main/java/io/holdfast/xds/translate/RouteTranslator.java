@@ -173,6 +173,8 @@ final class RouteTranslator {
     if (redirect.httpsRedirect()) {
       envoy.setHttpsRedirect(true);
     }
+    redirect.scheme().ifPresent(envoy::setSchemeRedirect);
+    redirect.port().ifPresent(envoy::setPortRedirect);
     envoy.setResponseCode(switch (redirect.responseCode()) {
       case 302 -> RedirectAction.RedirectResponseCode.FOUND;
       case 303 -> RedirectAction.RedirectResponseCode.SEE_OTHER;
