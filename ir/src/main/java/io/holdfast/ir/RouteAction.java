@@ -127,16 +127,37 @@ public sealed interface RouteAction {
     }
   }
 
-  /** Answers with a redirect; {@code path} replaces the whole path, {@code prefixRewrite} the matched prefix. */
+  /**
+   * Answers with a redirect; {@code path} replaces the whole path, {@code prefixRewrite} the matched prefix.
+   * {@code scheme} ({@code http} or {@code https}) and {@code port} replace the request's; {@code httpsRedirect} is
+   * the same as scheme {@code https}, and the two are not set together.
+   */
   record Redirect(Optional<String> host, Optional<String> path, Optional<String> prefixRewrite, int responseCode,
-      boolean httpsRedirect) implements RouteAction {
+      boolean httpsRedirect, Optional<String> scheme, Optional<Integer> port) implements RouteAction {
     public Redirect {
       Objects.requireNonNull(host, "host");
       Objects.requireNonNull(path, "path");
       Objects.requireNonNull(prefixRewrite, "prefixRewrite");
+      Objects.requireNonNull(scheme, "scheme");
+      Objects.requireNonNull(port, "port");
       if (!List.of(301, 302, 303, 307, 308).contains(responseCode)) {
         throw new IllegalArgumentException("redirect code " + responseCode + " is not one of 301, 302, 303, 307, 308");
       }
+      if (httpsRedirect && scheme.isPresent()) {
+        throw new IllegalArgumentException("a redirect sets httpsRedirect or a scheme, not both");
+      }
+      scheme.filter(s -> !s.equals("http") && !s.equals("https")).ifPresent(s -> {
+        throw new IllegalArgumentException("redirect scheme " + s + " is not http or https");
+      });
+      port.filter(p -> p < 1 || p > 65535).ifPresent(p -> {
+        throw new IllegalArgumentException("redirect port " + p + " is out of range 1-65535");
+      });
+    }
+
+    /** A redirect that keeps the request's port and (unless {@code httpsRedirect}) its scheme. */
+    public Redirect(Optional<String> host, Optional<String> path, Optional<String> prefixRewrite, int responseCode,
+        boolean httpsRedirect) {
+      this(host, path, prefixRewrite, responseCode, httpsRedirect, Optional.empty(), Optional.empty());
     }
   }
 

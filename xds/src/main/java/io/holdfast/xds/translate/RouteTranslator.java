@@ -56,7 +56,7 @@ final class RouteTranslator {
 
   static VirtualHost virtualHost(io.holdfast.ir.VirtualHost host, Flavor flavor) {
     VirtualHost.Builder envoy = VirtualHost.newBuilder()
-        .setName(EnvoyNames.virtualHost(host.origin().object()))
+        .setName(EnvoyNames.virtualHost(host))
         .addAllDomains(host.domains());
     for (io.holdfast.ir.Route route : host.routes()) {
       if (flavor == Flavor.GRPC && (!route.match().admitsMethod(GRPC_METHOD)
@@ -173,6 +173,8 @@ final class RouteTranslator {
     if (redirect.httpsRedirect()) {
       envoy.setHttpsRedirect(true);
     }
+    redirect.scheme().ifPresent(envoy::setSchemeRedirect);
+    redirect.port().ifPresent(envoy::setPortRedirect);
     envoy.setResponseCode(switch (redirect.responseCode()) {
       case 302 -> RedirectAction.RedirectResponseCode.FOUND;
       case 303 -> RedirectAction.RedirectResponseCode.SEE_OTHER;

@@ -1,0 +1,305 @@
+package io.holdfast.frontend.gatewayapi;
+
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.Fraction;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.GRPCRouteFilter;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPHeader;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPHeaderFilter;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPPathModifier;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRequestMirrorFilter;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRequestRedirectFilter;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteFilter;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPURLRewriteFilter;
+import io.holdfast.frontend.gatewayapi.Backends.BackendProtocol;
+import io.holdfast.ir.Origin;
+import io.holdfast.ir.RouteAction;
+import io.holdfast.ir.RoutePolicies.HeaderMutation;
+import io.holdfast.ir.RoutePolicies.HeaderValue;
+import io.holdfast.ir.RoutePolicies.HostRewrite;
+import io.holdfast.ir.RoutePolicies.LiteralHost;
+import io.holdfast.ir.RoutePolicies.Mirror;
+import io.holdfast.ir.RoutePolicies.Percent;
+import io.holdfast.ir.RoutePolicies.RegexRewrite;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The filters of one route rule, read into what the IR applies: header mutations, a redirect, a URL rewrite, a
+ * mirror. A filter Holdfast cannot apply sets {@link #unsupported()}: the rule then answers 500 (the spec forbids
+ * skipping it) and the route reports Accepted=False.
+ */
+record RuleFilters(HeaderMutation headers, Optional<Redirect> redirect, Optional<Rewrite> rewrite,
+    Optional<Mirror> mirror, boolean unsupported) {
+
+  static final String REQUEST_HEADER_MODIFIER = "RequestHeaderModifier";
+  static final String RESPONSE_HEADER_MODIFIER = "ResponseHeaderModifier";
+  static final String REQUEST_REDIRECT = "RequestRedirect";
+  static final String URL_REWRITE = "URLRewrite";
+  static final String REQUEST_MIRROR = "RequestMirror";
+  /** Rewrites a whole path (Envoy replaces every match of the pattern; anchored, it matches once). */
+  static final String WHOLE_PATH = "^/.*$";
+
+  /** What reading filters needs from the rule's route: its namespace, backends and where problems go. */
+  record Context(String namespace, Backends backends, BackendProtocol protocol,
+      Consumer<AcceptedProblem> notAccepted, Consumer<ResolvedRefsProblem> problems) {
+  }
+
+  /**
+   * A RequestRedirect filter; the prefix replacement becomes a prefix rewrite per match
+   * ({@link #action(Optional)}).
+   */
+  record Redirect(Optional<String> scheme, Optional<String> host, Optional<Integer> port, Optional<String> fullPath,
+      Optional<String> prefixReplacement, int statusCode) {
+
+    RouteAction.Redirect action(Optional<String> prefixRewrite) {
+      // The spec: without a port, a scheme's well-known port (Envoy leaves a scheme's default port out of Location).
+      Optional<Integer> effectivePort = port.or(() -> scheme.map(s -> s.equals("https") ? 443 : 80));
+      return new RouteAction.Redirect(host, fullPath, prefixRewrite, statusCode, false, scheme, effectivePort);
+    }
+  }
+
+  /** A URLRewrite filter. */
+  record Rewrite(Optional<HostRewrite> host, Optional<RegexRewrite> fullPath, Optional<String> prefix) {
+  }
+
+  static RuleFilters http(List<HTTPRouteFilter> filters, Origin ruleOrigin, Context context) {
+    Reader reader = new Reader(context);
+    for (int i = 0; i < filters.size(); i++) {
+      HTTPRouteFilter filter = filters.get(i);
+      Origin origin = ruleOrigin.at("filters[" + i + "]");
+      String type = filter.getType() == null ? "" : filter.getType();
+      switch (type) {
+        case REQUEST_HEADER_MODIFIER -> reader.requestHeaders(filter.getRequestHeaderModifier(), origin);
+        case RESPONSE_HEADER_MODIFIER -> reader.responseHeaders(filter.getResponseHeaderModifier(), origin);
+        case REQUEST_REDIRECT -> reader.redirect(filter.getRequestRedirect(), origin);
+        case URL_REWRITE -> reader.rewrite(filter.getUrlRewrite(), origin);
+        case REQUEST_MIRROR -> reader.mirror(filter.getRequestMirror(), origin);
+        default -> reader.unsupported(origin.at("type"), "filter type \"" + type + "\" is not supported");
+      }
+    }
+    if (reader.redirect.isPresent() && reader.rewrite.isPresent()) {
+      reader.unsupported(ruleOrigin.at("filters"), "RequestRedirect and URLRewrite cannot be used together");
+    }
+    return reader.result();
+  }
+
+  static RuleFilters grpc(List<GRPCRouteFilter> filters, Origin ruleOrigin, Context context) {
+    Reader reader = new Reader(context);
+    for (int i = 0; i < filters.size(); i++) {
+      GRPCRouteFilter filter = filters.get(i);
+      Origin origin = ruleOrigin.at("filters[" + i + "]");
+      String type = filter.getType() == null ? "" : filter.getType();
+      switch (type) {
+        case REQUEST_HEADER_MODIFIER -> reader.requestHeaders(filter.getRequestHeaderModifier(), origin);
+        case RESPONSE_HEADER_MODIFIER -> reader.responseHeaders(filter.getResponseHeaderModifier(), origin);
+        case REQUEST_MIRROR -> reader.mirror(filter.getRequestMirror(), origin);
+        default -> reader.unsupported(origin.at("type"), "filter type \"" + type + "\" is not supported");
+      }
+    }
+    return reader.result();
+  }
+
+  /** Accumulates filters in order. */
+  private static final class Reader {
+    private final Context context;
+    private final List<HeaderValue> requestAdd = new ArrayList<>();
+    private final List<String> requestRemove = new ArrayList<>();
+    private final List<HeaderValue> responseAdd = new ArrayList<>();
+    private final List<String> responseRemove = new ArrayList<>();
+    private Optional<Redirect> redirect = Optional.empty();
+    private Optional<Rewrite> rewrite = Optional.empty();
+    private Optional<Mirror> mirror = Optional.empty();
+    private boolean unsupported;
+
+    Reader(Context context) {
+      this.context = context;
+    }
+
+    RuleFilters result() {
+      return new RuleFilters(new HeaderMutation(requestAdd, requestRemove, responseAdd, responseRemove), redirect,
+          rewrite, mirror, unsupported);
+    }
+
+    void requestHeaders(HTTPHeaderFilter filter, Origin origin) {
+      headers(filter, origin.at("requestHeaderModifier"), requestAdd, requestRemove);
+    }
+
+    void responseHeaders(HTTPHeaderFilter filter, Origin origin) {
+      headers(filter, origin.at("responseHeaderModifier"), responseAdd, responseRemove);
+    }
+
+    /** {@code set} replaces a header's values, {@code add} appends a value, {@code remove} drops the header. */
+    private void headers(HTTPHeaderFilter filter, Origin origin, List<HeaderValue> add, List<String> remove) {
+      if (filter == null) {
+        unsupported(origin, "the filter's configuration is missing");
+        return;
+      }
+      for (HTTPHeader header : nullToEmpty(filter.getSet())) {
+        headerValue(header, false, origin.at("set")).ifPresent(add::add);
+      }
+      for (HTTPHeader header : nullToEmpty(filter.getAdd())) {
+        headerValue(header, true, origin.at("add")).ifPresent(add::add);
+      }
+      for (String name : nullToEmpty(filter.getRemove())) {
+        if (name == null || name.isEmpty()) {
+          unsupported(origin.at("remove"), "a header name must not be empty");
+        } else {
+          remove.add(name.toLowerCase(Locale.ROOT));
+        }
+      }
+    }
+
+    private Optional<HeaderValue> headerValue(HTTPHeader header, boolean append, Origin origin) {
+      if (header.getName() == null || header.getName().isEmpty()) {
+        unsupported(origin, "a header name must not be empty");
+        return Optional.empty();
+      }
+      return Optional.of(new HeaderValue(header.getName().toLowerCase(Locale.ROOT),
+          header.getValue() == null ? "" : header.getValue(), append));
+    }
+
+    void redirect(HTTPRequestRedirectFilter filter, Origin origin) {
+      Origin field = origin.at("requestRedirect");
+      if (filter == null) {
+        unsupported(field, "the filter's configuration is missing");
+        return;
+      }
+      if (redirect.isPresent()) {
+        unsupported(field, "a rule has at most one RequestRedirect filter");
+        return;
+      }
+      Optional<String> scheme = Optional.ofNullable(filter.getScheme()).map(s -> s.toLowerCase(Locale.ROOT));
+      if (scheme.isPresent() && !scheme.get().equals("http") && !scheme.get().equals("https")) {
+        unsupported(field.at("scheme"), "redirect scheme " + scheme.get() + " is not http or https");
+        return;
+      }
+      int code = filter.getStatusCode() == null ? RouteRules.DEFAULT_REDIRECT_CODE : filter.getStatusCode();
+      if (code != 301 && code != 302) {
+        unsupported(field.at("statusCode"), "redirect status code " + code + " is not 301 or 302");
+        return;
+      }
+      Optional<Integer> port = Optional.ofNullable(filter.getPort());
+      if (port.isPresent() && (port.get() < 1 || port.get() > 65535)) {
+        unsupported(field.at("port"), "redirect port " + port.get() + " is out of range 1-65535");
+        return;
+      }
+      Optional<PathModifier> path = pathModifier(filter.getPath(), field.at("path"));
+      if (path == null) {
+        return;
+      }
+      redirect = Optional.of(new Redirect(scheme, Optional.ofNullable(filter.getHostname()), port,
+          path.flatMap(PathModifier::fullPath), path.flatMap(PathModifier::prefix), code));
+    }
+
+    void rewrite(HTTPURLRewriteFilter filter, Origin origin) {
+      Origin field = origin.at("urlRewrite");
+      if (filter == null) {
+        unsupported(field, "the filter's configuration is missing");
+        return;
+      }
+      if (rewrite.isPresent()) {
+        unsupported(field, "a rule has at most one URLRewrite filter");
+        return;
+      }
+      Optional<PathModifier> path = pathModifier(filter.getPath(), field.at("path"));
+      if (path == null) {
+        return;
+      }
+      rewrite = Optional.of(new Rewrite(
+          Optional.ofNullable(filter.getHostname()).filter(h -> !h.isEmpty()).map(LiteralHost::new),
+          path.flatMap(PathModifier::fullPath).map(full -> new RegexRewrite(WHOLE_PATH, full)),
+          path.flatMap(PathModifier::prefix)));
+    }
+
+    /** The path modifier; empty when absent, null when invalid (reported). */
+    private Optional<PathModifier> pathModifier(HTTPPathModifier path, Origin field) {
+      if (path == null) {
+        return Optional.empty();
+      }
+      String type = path.getType() == null ? "" : path.getType();
+      switch (type) {
+        case "ReplaceFullPath" -> {
+          String full = path.getReplaceFullPath() == null || path.getReplaceFullPath().isEmpty() ? "/"
+              : path.getReplaceFullPath();
+          return Optional.of(new PathModifier(Optional.of(full), Optional.empty()));
+        }
+        case "ReplacePrefixMatch" -> {
+          String prefix = path.getReplacePrefixMatch() == null ? "/" : path.getReplacePrefixMatch();
+          return Optional.of(new PathModifier(Optional.empty(), Optional.of(prefix)));
+        }
+        default -> {
+          unsupported(field.at("type"), "path modifier type \"" + type + "\" is not supported");
+          return null;
+        }
+      }
+    }
+
+    void mirror(HTTPRequestMirrorFilter filter, Origin origin) {
+      Origin field = origin.at("requestMirror");
+      if (filter == null || filter.getBackendRef() == null) {
+        unsupported(field, "a RequestMirror filter needs a backendRef");
+        return;
+      }
+      if (mirror.isPresent()) {
+        // The IR mirrors to one cluster per route; a second mirror must not be silently dropped.
+        unsupported(field, "Holdfast supports one RequestMirror filter per rule");
+        return;
+      }
+      Optional<Percent> percent = percent(filter, field);
+      if (percent.isEmpty()) {
+        return;
+      }
+      Origin refField = field.at("backendRef");
+      BackendResolution resolution = context.backends().resolve(context.namespace(),
+          BackendReference.of(filter.getBackendRef()), context.protocol(), refField);
+      if (resolution instanceof BackendResolution.Resolved resolved) {
+        mirror = Optional.of(new Mirror(resolved.cluster(), percent.get()));
+      } else if (resolution instanceof BackendResolution.Unresolved unresolved) {
+        // Mirrored traffic has no answer to turn into a 500: the mirror is left out and the status says why.
+        context.problems().accept(new ResolvedRefsProblem(unresolved.reason().reason(), unresolved.message(),
+            refField));
+      }
+    }
+
+    private Optional<Percent> percent(HTTPRequestMirrorFilter filter, Origin field) {
+      if (filter.getPercent() != null && filter.getFraction() != null) {
+        unsupported(field, "percent and fraction cannot both be set");
+        return Optional.empty();
+      }
+      if (filter.getPercent() != null) {
+        int value = filter.getPercent();
+        if (value < 0 || value > 100) {
+          unsupported(field.at("percent"), "percent " + value + " is out of range 0-100");
+          return Optional.empty();
+        }
+        return Optional.of(Percent.of(value));
+      }
+      Fraction fraction = filter.getFraction();
+      if (fraction != null) {
+        int numerator = fraction.getNumerator() == null ? 0 : fraction.getNumerator();
+        int denominator = fraction.getDenominator() == null ? 100 : fraction.getDenominator();
+        if (denominator < 1 || numerator < 0 || numerator > denominator) {
+          unsupported(field.at("fraction"), "fraction " + numerator + "/" + denominator
+              + " must have 0 <= numerator <= denominator and denominator >= 1");
+          return Optional.empty();
+        }
+        return Optional.of(new Percent((int) ((long) numerator * Percent.MILLION / denominator)));
+      }
+      return Optional.of(Percent.ALL);
+    }
+
+    void unsupported(Origin field, String message) {
+      unsupported = true;
+      context.notAccepted().accept(new AcceptedProblem(AcceptedProblem.UNSUPPORTED_VALUE, message, field));
+    }
+
+    private static <T> List<T> nullToEmpty(List<T> list) {
+      return list == null ? List.of() : list;
+    }
+  }
+
+  private record PathModifier(Optional<String> fullPath, Optional<String> prefix) {
+  }
+}
