@@ -87,6 +87,16 @@ class ValidateCommandTest {
   }
 
   @Test
+  void theGatewayApiExamplesAreAccepted() {
+    // File mode (Services and EndpointSlices in the directory) and the Kubernetes example under deploy/.
+    for (Path example : List.of(Path.of("..", "examples", "gateway-api"), Path.of("..", "deploy", "examples"))) {
+      out.getBuffer().setLength(0);
+      assertThat(run("validate", example.toString())).as(example.toString()).isEqualTo(0);
+      assertThat(out.toString()).contains("4 resources: 4 accepted, 0 with warnings, 0 rejected; 0 file errors");
+    }
+  }
+
+  @Test
   void aMalformedGatewayControllerNameIsAUsageError() throws IOException {
     Path file = write("up.yaml", UPSTREAM);
 
