@@ -78,8 +78,9 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
         continue;
       }
       Parsed<Gateway> gateway = result.parsed().get();
-      gateways.put(object.key(), new OwnGateway(object.key(), gateway.created(),
-          ListenerRules.check(gateway.model(), object.key(), input, grants, secrets)));
+      List<ListenerState> listeners = ListenerRules.check(gateway.model(), object.key(), input, grants, secrets);
+      portsHeldElsewhere(object.key(), gateway.created(), listeners, builder);
+      gateways.put(object.key(), new OwnGateway(object.key(), gateway.created(), listeners));
       parsedGateways.put(object.key(), gateway);
     }
 
@@ -188,6 +189,23 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
         .orElse(parents.get(0).conditions().get(0));
     builder.status(new ObjectStatus(object.key(), generation, List.of(summary), List.of(), parents),
         result.parsed().get().created());
+  }
+
+  /**
+   * Listeners on a port an older object of another front end already holds (a Holdfast Gateway lowered before):
+   * not accepted, {@code PortUnavailable}, so the Gateway's status says which listeners lost and why. (A port
+   * taken by a front end lowered later is settled by the builder, which rejects the younger object.)
+   */
+  private static void portsHeldElsewhere(ResourceKey gateway, Optional<java.time.Instant> created,
+      List<ListenerState> listeners, IrBuilder builder) {
+    for (ListenerState listener : listeners) {
+      if (!listener.accepted()) {
+        continue;
+      }
+      builder.olderSocketHolder(GatewayIr.ADDRESS, listener.port, gateway, created).ifPresent(holder ->
+          listener.notAccepted = Optional.of(new ListenerState.Problem("PortUnavailable", "port " + listener.port
+              + " is already used by " + holder + ", which is older")));
+    }
   }
 
   private static ObjectStatus gatewayStatus(Parsed<Gateway> gateway, OwnGateway own) {

@@ -32,6 +32,9 @@ import java.util.TreeMap;
  */
 final class GatewayIr {
 
+  /** Gateway sockets bind every IPv4 address. */
+  static final String ADDRESS = "0.0.0.0";
+
   private final Map<ResourceKey, OwnGateway> gateways;
   /** Gateway, listener, hostname, route: the ranked routes attached there. */
   private final Map<ResourceKey, Map<ListenerState, Map<String, Map<ResourceKey, List<RankedRoute>>>>> attached =
@@ -91,7 +94,7 @@ final class GatewayIr {
           chains.add(new Listener.FilterChain.Http(Origin.of(gateway.key()).at(first.field()), "http",
               ChainMatch.ANY, Optional.empty(), hosts(gateway.key(), onPort)));
         }
-        out.add(new Listener.Socket(Origin.of(gateway.key()).at(first.field()), "0.0.0.0", first.port, chains));
+        out.add(new Listener.Socket(Origin.of(gateway.key()).at(first.field()), ADDRESS, first.port, chains));
         for (Listener.FilterChain chain : chains) {
           for (VirtualHost host : ((Listener.FilterChain.Http) chain).virtualHosts()) {
             String domain = host.domains().get(0);

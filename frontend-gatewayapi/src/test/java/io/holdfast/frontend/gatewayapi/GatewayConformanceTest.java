@@ -13,17 +13,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.holdfast.api.ApiObject;
 import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.ResourceKey;
 import io.holdfast.api.TestManifests;
 import io.holdfast.api.TlsSecretData;
 import io.holdfast.ir.Condition;
 import io.holdfast.ir.IrBuilder;
 import io.holdfast.ir.Listener;
 import io.holdfast.ir.ObjectStatus;
+import io.holdfast.ir.Origin;
 import io.holdfast.ir.Secret;
 import io.holdfast.ir.SectionStatus;
 import io.holdfast.ir.SectionStatus.GroupKind;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -207,6 +211,30 @@ class GatewayConformanceTest {
     assertCondition(status.conditions(), Condition.ACCEPTED, Condition.Status.FALSE, "ListenersNotValid");
     assertCondition(status.conditions(), "Programmed", Condition.Status.FALSE, "Invalid");
     assertThat(result.ir().listeners()).isEmpty();
+  }
+
+  @Test
+  void gatewayListenerOnAPortAnOlderHoldfastGatewayHoldsIsNotProgrammed() {
+    ResourceKey holdfast = ResourceKey.gateway("web", "legacy");
+    IrBuilder builder = new IrBuilder();
+    builder.status(ObjectStatus.of(holdfast, 1, List.of()), Optional.of(Instant.parse("2026-01-01T00:00:00Z")));
+    builder.add(new Listener.Socket(Origin.of(holdfast), "::", 8080, List.of(new Listener.FilterChain.Http(
+        Origin.of(holdfast), "http", Listener.ChainMatch.ANY, Optional.empty(), List.of()))));
+    new GatewayApiFrontEnd(GatewayApiFrontEnd.DEFAULT_CONTROLLER_NAME).lower(config(CLASS, gateway("infra", "edge",
+        """
+        - {name: taken, port: 8080, protocol: HTTP}
+        - {name: free, port: 8081, protocol: HTTP}
+        """)), builder);
+    IrBuilder.Result result = builder.build();
+    SectionStatus taken = listenerStatus(result, gatewayKey("infra", "edge"), "taken");
+    assertCondition(taken.conditions(), Condition.ACCEPTED, Condition.Status.FALSE, "PortUnavailable");
+    assertCondition(taken.conditions(), "Programmed", Condition.Status.FALSE, "Invalid");
+    assertThat(taken.conditions().get(0).message()).contains("Gateway/web/legacy");
+    assertCondition(listenerStatus(result, gatewayKey("infra", "edge"), "free").conditions(), "Programmed",
+        Condition.Status.TRUE, "Programmed");
+    assertThat(result.ir().listeners()).extracting(Listener::origin).extracting(Origin::object)
+        .containsExactlyInAnyOrder(holdfast, gatewayKey("infra", "edge"));
+    assertThat(status(result, holdfast).isAccepted()).isTrue();
   }
 
   @Test
