@@ -121,6 +121,14 @@ public final class RouteRules {
       Optional<RouteAction> backendAction = filters.redirect().isPresent() ? Optional.empty()
           : Optional.of(forwardTargets(httpRefs(rule, ruleOrigin), BackendProtocol.HTTP, backends));
       Optional<ForwardPolicy> timeouts = timeouts(rule.getTimeouts(), ruleOrigin);
+      // Served without them: a missing retry or session affinity changes no request's destination.
+      if (rule.getRetry() != null) {
+        unsupported(ruleOrigin.at("retry"), "retry is not supported; the rule is served without retries");
+      }
+      if (rule.getSessionPersistence() != null) {
+        unsupported(ruleOrigin.at("sessionPersistence"), "sessionPersistence is not supported; the rule is served"
+            + " without it");
+      }
       List<HTTPRouteMatch> matches = nullToEmpty(rule.getMatches());
       List<HTTPRouteMatch> effective = matches.isEmpty() ? List.of(new HTTPRouteMatch()) : matches;
       for (int j = 0; j < effective.size(); j++) {
@@ -137,7 +145,7 @@ public final class RouteRules {
           RouteMatch irMatch = new RouteMatch(variant.path(), match.get().headers(), match.get().methods(),
               match.get().queryParameters());
           Route route = new Route(origin, routeName(ruleIndex, j) + variant.suffix(), irMatch, action.get(),
-              filters.headers(), Optional.empty());
+              filters.headers(), filters.cors());
           routes.add(new RankedRoute(route, new Precedence(match.get().specificity(), createdAt, key, ruleIndex,
               j)));
         }
@@ -148,6 +156,10 @@ public final class RouteRules {
       Origin ruleOrigin = Origin.of(key).at("spec.rules[" + ruleIndex + "]");
       RuleFilters filters = RuleFilters.grpc(nullToEmpty(rule.getFilters()), ruleOrigin, context(backends, BackendProtocol.GRPC));
       RouteAction action = forwardTargets(grpcRefs(rule, ruleOrigin), BackendProtocol.GRPC, backends);
+      if (rule.getSessionPersistence() != null) {
+        unsupported(ruleOrigin.at("sessionPersistence"), "sessionPersistence is not supported; the rule is served"
+            + " without it");
+      }
       if (filters.unsupported()) {
         action = internalError();
       } else if (action instanceof RouteAction.Forwarding forwarding) {

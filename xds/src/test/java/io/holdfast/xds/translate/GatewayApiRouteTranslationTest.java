@@ -67,6 +67,8 @@ class GatewayApiRouteTranslationTest {
             responseHeaderModifier: {add: [{name: X-Served-By, value: holdfast}]}
           - type: RequestMirror
             requestMirror: {backendRef: {name: shadow, port: 80}, fraction: {numerator: 1, denominator: 4}}
+          - type: CORS
+            cors: {allowOrigins: ["https://*.web.test"], allowMethods: [GET], maxAge: 60}
           timeouts: {request: 10s, backendRequest: 2s}
           backendRefs: [{name: app, port: 80, weight: 3}, {name: app-canary, port: 80, weight: 1}]
         - matches:
@@ -138,6 +140,8 @@ class GatewayApiRouteTranslationTest {
     assertThat(rewrite.getRequestHeadersToRemoveList()).containsExactly("x-gone");
     assertThat(rewrite.getResponseHeadersToAddList()).extracting(h -> h.getHeader().getKey())
         .containsExactly("x-served-by");
+
+    assertThat(rewrite.getTypedPerFilterConfigMap()).isNotEmpty();
 
     Route full = routes.get("httproute/web/features/rule/3/match/0");
     assertThat(full.getMatch().getSafeRegex().getRegex()).isEqualTo("/full/[a-z]+");
