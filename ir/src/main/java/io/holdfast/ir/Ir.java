@@ -48,7 +48,8 @@ public record Ir(List<Listener> listeners, List<Cluster> clusters, List<Secret> 
     Map<Object, Listener> identities = new HashMap<>();
     for (Listener listener : listeners) {
       Object identity = listener instanceof Listener.ClientApi client ? client.target() : listener.origin().object();
-      Listener other = identities.putIfAbsent(identity, listener);
+      Object perPort = listener instanceof Listener.Socket socket ? List.of(identity, socket.port()) : identity;
+      Listener other = identities.putIfAbsent(perPort, listener);
       if (other != null) {
         throw new IllegalArgumentException("listener " + identity + " is defined twice (by " + other.origin()
             + " and " + listener.origin() + ")");

@@ -76,6 +76,26 @@ public final class IrBuilder {
     return this;
   }
 
+  /**
+   * The object of a socket listener already added that overlaps {@code address:port} and is older than
+   * {@code claimant} (created at {@code created}), so it will win the port in {@link #build}. A front end that
+   * lowers after another asks it to report the loss in its own API's terms (and to leave the socket out) instead
+   * of the rejection {@code build} would record.
+   */
+  public Optional<ResourceKey> olderSocketHolder(String address, int port, ResourceKey claimant,
+      Optional<Instant> created) {
+    Claimant me = new Claimant(claimant, created);
+    Listener.Socket probe = new Listener.Socket(Origin.of(claimant), address, port, List.of(
+        new Listener.FilterChain.Http(Origin.of(claimant), "probe", Listener.ChainMatch.ANY, Optional.empty(),
+            List.of())));
+    return listeners.stream()
+        .filter(l -> l instanceof Listener.Socket s && !s.origin().object().equals(claimant) && overlaps(s, probe))
+        .map(l -> claimant(l.origin()))
+        .filter(holder -> Claimant.OLDEST_FIRST.compare(holder, me) < 0)
+        .map(Claimant::key)
+        .findFirst();
+  }
+
   public Result build() {
     List<Listener> kept = settleSockets(listeners.stream().filter(l -> l instanceof Listener.Socket).toList());
     kept.addAll(settleTargets(listeners.stream().filter(l -> l instanceof Listener.ClientApi).toList()));

@@ -22,7 +22,8 @@ public sealed interface Listener {
   }
 
   /**
-   * A socket on {@code address:port}. Its identity is its origin object: one socket listener per object. A
+   * A socket on {@code address:port}. Its identity is its origin object and port: one socket listener per object
+   * and port (a Holdfast Gateway has one port; a Gateway API Gateway one socket per listener port). A
    * connection is handled by the chain whose {@link ChainMatch} selects it (Envoy's rule: the most specific server
    * name wins; a chain without server names takes the rest).
    *

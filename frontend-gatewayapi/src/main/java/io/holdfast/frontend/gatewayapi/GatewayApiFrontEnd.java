@@ -1,12 +1,41 @@
 package io.holdfast.frontend.gatewayapi;
 
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.GRPCRoute;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.Gateway;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayClass;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.ParentReference;
+import io.holdfast.api.ApiObject;
 import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.ResourceKey;
+import io.holdfast.frontend.gatewayapi.Models.Parsed;
+import io.holdfast.frontend.gatewayapi.RouteAttachment.OwnGateway;
+import io.holdfast.frontend.gatewayapi.RouteAttachment.Outcome;
+import io.holdfast.ir.Cluster;
+import io.holdfast.ir.Condition;
 import io.holdfast.ir.FrontEnd;
 import io.holdfast.ir.IrBuilder;
+import io.holdfast.ir.ObjectStatus;
+import io.holdfast.ir.ParentStatus;
+import io.holdfast.ir.Secret;
+import io.holdfast.ir.SectionStatus.GroupKind;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
- * The Gateway API's way into the IR (see the package documentation).
+ * The Gateway API's way into the IR (see the package documentation). One build: the GatewayClasses whose
+ * {@code controllerName} is Holdfast's are accepted; their Gateways' listeners are checked ({@link ListenerRules});
+ * each HTTPRoute and GRPCRoute naming one of those Gateways is attached to listeners ({@link RouteAttachment}) and
+ * its rules lowered ({@link RouteRules}, backends resolved by {@link ServiceBackends}); then {@link GatewayIr}
+ * builds one socket listener per Gateway port with one virtual host per hostname, and every object Holdfast owns
+ * gets its status with {@code observedGeneration}. Objects of other controllers get nothing.
  */
 public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
 
@@ -14,6 +43,9 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
   public static final String GROUP = "gateway.networking.k8s.io";
   /** The controller name Holdfast answers to unless configured otherwise. */
   public static final String DEFAULT_CONTROLLER_NAME = "holdfast.io/gateway-controller";
+
+  static final String SUPPORTED_VERSION = "SupportedVersion";
+  static final String RESOLVED_REFS = "ResolvedRefs";
 
   private final String controllerName;
 
@@ -27,6 +59,184 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
 
   @Override
   public void lower(GatewayConfig input, IrBuilder builder) {
-    // Lowering lands with the front end's rules (in progress on this module's first branch).
+    List<ApiObject> objects = input.apiObjectsOf(GROUP);
+    ReferenceGrants grants = ReferenceGrants.of(objects);
+    Namespaces namespaces = Namespaces.of(input.apiObjects());
+    Set<String> classes = gatewayClasses(objects, builder);
+
+    Map<String, Secret> secrets = new TreeMap<>();
+    Map<ResourceKey, OwnGateway> gateways = new TreeMap<>();
+    Map<ResourceKey, Parsed<Gateway>> parsedGateways = new TreeMap<>();
+    for (ApiObject object : ofKind(objects, "Gateway")) {
+      String className = object.at("/spec/gatewayClassName").asString("");
+      if (!classes.contains(className)) {
+        continue;
+      }
+      Models.Result<Gateway> result = Models.parse(object, Gateway.class);
+      if (result.parsed().isEmpty()) {
+        builder.status(rejected(object, "Invalid", result.problem().orElse("")), Optional.empty());
+        continue;
+      }
+      Parsed<Gateway> gateway = result.parsed().get();
+      List<ListenerState> listeners = ListenerRules.check(gateway.model(), object.key(), input, grants, secrets);
+      portsHeldElsewhere(object.key(), gateway.created(), listeners, builder);
+      gateways.put(object.key(), new OwnGateway(object.key(), gateway.created(), listeners));
+      parsedGateways.put(object.key(), gateway);
+    }
+
+    GatewayIr ir = new GatewayIr(gateways);
+    Map<ResourceKey, Cluster> clusters = new TreeMap<>();
+    for (ApiObject object : objects) {
+      String kind = object.key().kind();
+      if (kind.equals("HTTPRoute") || kind.equals("GRPCRoute")) {
+        route(object, input, grants, namespaces, gateways, ir, clusters, builder);
+      }
+    }
+
+    clusters.values().forEach(builder::add);
+    secrets.values().stream().filter(s -> ir.servesSecret(s.name())).forEach(builder::add);
+    ir.listeners().forEach(builder::add);
+    parsedGateways.forEach((key, gateway) ->
+        builder.status(gatewayStatus(gateway, gateways.get(key)), gateway.created()));
+  }
+
+  private Set<String> gatewayClasses(List<ApiObject> objects, IrBuilder builder) {
+    Set<String> ours = new java.util.TreeSet<>();
+    for (ApiObject object : ofKind(objects, "GatewayClass")) {
+      if (!object.at("/spec/controllerName").asString("").equals(controllerName)) {
+        continue;
+      }
+      Models.Result<GatewayClass> result = Models.parse(object, GatewayClass.class);
+      long generation = object.generation();
+      if (result.parsed().isEmpty()) {
+        builder.status(rejected(object, "InvalidParameters", result.problem().orElse("")), Optional.empty());
+        continue;
+      }
+      Parsed<GatewayClass> parsed = result.parsed().get();
+      Condition supported = new Condition(SUPPORTED_VERSION, Condition.Status.TRUE, SUPPORTED_VERSION,
+          "Holdfast supports the Gateway API's v1 kinds", generation);
+      Condition accepted;
+      if (parsed.model().getSpec().getParametersRef() != null) {
+        accepted = new Condition(Condition.ACCEPTED, Condition.Status.FALSE, "InvalidParameters",
+            "Holdfast takes no parameters; remove spec.parametersRef", generation);
+      } else {
+        accepted = new Condition(Condition.ACCEPTED, Condition.Status.TRUE, Condition.ACCEPTED,
+            "Holdfast (" + controllerName + ") programs Gateways of this class", generation);
+        ours.add(object.key().name());
+      }
+      builder.status(new ObjectStatus(object.key(), generation, List.of(accepted, supported), List.of(),
+          List.of()), parsed.created());
+    }
+    return ours;
+  }
+
+  private static void route(ApiObject object, GatewayConfig input, ReferenceGrants grants, Namespaces namespaces,
+      Map<ResourceKey, OwnGateway> gateways, GatewayIr ir, Map<ResourceKey, Cluster> clusters, IrBuilder builder) {
+    boolean http = object.key().kind().equals("HTTPRoute");
+    Models.Result<?> result = http ? Models.parse(object, HTTPRoute.class) : Models.parse(object, GRPCRoute.class);
+    if (result.parsed().isEmpty()) {
+      return; // its parentRefs cannot be read, so nothing says it is ours; the API server's schema keeps this rare
+    }
+    Object model = result.parsed().get().model();
+    List<ParentReference> refs = http
+        ? Optional.ofNullable(((HTTPRoute) model).getSpec()).map(s -> s.getParentRefs()).orElse(null)
+        : Optional.ofNullable(((GRPCRoute) model).getSpec()).map(s -> s.getParentRefs()).orElse(null);
+    List<String> hostnames = http
+        ? Optional.ofNullable(((HTTPRoute) model).getSpec()).map(s -> s.getHostnames()).orElse(null)
+        : Optional.ofNullable(((GRPCRoute) model).getSpec()).map(s -> s.getHostnames()).orElse(null);
+    GroupKind kind = new GroupKind(GROUP, object.key().kind());
+    List<Outcome> outcomes = RouteAttachment.attach(kind, object.key(), refs == null ? List.of() : refs,
+        hostnames == null ? List.of() : hostnames, gateways, namespaces);
+    if (outcomes.isEmpty()) {
+      return;
+    }
+    ServiceBackends backends = new ServiceBackends(input, grants);
+    LoweredRoute lowered = http ? RouteRules.http((HTTPRoute) model, object.key(), backends)
+        : RouteRules.grpc((GRPCRoute) model, object.key(), backends);
+    long generation = object.generation();
+    Condition resolved = lowered.problems().stream().findFirst()
+        .map(p -> new Condition(RESOLVED_REFS, Condition.Status.FALSE, p.reason(), p.message(), generation))
+        .orElseGet(() -> new Condition(RESOLVED_REFS, Condition.Status.TRUE, RESOLVED_REFS,
+            "every reference resolved", generation));
+    List<ParentStatus> parents = new ArrayList<>();
+    Map<ListenerState, Boolean> counted = new LinkedHashMap<>();
+    for (Outcome outcome : outcomes) {
+      Condition accepted;
+      if (outcome.notAccepted().isPresent()) {
+        accepted = new Condition(Condition.ACCEPTED, Condition.Status.FALSE, outcome.notAccepted().get().reason(),
+            outcome.notAccepted().get().message(), generation);
+      } else if (!lowered.notAccepted().isEmpty()) {
+        AcceptedProblem problem = lowered.notAccepted().get(0);
+        accepted = new Condition(Condition.ACCEPTED, Condition.Status.FALSE, problem.reason(),
+            problem.origin().field() + ": " + problem.message(), generation);
+      } else {
+        accepted = new Condition(Condition.ACCEPTED, Condition.Status.TRUE, Condition.ACCEPTED,
+            "attached to listener(s) " + outcome.attached().stream().map(a -> a.listener().name)
+                .collect(Collectors.joining(", ")), generation);
+        for (RouteAttachment.Attached attached : outcome.attached()) {
+          if (counted.putIfAbsent(attached.listener(), true) == null) {
+            attached.listener().attachedRoutes++;
+          }
+          ir.attach(outcome.gateway(), attached, object.key(), lowered.routes());
+        }
+        clusters.putAll(backends.clusters());
+      }
+      parents.add(new ParentStatus(outcome.gateway(), Optional.ofNullable(outcome.ref().getSectionName()),
+          Optional.ofNullable(outcome.ref().getPort()), List.of(accepted, resolved)));
+    }
+    Condition summary = parents.stream().map(p -> p.conditions().get(0))
+        .filter(c -> c.status() == Condition.Status.TRUE).findFirst()
+        .orElse(parents.get(0).conditions().get(0));
+    builder.status(new ObjectStatus(object.key(), generation, List.of(summary), List.of(), parents),
+        result.parsed().get().created());
+  }
+
+  /**
+   * Listeners on a port an older object of another front end already holds (a Holdfast Gateway lowered before):
+   * not accepted, {@code PortUnavailable}, so the Gateway's status says which listeners lost and why. (A port
+   * taken by a front end lowered later is settled by the builder, which rejects the younger object.)
+   */
+  private static void portsHeldElsewhere(ResourceKey gateway, Optional<java.time.Instant> created,
+      List<ListenerState> listeners, IrBuilder builder) {
+    for (ListenerState listener : listeners) {
+      if (!listener.accepted()) {
+        continue;
+      }
+      builder.olderSocketHolder(GatewayIr.ADDRESS, listener.port, gateway, created).ifPresent(holder ->
+          listener.notAccepted = Optional.of(new ListenerState.Problem("PortUnavailable", "port " + listener.port
+              + " is already used by " + holder + ", which is older")));
+    }
+  }
+
+  private static ObjectStatus gatewayStatus(Parsed<Gateway> gateway, OwnGateway own) {
+    long generation = gateway.generation();
+    List<ListenerState> listeners = own.listeners();
+    long programmed = listeners.stream().filter(ListenerState::programmed).count();
+    boolean allValid = programmed == listeners.size();
+    Condition accepted = allValid
+        ? new Condition(Condition.ACCEPTED, Condition.Status.TRUE, Condition.ACCEPTED, "the Gateway is accepted",
+            generation)
+        : new Condition(Condition.ACCEPTED, programmed > 0 ? Condition.Status.TRUE : Condition.Status.FALSE,
+            "ListenersNotValid", (listeners.size() - programmed) + " of " + listeners.size()
+            + " listeners are not valid; see status.listeners", generation);
+    Condition ready = programmed > 0
+        ? new Condition(ListenerState.PROGRAMMED, Condition.Status.TRUE, ListenerState.PROGRAMMED,
+            programmed + " listener(s) served", generation)
+        : new Condition(ListenerState.PROGRAMMED, Condition.Status.FALSE, "Invalid", "no listener can be served",
+            generation);
+    ObjectStatus status = new ObjectStatus(own.key(), generation, List.of(accepted, ready), List.of(), List.of());
+    for (ListenerState listener : listeners) {
+      status = status.withSection(listener.status(generation));
+    }
+    return status;
+  }
+
+  private static ObjectStatus rejected(ApiObject object, String reason, String message) {
+    return new ObjectStatus(object.key(), object.generation(), List.of(new Condition(Condition.ACCEPTED,
+        Condition.Status.FALSE, reason, "cannot be read: " + message, object.generation())), List.of(), List.of());
+  }
+
+  private static List<ApiObject> ofKind(List<ApiObject> objects, String kind) {
+    return objects.stream().filter(o -> o.key().kind().equals(kind)).toList();
   }
 }

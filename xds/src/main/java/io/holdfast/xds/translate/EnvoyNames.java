@@ -20,7 +20,9 @@ import io.holdfast.api.ResourceKey;
  *       name grpc-java asks for when a channel targets {@code xds:///d}.</li>
  *   <li>Virtual host of a VirtualService {@code ns/name}: {@code ns/name}; its route {@code i}: the route's name,
  *       else {@code routes[i]}.</li>
- *   <li>Any element of another kind (or of a kind of the same name in another API group): its
+ *   <li>Socket listener of another kind: its key and {@code :port}; virtual host of another kind: its key,
+ *       {@code /} and its first domain (see {@link #socket}, {@link #virtualHost(io.holdfast.ir.VirtualHost)}).</li>
+ *   <li>Any other element of another kind (or of a kind of the same name in another API group): its
  *       {@link ResourceKey#toString()}, e.g. a cluster for {@code Service/demo/echo}, a listener for
  *       {@code Gateway.gateway.networking.k8s.io/demo/edge}.</li>
  * </ul>
@@ -43,6 +45,16 @@ final class EnvoyNames {
     return perKind(origin, ResourceKey.GATEWAY, "gateway/");
   }
 
+  /**
+   * The name of a socket listener and of its lone chain's route configuration: {@link #listener} of its origin for
+   * Holdfast's kinds (one socket each); for other kinds, which may have one socket per port (a Gateway API Gateway),
+   * the key followed by {@code :port}.
+   */
+  static String socket(io.holdfast.ir.Listener.Socket socket) {
+    ResourceKey origin = socket.origin().object();
+    return origin.group().equals(ResourceKey.HOLDFAST_GROUP) ? listener(origin) : origin + ":" + socket.port();
+  }
+
   static String gatewayListener(ResourceKey gateway) {
     return listener(gateway);
   }
@@ -56,7 +68,7 @@ final class EnvoyNames {
    * name it always had), else the listener's name and the chain's.
    */
   static String chainRoutes(io.holdfast.ir.Listener.Socket socket, io.holdfast.ir.Listener.FilterChain chain) {
-    String listener = listener(socket.origin().object());
+    String listener = socket(socket);
     boolean lonePlain = socket.filterChains().size() == 1 && chain.tls().isEmpty()
         && chain.match().serverNames().isEmpty();
     return lonePlain ? listener : listener + "/" + chain.name();
@@ -72,6 +84,17 @@ final class EnvoyNames {
 
   static String virtualHost(ResourceKey origin) {
     return perKind(origin, ResourceKey.VIRTUAL_SERVICE, "");
+  }
+
+  /**
+   * The name of a virtual host: {@link #virtualHost(ResourceKey)} of its origin for Holdfast's kinds (one virtual
+   * host each); for other kinds, which may hold several virtual hosts on one listener (a Gateway API Gateway, one
+   * per hostname), the key followed by {@code /} and its first domain, unique on a listener.
+   */
+  static String virtualHost(io.holdfast.ir.VirtualHost host) {
+    ResourceKey origin = host.origin().object();
+    return origin.group().equals(ResourceKey.HOLDFAST_GROUP) ? virtualHost(origin)
+        : origin + "/" + host.domains().get(0);
   }
 
   /** {@code prefix + ns/name} for the Holdfast kind these names were first made for (kept stable), else the key. */

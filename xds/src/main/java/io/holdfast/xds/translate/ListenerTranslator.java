@@ -35,7 +35,7 @@ final class ListenerTranslator {
    * listener reads the SNI with the TLS inspector when any chain needs it.
    */
   static Listener socket(Socket socket) {
-    String name = EnvoyNames.listener(socket.origin().object());
+    String name = EnvoyNames.socket(socket);
     Listener.Builder listener = Listener.newBuilder()
         .setName(name)
         .setAddress(Address.newBuilder().setSocketAddress(SocketAddress.newBuilder()

@@ -56,7 +56,7 @@ final class RouteTranslator {
 
   static VirtualHost virtualHost(io.holdfast.ir.VirtualHost host, Flavor flavor) {
     VirtualHost.Builder envoy = VirtualHost.newBuilder()
-        .setName(EnvoyNames.virtualHost(host.origin().object()))
+        .setName(EnvoyNames.virtualHost(host))
         .addAllDomains(host.domains());
     for (io.holdfast.ir.Route route : host.routes()) {
       if (flavor == Flavor.GRPC && (!route.match().admitsMethod(GRPC_METHOD)

@@ -44,7 +44,7 @@ public final class Translator {
     }
     for (Listener listener : ir.listeners()) {
       if (listener instanceof Listener.Socket socket) {
-        String name = EnvoyNames.listener(socket.origin().object());
+        String name = EnvoyNames.socket(socket);
         for (Listener.FilterChain chain : socket.filterChains()) {
           if (chain instanceof Listener.FilterChain.Http http) {
             String routesName = EnvoyNames.chainRoutes(socket, chain);

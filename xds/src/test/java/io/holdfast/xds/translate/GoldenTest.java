@@ -23,10 +23,17 @@ import io.holdfast.api.TlsSecretData;
 import io.envoyproxy.envoy.extensions.filters.listener.tls_inspector.v3.TlsInspector;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.DownstreamTlsContext;
 import io.holdfast.api.ServiceRef;
+import io.holdfast.frontend.gatewayapi.GatewayApiFrontEnd;
 import io.holdfast.frontend.holdfast.HoldfastFrontEnd;
 import io.holdfast.frontend.holdfast.ResourceStatus;
 import io.holdfast.frontend.holdfast.ValidationResult;
 import io.holdfast.frontend.holdfast.Validator;
+import io.holdfast.ir.Condition;
+import io.holdfast.ir.Ir;
+import io.holdfast.ir.IrBuilder;
+import io.holdfast.ir.ObjectStatus;
+import io.holdfast.ir.ParentStatus;
+import io.holdfast.ir.SectionStatus;
 import io.holdfast.xds.envoycheck.EnvoyConstraints;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -51,8 +58,10 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
  * Golden files: {@code src/test/resources/golden/<case>/input.yaml} (plus optional {@code endpoints.yaml}, and PEM
- * files under {@code tls/} that sslConfigs name as {@code tls/FILE}, as file mode reads them) is loaded, validated
- * (certificate validity judged at {@link #NOW}) and translated; the statuses, snapshot version and every Envoy resource as protobuf JSON
+ * files under {@code tls/} that sslConfigs name as {@code tls/FILE}, as file mode reads them, and Kubernetes TLS
+ * Secrets under {@code secrets/}, see {@link #withSecrets}) is loaded, validated
+ * (certificate validity judged at {@link #NOW}), lowered by both front ends (Gateway API documents in the input
+ * are lowered by the Gateway API front end, whose statuses are listed with their conditions) and translated; the statuses, snapshot version and every Envoy resource as protobuf JSON
  * must equal {@code expected.json} exactly. Run with {@code -Dgolden.update=true} to rewrite the expected files
  * after an intended change, then review the diff.
  */
@@ -105,12 +114,27 @@ class GoldenTest {
         List.of(new ConfigLoader.Source("input.yaml", Files.readString(dir.resolve("input.yaml")))),
         endpoints(dir.resolve("endpoints.yaml")));
     assertThat(loaded.errors()).isEmpty();
-    ValidationResult result = new Validator(Clock.fixed(NOW, ZoneOffset.UTC)).validate(withTlsFiles(loaded.config(), dir));
-    Translation translation = EnvoyConstraints.checked(new Translator().translate(HoldfastFrontEnd.lowerAccepted(result.accepted())));
+    GatewayConfig config = withSecrets(withTlsFiles(loaded.config(), dir), dir);
+    ValidationResult result = new Validator(Clock.fixed(NOW, ZoneOffset.UTC)).validate(config);
+    // Both front ends lower into one builder, as the pipeline's ConfigCheck does: the Holdfast kinds' accepted IR,
+    // then the Gateway API's objects with their statuses.
+    Ir holdfast = HoldfastFrontEnd.lowerAccepted(result.accepted());
+    IrBuilder builder = new IrBuilder();
+    holdfast.listeners().forEach(builder::add);
+    holdfast.clusters().forEach(builder::add);
+    holdfast.secrets().forEach(builder::add);
+    new GatewayApiFrontEnd(GatewayApiFrontEnd.DEFAULT_CONTROLLER_NAME).lower(config, builder);
+    IrBuilder.Result built = builder.build();
+    Translation translation = EnvoyConstraints.checked(new Translator().translate(built.ir()));
 
     ObjectNode root = JSON.createObjectNode();
     ObjectNode statuses = root.putObject("statuses");
     result.statuses().forEach((key, status) -> statuses.put(key.toString(), describe(status)));
+    built.statuses().forEach((key, status) -> {
+      if (key.group().equals(GatewayApiFrontEnd.GROUP)) {
+        statuses.set(key.toString(), describe(status));
+      }
+    });
     root.put("version", translation.snapshot().version());
     ObjectNode resources = root.putObject("resources");
     translation.snapshot().resources().forEach((type, byName) -> {
@@ -125,6 +149,59 @@ class GoldenTest {
       return status.state().name();
     }
     return status.state() + ": " + status.problems().stream().map(Object::toString).collect(Collectors.joining("; "));
+  }
+
+  /** A Gateway API status: its conditions, listener sections and route parents, each condition on one line. */
+  private static JsonNode describe(ObjectStatus status) {
+    ObjectNode node = JSON.createObjectNode();
+    node.set("conditions", conditions(status.conditions()));
+    if (!status.sections().isEmpty()) {
+      ObjectNode listeners = node.putObject("listeners");
+      for (SectionStatus section : status.sections()) {
+        ObjectNode listener = listeners.putObject(section.name());
+        listener.set("conditions", conditions(section.conditions()));
+        listener.put("supportedKinds", section.supportedKinds().stream().map(SectionStatus.GroupKind::kind)
+            .collect(Collectors.joining(", ")));
+        listener.put("attachedRoutes", section.attachedRoutes());
+      }
+    }
+    if (!status.parents().isEmpty()) {
+      ObjectNode parents = node.putObject("parents");
+      for (ParentStatus parent : status.parents()) {
+        parents.set(parent.parent() + parent.section().map(s -> "/" + s).orElse("")
+            + parent.port().map(p -> ":" + p).orElse(""), conditions(parent.conditions()));
+      }
+    }
+    return node;
+  }
+
+  private static ObjectNode conditions(List<Condition> conditions) {
+    ObjectNode node = JSON.createObjectNode();
+    conditions.forEach(c -> node.put(c.type(), c.status() + " " + c.reason() + ": " + c.message()
+        + " (generation " + c.observedGeneration() + ")"));
+    return node;
+  }
+
+  /**
+   * The config with the Kubernetes TLS Secrets of {@code dir/secrets}: {@code NAMESPACE.NAME.crt} and
+   * {@code NAMESPACE.NAME.key} are Secret {@code NAMESPACE/NAME}'s {@code tls.crt} and {@code tls.key}.
+   */
+  static GatewayConfig withSecrets(GatewayConfig config, Path dir) throws IOException {
+    Path secrets = dir.resolve("secrets");
+    if (!Files.isDirectory(secrets)) {
+      return config;
+    }
+    GatewayConfig.Builder builder = config.toBuilder();
+    try (Stream<Path> files = Files.list(secrets)) {
+      for (Path crt : files.filter(f -> f.getFileName().toString().endsWith(".crt")).sorted().toList()) {
+        String[] namespaceAndName = crt.getFileName().toString().replaceFirst("\\.crt$", "").split("\\.", 2);
+        Path key = crt.resolveSibling(crt.getFileName().toString().replaceFirst("\\.crt$", ".key"));
+        builder.secret(TlsSecretData.secretKey(namespaceAndName[0], namespaceAndName[1]), new TlsSecretData(
+            new java.util.TreeMap<>(Map.of(TlsSecretData.TLS_CRT, Files.readString(crt),
+                TlsSecretData.TLS_KEY, Files.readString(key)))));
+      }
+    }
+    return builder.build();
   }
 
   private static JsonNode toJson(Message message) {

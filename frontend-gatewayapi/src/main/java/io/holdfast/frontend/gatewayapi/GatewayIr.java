@@ -1,0 +1,143 @@
+package io.holdfast.frontend.gatewayapi;
+
+import io.holdfast.api.ResourceKey;
+import io.holdfast.frontend.gatewayapi.RouteAttachment.Attached;
+import io.holdfast.frontend.gatewayapi.RouteAttachment.OwnGateway;
+import io.holdfast.ir.Claims.Claimant;
+import io.holdfast.ir.Listener;
+import io.holdfast.ir.Listener.ChainMatch;
+import io.holdfast.ir.Origin;
+import io.holdfast.ir.Route;
+import io.holdfast.ir.VirtualHost;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The IR of Holdfast's Gateways, from the routes attached to their listeners: per Gateway port one socket listener
+ * (bound to every address; the Service in front of the proxies gives the Gateway its address). An HTTP port has
+ * one filter chain for all its listeners; an HTTPS port one TLS chain per listener, selected by the listener's
+ * hostname as server name (none: every other connection). A chain has one virtual host per hostname its routes
+ * serve, holding the routes of every route attached there, highest precedence first ({@link RankedRoute#ORDER}).
+ * A hostname is served by the listener of its port whose hostname matches it most closely, as the specification
+ * routes a request, so routes attached to a wider listener do not answer for a narrower listener's hostname.
+ * Every exact hostname is also a client listener for proxyless gRPC ({@code xds:///hostname}), held by the oldest
+ * Gateway that serves it.
+ */
+final class GatewayIr {
+
+  /** Gateway sockets bind every IPv4 address. */
+  static final String ADDRESS = "0.0.0.0";
+
+  private final Map<ResourceKey, OwnGateway> gateways;
+  /** Gateway, listener, hostname, route: the ranked routes attached there. */
+  private final Map<ResourceKey, Map<ListenerState, Map<String, Map<ResourceKey, List<RankedRoute>>>>> attached =
+      new TreeMap<>();
+
+  GatewayIr(Map<ResourceKey, OwnGateway> gateways) {
+    this.gateways = gateways;
+  }
+
+  void attach(ResourceKey gateway, Attached at, ResourceKey route, List<RankedRoute> routes) {
+    ListenerState listener = at.listener();
+    if (!listener.programmed()) {
+      return;
+    }
+    for (String hostname : at.hostnames()) {
+      if (closest(gateway, listener, hostname)) {
+        attached.computeIfAbsent(gateway, g -> new LinkedHashMap<>())
+            .computeIfAbsent(listener, l -> new TreeMap<>())
+            .computeIfAbsent(hostname, h -> new TreeMap<>())
+            .putIfAbsent(route, routes);
+      }
+    }
+  }
+
+  private boolean closest(ResourceKey gateway, ListenerState listener, String hostname) {
+    int mine = Hostnames.closeness(listener.hostname, hostname);
+    return gateways.get(gateway).listeners().stream()
+        .filter(l -> l.port == listener.port && l.programmed())
+        .allMatch(l -> Hostnames.closeness(l.hostname, hostname) <= mine);
+  }
+
+  /** Whether a programmed listener serves the certificate named {@code name}. */
+  boolean servesSecret(String name) {
+    return gateways.values().stream().flatMap(g -> g.listeners().stream())
+        .anyMatch(l -> l.programmed() && l.tls.map(t -> t.certificate().equals(name)).orElse(false));
+  }
+
+  List<Listener> listeners() {
+    List<Listener> out = new ArrayList<>();
+    Set<String> targets = new HashSet<>();
+    List<OwnGateway> oldestFirst = new ArrayList<>(gateways.values());
+    oldestFirst.sort(Comparator.comparing(g -> new Claimant(g.key(), g.created()), Claimant.OLDEST_FIRST));
+    for (OwnGateway gateway : oldestFirst) {
+      Map<Integer, List<ListenerState>> ports = new TreeMap<>();
+      gateway.listeners().stream().filter(ListenerState::programmed)
+          .forEach(l -> ports.computeIfAbsent(l.port, p -> new ArrayList<>()).add(l));
+      for (List<ListenerState> onPort : ports.values()) {
+        ListenerState first = onPort.get(0);
+        List<Listener.FilterChain> chains = new ArrayList<>();
+        if (first.protocol.equals(ListenerState.HTTPS)) {
+          for (ListenerState listener : onPort) {
+            chains.add(new Listener.FilterChain.Http(Origin.of(gateway.key()).at(listener.field()), listener.name,
+                new ChainMatch(listener.hostname.map(List::of).orElse(List.of())), listener.tls,
+                hosts(gateway.key(), List.of(listener))));
+          }
+        } else {
+          chains.add(new Listener.FilterChain.Http(Origin.of(gateway.key()).at(first.field()), "http",
+              ChainMatch.ANY, Optional.empty(), hosts(gateway.key(), onPort)));
+        }
+        out.add(new Listener.Socket(Origin.of(gateway.key()).at(first.field()), ADDRESS, first.port, chains));
+        for (Listener.FilterChain chain : chains) {
+          for (VirtualHost host : ((Listener.FilterChain.Http) chain).virtualHosts()) {
+            String domain = host.domains().get(0);
+            if (!domain.contains("*") && targets.add(domain)) {
+              out.add(new Listener.ClientApi(host.origin(), domain, host));
+            }
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  private List<VirtualHost> hosts(ResourceKey gateway, List<ListenerState> listeners) {
+    List<VirtualHost> hosts = new ArrayList<>();
+    Map<ListenerState, Map<String, Map<ResourceKey, List<RankedRoute>>>> byListener =
+        attached.getOrDefault(gateway, Map.of());
+    for (ListenerState listener : listeners) {
+      byListener.getOrDefault(listener, Map.of()).forEach((hostname, routes) -> {
+        List<RankedRoute> ranked = new ArrayList<>();
+        routes.values().forEach(ranked::addAll);
+        ranked.sort(RankedRoute.ORDER);
+        hosts.add(new VirtualHost(Origin.of(gateway).at(listener.field()), List.of(hostname),
+            uniquelyNamed(ranked)));
+      });
+    }
+    return hosts;
+  }
+
+  /** The routes in order, a name used twice (by two routes' rules) prefixed by its route's namespace and name. */
+  private static List<Route> uniquelyNamed(List<RankedRoute> ranked) {
+    Set<String> names = new HashSet<>();
+    List<Route> routes = new ArrayList<>();
+    for (RankedRoute rankedRoute : ranked) {
+      Route route = rankedRoute.route();
+      if (!names.add(route.name())) {
+        ResourceKey owner = route.origin().object();
+        String name = owner.namespace() + "/" + owner.name() + "/" + route.name();
+        names.add(name);
+        route = new Route(route.origin(), name, route.match(), route.action(), route.headers(), route.cors());
+      }
+      routes.add(route);
+    }
+    return routes;
+  }
+}

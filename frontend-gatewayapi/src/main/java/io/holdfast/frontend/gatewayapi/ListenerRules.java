@@ -1,0 +1,117 @@
+package io.holdfast.frontend.gatewayapi;
+
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.Gateway;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.Listener;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.RouteGroupKind;
+import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.ResourceKey;
+import io.holdfast.frontend.gatewayapi.ListenerState.Problem;
+import io.holdfast.ir.Secret;
+import io.holdfast.ir.SectionStatus.GroupKind;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The rules of a Gateway's listeners, each alone and then against each other. Alone: the protocol must be one
+ * Holdfast serves (HTTP, HTTPS: {@code UnsupportedProtocol}), the port in range ({@code PortUnavailable}), the
+ * hostname a DNS name; {@code allowedRoutes.kinds} lists route kinds the protocol supports (others are left out of
+ * {@code supportedKinds} with ResolvedRefs=False {@code InvalidRouteKinds}); an HTTPS listener's certificates
+ * resolve ({@link CertificateRefs}). Against each other: on one port, listeners of another protocol than the first
+ * accepted one conflict ({@code ProtocolConflict}), and listeners of one protocol with the same hostname (or both
+ * none) conflict ({@code HostnameConflict}); conflicted listeners are not served.
+ */
+final class ListenerRules {
+
+  static final List<GroupKind> HTTP_KINDS = List.of(
+      new GroupKind(GatewayApiFrontEnd.GROUP, "HTTPRoute"), new GroupKind(GatewayApiFrontEnd.GROUP, "GRPCRoute"));
+
+  private ListenerRules() {
+  }
+
+  static List<ListenerState> check(Gateway gateway, ResourceKey key, GatewayConfig config, ReferenceGrants grants,
+      Map<String, Secret> secrets) {
+    List<Listener> specs = gateway.getSpec() == null || gateway.getSpec().getListeners() == null
+        ? List.of() : gateway.getSpec().getListeners();
+    List<ListenerState> listeners = new ArrayList<>();
+    for (int i = 0; i < specs.size(); i++) {
+      ListenerState listener = new ListenerState(i, specs.get(i));
+      alone(listener, key, config, grants, secrets);
+      listeners.add(listener);
+    }
+    conflicts(listeners);
+    return listeners;
+  }
+
+  private static void alone(ListenerState listener, ResourceKey key, GatewayConfig config, ReferenceGrants grants,
+      Map<String, Secret> secrets) {
+    if (!listener.protocol.equals(ListenerState.HTTP) && !listener.protocol.equals(ListenerState.HTTPS)) {
+      listener.notAccepted = Optional.of(new Problem("UnsupportedProtocol", "protocol " + listener.protocol
+          + " is not supported; Holdfast serves HTTP and HTTPS listeners"));
+      return;
+    }
+    if (listener.port < 1 || listener.port > 65535) {
+      listener.notAccepted = Optional.of(new Problem("PortUnavailable", "port " + listener.port
+          + " is out of range 1-65535"));
+      return;
+    }
+    Optional<String> badHostname = listener.hostname.flatMap(Hostnames::problem);
+    if (badHostname.isPresent()) {
+      listener.notAccepted = Optional.of(new Problem("UnsupportedValue", badHostname.get()));
+      return;
+    }
+    kinds(listener);
+    if (listener.protocol.equals(ListenerState.HTTPS)) {
+      CertificateRefs.resolve(listener, key, config, grants, secrets);
+    }
+  }
+
+  private static void kinds(ListenerState listener) {
+    List<RouteGroupKind> written = listener.spec.getAllowedRoutes() == null
+        || listener.spec.getAllowedRoutes().getKinds() == null
+        ? List.of() : listener.spec.getAllowedRoutes().getKinds();
+    if (written.isEmpty()) {
+      listener.supportedKinds = HTTP_KINDS;
+      return;
+    }
+    List<GroupKind> supported = new ArrayList<>();
+    List<String> invalid = new ArrayList<>();
+    for (RouteGroupKind kind : written) {
+      GroupKind groupKind = new GroupKind(Objects.requireNonNullElse(kind.getGroup(), GatewayApiFrontEnd.GROUP),
+          Objects.requireNonNullElse(kind.getKind(), ""));
+      if (HTTP_KINDS.contains(groupKind)) {
+        if (!supported.contains(groupKind)) {
+          supported.add(groupKind);
+        }
+      } else {
+        invalid.add(groupKind.group() + "/" + groupKind.kind());
+      }
+    }
+    listener.supportedKinds = List.copyOf(supported);
+    if (!invalid.isEmpty()) {
+      listener.unresolvedRefs = Optional.of(new Problem("InvalidRouteKinds", "route kinds " + invalid
+          + " are not supported on " + listener.protocol + " listeners (supported: HTTPRoute, GRPCRoute)"));
+    }
+  }
+
+  private static void conflicts(List<ListenerState> listeners) {
+    List<ListenerState> accepted = listeners.stream().filter(ListenerState::accepted).toList();
+    for (ListenerState listener : accepted) {
+      ListenerState first = accepted.stream().filter(l -> l.port == listener.port).findFirst().orElseThrow();
+      if (!first.protocol.equals(listener.protocol)) {
+        listener.conflict = Optional.of(new Problem("ProtocolConflict", "port " + listener.port + " is "
+            + first.protocol + " for listener " + first.name + "; " + listener.protocol + " cannot share it"));
+        continue;
+      }
+      Optional<ListenerState> twin = accepted.stream()
+          .filter(l -> l != listener && l.port == listener.port && l.protocol.equals(listener.protocol)
+              && l.hostname.equals(listener.hostname))
+          .findFirst();
+      twin.ifPresent(other -> listener.conflict = Optional.of(new Problem("HostnameConflict", "listener "
+          + other.name + " has the same port, protocol and hostname "
+          + listener.hostname.orElse("(none)"))));
+    }
+  }
+}
