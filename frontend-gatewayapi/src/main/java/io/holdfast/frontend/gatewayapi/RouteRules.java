@@ -47,8 +47,9 @@ import java.util.Optional;
  * routes serve every host the route attaches to.
  *
  * <p>Following the specification, a rule whose backends all fail to resolve (or weigh 0, or that has none and
- * does not redirect) answers 500, as does a rule holding a filter Holdfast cannot apply: such a filter is never
- * skipped, and the route reports Accepted=False (UnsupportedValue). A path prefix matches whole path segments
+ * does not redirect) answers 500. A field Holdfast cannot honour (a filter type, retry, sessionPersistence, an
+ * invalid regex) is reported in {@link LoweredRoute#notAccepted()} (Accepted=False, UnsupportedValue; the front end
+ * then leaves the route unprogrammed); a rule holding a filter it cannot apply answers 500 rather than skip it. A path prefix matches whole path segments
  * ({@code /foo} matches {@code /foo} and {@code /foo/bar}, not {@code /foobar}); it is lowered as an exact match
  * of the prefix plus a prefix match of the prefix and a slash, which Envoy and gRPC clients both evaluate without
  * a regex.
@@ -121,6 +122,12 @@ public final class RouteRules {
       Optional<RouteAction> backendAction = filters.redirect().isPresent() ? Optional.empty()
           : Optional.of(forwardTargets(httpRefs(rule, ruleOrigin), BackendProtocol.HTTP, backends));
       Optional<ForwardPolicy> timeouts = timeouts(rule.getTimeouts(), ruleOrigin);
+      if (rule.getRetry() != null) {
+        unsupported(ruleOrigin.at("retry"), "retry is not supported");
+      }
+      if (rule.getSessionPersistence() != null) {
+        unsupported(ruleOrigin.at("sessionPersistence"), "sessionPersistence is not supported");
+      }
       List<HTTPRouteMatch> matches = nullToEmpty(rule.getMatches());
       List<HTTPRouteMatch> effective = matches.isEmpty() ? List.of(new HTTPRouteMatch()) : matches;
       for (int j = 0; j < effective.size(); j++) {
@@ -137,7 +144,7 @@ public final class RouteRules {
           RouteMatch irMatch = new RouteMatch(variant.path(), match.get().headers(), match.get().methods(),
               match.get().queryParameters());
           Route route = new Route(origin, routeName(ruleIndex, j) + variant.suffix(), irMatch, action.get(),
-              filters.headers(), Optional.empty());
+              filters.headers(), filters.cors());
           routes.add(new RankedRoute(route, new Precedence(match.get().specificity(), createdAt, key, ruleIndex,
               j)));
         }
@@ -148,6 +155,9 @@ public final class RouteRules {
       Origin ruleOrigin = Origin.of(key).at("spec.rules[" + ruleIndex + "]");
       RuleFilters filters = RuleFilters.grpc(nullToEmpty(rule.getFilters()), ruleOrigin, context(backends, BackendProtocol.GRPC));
       RouteAction action = forwardTargets(grpcRefs(rule, ruleOrigin), BackendProtocol.GRPC, backends);
+      if (rule.getSessionPersistence() != null) {
+        unsupported(ruleOrigin.at("sessionPersistence"), "sessionPersistence is not supported");
+      }
       if (filters.unsupported()) {
         action = internalError();
       } else if (action instanceof RouteAction.Forwarding forwarding) {

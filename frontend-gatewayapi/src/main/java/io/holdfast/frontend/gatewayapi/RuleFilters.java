@@ -2,6 +2,7 @@ package io.holdfast.frontend.gatewayapi;
 
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.Fraction;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.GRPCRouteFilter;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPCORSFilter;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPHeader;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPHeaderFilter;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPPathModifier;
@@ -12,6 +13,7 @@ import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPURLRewriteFilter;
 import io.holdfast.frontend.gatewayapi.Backends.BackendProtocol;
 import io.holdfast.ir.Origin;
 import io.holdfast.ir.RouteAction;
+import io.holdfast.ir.RoutePolicies.Cors;
 import io.holdfast.ir.RoutePolicies.HeaderMutation;
 import io.holdfast.ir.RoutePolicies.HeaderValue;
 import io.holdfast.ir.RoutePolicies.HostRewrite;
@@ -31,13 +33,16 @@ import java.util.function.Consumer;
  * skipping it) and the route reports Accepted=False.
  */
 record RuleFilters(HeaderMutation headers, Optional<Redirect> redirect, Optional<Rewrite> rewrite,
-    Optional<Mirror> mirror, boolean unsupported) {
+    Optional<Mirror> mirror, Optional<Cors> cors, boolean unsupported) {
 
   static final String REQUEST_HEADER_MODIFIER = "RequestHeaderModifier";
   static final String RESPONSE_HEADER_MODIFIER = "ResponseHeaderModifier";
   static final String REQUEST_REDIRECT = "RequestRedirect";
   static final String URL_REWRITE = "URLRewrite";
   static final String REQUEST_MIRROR = "RequestMirror";
+  static final String CORS = "CORS";
+  /** The specification's default CORS maxAge. */
+  static final int DEFAULT_CORS_MAX_AGE_SECONDS = 5;
   /** Rewrites a whole path (Envoy replaces every match of the pattern; anchored, it matches once). */
   static final String WHOLE_PATH = "^/.*$";
 
@@ -76,6 +81,7 @@ record RuleFilters(HeaderMutation headers, Optional<Redirect> redirect, Optional
         case REQUEST_REDIRECT -> reader.redirect(filter.getRequestRedirect(), origin);
         case URL_REWRITE -> reader.rewrite(filter.getUrlRewrite(), origin);
         case REQUEST_MIRROR -> reader.mirror(filter.getRequestMirror(), origin);
+        case CORS -> reader.cors(filter.getCors(), origin);
         default -> reader.unsupported(origin.at("type"), "filter type \"" + type + "\" is not supported");
       }
     }
@@ -111,6 +117,7 @@ record RuleFilters(HeaderMutation headers, Optional<Redirect> redirect, Optional
     private Optional<Redirect> redirect = Optional.empty();
     private Optional<Rewrite> rewrite = Optional.empty();
     private Optional<Mirror> mirror = Optional.empty();
+    private Optional<Cors> cors = Optional.empty();
     private boolean unsupported;
 
     Reader(Context context) {
@@ -119,7 +126,7 @@ record RuleFilters(HeaderMutation headers, Optional<Redirect> redirect, Optional
 
     RuleFilters result() {
       return new RuleFilters(new HeaderMutation(requestAdd, requestRemove, responseAdd, responseRemove), redirect,
-          rewrite, mirror, unsupported);
+          rewrite, mirror, cors, unsupported);
     }
 
     void requestHeaders(HTTPHeaderFilter filter, Origin origin) {
@@ -288,6 +295,40 @@ record RuleFilters(HeaderMutation headers, Optional<Redirect> redirect, Optional
         return Optional.of(new Percent((int) ((long) numerator * Percent.MILLION / denominator)));
       }
       return Optional.of(Percent.ALL);
+    }
+
+    /**
+     * A CORS filter: an origin with {@code *} (e.g. {@code https://*.example.test}, or {@code *} alone) becomes a
+     * regex in which {@code *} stands for any characters; the rest is matched exactly.
+     */
+    void cors(HTTPCORSFilter filter, Origin origin) {
+      Origin field = origin.at("cors");
+      if (filter == null || nullToEmpty(filter.getAllowOrigins()).isEmpty()) {
+        unsupported(field, "a CORS filter needs at least one allowOrigins entry");
+        return;
+      }
+      List<String> exact = new ArrayList<>();
+      List<String> regexes = new ArrayList<>();
+      for (String allowed : filter.getAllowOrigins()) {
+        if (allowed.contains("*")) {
+          List<String> parts = new ArrayList<>();
+          for (String part : allowed.split("\\*", -1)) {
+            parts.add(RouteRules.quote(part));
+          }
+          regexes.add(String.join(".*", parts));
+        } else {
+          exact.add(allowed);
+        }
+      }
+      int maxAge = filter.getMaxAge() == null ? DEFAULT_CORS_MAX_AGE_SECONDS : filter.getMaxAge();
+      if (maxAge < 0) {
+        unsupported(field.at("maxAge"), "maxAge " + maxAge + " is negative");
+        return;
+      }
+      cors = Optional.of(new Cors(exact, regexes,
+          nullToEmpty(filter.getAllowMethods()).stream().map(m -> m.toUpperCase(Locale.ROOT)).toList(),
+          nullToEmpty(filter.getAllowHeaders()), nullToEmpty(filter.getExposeHeaders()),
+          Optional.of(java.time.Duration.ofSeconds(maxAge)), Optional.ofNullable(filter.getAllowCredentials())));
     }
 
     void unsupported(Origin field, String message) {

@@ -350,4 +350,42 @@ class HttpRouteFiltersTest {
         assertThat(r.headers().requestAdd()).containsExactly(new HeaderValue("x-rule", "1", false)));
     assertThat(routes.stream().map(Route::name).distinct()).hasSize(3);
   }
+
+  @Test
+  void httpRouteCORS() {
+    LoweredRoute lowered = lower("""
+          - filters:
+            - type: CORS
+              cors:
+                allowOrigins: ["https://www.foo.test", "https://*.bar.test"]
+                allowMethods: [GET, options]
+                allowHeaders: [x-header-1]
+                exposeHeaders: [x-header-3]
+                allowCredentials: true
+            backendRefs: [{name: infra-backend-v1, port: 8080}]
+        """);
+
+    io.holdfast.ir.RoutePolicies.Cors cors = routeFor(lowered, "/").cors().orElseThrow();
+    assertThat(cors.origins()).containsExactly("https://www.foo.test");
+    assertThat(cors.originRegexes()).singleElement().satisfies(regex -> {
+      assertThat(com.google.re2j.Pattern.matches(regex, "https://a.bar.test")).isTrue();
+      assertThat(com.google.re2j.Pattern.matches(regex, "https://a.bar.testing")).isFalse();
+      assertThat(com.google.re2j.Pattern.matches(regex, "http://a.bar.test")).isFalse();
+    });
+    assertThat(cors.methods()).containsExactly("GET", "OPTIONS");
+    assertThat(cors.maxAge()).contains(java.time.Duration.ofSeconds(5));
+    assertThat(cors.allowCredentials()).contains(true);
+  }
+
+  @Test
+  void unsupportedRuleFieldsAreNotAccepted() {
+    LoweredRoute lowered = lower("""
+          - retry: {attempts: 2}
+            sessionPersistence: {type: Cookie, sessionName: s}
+            backendRefs: [{name: infra-backend-v1, port: 8080}]
+        """);
+
+    assertThat(lowered.notAccepted()).extracting(p -> p.reason() + " " + p.origin().field()).containsExactly(
+        "UnsupportedValue spec.rules[0].retry", "UnsupportedValue spec.rules[0].sessionPersistence");
+  }
 }
