@@ -1,6 +1,8 @@
 package io.holdfast.pipeline;
 
+import io.holdfast.api.ApiObject;
 import io.holdfast.api.GatewayConfig;
+import io.holdfast.ir.ObjectStatus;
 import io.holdfast.frontend.gatewayapi.GatewayApiFrontEnd;
 import io.holdfast.api.ManifestError;
 import io.holdfast.api.ResourceKey;
@@ -92,7 +94,7 @@ public final class ConfigPipeline {
       // keeps such a NACK for the version it is about to be told (StatusBoard.onNack).
       boolean changed = cache.setSnapshot(translation.snapshot());
       board.publish(new StatusBoard.Build(translation.snapshot().version(), clock.instant(), statuses,
-          manifestErrors, translation, checked.gatewayApiStatuses()));
+          manifestErrors, translation, gatewayApiStatuses(config, checked)));
       logVerdicts(statuses, manifestErrors, translation, changed);
       if (changed) {
         onNewSnapshot.accept(translation);
@@ -103,6 +105,22 @@ public final class ConfigPipeline {
       log.error("config build failed; still serving the previous snapshot", e);
       return false;
     }
+  }
+
+  /**
+   * The full statuses of the Gateway API's objects, plus an empty one (no parents) for every route the front end
+   * reported nothing on: a route that no longer names any of Holdfast's Gateways must lose the parent entries
+   * Holdfast wrote on it before, and the status writer removes those it finds (others' entries stay).
+   */
+  static SortedMap<ResourceKey, ObjectStatus> gatewayApiStatuses(GatewayConfig config, ConfigCheck.Result checked) {
+    SortedMap<ResourceKey, ObjectStatus> out = checked.gatewayApiStatuses();
+    for (ApiObject object : config.apiObjectsOf(GatewayApiFrontEnd.GROUP)) {
+      String kind = object.key().kind();
+      if ((kind.equals("HTTPRoute") || kind.equals("GRPCRoute")) && !out.containsKey(object.key())) {
+        out.put(object.key(), ObjectStatus.of(object.key(), object.generation(), List.of()));
+      }
+    }
+    return out;
   }
 
   /**

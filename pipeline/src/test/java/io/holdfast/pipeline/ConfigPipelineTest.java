@@ -56,4 +56,50 @@ class ConfigPipelineTest {
     assertThat(board.nackOf(ECHO)).get().extracting(NackEvent::rejectedVersion)
         .isEqualTo(published.get(1).version());
   }
+
+  /**
+   * The board carries every Gateway API object's full status for the status writer, and an empty one (no parents)
+   * for a route naming only another controller's Gateway, so Holdfast's earlier parent entries on it get removed.
+   */
+  @Test
+  void gatewayApiStatusesReachTheBoardAndARouteWithoutOurParentsGetsAnEmptyOne() {
+    ConfigPipeline pipeline = new ConfigPipeline(snapshot -> true, board, Clock.fixed(NOW, ZoneOffset.UTC),
+        new SimpleMeterRegistry(), translation -> { }, "holdfast.test/gw");
+    String docs = """
+        apiVersion: gateway.networking.k8s.io/v1
+        kind: GatewayClass
+        metadata: {name: ours}
+        spec: {controllerName: holdfast.test/gw}
+        ---
+        apiVersion: gateway.networking.k8s.io/v1
+        kind: Gateway
+        metadata: {name: edge, namespace: shop}
+        spec: {gatewayClassName: ours, listeners: [{name: http, port: 10090, protocol: HTTP}]}
+        ---
+        apiVersion: gateway.networking.k8s.io/v1
+        kind: HTTPRoute
+        metadata: {name: ours, namespace: shop}
+        spec: {parentRefs: [{name: edge}], rules: [{}]}
+        ---
+        apiVersion: gateway.networking.k8s.io/v1
+        kind: HTTPRoute
+        metadata: {name: theirs, namespace: shop, generation: 3}
+        spec: {parentRefs: [{name: not-ours}], rules: [{}]}
+        """;
+    GatewayConfig config = new io.holdfast.api.ConfigLoader().load(
+        List.of(new io.holdfast.api.ConfigLoader.Source("gw.yaml", docs)), java.util.Map.of()).config();
+
+    pipeline.apply(config, List.of());
+
+    var full = board.current().orElseThrow().objectStatuses();
+    String g = "gateway.networking.k8s.io";
+    assertThat(full).containsKeys(new ResourceKey(g, "GatewayClass", "", "ours"),
+        new ResourceKey(g, "Gateway", "shop", "edge"));
+    assertThat(full.get(new ResourceKey(g, "HTTPRoute", "shop", "ours")).parents()).hasSize(1);
+    var theirs = full.get(new ResourceKey(g, "HTTPRoute", "shop", "theirs"));
+    assertThat(theirs.parents()).isEmpty();
+    assertThat(theirs.observedGeneration()).isEqualTo(3);
+    assertThat(board.current().orElseThrow().statuses())
+        .doesNotContainKey(new ResourceKey(g, "HTTPRoute", "shop", "theirs"));
+  }
 }

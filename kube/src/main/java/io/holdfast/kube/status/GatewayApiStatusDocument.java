@@ -43,12 +43,20 @@ final class GatewayApiStatusDocument {
    *
    * @param existing       the object's current {@code status} value (any JSON shape, or null)
    * @param controllerName the controller name route parent entries are written under
+   * @return the new status; null only when {@code existing} is null and there is nothing to write
    */
   static Map<String, Object> compute(ObjectStatus desired, Object existing, String controllerName, Instant now) {
     Map<String, Object> current = existing instanceof Map<?, ?> m ? copy(m) : new LinkedHashMap<>();
     switch (desired.key().kind()) {
-      case "HTTPRoute", "GRPCRoute" -> current.put("parents",
-          parents(desired, current.get("parents"), controllerName, now));
+      case "HTTPRoute", "GRPCRoute" -> {
+        List<Object> parents = parents(desired, current.get("parents"), controllerName, now);
+        if (parents.isEmpty() && !current.containsKey("parents")) {
+          // Nothing of ours to say on a route that has no parent entries: leave its status as it is (a route
+          // of other controllers only must not get an empty status from Holdfast).
+          return existing instanceof Map<?, ?> ? current : null;
+        }
+        current.put("parents", parents);
+      }
       case "Gateway" -> {
         current.put("conditions", conditions(desired.conditions(), current.get("conditions"), now));
         current.put("listeners", listeners(desired.sections(), current.get("listeners"), now));

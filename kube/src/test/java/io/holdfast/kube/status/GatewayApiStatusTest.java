@@ -40,6 +40,7 @@ class GatewayApiStatusTest {
   private static final ResourceKey OTHER_CLASS = new ResourceKey(G, "GatewayClass", "", "other");
   private static final ResourceKey GATEWAY = new ResourceKey(G, "Gateway", "infra", "edge");
   private static final ResourceKey ROUTE = new ResourceKey(G, "HTTPRoute", "apps", "web");
+  private static final ResourceKey THEIRS = new ResourceKey(G, "HTTPRoute", "apps", "theirs");
 
   private final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-01-01T10:00:00Z"));
   private final Clock clock = new Clock() {
@@ -91,6 +92,12 @@ class GatewayApiStatusTest {
           spec:
             parentRefs: [{name: foreign-gw, namespace: infra}, {name: edge, namespace: infra, sectionName: http}]
           """);
+      create(admin, GatewayCrds.HTTP_ROUTE, """
+          apiVersion: gateway.networking.k8s.io/v1
+          kind: HTTPRoute
+          metadata: {name: theirs, namespace: apps}
+          spec: {parentRefs: [{name: foreign-gw, namespace: infra}]}
+          """);
       // Another controller already reports on its parent.
       Map<String, Object> foreignEntry = Map.of(
           "parentRef", Map.of("group", G, "kind", "Gateway", "namespace", "infra", "name", "foreign-gw"),
@@ -108,7 +115,9 @@ class GatewayApiStatusTest {
             OUR_CLASS, DesiredStatus.gatewayApi(classStatus(OUR_CLASS)),
             OTHER_CLASS, DesiredStatus.gatewayApi(classStatus(OTHER_CLASS)),
             GATEWAY, DesiredStatus.gatewayApi(gatewayStatus(1)),
-            ROUTE, DesiredStatus.gatewayApi(routeStatus(Condition.Status.TRUE, "Accepted", "attached"))));
+            ROUTE, DesiredStatus.gatewayApi(routeStatus(Condition.Status.TRUE, "Accepted", "attached")),
+            // A route naming none of our Gateways: nothing to remove, nothing written.
+            THEIRS, DesiredStatus.gatewayApi(ObjectStatus.of(THEIRS, 1, List.of()))));
         await().atMost(WAIT).until(() -> parents(admin).size() == 2 && status(admin, OUR_CLASS) != null
             && status(admin, GATEWAY) != null);
 
@@ -159,6 +168,8 @@ class GatewayApiStatusTest {
       // The other controller's class was never written, and every route status write was a /status PUT.
       assertThat(status(admin, OTHER_CLASS)).isNull();
       assertThat(api.writes()).filteredOn(w -> w.path().contains("/gatewayclasses/other")).isEmpty();
+      assertThat(api.writes()).filteredOn(w -> w.path().contains("/httproutes/theirs/")).isEmpty();
+      assertThat(status(admin, THEIRS)).isNull();
       assertThat(api.writes()).filteredOn(w -> w.path().contains("/httproutes/web") && w.succeeded())
           .extracting(ApiWrite::isStatus).containsOnly(true);
     }

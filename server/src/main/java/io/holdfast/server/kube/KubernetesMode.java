@@ -176,9 +176,12 @@ public final class KubernetesMode implements AutoCloseable {
 
   private static Map<ResourceKey, DesiredStatus> desired(StatusBoard board) {
     Map<ResourceKey, DesiredStatus> out = new LinkedHashMap<>();
-    board.current().ifPresent(b -> b.statuses().forEach((key, status) -> out.put(key,
-        b.objectStatuses().containsKey(key) ? DesiredStatus.gatewayApi(b.objectStatuses().get(key))
-            : new DesiredStatus(status, board.nackOf(key)))));
+    board.current().ifPresent(b -> {
+      b.statuses().forEach((key, status) -> out.put(key, new DesiredStatus(status, board.nackOf(key))));
+      // Gateway API objects are written from their full status; it also covers routes without a verdict (no
+      // parent of Holdfast's left), so Holdfast's old parent entries on them are removed.
+      b.objectStatuses().forEach((key, status) -> out.put(key, DesiredStatus.gatewayApi(status)));
+    });
     return out;
   }
 
