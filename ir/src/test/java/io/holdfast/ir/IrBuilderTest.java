@@ -90,6 +90,38 @@ class IrBuilderTest {
     assertThat(result.statuses().get(NEW_ROUTES).findings().get(0).message()).contains(OLD_ROUTES.toString());
   }
 
+  @Test
+  void aFrontEndLoweredLaterLearnsWhichOlderSocketHoldsItsPort() {
+    IrBuilder builder = new IrBuilder();
+    accepted(builder, OLD_GATEWAY, EARLY);
+    builder.add(socket(OLD_GATEWAY, "0.0.0.0", 8080));
+    assertThat(builder.olderSocketHolder("127.0.0.1", 8080, NEW_GATEWAY, Optional.of(LATE))).contains(OLD_GATEWAY);
+    assertThat(builder.olderSocketHolder("127.0.0.1", 8081, NEW_GATEWAY, Optional.of(LATE))).isEmpty();
+    assertThat(builder.olderSocketHolder("0.0.0.0", 8080, NEW_GATEWAY, Optional.of(EARLY.minusSeconds(1))))
+        .as("a younger holder loses in build instead").isEmpty();
+    assertThat(builder.olderSocketHolder("0.0.0.0", 8080, OLD_GATEWAY, Optional.of(EARLY))).isEmpty();
+  }
+
+  @Test
+  void aFrontEndLoweredLaterLearnsWhichOlderObjectHoldsAClientTarget() {
+    IrBuilder builder = new IrBuilder();
+    accepted(builder, OLD_ROUTES, EARLY);
+    builder.add(client(OLD_ROUTES, "a.test"));
+    assertThat(builder.olderTargetHolder("a.test", NEW_ROUTES, Optional.of(LATE))).contains(OLD_ROUTES);
+    assertThat(builder.olderTargetHolder("b.test", NEW_ROUTES, Optional.of(LATE))).isEmpty();
+    assertThat(builder.olderTargetHolder("a.test", NEW_ROUTES, Optional.of(EARLY.minusSeconds(1)))).isEmpty();
+  }
+
+  @Test
+  void oneObjectMayHoldSocketsOnSeveralPorts() {
+    IrBuilder builder = new IrBuilder();
+    accepted(builder, NEW_GATEWAY, EARLY);
+    builder.add(socket(NEW_GATEWAY, "0.0.0.0", 8080)).add(socket(NEW_GATEWAY, "0.0.0.0", 8443));
+    IrBuilder.Result result = builder.build();
+    assertThat(result.ir().listeners()).hasSize(2);
+    assertThat(result.statuses().get(NEW_GATEWAY).isAccepted()).isTrue();
+  }
+
   private static void accepted(IrBuilder builder, ResourceKey key, Instant created) {
     builder.status(ObjectStatus.of(key, 1, List.of()), Optional.of(created));
   }

@@ -37,6 +37,25 @@ class EnvoyNamesTest {
     assertThat(EnvoyNames.listener(gatewayApi)).isEqualTo("Gateway.gateway.networking.k8s.io/demo/edge");
   }
 
+  /** A Gateway API Gateway has a socket per port and a virtual host per hostname: names carry both. */
+  @Test
+  void socketsAndVirtualHostsOfOtherApisAreNamedPerPortAndDomain() {
+    ResourceKey gatewayApi = new ResourceKey("gateway.networking.k8s.io", "Gateway", "demo", "edge");
+    io.holdfast.ir.Origin origin = io.holdfast.ir.Origin.of(gatewayApi).at("spec.listeners[0]");
+    io.holdfast.ir.Listener.Socket socket = new io.holdfast.ir.Listener.Socket(origin, "0.0.0.0", 8443, List.of(
+        new io.holdfast.ir.Listener.FilterChain.Http(origin, "http", io.holdfast.ir.Listener.ChainMatch.ANY,
+            java.util.Optional.empty(), List.of())));
+    assertThat(EnvoyNames.socket(socket)).isEqualTo("Gateway.gateway.networking.k8s.io/demo/edge:8443");
+    assertThat(EnvoyNames.virtualHost(new io.holdfast.ir.VirtualHost(origin, List.of("a.test", "b.test"),
+        List.of()))).isEqualTo("Gateway.gateway.networking.k8s.io/demo/edge/a.test");
+    ResourceKey holdfast = ResourceKey.gateway("demo", "edge");
+    assertThat(EnvoyNames.socket(new io.holdfast.ir.Listener.Socket(io.holdfast.ir.Origin.of(holdfast), "0.0.0.0",
+        8443, socket.filterChains()))).isEqualTo("gateway/demo/edge");
+    assertThat(EnvoyNames.virtualHost(new io.holdfast.ir.VirtualHost(
+        io.holdfast.ir.Origin.of(ResourceKey.virtualService("demo", "web")), List.of("a.test"), List.of())))
+        .isEqualTo("demo/web");
+  }
+
   @Test
   void namesOfEveryFormAreDistinct() {
     List<String> names = List.of(
