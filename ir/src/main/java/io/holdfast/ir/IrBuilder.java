@@ -96,6 +96,22 @@ public final class IrBuilder {
         .findFirst();
   }
 
+  /**
+   * The object of a client listener already added for {@code target} that is older than {@code claimant}, so it
+   * will keep the target in {@link #build}: a front end lowering later leaves the target to it rather than lose it
+   * with a rejection of its whole object.
+   */
+  public Optional<ResourceKey> olderTargetHolder(String target, ResourceKey claimant, Optional<Instant> created) {
+    Claimant me = new Claimant(claimant, created);
+    return listeners.stream()
+        .filter(l -> l instanceof Listener.ClientApi c && c.target().equals(target)
+            && !c.origin().object().equals(claimant))
+        .map(l -> claimant(l.origin()))
+        .filter(holder -> Claimant.OLDEST_FIRST.compare(holder, me) < 0)
+        .map(Claimant::key)
+        .findFirst();
+  }
+
   public Result build() {
     List<Listener> kept = settleSockets(listeners.stream().filter(l -> l instanceof Listener.Socket).toList());
     kept.addAll(settleTargets(listeners.stream().filter(l -> l instanceof Listener.ClientApi).toList()));

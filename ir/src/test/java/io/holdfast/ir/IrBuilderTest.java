@@ -103,6 +103,16 @@ class IrBuilderTest {
   }
 
   @Test
+  void aFrontEndLoweredLaterLearnsWhichOlderObjectHoldsAClientTarget() {
+    IrBuilder builder = new IrBuilder();
+    accepted(builder, OLD_ROUTES, EARLY);
+    builder.add(client(OLD_ROUTES, "a.test"));
+    assertThat(builder.olderTargetHolder("a.test", NEW_ROUTES, Optional.of(LATE))).contains(OLD_ROUTES);
+    assertThat(builder.olderTargetHolder("b.test", NEW_ROUTES, Optional.of(LATE))).isEmpty();
+    assertThat(builder.olderTargetHolder("a.test", NEW_ROUTES, Optional.of(EARLY.minusSeconds(1)))).isEmpty();
+  }
+
+  @Test
   void oneObjectMayHoldSocketsOnSeveralPorts() {
     IrBuilder builder = new IrBuilder();
     accepted(builder, NEW_GATEWAY, EARLY);

@@ -11,6 +11,7 @@ import io.holdfast.api.ResourceKey;
 import io.holdfast.frontend.gatewayapi.Models.Parsed;
 import io.holdfast.frontend.gatewayapi.RouteAttachment.OwnGateway;
 import io.holdfast.frontend.gatewayapi.RouteAttachment.Outcome;
+import io.holdfast.ir.Claims;
 import io.holdfast.ir.Cluster;
 import io.holdfast.ir.Condition;
 import io.holdfast.ir.FrontEnd;
@@ -84,7 +85,9 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
       parsedGateways.put(object.key(), gateway);
     }
 
-    GatewayIr ir = new GatewayIr(gateways);
+    portsHeldByOlderGateways(gateways.values());
+
+    GatewayIr ir = new GatewayIr(gateways, builder);
     Map<ResourceKey, Cluster> clusters = new TreeMap<>();
     for (ApiObject object : objects) {
       String kind = object.key().kind();
@@ -205,6 +208,31 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
       builder.olderSocketHolder(GatewayIr.ADDRESS, listener.port, gateway, created).ifPresent(holder ->
           listener.notAccepted = Optional.of(new ListenerState.Problem("PortUnavailable", "port " + listener.port
               + " is already used by " + holder + ", which is older")));
+    }
+  }
+
+  /**
+   * Holdfast's proxies serve every Gateway, so two Gateways cannot both listen on one port: the older one keeps it
+   * (the order the builder settles sockets in) and the younger one's listeners there are not accepted,
+   * {@code PortUnavailable}. A port only counts as held by a listener that is served.
+   */
+  private static void portsHeldByOlderGateways(java.util.Collection<OwnGateway> gateways) {
+    List<OwnGateway> oldestFirst = new ArrayList<>(gateways);
+    oldestFirst.sort(java.util.Comparator.comparing(g -> new Claims.Claimant(g.key(), g.created()),
+        Claims.Claimant.OLDEST_FIRST));
+    Map<Integer, ResourceKey> held = new java.util.HashMap<>();
+    for (OwnGateway gateway : oldestFirst) {
+      List<Integer> mine = new ArrayList<>();
+      for (ListenerState listener : gateway.listeners()) {
+        ResourceKey holder = held.get(listener.port);
+        if (listener.accepted() && holder != null) {
+          listener.notAccepted = Optional.of(new ListenerState.Problem("PortUnavailable", "port " + listener.port
+              + " is already used by " + holder + ", which is older"));
+        } else if (listener.programmed()) {
+          mine.add(listener.port);
+        }
+      }
+      mine.forEach(port -> held.put(port, gateway.key()));
     }
   }
 

@@ -4,6 +4,7 @@ import io.holdfast.api.ResourceKey;
 import io.holdfast.frontend.gatewayapi.RouteAttachment.Attached;
 import io.holdfast.frontend.gatewayapi.RouteAttachment.OwnGateway;
 import io.holdfast.ir.Claims.Claimant;
+import io.holdfast.ir.IrBuilder;
 import io.holdfast.ir.Listener;
 import io.holdfast.ir.Listener.ChainMatch;
 import io.holdfast.ir.Origin;
@@ -28,7 +29,7 @@ import java.util.TreeMap;
  * A hostname is served by the listener of its port whose hostname matches it most closely, as the specification
  * routes a request, so routes attached to a wider listener do not answer for a narrower listener's hostname.
  * Every exact hostname is also a client listener for proxyless gRPC ({@code xds:///hostname}), held by the oldest
- * Gateway that serves it.
+ * Gateway that serves it; a target an older object of another front end holds is left to it.
  */
 final class GatewayIr {
 
@@ -40,8 +41,12 @@ final class GatewayIr {
   private final Map<ResourceKey, Map<ListenerState, Map<String, Map<ResourceKey, List<RankedRoute>>>>> attached =
       new TreeMap<>();
 
-  GatewayIr(Map<ResourceKey, OwnGateway> gateways) {
+  private final IrBuilder builder;
+
+  /** @param builder asked which client targets an older object of another front end already holds */
+  GatewayIr(Map<ResourceKey, OwnGateway> gateways, IrBuilder builder) {
     this.gateways = gateways;
+    this.builder = builder;
   }
 
   void attach(ResourceKey gateway, Attached at, ResourceKey route, List<RankedRoute> routes) {
@@ -98,7 +103,8 @@ final class GatewayIr {
         for (Listener.FilterChain chain : chains) {
           for (VirtualHost host : ((Listener.FilterChain.Http) chain).virtualHosts()) {
             String domain = host.domains().get(0);
-            if (!domain.contains("*") && targets.add(domain)) {
+            if (!domain.contains("*") && targets.add(domain)
+                && builder.olderTargetHolder(domain, gateway.key(), gateway.created()).isEmpty()) {
               out.add(new Listener.ClientApi(host.origin(), domain, host));
             }
           }

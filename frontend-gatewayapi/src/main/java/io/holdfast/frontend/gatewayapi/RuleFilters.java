@@ -58,10 +58,19 @@ record RuleFilters(HeaderMutation headers, Optional<Redirect> redirect, Optional
   record Redirect(Optional<String> scheme, Optional<String> host, Optional<Integer> port, Optional<String> fullPath,
       Optional<String> prefixReplacement, int statusCode) {
 
+    /**
+     * The spec: without a port, a scheme's well-known port, and Location leaves a scheme's well-known port out. A
+     * port the proxy is given always appears in Location (Envoy appends it as is), so a scheme's well-known port,
+     * written or implied, is left to the proxy, which drops the request's port when it was the old scheme's
+     * default or the host is replaced.
+     */
     RouteAction.Redirect action(Optional<String> prefixRewrite) {
-      // The spec: without a port, a scheme's well-known port (Envoy leaves a scheme's default port out of Location).
-      Optional<Integer> effectivePort = port.or(() -> scheme.map(s -> s.equals("https") ? 443 : 80));
-      return new RouteAction.Redirect(host, fullPath, prefixRewrite, statusCode, false, scheme, effectivePort);
+      Optional<Integer> shownPort = port.filter(p -> scheme.isEmpty() || p != wellKnownPort(scheme.get()));
+      return new RouteAction.Redirect(host, fullPath, prefixRewrite, statusCode, false, scheme, shownPort);
+    }
+
+    private static int wellKnownPort(String scheme) {
+      return scheme.equals("https") ? 443 : 80;
     }
   }
 

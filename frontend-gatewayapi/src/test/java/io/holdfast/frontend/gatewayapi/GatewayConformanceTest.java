@@ -238,6 +238,38 @@ class GatewayConformanceTest {
   }
 
   @Test
+  void gatewaysSharingAPortLeaveItToTheOlder() {
+    IrBuilder.Result result = lower(config(CLASS, """
+        apiVersion: gateway.networking.k8s.io/v1
+        kind: Gateway
+        metadata: {name: young, namespace: infra, creationTimestamp: "2026-02-01T00:00:00Z"}
+        spec:
+          gatewayClassName: holdfast
+          listeners:
+            - {name: http, port: 8080, protocol: HTTP}
+            - {name: own, port: 8081, protocol: HTTP}
+        ---
+        apiVersion: gateway.networking.k8s.io/v1
+        kind: Gateway
+        metadata: {name: old, namespace: infra, creationTimestamp: "2026-01-01T00:00:00Z"}
+        spec:
+          gatewayClassName: holdfast
+          listeners:
+            - {name: http, port: 8080, protocol: HTTP}
+        """));
+    SectionStatus lost = listenerStatus(result, gatewayKey("infra", "young"), "http");
+    assertCondition(lost.conditions(), Condition.ACCEPTED, Condition.Status.FALSE, "PortUnavailable");
+    assertThat(lost.conditions().get(0).message()).contains("Gateway.gateway.networking.k8s.io/infra/old");
+    assertCondition(listenerStatus(result, gatewayKey("infra", "young"), "own").conditions(), "Programmed",
+        Condition.Status.TRUE, "Programmed");
+    assertCondition(listenerStatus(result, gatewayKey("infra", "old"), "http").conditions(), "Programmed",
+        Condition.Status.TRUE, "Programmed");
+    assertThat(status(result, gatewayKey("infra", "young")).isAccepted()).isTrue();
+    assertThat(socket(result, gatewayKey("infra", "old"), 8080)).isNotNull();
+    assertThat(socket(result, gatewayKey("infra", "young"), 8081)).isNotNull();
+  }
+
+  @Test
   void gatewayConflictedListeners() {
     GatewayConfig config = Fixtures.withTlsSecret(config(CLASS, gateway("infra", "edge", """
         - {name: first, port: 8080, protocol: HTTP, hostname: a.example.test}

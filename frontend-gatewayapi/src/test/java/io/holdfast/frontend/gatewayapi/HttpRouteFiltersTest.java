@@ -186,12 +186,17 @@ class HttpRouteFiltersTest {
             filters:
             - type: RequestRedirect
               requestRedirect: {scheme: https, port: 8443}
+          - matches: [{path: {type: PathPrefix, value: /scheme-and-default-port}}]
+            filters:
+            - type: RequestRedirect
+              requestRedirect: {scheme: https, port: 443}
         """);
 
-    // Without a port, the scheme's well-known one (the spec), which the proxy leaves out of Location.
+    // The scheme's well-known port, implied or written, stays out of Location: no port for the proxy to append.
     assertThat(redirectFor(lowered, "/scheme").scheme()).contains("https");
-    assertThat(redirectFor(lowered, "/scheme").port()).contains(443);
-    assertThat(redirectFor(lowered, "/scheme-and-host").port()).contains(80);
+    assertThat(redirectFor(lowered, "/scheme").port()).isEmpty();
+    assertThat(redirectFor(lowered, "/scheme-and-host").port()).isEmpty();
+    assertThat(redirectFor(lowered, "/scheme-and-default-port").port()).isEmpty();
     assertThat(redirectFor(lowered, "/scheme-and-port").port()).contains(8443);
   }
 

@@ -107,7 +107,7 @@ class GatewayApiRouteTranslationTest {
     Route redirect = routes.get("httproute/web/features/rule/0/match/0/prefix");
     assertThat(redirect.getMatch().getPrefix()).isEqualTo("/redirect/");
     assertThat(redirect.getRedirect().getSchemeRedirect()).isEqualTo("https");
-    assertThat(redirect.getRedirect().getPortRedirect()).isEqualTo(443);
+    assertThat(redirect.getRedirect().getPortRedirect()).isZero(); // Location shows no port for https's 443
     assertThat(redirect.getRedirect().getHostRedirect()).isEqualTo("example.test");
     assertThat(redirect.getRedirect().getPrefixRewrite()).isEqualTo("/new/");
     assertThat(redirect.getRedirect().getResponseCodeValue()).isZero(); // MOVED_PERMANENTLY, 301
