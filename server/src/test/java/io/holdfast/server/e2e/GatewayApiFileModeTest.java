@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * route re-routes the connected client.
  */
 class GatewayApiFileModeTest {
-  private static final Duration CONVERGE = Duration.ofSeconds(20);
+  private static final Duration CONVERGE = Duration.ofSeconds(60);
   private static final ResourceKey ROUTE = new ResourceKey("gateway.networking.k8s.io", "HTTPRoute", "shop", "echo");
 
   @TempDir

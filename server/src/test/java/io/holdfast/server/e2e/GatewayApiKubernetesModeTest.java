@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
  * the route's parent entry under Holdfast's controller name beside another controller's, which stays.
  */
 class GatewayApiKubernetesModeTest {
-  private static final Duration CONVERGE = Duration.ofSeconds(30);
+  private static final Duration CONVERGE = Duration.ofSeconds(60);
 
   @Test
   void anHttpRouteFromTheApiRoutesTrafficAndGetsItsStatus() throws Exception {
