@@ -110,6 +110,7 @@ class GrpcXdsGatewayApiRoutesTest {
           - matches: [{path: {type: PathPrefix, value: /grpc.testing.Simple}}]
             backendRefs: [{name: v1, port: 9000}]
           - matches: [{path: {type: PathPrefix, value: /grpc.testing.SimpleService}}]
+            timeouts: {request: 5s, backendRequest: 2s}
             backendRefs: [{name: v2, port: 9000}]
         """, HTTPRoute.class);
     LoweredRoute grpc = RouteRules.grpc(grpcRoute, key("GRPCRoute", "methods"), backends);
@@ -182,11 +183,16 @@ class GrpcXdsGatewayApiRoutesTest {
             e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE));
   }
 
-  /** HTTPRouteMatching: a PathPrefix matches whole segments, so /grpc.testing.Simple does not take the calls. */
+  /**
+   * HTTPRouteMatching: a PathPrefix matches whole segments, so /grpc.testing.Simple does not take the calls. The
+   * rule's timeouts (a route timeout and a retry policy of no retries with a per-try timeout) are accepted by
+   * grpc-java: no NACK.
+   */
   @Test
   void httpRoutePathPrefixMatchesWholeSegmentsForGrpcClients() {
     assertThat(unary(httpChannel, Map.of())).isEqualTo("v2");
     assertThat(serverStreaming(httpChannel)).isEqualTo("v2");
+    assertThat(harness.nacks).isEmpty();
   }
 
   private static ResourceKey key(String kind, String name) {
