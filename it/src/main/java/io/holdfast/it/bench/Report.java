@@ -18,8 +18,8 @@ final class Report {
     doc.append("# Holdfast benchmarks\n\n");
     doc.append("Side-by-side measurements of Holdfast against the libraries it replaces, run on demand and never by\n");
     doc.append("`mvn test` or `mvn verify`:\n\n");
-    doc.append("```\nit/bench.sh [election|xds|all] [--quick]   # this document (election, xDS; `all` also runs the JMH part)\n");
-    doc.append("it/bench-translation.sh                     # JMH translation benchmark only\n```\n\n");
+    doc.append("```\nit/bench.sh [election|xds|startup|all] [--quick]   # this document (`all` also runs the JMH part)\n");
+    doc.append("it/bench-translation.sh                             # JMH translation benchmark only\n```\n\n");
     doc.append("`--quick` runs only the fast election profile, 3 repetitions, and 10 snapshot changes per xDS run. Every\n");
     doc.append("loop is bounded in count and time; all traffic is on loopback. Each section states its own run (date, exact\n");
     doc.append("command, mode, duration, load average).\n\n");
@@ -32,6 +32,7 @@ final class Report {
     Section.load(results, "election").ifPresent(s -> doc.append(s).append('\n'));
     Section.load(results, "xds").ifPresent(s -> doc.append(s).append('\n'));
     translation(root, doc);
+    Section.load(results, "startup").ifPresent(s -> doc.append('\n').append(s));
     try {
       Files.createDirectories(root.resolve("docs"));
       Files.writeString(root.resolve("docs/BENCHMARKS.md"), doc.toString());
@@ -51,8 +52,16 @@ final class Report {
       doc.append("`io.holdfast.it.bench.TranslationBenchmark` via `it/bench-translation.sh` (5 warm-up and 3 measured 2 s\n");
       doc.append("iterations, one fork, -Xmx1g), results file of ").append(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")
           .withZone(ZoneOffset.UTC).format(Files.getLastModifiedTime(jmh).toInstant())).append(" UTC. One full rebuild =\n");
-      doc.append("validate + translate, including the snapshot's content hash; average time per operation:\n\n```\n");
+      doc.append("validate + lower + translate with a fresh translator, including the snapshot's content hash;\n");
+      doc.append("`incrementalEdit*`: re-translation after one route and one upstream changed (see the class comment);\n");
+      doc.append("average time per operation:\n\n```\n");
       doc.append(Files.readString(jmh).strip()).append("\n```\n");
+      try (var notes = Report.class.getResourceAsStream("/bench/translation-profile.md")) {
+        if (notes != null) {
+          doc.append('\n').append(new String(notes.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip())
+              .append('\n');
+        }
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

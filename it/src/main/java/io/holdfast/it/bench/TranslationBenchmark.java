@@ -8,6 +8,9 @@ import io.holdfast.frontend.holdfast.Validator;
 import io.holdfast.ir.Ir;
 import io.holdfast.xds.translate.Translation;
 import io.holdfast.xds.translate.Translator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -30,7 +33,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>Full benchmarks translate with a new {@link Translator} each time, so nothing is remembered from an earlier
  * build. {@code incrementalEdit} keeps one translator and alternates between two revisions of the config that
  * differ in one route and one upstream's endpoints ({@link GeneratedConfigs#of}), so each call re-translates an
- * edit against the previous build.
+ * edit against the previous build; {@code incrementalEditSharedIr} does the same with IRs that share their
+ * unchanged elements.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -50,8 +54,11 @@ public class TranslationBenchmark {
   private final Translator incremental = new Translator();
   private GatewayConfig config;
   private GatewayConfig accepted;
+  private final Translator incrementalShared = new Translator();
   private final Ir[] revisions = new Ir[2];
+  private final Ir[] sharedRevisions = new Ir[2];
   private int next;
+  private int nextShared;
 
   @Setup(Level.Trial)
   public void setUp() {
@@ -60,6 +67,17 @@ public class TranslationBenchmark {
     revisions[0] = HoldfastFrontEnd.lowerAccepted(accepted);
     revisions[1] = HoldfastFrontEnd.lowerAccepted(accepted(validator.validate(config(routes, 1))));
     incremental.translate(revisions[1]);
+    sharedRevisions[0] = revisions[0];
+    sharedRevisions[1] = new Ir(reuse(revisions[0].listeners(), revisions[1].listeners()),
+        reuse(revisions[0].clusters(), revisions[1].clusters()), revisions[1].secrets());
+    incrementalShared.translate(sharedRevisions[1]);
+  }
+
+  /** {@code fresh} with every element equal to one of {@code previous} replaced by that instance. */
+  private static <T> List<T> reuse(List<T> previous, List<T> fresh) {
+    Map<T, T> instances = new HashMap<>();
+    previous.forEach(element -> instances.put(element, element));
+    return fresh.stream().map(element -> instances.getOrDefault(element, element)).toList();
   }
 
   /** The benchmark config of {@code routes} routes at {@code revision} (0 = base). */
@@ -96,5 +114,15 @@ public class TranslationBenchmark {
   public Translation incrementalEdit() {
     next ^= 1;
     return incremental.translate(revisions[next]);
+  }
+
+  /**
+   * As {@link #incrementalEdit}, but the two IRs share their unchanged top-level elements (clusters, client
+   * listeners) as the same instances, as a front end that re-lowers only what changed would pass them.
+   */
+  @Benchmark
+  public Translation incrementalEditSharedIr() {
+    nextShared ^= 1;
+    return incrementalShared.translate(sharedRevisions[nextShared]);
   }
 }
