@@ -32,10 +32,19 @@ final class Report {
     Section.load(results, "election").ifPresent(s -> doc.append(s).append('\n'));
     Section.load(results, "xds").ifPresent(s -> doc.append(s).append('\n'));
     translation(root, doc);
-    Section.load(results, "startup").ifPresent(s -> doc.append('\n').append(s));
+    Section.load(results, "startup").ifPresent(s -> doc.append('\n').append(s).append(notes("startup-profile")));
     try {
       Files.createDirectories(root.resolve("docs"));
       Files.writeString(root.resolve("docs/BENCHMARKS.md"), doc.toString());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The hand-written notes on a section's profile and goals ({@code bench/NAME.md} on the class path), or "". */
+  private static String notes(String name) {
+    try (var in = Report.class.getResourceAsStream("/bench/" + name + ".md")) {
+      return in == null ? "" : "\n" + new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip() + "\n";
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -56,12 +65,13 @@ final class Report {
       doc.append("`incrementalEdit*`: re-translation after one route and one upstream changed (see the class comment);\n");
       doc.append("average time per operation:\n\n```\n");
       doc.append(Files.readString(jmh).strip()).append("\n```\n");
-      try (var notes = Report.class.getResourceAsStream("/bench/translation-profile.md")) {
-        if (notes != null) {
-          doc.append('\n').append(new String(notes.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip())
-              .append('\n');
-        }
+      Path cpu = root.resolve("it/target/bench-translation-cpu.txt");
+      if (Files.exists(cpu)) {
+        doc.append("\n`io.holdfast.it.bench.TranslationCpuTime` (same script), of ").append(DateTimeFormatter
+            .ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneOffset.UTC).format(Files.getLastModifiedTime(cpu).toInstant()))
+            .append(" UTC. ").append(Files.readString(cpu).strip()).append('\n');
       }
+      doc.append(notes("translation-profile"));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
