@@ -14,6 +14,7 @@ import io.holdfast.server.kube.KubernetesMode;
 import io.holdfast.server.snapshot.SnapshotKey;
 import io.holdfast.server.tls.CertificateExpiry;
 import io.holdfast.server.snapshot.SnapshotStore;
+import io.holdfast.server.snapshot.StoredSnapshot;
 import io.holdfast.server.source.DirectoryWatcher;
 import io.holdfast.server.source.FileConfigSource;
 import io.holdfast.server.webhook.AdmissionWebhook;
@@ -33,6 +34,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -87,9 +89,24 @@ public final class HoldfastServer implements AutoCloseable {
     if (store.isEmpty()) {
       SnapshotStore.registerMeters(registry);
     }
-    // Serve the last-known snapshot at once: new proxies get full config even before any source has synced.
-    store.flatMap(SnapshotStore::load).ifPresent(stored -> {
-      cache.setSnapshot(stored.snapshot());
+    // Serve the last-known snapshot at once: new proxies get full config even before any source has synced. It is
+    // read, decoded and indexed on its own thread while this one starts the xDS server: both are mostly class
+    // loading and initialisation, which overlap on two cores. A proxy that connects first waits (the cache answers
+    // nothing before its first snapshot), and no source is started before the snapshot is in place (joined below).
+    CompletableFuture<Optional<StoredSnapshot>> restored = new CompletableFuture<>();
+    Thread restore = new Thread(() -> {
+      try {
+        Optional<StoredSnapshot> stored = store.flatMap(SnapshotStore::load);
+        stored.ifPresent(found -> cache.setSnapshot(found.snapshot()));
+        restored.complete(stored);
+      } catch (RuntimeException | Error e) {
+        restored.completeExceptionally(e);
+      }
+    }, "holdfast-snapshot-restore");
+    restore.setDaemon(true); // if the xDS server fails to start, the failed start need not wait for it
+    restore.start();
+    startXds(settings);
+    restoredSnapshot(restored).ifPresent(stored -> {
       certificates.update(stored.snapshot());
       staleSince = Optional.of(stored.savedAt());
       timeline.record(EventTimeline.Kind.SNAPSHOT, "Serving the last-known snapshot " + stored.snapshot().version()
@@ -97,21 +114,6 @@ public final class HoldfastServer implements AutoCloseable {
       log.info("serving last-known snapshot from disk version={} savedAt={} savedBy={} until the config source syncs",
           stored.snapshot().version(), stored.savedAt(), stored.savedBy());
     });
-    NackListener nackFeed = TimelineFeeds.nacks(timeline);
-    XdsServer.Builder xdsBuilder = XdsServer.builder(cache,
-        XdsServerSettings.on(settings.xdsAddress(), settings.xdsPort()), registry)
-        .nackListener(nack -> {
-          board.onNack(nack);
-          nackFeed.onNack(nack);
-        })
-        .clock(clock);
-    if (settings.tls().isPresent()) {
-      ReloadingTls tls = ReloadingTls.builder(settings.tls().get()).clock(clock).start();
-      started.push(tls);
-      xdsBuilder.credentials(tls.credentials());
-    }
-    xds = xdsBuilder.start();
-    started.push(xds);
     ConfigPipeline pipeline = new ConfigPipeline(cache, board, clock, registry, translation -> {
       certificates.update(translation.snapshot());
       store.ifPresent(s -> s.save(translation.snapshot()));
@@ -152,6 +154,40 @@ public final class HoldfastServer implements AutoCloseable {
         settings.xdsAddress(), xds.port(), settings.adminAddress(), admin.port(),
         settings.fileMode() ? settings.configDir() : "kubernetes",
         settings.election().enabled() ? "lease" : "single-replica", leadership.identity());
+  }
+
+  /** Starts the xDS server on the cache; it serves whatever snapshot the cache holds, as soon as it holds one. */
+  private void startXds(ServeSettings settings) throws IOException {
+    NackListener nackFeed = TimelineFeeds.nacks(timeline);
+    XdsServer.Builder xdsBuilder = XdsServer.builder(cache,
+        XdsServerSettings.on(settings.xdsAddress(), settings.xdsPort()), registry)
+        .nackListener(nack -> {
+          board.onNack(nack);
+          nackFeed.onNack(nack);
+        })
+        .clock(clock);
+    if (settings.tls().isPresent()) {
+      ReloadingTls tls = ReloadingTls.builder(settings.tls().get()).clock(clock).start();
+      started.push(tls);
+      xdsBuilder.credentials(tls.credentials());
+    }
+    xds = xdsBuilder.start();
+    started.push(xds);
+  }
+
+  /** The restore thread's result: its failure is this start's failure. */
+  private static Optional<StoredSnapshot> restoredSnapshot(CompletableFuture<Optional<StoredSnapshot>> restored) {
+    try {
+      return restored.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      if (e.getCause() instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      if (e.getCause() instanceof Error error) {
+        throw error;
+      }
+      throw e;
+    }
   }
 
   /** Switches logging to the chosen format; call before starting, from the executable only. */

@@ -2,6 +2,7 @@ package io.holdfast.it.bench;
 
 import io.holdfast.it.bench.election.ElectionBench;
 import io.holdfast.it.bench.election.Timings;
+import io.holdfast.it.bench.startup.StartupBench;
 import io.holdfast.it.bench.xds.XdsBench;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -12,7 +13,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs the side-by-side benchmarks and writes docs/BENCHMARKS.md. Started by {@code it/bench.sh}:
- * {@code BenchMain [election|xds|all] [--quick] [--reps N] [--root DIR]}. Never part of {@code mvn test}.
+ * {@code BenchMain [election|xds|startup|all] [--quick] [--reps N] [--root DIR]}. Never part of {@code mvn test}.
  */
 public final class BenchMain {
   private static final Logger log = LoggerFactory.getLogger(BenchMain.class);
@@ -37,6 +38,10 @@ public final class BenchMain {
       measure("xds", "xDS fan-out and NACK handling: Holdfast vs java-control-plane", o, bench.describe(),
           bench::run).save(results);
     }
+    if (o.startup()) {
+      StartupBench bench = new StartupBench(o.root(), results, o.reps() > 0 ? o.reps() : o.quick() ? 3 : 7);
+      measure("startup", "Start-up with a last-known snapshot", o, bench.describe(), bench::run).save(results);
+    }
     Report.write(o.root(), results, o.command());
     log.info("bench: wrote {}", o.root().resolve("docs/BENCHMARKS.md"));
     // Non-daemon threads of the libraries under test must not keep the JVM alive after the report is written.
@@ -56,7 +61,8 @@ public final class BenchMain {
   }
 
   /** Command-line options. */
-  record Options(boolean election, boolean xds, boolean quick, int reps, Path root, String command) {
+  record Options(boolean election, boolean xds, boolean startup, boolean quick, int reps, Path root,
+      String command) {
     static Options parse(String[] args) {
       String what = "all";
       boolean quick = false;
@@ -64,17 +70,18 @@ public final class BenchMain {
       Path root = Path.of(".");
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
-          case "election", "xds", "all" -> what = args[i];
+          case "election", "xds", "startup", "all" -> what = args[i];
           case "--quick" -> quick = true;
           case "--reps" -> reps = Integer.parseInt(args[++i]);
           case "--root" -> root = Path.of(args[++i]);
           default -> throw new IllegalArgumentException("unknown argument '" + args[i]
-              + "'; usage: BenchMain [election|xds|all] [--quick] [--reps N] [--root DIR]");
+              + "'; usage: BenchMain [election|xds|startup|all] [--quick] [--reps N] [--root DIR]");
         }
       }
       String command = System.getProperty("bench.command", "BenchMain " + String.join(" ", args));
-      return new Options(!what.equals("xds"), !what.equals("election"), quick, reps, root.toAbsolutePath().normalize(),
-          command);
+      boolean all = what.equals("all");
+      return new Options(all || what.equals("election"), all || what.equals("xds"), all || what.equals("startup"),
+          quick, reps, root.toAbsolutePath().normalize(), command);
     }
   }
 }

@@ -18,8 +18,8 @@ final class Report {
     doc.append("# Holdfast benchmarks\n\n");
     doc.append("Side-by-side measurements of Holdfast against the libraries it replaces, run on demand and never by\n");
     doc.append("`mvn test` or `mvn verify`:\n\n");
-    doc.append("```\nit/bench.sh [election|xds|all] [--quick]   # this document (election, xDS; `all` also runs the JMH part)\n");
-    doc.append("it/bench-translation.sh                     # JMH translation benchmark only\n```\n\n");
+    doc.append("```\nit/bench.sh [election|xds|startup|all] [--quick]   # this document (`all` also runs the JMH part)\n");
+    doc.append("it/bench-translation.sh                             # JMH translation benchmark only\n```\n\n");
     doc.append("`--quick` runs only the fast election profile, 3 repetitions, and 10 snapshot changes per xDS run. Every\n");
     doc.append("loop is bounded in count and time; all traffic is on loopback. Each section states its own run (date, exact\n");
     doc.append("command, mode, duration, load average).\n\n");
@@ -32,9 +32,19 @@ final class Report {
     Section.load(results, "election").ifPresent(s -> doc.append(s).append('\n'));
     Section.load(results, "xds").ifPresent(s -> doc.append(s).append('\n'));
     translation(root, doc);
+    Section.load(results, "startup").ifPresent(s -> doc.append('\n').append(s).append(notes("startup-profile")));
     try {
       Files.createDirectories(root.resolve("docs"));
       Files.writeString(root.resolve("docs/BENCHMARKS.md"), doc.toString());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The hand-written notes on a section's profile and goals ({@code bench/NAME.md} on the class path), or "". */
+  private static String notes(String name) {
+    try (var in = Report.class.getResourceAsStream("/bench/" + name + ".md")) {
+      return in == null ? "" : "\n" + new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip() + "\n";
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -51,8 +61,17 @@ final class Report {
       doc.append("`io.holdfast.it.bench.TranslationBenchmark` via `it/bench-translation.sh` (5 warm-up and 3 measured 2 s\n");
       doc.append("iterations, one fork, -Xmx1g), results file of ").append(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")
           .withZone(ZoneOffset.UTC).format(Files.getLastModifiedTime(jmh).toInstant())).append(" UTC. One full rebuild =\n");
-      doc.append("validate + translate, including the snapshot's content hash; average time per operation:\n\n```\n");
+      doc.append("validate + lower + translate with a fresh translator, including the snapshot's content hash;\n");
+      doc.append("`incrementalEdit*`: re-translation after one route and one upstream changed (see the class comment);\n");
+      doc.append("average time per operation:\n\n```\n");
       doc.append(Files.readString(jmh).strip()).append("\n```\n");
+      Path cpu = root.resolve("it/target/bench-translation-cpu.txt");
+      if (Files.exists(cpu)) {
+        doc.append("\n`io.holdfast.it.bench.TranslationCpuTime` (same script), of ").append(DateTimeFormatter
+            .ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneOffset.UTC).format(Files.getLastModifiedTime(cpu).toInstant()))
+            .append(" UTC. ").append(Files.readString(cpu).strip()).append('\n');
+      }
+      doc.append(notes("translation-profile"));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

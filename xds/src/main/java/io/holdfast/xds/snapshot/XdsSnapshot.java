@@ -2,7 +2,6 @@ package io.holdfast.xds.snapshot;
 
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.Message;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -53,36 +52,63 @@ public record XdsSnapshot(String version, SortedMap<String, SortedMap<String, Me
   }
 
   /**
-   * A stable hash over type URLs, names and the deterministic serialisation of each resource. Deterministic
-   * protobuf serialisation orders map fields, so equal content always gives an equal version.
+   * A stable hash over type URLs, names and the SHA-256 {@link #digest} of each resource's deterministic
+   * serialisation. Deterministic protobuf serialisation orders map fields, so equal content always gives an equal
+   * version. Hashing per-resource digests (not the whole serialised content) lets a translator that remembers
+   * each unchanged resource's digest version a new snapshot without serialising it again; see
+   * {@link #versionOfDigests}, which gives the same result.
    */
   public static String contentVersion(SortedMap<String, ? extends SortedMap<String, ? extends Message>> resources) {
-    MessageDigest digest;
+    SortedMap<String, SortedMap<String, byte[]>> digests = new TreeMap<>();
+    resources.forEach((type, byName) -> {
+      SortedMap<String, byte[]> ofType = new TreeMap<>();
+      byName.forEach((name, resource) -> ofType.put(name, digest(resource)));
+      digests.put(type, ofType);
+    });
+    return versionOfDigests(digests);
+  }
+
+  /** The content version of resources given by their {@link #digest}s: equal to {@link #contentVersion}. */
+  public static String versionOfDigests(SortedMap<String, ? extends SortedMap<String, byte[]>> digests) {
+    MessageDigest sha = sha256();
+    for (var type : digests.entrySet()) {
+      sha.update(type.getKey().getBytes(StandardCharsets.UTF_8));
+      sha.update((byte) 0);
+      for (var named : type.getValue().entrySet()) {
+        sha.update(named.getKey().getBytes(StandardCharsets.UTF_8));
+        sha.update((byte) 0);
+        sha.update(named.getValue());
+      }
+      sha.update((byte) 0);
+    }
+    return HexFormat.of().formatHex(sha.digest(), 0, 8);
+  }
+
+  /** SHA-256 of the deterministic serialisation of {@code resource}: its part of the content version. */
+  public static byte[] digest(Message resource) {
+    return sha256().digest(serialize(resource));
+  }
+
+  /** The deterministic serialisation of {@code message} (map entries ordered by key). */
+  public static byte[] serialize(Message message) {
+    byte[] bytes = new byte[message.getSerializedSize()];
+    CodedOutputStream coded = CodedOutputStream.newInstance(bytes);
+    coded.useDeterministicSerialization();
     try {
-      digest = MessageDigest.getInstance("SHA-256");
+      message.writeTo(coded);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // cannot happen: writing into an array of the exact size
+    }
+    coded.checkNoSpaceLeft();
+    return bytes;
+  }
+
+  /** A new SHA-256 digest. */
+  public static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is required by every Java platform", e);
     }
-    var out = new ByteArrayOutputStream();
-    for (var type : resources.entrySet()) {
-      digest.update(type.getKey().getBytes(StandardCharsets.UTF_8));
-      digest.update((byte) 0);
-      for (var named : type.getValue().entrySet()) {
-        digest.update(named.getKey().getBytes(StandardCharsets.UTF_8));
-        digest.update((byte) 0);
-        out.reset();
-        try {
-          var coded = CodedOutputStream.newInstance(out);
-          coded.useDeterministicSerialization();
-          named.getValue().writeTo(coded);
-          coded.flush();
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-        digest.update(out.toByteArray());
-        digest.update((byte) 0);
-      }
-    }
-    return HexFormat.of().formatHex(digest.digest(), 0, 8);
   }
 }

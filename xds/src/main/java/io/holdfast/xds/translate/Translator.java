@@ -1,8 +1,10 @@
 package io.holdfast.xds.translate;
 
+import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.Message;
 import io.envoyproxy.controlplane.cache.Resources;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
+import io.envoyproxy.envoy.config.route.v3.VirtualHost;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.ir.Cluster;
 import io.holdfast.ir.Ir;
@@ -10,12 +12,21 @@ import io.holdfast.ir.Listener;
 import io.holdfast.ir.Origin;
 import io.holdfast.ir.Secret;
 import io.holdfast.xds.snapshot.XdsSnapshot;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
- * Translates the IR to Envoy v3 resources. Pure and deterministic: equal IR gives byte-identical resources and an
- * equal snapshot version. Output, named by {@code EnvoyNames}:
+ * Translates the IR to Envoy v3 resources. Deterministic: equal IR gives byte-identical resources and an equal
+ * snapshot version. Output, named by {@code EnvoyNames}:
  * <ul>
  *   <li>per cluster: an EDS Cluster (over ADS) and its ClusterLoadAssignment, or a DNS Cluster with its
  *       endpoints inline;</li>
@@ -29,17 +40,31 @@ import java.util.TreeMap;
  *       its virtual host, in the flavour proxyless gRPC clients understand.</li>
  * </ul>
  * The IR is consistent by construction; a name generated twice (two IR elements whose names collide) is a
- * programming error and throws {@link IllegalArgumentException}. Stateless and thread-safe.
+ * programming error and throws {@link IllegalArgumentException}.
+ *
+ * <p>Incremental: the translator remembers, for the IR elements of its latest translation only (so memory stays
+ * that of one build), the Envoy message each became with its digest (see {@link XdsSnapshot#digest}), and reuses
+ * them for equal elements of the next IR. IR elements are records, so "equal" is value equality; an element
+ * that is the very same instance as last time is found without comparing its content, which is what keeps the
+ * cost of an edit proportional to the edit when the IR shares its unchanged elements. A route configuration is
+ * re-assembled from its virtual hosts' remembered serialisations, and the snapshot version is computed from the
+ * per-resource digests ({@link XdsSnapshot#versionOfDigests}), so an unchanged resource is never serialised
+ * again. The output is exactly that of a fresh translator. One translation at a time ({@code translate} is
+ * synchronized); create one translator per config history.
  */
 public final class Translator {
 
-  public Translation translate(Ir ir) {
+  /** Results remembered from the latest translation. */
+  private Memo last = new Memo();
+
+  public synchronized Translation translate(Ir ir) {
+    Memo memo = new Memo();
     Output out = new Output();
     for (Cluster cluster : ir.clusters()) {
-      String name = EnvoyNames.cluster(cluster.origin().object());
-      out.put(Resources.V3.CLUSTER_TYPE_URL, ClusterTranslator.cluster(cluster), cluster.origin(), name);
-      if (cluster.dns().isEmpty()) {
-        out.put(Resources.V3.ENDPOINT_TYPE_URL, ClusterTranslator.loadAssignment(cluster), cluster.origin(), name);
+      ClusterEntry entry = memo.clusters.get(last.clusters, cluster, Translator::cluster);
+      out.put(Resources.V3.CLUSTER_TYPE_URL, entry.cluster(), cluster.origin(), entry.name());
+      if (entry.loadAssignment() != null) {
+        out.put(Resources.V3.ENDPOINT_TYPE_URL, entry.loadAssignment(), cluster.origin(), entry.name());
       }
     }
     for (Listener listener : ir.listeners()) {
@@ -48,44 +73,187 @@ public final class Translator {
         for (Listener.FilterChain chain : socket.filterChains()) {
           if (chain instanceof Listener.FilterChain.Http http) {
             String routesName = EnvoyNames.chainRoutes(socket, chain);
-            RouteConfiguration.Builder routes = RouteConfiguration.newBuilder().setName(routesName);
-            http.virtualHosts().forEach(host ->
-                routes.addVirtualHosts(RouteTranslator.virtualHost(host, RouteTranslator.Flavor.ENVOY)));
+            List<Built> hosts = new ArrayList<>(http.virtualHosts().size());
+            for (io.holdfast.ir.VirtualHost host : http.virtualHosts()) {
+              hosts.add(memo.envoyHosts.get(last.envoyHosts, host,
+                  h -> Built.of(RouteTranslator.virtualHost(h, RouteTranslator.Flavor.ENVOY))));
+            }
+            Built routes = memo.routes.get(last.routes, new RoutesKey(routesName, hosts), Translator::routes);
             // A lone chain's routes carry the listener's name and origin, as they always have.
-            out.put(Resources.V3.ROUTE_TYPE_URL, routes.build(),
-                routesName.equals(name) ? socket.origin() : chain.origin(), routesName);
+            out.put(Resources.V3.ROUTE_TYPE_URL, routes, routesName.equals(name) ? socket.origin() : chain.origin(),
+                routesName);
           }
         }
-        out.put(Resources.V3.LISTENER_TYPE_URL, ListenerTranslator.socket(socket), socket.origin(), name);
+        // Rebuilt every time: there are few, and remembering one would mean comparing all its routes.
+        out.put(Resources.V3.LISTENER_TYPE_URL, Built.of(ListenerTranslator.socket(socket)), socket.origin(), name);
       } else if (listener instanceof Listener.ClientApi client) {
-        out.put(Resources.V3.LISTENER_TYPE_URL, ListenerTranslator.api(client.target(), client.virtualHost()),
+        Built host = memo.grpcHosts.get(last.grpcHosts, client.virtualHost(),
+            h -> Built.of(RouteTranslator.virtualHost(h, RouteTranslator.Flavor.GRPC)));
+        // The listener depends on the target and on the virtual host only, and equal hosts share one Built.
+        out.put(Resources.V3.LISTENER_TYPE_URL, memo.apiListeners.get(last.apiListeners,
+                new ApiKey(client.target(), host, client.virtualHost()),
+                k -> Built.of(ListenerTranslator.api(k.target(), k.irHost()))),
             client.origin(), EnvoyNames.apiListener(client.target()));
-        RouteConfiguration routes = RouteConfiguration.newBuilder()
-            .setName(EnvoyNames.apiRoutes(client.target()))
-            .addVirtualHosts(RouteTranslator.virtualHost(client.virtualHost(), RouteTranslator.Flavor.GRPC))
-            .build();
-        out.put(Resources.V3.ROUTE_TYPE_URL, routes, client.origin(), EnvoyNames.apiRoutes(client.target()));
+        String routesName = EnvoyNames.apiRoutes(client.target());
+        out.put(Resources.V3.ROUTE_TYPE_URL, memo.routes.get(last.routes, new RoutesKey(routesName, List.of(host)),
+            Translator::routes), client.origin(), routesName);
       }
     }
     for (Secret secret : ir.secrets()) {
-      out.put(Resources.V3.SECRET_TYPE_URL, TlsTranslator.secret(secret), secret.origin(), secret.name());
+      out.put(Resources.V3.SECRET_TYPE_URL, memo.secrets.get(last.secrets, secret,
+          s -> Built.of(TlsTranslator.secret(s))), secret.origin(), secret.name());
     }
     Map<String, ResourceKey> objects = new TreeMap<>();
     out.origins.forEach((name, origin) -> objects.put(name, origin.object()));
-    return new Translation(XdsSnapshot.of(out.resources), objects, out.origins);
+    Translation translation = new Translation(new XdsSnapshot(XdsSnapshot.versionOfDigests(out.digests),
+        out.resources), objects, out.origins);
+    last = memo; // only after success: a failed translation keeps the previous memory
+    return translation;
+  }
+
+  private static ClusterEntry cluster(Cluster cluster) {
+    String name = EnvoyNames.cluster(cluster.origin().object());
+    return new ClusterEntry(name, Built.of(ClusterTranslator.cluster(cluster)),
+        cluster.dns().isEmpty() ? Built.of(ClusterTranslator.loadAssignment(cluster)) : null);
+  }
+
+  /**
+   * A RouteConfiguration of a name and virtual hosts, with the digest of its deterministic serialisation computed
+   * from the hosts' remembered bytes: fields are written in field-number order, {@code name} (1) then each
+   * {@code virtual_hosts} (2) as a length-delimited field, which {@code Translation}'s tests hold equal to
+   * serialising the message.
+   */
+  private static Built routes(RoutesKey key) {
+    RouteConfiguration.Builder routes = RouteConfiguration.newBuilder().setName(key.name());
+    MessageDigest sha = XdsSnapshot.sha256();
+    byte[] header = new byte[key.name().length() * 3 + 16];
+    try {
+      CodedOutputStream coded = CodedOutputStream.newInstance(header);
+      if (!key.name().isEmpty()) {
+        coded.writeString(RouteConfiguration.NAME_FIELD_NUMBER, key.name());
+      }
+      sha.update(header, 0, coded.getTotalBytesWritten());
+      for (Built host : key.hosts()) {
+        routes.addVirtualHosts((VirtualHost) host.message());
+        coded = CodedOutputStream.newInstance(header);
+        coded.writeTag(RouteConfiguration.VIRTUAL_HOSTS_FIELD_NUMBER, 2); // 2: length-delimited
+        coded.writeUInt32NoTag(host.bytes().length);
+        sha.update(header, 0, coded.getTotalBytesWritten());
+        sha.update(host.bytes());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // cannot happen: the header buffer is large enough
+    }
+    return new Built(routes.build(), null, sha.digest());
+  }
+
+  /**
+   * An Envoy message with its digest and, where a larger resource is assembled from it, its serialisation.
+   * Compared by identity: equal IR elements map to the same instance within a translator.
+   */
+  private static final class Built {
+    private final Message message;
+    private final byte[] bytes;
+    private final byte[] digest;
+
+    Built(Message message, byte[] bytes, byte[] digest) {
+      this.message = message;
+      this.bytes = bytes;
+      this.digest = digest;
+    }
+
+    static Built of(Message message) {
+      byte[] bytes = XdsSnapshot.serialize(message);
+      return new Built(message, bytes, XdsSnapshot.sha256().digest(bytes));
+    }
+
+    Message message() {
+      return message;
+    }
+
+    byte[] bytes() {
+      return bytes;
+    }
+  }
+
+  /** A cluster and, for EDS, its load assignment (null for DNS clusters, whose endpoints are inline). */
+  private record ClusterEntry(String name, Built cluster, Built loadAssignment) {
+  }
+
+  /** An API listener by target and its virtual host ({@code irHost} is what {@code host} was built from). */
+  private record ApiKey(String target, Built host, io.holdfast.ir.VirtualHost irHost) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof ApiKey other && target.equals(other.target) && host == other.host;
+    }
+
+    @Override
+    public int hashCode() {
+      return target.hashCode() * 31 + System.identityHashCode(host);
+    }
+  }
+
+  /** A route configuration by name and its virtual hosts ({@link Built} compares by identity, so this is cheap). */
+  private record RoutesKey(String name, List<Built> hosts) {
+  }
+
+  /** What one translation built, by IR element. */
+  private static final class Memo {
+    final Cache<Cluster, ClusterEntry> clusters = new Cache<>();
+    final Cache<io.holdfast.ir.VirtualHost, Built> envoyHosts = new Cache<>();
+    final Cache<io.holdfast.ir.VirtualHost, Built> grpcHosts = new Cache<>();
+    final Cache<RoutesKey, Built> routes = new Cache<>();
+    final Cache<ApiKey, Built> apiListeners = new Cache<>();
+    final Cache<Secret, Built> secrets = new Cache<>();
+  }
+
+  /**
+   * Values by key, looked up first by identity (an unchanged IR element passed on as the same instance costs no
+   * comparison) and then by value.
+   */
+  private static final class Cache<K, V> {
+    private final Map<K, V> byIdentity = new IdentityHashMap<>();
+    private final Map<K, V> byValue = new HashMap<>();
+
+    /** This build's value for {@code key}: this build's, else the previous build's, else newly built. */
+    V get(Cache<K, V> previous, K key, Function<K, V> build) {
+      V value = byIdentity.get(key);
+      if (value != null) {
+        return value;
+      }
+      value = previous.byIdentity.get(key);
+      if (value != null) {
+        // Remembered by identity only: hashing it by value would cost the comparison this lookup avoided. A later
+        // build that passes an equal copy instead of this instance rebuilds it (same output, more work).
+        byIdentity.put(key, value);
+        return value;
+      }
+      value = byValue.get(key);
+      if (value == null) {
+        value = previous.byValue.get(key);
+      }
+      if (value == null) {
+        value = build.apply(key);
+      }
+      byIdentity.put(key, value);
+      byValue.putIfAbsent(key, value);
+      return value;
+    }
   }
 
   /** Accumulates resources by type and name, refusing duplicates. */
   private static final class Output {
-    final Map<String, Map<String, Message>> resources = new TreeMap<>();
+    final SortedMap<String, SortedMap<String, Message>> resources = new TreeMap<>();
+    final SortedMap<String, SortedMap<String, byte[]>> digests = new TreeMap<>();
     final Map<String, Origin> origins = new TreeMap<>();
 
-    void put(String typeUrl, Message resource, Origin origin, String name) {
-      Message previous = resources.computeIfAbsent(typeUrl, t -> new TreeMap<>()).putIfAbsent(name, resource);
+    void put(String typeUrl, Built built, Origin origin, String name) {
+      Message previous = resources.computeIfAbsent(typeUrl, t -> new TreeMap<>()).putIfAbsent(name, built.message);
       if (previous != null) {
         throw new IllegalArgumentException("Envoy resource " + name + " of " + typeUrl
             + " generated twice (from " + origins.get(name) + " and " + origin + ")");
       }
+      digests.computeIfAbsent(typeUrl, t -> new TreeMap<>()).put(name, built.digest);
       Origin other = origins.putIfAbsent(name, origin);
       if (other != null && !other.equals(origin)) {
         throw new IllegalArgumentException("Envoy name " + name + " claimed by " + other + " and " + origin);
