@@ -7,7 +7,9 @@
 #           plus 100 NACKing streams, all on loopback. About 2 min.
 # all:      both, and the JMH translation benchmark first (it/bench-translation.sh, about 90 s) unless
 #           SKIP_JMH=1 (then its last results file, if any, is included).
-# MAVEN_ARGS adds Maven flags (default -o, offline).
+# MAVEN_ARGS adds Maven flags (default none, so a fresh machine resolves plugins as the README's commands do;
+# MAVEN_ARGS=-o for offline once ~/.m2 is filled). The dependency plugin is named by its full coordinates, so
+# its prefix never has to be resolved from remote plugin-group metadata.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,11 +19,12 @@ for a in "$@"; do
 done
 
 # shellcheck disable=SC2086 # MAVEN_ARGS is a list of flags
-mvn -B -q ${MAVEN_ARGS:--o} -pl it -am -DskipTests package dependency:build-classpath \
+mvn -B -q ${MAVEN_ARGS:-} -pl it -am -DskipTests package \
+  org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath \
   -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=runtime
 
 if [[ "$what" == all && "${SKIP_JMH:-0}" != 1 ]]; then
-  MAVEN_ARGS="${MAVEN_ARGS:--o}" it/bench-translation.sh 1>&2
+  MAVEN_ARGS="${MAVEN_ARGS:-}" it/bench-translation.sh 1>&2
 fi
 
 exec java -Xms2g -Xmx2g -Dbench.command="it/bench.sh $*" \
