@@ -88,7 +88,7 @@ final class DeltaTypeState {
     if (!seenFirstRequest) {
       seenFirstRequest = true;
       // A reconnecting proxy says what it already holds, so unchanged resources are not sent again.
-      clientHas.putAll(request.getInitialResourceVersionsMap());
+      request.getInitialResourceVersionsMap().forEach((name, version) -> clientHas.put(Names.shared(name), version));
     }
     Reply reply = applyReply(request);
     if (plainAck && reply.kind() != Reply.Kind.OK) {
@@ -102,7 +102,7 @@ final class DeltaTypeState {
       unknown.remove(name);
     }
     for (String name : request.getResourceNamesSubscribeList()) {
-      subscribed.add(name);
+      subscribed.add(Names.shared(name));
       toldAbsent.remove(name); // asking again deserves an answer again
     }
     return reply;

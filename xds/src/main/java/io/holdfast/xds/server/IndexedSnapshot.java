@@ -66,8 +66,9 @@ final class IndexedSnapshot {
         }
         byte[] bytes = Hashes.serialize(resource);
         String version = Hashes.of(bytes);
+        // The type URL is set as bytes so writing the Any to each stream copies it instead of encoding it again.
         packs.put(name, was != null && was.version().equals(version) ? was : new Packed(version, Any.newBuilder()
-            .setTypeUrl(TYPE_URL_PREFIX + resource.getDescriptorForType().getFullName())
+            .setTypeUrlBytes(ByteString.copyFromUtf8(TYPE_URL_PREFIX + resource.getDescriptorForType().getFullName()))
             .setValue(ByteString.copyFrom(bytes))
             .build()));
       });

@@ -23,6 +23,8 @@ public final class XdsBench {
   private static final int ROUTES = 100;
   private static final int UPSTREAMS = 100;
   static final int STREAMS_PER_CONNECTION = 50;
+  /** A run ends after this many changes that did not reach every stream (each waits 30 s). */
+  private static final int MAX_TIMEOUTS = 3;
 
   private static final List<String> PROTOCOLS = List.of("SotW", "delta");
 
@@ -153,6 +155,10 @@ public final class XdsBench {
         for (int c = warmups + 1; c <= warmups + changes; c++) {
           if (!change(target, child, snapshots, c, streams, last, median)) {
             timeouts++;
+          }
+          if (timeouts >= MAX_TIMEOUTS) {
+            log.warn("xds: {} changes timed out, ending this run after {} changes", timeouts, c - warmups);
+            break;
           }
         }
         double serverCpuMs = (Machine.processCpuNanos() - cpuBefore) / 1e6;

@@ -27,6 +27,7 @@ final class XdsResults {
       List<Double> medianMs, int timeouts, double openMs, double heapPerStream, double serverCpuMs,
       double clientCpuMs, long errors, long bytes, String mismatch) {
 
+    /** Measured changes made (a run ends early after repeated timeouts). */
     int changes() {
       return lastMs.size() + timeouts;
     }
