@@ -11,7 +11,8 @@
 #           SKIP_JMH=1 (then its last results file, if any, is included).
 # MAVEN_ARGS adds Maven flags (default none, so a fresh machine resolves plugins as the README's commands do;
 # MAVEN_ARGS=-o for offline once ~/.m2 is filled). The dependency plugin is named by its full coordinates, so
-# its prefix never has to be resolved from remote plugin-group metadata.
+# its prefix never has to be resolved from remote plugin-group metadata. BENCH_JAVA_OPTS adds flags to the
+# server JVM, e.g. BENCH_JAVA_OPTS=-XX:StartFlightRecording=filename=it/target/bench.jfr to profile the fan-out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,5 +30,6 @@ if [[ "$what" == all && "${SKIP_JMH:-0}" != 1 ]]; then
   MAVEN_ARGS="${MAVEN_ARGS:-}" it/bench-translation.sh 1>&2
 fi
 
-exec java -Xms2g -Xmx2g -Dbench.command="it/bench.sh $*" \
+# shellcheck disable=SC2086 # BENCH_JAVA_OPTS is a list of flags
+exec java -Xms2g -Xmx2g ${BENCH_JAVA_OPTS:-} -Dbench.command="it/bench.sh $*" \
   -cp "it/target/classes:$(cat it/target/bench.classpath)" io.holdfast.it.bench.BenchMain "$@" --root .
