@@ -6,7 +6,7 @@
 # xds:      XdsServer+XdsCache vs java-control-plane SimpleCache, 1,000 and 10,000 ADS streams (SotW and delta,
 #           2 repetitions of 50 changes; --quick: 1,000 streams, 20 changes) from a child JVM,
 #           plus 100 NACKing streams, all on loopback. Full: about 30 min; quick: about 2 min.
-#           --streams N,N sets the stream counts, --reps N the repetitions.
+#           --streams N,N sets the stream counts, --reps N the repetitions, --changes N the measured changes.
 # all:      both, and the JMH translation benchmark first (it/bench-translation.sh, about 90 s) unless
 #           SKIP_JMH=1 (then its last results file, if any, is included).
 # MAVEN_ARGS adds Maven flags (default none, so a fresh machine resolves plugins as the README's commands do;

@@ -138,7 +138,9 @@ public final class LoadClient implements LoadStreams.Sink {
         default -> out.println("ERROR unknown command " + w[0]);
       }
     }
+    // The parent went away without QUIT: stop too, event loop included (its threads would keep this JVM up).
     client.close();
+    loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
   }
 
   /** Every stream must hold what stream 0 holds, type by type. */

@@ -67,6 +67,12 @@ public final class XdsBench {
         logFile.getParent());
   }
 
+  /** The same with {@code measured} changes per run; 0 keeps the default. */
+  public XdsBench withChanges(int measured) {
+    return measured <= 0 ? this : new XdsBench(streamCounts, repetitions, measured, warmups, nackStreams, nackWindow,
+        logFile.getParent());
+  }
+
   public String describe() {
     return streamCounts + " streams, " + PROTOCOLS + ", " + repetitions + " repetition(s) of " + warmups
         + " warm-up + " + changes + " measured changes each, " + nackStreams + " NACKing streams over "
@@ -101,9 +107,10 @@ public final class XdsBench {
       snapshots.revision(r); // translate up front, outside any timing
     }
     for (int streams : streamCounts) {
-      for (String protocol : PROTOCOLS) {
-        for (int rep = 1; rep <= repetitions; rep++) {
-          // Interleaved, so both control planes see the same machine conditions.
+      // Repetition outermost, then protocol, then the two control planes: each repetition covers every
+      // configuration, and both control planes see the same machine conditions.
+      for (int rep = 1; rep <= repetitions; rep++) {
+        for (String protocol : PROTOCOLS) {
           for (Kind kind : Kind.values()) {
             try {
               results.fanOut.add(fanOut(kind, protocol, rep, streams, snapshots));
