@@ -88,7 +88,8 @@ class LoadStreamTest {
         && next.version().equals(versions.get(LoadStream.RDS)));
     assertThat(seen.subList(before, seen.size())).containsExactlyInAnyOrder(LoadStream.EDS, LoadStream.RDS);
     int changeBytes = sizes.subList(before, sizes.size()).stream().mapToInt(Integer::intValue).sum();
-    assertThat(changeBytes).as("only the changed resources are sent").isLessThan(initialBytes / 5);
+    // Two of the 20 ClusterLoadAssignments and the route configurations change; the routes are most of the bytes.
+    assertThat(changeBytes).as("only the changed resources are sent").isLessThan(initialBytes / 2);
     assertThat(stream.state(LoadStream.EDS)).startsWith(next.version() + " " + next.ofType(LoadStream.EDS).size() + " ");
     assertThat(errors).isEmpty();
     stream.close();
