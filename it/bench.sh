@@ -3,13 +3,18 @@
 #   it/bench.sh [election|xds|startup|all] [--quick] [--reps N]
 # election: Holdfast's LeaderElector vs fabric8's on the emulated API behind fault proxies (fast profile 4/3/1 s
 #           and the default 15/10/2 s, 5 repetitions; --quick: fast only, 3). Full: about 15 min; quick: about 3 min.
-# xds:      XdsServer+XdsCache vs java-control-plane SimpleCache, 100 and 1,000 ADS streams from a child JVM,
-#           plus 100 NACKing streams, all on loopback. About 2 min.
+# xds:      XdsServer+XdsCache vs java-control-plane SimpleCache, 1,000 and 10,000 ADS streams (SotW and delta,
+#           2 repetitions of 50 changes; --quick: 1,000 streams, 20 changes) from a child JVM,
+#           plus 100 NACKing streams, all on loopback. Full: about 30 min; quick: about 2 min.
+#           --streams N,N sets the stream counts, --reps N the repetitions, --changes N the measured changes.
 # startup:  time from `java` process start to an ADS client receiving a restored 10k-route snapshot, child JVMs
 #           with and without an AppCDS archive (7 starts each; --quick: 3). About 1 min.
 # all:      all three, and the JMH translation benchmark first (it/bench-translation.sh, about 90 s) unless
 #           SKIP_JMH=1 (then its last results file, if any, is included).
-# MAVEN_ARGS adds Maven flags (default -o, offline).
+# MAVEN_ARGS adds Maven flags (default none, so a fresh machine resolves plugins as the README's commands do;
+# MAVEN_ARGS=-o for offline once ~/.m2 is filled). The dependency plugin is named by its full coordinates, so
+# its prefix never has to be resolved from remote plugin-group metadata. BENCH_JAVA_OPTS adds flags to the
+# server JVM, e.g. BENCH_JAVA_OPTS=-XX:StartFlightRecording=filename=it/target/bench.jfr to profile the fan-out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,12 +24,14 @@ for a in "$@"; do
 done
 
 # shellcheck disable=SC2086 # MAVEN_ARGS is a list of flags
-mvn -B -q ${MAVEN_ARGS:--o} -pl it -am -DskipTests package dependency:build-classpath \
+mvn -B -q ${MAVEN_ARGS:-} -pl it -am -DskipTests package \
+  org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath \
   -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=runtime
 
 if [[ "$what" == all && "${SKIP_JMH:-0}" != 1 ]]; then
-  MAVEN_ARGS="${MAVEN_ARGS:--o}" it/bench-translation.sh 1>&2
+  MAVEN_ARGS="${MAVEN_ARGS:-}" it/bench-translation.sh 1>&2
 fi
 
-exec java -Xms2g -Xmx2g -Dbench.command="it/bench.sh $*" \
+# shellcheck disable=SC2086 # BENCH_JAVA_OPTS is a list of flags
+exec java -Xms2g -Xmx2g ${BENCH_JAVA_OPTS:-} -Dbench.command="it/bench.sh $*" \
   -cp "it/target/classes:$(cat it/target/bench.classpath)" io.holdfast.it.bench.BenchMain "$@" --root .

@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs the side-by-side benchmarks and writes docs/BENCHMARKS.md. Started by {@code it/bench.sh}:
- * {@code BenchMain [election|xds|startup|all] [--quick] [--reps N] [--root DIR]}. Never part of {@code mvn test}.
+ * {@code BenchMain [election|xds|startup|all] [--quick] [--reps N] [--streams N,N] [--changes N] [--root DIR]}.
+ * Never part of {@code mvn test}.
  */
 public final class BenchMain {
   private static final Logger log = LoggerFactory.getLogger(BenchMain.class);
@@ -34,7 +35,8 @@ public final class BenchMain {
           + profiles.stream().map(Timings::name).toList(), () -> new ElectionBench(profiles, reps).run()).save(results);
     }
     if (o.xds()) {
-      XdsBench bench = o.quick() ? XdsBench.quick(results) : XdsBench.full(results);
+      XdsBench bench = (o.quick() ? XdsBench.quick(results, o.reps()) : XdsBench.full(results, o.reps()))
+          .withStreams(o.streams()).withChanges(o.changes());
       measure("xds", "xDS fan-out and NACK handling: Holdfast vs java-control-plane", o, bench.describe(),
           bench::run).save(results);
     }
@@ -61,27 +63,33 @@ public final class BenchMain {
   }
 
   /** Command-line options. */
-  record Options(boolean election, boolean xds, boolean startup, boolean quick, int reps, Path root,
+  record Options(boolean election, boolean xds, boolean startup, boolean quick, int reps, List<Integer> streams,
+      int changes, Path root,
       String command) {
     static Options parse(String[] args) {
       String what = "all";
       boolean quick = false;
       int reps = 0;
+      List<Integer> streams = List.of();
+      int changes = 0;
       Path root = Path.of(".");
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
           case "election", "xds", "startup", "all" -> what = args[i];
           case "--quick" -> quick = true;
           case "--reps" -> reps = Integer.parseInt(args[++i]);
+          case "--changes" -> changes = Integer.parseInt(args[++i]);
+          case "--streams" -> streams = java.util.Arrays.stream(args[++i].split(",")).map(Integer::valueOf).toList();
           case "--root" -> root = Path.of(args[++i]);
           default -> throw new IllegalArgumentException("unknown argument '" + args[i]
-              + "'; usage: BenchMain [election|xds|startup|all] [--quick] [--reps N] [--root DIR]");
+              + "'; usage: BenchMain [election|xds|startup|all] [--quick] [--reps N] [--streams N,N] [--changes N]"
+              + " [--root DIR]");
         }
       }
       String command = System.getProperty("bench.command", "BenchMain " + String.join(" ", args));
       boolean all = what.equals("all");
       return new Options(all || what.equals("election"), all || what.equals("xds"), all || what.equals("startup"),
-          quick, reps, root.toAbsolutePath().normalize(), command);
+          quick, reps, streams, changes, root.toAbsolutePath().normalize(), command);
     }
   }
 }

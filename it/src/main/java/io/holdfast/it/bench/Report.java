@@ -18,9 +18,12 @@ final class Report {
     doc.append("# Holdfast benchmarks\n\n");
     doc.append("Side-by-side measurements of Holdfast against the libraries it replaces, run on demand and never by\n");
     doc.append("`mvn test` or `mvn verify`:\n\n");
-    doc.append("```\nit/bench.sh [election|xds|startup|all] [--quick]   # this document (`all` also runs the JMH part)\n");
-    doc.append("it/bench-translation.sh                             # JMH translation benchmark only\n```\n\n");
-    doc.append("`--quick` runs only the fast election profile, 3 repetitions, and 10 snapshot changes per xDS run. Every\n");
+    doc.append("```\nit/bench.sh [election|xds|startup|all] [--quick] [--reps N] [--streams N,N] [--changes N]   # this document\n");
+    doc.append("it/bench-translation.sh                     # JMH translation benchmark only (`all` runs it first)\n```\n\n");
+    doc.append("`--quick` (under 3 minutes) runs only the fast election profile, 3 repetitions, and xDS fan-out at 1,000\n");
+    doc.append("streams (SotW and delta, 20 measured changes each); the full run adds 10,000 streams, 2 repetitions of 50\n");
+    doc.append("changes per configuration. `--streams`/`--reps`/`--changes` override the xDS stream counts, repetitions and\n");
+    doc.append("measured changes (e.g. a 2,000-stream sanity loop). Server JVM flags: BENCH_JAVA_OPTS (e.g. a JFR recording). Every\n");
     doc.append("loop is bounded in count and time; all traffic is on loopback. Each section states its own run (date, exact\n");
     doc.append("command, mode, duration, load average).\n\n");
     doc.append("**Machine:** ").append(Machine.describe()).append(".\n\n");

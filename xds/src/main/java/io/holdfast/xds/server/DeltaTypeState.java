@@ -8,7 +8,6 @@ import io.envoyproxy.envoy.service.discovery.v3.Resource;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,8 +30,18 @@ import java.util.TreeSet;
  */
 final class DeltaTypeState {
 
-  /** One delta response: its snapshot version, the resources (name to version) and the removed names. */
-  record Sent(String version, Map<String, String> resources, List<String> removed) {
+  /**
+   * One delta response: its snapshot version, the resources (name to version), the removed names, and the
+   * snapshot the proxy holds (for the names it wants) once it ACKs this, if that is known.
+   */
+  record Sent(String version, Map<String, String> resources, List<String> removed, Sync syncTo) {
+  }
+
+  /**
+   * "After this, what the proxy holds of every name it wants is exactly snapshot {@code serial}", valid while
+   * nothing else changed the stream's state ({@code generation}).
+   */
+  record Sync(long serial, String version, boolean wildcard, long generation) {
   }
 
   /** A response to send: changed resources by name (sorted) and names to remove. */
@@ -47,18 +56,45 @@ final class DeltaTypeState {
   private final Map<String, Sent> outstanding = new HashMap<>();
   private final Set<String> nackedNonces = new HashSet<>();
   private boolean seenFirstRequest;
+  /**
+   * Serial of an {@link IndexedSnapshot} whose resources the proxy holds exactly, for every name it wants (0:
+   * not known). Lets a new snapshot be planned from the names that changed since that one instead of from
+   * every name, which is what keeps a push to many delta streams cheap.
+   */
+  private long syncedTo;
+  private boolean syncedWildcard;
+  /** Counts changes to subscriptions or held state other than ACKs of synced responses. */
+  private long generation;
+  /** What the plan being sent will sync the stream to, picked up by {@link #sent}. */
+  private Sync pendingSync;
   private String rejectedVersion;
   /** The snapshot version of the last response the proxy ACKed, kept through NACKs (for display). */
   private String ackedVersion;
 
   /** Applies a request (reply to a nonce first, then subscription changes) and classifies it. */
   synchronized Reply onRequest(DeltaDiscoveryRequest request) {
+    long synced = syncedTo;
+    boolean plainAck = seenFirstRequest && !request.hasErrorDetail() && !request.getResponseNonce().isEmpty()
+        && request.getResourceNamesSubscribeCount() == 0 && request.getResourceNamesUnsubscribeCount() == 0;
+    Sync acked = plainAck ? Optional.ofNullable(outstanding.get(request.getResponseNonce())).map(Sent::syncTo)
+        .orElse(null) : null;
+    syncedTo = 0;
+    if (acked != null && acked.generation() == generation) {
+      syncedTo = acked.serial();
+      syncedWildcard = acked.wildcard();
+    } else if (!plainAck) {
+      generation++;
+    }
     if (!seenFirstRequest) {
       seenFirstRequest = true;
       // A reconnecting proxy says what it already holds, so unchanged resources are not sent again.
-      clientHas.putAll(request.getInitialResourceVersionsMap());
+      request.getInitialResourceVersionsMap().forEach((name, version) -> clientHas.put(Names.shared(name), version));
     }
     Reply reply = applyReply(request);
+    if (plainAck && reply.kind() != Reply.Kind.OK) {
+      generation++;
+      syncedTo = 0;
+    }
     for (String name : request.getResourceNamesUnsubscribeList()) {
       subscribed.remove(name);
       clientHas.remove(name);
@@ -66,7 +102,7 @@ final class DeltaTypeState {
       unknown.remove(name);
     }
     for (String name : request.getResourceNamesSubscribeList()) {
-      subscribed.add(name);
+      subscribed.add(Names.shared(name));
       toldAbsent.remove(name); // asking again deserves an answer again
     }
     return reply;
@@ -133,43 +169,66 @@ final class DeltaTypeState {
     }
     boolean holdBackUnknown = rejectedVersion != null;
     boolean everything = wildcard || subscribed.contains("*");
-    SortedMap<String, Message> all = snapshot.resources(typeUrl);
-    Set<String> wanted = new TreeSet<>(subscribed);
-    wanted.remove("*");
-    if (everything) {
-      wanted.addAll(all.keySet());
-    }
-    Map<String, VersionedResource<?>> changed = new LinkedHashMap<>();
+    Map<String, IndexedSnapshot.Packed> all = snapshot.packedOfType(typeUrl);
+    boolean pristine = rejectedVersion == null && unknown.isEmpty();
+    List<String> changedNames = pristine && syncedTo != 0 && syncedWildcard == wildcard
+        ? snapshot.changedSince(syncedTo, typeUrl) : null;
+    Map<String, VersionedResource<?>> changed = new TreeMap<>();
     Set<String> removed = new TreeSet<>();
-    for (String name : wanted) {
-      boolean isUnknown = unknown.contains(name);
-      if (isUnknown && holdBackUnknown) {
-        continue;
-      }
-      Message resource = all.get(name);
-      if (resource == null) {
-        if (isUnknown || (!clientHas.containsKey(name) && !toldAbsent.contains(name))) {
+    if (changedNames != null) {
+      // The proxy holds exactly the snapshot `syncedTo` of every name it wants: only the names that changed
+      // since can need anything, and each by the same rules as below.
+      for (String name : changedNames) {
+        IndexedSnapshot.Packed packed = all.get(name);
+        boolean wanted = subscribed.contains(name) || (everything && packed != null);
+        if (packed != null) {
+          if (wanted && !packed.version().equals(clientHas.get(name))) {
+            changed.put(name, VersionedResource.create(packed.any(), packed.version()));
+          }
+        } else if (clientHas.containsKey(name) || (wanted && !toldAbsent.contains(name))) {
           removed.add(name);
         }
-        continue;
       }
-      String version = snapshot.resourceVersion(typeUrl, name);
-      if (isUnknown || !version.equals(clientHas.get(name))) {
-        changed.put(name, VersionedResource.create(resource, version));
+    } else {
+      Set<String> wanted = new TreeSet<>(subscribed);
+      wanted.remove("*");
+      if (everything) {
+        wanted.addAll(all.keySet());
       }
-    }
-    for (String held : clientHas.keySet()) {
-      if (!all.containsKey(held)) {
-        removed.add(held);
+      for (String name : wanted) {
+        boolean isUnknown = unknown.contains(name);
+        if (isUnknown && holdBackUnknown) {
+          continue;
+        }
+        IndexedSnapshot.Packed packed = all.get(name);
+        if (packed == null) {
+          if (isUnknown || (!clientHas.containsKey(name) && !toldAbsent.contains(name))) {
+            removed.add(name);
+          }
+          continue;
+        }
+        if (isUnknown || !packed.version().equals(clientHas.get(name))) {
+          changed.put(name, VersionedResource.create(packed.any(), packed.version()));
+        }
       }
-    }
-    if (!holdBackUnknown) {
-      // A wildcard stream does not "want" a name the snapshot lacks, but the proxy may hold it.
-      unknown.stream().filter(name -> !all.containsKey(name)).forEach(removed::add);
+      for (String held : clientHas.keySet()) {
+        if (!all.containsKey(held)) {
+          removed.add(held);
+        }
+      }
+      if (!holdBackUnknown) {
+        // A wildcard stream does not "want" a name the snapshot lacks, but the proxy may hold it.
+        unknown.stream().filter(name -> !all.containsKey(name)).forEach(removed::add);
+      }
     }
     if (changed.isEmpty() && removed.isEmpty()) {
+      if (pristine) {
+        syncedTo = snapshot.serial();
+        syncedWildcard = wildcard;
+      }
       return Optional.empty();
     }
+    pendingSync = pristine ? new Sync(snapshot.serial(), snapshot.version(), wildcard, generation) : null;
     return Optional.of(new Plan(changed, List.copyOf(removed)));
   }
 
@@ -179,7 +238,9 @@ final class DeltaTypeState {
     for (Resource resource : response.getResourcesList()) {
       versions.put(resource.getName(), resource.getVersion());
     }
-    outstanding.put(response.getNonce(),
-        new Sent(response.getSystemVersionInfo(), Map.copyOf(versions), List.copyOf(response.getRemovedResourcesList())));
+    Sync sync = pendingSync != null && pendingSync.version().equals(response.getSystemVersionInfo()) ? pendingSync : null;
+    pendingSync = null;
+    outstanding.put(response.getNonce(), new Sent(response.getSystemVersionInfo(), Map.copyOf(versions),
+        List.copyOf(response.getRemovedResourcesList()), sync));
   }
 }

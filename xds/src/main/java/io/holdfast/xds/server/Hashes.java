@@ -2,7 +2,6 @@ package io.holdfast.xds.server;
 
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.Message;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -18,17 +17,26 @@ final class Hashes {
 
   /** Hash of the deterministic serialisation of {@code resource}: equal content, equal hash. */
   static String of(Message resource) {
-    var out = new ByteArrayOutputStream(resource.getSerializedSize());
+    return of(serialize(resource));
+  }
+
+  /** The deterministic serialisation of {@code resource} (map entries in key order). */
+  static byte[] serialize(Message resource) {
+    byte[] bytes = new byte[resource.getSerializedSize()];
     try {
-      var coded = CodedOutputStream.newInstance(out);
+      var coded = CodedOutputStream.newInstance(bytes);
       coded.useDeterministicSerialization();
       resource.writeTo(coded);
-      coded.flush();
+      coded.checkNoSpaceLeft();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    MessageDigest digest = sha256();
-    return HexFormat.of().formatHex(digest.digest(out.toByteArray()), 0, 8);
+    return bytes;
+  }
+
+  /** Hash of serialized bytes. */
+  static String of(byte[] bytes) {
+    return HexFormat.of().formatHex(sha256().digest(bytes), 0, 8);
   }
 
   /** Hash of a string (used over "name=version" lines). */

@@ -1,50 +1,126 @@
 package io.holdfast.xds.server;
 
+import com.google.protobuf.Any;
+import com.google.protobuf.ByteString;
 import com.google.protobuf.Message;
 import io.holdfast.xds.snapshot.XdsSnapshot;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The current snapshot plus what serving needs from it: a content hash per resource (delta versions) and a
- * memo of SotW answers, since all proxies usually ask the same questions of the same snapshot. Immutable apart
- * from the memo, which is safe to share.
+ * The current snapshot plus what serving needs from it: each resource serialized once, as the {@link Any} every
+ * stream is sent (so the bytes are shared by all streams and by later snapshots that keep the resource), its
+ * content hash (delta versions), and a memo of SotW answers, since all proxies usually ask the same questions of
+ * the same snapshot. Immutable apart from the memo, which is safe to share.
  */
 final class IndexedSnapshot {
 
   /** Distinct SotW questions remembered per snapshot; beyond this, answers are computed each time. */
   private static final int MAX_MEMO = 4096;
 
-  private final XdsSnapshot snapshot;
-  private final Map<String, Map<String, String>> versions;
-  private final Map<String, SotwPlan> plans = new ConcurrentHashMap<>();
+  /** One resource as served: its content hash and its packed form (deterministic serialisation). */
+  record Packed(String version, Any any) {
+  }
 
-  private IndexedSnapshot(XdsSnapshot snapshot, Map<String, Map<String, String>> versions) {
+  private static final AtomicLong SERIALS = new AtomicLong();
+
+  private final XdsSnapshot snapshot;
+  private final long serial = SERIALS.incrementAndGet();
+  private final long previousSerial;
+  private final Map<String, Map<String, Packed>> packed;
+  private final Map<String, List<String>> changedSincePrevious;
+  private final Map<SotwQuestion, SotwPlan> plans = new ConcurrentHashMap<>();
+
+  private IndexedSnapshot(XdsSnapshot snapshot, long previousSerial, Map<String, Map<String, Packed>> packed,
+      Map<String, List<String>> changedSincePrevious) {
     this.snapshot = snapshot;
-    this.versions = versions;
+    this.previousSerial = previousSerial;
+    this.packed = packed;
+    this.changedSincePrevious = changedSincePrevious;
   }
 
   /**
-   * Indexes {@code snapshot}. Hashes of resources that are the same instance as in {@code previous} are reused,
-   * so a translation that keeps unchanged messages makes this cheap.
+   * Indexes {@code snapshot}. A resource that is the same instance as in {@code previous} keeps its packed form
+   * and hash; one with equal content (equal hash) keeps the previous packed instance, so unchanged resources are
+   * never held twice. Everything else is serialized exactly once, here.
    */
   static IndexedSnapshot of(XdsSnapshot snapshot, IndexedSnapshot previous) {
-    Map<String, Map<String, String>> versions = new HashMap<>();
+    Map<String, Map<String, Packed>> all = new HashMap<>();
+    Map<String, List<String>> changed = new HashMap<>();
     snapshot.resources().forEach((type, byName) -> {
       SortedMap<String, Message> old = previous == null ? null : previous.snapshot.ofType(type);
-      Map<String, String> previousVersions = previous == null ? Map.of() : previous.versions.getOrDefault(type, Map.of());
-      Map<String, String> hashes = new HashMap<>();
+      Map<String, Packed> before = previous == null ? Map.of() : previous.packed.getOrDefault(type, Map.of());
+      Map<String, Packed> packs = new HashMap<>();
       byName.forEach((name, resource) -> {
-        boolean same = old != null && old.get(name) == resource && previousVersions.containsKey(name);
-        hashes.put(name, same ? previousVersions.get(name) : Hashes.of(resource));
+        Packed was = before.get(name);
+        if (was != null && old != null && old.get(name) == resource) {
+          packs.put(name, was);
+          return;
+        }
+        byte[] bytes = Hashes.serialize(resource);
+        String version = Hashes.of(bytes);
+        // The type URL is set as bytes so writing the Any to each stream copies it instead of encoding it again.
+        packs.put(name, was != null && was.version().equals(version) ? was : new Packed(version, Any.newBuilder()
+            .setTypeUrlBytes(ByteString.copyFromUtf8(TYPE_URL_PREFIX + resource.getDescriptorForType().getFullName()))
+            .setValue(ByteString.copyFrom(bytes))
+            .build()));
       });
-      versions.put(type, Map.copyOf(hashes));
+      all.put(type, Map.copyOf(packs));
     });
-    return new IndexedSnapshot(snapshot, Map.copyOf(versions));
+    if (previous != null) {
+      // Per type, the names added, removed or given new content (a new Packed instance) since `previous`.
+      Set<String> types = new HashSet<>(all.keySet());
+      types.addAll(previous.packed.keySet());
+      for (String type : types) {
+        Map<String, Packed> now = all.getOrDefault(type, Map.of());
+        Map<String, Packed> before = previous.packed.getOrDefault(type, Map.of());
+        TreeSet<String> names = new TreeSet<>();
+        now.forEach((name, p) -> {
+          if (before.get(name) != p) {
+            names.add(name);
+          }
+        });
+        before.keySet().stream().filter(name -> !now.containsKey(name)).forEach(names::add);
+        changed.put(type, List.copyOf(names));
+      }
+    }
+    return new IndexedSnapshot(snapshot, previous == null ? 0 : previous.serial, Map.copyOf(all),
+        Map.copyOf(changed));
   }
+
+  /** Unique per indexed snapshot in this JVM (never 0). */
+  long serial() {
+    return serial;
+  }
+
+  /**
+   * The names of {@code typeUrl} whose presence or content differ from the snapshot with serial
+   * {@code since}, sorted; null unless {@code since} is this snapshot or the one it replaced.
+   */
+  List<String> changedSince(long since, String typeUrl) {
+    if (since == serial) {
+      return List.of();
+    }
+    if (since == 0 || since != previousSerial) {
+      return null;
+    }
+    return changedSincePrevious.getOrDefault(typeUrl, List.of());
+  }
+
+  /** Every resource of {@code typeUrl} as served, by name. */
+  Map<String, Packed> packedOfType(String typeUrl) {
+    return packed.getOrDefault(typeUrl, Map.of());
+  }
+
+  /** What {@link Any#pack} puts before the message's full name. */
+  private static final String TYPE_URL_PREFIX = "type.googleapis.com/";
 
   XdsSnapshot snapshot() {
     return snapshot;
@@ -60,15 +136,20 @@ final class IndexedSnapshot {
 
   /** The content hash of one resource, or null if the snapshot does not have it. */
   String resourceVersion(String typeUrl, String name) {
-    return versions.getOrDefault(typeUrl, Map.of()).get(name);
+    Packed p = packed(typeUrl, name);
+    return p == null ? null : p.version();
   }
 
-  /** The SotW answer to a request for {@code requestedNames} of {@code typeUrl}. */
-  SotwPlan sotwPlan(String typeUrl, List<String> requestedNames) {
-    String question = typeUrl + '\u0000' + String.join("\u0000", requestedNames);
+  /** One resource as served, or null if the snapshot does not have it. */
+  Packed packed(String typeUrl, String name) {
+    return packed.getOrDefault(typeUrl, Map.of()).get(name);
+  }
+
+  /** The SotW answer to {@code question}. */
+  SotwPlan sotwPlan(SotwQuestion question) {
     SotwPlan plan = plans.get(question);
     if (plan == null) {
-      plan = SotwPlan.of(this, typeUrl, requestedNames);
+      plan = SotwPlan.of(this, question);
       if (plans.size() < MAX_MEMO) {
         plans.putIfAbsent(question, plan);
       }

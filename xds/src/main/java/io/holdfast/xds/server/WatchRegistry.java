@@ -8,6 +8,7 @@ import io.envoyproxy.controlplane.cache.Response;
 import io.envoyproxy.controlplane.cache.Watch;
 import io.envoyproxy.controlplane.cache.WatchCancelledException;
 import io.envoyproxy.controlplane.cache.XdsRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.holdfast.xds.snapshot.XdsSnapshot;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -34,7 +35,7 @@ final class WatchRegistry implements ConfigWatcher {
 
   private static final Logger log = LoggerFactory.getLogger(WatchRegistry.class);
 
-  private record SotwEntry(Watch watch, String typeUrl, SotwTypeState state) {
+  private record SotwEntry(Watch watch, String typeUrl, SotwTypeState state, SotwQuestion question) {
   }
 
   private record DeltaEntry(DeltaWatch watch, String typeUrl, DeltaTypeState state, boolean wildcard) {
@@ -97,14 +98,17 @@ final class WatchRegistry implements ConfigWatcher {
   @Override
   public Watch createWatch(boolean ads, XdsRequest request, Set<String> knownResourceNames,
       Consumer<Response> responseConsumer, boolean hasClusterChanged, boolean allowDefaultEmptyEdsUpdate) {
-    Watch watch = new Watch(ads, false, request, responseConsumer);
+    StreamState stream = RequestHandoff.take(request.v3Request());
+    String type = servableType(stream, request.getTypeUrl());
+    if (type == null) {
+      return new Watch(ads, false, request, responseConsumer);
+    }
+    // An open watch keeps only the interned question and a request naming the type (it identifies the response
+    // in SotwTypeState), not the proxy's request, whose parsed resource names are a copy per stream.
+    Watch watch = new Watch(ads, false, XdsRequest.create(DiscoveryRequest.newBuilder().setTypeUrl(type).build()),
+        responseConsumer);
     try {
-      StreamState stream = RequestHandoff.take(request.v3Request());
-      String type = servableType(stream, request.getTypeUrl());
-      if (type == null) {
-        return watch;
-      }
-      var entry = new SotwEntry(watch, type, stream.sotw(type));
+      var entry = new SotwEntry(watch, type, stream.sotw(type), SotwQuestion.of(type, request.getResourceNamesList()));
       boolean forceEndpoints = ads && hasClusterChanged && TypeUrls.ENDPOINT.equals(type);
       synchronized (lock) {
         if (current != null && answer(entry, current, forceEndpoints)) {
@@ -167,7 +171,7 @@ final class WatchRegistry implements ConfigWatcher {
   /** Sends the SotW answer if the stream needs it; true when the watch is finished (answered or gone). */
   private boolean answer(SotwEntry entry, IndexedSnapshot snapshot, boolean forceEndpoints) {
     XdsRequest request = entry.watch().request();
-    SotwPlan plan = snapshot.sotwPlan(entry.typeUrl(), request.getResourceNamesList());
+    SotwPlan plan = snapshot.sotwPlan(entry.question());
     if (!entry.state().shouldSend(plan, snapshot.version(), forceEndpoints)) {
       return false;
     }

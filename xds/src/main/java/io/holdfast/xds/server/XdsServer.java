@@ -2,7 +2,6 @@ package io.holdfast.xds.server;
 
 import io.envoyproxy.controlplane.server.DefaultExecutorGroup;
 import io.envoyproxy.controlplane.server.V3DiscoveryServer;
-import io.envoyproxy.controlplane.server.serializer.CachedProtoResourcesSerializer;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.Server;
 import io.grpc.ServerCredentials;
@@ -133,9 +132,9 @@ public final class XdsServer implements AutoCloseable {
     public XdsServer start() {
       var metrics = new XdsMetrics(meterRegistry);
       var tracker = new StreamTracker(metrics, nackListener, clock);
-      // The cached serializer packs each resource once however many streams it goes to.
+      // The cache packs each resource once per version (IndexedSnapshot); the serializer passes it through.
       var discovery = new V3DiscoveryServer(List.of(tracker), cache.configWatcher(), new DefaultExecutorGroup(),
-          new CachedProtoResourcesSerializer());
+          new PackedSerializer());
       SocketAddress address = settings.bindHost().isEmpty()
           ? new InetSocketAddress(settings.port())
           : new InetSocketAddress(settings.bindHost(), settings.port());

@@ -29,7 +29,7 @@ class DeltaTypeStateTest {
     var response = DeltaDiscoveryResponse.newBuilder().setNonce(nonce).setSystemVersionInfo(version)
         .setTypeUrl(CDS).addAllRemovedResources(plan.get().removed());
     plan.get().resources().forEach((name, versioned) -> response.addResources(
-        Resource.newBuilder().setName(name).setVersion(versioned.version()).setResource(Any.pack(versioned.resource()))));
+        Resource.newBuilder().setName(name).setVersion(versioned.version()).setResource((Any) versioned.resource())));
     state.sent(response.build());
     return plan.get();
   }
@@ -156,5 +156,58 @@ class DeltaTypeStateTest {
       assertThat(p.resources()).containsOnlyKeys("b");
       assertThat(p.removed()).isEmpty();
     });
+  }
+
+  private static IndexedSnapshot next(IndexedSnapshot previous, com.google.protobuf.Message... resources) {
+    return IndexedSnapshot.of(snapshot(resources), previous);
+  }
+
+  @Test
+  void aSyncedWildcardStreamGetsOnlyWhatChangedAddedOrWentAway() {
+    state.onRequest(DeltaDiscoveryRequest.newBuilder().setTypeUrl(CDS).build());
+    IndexedSnapshot v1 = indexed(edsCluster("a"), edsCluster("b"), edsCluster("c"));
+    send(state.plan(v1, CDS, true), v1.version(), "0");
+    ack("0");
+    assertThat(state.plan(v1, CDS, true)).isEmpty();
+
+    IndexedSnapshot v2 = next(v1, edsCluster("a"), edsCluster("b", 7), edsCluster("d"));
+    var second = send(state.plan(v2, CDS, true), v2.version(), "1");
+    assertThat(second.resources()).containsOnlyKeys("b", "d");
+    assertThat(second.resources().get("b").version()).isEqualTo(v2.resourceVersion(CDS, "b"));
+    assertThat(second.removed()).containsExactly("c");
+    ack("1");
+
+    IndexedSnapshot v3 = next(v2, edsCluster("a", 3), edsCluster("b", 7), edsCluster("d"));
+    assertThat(send(state.plan(v3, CDS, true), v3.version(), "2").resources()).containsOnlyKeys("a");
+  }
+
+  @Test
+  void aSubscriptionChangeAfterSyncIsAnsweredFromEveryNameNotJustTheChangedOnes() {
+    state.onRequest(DeltaDiscoveryRequest.newBuilder().setTypeUrl(CDS).addResourceNamesSubscribe("a").build());
+    IndexedSnapshot v1 = indexed(edsCluster("a"), edsCluster("b"));
+    send(state.plan(v1, CDS, false), v1.version(), "0");
+    ack("0");
+    IndexedSnapshot v2 = next(v1, edsCluster("a", 5), edsCluster("b"));
+    send(state.plan(v2, CDS, false), v2.version(), "1");
+    // The ACK also subscribes to "b", which did not change between v1 and v2 but was never sent.
+    state.onRequest(DeltaDiscoveryRequest.newBuilder().setTypeUrl(CDS).setResponseNonce("1")
+        .addResourceNamesSubscribe("b").build());
+    var plan = send(state.plan(v2, CDS, false), v2.version(), "2");
+    assertThat(plan.resources()).containsOnlyKeys("b");
+    ack("2");
+    assertThat(state.plan(v2, CDS, false)).isEmpty();
+  }
+
+  @Test
+  void anUnackedResponseIsNotTakenAsHeldWhenTheNextSnapshotArrives() {
+    state.onRequest(DeltaDiscoveryRequest.newBuilder().setTypeUrl(CDS).build());
+    IndexedSnapshot v1 = indexed(edsCluster("a"), edsCluster("b"));
+    send(state.plan(v1, CDS, true), v1.version(), "0");
+    ack("0");
+    IndexedSnapshot v2 = next(v1, edsCluster("a", 2), edsCluster("b"));
+    send(state.plan(v2, CDS, true), v2.version(), "1");
+    // v3 arrives before the ACK of "1": the stream's synced state is still v1, so "a" is sent again.
+    IndexedSnapshot v3 = next(v2, edsCluster("a", 2), edsCluster("b", 3));
+    assertThat(state.plan(v3, CDS, true)).get().satisfies(p -> assertThat(p.resources()).containsOnlyKeys("a", "b"));
   }
 }

@@ -22,9 +22,16 @@ final class ChildLoad implements AutoCloseable {
   private final PrintStream commands;
   private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
 
-  /** Counters the child reports. */
-  record Count(long responses, long cpuNanos, long errors) {
+  /** Counters the child reports; {@code bytes} is every response's serialized size plus its gRPC header. */
+  record Count(long responses, long cpuNanos, long errors, long bytes) {
   }
+
+  /**
+   * The child's machine budget: one event loop thread for all its connections (responses are handled on it),
+   * one GC thread and two JIT compiler threads (the least tiered compilation takes), so in steady state it
+   * uses at most about one of the machine's two cores; the server JVM has the whole machine. Its CPU time is measured and reported beside the server's.
+   */
+  static final int EVENT_LOOP_THREADS = 1;
 
   private ChildLoad(Process process) {
     this.process = process;
@@ -44,11 +51,14 @@ final class ChildLoad implements AutoCloseable {
     reader.start();
   }
 
-  static ChildLoad start(int port, int streams, int channels, boolean nack, Path log) {
+  static ChildLoad start(int port, int streams, int channels, boolean nack, boolean delta, Path log) {
     String java = ProcessHandle.current().info().command().orElse("java");
-    List<String> cmd = new ArrayList<>(List.of(java, "-Xms512m", "-Xmx1g", "-XX:+UseParallelGC",
+    List<String> cmd = new ArrayList<>(List.of(java, "-Xms1g", "-Xmx3g", "-XX:+UseParallelGC",
+        "-XX:ParallelGCThreads=1", "-XX:CICompilerCount=2", "-XX:-UseDynamicNumberOfCompilerThreads",
+        "-Dio.grpc.netty.shaded.io.netty.eventLoopThreads=" + EVENT_LOOP_THREADS,
         "-cp", System.getProperty("java.class.path"), LoadClient.class.getName(),
-        String.valueOf(port), String.valueOf(streams), String.valueOf(channels), nack ? "nack" : "ack"));
+        String.valueOf(port), String.valueOf(streams), String.valueOf(channels), nack ? "nack" : "ack",
+        delta ? "delta" : "sotw", String.valueOf(EVENT_LOOP_THREADS)));
     try {
       return new ChildLoad(new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile())).start());
     } catch (IOException e) {
@@ -104,7 +114,14 @@ final class ChildLoad implements AutoCloseable {
   Count count() {
     commands.println("COUNT");
     String[] w = await(Duration.ofSeconds(30), "COUNT ").split(" ");
-    return new Count(Long.parseLong(w[1]), Long.parseLong(w[2]), Long.parseLong(w[3]));
+    return new Count(Long.parseLong(w[1]), Long.parseLong(w[2]), Long.parseLong(w[3]), Long.parseLong(w[4]));
+  }
+
+  /** Null if every stream holds the same (complete) state of each type, else what differs. */
+  String verify() {
+    commands.println("VERIFY");
+    String line = await(Duration.ofSeconds(60), "VERIFIED", "MISMATCH");
+    return line.startsWith("VERIFIED") ? null : line;
   }
 
   @Override

@@ -2,6 +2,9 @@ package io.holdfast.it.bench.xds;
 
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.nio.NioEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioSocketChannel;
 import io.holdfast.it.bench.Machine;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -21,21 +24,31 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The load generator, run in its own JVM so the server's CPU and heap are measured alone:
- * {@code LoadClient PORT STREAMS CHANNELS ack|nack}. It opens STREAMS ADS streams over CHANNELS connections to
- * 127.0.0.1:PORT and answers commands on stdin, one line each, with one line on stdout:
+ * {@code LoadClient PORT STREAMS CHANNELS ack|nack sotw|delta EVENT_LOOP_THREADS}. It opens STREAMS ADS streams
+ * (state of the world or delta) over CHANNELS connections to 127.0.0.1:PORT, all on one event loop group of
+ * EVENT_LOOP_THREADS threads with responses handled on them (direct executor), so its thread budget is fixed.
+ * It answers commands on stdin, one line each, with one line on stdout:
  * <ul>
  *   <li>(unprompted) {@code READY} once every stream has had a response of each of the four types;
  *   <li>{@code PING} -> {@code PONG <nanoTime>} (the parent checks both JVMs share the monotonic clock);
  *   <li>{@code EXPECT <timeoutMs> <type>=<version>...} -> {@code ARMED}, then {@code DONE <last> <median>} (arrival
  *       nanoTimes: the last stream's and the median stream's last awaited response) or {@code TIMEOUT <complete>};
- *   <li>{@code COUNT} -> {@code COUNT <responses> <cpuNanos> <errors>};
+ *   <li>{@code COUNT} -> {@code COUNT <responses> <cpuNanos> <errors> <bytes>} (bytes: serialized responses plus
+ *       the 5-byte gRPC message header each);
+ *   <li>{@code VERIFY} -> {@code VERIFIED <streams>} if every stream holds the same state of each type (version,
+ *       resource count and, for delta, every resource name and version), else {@code MISMATCH <details>};
  *   <li>{@code QUIT} closes the streams and exits.
  * </ul>
  */
-public final class LoadClient implements LoadStream.Sink {
-  private final List<LoadStream> streams = new ArrayList<>();
+public final class LoadClient implements LoadStreams.Sink {
+
+  /** gRPC's length-prefixed message header, per message on the wire besides the serialized message. */
+  private static final int GRPC_MESSAGE_HEADER = 5;
+
+  private final List<LoadStreams.Stream> streams = new ArrayList<>();
   private final List<ManagedChannel> channels = new ArrayList<>();
   private final AtomicLong responses = new AtomicLong();
+  private final AtomicLong bytes = new AtomicLong();
   private final AtomicLong errors = new AtomicLong();
   private final int[] initialMask;
   private final AtomicInteger notReady;
@@ -78,17 +91,22 @@ public final class LoadClient implements LoadStream.Sink {
     int streamCount = Integer.parseInt(args[1]);
     int channelCount = Integer.parseInt(args[2]);
     boolean nack = args[3].equals("nack");
-    if (streamCount < 1 || streamCount > 20_000 || channelCount < 1 || channelCount > streamCount) {
-      throw new IllegalArgumentException("need 1 <= channels <= streams <= 20000");
+    boolean delta = args[4].equals("delta");
+    int threads = Integer.parseInt(args[5]);
+    if (streamCount < 1 || streamCount > 20_000 || channelCount < 1 || channelCount > streamCount || threads < 1) {
+      throw new IllegalArgumentException("need 1 <= channels <= streams <= 20000 and threads >= 1");
     }
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     LoadClient client = new LoadClient(streamCount);
+    EventLoopGroup loop = new NioEventLoopGroup(threads);
     for (int c = 0; c < channelCount; c++) {
       client.channels.add(NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().directExecutor()
+          .eventLoopGroup(loop).channelType(NioSocketChannel.class)
           .maxInboundMessageSize(64 * 1024 * 1024).build());
     }
+    Map<String, String> interned = new HashMap<>();
     for (int i = 0; i < streamCount; i++) {
-      LoadStream s = new LoadStream(i, nack, client);
+      LoadStreams.Stream s = delta ? new LoadDeltaStream(i, nack, client, interned) : new LoadStream(i, nack, client);
       client.streams.add(s);
       s.open(client.channels.get(i % channelCount));
     }
@@ -109,16 +127,40 @@ public final class LoadClient implements LoadStream.Sink {
       switch (w[0]) {
         case "PING" -> out.println("PONG " + System.nanoTime());
         case "COUNT" -> out.println("COUNT " + client.responses.get() + " " + Machine.processCpuNanos() + " "
-            + client.errors.get());
+            + client.errors.get() + " " + client.bytes.get());
         case "EXPECT" -> out.println(client.expect(Long.parseLong(w[1]), Arrays.copyOfRange(w, 2, w.length), out));
+        case "VERIFY" -> out.println(client.verify());
         case "QUIT" -> {
           client.close();
+          loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
           return;
         }
         default -> out.println("ERROR unknown command " + w[0]);
       }
     }
+    // The parent went away without QUIT: stop too, event loop included (its threads would keep this JVM up).
     client.close();
+    loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+  }
+
+  /** Every stream must hold what stream 0 holds, type by type. */
+  private String verify() {
+    for (String type : LoadStream.TYPES) {
+      String expected = streams.get(0).state(type);
+      int differing = 0;
+      String example = "";
+      for (LoadStreams.Stream s : streams) {
+        String state = s.state(type);
+        if (!state.equals(expected)) {
+          differing++;
+          example = "stream " + s.index() + " has [" + state + "]";
+        }
+      }
+      if (expected.isEmpty() || differing > 0) {
+        return "MISMATCH " + type + ": stream 0 has [" + expected + "], " + differing + " differ, e.g. " + example;
+      }
+    }
+    return "VERIFIED " + streams.size();
   }
 
   /** Arms the expectation and answers ARMED; a helper thread prints DONE or TIMEOUT later. */
@@ -149,8 +191,9 @@ public final class LoadClient implements LoadStream.Sink {
   }
 
   @Override
-  public void onResponse(LoadStream stream, String typeUrl, String version, long arrivedNanos) {
+  public void onResponse(LoadStreams.Stream stream, String typeUrl, String version, int size, long arrivedNanos) {
     responses.incrementAndGet();
+    bytes.addAndGet(size + GRPC_MESSAGE_HEADER);
     int bit = 1 << LoadStream.TYPES.indexOf(typeUrl);
     int i = stream.index();
     // Each stream's responses arrive one at a time, so its slots are only ever touched by one thread at once.
@@ -173,14 +216,14 @@ public final class LoadClient implements LoadStream.Sink {
   }
 
   @Override
-  public void onError(LoadStream stream, Throwable t) {
+  public void onError(LoadStreams.Stream stream, Throwable t) {
     if (errors.incrementAndGet() <= 3) {
       System.err.println("load stream " + stream.index() + " failed: " + t);
     }
   }
 
   private void close() {
-    streams.forEach(LoadStream::close);
+    streams.forEach(LoadStreams.Stream::close);
     channels.forEach(ManagedChannel::shutdownNow);
   }
 }

@@ -27,42 +27,39 @@ import java.util.TreeSet;
  * = last accepted, error_detail set). Responses are handled on the transport thread, one at a time per stream;
  * what it keeps is a few strings per type.
  */
-final class LoadStream implements StreamObserver<DiscoveryResponse> {
+final class LoadStream implements LoadStreams.Stream, StreamObserver<DiscoveryResponse> {
   static final String CDS = Resources.V3.CLUSTER_TYPE_URL;
   static final String EDS = Resources.V3.ENDPOINT_TYPE_URL;
   static final String LDS = Resources.V3.LISTENER_TYPE_URL;
   static final String RDS = Resources.V3.ROUTE_TYPE_URL;
   static final List<String> TYPES = List.of(CDS, EDS, LDS, RDS);
 
-  /** Told about every response; runs on the stream's transport thread. */
-  interface Sink {
-    void onResponse(LoadStream stream, String typeUrl, String version, long arrivedNanos);
-
-    void onError(LoadStream stream, Throwable t);
-  }
-
   private final int index;
   private final boolean nack;
-  private final Sink sink;
+  private final LoadStreams.Sink sink;
   private final Node node;
   private final Map<String, List<String>> names = new HashMap<>();
   private final Map<String, String> accepted = new HashMap<>();
   private final Map<String, String> nonces = new HashMap<>();
+  /** Per type: the last response's version and resource count, for the final check. */
+  private final Map<String, String> last = new HashMap<>();
   private StreamObserver<DiscoveryRequest> requests;
   private volatile boolean closed;
 
-  LoadStream(int index, boolean nack, Sink sink) {
+  LoadStream(int index, boolean nack, LoadStreams.Sink sink) {
     this.index = index;
     this.nack = nack;
     this.sink = sink;
     this.node = Node.newBuilder().setId("bench-" + (nack ? "nack-" : "ack-") + index).setCluster("bench").build();
   }
 
-  int index() {
+  @Override
+  public int index() {
     return index;
   }
 
-  void open(ManagedChannel channel) {
+  @Override
+  public void open(ManagedChannel channel) {
     synchronized (this) {
       requests = AggregatedDiscoveryServiceGrpc.newStub(channel).streamAggregatedResources(this);
       send(request(CDS).build());
@@ -83,15 +80,21 @@ final class LoadStream implements StreamObserver<DiscoveryResponse> {
         accepted.put(type, response.getVersionInfo());
         reply.setVersionInfo(response.getVersionInfo());
       }
+      last.put(type, response.getVersionInfo() + " " + response.getResourcesCount());
       send(reply.build());
       // Follow the names even when rejecting, so a NACKing stream subscribes to all four types too.
       if (type.equals(CDS)) {
-        follow(EDS, clusterNames(response));
+        follow(EDS, clusterNames(response.getResourcesList()));
       } else if (type.equals(LDS)) {
-        follow(RDS, routeNames(response));
+        follow(RDS, routeNames(response.getResourcesList()));
       }
     }
-    sink.onResponse(this, type, response.getVersionInfo(), now);
+    sink.onResponse(this, type, response.getVersionInfo(), response.getSerializedSize(), now);
+  }
+
+  @Override
+  public synchronized String state(String type) {
+    return last.getOrDefault(type, "");
   }
 
   @Override
@@ -105,7 +108,8 @@ final class LoadStream implements StreamObserver<DiscoveryResponse> {
   public void onCompleted() {
   }
 
-  synchronized void close() {
+  @Override
+  public synchronized void close() {
     closed = true;
     if (requests != null) {
       requests.onCompleted();
@@ -134,9 +138,9 @@ final class LoadStream implements StreamObserver<DiscoveryResponse> {
     }
   }
 
-  private static List<String> clusterNames(DiscoveryResponse response) {
+  static List<String> clusterNames(List<Any> resources) {
     TreeSet<String> out = new TreeSet<>();
-    for (Any any : response.getResourcesList()) {
+    for (Any any : resources) {
       Cluster c = unpack(any, Cluster.class);
       String service = c.getEdsClusterConfig().getServiceName();
       out.add(service.isEmpty() ? c.getName() : service);
@@ -144,9 +148,9 @@ final class LoadStream implements StreamObserver<DiscoveryResponse> {
     return new ArrayList<>(out);
   }
 
-  private static List<String> routeNames(DiscoveryResponse response) {
+  static List<String> routeNames(List<Any> resources) {
     TreeSet<String> out = new TreeSet<>();
-    for (Any any : response.getResourcesList()) {
+    for (Any any : resources) {
       Listener l = unpack(any, Listener.class);
       if (l.hasApiListener()) {
         out.add(unpack(l.getApiListener().getApiListener(), HttpConnectionManager.class).getRds().getRouteConfigName());

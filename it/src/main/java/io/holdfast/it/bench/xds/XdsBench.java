@@ -22,18 +22,24 @@ public final class XdsBench {
   private static final Logger log = LoggerFactory.getLogger(XdsBench.class);
   private static final int ROUTES = 100;
   private static final int UPSTREAMS = 100;
-  private static final int STREAMS_PER_CONNECTION = 25;
+  static final int STREAMS_PER_CONNECTION = 50;
+  /** A run ends after this many changes that did not reach every stream (each waits 30 s). */
+  private static final int MAX_TIMEOUTS = 3;
+
+  private static final List<String> PROTOCOLS = List.of("SotW", "delta");
 
   private final List<Integer> streamCounts;
+  private final int repetitions;
   private final int changes;
   private final int warmups;
   private final int nackStreams;
   private final Duration nackWindow;
   private final Path logFile;
 
-  private XdsBench(List<Integer> streamCounts, int changes, int warmups, int nackStreams, Duration nackWindow,
-      Path resultsDir) {
+  private XdsBench(List<Integer> streamCounts, int repetitions, int changes, int warmups, int nackStreams,
+      Duration nackWindow, Path resultsDir) {
     this.streamCounts = List.copyOf(streamCounts);
+    this.repetitions = repetitions;
     this.changes = changes;
     this.warmups = warmups;
     this.nackStreams = nackStreams;
@@ -42,21 +48,35 @@ public final class XdsBench {
   }
 
   /**
-   * 100 and 1,000 streams, 5 unmeasured warm-up changes then 20 measured ones each; 100 NACKing streams, 10 s
-   * windows. Load-client stderr goes to resultsDir.
+   * 1,000 and 10,000 streams of each protocol, {@code reps} repetitions (default 2) of 3 unmeasured warm-up
+   * changes then 50 measured ones, Holdfast and SimpleCache interleaved; 100 NACKing streams, 10 s windows.
+   * Load-client stderr goes to resultsDir.
    */
-  public static XdsBench full(Path resultsDir) {
-    return new XdsBench(List.of(100, 1000), 20, 5, 100, Duration.ofSeconds(10), resultsDir);
+  public static XdsBench full(Path resultsDir, int reps) {
+    return new XdsBench(List.of(1000, 10_000), reps > 0 ? reps : 2, 50, 3, 100, Duration.ofSeconds(10), resultsDir);
   }
 
-  /** As {@link #full} with 3 warm-up and 10 measured changes and 5 s windows. */
-  public static XdsBench quick(Path resultsDir) {
-    return new XdsBench(List.of(100, 1000), 10, 3, 100, Duration.ofSeconds(5), resultsDir);
+  /** 1,000 streams of each protocol, one repetition of 3 warm-up and 20 measured changes; 5 s NACK windows. */
+  public static XdsBench quick(Path resultsDir, int reps) {
+    return new XdsBench(List.of(1000), reps > 0 ? reps : 1, 20, 3, 100, Duration.ofSeconds(5), resultsDir);
+  }
+
+  /** The same with other stream counts (the xDS fan-out runs only); {@code streams} empty keeps them. */
+  public XdsBench withStreams(List<Integer> streams) {
+    return streams.isEmpty() ? this : new XdsBench(streams, repetitions, changes, warmups, nackStreams, nackWindow,
+        logFile.getParent());
+  }
+
+  /** The same with {@code measured} changes per run; 0 keeps the default. */
+  public XdsBench withChanges(int measured) {
+    return measured <= 0 ? this : new XdsBench(streamCounts, repetitions, measured, warmups, nackStreams, nackWindow,
+        logFile.getParent());
   }
 
   public String describe() {
-    return streamCounts + " streams, " + warmups + " warm-up + " + changes + " measured changes each, "
-        + nackStreams + " NACKing streams over " + nackWindow.toSeconds() + " s windows";
+    return streamCounts + " streams, " + PROTOCOLS + ", " + repetitions + " repetition(s) of " + warmups
+        + " warm-up + " + changes + " measured changes each, " + nackStreams + " NACKing streams over "
+        + nackWindow.toSeconds() + " s windows";
   }
 
   private enum Kind {
@@ -87,12 +107,19 @@ public final class XdsBench {
       snapshots.revision(r); // translate up front, outside any timing
     }
     for (int streams : streamCounts) {
-      for (Kind kind : Kind.values()) {
-        try {
-          results.fanOut.add(fanOut(kind, streams, snapshots));
-        } catch (RuntimeException e) {
-          log.warn("xds: fan-out kind={} streams={} failed", kind, streams, e);
-          results.problems.add(kind + " fan-out with " + streams + " streams failed: " + e.getMessage());
+      // Repetition outermost, then protocol, then the two control planes: each repetition covers every
+      // configuration, and both control planes see the same machine conditions.
+      for (int rep = 1; rep <= repetitions; rep++) {
+        for (String protocol : PROTOCOLS) {
+          for (Kind kind : Kind.values()) {
+            try {
+              results.fanOut.add(fanOut(kind, protocol, rep, streams, snapshots));
+            } catch (RuntimeException e) {
+              log.warn("xds: fan-out kind={} protocol={} streams={} failed", kind, protocol, streams, e);
+              results.problems.add(kind + " " + protocol + " fan-out with " + streams + " streams (repetition "
+                  + rep + ") failed: " + e.getMessage());
+            }
+          }
         }
       }
     }
@@ -104,19 +131,23 @@ public final class XdsBench {
         results.problems.add(kind + " NACK run failed: " + e.getMessage());
       }
     }
-    return new XdsMarkdown(results, changes, warmups).render();
+    return new XdsMarkdown(results, changes, warmups, repetitions).render();
   }
 
-  private XdsResults.FanOutRun fanOut(Kind kind, int streams, BenchSnapshots snapshots) {
+  private XdsResults.FanOutRun fanOut(Kind kind, String protocol, int rep, int streams, BenchSnapshots snapshots) {
     int connections = Math.max(1, (streams + STREAMS_PER_CONNECTION - 1) / STREAMS_PER_CONNECTION);
     try (XdsTarget target = kind.start.apply(snapshots.revision(0))) {
-      log.info("xds: fan-out target=\"{}\" streams={} connections={}", target.label(), streams, connections);
+      log.info("xds: fan-out target=\"{}\" protocol={} rep={} streams={} connections={}", target.label(), protocol,
+          rep, streams, connections);
       long heapBefore = usedHeapAfterGc();
       long opened = System.nanoTime();
-      try (ChildLoad child = ChildLoad.start(target.port(), streams, connections, false, logFile)) {
-        child.await(Duration.ofSeconds(180), "READY");
+      try (ChildLoad child = ChildLoad.start(target.port(), streams, connections, false, protocol.equals("delta"),
+          logFile)) {
+        child.await(Duration.ofSeconds(300), "READY");
         double openMs = Waits.millisSince(opened, System.nanoTime());
         child.checkSharedClock();
+        // Let the last ACKs land: the heap is then what idle streams cost.
+        Waits.pause(Duration.ofSeconds(1));
         double heapPerStream = (usedHeapAfterGc() - heapBefore) / (double) streams;
         List<Double> last = new ArrayList<>();
         List<Double> median = new ArrayList<>();
@@ -127,18 +158,25 @@ public final class XdsBench {
           }
         }
         long cpuBefore = Machine.processCpuNanos();
-        long clientCpuBefore = child.count().cpuNanos();
+        ChildLoad.Count before = child.count();
         for (int c = warmups + 1; c <= warmups + changes; c++) {
           if (!change(target, child, snapshots, c, streams, last, median)) {
             timeouts++;
           }
+          if (timeouts >= MAX_TIMEOUTS) {
+            log.warn("xds: {} changes timed out, ending this run after {} changes", timeouts, c - warmups);
+            break;
+          }
         }
         double serverCpuMs = (Machine.processCpuNanos() - cpuBefore) / 1e6;
         ChildLoad.Count count = child.count();
-        XdsResults.FanOutRun run = new XdsResults.FanOutRun(target.label(), streams, connections, last, median,
-            timeouts, openMs, heapPerStream, serverCpuMs, (count.cpuNanos() - clientCpuBefore) / 1e6, count.errors());
-        log.info("xds: fan-out done target=\"{}\" streams={} last={} timeouts={} errors={}", target.label(), streams,
-            last, timeouts, count.errors());
+        String mismatch = child.verify();
+        XdsResults.FanOutRun run = new XdsResults.FanOutRun(target.label(), protocol, rep, streams, connections, last,
+            median, timeouts, openMs, heapPerStream, serverCpuMs, (count.cpuNanos() - before.cpuNanos()) / 1e6,
+            count.errors(), count.bytes() - before.bytes(), mismatch);
+        log.info("xds: fan-out done target=\"{}\" protocol={} streams={} last={} timeouts={} errors={} cpu/change/1k={}"
+            + " bytes/change/stream={} heap/stream={} mismatch={}", target.label(), protocol, streams, last, timeouts,
+            count.errors(), run.serverCpuPerChangePer1000(), run.bytesPerChangePerStream(), heapPerStream, mismatch);
         return run;
       }
     }
@@ -154,7 +192,7 @@ public final class XdsBench {
     target.publish(next);
     String[] w = child.await(Duration.ofSeconds(40), "DONE", "TIMEOUT").split(" ");
     // Let the ACKs of this change land before the next one, as changes seconds apart would.
-    Waits.pause(Duration.ofMillis(200));
+    Waits.pause(Duration.ofMillis(200 + streams / 50));
     if (w[0].equals("DONE")) {
       last.add(Waits.millisSince(t0, Long.parseLong(w[1])));
       median.add(Waits.millisSince(t0, Long.parseLong(w[2])));
@@ -168,7 +206,7 @@ public final class XdsBench {
     try (XdsTarget target = kind.start.apply(snapshots.revision(0))) {
       log.info("xds: NACK run target=\"{}\" streams={}", target.label(), nackStreams);
       int connections = Math.max(1, nackStreams / STREAMS_PER_CONNECTION);
-      try (ChildLoad child = ChildLoad.start(target.port(), nackStreams, connections, true, logFile)) {
+      try (ChildLoad child = ChildLoad.start(target.port(), nackStreams, connections, true, false, logFile)) {
         child.await(Duration.ofSeconds(120), "READY");
         Waits.pause(Duration.ofSeconds(1));
         ChildLoad.Count c0 = child.count();

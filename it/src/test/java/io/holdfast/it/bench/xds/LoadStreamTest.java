@@ -25,15 +25,17 @@ class LoadStreamTest {
   private final Map<String, String> versions = new ConcurrentHashMap<>();
   private final List<String> seen = new CopyOnWriteArrayList<>();
   private final List<Throwable> errors = new CopyOnWriteArrayList<>();
-  private final LoadStream.Sink sink = new LoadStream.Sink() {
+  private final List<Integer> sizes = new CopyOnWriteArrayList<>();
+  private final LoadStreams.Sink sink = new LoadStreams.Sink() {
     @Override
-    public void onResponse(LoadStream stream, String typeUrl, String version, long arrivedNanos) {
+    public void onResponse(LoadStreams.Stream stream, String typeUrl, String version, int bytes, long arrivedNanos) {
       versions.put(typeUrl, version);
       seen.add(typeUrl);
+      sizes.add(bytes);
     }
 
     @Override
-    public void onError(LoadStream stream, Throwable t) {
+    public void onError(LoadStreams.Stream stream, Throwable t) {
       errors.add(t);
     }
   };
@@ -66,6 +68,29 @@ class LoadStreamTest {
     stream.open(channel);
     await().atMost(Duration.ofSeconds(10)).until(() -> versions.size() == 4);
     await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(() -> seen.size() == 4);
+    assertThat(errors).isEmpty();
+    stream.close();
+  }
+
+  @Test
+  void aDeltaStreamGetsAllFourTypesThenOnlyWhatEachChangeAlters() {
+    LoadDeltaStream stream = new LoadDeltaStream(0, false, sink, new java.util.HashMap<>());
+    stream.open(channel);
+    XdsSnapshot first = snapshots.revision(0);
+    await().atMost(Duration.ofSeconds(10)).until(() -> LoadStream.TYPES.stream()
+        .allMatch(t -> stream.state(t).startsWith(first.version() + " " + first.ofType(t).size() + " ")));
+    int before = seen.size();
+    int initialBytes = sizes.stream().mapToInt(Integer::intValue).sum();
+
+    XdsSnapshot next = snapshots.revision(1);
+    target.publish(next);
+    await().atMost(Duration.ofSeconds(10)).until(() -> next.version().equals(versions.get(LoadStream.EDS))
+        && next.version().equals(versions.get(LoadStream.RDS)));
+    assertThat(seen.subList(before, seen.size())).containsExactlyInAnyOrder(LoadStream.EDS, LoadStream.RDS);
+    int changeBytes = sizes.subList(before, sizes.size()).stream().mapToInt(Integer::intValue).sum();
+    // Two of the 20 ClusterLoadAssignments and the route configurations change; the routes are most of the bytes.
+    assertThat(changeBytes).as("only the changed resources are sent").isLessThan(initialBytes / 2);
+    assertThat(stream.state(LoadStream.EDS)).startsWith(next.version() + " " + next.ofType(LoadStream.EDS).size() + " ");
     assertThat(errors).isEmpty();
     stream.close();
   }
