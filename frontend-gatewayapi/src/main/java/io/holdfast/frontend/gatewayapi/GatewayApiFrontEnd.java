@@ -70,15 +70,25 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
     Map<String, Secret> secrets = new TreeMap<>();
     Map<ResourceKey, OwnGateway> gateways = new TreeMap<>();
     Map<ResourceKey, Parsed<Gateway>> parsedGateways = new TreeMap<>();
+    Map<ResourceKey, ApiObject> unreadable = new TreeMap<>();
     for (ApiObject object : ofKind(objects, "Gateway")) {
       String className = object.at("/spec/gatewayClassName").asString("");
       if (!classes.contains(className)) {
         continue;
       }
       Models.Result<Gateway> result = Models.parse(object, Gateway.class);
-      if (result.parsed().isEmpty()) {
-        builder.status(rejected(object, "Invalid", result.problem().orElse("")), Optional.empty());
-        continue;
+      if (result.parsed().isPresent()) {
+        memory.acceptedGateway(object);
+      } else {
+        // Unreadable: the last version that could be read goes on being served (LastGood), if there was one.
+        Optional<Parsed<Gateway>> previous = memory.gateway(object.key())
+            .flatMap(p -> Models.parse(p, Gateway.class).parsed());
+        if (previous.isEmpty()) {
+          builder.status(rejected(object, "Invalid", result.problem().orElse("")), Optional.empty());
+          continue;
+        }
+        result = new Models.Result<>(previous, result.problem());
+        unreadable.put(object.key(), object);
       }
       Parsed<Gateway> gateway = result.parsed().get();
       List<ListenerState> listeners = ListenerRules.check(gateway.model(), object.key(), input, grants, memory,
@@ -102,8 +112,14 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
     clusters.values().forEach(builder::add);
     secrets.values().stream().filter(s -> ir.servesSecret(s.name())).forEach(builder::add);
     ir.listeners().forEach(builder::add);
-    parsedGateways.forEach((key, gateway) ->
-        builder.status(gatewayStatus(gateway, gateways.get(key)), gateway.created()));
+    parsedGateways.forEach((key, gateway) -> {
+      ObjectStatus status = gatewayStatus(gateway.generation(), gateways.get(key));
+      ApiObject rejected = unreadable.get(key);
+      if (rejected != null) {
+        status = servedFromMemory(rejected, gateway.generation(), status);
+      }
+      builder.status(status, gateway.created());
+    });
   }
 
   private Set<String> gatewayClasses(List<ApiObject> objects, IrBuilder builder) {
@@ -311,8 +327,31 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
     }
   }
 
-  private static ObjectStatus gatewayStatus(Parsed<Gateway> gateway, OwnGateway own) {
-    long generation = gateway.generation();
+  /**
+   * The status of an unreadable Gateway whose last readable version ({@code served}) is served: Accepted=False
+   * {@code Invalid} on the current generation, naming the generation still served; the other conditions and the
+   * listener sections describe what is served.
+   */
+  private static ObjectStatus servedFromMemory(ApiObject object, long served, ObjectStatus status) {
+    long generation = object.generation();
+    String problem = Models.parse(object, Gateway.class).problem().orElse("");
+    List<Condition> conditions = new ArrayList<>();
+    conditions.add(new Condition(Condition.ACCEPTED, Condition.Status.FALSE, "Invalid", "cannot be read: "
+        + problem + "; Holdfast still serves the last accepted version (generation " + served
+        + ") until this one is fixed", generation));
+    status.conditions().stream().filter(c -> !c.type().equals(Condition.ACCEPTED))
+        .map(c -> new Condition(c.type(), c.status(), c.reason(), c.message(), generation))
+        .forEach(conditions::add);
+    ObjectStatus out = new ObjectStatus(object.key(), generation, conditions, List.of(), List.of());
+    for (io.holdfast.ir.SectionStatus section : status.sections()) {
+      out = out.withSection(new io.holdfast.ir.SectionStatus(section.name(), section.conditions().stream()
+          .map(c -> new Condition(c.type(), c.status(), c.reason(), c.message(), generation)).toList(),
+          section.supportedKinds(), section.attachedRoutes()));
+    }
+    return out;
+  }
+
+  private static ObjectStatus gatewayStatus(long generation, OwnGateway own) {
     List<ListenerState> listeners = own.listeners();
     long programmed = listeners.stream().filter(ListenerState::programmed).count();
     boolean allValid = programmed == listeners.size();

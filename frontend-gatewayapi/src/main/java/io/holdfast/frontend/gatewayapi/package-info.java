@@ -11,7 +11,8 @@
  * version goes on being served, the condition's message naming that generation (the specification's
  * {@code PartiallyInvalid} "Fall Back" form is for implementations that restore the old state after a restart,
  * which an in-process memory cannot). A listener whose Secret's material turns invalid keeps the certificate it
- * last served, ResolvedRefs=False {@code InvalidCertificateRef}. References to other objects that do not resolve
+ * last served, ResolvedRefs=False {@code InvalidCertificateRef}; an unreadable Gateway version leaves its last
+ * readable one served, Accepted=False {@code Invalid}. References to other objects that do not resolve
  * (missing or not permitted backends and Secrets) follow the specification in every version. Deleted objects
  * are forgotten. See CONFORMANCE.md.
  */

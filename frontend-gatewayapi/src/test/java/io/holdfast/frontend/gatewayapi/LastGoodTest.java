@@ -167,6 +167,37 @@ class LastGoodTest {
     assertThat(servesHost(backInvalid)).isFalse();
   }
 
+  @Test
+  void gatewayEditedToAnUnreadableVersionKeepsServingItsLastReadableGeneration() {
+    IrBuilder.Result good = lower(config(BACKENDS, CLASS, GATEWAY, route(1, GOOD_RULES)));
+    List<Route> goodRoutes = routesOf(good);
+    String unreadableGateway = """
+        apiVersion: gateway.networking.k8s.io/v1
+        kind: Gateway
+        metadata: {name: edge, namespace: infra, generation: 2}
+        spec:
+          gatewayClassName: holdfast
+          listeners: "not a list"
+        """;
+
+    IrBuilder.Result edited = lower(config(BACKENDS, CLASS, unreadableGateway, route(1, GOOD_RULES)));
+
+    assertThat(routesOf(edited)).isEqualTo(goodRoutes);
+    Condition accepted = condition(status(edited, EDGE).conditions(), Condition.ACCEPTED);
+    assertThat(accepted.status()).isEqualTo(Condition.Status.FALSE);
+    assertThat(accepted.reason()).isEqualTo("Invalid");
+    assertThat(accepted.observedGeneration()).isEqualTo(2);
+    assertThat(accepted.message()).contains("cannot be read").contains("(generation 1)");
+    assertCondition(status(edited, EDGE).conditions(), "Programmed", Condition.Status.TRUE, "Programmed");
+    assertThat(listenerStatus(edited, EDGE, "http").attachedRoutes()).isEqualTo(1);
+
+    lower(config(BACKENDS, CLASS, route(1, GOOD_RULES)));
+    IrBuilder.Result recreatedUnreadable = lower(config(BACKENDS, CLASS, unreadableGateway, route(1, GOOD_RULES)));
+    assertThat(recreatedUnreadable.ir().listeners()).isEmpty();
+    assertCondition(status(recreatedUnreadable, EDGE).conditions(), Condition.ACCEPTED, Condition.Status.FALSE,
+        "Invalid");
+  }
+
   private static final String HTTPS_GATEWAY = gateway("infra", "edge", """
       - name: https
         port: 8443
