@@ -26,6 +26,13 @@ import java.util.Optional;
  * module, as the Holdfast front end checks sslConfigs). The first reference is served (the IR holds one
  * certificate per listener); every reference is checked. Problems give the listener ResolvedRefs=False with
  * the specification's reasons: {@code InvalidCertificateRef}, {@code RefNotPermitted}.
+ *
+ * <p>Bad input never discards the last good certificate: when a Secret a listener served from turns invalid (no
+ * {@code tls.crt} or {@code tls.key}, unreadable PEM, a key of another certificate), the listener keeps serving
+ * the material it last served from that Secret ({@link LastGood}) and stays programmed, its ResolvedRefs=False
+ * {@code InvalidCertificateRef} saying what is wrong and that the last good certificate is still served. A Secret
+ * that is missing or not permitted is a reference problem, not bad material: the specification's outcome (the
+ * listener is not served) applies, and its material is forgotten once the Secret is gone.
  */
 final class CertificateRefs {
 
@@ -44,7 +51,7 @@ final class CertificateRefs {
    * Fills {@code listener}'s TLS (and adds the IR secret to {@code secrets}) or records why it cannot serve.
    */
   static void resolve(ListenerState listener, ResourceKey gateway, GatewayConfig config, ReferenceGrants grants,
-      Map<String, Secret> secrets) {
+      LastGood memory, Map<String, Secret> secrets) {
     ListenerTLSConfig tls = listener.spec.getTls();
     String mode = tls == null || tls.getMode() == null ? "Terminate" : tls.getMode();
     if (!mode.equals("Terminate")) {
@@ -60,7 +67,7 @@ final class CertificateRefs {
     }
     Optional<Secret> served = Optional.empty();
     for (int i = 0; i < refs.size(); i++) {
-      Optional<Secret> secret = check(listener, i, refs.get(i), gateway, config, grants);
+      Optional<Secret> secret = check(listener, i, refs.get(i), gateway, config, grants, memory);
       if (secret.isEmpty()) {
         return;
       }
@@ -75,7 +82,7 @@ final class CertificateRefs {
   }
 
   private static Optional<Secret> check(ListenerState listener, int index, SecretObjectReference ref,
-      ResourceKey gateway, GatewayConfig config, ReferenceGrants grants) {
+      ResourceKey gateway, GatewayConfig config, ReferenceGrants grants, LastGood memory) {
     String field = "tls.certificateRefs[" + index + "]";
     String group = ref.getGroup() == null ? "" : ref.getGroup();
     String kind = ref.getKind() == null ? TlsSecretData.SECRET_KIND : ref.getKind();
@@ -98,28 +105,46 @@ final class CertificateRefs {
       unusable(listener, INVALID_CERTIFICATE_REF, field + ": " + TlsSecretData.describe(key) + " does not exist");
       return Optional.empty();
     }
-    String chainText = data.get().entries().getOrDefault(TlsSecretData.TLS_CRT, "");
-    String keyText = data.get().entries().getOrDefault(TlsSecretData.TLS_KEY, "");
-    if (chainText.isBlank() || keyText.isBlank()) {
-      unusable(listener, INVALID_CERTIFICATE_REF, field + ": " + TlsSecretData.describe(key) + " has no "
-          + (chainText.isBlank() ? TlsSecretData.TLS_CRT : TlsSecretData.TLS_KEY) + " entry");
+    Optional<String> bad = materialProblem(data.get(), TlsSecretData.describe(key));
+    String origin = listener.field() + "." + field;
+    if (bad.isEmpty()) {
+      memory.servedMaterial(gateway, key, data.get());
+      return Optional.of(secret(gateway, origin, key, data.get()));
+    }
+    Optional<TlsSecretData> lastGood = memory.material(gateway, key);
+    if (lastGood.isEmpty()) {
+      unusable(listener, INVALID_CERTIFICATE_REF, field + ": " + bad.get());
       return Optional.empty();
+    }
+    listener.unresolvedRefs = Optional.of(new Problem(INVALID_CERTIFICATE_REF, field + ": " + bad.get()
+        + "; still serving the certificate last served from " + TlsSecretData.describe(key)
+        + " until it is fixed"));
+    return Optional.of(secret(gateway, origin, key, lastGood.get()));
+  }
+
+  private static Secret secret(ResourceKey gateway, String field, ResourceKey key, TlsSecretData data) {
+    return new Secret(Origin.of(gateway).at(field), secretName(key), new Secret.Content.CertificateAndKey(
+        data.entries().get(TlsSecretData.TLS_CRT), data.entries().get(TlsSecretData.TLS_KEY)));
+  }
+
+  /** What is wrong with a Secret's material ({@code described} names it), if anything. */
+  private static Optional<String> materialProblem(TlsSecretData data, String described) {
+    String chainText = data.entries().getOrDefault(TlsSecretData.TLS_CRT, "");
+    String keyText = data.entries().getOrDefault(TlsSecretData.TLS_KEY, "");
+    if (chainText.isBlank() || keyText.isBlank()) {
+      return Optional.of(described + " has no " + (chainText.isBlank() ? TlsSecretData.TLS_CRT
+          : TlsSecretData.TLS_KEY) + " entry");
     }
     try {
       List<X509Certificate> chain = Pem.certificates(chainText);
       PrivateKey privateKey = Pem.privateKey(keyText);
       if (!Keys.matches(privateKey, chain.get(0).getPublicKey())) {
-        unusable(listener, INVALID_CERTIFICATE_REF, field + ": the tls.key of " + TlsSecretData.describe(key)
-            + " does not belong to its first certificate");
-        return Optional.empty();
+        return Optional.of("the tls.key of " + described + " does not belong to its first certificate");
       }
     } catch (PemException e) {
-      unusable(listener, INVALID_CERTIFICATE_REF, field + ": " + TlsSecretData.describe(key) + ": "
-          + e.getMessage());
-      return Optional.empty();
+      return Optional.of(described + ": " + e.getMessage());
     }
-    return Optional.of(new Secret(Origin.of(gateway).at(listener.field() + "." + field), secretName(key),
-        new Secret.Content.CertificateAndKey(chainText, keyText)));
+    return Optional.empty();
   }
 
   private static void unusable(ListenerState listener, String reason, String message) {

@@ -49,6 +49,7 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
   static final String RESOLVED_REFS = "ResolvedRefs";
 
   private final String controllerName;
+  private final LastGood memory = new LastGood();
 
   public GatewayApiFrontEnd(String controllerName) {
     this.controllerName = Objects.requireNonNull(controllerName, "controllerName");
@@ -60,6 +61,7 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
 
   @Override
   public void lower(GatewayConfig input, IrBuilder builder) {
+    memory.forgetAbsent(input);
     List<ApiObject> objects = input.apiObjectsOf(GROUP);
     ReferenceGrants grants = ReferenceGrants.of(objects);
     Namespaces namespaces = Namespaces.of(input.apiObjects());
@@ -68,18 +70,29 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
     Map<String, Secret> secrets = new TreeMap<>();
     Map<ResourceKey, OwnGateway> gateways = new TreeMap<>();
     Map<ResourceKey, Parsed<Gateway>> parsedGateways = new TreeMap<>();
+    Map<ResourceKey, ApiObject> unreadable = new TreeMap<>();
     for (ApiObject object : ofKind(objects, "Gateway")) {
       String className = object.at("/spec/gatewayClassName").asString("");
       if (!classes.contains(className)) {
         continue;
       }
       Models.Result<Gateway> result = Models.parse(object, Gateway.class);
-      if (result.parsed().isEmpty()) {
-        builder.status(rejected(object, "Invalid", result.problem().orElse("")), Optional.empty());
-        continue;
+      if (result.parsed().isPresent()) {
+        memory.acceptedGateway(object);
+      } else {
+        // Unreadable: the last version that could be read goes on being served (LastGood), if there was one.
+        Optional<Parsed<Gateway>> previous = memory.gateway(object.key())
+            .flatMap(p -> Models.parse(p, Gateway.class).parsed());
+        if (previous.isEmpty()) {
+          builder.status(rejected(object, "Invalid", result.problem().orElse("")), Optional.empty());
+          continue;
+        }
+        result = new Models.Result<>(previous, result.problem());
+        unreadable.put(object.key(), object);
       }
       Parsed<Gateway> gateway = result.parsed().get();
-      List<ListenerState> listeners = ListenerRules.check(gateway.model(), object.key(), input, grants, secrets);
+      List<ListenerState> listeners = ListenerRules.check(gateway.model(), object.key(), input, grants, memory,
+          secrets);
       portsHeldElsewhere(object.key(), gateway.created(), listeners, builder);
       gateways.put(object.key(), new OwnGateway(object.key(), gateway.created(), listeners));
       parsedGateways.put(object.key(), gateway);
@@ -99,8 +112,14 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
     clusters.values().forEach(builder::add);
     secrets.values().stream().filter(s -> ir.servesSecret(s.name())).forEach(builder::add);
     ir.listeners().forEach(builder::add);
-    parsedGateways.forEach((key, gateway) ->
-        builder.status(gatewayStatus(gateway, gateways.get(key)), gateway.created()));
+    parsedGateways.forEach((key, gateway) -> {
+      ObjectStatus status = gatewayStatus(gateway.generation(), gateways.get(key));
+      ApiObject rejected = unreadable.get(key);
+      if (rejected != null) {
+        status = servedFromMemory(rejected, gateway.generation(), status);
+      }
+      builder.status(status, gateway.created());
+    });
   }
 
   private Set<String> gatewayClasses(List<ApiObject> objects, IrBuilder builder) {
@@ -133,14 +152,66 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
     return ours;
   }
 
-  private static void route(ApiObject object, GatewayConfig input, ReferenceGrants grants, Namespaces namespaces,
-      Map<ResourceKey, OwnGateway> gateways, GatewayIr ir, Map<ResourceKey, Cluster> clusters, IrBuilder builder) {
-    boolean http = object.key().kind().equals("HTTPRoute");
-    Models.Result<?> result = http ? Models.parse(object, HTTPRoute.class) : Models.parse(object, GRPCRoute.class);
-    if (result.parsed().isEmpty()) {
-      return; // its parentRefs cannot be read, so nothing says it is ours; the API server's schema keeps this rare
+  /** One version of a route, attached to Holdfast's Gateways and lowered against this build's world. */
+  private record Version(ApiObject object, Parsed<?> parsed, List<Outcome> outcomes, LoweredRoute lowered,
+      ServiceBackends backends) {
+
+    /** Whether this version holds nothing Holdfast cannot honour (reference problems follow the spec instead). */
+    boolean valid() {
+      return lowered.notAccepted().isEmpty();
     }
-    Object model = result.parsed().get().model();
+  }
+
+  /**
+   * One route. A version that cannot be read or holds something Holdfast cannot honour is rejected; if the route
+   * had an accepted version before, that version is attached and served instead (see {@link LastGood}), and the
+   * current generation's conditions say what is wrong and which generation is still served.
+   */
+  private void route(ApiObject object, GatewayConfig input, ReferenceGrants grants, Namespaces namespaces,
+      Map<ResourceKey, OwnGateway> gateways, GatewayIr ir, Map<ResourceKey, Cluster> clusters, IrBuilder builder) {
+    Models.Result<?> result = parseRoute(object);
+    Optional<Version> current = result.parsed()
+        .flatMap(parsed -> version(object, parsed, input, grants, namespaces, gateways));
+    if (result.parsed().isPresent() && current.isEmpty()) {
+      memory.forgetRoute(object.key()); // it names none of Holdfast's Gateways now: nothing of it is served
+      return;
+    }
+    if (current.isPresent() && current.get().valid()) {
+      memory.acceptedRoute(object);
+      serve(current.get(), ir, clusters);
+      builder.status(routeStatus(current.get(), Optional.empty()), current.get().parsed().created());
+      return;
+    }
+    Optional<Version> lastGood = memory.route(object.key())
+        .flatMap(previous -> parseRoute(previous).parsed()
+            .flatMap(parsed -> version(previous, parsed, input, grants, namespaces, gateways)));
+    lastGood.ifPresent(version -> serve(version, ir, clusters));
+    if (current.isPresent()) {
+      builder.status(routeStatus(current.get(), lastGood.map(v -> v.object().generation())),
+          current.get().parsed().created());
+    } else if (lastGood.isPresent()) {
+      // Unreadable: its parentRefs are unknown, so the parents of the version still served carry the rejection.
+      Version served = lastGood.get();
+      AcceptedProblem unreadable = new AcceptedProblem(AcceptedProblem.UNSUPPORTED_VALUE,
+          "cannot be read: " + result.problem().orElse(""), io.holdfast.ir.Origin.of(object.key()).at("spec"));
+      Version rejected = new Version(object, served.parsed(), served.outcomes(), new LoweredRoute(List.of(),
+          served.lowered().problems(), List.of(unreadable)), served.backends());
+      builder.status(routeStatus(rejected, Optional.of(served.object().generation())), served.parsed().created());
+    }
+    // else: never accepted and unreadable (nothing says it is ours; the API server's schema keeps this rare),
+    // or not attached to any of Holdfast's Gateways.
+  }
+
+  private static Models.Result<?> parseRoute(ApiObject object) {
+    return object.key().kind().equals("HTTPRoute") ? Models.parse(object, HTTPRoute.class)
+        : Models.parse(object, GRPCRoute.class);
+  }
+
+  /** {@code parsed} attached and lowered; empty if it names none of Holdfast's Gateways. */
+  private static Optional<Version> version(ApiObject object, Parsed<?> parsed, GatewayConfig input,
+      ReferenceGrants grants, Namespaces namespaces, Map<ResourceKey, OwnGateway> gateways) {
+    Object model = parsed.model();
+    boolean http = model instanceof HTTPRoute;
     List<ParentReference> refs = http
         ? Optional.ofNullable(((HTTPRoute) model).getSpec()).map(s -> s.getParentRefs()).orElse(null)
         : Optional.ofNullable(((GRPCRoute) model).getSpec()).map(s -> s.getParentRefs()).orElse(null);
@@ -151,19 +222,47 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
     List<Outcome> outcomes = RouteAttachment.attach(kind, object.key(), refs == null ? List.of() : refs,
         hostnames == null ? List.of() : hostnames, gateways, namespaces);
     if (outcomes.isEmpty()) {
-      return;
+      return Optional.empty();
     }
     ServiceBackends backends = new ServiceBackends(input, grants);
     LoweredRoute lowered = http ? RouteRules.http((HTTPRoute) model, object.key(), backends)
         : RouteRules.grpc((GRPCRoute) model, object.key(), backends);
-    long generation = object.generation();
+    return Optional.of(new Version(object, parsed, outcomes, lowered, backends));
+  }
+
+  /** Attaches a valid version's routes to the listeners it is accepted by, counting it once per listener. */
+  private static void serve(Version version, GatewayIr ir, Map<ResourceKey, Cluster> clusters) {
+    Set<ListenerState> counted = new java.util.HashSet<>();
+    for (Outcome outcome : version.outcomes()) {
+      if (outcome.notAccepted().isPresent()) {
+        continue;
+      }
+      for (RouteAttachment.Attached attached : outcome.attached()) {
+        if (counted.add(attached.listener())) {
+          attached.listener().attachedRoutes++;
+        }
+        ir.attach(outcome.gateway(), attached, version.object().key(), version.lowered().routes());
+      }
+      clusters.putAll(version.backends().clusters());
+    }
+  }
+
+  /**
+   * The status of {@code version} (the current generation): per parent, Accepted and ResolvedRefs. A version
+   * with something Holdfast cannot honour is Accepted=False with that reason; when {@code served} names the
+   * generation still served in its place, the message says so.
+   */
+  private static ObjectStatus routeStatus(Version version, Optional<Long> served) {
+    long generation = version.object().generation();
+    LoweredRoute lowered = version.lowered();
     Condition resolved = lowered.problems().stream().findFirst()
         .map(p -> new Condition(RESOLVED_REFS, Condition.Status.FALSE, p.reason(), p.message(), generation))
         .orElseGet(() -> new Condition(RESOLVED_REFS, Condition.Status.TRUE, RESOLVED_REFS,
             "every reference resolved", generation));
+    String stillServed = served.map(g -> "; Holdfast still serves the last accepted version (generation " + g
+        + ") until this one is fixed").orElse("");
     List<ParentStatus> parents = new ArrayList<>();
-    Map<ListenerState, Boolean> counted = new LinkedHashMap<>();
-    for (Outcome outcome : outcomes) {
+    for (Outcome outcome : version.outcomes()) {
       Condition accepted;
       if (outcome.notAccepted().isPresent()) {
         accepted = new Condition(Condition.ACCEPTED, Condition.Status.FALSE, outcome.notAccepted().get().reason(),
@@ -171,18 +270,11 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
       } else if (!lowered.notAccepted().isEmpty()) {
         AcceptedProblem problem = lowered.notAccepted().get(0);
         accepted = new Condition(Condition.ACCEPTED, Condition.Status.FALSE, problem.reason(),
-            problem.origin().field() + ": " + problem.message(), generation);
+            problem.origin().field() + ": " + problem.message() + stillServed, generation);
       } else {
         accepted = new Condition(Condition.ACCEPTED, Condition.Status.TRUE, Condition.ACCEPTED,
             "attached to listener(s) " + outcome.attached().stream().map(a -> a.listener().name)
                 .collect(Collectors.joining(", ")), generation);
-        for (RouteAttachment.Attached attached : outcome.attached()) {
-          if (counted.putIfAbsent(attached.listener(), true) == null) {
-            attached.listener().attachedRoutes++;
-          }
-          ir.attach(outcome.gateway(), attached, object.key(), lowered.routes());
-        }
-        clusters.putAll(backends.clusters());
       }
       parents.add(new ParentStatus(outcome.gateway(), Optional.ofNullable(outcome.ref().getSectionName()),
           Optional.ofNullable(outcome.ref().getPort()), List.of(accepted, resolved)));
@@ -190,8 +282,7 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
     Condition summary = parents.stream().map(p -> p.conditions().get(0))
         .filter(c -> c.status() == Condition.Status.TRUE).findFirst()
         .orElse(parents.get(0).conditions().get(0));
-    builder.status(new ObjectStatus(object.key(), generation, List.of(summary), List.of(), parents),
-        result.parsed().get().created());
+    return new ObjectStatus(version.object().key(), generation, List.of(summary), List.of(), parents);
   }
 
   /**
@@ -236,8 +327,31 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
     }
   }
 
-  private static ObjectStatus gatewayStatus(Parsed<Gateway> gateway, OwnGateway own) {
-    long generation = gateway.generation();
+  /**
+   * The status of an unreadable Gateway whose last readable version ({@code served}) is served: Accepted=False
+   * {@code Invalid} on the current generation, naming the generation still served; the other conditions and the
+   * listener sections describe what is served.
+   */
+  private static ObjectStatus servedFromMemory(ApiObject object, long served, ObjectStatus status) {
+    long generation = object.generation();
+    String problem = Models.parse(object, Gateway.class).problem().orElse("");
+    List<Condition> conditions = new ArrayList<>();
+    conditions.add(new Condition(Condition.ACCEPTED, Condition.Status.FALSE, "Invalid", "cannot be read: "
+        + problem + "; Holdfast still serves the last accepted version (generation " + served
+        + ") until this one is fixed", generation));
+    status.conditions().stream().filter(c -> !c.type().equals(Condition.ACCEPTED))
+        .map(c -> new Condition(c.type(), c.status(), c.reason(), c.message(), generation))
+        .forEach(conditions::add);
+    ObjectStatus out = new ObjectStatus(object.key(), generation, conditions, List.of(), List.of());
+    for (io.holdfast.ir.SectionStatus section : status.sections()) {
+      out = out.withSection(new io.holdfast.ir.SectionStatus(section.name(), section.conditions().stream()
+          .map(c -> new Condition(c.type(), c.status(), c.reason(), c.message(), generation)).toList(),
+          section.supportedKinds(), section.attachedRoutes()));
+    }
+    return out;
+  }
+
+  private static ObjectStatus gatewayStatus(long generation, OwnGateway own) {
     List<ListenerState> listeners = own.listeners();
     long programmed = listeners.stream().filter(ListenerState::programmed).count();
     boolean allValid = programmed == listeners.size();

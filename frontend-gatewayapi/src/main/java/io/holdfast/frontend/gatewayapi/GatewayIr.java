@@ -105,7 +105,7 @@ final class GatewayIr {
             String domain = host.domains().get(0);
             if (!domain.contains("*") && targets.add(domain)
                 && builder.olderTargetHolder(domain, gateway.key(), gateway.created()).isEmpty()) {
-              out.add(new Listener.ClientApi(host.origin(), domain, host));
+              out.add(new Listener.ClientApi(host.origin(), domain, host.withDomains(List.of(domain))));
             }
           }
         }
@@ -123,11 +123,21 @@ final class GatewayIr {
         List<RankedRoute> ranked = new ArrayList<>();
         routes.values().forEach(ranked::addAll);
         ranked.sort(RankedRoute.ORDER);
-        hosts.add(new VirtualHost(Origin.of(gateway).at(listener.field()), List.of(hostname),
+        hosts.add(new VirtualHost(Origin.of(gateway).at(listener.field()), domains(hostname, listener.port),
             uniquelyNamed(ranked)));
       });
     }
     return hosts;
+  }
+
+  /**
+   * The hostname, and with the listener's port: a client of a port other than its scheme's default sends
+   * {@code Host: name:port}, which Envoy matches only against a domain with that port (Gateway API hostnames
+   * cannot carry one; a Holdfast VirtualService lists such domains in spec.domains itself). The hostname stays
+   * first: it names the virtual host and the proxyless gRPC target. {@code *} already matches every Host.
+   */
+  private static List<String> domains(String hostname, int port) {
+    return hostname.equals("*") ? List.of(hostname) : List.of(hostname, hostname + ":" + port);
   }
 
   /** The routes in order, a name used twice (by two routes' rules) prefixed by its route's namespace and name. */

@@ -32,13 +32,13 @@ final class ListenerRules {
   }
 
   static List<ListenerState> check(Gateway gateway, ResourceKey key, GatewayConfig config, ReferenceGrants grants,
-      Map<String, Secret> secrets) {
+      LastGood memory, Map<String, Secret> secrets) {
     List<Listener> specs = gateway.getSpec() == null || gateway.getSpec().getListeners() == null
         ? List.of() : gateway.getSpec().getListeners();
     List<ListenerState> listeners = new ArrayList<>();
     for (int i = 0; i < specs.size(); i++) {
       ListenerState listener = new ListenerState(i, specs.get(i));
-      alone(listener, key, config, grants, secrets);
+      alone(listener, key, config, grants, memory, secrets);
       listeners.add(listener);
     }
     conflicts(listeners);
@@ -46,7 +46,7 @@ final class ListenerRules {
   }
 
   private static void alone(ListenerState listener, ResourceKey key, GatewayConfig config, ReferenceGrants grants,
-      Map<String, Secret> secrets) {
+      LastGood memory, Map<String, Secret> secrets) {
     if (!listener.protocol.equals(ListenerState.HTTP) && !listener.protocol.equals(ListenerState.HTTPS)) {
       listener.notAccepted = Optional.of(new Problem("UnsupportedProtocol", "protocol " + listener.protocol
           + " is not supported; Holdfast serves HTTP and HTTPS listeners"));
@@ -64,7 +64,7 @@ final class ListenerRules {
     }
     kinds(listener);
     if (listener.protocol.equals(ListenerState.HTTPS)) {
-      CertificateRefs.resolve(listener, key, config, grants, secrets);
+      CertificateRefs.resolve(listener, key, config, grants, memory, secrets);
     }
   }
 

@@ -67,6 +67,21 @@ class HttpRouteAttachmentConformanceTest {
   }
 
   @Test
+  void hostnamesAlsoMatchAHostHeaderWithTheListenersPort() {
+    IrBuilder.Result result = lower(config(services("infra/infra-backend-v1:8080"), CLASS, GATEWAYS,
+        httpRoute("infra", "named", SAME_PARENT, "[web.example.test, \"*.wild.example.test\"]", INFRA_BACKEND),
+        httpRoute("infra", "any", "[{name: all-namespaces}]", "[]", INFRA_BACKEND)));
+    assertThat(host(result, SAME, 8080, "web.example.test").domains())
+        .containsExactly("web.example.test", "web.example.test:8080");
+    assertThat(host(result, SAME, 8080, "*.wild.example.test").domains())
+        .containsExactly("*.wild.example.test", "*.wild.example.test:8080");
+    assertThat(host(result, ALL, 8081, "*").domains()).containsExactly("*");
+    assertThat(result.ir().listeners()).filteredOn(l -> l instanceof Listener.ClientApi)
+        .extracting(l -> ((Listener.ClientApi) l).virtualHost().domains())
+        .containsExactly(List.of("web.example.test"));
+  }
+
+  @Test
   void gatewayWithAttachedRoutes() {
     IrBuilder.Result result = lower(config(services("infra/infra-backend-v1:8080"), CLASS, GATEWAYS,
         httpRoute("infra", "one", SAME_PARENT, "[]", INFRA_BACKEND),
@@ -205,7 +220,7 @@ class HttpRouteAttachmentConformanceTest {
             "[{name: infra-backend-v2, port: 8080}]")));
     ResourceKey gateway = gatewayKey("infra", "httproute-hostname-intersection");
     Listener.Socket socket = socket(result, gateway, 8080);
-    assertThat(socket.virtualHosts()).flatExtracting(VirtualHost::domains).containsExactlyInAnyOrder(
+    assertThat(socket.virtualHosts()).extracting(h -> h.domains().get(0)).containsExactlyInAnyOrder(
         "very.specific.com", "foo.wildcard.io", "bar.wildcard.io", "foo.bar.wildcard.io", "*.anotherwildcard.io");
     assertThat(host(result, gateway, 8080, "very.specific.com").routes()).extracting(r -> r.origin().object())
         .containsExactlyInAnyOrder(httpRouteKey("infra", "specific-host-matches-listener-specific-host"),
