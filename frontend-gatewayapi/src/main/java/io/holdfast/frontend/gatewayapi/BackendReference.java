@@ -50,7 +50,7 @@ public record BackendReference(String group, String kind, String name, Optional<
     return of(ref.getGroup(), ref.getKind(), ref.getName(), ref.getNamespace(), ref.getPort());
   }
 
-  private static BackendReference of(String group, String kind, String name, String namespace, Integer port) {
+  static BackendReference of(String group, String kind, String name, String namespace, Integer port) {
     return new BackendReference(group == null ? "" : group, kind == null ? SERVICE : kind,
         name == null ? "" : name, Optional.ofNullable(namespace).filter(ns -> !ns.isEmpty()),
         Optional.ofNullable(port));

@@ -108,6 +108,7 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
         route(object, input, grants, namespaces, gateways, ir, clusters, builder);
       }
     }
+    streamRoutes(objects, input, grants, namespaces, gateways, ir, clusters, builder);
 
     clusters.values().forEach(builder::add);
     secrets.values().stream().filter(s -> ir.servesSecret(s.name())).forEach(builder::add);
@@ -283,6 +284,112 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
         .filter(c -> c.status() == Condition.Status.TRUE).findFirst()
         .orElse(parents.get(0).conditions().get(0));
     return new ObjectStatus(version.object().key(), generation, List.of(summary), List.of(), parents);
+  }
+
+  /**
+   * TLSRoutes and TCPRoutes, oldest first: on each listener a hostname (TCP: the whole listener) is forwarded to the
+   * oldest route that claims it; a younger route's parentRef whose every hostname an older route holds is
+   * Accepted=False {@code NotAllowedByListeners} with a message naming the holder (the specification leaves
+   * several TCPRoutes on one listener to the implementation). Rule backendRefs, with their weights, become the
+   * chain's clusters; an unresolvable backend is left out (ResolvedRefs=False), so its share goes to the others,
+   * and a route without any usable backend forwards nothing (its connections are refused). No last-good memory:
+   * an unreadable version is not served.
+   */
+  private static void streamRoutes(List<ApiObject> objects, GatewayConfig input, ReferenceGrants grants,
+      Namespaces namespaces, Map<ResourceKey, OwnGateway> gateways, GatewayIr ir, Map<ResourceKey, Cluster> clusters,
+      IrBuilder builder) {
+    List<StreamRoute> routes = new ArrayList<>();
+    for (ApiObject object : objects) {
+      Optional<StreamRoute> route = StreamRoute.parse(object);
+      route.ifPresent(routes::add);
+    }
+    routes.sort(java.util.Comparator.comparing(r -> new Claims.Claimant(r.object().key(), r.parsed().created()),
+        Claims.Claimant.OLDEST_FIRST));
+    Map<ListenerState, Map<String, ResourceKey>> claimed = new java.util.IdentityHashMap<>();
+    for (StreamRoute route : routes) {
+      ResourceKey key = route.object().key();
+      List<Outcome> outcomes = RouteAttachment.attach(new GroupKind(GROUP, key.kind()), key, route.parentRefs(),
+          route.hostnames(), gateways, namespaces);
+      if (outcomes.isEmpty()) {
+        continue;
+      }
+      ServiceBackends backends = new ServiceBackends(input, grants);
+      List<ResolvedRefsProblem> problems = new ArrayList<>();
+      List<io.holdfast.ir.RouteAction.WeightedCluster> targets = new ArrayList<>();
+      for (int i = 0; i < route.rules().size(); i++) {
+        List<io.fabric8.kubernetes.api.model.gatewayapi.v1.BackendRef> refs = route.rules().get(i);
+        for (int j = 0; j < refs.size(); j++) {
+          var ref = refs.get(j);
+          io.holdfast.ir.Origin origin = io.holdfast.ir.Origin.of(key)
+              .at("spec.rules[" + i + "].backendRefs[" + j + "]");
+          BackendResolution resolution = backends.resolve(key.namespace(), BackendReference.of(ref.getGroup(),
+              ref.getKind(), ref.getName(), ref.getNamespace(), ref.getPort()), Backends.BackendProtocol.HTTP,
+              origin);
+          int weight = ref.getWeight() == null ? 1 : ref.getWeight();
+          if (resolution instanceof BackendResolution.Resolved resolved) {
+            if (weight > 0) {
+              targets.add(new io.holdfast.ir.RouteAction.WeightedCluster(resolved.cluster(), weight));
+            }
+          } else if (resolution instanceof BackendResolution.Unresolved unresolved) {
+            problems.add(new ResolvedRefsProblem(unresolved.reason().reason(), unresolved.message(), origin));
+          }
+        }
+      }
+      List<Outcome> claimedOutcomes = new ArrayList<>();
+      for (Outcome outcome : outcomes) {
+        if (outcome.notAccepted().isPresent()) {
+          claimedOutcomes.add(outcome);
+          continue;
+        }
+        List<RouteAttachment.Attached> kept = new ArrayList<>();
+        List<String> holders = new ArrayList<>();
+        for (RouteAttachment.Attached attached : outcome.attached()) {
+          List<String> mine = new ArrayList<>();
+          Map<String, ResourceKey> onListener = claimed.computeIfAbsent(attached.listener(),
+              l -> new TreeMap<>());
+          for (String hostname : attached.hostnames()) {
+            ResourceKey holder = onListener.get(hostname);
+            if (holder == null || holder.equals(key)) {
+              mine.add(hostname);
+            } else {
+              holders.add(holder.namespace() + "/" + holder.name() + " (" + hostname + " on listener "
+                  + attached.listener().name + ")");
+            }
+          }
+          if (!mine.isEmpty()) {
+            kept.add(new RouteAttachment.Attached(attached.listener(), mine));
+          }
+        }
+        if (kept.isEmpty()) {
+          claimedOutcomes.add(new Outcome(outcome.ref(), outcome.gateway(), Optional.of(new ListenerState.Problem(
+              RouteAttachment.NOT_ALLOWED_BY_LISTENERS, "the selected listeners already forward to an older "
+              + key.kind() + ": " + String.join(", ", holders))), List.of()));
+          continue;
+        }
+        for (RouteAttachment.Attached attached : kept) {
+          attached.hostnames().forEach(h -> claimed.get(attached.listener()).put(h, key));
+        }
+        claimedOutcomes.add(new Outcome(outcome.ref(), outcome.gateway(), Optional.empty(), kept));
+      }
+      Version version = new Version(route.object(), route.parsed(), claimedOutcomes,
+          new LoweredRoute(List.of(), problems), backends);
+      Set<ListenerState> counted = new java.util.HashSet<>();
+      for (Outcome outcome : claimedOutcomes) {
+        if (outcome.notAccepted().isPresent()) {
+          continue;
+        }
+        for (RouteAttachment.Attached attached : outcome.attached()) {
+          if (counted.add(attached.listener())) {
+            attached.listener().attachedRoutes++;
+          }
+          attached.hostnames().forEach(h -> ir.attachStream(outcome.gateway(), attached.listener(), h, targets));
+        }
+        if (!targets.isEmpty()) {
+          clusters.putAll(backends.clusters());
+        }
+      }
+      builder.status(routeStatus(version, Optional.empty()), route.parsed().created());
+    }
   }
 
   /**

@@ -9,6 +9,7 @@ import io.holdfast.ir.Listener;
 import io.holdfast.ir.Listener.ChainMatch;
 import io.holdfast.ir.Origin;
 import io.holdfast.ir.Route;
+import io.holdfast.ir.RouteAction;
 import io.holdfast.ir.VirtualHost;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -29,7 +30,10 @@ import java.util.TreeMap;
  * A hostname is served by the listener of its port whose hostname matches it most closely, as the specification
  * routes a request, so routes attached to a wider listener do not answer for a narrower listener's hostname.
  * Every exact hostname is also a client listener for proxyless gRPC ({@code xds:///hostname}), held by the oldest
- * Gateway that serves it; a target an older object of another front end holds is left to it.
+ * Gateway that serves it; a target an older object of another front end holds is left to it. A TLS (Passthrough)
+ * port has one TCP proxy chain per hostname its TLSRoutes serve, selected by SNI ({@code *}: every other
+ * connection); a TCP port one TCP proxy chain. A TLS or TCP port without a route with a usable backend opens no
+ * socket (a connection there would have nowhere to go).
  */
 final class GatewayIr {
 
@@ -39,6 +43,10 @@ final class GatewayIr {
   private final Map<ResourceKey, OwnGateway> gateways;
   /** Gateway, listener, hostname, route: the ranked routes attached there. */
   private final Map<ResourceKey, Map<ListenerState, Map<String, Map<ResourceKey, List<RankedRoute>>>>> attached =
+      new TreeMap<>();
+
+  /** Gateway, listener, hostname ({@code *} for TCP): the TLSRoute or TCPRoute forwarded to, and its clusters. */
+  private final Map<ResourceKey, Map<ListenerState, Map<String, List<RouteAction.WeightedCluster>>>> streams =
       new TreeMap<>();
 
   private final IrBuilder builder;
@@ -62,6 +70,39 @@ final class GatewayIr {
             .putIfAbsent(route, routes);
       }
     }
+  }
+
+  /**
+   * Forwards connections for {@code hostname} on a TLS or TCP listener to {@code clusters}. The caller lets the
+   * oldest route claim a hostname on a listener; here a hostname goes to the listener of its port that matches it
+   * most closely, so no server name is selected by two chains.
+   */
+  void attachStream(ResourceKey gateway, ListenerState listener, String hostname,
+      List<RouteAction.WeightedCluster> clusters) {
+    if (!listener.programmed() || clusters.isEmpty()
+        || (!hostname.equals(Hostnames.ANY) && !closest(gateway, listener, hostname))) {
+      return;
+    }
+    streams.computeIfAbsent(gateway, g -> new LinkedHashMap<>())
+        .computeIfAbsent(listener, l -> new TreeMap<>())
+        .putIfAbsent(hostname, clusters);
+  }
+
+  private List<Listener.FilterChain> streamChains(ResourceKey gateway, List<ListenerState> onPort) {
+    List<Listener.FilterChain> chains = new ArrayList<>();
+    Map<ListenerState, Map<String, List<RouteAction.WeightedCluster>>> byListener =
+        streams.getOrDefault(gateway, Map.of());
+    for (ListenerState listener : onPort) {
+      int i = 0;
+      for (Map.Entry<String, List<RouteAction.WeightedCluster>> entry
+          : byListener.getOrDefault(listener, Map.of()).entrySet()) {
+        ChainMatch match = entry.getKey().equals(Hostnames.ANY) ? ChainMatch.ANY : new ChainMatch(List.of(
+            entry.getKey()));
+        chains.add(new Listener.FilterChain.Tcp(Origin.of(gateway).at(listener.field()), listener.name + "-" + i++,
+            match, Optional.empty(), entry.getValue()));
+      }
+    }
+    return chains;
   }
 
   private boolean closest(ResourceKey gateway, ListenerState listener, String hostname) {
@@ -89,7 +130,12 @@ final class GatewayIr {
       for (List<ListenerState> onPort : ports.values()) {
         ListenerState first = onPort.get(0);
         List<Listener.FilterChain> chains = new ArrayList<>();
-        if (first.protocol.equals(ListenerState.HTTPS)) {
+        if (first.protocol.equals(ListenerState.TLS) || first.protocol.equals(ListenerState.TCP)) {
+          chains.addAll(streamChains(gateway.key(), onPort));
+          if (chains.isEmpty()) {
+            continue;
+          }
+        } else if (first.protocol.equals(ListenerState.HTTPS)) {
           for (ListenerState listener : onPort) {
             chains.add(new Listener.FilterChain.Http(Origin.of(gateway.key()).at(listener.field()), listener.name,
                 new ChainMatch(listener.hostname.map(List::of).orElse(List.of())), listener.tls,
@@ -101,7 +147,10 @@ final class GatewayIr {
         }
         out.add(new Listener.Socket(Origin.of(gateway.key()).at(first.field()), ADDRESS, first.port, chains));
         for (Listener.FilterChain chain : chains) {
-          for (VirtualHost host : ((Listener.FilterChain.Http) chain).virtualHosts()) {
+          if (!(chain instanceof Listener.FilterChain.Http http)) {
+            continue;
+          }
+          for (VirtualHost host : http.virtualHosts()) {
             String domain = host.domains().get(0);
             if (!domain.contains("*") && targets.add(domain)
                 && builder.olderTargetHolder(domain, gateway.key(), gateway.created()).isEmpty()) {

@@ -16,17 +16,22 @@ import java.util.Optional;
 
 /**
  * The rules of a Gateway's listeners, each alone and then against each other. Alone: the protocol must be one
- * Holdfast serves (HTTP, HTTPS: {@code UnsupportedProtocol}), the port in range ({@code PortUnavailable}), the
+ * Holdfast serves (HTTP, HTTPS, TLS in Passthrough mode, TCP: {@code UnsupportedProtocol}; a TLS listener that
+ * would terminate: {@code UnsupportedValue}), the port in range ({@code PortUnavailable}), the
  * hostname a DNS name; {@code allowedRoutes.kinds} lists route kinds the protocol supports (others are left out of
  * {@code supportedKinds} with ResolvedRefs=False {@code InvalidRouteKinds}); an HTTPS listener's certificates
  * resolve ({@link CertificateRefs}). Against each other: on one port, listeners of another protocol than the first
  * accepted one conflict ({@code ProtocolConflict}), and listeners of one protocol with the same hostname (or both
- * none) conflict ({@code HostnameConflict}); conflicted listeners are not served.
+ * none) conflict ({@code HostnameConflict}; TCP listeners ignore hostnames, so two on one port conflict);
+ * conflicted listeners are not served. TLS and HTTPS on one port is a {@code ProtocolConflict} (both would select
+ * by SNI on one socket; the specification lets an implementation refuse the mix).
  */
 final class ListenerRules {
 
   static final List<GroupKind> HTTP_KINDS = List.of(
       new GroupKind(GatewayApiFrontEnd.GROUP, "HTTPRoute"), new GroupKind(GatewayApiFrontEnd.GROUP, "GRPCRoute"));
+  static final List<GroupKind> TLS_KINDS = List.of(new GroupKind(GatewayApiFrontEnd.GROUP, "TLSRoute"));
+  static final List<GroupKind> TCP_KINDS = List.of(new GroupKind(GatewayApiFrontEnd.GROUP, "TCPRoute"));
 
   private ListenerRules() {
   }
@@ -47,10 +52,20 @@ final class ListenerRules {
 
   private static void alone(ListenerState listener, ResourceKey key, GatewayConfig config, ReferenceGrants grants,
       LastGood memory, Map<String, Secret> secrets) {
-    if (!listener.protocol.equals(ListenerState.HTTP) && !listener.protocol.equals(ListenerState.HTTPS)) {
+    if (!List.of(ListenerState.HTTP, ListenerState.HTTPS, ListenerState.TLS, ListenerState.TCP)
+        .contains(listener.protocol)) {
       listener.notAccepted = Optional.of(new Problem("UnsupportedProtocol", "protocol " + listener.protocol
-          + " is not supported; Holdfast serves HTTP and HTTPS listeners"));
+          + " is not supported; Holdfast serves HTTP, HTTPS, TLS and TCP listeners"));
       return;
+    }
+    if (listener.protocol.equals(ListenerState.TLS)) {
+      String mode = listener.spec.getTls() == null || listener.spec.getTls().getMode() == null ? "Terminate"
+          : listener.spec.getTls().getMode();
+      if (!mode.equals("Passthrough")) {
+        listener.notAccepted = Optional.of(new Problem("UnsupportedValue", "tls.mode " + mode
+            + " is not supported on TLS listeners; Holdfast passes TLS through (tls.mode: Passthrough)"));
+        return;
+      }
     }
     if (listener.port < 1 || listener.port > 65535) {
       listener.notAccepted = Optional.of(new Problem("PortUnavailable", "port " + listener.port
@@ -72,8 +87,13 @@ final class ListenerRules {
     List<RouteGroupKind> written = listener.spec.getAllowedRoutes() == null
         || listener.spec.getAllowedRoutes().getKinds() == null
         ? List.of() : listener.spec.getAllowedRoutes().getKinds();
+    List<GroupKind> protocolKinds = switch (listener.protocol) {
+      case ListenerState.TLS -> TLS_KINDS;
+      case ListenerState.TCP -> TCP_KINDS;
+      default -> HTTP_KINDS;
+    };
     if (written.isEmpty()) {
-      listener.supportedKinds = HTTP_KINDS;
+      listener.supportedKinds = protocolKinds;
       return;
     }
     List<GroupKind> supported = new ArrayList<>();
@@ -81,7 +101,7 @@ final class ListenerRules {
     for (RouteGroupKind kind : written) {
       GroupKind groupKind = new GroupKind(Objects.requireNonNullElse(kind.getGroup(), GatewayApiFrontEnd.GROUP),
           Objects.requireNonNullElse(kind.getKind(), ""));
-      if (HTTP_KINDS.contains(groupKind)) {
+      if (protocolKinds.contains(groupKind)) {
         if (!supported.contains(groupKind)) {
           supported.add(groupKind);
         }
@@ -92,7 +112,8 @@ final class ListenerRules {
     listener.supportedKinds = List.copyOf(supported);
     if (!invalid.isEmpty()) {
       listener.unresolvedRefs = Optional.of(new Problem("InvalidRouteKinds", "route kinds " + invalid
-          + " are not supported on " + listener.protocol + " listeners (supported: HTTPRoute, GRPCRoute)"));
+          + " are not supported on " + listener.protocol + " listeners (supported: "
+          + protocolKinds.stream().map(GroupKind::kind).toList() + ")"));
     }
   }
 
@@ -107,7 +128,7 @@ final class ListenerRules {
       }
       Optional<ListenerState> twin = accepted.stream()
           .filter(l -> l != listener && l.port == listener.port && l.protocol.equals(listener.protocol)
-              && l.hostname.equals(listener.hostname))
+              && (l.hostname.equals(listener.hostname) || l.protocol.equals(ListenerState.TCP)))
           .findFirst();
       twin.ifPresent(other -> listener.conflict = Optional.of(new Problem("HostnameConflict", "listener "
           + other.name + " has the same port, protocol and hostname "

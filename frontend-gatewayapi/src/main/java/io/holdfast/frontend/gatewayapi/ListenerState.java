@@ -26,6 +26,8 @@ final class ListenerState {
 
   static final String HTTP = "HTTP";
   static final String HTTPS = "HTTPS";
+  static final String TLS = "TLS";
+  static final String TCP = "TCP";
   static final String PROGRAMMED = "Programmed";
   static final String RESOLVED_REFS = "ResolvedRefs";
   static final String CONFLICTED = "Conflicted";
