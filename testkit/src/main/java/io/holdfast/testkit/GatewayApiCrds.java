@@ -21,6 +21,8 @@ public final class GatewayApiCrds {
       new Kind("Gateway", "gateways", "v1", true),
       new Kind("HTTPRoute", "httproutes", "v1", true),
       new Kind("GRPCRoute", "grpcroutes", "v1", true),
+      new Kind("TLSRoute", "tlsroutes", "v1", true),
+      new Kind("TCPRoute", "tcproutes", "v1alpha2", true),
       new Kind("ReferenceGrant", "referencegrants", "v1beta1", true));
 
   private GatewayApiCrds() {

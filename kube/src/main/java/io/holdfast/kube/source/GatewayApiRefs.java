@@ -23,10 +23,10 @@ final class GatewayApiRefs {
   private GatewayApiRefs() {
   }
 
-  /** The Service ports an HTTPRoute or GRPCRoute names; empty for other kinds. */
+  /** The Service ports an HTTPRoute, GRPCRoute, TLSRoute or TCPRoute names; empty for other kinds. */
   static List<ServiceRef> services(ApiObject object) {
     String kind = object.key().kind();
-    if (!kind.equals("HTTPRoute") && !kind.equals("GRPCRoute")) {
+    if (!List.of("HTTPRoute", "GRPCRoute", "TLSRoute", "TCPRoute").contains(kind)) {
       return List.of();
     }
     String namespace = object.key().namespace();

@@ -33,16 +33,20 @@ public final class GatewayCrds {
   public static final ResourceDefinitionContext GATEWAY_API_GATEWAY = gatewayApi("Gateway", "gateways", "v1", true);
   public static final ResourceDefinitionContext HTTP_ROUTE = gatewayApi("HTTPRoute", "httproutes", "v1", true);
   public static final ResourceDefinitionContext GRPC_ROUTE = gatewayApi("GRPCRoute", "grpcroutes", "v1", true);
+  /** TLSRoute at v1 (standard channel since Gateway API v1.5). */
+  public static final ResourceDefinitionContext TLS_ROUTE = gatewayApi("TLSRoute", "tlsroutes", "v1", true);
+  /** TCPRoute at v1alpha2 (experimental channel, the version its CRD serves). */
+  public static final ResourceDefinitionContext TCP_ROUTE = gatewayApi("TCPRoute", "tcproutes", "v1alpha2", true);
   public static final ResourceDefinitionContext REFERENCE_GRANT =
       gatewayApi("ReferenceGrant", "referencegrants", "v1beta1", true);
 
   /** The Gateway API kinds the source reads, all optional (a cluster without their CRDs has none of them). */
   public static final List<ResourceDefinitionContext> GATEWAY_API = List.of(GATEWAY_CLASS, GATEWAY_API_GATEWAY,
-      HTTP_ROUTE, GRPC_ROUTE, REFERENCE_GRANT);
+      HTTP_ROUTE, GRPC_ROUTE, TLS_ROUTE, TCP_ROUTE, REFERENCE_GRANT);
 
   /** The Gateway API kinds that have a status Holdfast writes. */
   public static final List<ResourceDefinitionContext> GATEWAY_API_WITH_STATUS = List.of(GATEWAY_CLASS,
-      GATEWAY_API_GATEWAY, HTTP_ROUTE, GRPC_ROUTE);
+      GATEWAY_API_GATEWAY, HTTP_ROUTE, GRPC_ROUTE, TLS_ROUTE, TCP_ROUTE);
 
   private GatewayCrds() {
   }

@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The gateway config as the Kubernetes API holds it: Upstream, VirtualService, Gateway, TcpGateway and RouteTable
- * custom resources, the Gateway API's GatewayClasses, Gateways, HTTPRoutes, GRPCRoutes and ReferenceGrants and the
+ * custom resources, the Gateway API's GatewayClasses, Gateways, HTTPRoutes, GRPCRoutes, TLSRoutes, TCPRoutes and ReferenceGrants and the
  * Namespaces (all optional: a cluster without the Gateway API CRDs simply has none), plus the Services and EndpointSlices that kube upstreams resolve to and the Secrets that
  * sslConfigs and Upstream TLS settings name, kept in fabric8 informer caches.
  *

@@ -22,7 +22,7 @@ import java.util.Optional;
  *   <li>GatewayClass: {@code conditions}. Gateway: {@code conditions} and {@code listeners[]} (name,
  *       supportedKinds, attachedRoutes, conditions). Fields Holdfast does not report (e.g. {@code addresses}) are
  *       kept as they are.</li>
- *   <li>HTTPRoute, GRPCRoute: {@code parents[]}, shared with other controllers. Entries whose
+ *   <li>HTTPRoute, GRPCRoute, TLSRoute, TCPRoute: {@code parents[]}, shared with other controllers. Entries whose
  *       {@code controllerName} is another's are kept untouched and in place; each of ours is replaced in place by
  *       the new entry for the same parentRef, ours for parents no longer reported are removed, new ones are
  *       appended.</li>
@@ -48,7 +48,7 @@ final class GatewayApiStatusDocument {
   static Map<String, Object> compute(ObjectStatus desired, Object existing, String controllerName, Instant now) {
     Map<String, Object> current = existing instanceof Map<?, ?> m ? copy(m) : new LinkedHashMap<>();
     switch (desired.key().kind()) {
-      case "HTTPRoute", "GRPCRoute" -> {
+      case "HTTPRoute", "GRPCRoute", "TLSRoute", "TCPRoute" -> {
         List<Object> parents = parents(desired, current.get("parents"), controllerName, now);
         if (parents.isEmpty() && !current.containsKey("parents")) {
           // Nothing of ours to say on a route that has no parent entries: leave its status as it is (a route

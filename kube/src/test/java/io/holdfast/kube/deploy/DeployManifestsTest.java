@@ -87,11 +87,15 @@ class DeployManifestsTest {
         "gateway.networking.k8s.io/gateways:get,list,watch",
         "gateway.networking.k8s.io/httproutes:get,list,watch",
         "gateway.networking.k8s.io/grpcroutes:get,list,watch",
+        "gateway.networking.k8s.io/tlsroutes:get,list,watch",
+        "gateway.networking.k8s.io/tcproutes:get,list,watch",
         "gateway.networking.k8s.io/referencegrants:get,list,watch",
         "gateway.networking.k8s.io/gatewayclasses/status:patch,update",
         "gateway.networking.k8s.io/gateways/status:patch,update",
         "gateway.networking.k8s.io/httproutes/status:patch,update",
         "gateway.networking.k8s.io/grpcroutes/status:patch,update",
+        "gateway.networking.k8s.io/tlsroutes/status:patch,update",
+        "gateway.networking.k8s.io/tcproutes/status:patch,update",
         "/namespaces:list,watch");
     RoleBinding rb = of(RoleBinding.class).get(0);
     assertThat(rb.getRoleRef().getName()).isEqualTo(role.getMetadata().getName());

@@ -150,6 +150,57 @@ class GatewayApiSourceTest {
   }
 
   @Test
+  void tlsRoutesAndTcpRoutesReachTheConfigWithTheirBackends() {
+    try (MockKubeApi api = MockKubeApi.start();
+         KubernetesClient client = new KubernetesClientBuilder().withConfig(MockKubeApi.configFor(api.port()))
+             .build()) {
+      KubernetesClient admin = api.admin();
+      GatewayApiCrds.install(admin);
+      create(admin, GatewayCrds.TLS_ROUTE, """
+          apiVersion: gateway.networking.k8s.io/v1
+          kind: TLSRoute
+          metadata: {name: store, namespace: apps}
+          spec:
+            parentRefs: [{name: edge, namespace: infra, sectionName: tls}]
+            hostnames: [store.shop.test]
+            rules: [{backendRefs: [{name: store, port: 8443, weight: 3}, {name: canary, port: 8443}]}]
+          """);
+      create(admin, GatewayCrds.TCP_ROUTE, """
+          apiVersion: gateway.networking.k8s.io/v1alpha2
+          kind: TCPRoute
+          metadata: {name: db, namespace: apps}
+          spec:
+            parentRefs: [{name: edge, namespace: infra, sectionName: db}]
+            rules: [{backendRefs: [{name: postgres, namespace: data, port: 5432}]}]
+          """);
+      admin.services().inNamespace("apps").resource(service("apps", "store", "tls:8443")).create();
+      admin.discovery().v1().endpointSlices().inNamespace("apps").resource(slice("apps", "store-1", "store", "tls",
+          18443, List.of(new Ep("127.0.0.21", true)))).create();
+      admin.services().inNamespace("data").resource(service("data", "postgres", "pg:5432")).create();
+
+      List<GatewayConfig> configs = new CopyOnWriteArrayList<>();
+      try (KubeConfigSource source = KubeConfigSource.builder(client, configs::add).build()) {
+        source.start();
+        await().atMost(WAIT).until(() -> !configs.isEmpty()
+            && configs.get(configs.size() - 1).apiObjects().size() == 2
+            && configs.get(configs.size() - 1).serviceEndpoints().size() == 2);
+        GatewayConfig config = configs.get(configs.size() - 1);
+        assertThat(config.apiObjects()).extracting(ApiObject::key).containsExactlyInAnyOrder(
+            new ResourceKey(G, "TLSRoute", "apps", "store"),
+            new ResourceKey(G, "TCPRoute", "apps", "db"));
+        assertThat(config.apiObjects()).extracting(o -> o.at("/apiVersion").asString()).containsExactlyInAnyOrder(
+            "gateway.networking.k8s.io/v1", "gateway.networking.k8s.io/v1alpha2");
+        // The existing Service ports the routes name; the canary Service does not exist, so it has no entry.
+        assertThat(config.serviceEndpoints()).containsOnlyKeys(new ServiceRef("apps", "store", 8443),
+            new ServiceRef("data", "postgres", 5432));
+        assertThat(config.serviceEndpoints().get(new ServiceRef("apps", "store", 8443)))
+            .containsExactly(new Endpoint("127.0.0.21", 18443));
+        assertThat(source.cached(new ResourceKey(G, "TCPRoute", "apps", "db"))).isPresent();
+      }
+    }
+  }
+
+  @Test
   void withoutTheGatewayApiCrdsTheSourceStillServesHoldfastKinds() {
     try (MockKubeApi api = MockKubeApi.start();
          KubernetesClient client = new KubernetesClientBuilder().withConfig(MockKubeApi.configFor(api.port()))
