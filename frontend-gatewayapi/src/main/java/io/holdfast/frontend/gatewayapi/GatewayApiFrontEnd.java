@@ -35,7 +35,8 @@ import java.util.stream.Collectors;
  * {@code controllerName} is Holdfast's are accepted; their Gateways' listeners are checked ({@link ListenerRules});
  * each HTTPRoute and GRPCRoute naming one of those Gateways is attached to listeners ({@link RouteAttachment}) and
  * its rules lowered ({@link RouteRules}, backends resolved by {@link ServiceBackends}); then {@link GatewayIr}
- * builds one socket listener per Gateway port with one virtual host per hostname, and every object Holdfast owns
+ * builds one socket listener per Gateway port with one virtual host per hostname (TLSRoutes and TCPRoutes: TCP
+ * proxy chains, see {@link #streamRoutes}), and every object Holdfast owns
  * gets its status with {@code observedGeneration}. Objects of other controllers get nothing.
  */
 public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
