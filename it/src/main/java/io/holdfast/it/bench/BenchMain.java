@@ -31,18 +31,18 @@ public final class BenchMain {
     if (o.election()) {
       List<Timings> profiles = o.quick() ? List.of(Timings.FAST) : List.of(Timings.FAST, Timings.DEFAULT);
       int reps = o.reps() > 0 ? o.reps() : o.quick() ? 3 : 5;
-      measure("election", "Leader election: Holdfast vs fabric8", o, reps + " repetitions, profiles "
+      measure("election", Report.ELECTION, o, reps + " repetitions, profiles "
           + profiles.stream().map(Timings::name).toList(), () -> new ElectionBench(profiles, reps).run()).save(results);
     }
     if (o.xds()) {
       XdsBench bench = (o.quick() ? XdsBench.quick(results, o.reps()) : XdsBench.full(results, o.reps()))
           .withStreams(o.streams()).withChanges(o.changes());
-      measure("xds", "xDS fan-out and NACK handling: Holdfast vs java-control-plane", o, bench.describe(),
+      measure("xds", Report.XDS, o, bench.describe(),
           bench::run).save(results);
     }
     if (o.startup()) {
       StartupBench bench = new StartupBench(o.root(), results, o.reps() > 0 ? o.reps() : o.quick() ? 3 : 7);
-      measure("startup", "Start-up with a last-known snapshot", o, bench.describe(), bench::run).save(results);
+      measure("startup", Report.STARTUP, o, bench.describe(), bench::run).save(results);
     }
     Report.write(o.root(), results, o.command());
     log.info("bench: wrote {}", o.root().resolve("docs/BENCHMARKS.md"));
