@@ -27,10 +27,13 @@ public final class BenchMain {
   public static void main(String[] args) {
     Options o = Options.parse(args);
     MOCK_LOG.setLevel(java.util.logging.Level.WARNING);
-    Path results = o.root().resolve("it/target/bench-results");
+    // A quick run is a sanity check: its figures (few repetitions) go to their own document and never replace the
+    // committed ones.
+    Path results = o.root().resolve(o.quick() ? "it/target/bench-results-quick" : "it/target/bench-results");
+    Path document = o.root().resolve(o.quick() ? "it/target/BENCHMARKS-quick.md" : "docs/BENCHMARKS.md");
     if (o.election()) {
       List<Timings> profiles = o.quick() ? List.of(Timings.FAST) : List.of(Timings.FAST, Timings.DEFAULT);
-      int reps = o.reps() > 0 ? o.reps() : o.quick() ? 3 : 5;
+      int reps = o.reps() > 0 ? o.reps() : o.quick() ? 1 : 5;
       measure("election", Report.ELECTION, o, reps + " repetitions, profiles "
           + profiles.stream().map(Timings::name).toList(), () -> new ElectionBench(profiles, reps).run()).save(results);
     }
@@ -41,11 +44,11 @@ public final class BenchMain {
           bench::run).save(results);
     }
     if (o.startup()) {
-      StartupBench bench = new StartupBench(o.root(), results, o.reps() > 0 ? o.reps() : o.quick() ? 3 : 7);
+      StartupBench bench = new StartupBench(o.root(), results, o.reps() > 0 ? o.reps() : o.quick() ? 1 : 7);
       measure("startup", Report.STARTUP, o, bench.describe(), bench::run).save(results);
     }
-    Report.write(o.root(), results, o.command());
-    log.info("bench: wrote {}", o.root().resolve("docs/BENCHMARKS.md"));
+    Report.write(o.root(), results, document, o.command());
+    log.info("bench: wrote {}", document);
     // Non-daemon threads of the libraries under test must not keep the JVM alive after the report is written.
     System.exit(0);
   }

@@ -32,7 +32,7 @@ class ReportTest {
         + "\n\nold translation figures\n\n## " + Report.STARTUP + "\n\nold start-up figures\n");
     new Section("xds", Report.XDS, "new xds figures\n").save(results);
 
-    Report.write(root, results, "it/bench.sh xds");
+    Report.write(root, results, root.resolve("docs/BENCHMARKS.md"), "it/bench.sh xds");
 
     String doc = Files.readString(root.resolve("docs/BENCHMARKS.md"));
     assertThat(doc).contains("old election figures", "new xds figures", "old translation figures",
