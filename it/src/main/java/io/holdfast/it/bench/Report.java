@@ -36,11 +36,12 @@ final class Report {
     doc.append("`mvn test` or `mvn verify`:\n\n");
     doc.append("```\nit/bench.sh [election|xds|startup|all] [--quick] [--reps N] [--streams N,N] [--changes N]   # this document\n");
     doc.append("it/bench-translation.sh                     # JMH translation benchmark only (`all` runs it first)\n```\n\n");
-    doc.append("`--quick` (under 3 minutes, a sanity check) runs one repetition of the fast election profile, xDS fan-out at\n");
-    doc.append("1,000 streams (SotW and delta, 10 measured changes each, 3 s NACK windows) and one start per JVM variant, skips\n");
-    doc.append("the JMH translation benchmark, and writes `it/target/BENCHMARKS-quick.md`, never this document. The full run\n");
-    doc.append("adds the default election profile, 10,000 streams, 2 repetitions of 50 changes per configuration and 7 starts\n");
-    doc.append("per variant. `--streams`/`--reps`/`--changes` override the xDS stream counts, repetitions and\n");
+    doc.append("`--quick` (under 3 minutes, a sanity check) runs one repetition of the fast election profile with a\n");
+    doc.append("10 s steady-state window, xDS fan-out at 1,000 streams (SotW and delta, 10 measured changes each, 2 s NACK\n");
+    doc.append("windows) and one start per JVM variant, skips the JMH translation benchmark, and writes\n");
+    doc.append("`it/target/BENCHMARKS-quick.md`, never this document. The full run adds the default election profile,\n");
+    doc.append("10,000 streams, 2 repetitions of 50 changes per configuration and 7 starts per variant.\n");
+    doc.append("`--streams`/`--reps`/`--changes` override the xDS stream counts, repetitions and\n");
     doc.append("measured changes (e.g. a 2,000-stream sanity loop). Server JVM flags: BENCH_JAVA_OPTS (e.g. a JFR recording). Every\n");
     doc.append("loop is bounded in count and time; all traffic is on loopback. Each section states its own run (date, exact\n");
     doc.append("command, mode, duration, load average).\n\n");
