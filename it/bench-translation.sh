@@ -8,7 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # shellcheck disable=SC2086 # MAVEN_ARGS is a list of flags
-mvn -B -q ${MAVEN_ARGS:-} -pl it -am -DskipTests package dependency:build-classpath \
+# The dependency plugin is named by its full coordinates so its prefix never has to be resolved (see it/bench.sh).
+mvn -B -q ${MAVEN_ARGS:-} -pl it -am -DskipTests package \
+  org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath \
   -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=runtime
 
 java -cp "it/target/classes:$(cat it/target/bench.classpath)" org.openjdk.jmh.Main \

@@ -20,6 +20,9 @@ public final class BenchMain {
   private static final Logger log = LoggerFactory.getLogger(BenchMain.class);
   /** Held so the level sticks: fabric8's mock server logs every request through java.util.logging. */
   private static final java.util.logging.Logger MOCK_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
+  /** Held for the same reason: grpc-netty warns with a stack trace for every stream a load client closes mid-write. */
+  private static final java.util.logging.Logger GRPC_NETTY_LOG =
+      java.util.logging.Logger.getLogger("io.grpc.netty.shaded.io.grpc.netty.NettyServerHandler");
 
   private BenchMain() {
   }
@@ -27,25 +30,29 @@ public final class BenchMain {
   public static void main(String[] args) {
     Options o = Options.parse(args);
     MOCK_LOG.setLevel(java.util.logging.Level.WARNING);
-    Path results = o.root().resolve("it/target/bench-results");
+    GRPC_NETTY_LOG.setLevel(java.util.logging.Level.SEVERE);
+    // A quick run is a sanity check: its figures (few repetitions) go to their own document and never replace the
+    // committed ones.
+    Path results = o.root().resolve(o.quick() ? "it/target/bench-results-quick" : "it/target/bench-results");
+    Path document = o.root().resolve(o.quick() ? "it/target/BENCHMARKS-quick.md" : "docs/BENCHMARKS.md");
     if (o.election()) {
       List<Timings> profiles = o.quick() ? List.of(Timings.FAST) : List.of(Timings.FAST, Timings.DEFAULT);
-      int reps = o.reps() > 0 ? o.reps() : o.quick() ? 3 : 5;
-      measure("election", "Leader election: Holdfast vs fabric8", o, reps + " repetitions, profiles "
-          + profiles.stream().map(Timings::name).toList(), () -> new ElectionBench(profiles, reps).run()).save(results);
+      int reps = o.reps() > 0 ? o.reps() : o.quick() ? 1 : 5;
+      measure("election", Report.ELECTION, o, reps + " repetitions, profiles "
+          + profiles.stream().map(Timings::name).toList(), () -> new ElectionBench(profiles, reps, o.quick() ? Duration.ofSeconds(10) : Duration.ofHours(1)).run()).save(results);
     }
     if (o.xds()) {
       XdsBench bench = (o.quick() ? XdsBench.quick(results, o.reps()) : XdsBench.full(results, o.reps()))
           .withStreams(o.streams()).withChanges(o.changes());
-      measure("xds", "xDS fan-out and NACK handling: Holdfast vs java-control-plane", o, bench.describe(),
+      measure("xds", Report.XDS, o, bench.describe(),
           bench::run).save(results);
     }
     if (o.startup()) {
-      StartupBench bench = new StartupBench(o.root(), results, o.reps() > 0 ? o.reps() : o.quick() ? 3 : 7);
-      measure("startup", "Start-up with a last-known snapshot", o, bench.describe(), bench::run).save(results);
+      StartupBench bench = new StartupBench(o.root(), results, o.reps() > 0 ? o.reps() : o.quick() ? 1 : 7);
+      measure("startup", Report.STARTUP, o, bench.describe(), bench::run).save(results);
     }
-    Report.write(o.root(), results, o.command());
-    log.info("bench: wrote {}", o.root().resolve("docs/BENCHMARKS.md"));
+    Report.write(o.root(), results, document, o.command());
+    log.info("bench: wrote {}", document);
     // Non-daemon threads of the libraries under test must not keep the JVM alive after the report is written.
     System.exit(0);
   }

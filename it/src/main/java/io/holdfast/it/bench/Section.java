@@ -36,6 +36,22 @@ record Section(String name, String title, String body) {
     }
   }
 
+  /**
+   * The section titled {@code title} in an assembled document ({@code doc}), up to the next section, with its
+   * sub-sections; empty if it has none.
+   */
+  static Optional<String> kept(String doc, String title) {
+    String heading = "## " + title + "\n";
+    int start = doc.startsWith(heading) ? 0 : doc.indexOf("\n" + heading);
+    if (start < 0) {
+      return Optional.empty();
+    }
+    start = doc.charAt(start) == '\n' ? start + 1 : start;
+    int end = doc.indexOf("\n## ", start + heading.length());
+    String section = end < 0 ? doc.substring(start) : doc.substring(start, end + 1);
+    return Optional.of(section.stripTrailing() + "\n");
+  }
+
   static Optional<String> load(Path dir, String name) {
     Path p = dir.resolve(name + ".md");
     try {

@@ -27,13 +27,20 @@ public final class ElectionBench {
 
   private final List<Timings> profiles;
   private final int reps;
+  private final Duration maxSteadyWindow;
 
   public ElectionBench(List<Timings> profiles, int reps) {
+    this(profiles, reps, Duration.ofHours(1));
+  }
+
+  /** The same with the steady-state counting window cut to at most {@code maxSteadyWindow} (quick runs). */
+  public ElectionBench(List<Timings> profiles, int reps, Duration maxSteadyWindow) {
     if (reps < 1 || reps > 50) {
       throw new IllegalArgumentException("reps must be 1..50, got " + reps);
     }
     this.profiles = List.copyOf(profiles);
     this.reps = reps;
+    this.maxSteadyWindow = maxSteadyWindow;
   }
 
   /** Runs everything and renders the report section. */
@@ -156,7 +163,7 @@ public final class ElectionBench {
 
   private void steady(Timings timings, ElectionResults results, ExecutorService pool) {
     String lease = leaseName("steady", timings, 0);
-    Duration window = timings.steadyWindow();
+    Duration window = timings.steadyWindow().compareTo(maxSteadyWindow) > 0 ? maxSteadyWindow : timings.steadyWindow();
     log.info("election: steady-state request counting profile=\"{}\" window={}s", timings.name(), window.toSeconds());
     Map<Implementation, MockKubeApi> apis = startApis();
     Map<Implementation, ReplicaPair> pairs = new EnumMap<>(Implementation.class);

@@ -7,6 +7,7 @@ import io.holdfast.election.KubernetesLeaseLock;
 import io.holdfast.election.LeaderElector;
 import io.holdfast.testkit.FaultProxy;
 import io.holdfast.testkit.MockKubeApi;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -18,17 +19,33 @@ final class HoldfastContender implements Contender {
   private final LeaderElector elector;
   private final AtomicBoolean stopped = new AtomicBoolean();
 
-  HoldfastContender(MockKubeApi api, String namespace, String lease, String identity, Timings timings) {
-    this.identity = identity;
-    this.proxy = FaultProxy.start(identity, api.port());
-    ElectionSettings settings = ElectionSettings.builder()
+  /**
+   * The profile's lease timings. Holdfast also bounds its leader-only writes (none in this benchmark) and needs
+   * leaseDuration - renewDeadline > leaderRequestTimeout + fenceSlack; the defaults (2 s + 1 s) fit the default
+   * profile, and a profile with a smaller gap gets half and a quarter of the gap instead.
+   */
+  static ElectionSettings settings(String namespace, String lease, String identity, Timings timings) {
+    Duration gap = timings.leaseDuration().minus(timings.renewDeadline());
+    return ElectionSettings.builder()
         .identity(identity)
         .leaseNamespace(namespace)
         .leaseName(lease)
         .leaseDuration(timings.leaseDuration())
         .renewDeadline(timings.renewDeadline())
         .retryPeriod(timings.retryPeriod())
+        .leaderRequestTimeout(min(Duration.ofSeconds(2), gap.dividedBy(2)))
+        .fenceSlack(min(Duration.ofSeconds(1), gap.dividedBy(4)))
         .build();
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+
+  HoldfastContender(MockKubeApi api, String namespace, String lease, String identity, Timings timings) {
+    this.identity = identity;
+    this.proxy = FaultProxy.start(identity, api.port());
+    ElectionSettings settings = settings(namespace, lease, identity, timings);
     this.client = new KubernetesClientBuilder()
         .withConfig(KubernetesLeaseLock.electionConfig(MockKubeApi.configFor(proxy.port()), settings.lockTimeout()))
         .build();

@@ -81,7 +81,6 @@ final class XdsMarkdown {
     line("");
     ratios();
     line("");
-    profile();
     line("### NACKing streams: every response rejected");
     line("");
     line("| Control plane | Streams | responses / s with no config change | responses per stream in the " + windowSeconds()
@@ -188,39 +187,6 @@ final class XdsMarkdown {
         + (n.afterChangeResponses() == 4L * n.streams()
             ? ": the new snapshot once on each of its 4 subscribed types (it had accepted none), nothing more."
             : "."))); 
-    line("");
-  }
-
-  /**
-   * Where the server's CPU goes, from Java Flight Recorder recordings of the fan-out (execution samples of the
-   * server JVM in the push window, read with {@code jfr print --events jdk.ExecutionSample}). Fixed text: it
-   * describes the change this benchmark was used for; re-profile with BENCH_JAVA_OPTS (see it/bench.sh).
-   */
-  private void profile() {
-    line("### Where the cost goes (JFR, 2,000 streams, before and after the fan-out work of 2026-12-03)");
-    line("");
-    line("- Before, SotW: 32 % of server samples in java-control-plane's `CachedProtoResourcesSerializer` (a Guava cache");
-    line("  keyed by the message itself: every stream's lookup of every resource hashed and deep-compared it, 28 % in");
-    line("  `MapField.equals`/`Endpoint.equals`...), 3-6 % `String.join` building the SotW memo key from the 100 requested");
-    line("  EDS names per stream per lookup, ~20 % gRPC framing. Heap 25.8 KiB per stream: each open watch held the");
-    line("  proxy's whole request and java-control-plane kept name sets of every response per type.");
-    line("- Before, delta: 63 % in `DeltaTypeState.plan` (copying every subscribed name into a `TreeSet` and comparing every");
-    line("  resource's version, per stream, per type, per change, though each change alters three resources).");
-    line("- Fixes: `IndexedSnapshot` serializes each resource version once into an `Any` (type URL held as bytes), reused");
-    line("  by later snapshots while the content is equal; a pass-through serializer hands those shared instances to every");
-    line("  stream; SotW watches keep an interned question (type + names) instead of the request, and the per-snapshot");
-    line("  answer memo is found by it; a delta stream that holds exactly the previous snapshot is planned from the names");
-    line("  that changed since (an equivalence the unit tests pin), and its subscriptions share name instances.");
-    line("- After, SotW: no cache lookups left; the largest part is gRPC writing each stream's ~28 KiB response into Netty");
-    line("  buffers (`MessageFramer.writePayload` ~25 %) and HTTP/2 + ACK handling: the cost is now the bytes. After,");
-    line("  delta: `plan` ~3 %; java-control-plane's delta stream observer (its own per-stream name-to-version bookkeeping,");
-    line("  ~28 % on ACKs) and the sends dominate.");
-    line("- After, 10,000 SotW streams: 51 % of server samples are on the publishing thread (`WatchRegistry.answerAll` ->");
-    line("  java-control-plane `send` -> gRPC `MessageFramer` copying each stream's response), 35 % on the two Netty event");
-    line("  loops (HTTP/2 writes, ACKs). The push is serial: one thread frames 10,000 x ~28 KiB per change, so the time to");
-    line("  the last stream grows with streams x response size. Next step (not done): frame each distinct SotW answer once");
-    line("  and write only the per-stream nonce (needs Holdfast's own ADS service instead of java-control-plane's");
-    line("  observer), or fan the answers out over the event loops per stream, keeping each stream's type order.");
     line("");
   }
 
