@@ -1,7 +1,6 @@
 package io.holdfast.xds.server;
 
 import com.google.protobuf.Message;
-import io.envoyproxy.controlplane.cache.VersionedResource;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.Resource;
@@ -45,7 +44,7 @@ final class DeltaTypeState {
   }
 
   /** A response to send: changed resources by name (sorted) and names to remove. */
-  record Plan(Map<String, VersionedResource<?>> resources, List<String> removed) {
+  record Plan(Map<String, IndexedSnapshot.Packed> resources, List<String> removed) {
   }
 
   private final Map<String, String> clientHas = new HashMap<>();
@@ -173,7 +172,7 @@ final class DeltaTypeState {
     boolean pristine = rejectedVersion == null && unknown.isEmpty();
     List<String> changedNames = pristine && syncedTo != 0 && syncedWildcard == wildcard
         ? snapshot.changedSince(syncedTo, typeUrl) : null;
-    Map<String, VersionedResource<?>> changed = new TreeMap<>();
+    Map<String, IndexedSnapshot.Packed> changed = new TreeMap<>();
     Set<String> removed = new TreeSet<>();
     if (changedNames != null) {
       // The proxy holds exactly the snapshot `syncedTo` of every name it wants: only the names that changed
@@ -183,7 +182,7 @@ final class DeltaTypeState {
         boolean wanted = subscribed.contains(name) || (everything && packed != null);
         if (packed != null) {
           if (wanted && !packed.version().equals(clientHas.get(name))) {
-            changed.put(name, VersionedResource.create(packed.any(), packed.version()));
+            changed.put(name, packed);
           }
         } else if (clientHas.containsKey(name) || (wanted && !toldAbsent.contains(name))) {
           removed.add(name);
@@ -208,7 +207,7 @@ final class DeltaTypeState {
           continue;
         }
         if (isUnknown || !packed.version().equals(clientHas.get(name))) {
-          changed.put(name, VersionedResource.create(packed.any(), packed.version()));
+          changed.put(name, packed);
         }
       }
       for (String held : clientHas.keySet()) {
@@ -238,9 +237,24 @@ final class DeltaTypeState {
     for (Resource resource : response.getResourcesList()) {
       versions.put(resource.getName(), resource.getVersion());
     }
-    Sync sync = pendingSync != null && pendingSync.version().equals(response.getSystemVersionInfo()) ? pendingSync : null;
+    record(response.getNonce(), response.getSystemVersionInfo(), versions, response.getRemovedResourcesList());
+  }
+
+  /** Records that {@code plan}, planned from the snapshot {@code version}, went out under {@code nonce}. */
+  synchronized void sent(String nonce, String version, Plan plan) {
+    Map<String, String> versions = new TreeMap<>();
+    plan.resources().forEach((name, packed) -> versions.put(name, packed.version()));
+    record(nonce, version, versions, plan.removed());
+  }
+
+  /** True while a response sent on this stream has had no reply (ACK or NACK) yet. */
+  synchronized boolean awaitingReply() {
+    return !outstanding.isEmpty();
+  }
+
+  private void record(String nonce, String version, Map<String, String> versions, List<String> removed) {
+    Sync sync = pendingSync != null && pendingSync.version().equals(version) ? pendingSync : null;
     pendingSync = null;
-    outstanding.put(response.getNonce(), new Sent(response.getSystemVersionInfo(), Map.copyOf(versions),
-        List.copyOf(response.getRemovedResourcesList()), sync));
+    outstanding.put(nonce, new Sent(version, Map.copyOf(versions), List.copyOf(removed), sync));
   }
 }

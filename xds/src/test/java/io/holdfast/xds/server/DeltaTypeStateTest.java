@@ -29,7 +29,7 @@ class DeltaTypeStateTest {
     var response = DeltaDiscoveryResponse.newBuilder().setNonce(nonce).setSystemVersionInfo(version)
         .setTypeUrl(CDS).addAllRemovedResources(plan.get().removed());
     plan.get().resources().forEach((name, versioned) -> response.addResources(
-        Resource.newBuilder().setName(name).setVersion(versioned.version()).setResource((Any) versioned.resource())));
+        Resource.newBuilder().setName(name).setVersion(versioned.version()).setResource(versioned.any())));
     state.sent(response.build());
     return plan.get();
   }

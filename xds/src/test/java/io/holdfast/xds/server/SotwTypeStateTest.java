@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 /** ACK/NACK bookkeeping of one SotW stream and type, without gRPC. */
 class SotwTypeStateTest {
 
-  private static final SotwPlan PLAN_A = new SotwPlan(List.of(), List.of("r1"), "key-a");
-  private static final SotwPlan PLAN_B = new SotwPlan(List.of(), List.of("r1"), "key-b");
+  private static final SotwPlan PLAN_A = new SotwPlan(Fixtures.LDS, "v1", List.of(), List.of("r1"), "key-a");
+  private static final SotwPlan PLAN_B = new SotwPlan(Fixtures.LDS, "v1", List.of(), List.of("r1"), "key-b");
 
   private final SotwTypeState state = new SotwTypeState();
 
@@ -25,8 +25,7 @@ class SotwTypeStateTest {
 
   /** Simulates the cache answering {@code watchRequest} with plan at version, sent under nonce. */
   private void send(DiscoveryRequest watchRequest, SotwPlan plan, String version, String nonce) {
-    state.planned(watchRequest, new SotwTypeState.Sent(version, plan.key(), plan.names()));
-    state.sent(watchRequest, nonce, version);
+    state.sent(new SotwTypeState.Sent(version, plan.key(), plan.names()), nonce);
   }
 
   @Test
@@ -118,7 +117,7 @@ class SotwTypeStateTest {
     state.onRequest(first);
     send(first, PLAN_A, "v1", "0");
     state.onRequest(request("", "0", "bad"));
-    SotwPlan moreNames = new SotwPlan(List.of(), List.of("r1", "r2"), "key-a-and-r2");
+    SotwPlan moreNames = new SotwPlan(Fixtures.LDS, "v1", List.of(), List.of("r1", "r2"), "key-a-and-r2");
 
     assertThat(state.shouldSend(PLAN_A, "v1", false)).isFalse();
     assertThat(state.shouldSend(moreNames, "v1", false)).isTrue();
