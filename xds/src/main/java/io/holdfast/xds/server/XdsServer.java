@@ -134,7 +134,11 @@ public final class XdsServer implements AutoCloseable {
       SocketAddress address = settings.bindHost().isEmpty()
           ? new InetSocketAddress(settings.port())
           : new InetSocketAddress(settings.bindHost(), settings.port());
-      var builder = NettyServerBuilder.forAddress(address, credentials);
+      // Requests are handled on the Netty event loop: a request is parsed, booked and at most answered from
+      // memoised bytes, so hopping each one to a thread pool cost more than it saved (measured with
+      // it/bench.sh xds: server CPU per change -45% for delta, -8% for SotW at 2,000 streams). A request may
+      // wait for the registry's lock while a snapshot is being pushed; the push never waits for an event loop.
+      var builder = NettyServerBuilder.forAddress(address, credentials).directExecutor();
       discovery.services().forEach(builder::addService);
       Server server = builder.build();
       try {
