@@ -1,10 +1,11 @@
 package io.holdfast.xds.server;
 
 import com.google.protobuf.Message;
-import io.envoyproxy.controlplane.cache.VersionedResource;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.Resource;
+import com.google.common.collect.Interner;
+import com.google.common.collect.Interners;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -19,8 +20,10 @@ import java.util.TreeSet;
 /**
  * What one delta stream knows about one resource type: the proxy's subscriptions, the version of each resource
  * it holds, the names it has been told do not exist, responses awaiting a reply, and the rejected snapshot
- * version. Kept here rather than taken from java-control-plane's observer because that one neither reads
- * {@code initial_resource_versions} nor remembers that a missing name was already reported as removed.
+ * version. Unlike java-control-plane's delta observer it reads {@code initial_resource_versions} and remembers
+ * that a missing name was already reported as removed. An idle synced stream keeps what its proxy holds as a
+ * reference to the snapshot it synced to rather than a map per name (see {@link #holdsMap()}), and its
+ * subscriptions as a set shared with every stream asking the same names.
  * Thread-safe: every method synchronises on this object and calls out to nothing.
  *
  * <p>A NACK makes the proxy's versions of the resources in the rejected response unknown: gRPC clients (gRFC
@@ -41,15 +44,32 @@ final class DeltaTypeState {
    * "After this, what the proxy holds of every name it wants is exactly snapshot {@code serial}", valid while
    * nothing else changed the stream's state ({@code generation}).
    */
-  record Sync(long serial, String version, boolean wildcard, long generation) {
+  record Sync(IndexedSnapshot snapshot, String version, boolean wildcard, long generation) {
+
+    long serial() {
+      return snapshot.serial();
+    }
   }
 
   /** A response to send: changed resources by name (sorted) and names to remove. */
-  record Plan(Map<String, VersionedResource<?>> resources, List<String> removed) {
+  record Plan(Map<String, IndexedSnapshot.Packed> resources, List<String> removed) {
   }
 
-  private final Map<String, String> clientHas = new HashMap<>();
-  private final Set<String> subscribed = new HashSet<>();
+  /** Subscription sets, shared by every stream of the same type asking the same names; weakly held. */
+  private static final Interner<Set<String>> SUBSCRIPTIONS = Interners.newWeakInterner();
+
+  /**
+   * The version of each resource the proxy holds, by name; null while that is exactly what {@link #heldSnapshot}
+   * has of every name the stream wants (the usual state of an idle stream), so thousands of synced streams keep
+   * no map each. Materialised again by any change other than an ACK that keeps the stream synced.
+   */
+  private Map<String, String> clientHas = new HashMap<>();
+  /** While {@link #clientHas} is null: the snapshot the proxy holds, wildcard or not, and the type. */
+  private IndexedSnapshot heldSnapshot;
+  private boolean heldWildcard;
+  private String typeUrl;
+  /** Immutable and interned; replaced (copy on change) when the proxy subscribes or unsubscribes. */
+  private Set<String> subscribed = Set.of();
   private final Set<String> toldAbsent = new HashSet<>();
   /** Names of a NACKed response: the proxy may or may not have applied them. */
   private final Set<String> unknown = new HashSet<>();
@@ -73,13 +93,17 @@ final class DeltaTypeState {
 
   /** Applies a request (reply to a nonce first, then subscription changes) and classifies it. */
   synchronized Reply onRequest(DeltaDiscoveryRequest request) {
-    long synced = syncedTo;
     boolean plainAck = seenFirstRequest && !request.hasErrorDetail() && !request.getResponseNonce().isEmpty()
         && request.getResourceNamesSubscribeCount() == 0 && request.getResourceNamesUnsubscribeCount() == 0;
     Sync acked = plainAck ? Optional.ofNullable(outstanding.get(request.getResponseNonce())).map(Sent::syncTo)
         .orElse(null) : null;
+    boolean keepsSync = acked != null && acked.generation() == generation;
+    if (clientHas == null && !keepsSync) {
+      clientHas = heldOf(heldSnapshot, heldWildcard);
+      heldSnapshot = null;
+    }
     syncedTo = 0;
-    if (acked != null && acked.generation() == generation) {
+    if (keepsSync) {
       syncedTo = acked.serial();
       syncedWildcard = acked.wildcard();
     } else if (!plainAck) {
@@ -95,15 +119,22 @@ final class DeltaTypeState {
       generation++;
       syncedTo = 0;
     }
-    for (String name : request.getResourceNamesUnsubscribeList()) {
-      subscribed.remove(name);
-      clientHas.remove(name);
-      toldAbsent.remove(name);
-      unknown.remove(name);
+    if (request.getResourceNamesUnsubscribeCount() > 0 || request.getResourceNamesSubscribeCount() > 0) {
+      Set<String> names = new HashSet<>(subscribed);
+      for (String name : request.getResourceNamesUnsubscribeList()) {
+        names.remove(name);
+        clientHas.remove(name);
+        toldAbsent.remove(name);
+        unknown.remove(name);
+      }
+      for (String name : request.getResourceNamesSubscribeList()) {
+        names.add(Names.shared(name));
+        toldAbsent.remove(name); // asking again deserves an answer again
+      }
+      subscribed = SUBSCRIPTIONS.intern(Set.copyOf(names));
     }
-    for (String name : request.getResourceNamesSubscribeList()) {
-      subscribed.add(Names.shared(name));
-      toldAbsent.remove(name); // asking again deserves an answer again
+    if (keepsSync && syncedTo != 0) {
+      dropHeldMap(acked);
     }
     return reply;
   }
@@ -119,11 +150,15 @@ final class DeltaTypeState {
         return Reply.UNKNOWN_NONCE;
       }
       ackedVersion = sent.version();
-      clientHas.putAll(sent.resources());
+      if (clientHas != null) {
+        clientHas.putAll(sent.resources());
+      }
       toldAbsent.removeAll(sent.resources().keySet());
       unknown.removeAll(sent.resources().keySet());
       for (String name : sent.removed()) {
-        clientHas.remove(name);
+        if (clientHas != null) {
+          clientHas.remove(name);
+        }
         toldAbsent.add(name);
         unknown.remove(name);
       }
@@ -150,6 +185,51 @@ final class DeltaTypeState {
     return ackedVersion;
   }
 
+  /**
+   * The stream ACKed a response that syncs it to {@code sync}'s snapshot: what the proxy holds is now that
+   * snapshot's resources of every wanted name. Keeps a reference to the snapshot instead of a map, checking the
+   * map against it the first time (a map may hold extra names, e.g. from initial_resource_versions).
+   */
+  private void dropHeldMap(Sync sync) {
+    if (clientHas != null && !clientHas.equals(heldOf(sync.snapshot(), sync.wildcard()))) {
+      return;
+    }
+    clientHas = null;
+    heldSnapshot = sync.snapshot();
+    heldWildcard = sync.wildcard();
+  }
+
+  /** What a synced proxy holds of {@code snapshot}: its version of each wanted name it has. */
+  private Map<String, String> heldOf(IndexedSnapshot snapshot, boolean wildcard) {
+    Map<String, IndexedSnapshot.Packed> all = snapshot.packedOfType(typeUrl);
+    Map<String, String> held = new HashMap<>();
+    if (wildcard || subscribed.contains("*")) {
+      all.forEach((name, packed) -> held.put(name, packed.version()));
+    } else {
+      for (String name : subscribed) {
+        IndexedSnapshot.Packed packed = all.get(name);
+        if (packed != null) {
+          held.put(name, packed.version());
+        }
+      }
+    }
+    return held;
+  }
+
+  /** Whether what the proxy holds is kept as a map (false: by reference to the synced snapshot). */
+  synchronized boolean holdsMap() {
+    return clientHas != null;
+  }
+
+  /** The version of {@code name} the proxy holds, or null. */
+  private String held(String name) {
+    if (clientHas != null) {
+      return clientHas.get(name);
+    }
+    boolean wanted = heldWildcard || subscribed.contains("*") || subscribed.contains(name);
+    return wanted ? heldSnapshot.resourceVersion(typeUrl, name) : null;
+  }
+
   private void forgetHeld(String name) {
     clientHas.remove(name);
     toldAbsent.remove(name);
@@ -167,13 +247,14 @@ final class DeltaTypeState {
     if (rejectedVersion != null && !snapshot.version().equals(rejectedVersion)) {
       rejectedVersion = null;
     }
+    this.typeUrl = typeUrl;
     boolean holdBackUnknown = rejectedVersion != null;
     boolean everything = wildcard || subscribed.contains("*");
     Map<String, IndexedSnapshot.Packed> all = snapshot.packedOfType(typeUrl);
     boolean pristine = rejectedVersion == null && unknown.isEmpty();
     List<String> changedNames = pristine && syncedTo != 0 && syncedWildcard == wildcard
         ? snapshot.changedSince(syncedTo, typeUrl) : null;
-    Map<String, VersionedResource<?>> changed = new TreeMap<>();
+    Map<String, IndexedSnapshot.Packed> changed = new TreeMap<>();
     Set<String> removed = new TreeSet<>();
     if (changedNames != null) {
       // The proxy holds exactly the snapshot `syncedTo` of every name it wants: only the names that changed
@@ -182,14 +263,18 @@ final class DeltaTypeState {
         IndexedSnapshot.Packed packed = all.get(name);
         boolean wanted = subscribed.contains(name) || (everything && packed != null);
         if (packed != null) {
-          if (wanted && !packed.version().equals(clientHas.get(name))) {
-            changed.put(name, VersionedResource.create(packed.any(), packed.version()));
+          if (wanted && !packed.version().equals(held(name))) {
+            changed.put(name, packed);
           }
-        } else if (clientHas.containsKey(name) || (wanted && !toldAbsent.contains(name))) {
+        } else if (held(name) != null || (wanted && !toldAbsent.contains(name))) {
           removed.add(name);
         }
       }
     } else {
+      if (clientHas == null) {
+        clientHas = heldOf(heldSnapshot, heldWildcard);
+        heldSnapshot = null;
+      }
       Set<String> wanted = new TreeSet<>(subscribed);
       wanted.remove("*");
       if (everything) {
@@ -208,7 +293,7 @@ final class DeltaTypeState {
           continue;
         }
         if (isUnknown || !packed.version().equals(clientHas.get(name))) {
-          changed.put(name, VersionedResource.create(packed.any(), packed.version()));
+          changed.put(name, packed);
         }
       }
       for (String held : clientHas.keySet()) {
@@ -224,11 +309,14 @@ final class DeltaTypeState {
     if (changed.isEmpty() && removed.isEmpty()) {
       if (pristine) {
         syncedTo = snapshot.serial();
+        if (clientHas == null) {
+          heldSnapshot = snapshot; // nothing the stream wants changed: it holds this snapshot's as well
+        }
         syncedWildcard = wildcard;
       }
       return Optional.empty();
     }
-    pendingSync = pristine ? new Sync(snapshot.serial(), snapshot.version(), wildcard, generation) : null;
+    pendingSync = pristine ? new Sync(snapshot, snapshot.version(), wildcard, generation) : null;
     return Optional.of(new Plan(changed, List.copyOf(removed)));
   }
 
@@ -238,9 +326,24 @@ final class DeltaTypeState {
     for (Resource resource : response.getResourcesList()) {
       versions.put(resource.getName(), resource.getVersion());
     }
-    Sync sync = pendingSync != null && pendingSync.version().equals(response.getSystemVersionInfo()) ? pendingSync : null;
+    record(response.getNonce(), response.getSystemVersionInfo(), versions, response.getRemovedResourcesList());
+  }
+
+  /** Records that {@code plan}, planned from the snapshot {@code version}, went out under {@code nonce}. */
+  synchronized void sent(String nonce, String version, Plan plan) {
+    Map<String, String> versions = new TreeMap<>();
+    plan.resources().forEach((name, packed) -> versions.put(name, packed.version()));
+    record(nonce, version, versions, plan.removed());
+  }
+
+  /** True while a response sent on this stream has had no reply (ACK or NACK) yet. */
+  synchronized boolean awaitingReply() {
+    return !outstanding.isEmpty();
+  }
+
+  private void record(String nonce, String version, Map<String, String> versions, List<String> removed) {
+    Sync sync = pendingSync != null && pendingSync.version().equals(version) ? pendingSync : null;
     pendingSync = null;
-    outstanding.put(response.getNonce(), new Sent(response.getSystemVersionInfo(), Map.copyOf(versions),
-        List.copyOf(response.getRemovedResourcesList()), sync));
+    outstanding.put(nonce, new Sent(version, Map.copyOf(versions), List.copyOf(removed), sync));
   }
 }

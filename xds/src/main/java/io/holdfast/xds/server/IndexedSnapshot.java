@@ -25,8 +25,43 @@ final class IndexedSnapshot {
   /** Distinct SotW questions remembered per snapshot; beyond this, answers are computed each time. */
   private static final int MAX_MEMO = 4096;
 
-  /** One resource as served: its content hash and its packed form (deterministic serialisation). */
-  record Packed(String version, Any any) {
+  /**
+   * One resource as served: its name, content hash and packed form (deterministic serialisation), and, once a
+   * delta stream is sent it, its {@code Resource} entry in wire form, shared by every delta stream and by later
+   * snapshots that keep this instance.
+   */
+  static final class Packed {
+
+    private final String name;
+    private final String version;
+    private final Any any;
+    private byte[] deltaEntry;
+
+    Packed(String name, String version, Any any) {
+      this.name = name;
+      this.version = version;
+      this.any = any;
+    }
+
+    String name() {
+      return name;
+    }
+
+    String version() {
+      return version;
+    }
+
+    Any any() {
+      return any;
+    }
+
+    /** This resource as one {@code resources} field of a DeltaDiscoveryResponse, encoded on first use. */
+    synchronized byte[] deltaEntry() {
+      if (deltaEntry == null) {
+        deltaEntry = Encoded.deltaEntry(name, version, any);
+      }
+      return deltaEntry;
+    }
   }
 
   private static final AtomicLong SERIALS = new AtomicLong();
@@ -67,7 +102,7 @@ final class IndexedSnapshot {
         byte[] bytes = Hashes.serialize(resource);
         String version = Hashes.of(bytes);
         // The type URL is set as bytes so writing the Any to each stream copies it instead of encoding it again.
-        packs.put(name, was != null && was.version().equals(version) ? was : new Packed(version, Any.newBuilder()
+        packs.put(name, was != null && was.version().equals(version) ? was : new Packed(name, version, Any.newBuilder()
             .setTypeUrlBytes(ByteString.copyFromUtf8(TYPE_URL_PREFIX + resource.getDescriptorForType().getFullName()))
             .setValue(ByteString.copyFrom(bytes))
             .build()));

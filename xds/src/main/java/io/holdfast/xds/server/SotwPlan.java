@@ -8,18 +8,32 @@ import java.util.SortedMap;
 import java.util.TreeSet;
 
 /**
- * What a state-of-the-world response for one request would contain.
- *
- * @param resources the resources to send, packed once per snapshot and shared by every stream, sorted by name
- * @param names     their names, same order
- * @param key       hash of the question (wildcard or the requested names) and the answer (each name and its
- *                  content hash): equal keys mean the proxy would get nothing new
+ * What a state-of-the-world response for one request would contain, and (once asked for) its encoding without
+ * the nonce, which every stream sent this answer shares. Immutable apart from that memo.
  */
-record SotwPlan(List<Any> resources, List<String> names, String key) {
+final class SotwPlan {
 
-  SotwPlan {
-    resources = List.copyOf(resources);
-    names = List.copyOf(names);
+  private final String typeUrl;
+  private final String version;
+  private final List<Any> resources;
+  private final List<String> names;
+  private final String key;
+  private byte[] body;
+
+  /**
+   * @param typeUrl   the resource type
+   * @param version   the snapshot version answered from (the response's version_info)
+   * @param resources the resources to send, packed once per snapshot and shared by every stream, sorted by name
+   * @param names     their names, same order
+   * @param key       hash of the question (wildcard or the requested names) and the answer (each name and its
+   *                  content hash): equal keys mean the proxy would get nothing new
+   */
+  SotwPlan(String typeUrl, String version, List<Any> resources, List<String> names, String key) {
+    this.typeUrl = typeUrl;
+    this.version = version;
+    this.resources = List.copyOf(resources);
+    this.names = List.copyOf(names);
+    this.key = key;
   }
 
   /**
@@ -46,6 +60,37 @@ record SotwPlan(List<Any> resources, List<String> names, String key) {
         fingerprint.append(name).append('\u0000').append(packed.version()).append('\u0001');
       }
     }
-    return new SotwPlan(resources, names, Hashes.of(fingerprint.toString()));
+    return new SotwPlan(typeUrl, snapshot.version(), resources, names, Hashes.of(fingerprint.toString()));
+  }
+
+  String typeUrl() {
+    return typeUrl;
+  }
+
+  String version() {
+    return version;
+  }
+
+  List<Any> resources() {
+    return resources;
+  }
+
+  List<String> names() {
+    return names;
+  }
+
+  String key() {
+    return key;
+  }
+
+  /**
+   * The response's version_info, resources and type_url, encoded on first use and then shared: a memoised plan
+   * is encoded once per snapshot and question however many streams are sent it.
+   */
+  synchronized byte[] body() {
+    if (body == null) {
+      body = Encoded.sotwBody(version, resources, typeUrl);
+    }
+    return body;
   }
 }

@@ -1,7 +1,6 @@
 package io.holdfast.xds.server;
 
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +20,7 @@ final class SotwTypeState {
   /** Nonces remembered; the server only honours replies to the latest one, a few spare cover races. */
   private static final int REMEMBERED_NONCES = 8;
 
-  /** One response: its snapshot version, its {@link SotwPlan#key()} (null if unknown) and resource names. */
+  /** One response: its snapshot version, its {@link SotwPlan#key()} and resource names. */
   record Sent(String version, String key, List<String> names) {
   }
 
@@ -34,8 +33,6 @@ final class SotwTypeState {
     }
   }
 
-  /** Planned responses waiting for their nonce, keyed by the identity of the request their watch answers. */
-  private final Map<DiscoveryRequest, Sent> planned = new IdentityHashMap<>();
   private final Map<String, Tracked> byNonce = new LinkedHashMap<>(16, 0.75f, false) {
     @Override
     protected boolean removeEldestEntry(Map.Entry<String, Tracked> eldest) {
@@ -107,22 +104,8 @@ final class SotwTypeState {
     return accepted == null || !plan.key().equals(accepted.key());
   }
 
-  /** Records a response about to be sent for the watch of {@code request}. */
-  synchronized void planned(DiscoveryRequest request, Sent sent) {
-    planned.put(request, sent);
-  }
-
-  /** Forgets a planned response that was never sent (its watch was cancelled or sending failed). */
-  synchronized void abandoned(DiscoveryRequest request) {
-    planned.remove(request);
-  }
-
-  /** Records that a response for the watch of {@code request} went out with {@code nonce}. */
-  synchronized void sent(DiscoveryRequest request, String nonce, String version) {
-    Sent sent = planned.remove(request);
-    if (sent == null || !sent.version().equals(version)) {
-      sent = new Sent(version, null, List.of());
-    }
+  /** Records that {@code sent} went out under {@code nonce}. */
+  synchronized void sent(Sent sent, String nonce) {
     byNonce.put(nonce, new Tracked(sent));
   }
 }

@@ -11,8 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One open xDS stream: its node id (from the first request that carries one) and per-type protocol state.
- * Created by {@link StreamTracker} when the stream opens, handed to the cache with each request through
- * {@link RequestHandoff}, dropped when the stream closes. Thread-safe.
+ * Created by {@link StreamTracker} when the stream opens, used by the stream and its watches,
+ * dropped when the stream closes. Thread-safe.
  */
 final class StreamState {
 
@@ -25,7 +25,7 @@ final class StreamState {
   private volatile NackEvent lastNack;
 
   /**
-   * @param id             java-control-plane's stream id (unique per discovery server)
+   * @param id             the stream id (unique per server)
    * @param defaultTypeUrl the type of a per-type stream; empty for ADS
    */
   StreamState(long id, String defaultTypeUrl) {

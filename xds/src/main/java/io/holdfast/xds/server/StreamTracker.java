@@ -1,12 +1,7 @@
 package io.holdfast.xds.server;
 
-import io.envoyproxy.controlplane.server.DiscoveryServerCallbacks;
-import io.envoyproxy.controlplane.server.exception.RequestException;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
-import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
-import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
-import io.grpc.Status;
 import io.holdfast.ir.NackEvent;
 import io.holdfast.ir.NackListener;
 import java.time.Clock;
@@ -18,21 +13,21 @@ import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The discovery server's callbacks: keeps a {@link StreamState} per open stream, turns each request into
- * ACK/NACK bookkeeping before the cache sees it, records every response's nonce, and reports NACKs (counter,
- * one WARN line, {@link NackListener}). java-control-plane has no NACK callback; a NACK is a request with
- * {@code error_detail}. Never throws, except a {@link RequestException} for a delta ACK of an unknown nonce
- * (java-control-plane would fail on it with a NullPointerException).
+ * Keeps a {@link StreamState} per open stream for {@link SotwStream} and {@link DeltaStream}: turns each request
+ * into ACK/NACK bookkeeping before a watch is opened for it, counts responses, and reports NACKs (counter, one
+ * WARN line, {@link NackListener}); a NACK is a request with {@code error_detail}. Never throws.
  */
-final class StreamTracker implements DiscoveryServerCallbacks {
+final class StreamTracker {
 
   private static final Logger log = LoggerFactory.getLogger(StreamTracker.class);
 
   private final Map<Long, StreamState> streams = new ConcurrentHashMap<>();
+  private final AtomicLong ids = new AtomicLong();
   private final XdsMetrics metrics;
   private final NackListener nackListener;
   private final Clock clock;
@@ -79,43 +74,36 @@ final class StreamTracker implements DiscoveryServerCallbacks {
     return streams.size();
   }
 
-  @Override
-  public void onStreamOpen(long streamId, String typeUrl) {
-    streams.put(streamId, new StreamState(streamId, typeUrl));
-    log.debug("xDS stream opened: stream={} type={}", streamId, typeUrl.isEmpty() ? "ADS" : typeUrl);
+  /** Registers a new stream; {@code defaultTypeUrl} is the type of a per-type stream, empty for ADS. */
+  StreamState opened(String defaultTypeUrl) {
+    StreamState stream = new StreamState(ids.getAndIncrement(), defaultTypeUrl);
+    streams.put(stream.id(), stream);
+    log.debug("xDS stream opened: stream={} type={}", stream.id(), defaultTypeUrl.isEmpty() ? "ADS" : defaultTypeUrl);
+    return stream;
   }
 
-  @Override
-  public void onStreamClose(long streamId, String typeUrl) {
-    closed(streamId, "completed");
-  }
-
-  @Override
-  public void onStreamCloseWithError(long streamId, String typeUrl, Throwable error) {
-    closed(streamId, Status.fromThrowable(error).getCode().toString());
-  }
-
-  @Override
-  public void onV3StreamRequest(long streamId, DiscoveryRequest request) {
-    StreamState stream = stream(streamId);
+  /** A SotW request: node id, then ACK/NACK bookkeeping for its type (NACKs reported). Never throws. */
+  void sotwRequest(StreamState stream, DiscoveryRequest request) {
     try {
       noteNode(stream, request.hasNode(), request.getNode());
       String type = stream.typeOf(request.getTypeUrl());
-      if (!type.isEmpty()) { // an ADS request without a type is refused by the discovery server itself
+      if (!type.isEmpty()) {
         Reply reply = stream.sotw(type).onRequest(request);
         if (reply.kind() == Reply.Kind.NACK) {
           reportNack(stream, type, reply, request.getErrorDetail().getMessage());
         }
       }
     } catch (RuntimeException e) {
-      log.error("xDS request bookkeeping failed: stream={} type={}", streamId, request.getTypeUrl(), e);
+      log.error("xDS request bookkeeping failed: stream={} type={}", stream.id(), request.getTypeUrl(), e);
     }
-    RequestHandoff.put(request, stream);
   }
 
-  @Override
-  public void onV3StreamDeltaRequest(long streamId, DeltaDiscoveryRequest request) throws RequestException {
-    StreamState stream = stream(streamId);
+  /**
+   * A delta request: node id, then bookkeeping for its type (NACKs reported). Never throws; returns
+   * {@link Reply.Kind#UNKNOWN_NONCE} (logged) for an ACK of a nonce with no unanswered response, which the
+   * caller answers by closing the stream.
+   */
+  Reply deltaRequest(StreamState stream, DeltaDiscoveryRequest request) {
     Reply reply = Reply.OK;
     String type = "";
     try {
@@ -128,47 +116,18 @@ final class StreamTracker implements DiscoveryServerCallbacks {
         }
       }
     } catch (RuntimeException e) {
-      log.error("xDS delta request bookkeeping failed: stream={} type={}", streamId, request.getTypeUrl(), e);
+      log.error("xDS delta request bookkeeping failed: stream={} type={}", stream.id(), request.getTypeUrl(), e);
     }
     if (reply.kind() == Reply.Kind.UNKNOWN_NONCE) {
       log.warn("xDS delta stream closed: ACK of a nonce with no unanswered response: node={} stream={} type={}"
-          + " nonce={}", stream.nodeId(), streamId, TypeUrls.shortName(type), request.getResponseNonce());
-      throw new RequestException(Status.INVALID_ARGUMENT.withDescription(
-          "response_nonce " + request.getResponseNonce() + " does not name an unanswered response"));
+          + " nonce={}", stream.nodeId(), stream.id(), TypeUrls.shortName(type), request.getResponseNonce());
     }
-    RequestHandoff.put(request, stream);
+    return reply;
   }
 
-  @Override
-  public void onV3StreamResponse(long streamId, DiscoveryRequest request, DiscoveryResponse response) {
-    try {
-      StreamState stream = streams.get(streamId);
-      if (stream != null) {
-        stream.sotw(response.getTypeUrl()).sent(request, response.getNonce(), response.getVersionInfo());
-      }
-      metrics.pushed(response.getTypeUrl());
-    } catch (RuntimeException e) {
-      log.error("xDS response bookkeeping failed: stream={} type={}", streamId, response.getTypeUrl(), e);
-    }
-  }
-
-  @Override
-  public void onV3StreamDeltaResponse(long streamId, DeltaDiscoveryRequest request,
-      DeltaDiscoveryResponse response) {
-    try {
-      StreamState stream = streams.get(streamId);
-      if (stream != null) {
-        stream.delta(response.getTypeUrl()).sent(response);
-      }
-      metrics.pushed(response.getTypeUrl());
-    } catch (RuntimeException e) {
-      log.error("xDS delta response bookkeeping failed: stream={} type={}", streamId, response.getTypeUrl(), e);
-    }
-  }
-
-  /** The state of a stream; created if the open callback was somehow missed, so a request is never dropped. */
-  private StreamState stream(long streamId) {
-    return streams.computeIfAbsent(streamId, id -> new StreamState(id, ""));
+  /** Counts a response sent. */
+  void pushed(String typeUrl) {
+    metrics.pushed(typeUrl);
   }
 
   private void noteNode(StreamState stream, boolean hasNode, io.envoyproxy.envoy.config.core.v3.Node node) {
@@ -177,13 +136,13 @@ final class StreamTracker implements DiscoveryServerCallbacks {
     }
   }
 
-  private void closed(long streamId, String reason) {
-    StreamState stream = streams.remove(streamId);
-    if (stream != null && !stream.nodeId().isEmpty()) {
-      presence.closed(stream.nodeId());
-    }
-    if (stream != null) {
-      log.debug("xDS stream closed: node={} stream={} reason={}", stream.nodeId(), streamId, reason);
+  /** Forgets a closed stream; {@code reason} is "completed" or the gRPC status code. Idempotent. */
+  void closed(StreamState stream, String reason) {
+    if (streams.remove(stream.id(), stream)) {
+      if (!stream.nodeId().isEmpty()) {
+        presence.closed(stream.nodeId());
+      }
+      log.debug("xDS stream closed: node={} stream={} reason={}", stream.nodeId(), stream.id(), reason);
     }
   }
 

@@ -26,7 +26,7 @@ final class TypeUrls {
   private TypeUrls() {
   }
 
-  /** java-control-plane can only serialise these types; a watch for another type is never answered. */
+  /** The types this server sends; a request for another type is logged once and never answered. */
   static boolean supported(String typeUrl) {
     return PUSH_ORDER.contains(typeUrl);
   }

@@ -1,14 +1,5 @@
 package io.holdfast.xds.server;
 
-import io.envoyproxy.controlplane.cache.ConfigWatcher;
-import io.envoyproxy.controlplane.cache.DeltaResponse;
-import io.envoyproxy.controlplane.cache.DeltaWatch;
-import io.envoyproxy.controlplane.cache.DeltaXdsRequest;
-import io.envoyproxy.controlplane.cache.Response;
-import io.envoyproxy.controlplane.cache.Watch;
-import io.envoyproxy.controlplane.cache.WatchCancelledException;
-import io.envoyproxy.controlplane.cache.XdsRequest;
-import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.holdfast.xds.snapshot.XdsSnapshot;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -16,36 +7,61 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * java-control-plane's {@link ConfigWatcher} over one snapshot shared by all nodes. A watch is answered at once
- * when its stream needs something from the current snapshot, otherwise kept open and re-examined on each new
- * snapshot. What a stream needs is decided by its {@link SotwTypeState} / {@link DeltaTypeState}, which arrive
- * with the request through {@link RequestHandoff}.
+ * The current snapshot and the open watches of all streams. A watch is answered at once when its stream needs
+ * something from the current snapshot, otherwise kept open and re-examined on each new snapshot. What a stream
+ * needs is decided by its {@link SotwTypeState} / {@link DeltaTypeState}.
  *
- * <p>Threading: publishers are serialised by their own lock; one lock guards the snapshot and the open watches; answers are sent while holding it (the
- * discovery server's default direct executor only queues the message on the gRPC stream), which keeps every
- * stream's responses in snapshot order. Lock order is this lock, then a type state's monitor.
+ * <p>Threading: publishers are serialised by their own lock; one lock guards the snapshot and the open watches;
+ * answers are sent while holding it (sending only queues the encoded bytes on the gRPC stream), which keeps every
+ * stream's responses in snapshot order and in push order per snapshot. Lock order is this lock, then a type
+ * state's monitor, then a stream's response channel.
  */
-final class WatchRegistry implements ConfigWatcher {
+final class WatchRegistry {
 
   private static final Logger log = LoggerFactory.getLogger(WatchRegistry.class);
 
-  private record SotwEntry(Watch watch, String typeUrl, SotwTypeState state, SotwQuestion question) {
+  /** A SotW stream's open question for one type; finished once answered or cancelled. */
+  static final class SotwWatch {
+    private final SotwStream stream;
+    private final String typeUrl;
+    private final SotwTypeState state;
+    private final SotwQuestion question;
+    private volatile boolean cancelled;
+
+    private SotwWatch(SotwStream stream, String typeUrl, SotwTypeState state, SotwQuestion question) {
+      this.stream = stream;
+      this.typeUrl = typeUrl;
+      this.state = state;
+      this.question = question;
+    }
   }
 
-  private record DeltaEntry(DeltaWatch watch, String typeUrl, DeltaTypeState state, boolean wildcard) {
+  /** A delta stream's open interest in one type; finished once answered or cancelled. */
+  static final class DeltaWatch {
+    private final DeltaStream stream;
+    private final String typeUrl;
+    private final DeltaTypeState state;
+    private final boolean wildcard;
+    private volatile boolean cancelled;
+
+    private DeltaWatch(DeltaStream stream, String typeUrl, DeltaTypeState state, boolean wildcard) {
+      this.stream = stream;
+      this.typeUrl = typeUrl;
+      this.state = state;
+      this.wildcard = wildcard;
+    }
   }
 
   private final Object publishing = new Object();
   private final Object lock = new Object();
   private IndexedSnapshot current;
-  private final Map<String, Set<SotwEntry>> sotw = new HashMap<>();
-  private final Map<String, Set<DeltaEntry>> delta = new HashMap<>();
+  private final Map<String, Set<SotwWatch>> sotw = new HashMap<>();
+  private final Map<String, Set<DeltaWatch>> delta = new HashMap<>();
 
   Optional<IndexedSnapshot> current() {
     synchronized (lock) {
@@ -76,9 +92,8 @@ final class WatchRegistry implements ConfigWatcher {
       types.addAll(delta.keySet());
       int answered = 0;
       for (String type : types) {
-        // Cancelled watches are dropped too, in case one was cancelled before its stop hook was set.
-        answered += answerOpen(sotw.get(type), e -> e.watch().isCancelled() || answer(e, next, false));
-        answered += answerOpen(delta.get(type), e -> e.watch().isCancelled() || answer(e, next));
+        answered += answerOpen(sotw.get(type), w -> w.cancelled || answer(w, next, false));
+        answered += answerOpen(delta.get(type), w -> w.cancelled || answer(w, next));
       }
       log.info("xDS snapshot now current: version={} previous={} finishedWatches={}",
           next.version(), previous, answered);
@@ -95,115 +110,71 @@ final class WatchRegistry implements ConfigWatcher {
     return before - open.size();
   }
 
-  @Override
-  public Watch createWatch(boolean ads, XdsRequest request, Set<String> knownResourceNames,
-      Consumer<Response> responseConsumer, boolean hasClusterChanged, boolean allowDefaultEmptyEdsUpdate) {
-    StreamState stream = RequestHandoff.take(request.v3Request());
-    String type = servableType(stream, request.getTypeUrl());
-    if (type == null) {
-      return new Watch(ads, false, request, responseConsumer);
-    }
-    // An open watch keeps only the interned question and a request naming the type (it identifies the response
-    // in SotwTypeState), not the proxy's request, whose parsed resource names are a copy per stream.
-    Watch watch = new Watch(ads, false, XdsRequest.create(DiscoveryRequest.newBuilder().setTypeUrl(type).build()),
-        responseConsumer);
-    try {
-      var entry = new SotwEntry(watch, type, stream.sotw(type), SotwQuestion.of(type, request.getResourceNamesList()));
-      boolean forceEndpoints = ads && hasClusterChanged && TypeUrls.ENDPOINT.equals(type);
-      synchronized (lock) {
-        if (current != null && answer(entry, current, forceEndpoints)) {
-          return watch;
-        }
-        sotw.computeIfAbsent(type, t -> new LinkedHashSet<>()).add(entry);
-        watch.setStop(() -> forget(sotw, type, entry));
-      }
-    } catch (RuntimeException e) {
-      log.error("xDS request ignored: creating its watch failed: type={}", request.getTypeUrl(), e);
-    }
-    return watch;
-  }
-
-  @Override
-  public DeltaWatch createDeltaWatch(DeltaXdsRequest request, String requesterVersion,
-      Map<String, String> resourceVersions, Set<String> pendingResources, boolean isWildcard,
-      Consumer<DeltaResponse> responseConsumer, boolean hasClusterChanged) {
-    // Subscriptions and held versions live in DeltaTypeState; the watch only carries the request.
-    DeltaWatch watch = new DeltaWatch(request, Map.of(), Set.of(), requesterVersion, isWildcard, responseConsumer);
-    try {
-      StreamState stream = RequestHandoff.take(request.v3Request());
-      String type = servableType(stream, request.getTypeUrl());
-      if (type == null) {
+  /**
+   * Opens a SotW watch for {@code question}, answered at once if the stream needs something from the current
+   * snapshot; {@code forceEndpoints} sends EDS even if the proxy has it (see {@link SotwTypeState#shouldSend}).
+   */
+  SotwWatch watch(SotwStream stream, String typeUrl, SotwTypeState state, SotwQuestion question,
+      boolean forceEndpoints) {
+    var watch = new SotwWatch(stream, typeUrl, state, question);
+    synchronized (lock) {
+      if (current != null && answer(watch, current, forceEndpoints)) {
         return watch;
       }
-      var entry = new DeltaEntry(watch, type, stream.delta(type), isWildcard);
-      synchronized (lock) {
-        if (current != null && answer(entry, current)) {
-          return watch;
-        }
-        delta.computeIfAbsent(type, t -> new LinkedHashSet<>()).add(entry);
-        watch.setStop(() -> forget(delta, type, entry));
-      }
-    } catch (RuntimeException e) {
-      log.error("xDS delta request ignored: creating its watch failed: type={}", request.getTypeUrl(), e);
+      sotw.computeIfAbsent(typeUrl, t -> new LinkedHashSet<>()).add(watch);
     }
     return watch;
   }
 
-  /** The type to serve, or null (logged) when there is no stream context or the type cannot be served. */
-  private static String servableType(StreamState stream, String requestTypeUrl) {
-    if (stream == null) {
-      // Only reachable if this watcher is wired without StreamTracker; never answer blind.
-      log.error("xDS request ignored: no stream state for it (StreamTracker not installed?) type={}",
-          requestTypeUrl);
-      return null;
-    }
-    String type = stream.typeOf(requestTypeUrl);
-    if (!TypeUrls.supported(type)) {
-      if (stream.firstUnsupported(type)) {
-        log.warn("xDS request ignored: unsupported resource type: node={} stream={} type={}",
-            stream.nodeId(), stream.id(), type);
+  /** Opens a delta watch, answered at once if the stream needs something from the current snapshot. */
+  DeltaWatch watch(DeltaStream stream, String typeUrl, DeltaTypeState state, boolean wildcard) {
+    var watch = new DeltaWatch(stream, typeUrl, state, wildcard);
+    synchronized (lock) {
+      if (current != null && answer(watch, current)) {
+        return watch;
       }
-      return null;
+      delta.computeIfAbsent(typeUrl, t -> new LinkedHashSet<>()).add(watch);
     }
-    return type;
+    return watch;
+  }
+
+  void cancel(SotwWatch watch) {
+    watch.cancelled = true;
+    forget(sotw, watch.typeUrl, watch);
+  }
+
+  void cancel(DeltaWatch watch) {
+    watch.cancelled = true;
+    forget(delta, watch.typeUrl, watch);
   }
 
   /** Sends the SotW answer if the stream needs it; true when the watch is finished (answered or gone). */
-  private boolean answer(SotwEntry entry, IndexedSnapshot snapshot, boolean forceEndpoints) {
-    XdsRequest request = entry.watch().request();
-    SotwPlan plan = snapshot.sotwPlan(entry.question());
-    if (!entry.state().shouldSend(plan, snapshot.version(), forceEndpoints)) {
-      return false;
-    }
-    entry.state().planned(request.v3Request(), new SotwTypeState.Sent(snapshot.version(), plan.key(), plan.names()));
+  private static boolean answer(SotwWatch watch, IndexedSnapshot snapshot, boolean forceEndpoints) {
     try {
-      entry.watch().respond(Response.create(request, plan.resources(), snapshot.version()));
-      return true;
-    } catch (WatchCancelledException e) {
-      entry.state().abandoned(request.v3Request());
+      SotwPlan plan = snapshot.sotwPlan(watch.question);
+      if (!watch.state.shouldSend(plan, snapshot.version(), forceEndpoints)) {
+        return false;
+      }
+      watch.stream.send(watch.state, plan);
       return true;
     } catch (RuntimeException e) {
       // Keep the watch: the next snapshot retries, and a closing stream cancels it.
-      entry.state().abandoned(request.v3Request());
-      log.warn("xDS response failed: type={} version={}", entry.typeUrl(), snapshot.version(), e);
+      log.warn("xDS response failed: type={} version={}", watch.typeUrl, snapshot.version(), e);
       return false;
     }
   }
 
   /** Sends the delta answer if the stream needs one; true when the watch is finished (answered or gone). */
-  private boolean answer(DeltaEntry entry, IndexedSnapshot snapshot) {
-    Optional<DeltaTypeState.Plan> plan = entry.state().plan(snapshot, entry.typeUrl(), entry.wildcard());
-    if (plan.isEmpty()) {
-      return false;
-    }
+  private static boolean answer(DeltaWatch watch, IndexedSnapshot snapshot) {
     try {
-      entry.watch().respond(DeltaResponse.create(entry.watch().request(), plan.get().resources(),
-          plan.get().removed(), snapshot.version()));
-      return true;
-    } catch (WatchCancelledException e) {
+      Optional<DeltaTypeState.Plan> plan = watch.state.plan(snapshot, watch.typeUrl, watch.wildcard);
+      if (plan.isEmpty()) {
+        return false;
+      }
+      watch.stream.send(watch.typeUrl, watch.state, plan.get(), snapshot.version());
       return true;
     } catch (RuntimeException e) {
-      log.warn("xDS delta response failed: type={} version={}", entry.typeUrl(), snapshot.version(), e);
+      log.warn("xDS delta response failed: type={} version={}", watch.typeUrl, snapshot.version(), e);
       return false;
     }
   }

@@ -1,6 +1,5 @@
 package io.holdfast.xds.server;
 
-import io.envoyproxy.controlplane.cache.ConfigWatcher;
 import io.holdfast.xds.snapshot.XdsSnapshot;
 import java.util.Objects;
 import java.util.Optional;
@@ -30,8 +29,8 @@ public final class XdsCache {
     return watches.current().map(IndexedSnapshot::snapshot);
   }
 
-  /** The watcher java-control-plane's discovery server asks; needs {@link StreamTracker} as its callback. */
-  ConfigWatcher configWatcher() {
+  /** The snapshot and open watches {@link DiscoveryService}'s streams use. */
+  WatchRegistry registry() {
     return watches;
   }
 }

@@ -1,6 +1,7 @@
 /**
  * The xDS serving layer: a NACK-aware cache of the one {@link io.holdfast.xds.snapshot.XdsSnapshot} every proxy
- * gets, and the gRPC server that serves it over java-control-plane's {@code V3DiscoveryServer}.
+ * gets, and the gRPC server that serves it (its own ADS and per-type services, state-of-the-world and delta,
+ * writing responses from bytes encoded once per snapshot and shared by every stream that gets them).
  *
  * <p>Public surface: {@link io.holdfast.xds.server.XdsCache} (thread-safe; holds the snapshot),
  * {@link io.holdfast.xds.server.XdsServer} (serves a cache), {@link io.holdfast.xds.server.XdsServerSettings},

@@ -29,7 +29,7 @@ class DeltaTypeStateTest {
     var response = DeltaDiscoveryResponse.newBuilder().setNonce(nonce).setSystemVersionInfo(version)
         .setTypeUrl(CDS).addAllRemovedResources(plan.get().removed());
     plan.get().resources().forEach((name, versioned) -> response.addResources(
-        Resource.newBuilder().setName(name).setVersion(versioned.version()).setResource((Any) versioned.resource())));
+        Resource.newBuilder().setName(name).setVersion(versioned.version()).setResource(versioned.any())));
     state.sent(response.build());
     return plan.get();
   }
@@ -209,5 +209,62 @@ class DeltaTypeStateTest {
     // v3 arrives before the ACK of "1": the stream's synced state is still v1, so "a" is sent again.
     IndexedSnapshot v3 = next(v2, edsCluster("a", 2), edsCluster("b", 3));
     assertThat(state.plan(v3, CDS, true)).get().satisfies(p -> assertThat(p.resources()).containsOnlyKeys("a", "b"));
+  }
+
+  @Test
+  void aSyncedStreamKeepsNoMapOfWhatItHoldsAndStillAnswersExactly() {
+    state.onRequest(DeltaDiscoveryRequest.newBuilder().setTypeUrl(CDS).addResourceNamesSubscribe("a")
+        .addResourceNamesSubscribe("b").build());
+    IndexedSnapshot v1 = indexed(edsCluster("a"), edsCluster("b"), edsCluster("c"));
+    send(state.plan(v1, CDS, false), v1.version(), "0");
+    assertThat(state.holdsMap()).isTrue();
+    ack("0");
+    assertThat(state.holdsMap()).as("synced: held = v1's a and b").isFalse();
+
+    IndexedSnapshot v2 = next(v1, edsCluster("a", 2), edsCluster("c", 2));
+    var second = send(state.plan(v2, CDS, false), v2.version(), "1");
+    assertThat(second.resources()).containsOnlyKeys("a");
+    assertThat(second.removed()).containsExactly("b");
+    ack("1");
+    assertThat(state.holdsMap()).isFalse();
+
+    // Unsubscribing materialises the map again: "a" is no longer held, and later changes to it are not sent.
+    state.onRequest(DeltaDiscoveryRequest.newBuilder().setTypeUrl(CDS).addResourceNamesUnsubscribe("a")
+        .addResourceNamesSubscribe("c").build());
+    assertThat(state.holdsMap()).isTrue();
+    var third = send(state.plan(v2, CDS, false), v2.version(), "2");
+    assertThat(third.resources()).containsOnlyKeys("c");
+    ack("2");
+    IndexedSnapshot v3 = next(v2, edsCluster("a", 3), edsCluster("c", 2));
+    assertThat(state.plan(v3, CDS, false)).isEmpty();
+    state.onRequest(DeltaDiscoveryRequest.newBuilder().setTypeUrl(CDS).addResourceNamesSubscribe("a").build());
+    assertThat(send(state.plan(v3, CDS, false), v3.version(), "3").resources()).containsOnlyKeys("a");
+  }
+
+  @Test
+  void aSyncedStreamAnswersASnapshotThatSkippedOneFromEveryName() {
+    state.onRequest(DeltaDiscoveryRequest.newBuilder().setTypeUrl(CDS).build());
+    IndexedSnapshot v1 = indexed(edsCluster("a"), edsCluster("b"));
+    send(state.plan(v1, CDS, true), v1.version(), "0");
+    ack("0");
+    assertThat(state.holdsMap()).isFalse();
+    IndexedSnapshot v2 = next(v1, edsCluster("a", 2), edsCluster("b"));
+    IndexedSnapshot v3 = next(v2, edsCluster("a", 2), edsCluster("c"));
+    // v2 was never planned for this stream: v3 is compared with what it holds (v1), name by name.
+    var plan = send(state.plan(v3, CDS, true), v3.version(), "1");
+    assertThat(plan.resources()).containsOnlyKeys("a", "c");
+    assertThat(plan.removed()).containsExactly("b");
+  }
+
+  @Test
+  void heldNamesTheStreamDoesNotWantKeepTheMapSoTheirRemovalIsStillSent() {
+    IndexedSnapshot v1 = indexed(edsCluster("a"), edsCluster("b"));
+    state.onRequest(DeltaDiscoveryRequest.newBuilder().setTypeUrl(CDS).addResourceNamesSubscribe("a")
+        .putInitialResourceVersions("b", v1.resourceVersion(CDS, "b")).build());
+    send(state.plan(v1, CDS, false), v1.version(), "0");
+    ack("0");
+    assertThat(state.holdsMap()).as("b is held but not wanted: not what a synced snapshot says").isTrue();
+    IndexedSnapshot v2 = next(v1, edsCluster("a"));
+    assertThat(send(state.plan(v2, CDS, false), v2.version(), "1").removed()).containsExactly("b");
   }
 }

@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 /** ACK/NACK bookkeeping of one SotW stream and type, without gRPC. */
 class SotwTypeStateTest {
 
-  private static final SotwPlan PLAN_A = new SotwPlan(List.of(), List.of("r1"), "key-a");
-  private static final SotwPlan PLAN_B = new SotwPlan(List.of(), List.of("r1"), "key-b");
+  private static final SotwPlan PLAN_A = new SotwPlan(Fixtures.LDS, "v1", List.of(), List.of("r1"), "key-a");
+  private static final SotwPlan PLAN_B = new SotwPlan(Fixtures.LDS, "v1", List.of(), List.of("r1"), "key-b");
 
   private final SotwTypeState state = new SotwTypeState();
 
@@ -23,10 +23,9 @@ class SotwTypeStateTest {
     return builder.build();
   }
 
-  /** Simulates the cache answering {@code watchRequest} with plan at version, sent under nonce. */
-  private void send(DiscoveryRequest watchRequest, SotwPlan plan, String version, String nonce) {
-    state.planned(watchRequest, new SotwTypeState.Sent(version, plan.key(), plan.names()));
-    state.sent(watchRequest, nonce, version);
+  /** Simulates the server sending plan at version under nonce. */
+  private void send(SotwPlan plan, String version, String nonce) {
+    state.sent(new SotwTypeState.Sent(version, plan.key(), plan.names()), nonce);
   }
 
   @Test
@@ -39,7 +38,7 @@ class SotwTypeStateTest {
   void ackedAnswerIsNotSentAgainButAChangedOneIs() {
     DiscoveryRequest first = request("", "", null);
     state.onRequest(first);
-    send(first, PLAN_A, "v1", "0");
+    send(PLAN_A, "v1", "0");
     assertThat(state.onRequest(request("v1", "0", null))).isEqualTo(Reply.OK);
 
     assertThat(state.shouldSend(PLAN_A, "v2", false)).isFalse();
@@ -51,7 +50,7 @@ class SotwTypeStateTest {
   void nackBlocksTheRejectedVersionOnlyAndIsReportedOnce() {
     DiscoveryRequest first = request("", "", null);
     state.onRequest(first);
-    send(first, PLAN_A, "v1", "0");
+    send(PLAN_A, "v1", "0");
 
     Reply reply = state.onRequest(request("", "0", "bad route"));
     assertThat(reply).isEqualTo(Reply.nack("v1", List.of("r1")));
@@ -65,7 +64,7 @@ class SotwTypeStateTest {
   void requestAfterANackWithTheSameNonceAcceptsNothing() {
     DiscoveryRequest first = request("", "", null);
     state.onRequest(first);
-    send(first, PLAN_A, "v1", "0");
+    send(PLAN_A, "v1", "0");
     state.onRequest(request("", "0", "bad"));
     // Envoy sends error_detail once; a later request (e.g. new names) has the same nonce and the old version.
     assertThat(state.onRequest(request("", "0", null))).isEqualTo(Reply.OK);
@@ -86,10 +85,10 @@ class SotwTypeStateTest {
   void afterANackARevertToThePreviouslyAckedAnswerIsSent() {
     DiscoveryRequest first = request("", "", null);
     state.onRequest(first);
-    send(first, PLAN_A, "v1", "0");
+    send(PLAN_A, "v1", "0");
     DiscoveryRequest ack = request("v1", "0", null);
     state.onRequest(ack);
-    send(ack, PLAN_B, "v2", "1");
+    send(PLAN_B, "v2", "1");
     state.onRequest(request("v1", "1", "cluster h: unsupported lb policy"));
 
     assertThat(state.shouldSend(PLAN_B, "v2", false)).as("the rejected version is not resent").isFalse();
@@ -101,11 +100,11 @@ class SotwTypeStateTest {
   void aRejectedVersionIsSentAgainAfterTheSnapshotMovedOnAndBack() {
     DiscoveryRequest first = request("", "", null);
     state.onRequest(first);
-    send(first, PLAN_A, "v1", "0");
+    send(PLAN_A, "v1", "0");
     DiscoveryRequest nack = request("", "0", "bad");
     state.onRequest(nack);
     assertThat(state.shouldSend(PLAN_B, "v2", false)).isTrue();
-    send(nack, PLAN_B, "v2", "1");
+    send(PLAN_B, "v2", "1");
     state.onRequest(request("v2", "1", null));
 
     assertThat(state.shouldSend(PLAN_A, "v1", false)).as("v1 is current again; the proxy holds v2").isTrue();
@@ -116,9 +115,9 @@ class SotwTypeStateTest {
   void aNewSubscriptionAtTheRejectedVersionIsAnswered() {
     DiscoveryRequest first = request("", "", null);
     state.onRequest(first);
-    send(first, PLAN_A, "v1", "0");
+    send(PLAN_A, "v1", "0");
     state.onRequest(request("", "0", "bad"));
-    SotwPlan moreNames = new SotwPlan(List.of(), List.of("r1", "r2"), "key-a-and-r2");
+    SotwPlan moreNames = new SotwPlan(Fixtures.LDS, "v1", List.of(), List.of("r1", "r2"), "key-a-and-r2");
 
     assertThat(state.shouldSend(PLAN_A, "v1", false)).isFalse();
     assertThat(state.shouldSend(moreNames, "v1", false)).isTrue();
