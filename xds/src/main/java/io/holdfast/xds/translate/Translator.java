@@ -1,10 +1,10 @@
 package io.holdfast.xds.translate;
 
-import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.Message;
 import io.envoyproxy.controlplane.cache.Resources;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
 import io.envoyproxy.envoy.config.route.v3.VirtualHost;
+import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.ir.Cluster;
 import io.holdfast.ir.Ir;
@@ -12,9 +12,6 @@ import io.holdfast.ir.Listener;
 import io.holdfast.ir.Origin;
 import io.holdfast.ir.Secret;
 import io.holdfast.xds.snapshot.XdsSnapshot;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -70,14 +67,21 @@ public final class Translator {
     for (Listener listener : ir.listeners()) {
       if (listener instanceof Listener.Socket socket) {
         String name = EnvoyNames.socket(socket);
+        // Each HTTP chain's filters, from its virtual hosts' remembered facts rather than a scan of every route.
+        Map<Listener.FilterChain.Http, List<HttpFilter>> filters = new IdentityHashMap<>();
         for (Listener.FilterChain chain : socket.filterChains()) {
           if (chain instanceof Listener.FilterChain.Http http) {
             String routesName = EnvoyNames.chainRoutes(socket, chain);
             List<Built> hosts = new ArrayList<>(http.virtualHosts().size());
+            boolean cors = false;
+            boolean faults = false;
             for (io.holdfast.ir.VirtualHost host : http.virtualHosts()) {
-              hosts.add(memo.envoyHosts.get(last.envoyHosts, host,
-                  h -> Built.of(RouteTranslator.virtualHost(h, RouteTranslator.Flavor.ENVOY))));
+              HostEntry entry = memo.envoyHosts.get(last.envoyHosts, host, Translator::envoyHost);
+              hosts.add(entry.built());
+              cors |= entry.cors();
+              faults |= entry.faults();
             }
+            filters.put(http, HttpFilters.beforeRouter(cors, faults));
             Built routes = memo.routes.get(last.routes, new RoutesKey(routesName, hosts), Translator::routes);
             // A lone chain's routes carry the listener's name and origin, as they always have.
             out.put(Resources.V3.ROUTE_TYPE_URL, routes, routesName.equals(name) ? socket.origin() : chain.origin(),
@@ -85,7 +89,8 @@ public final class Translator {
           }
         }
         // Rebuilt every time: there are few, and remembering one would mean comparing all its routes.
-        out.put(Resources.V3.LISTENER_TYPE_URL, Built.of(ListenerTranslator.socket(socket)), socket.origin(), name);
+        out.put(Resources.V3.LISTENER_TYPE_URL, Built.of(ListenerTranslator.socket(socket, filters::get)),
+            socket.origin(), name);
       } else if (listener instanceof Listener.ClientApi client) {
         Built host = memo.grpcHosts.get(last.grpcHosts, client.virtualHost(),
             h -> Built.of(RouteTranslator.virtualHost(h, RouteTranslator.Flavor.GRPC)));
@@ -117,63 +122,54 @@ public final class Translator {
         cluster.dns().isEmpty() ? Built.of(ClusterTranslator.loadAssignment(cluster)) : null);
   }
 
-  /**
-   * A RouteConfiguration of a name and virtual hosts, with the digest of its deterministic serialisation computed
-   * from the hosts' remembered bytes: fields are written in field-number order, {@code name} (1) then each
-   * {@code virtual_hosts} (2) as a length-delimited field, which {@code Translation}'s tests hold equal to
-   * serialising the message.
-   */
-  private static Built routes(RoutesKey key) {
-    RouteConfiguration.Builder routes = RouteConfiguration.newBuilder().setName(key.name());
-    MessageDigest sha = XdsSnapshot.sha256();
-    byte[] header = new byte[key.name().length() * 3 + 16];
-    try {
-      CodedOutputStream coded = CodedOutputStream.newInstance(header);
-      if (!key.name().isEmpty()) {
-        coded.writeString(RouteConfiguration.NAME_FIELD_NUMBER, key.name());
-      }
-      sha.update(header, 0, coded.getTotalBytesWritten());
-      for (Built host : key.hosts()) {
-        routes.addVirtualHosts((VirtualHost) host.message());
-        coded = CodedOutputStream.newInstance(header);
-        coded.writeTag(RouteConfiguration.VIRTUAL_HOSTS_FIELD_NUMBER, 2); // 2: length-delimited
-        coded.writeUInt32NoTag(host.bytes().length);
-        sha.update(header, 0, coded.getTotalBytesWritten());
-        sha.update(host.bytes());
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e); // cannot happen: the header buffer is large enough
-    }
-    return new Built(routes.build(), null, sha.digest());
+  private static HostEntry envoyHost(io.holdfast.ir.VirtualHost host) {
+    return new HostEntry(Built.of(RouteTranslator.virtualHost(host, RouteTranslator.Flavor.ENVOY)),
+        HttpFilters.usesCors(host), HttpFilters.injectsFaults(host));
   }
 
   /**
-   * An Envoy message with its digest and, where a larger resource is assembled from it, its serialisation.
-   * Compared by identity: equal IR elements map to the same instance within a translator.
+   * A RouteConfiguration of a name and virtual hosts, with its digest ({@link XdsSnapshot#routeConfigurationDigest})
+   * from the hosts' remembered digests: an edit of one host hashes that host only.
+   */
+  private static Built routes(RoutesKey key) {
+    RouteConfiguration.Builder routes = RouteConfiguration.newBuilder().setName(key.name());
+    List<byte[]> digests = new ArrayList<>(key.hosts().size());
+    for (Built host : key.hosts()) {
+      routes.addVirtualHosts((VirtualHost) host.message());
+      digests.add(host.digest);
+    }
+    return new Built(routes.build(), XdsSnapshot.routeConfigurationDigest(
+        RouteConfiguration.newBuilder().setName(key.name()).build(), digests));
+  }
+
+  /**
+   * An Envoy message with its digest ({@link XdsSnapshot#digest}). Compared by identity: equal IR elements map to
+   * the same instance within a translator.
    */
   private static final class Built {
     private final Message message;
-    private final byte[] bytes;
     private final byte[] digest;
 
-    Built(Message message, byte[] bytes, byte[] digest) {
+    Built(Message message, byte[] digest) {
       this.message = message;
-      this.bytes = bytes;
       this.digest = digest;
     }
 
+    /** Not for RouteConfigurations, whose digest is a hash tree: see {@link #routes}. */
     static Built of(Message message) {
-      byte[] bytes = XdsSnapshot.serialize(message);
-      return new Built(message, bytes, XdsSnapshot.sha256().digest(bytes));
+      return new Built(message, XdsSnapshot.sha256().digest(XdsSnapshot.serialize(message)));
     }
 
     Message message() {
       return message;
     }
+  }
 
-    byte[] bytes() {
-      return bytes;
-    }
+  /**
+   * An Envoy virtual host and the facts about its routes the listener's HTTP filters depend on, so a listener is
+   * rebuilt from its hosts' facts without reading their routes.
+   */
+  private record HostEntry(Built built, boolean cors, boolean faults) {
   }
 
   /** A cluster and, for EDS, its load assignment (null for DNS clusters, whose endpoints are inline). */
@@ -200,7 +196,7 @@ public final class Translator {
   /** What one translation built, by IR element. */
   private static final class Memo {
     final Cache<Cluster, ClusterEntry> clusters = new Cache<>();
-    final Cache<io.holdfast.ir.VirtualHost, Built> envoyHosts = new Cache<>();
+    final Cache<io.holdfast.ir.VirtualHost, HostEntry> envoyHosts = new Cache<>();
     final Cache<io.holdfast.ir.VirtualHost, Built> grpcHosts = new Cache<>();
     final Cache<RoutesKey, Built> routes = new Cache<>();
     final Cache<ApiKey, Built> apiListeners = new Cache<>();
