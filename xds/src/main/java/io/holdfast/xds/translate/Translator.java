@@ -43,19 +43,25 @@ import java.util.function.Function;
  * that of one build), the Envoy message each became with its digest (see {@link XdsSnapshot#digest}), and reuses
  * them for equal elements of the next IR. IR elements are records, so "equal" is value equality; an element
  * that is the very same instance as last time is found without comparing its content, which is what keeps the
- * cost of an edit proportional to the edit when the IR shares its unchanged elements. A route configuration is
- * re-assembled from its virtual hosts' remembered serialisations, and the snapshot version is computed from the
- * per-resource digests ({@link XdsSnapshot#versionOfDigests}), so an unchanged resource is never serialised
- * again. The output is exactly that of a fresh translator. One translation at a time ({@code translate} is
+ * cost of an edit proportional to the edit when the IR shares its unchanged elements (as
+ * {@code HoldfastFrontEnd.lowerIncrementally} gives it); the first translation indexes nothing by value, so the
+ * second finds its elements by identity only. A route configuration is re-assembled from its virtual hosts'
+ * remembered messages, its digest a hash tree over theirs ({@link XdsSnapshot#routeConfigurationDigest}), a
+ * listener's HTTP filters come from its virtual hosts' remembered facts, and the snapshot version is computed
+ * from the per-resource digests ({@link XdsSnapshot#versionOfDigests}), so an unchanged resource is never
+ * serialised or hashed again. The output is exactly that of a fresh translator. One translation at a time ({@code translate} is
  * synchronized); create one translator per config history.
  */
 public final class Translator {
 
-  /** Results remembered from the latest translation. */
-  private Memo last = new Memo();
+  /** Results remembered from the latest translation; null before the first. */
+  private Memo last;
 
   public synchronized Translation translate(Ir ir) {
-    Memo memo = new Memo();
+    // The first build has nothing to reuse, so it indexes nothing by value (hashing every IR element would cost a
+    // full build about a tenth); the second finds the first's elements by identity only.
+    Memo memo = new Memo(last != null);
+    Memo last = this.last != null ? this.last : new Memo(false);
     Output out = new Output();
     for (Cluster cluster : ir.clusters()) {
       ClusterEntry entry = memo.clusters.get(last.clusters, cluster, Translator::cluster);
@@ -112,7 +118,7 @@ public final class Translator {
     out.origins.forEach((name, origin) -> objects.put(name, origin.object()));
     Translation translation = new Translation(new XdsSnapshot(XdsSnapshot.versionOfDigests(out.digests),
         out.resources), objects, out.origins);
-    last = memo; // only after success: a failed translation keeps the previous memory
+    this.last = memo; // only after success: a failed translation keeps the previous memory
     return translation;
   }
 
@@ -195,21 +201,36 @@ public final class Translator {
 
   /** What one translation built, by IR element. */
   private static final class Memo {
-    final Cache<Cluster, ClusterEntry> clusters = new Cache<>();
-    final Cache<io.holdfast.ir.VirtualHost, HostEntry> envoyHosts = new Cache<>();
-    final Cache<io.holdfast.ir.VirtualHost, Built> grpcHosts = new Cache<>();
-    final Cache<RoutesKey, Built> routes = new Cache<>();
-    final Cache<ApiKey, Built> apiListeners = new Cache<>();
-    final Cache<Secret, Built> secrets = new Cache<>();
+    final Cache<Cluster, ClusterEntry> clusters;
+    final Cache<io.holdfast.ir.VirtualHost, HostEntry> envoyHosts;
+    final Cache<io.holdfast.ir.VirtualHost, Built> grpcHosts;
+    final Cache<RoutesKey, Built> routes;
+    final Cache<ApiKey, Built> apiListeners;
+    final Cache<Secret, Built> secrets;
+
+    /** @param byValue whether elements are also indexed by value, for the next build to find equal copies */
+    Memo(boolean byValue) {
+      clusters = new Cache<>(byValue);
+      envoyHosts = new Cache<>(byValue);
+      grpcHosts = new Cache<>(byValue);
+      routes = new Cache<>(byValue);
+      apiListeners = new Cache<>(byValue);
+      secrets = new Cache<>(byValue);
+    }
   }
 
   /**
    * Values by key, looked up first by identity (an unchanged IR element passed on as the same instance costs no
-   * comparison) and then by value.
+   * comparison) and then by value, if indexed by value.
    */
   private static final class Cache<K, V> {
     private final Map<K, V> byIdentity = new IdentityHashMap<>();
+    private final boolean indexed;
     private final Map<K, V> byValue = new HashMap<>();
+
+    Cache(boolean indexByValue) {
+      indexed = indexByValue;
+    }
 
     /** This build's value for {@code key}: this build's, else the previous build's, else newly built. */
     V get(Cache<K, V> previous, K key, Function<K, V> build) {
@@ -224,15 +245,19 @@ public final class Translator {
         byIdentity.put(key, value);
         return value;
       }
-      value = byValue.get(key);
-      if (value == null) {
-        value = previous.byValue.get(key);
+      if (indexed) {
+        value = byValue.get(key);
+        if (value == null && previous.indexed) {
+          value = previous.byValue.get(key);
+        }
       }
       if (value == null) {
         value = build.apply(key);
       }
       byIdentity.put(key, value);
-      byValue.putIfAbsent(key, value);
+      if (indexed) {
+        byValue.putIfAbsent(key, value);
+      }
       return value;
     }
   }
