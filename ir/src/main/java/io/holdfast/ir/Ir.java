@@ -94,10 +94,12 @@ public record Ir(List<Listener> listeners, List<Cluster> clusters, List<Secret> 
   private static void requireClusters(List<Route> routes, Map<ResourceKey, Cluster> clusters) {
     for (Route route : routes) {
       if (route.action() instanceof RouteAction.Forwarding forwarding) {
-        for (ResourceKey key : forwarding.clusters()) {
-          if (!clusters.containsKey(key)) {
-            throw new IllegalArgumentException(route.origin() + " forwards to cluster " + key
-                + ", which is not in the IR");
+        if (forwarding instanceof RouteAction.Forward forward) {
+          requireCluster(route, forward.cluster(), clusters);
+        } else {
+          // Not clusters(): a list per route, built by a stream, was a fifth of an incremental build's cost.
+          for (RouteAction.WeightedCluster target : ((RouteAction.Split) forwarding).targets()) {
+            requireCluster(route, target.cluster(), clusters);
           }
         }
         Optional<RoutePolicies.Mirror> mirror = forwarding.policy().mirror();
@@ -106,6 +108,12 @@ public record Ir(List<Listener> listeners, List<Cluster> clusters, List<Secret> 
               + ", which is not in the IR");
         }
       }
+    }
+  }
+
+  private static void requireCluster(Route route, ResourceKey key, Map<ResourceKey, Cluster> clusters) {
+    if (!clusters.containsKey(key)) {
+      throw new IllegalArgumentException(route.origin() + " forwards to cluster " + key + ", which is not in the IR");
     }
   }
 
