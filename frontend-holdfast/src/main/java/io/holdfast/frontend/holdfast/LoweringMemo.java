@@ -31,6 +31,8 @@ final class LoweringMemo {
   private List<RouteTable> nextTables = List.of();
   private Map<ResourceKey, ClusterEntry> nextClusters = new HashMap<>();
   private Map<ResourceKey, HostEntry> nextHosts = new HashMap<>();
+  /** This revision's clusters' keys, each to the cluster's own instance (see {@link Lowering#virtualHost}). */
+  private Map<ResourceKey, ResourceKey> clusterKeys = new HashMap<>();
   private boolean tablesUnchanged;
   private int lowered;
 
@@ -40,6 +42,7 @@ final class LoweringMemo {
     nextTables = accepted.routeTables();
     nextClusters = new HashMap<>();
     nextHosts = new HashMap<>();
+    clusterKeys = new HashMap<>();
     lowered = 0;
   }
 
@@ -61,17 +64,21 @@ final class LoweringMemo {
         && previous.endpoints().equals(endpoints) ? previous
         : new ClusterEntry(upstream, endpoints, lowered(Lowering.cluster(upstream, config)));
     nextClusters.put(upstream.key(), entry);
+    clusterKeys.put(entry.cluster().origin().object(), entry.cluster().origin().object());
     return entry.cluster();
   }
 
-  /** The virtual host of {@code vs} and its client listeners, reused while it and the RouteTables are unchanged. */
+  /**
+   * The virtual host of {@code vs} and its client listeners, reused while it and the RouteTables are unchanged.
+   * Call after this revision's {@link #cluster}s, whose key instances its routes then share.
+   */
   HostEntry virtualHost(VirtualService vs, List<RouteTable> routeTables) {
     HostEntry previous = hosts.get(vs.key());
     HostEntry entry;
     if (previous != null && tablesUnchanged && sameSource(previous.source(), vs)) {
       entry = previous;
     } else {
-      VirtualHost host = lowered(Lowering.virtualHost(vs, routeTables));
+      VirtualHost host = lowered(Lowering.virtualHost(vs, routeTables, clusterKeys));
       entry = new HostEntry(vs, host, Lowering.clientListeners(vs, host));
     }
     nextHosts.put(vs.key(), entry);

@@ -11,6 +11,7 @@ import io.holdfast.api.ServiceRef;
 import io.holdfast.ir.Cluster;
 import io.holdfast.ir.Ir;
 import io.holdfast.ir.Listener;
+import io.holdfast.ir.RouteAction;
 import io.holdfast.ir.VirtualHost;
 import java.util.ArrayList;
 import java.util.List;
@@ -96,6 +97,9 @@ class IncrementalLoweringTest {
       assertThat(second.clusters().get(i)).isSameAs(first.clusters().get(i));
     }
     assertThat(clientHost(second, "api.test")).isSameAs(clientHost(first, "api.test"));
+    // A route names its cluster by the cluster's own key instance, which the IR's check finds without comparing.
+    assertThat(((RouteAction.Forward) host(second, "web").routes().get(0).action()).cluster())
+        .isSameAs(cluster(second, "a").origin().object());
   }
 
   @Test
