@@ -38,6 +38,8 @@ import java.util.function.Consumer;
 public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
 
   private final LastGoodValidator validator;
+  /** The previous revision's IR elements, so unchanged objects lower to the same instances. */
+  private final LoweringMemo memo = new LoweringMemo();
 
   public HoldfastFrontEnd() {
     this(Clock.systemUTC());
@@ -56,7 +58,25 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
     for (ObjectStatus status : verdicts.statuses().values()) {
       builder.status(status, created.getOrDefault(status.key(), Optional.empty()));
     }
-    lowerInto(verdicts.accepted(), builder::add, builder::add, builder::add);
+    lowerInto(verdicts.accepted(), memo, builder::add, builder::add, builder::add);
+  }
+
+  /**
+   * The IR of an accepted config, as {@link #lowerAccepted}, but elements whose source objects are unchanged since
+   * this front end's previous lowering ({@link #lower} or this method) are the previous instances, so a
+   * translator finds them by identity. The output equals {@code lowerAccepted(accepted)}.
+   */
+  public Ir lowerIncrementally(GatewayConfig accepted) {
+    List<Cluster> clusters = new ArrayList<>();
+    List<Listener> listeners = new ArrayList<>();
+    List<Secret> secrets = new ArrayList<>();
+    lowerInto(accepted, memo, clusters::add, listeners::add, secrets::add);
+    return new Ir(listeners, clusters, secrets);
+  }
+
+  /** How many clusters and virtual hosts the latest lowering built anew (the others were reused). */
+  int loweredInLatestRevision() {
+    return memo.lowered();
   }
 
   /**
@@ -69,18 +89,19 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
     List<Cluster> clusters = new ArrayList<>();
     List<Listener> listeners = new ArrayList<>();
     List<Secret> secrets = new ArrayList<>();
-    lowerInto(accepted, clusters::add, listeners::add, secrets::add);
+    lowerInto(accepted, new LoweringMemo(), clusters::add, listeners::add, secrets::add);
     return new Ir(listeners, clusters, secrets);
   }
 
-  private static void lowerInto(GatewayConfig accepted, Consumer<Cluster> clusters, Consumer<Listener> listeners,
-      Consumer<Secret> secrets) {
-    accepted.upstreams().forEach(u -> clusters.accept(Lowering.cluster(u, accepted)));
+  private static void lowerInto(GatewayConfig accepted, LoweringMemo memo, Consumer<Cluster> clusters,
+      Consumer<Listener> listeners, Consumer<Secret> secrets) {
+    memo.begin(accepted);
+    accepted.upstreams().forEach(u -> clusters.accept(memo.cluster(u, accepted)));
     Map<ResourceKey, VirtualHost> hosts = new HashMap<>();
     for (VirtualService vs : accepted.virtualServices()) {
-      VirtualHost host = Lowering.virtualHost(vs, accepted.routeTables());
-      hosts.put(vs.key(), host);
-      Lowering.clientListeners(vs, host).forEach(listeners::accept);
+      LoweringMemo.HostEntry entry = memo.virtualHost(vs, accepted.routeTables());
+      hosts.put(vs.key(), entry.host());
+      entry.clientListeners().forEach(listeners::accept);
     }
     Map<ResourceKey, VirtualService> byKey = new HashMap<>();
     accepted.virtualServices().forEach(vs -> byKey.put(vs.key(), vs));
@@ -98,5 +119,6 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
         .forEach(secret -> named.putIfAbsent(secret.name(), secret)));
     named.values().forEach(secrets::accept);
     accepted.tcpGateways().forEach(g -> listeners.accept(Lowering.tcpSocket(g)));
+    memo.end();
   }
 }

@@ -148,11 +148,15 @@ final class Lowering {
    * prefix; a delegated route gets its table's origin and field, and the match {@link Delegation#inherit} gives
    * it (left out when that can never match).
    *
-   * @param tables the accepted RouteTables
+   * @param tables      the accepted RouteTables
+   * @param clusterKeys the lowered clusters' keys, each to the cluster's own instance, which the routes then name:
+   *                    the IR checks every route's clusters, and the cluster's own instance is found without
+   *                    comparing fields
    * @throws IllegalArgumentException on a delegation cycle: lower only Validator output
    */
-  static VirtualHost virtualHost(VirtualService vs, List<RouteTable> tables) {
-    Flattening flat = new Flattening(tables, vs.options());
+  static VirtualHost virtualHost(VirtualService vs, List<RouteTable> tables,
+      Map<ResourceKey, ResourceKey> clusterKeys) {
+    Flattening flat = new Flattening(tables, vs.options(), clusterKeys);
     flat.routes(Origin.of(vs.key()), vs.metadata().namespace(), vs.routes(), Optional.empty(),
         List.of(vs.key()));
     return new VirtualHost(Origin.of(vs.key()), vs.domains(), flat.out);
@@ -167,10 +171,12 @@ final class Lowering {
     private final VirtualHostOptions defaults;
     private final List<io.holdfast.ir.Route> out = new ArrayList<>();
     private final Set<String> names = new HashSet<>();
+    private final Map<ResourceKey, ResourceKey> clusterKeys;
 
-    Flattening(List<RouteTable> tables, VirtualHostOptions defaults) {
+    Flattening(List<RouteTable> tables, VirtualHostOptions defaults, Map<ResourceKey, ResourceKey> clusterKeys) {
       this.tables = tables;
       this.defaults = defaults;
+      this.clusterKeys = clusterKeys;
     }
 
     /**
@@ -210,7 +216,7 @@ final class Lowering {
           unique = name + "#" + n;
         }
         out.add(new io.holdfast.ir.Route(owner.at("spec.routes[" + i + "]"), unique, match(effective.get()),
-            action(route, defaults, namespace),
+            action(route, defaults, namespace, clusterKeys),
             LoweringOptions.headers(defaults.headerManipulation(), route.options().headerManipulation()),
             route.options().cors().or(() -> defaults.cors()).map(LoweringOptions::cors)));
       }
@@ -391,15 +397,16 @@ final class Lowering {
     return new io.holdfast.ir.RouteMatch.Present(((io.holdfast.api.HeaderMatch.Present) c).present());
   }
 
-  private static io.holdfast.ir.RouteAction action(Route route, VirtualHostOptions defaults, String namespace) {
+  private static io.holdfast.ir.RouteAction action(Route route, VirtualHostOptions defaults, String namespace,
+      Map<ResourceKey, ResourceKey> clusterKeys) {
     RouteAction action = route.action();
     if (action instanceof RouteAction.Forward forward) {
-      return new io.holdfast.ir.RouteAction.Forward(upstream(forward.upstream(), namespace),
+      return new io.holdfast.ir.RouteAction.Forward(cluster(forward.upstream(), namespace, clusterKeys),
           LoweringOptions.policy(route, defaults, namespace));
     }
     if (action instanceof RouteAction.Split split) {
       List<WeightedCluster> targets = split.targets().stream()
-          .map(t -> new WeightedCluster(upstream(t.upstream(), namespace), t.weight())).toList();
+          .map(t -> new WeightedCluster(cluster(t.upstream(), namespace, clusterKeys), t.weight())).toList();
       return new io.holdfast.ir.RouteAction.Split(targets, LoweringOptions.policy(route, defaults, namespace));
     }
     if (action instanceof RouteAction.Redirect r) {
@@ -408,6 +415,12 @@ final class Lowering {
     }
     RouteAction.DirectResponse direct = (RouteAction.DirectResponse) action;
     return new io.holdfast.ir.RouteAction.DirectResponse(direct.status(), direct.body());
+  }
+
+  /** The key of the upstream {@code ref} names, as the instance {@code clusterKeys} holds if it has one. */
+  private static ResourceKey cluster(ObjectRef ref, String namespace, Map<ResourceKey, ResourceKey> clusterKeys) {
+    ResourceKey key = upstream(ref, namespace);
+    return clusterKeys.getOrDefault(key, key);
   }
 
   static ResourceKey upstream(ObjectRef ref, String namespace) {

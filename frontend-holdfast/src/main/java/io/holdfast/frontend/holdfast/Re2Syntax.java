@@ -2,6 +2,9 @@ package io.holdfast.frontend.holdfast;
 
 import com.google.re2j.Pattern;
 import com.google.re2j.PatternSyntaxException;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Checks that a regex is usable RE2, which is what Envoy ({@code safe_regex}) and grpc-java compile, by compiling
@@ -15,11 +18,37 @@ import com.google.re2j.PatternSyntaxException;
  */
 final class Re2Syntax {
 
+  /**
+   * Verdicts of regexes checked before, as the regex's error or {@link #USABLE}: a config's regexes recur in
+   * every revision (and often across routes), and compiling each again dominated checking the routes. Bounded: it
+   * is emptied when it reaches {@link #REMEMBERED} regexes, so it never outgrows a few configs' worth.
+   */
+  private static final Map<String, String> VERDICTS = new ConcurrentHashMap<>();
+  private static final String USABLE = "";
+  static final int REMEMBERED = 16_384;
+
   private Re2Syntax() {
   }
 
   /** Why {@code regex} is not usable RE2, or null if it is. */
   static String error(String regex) {
+    String verdict = VERDICTS.get(regex);
+    if (verdict == null) {
+      verdict = Objects.requireNonNullElse(check(regex), USABLE);
+      if (VERDICTS.size() >= REMEMBERED) {
+        VERDICTS.clear();
+      }
+      VERDICTS.put(regex, verdict);
+    }
+    return verdict.isEmpty() ? null : verdict;
+  }
+
+  /** Number of regexes whose verdict is remembered (at most {@link #REMEMBERED}). */
+  static int remembered() {
+    return VERDICTS.size();
+  }
+
+  private static String check(String regex) {
     if (regex.isEmpty()) {
       return "empty regex";
     }

@@ -6,10 +6,7 @@ import java.util.regex.Pattern;
 /** Syntax rules for names, domains, addresses and header names. Pure functions. */
 final class Syntax {
 
-  private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
   private static final Pattern DNS_1035_LABEL = Pattern.compile("[a-z]([-a-z0-9]*[a-z0-9])?");
-  private static final Pattern DNS_SUBDOMAIN =
-      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
   private static final Pattern HOST_CHARS = Pattern.compile("[a-z0-9]([-a-z0-9.]*[a-z0-9])?");
   private static final Pattern HOST_LABEL = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9]{0,61}[A-Za-z0-9])?");
   private static final Pattern PORT_SUFFIX = Pattern.compile(":[0-9]{1,5}$");
@@ -19,14 +16,41 @@ final class Syntax {
   private Syntax() {
   }
 
-  /** Kubernetes object names (DNS-1123 subdomain). */
+  /**
+   * Kubernetes object names (DNS-1123 subdomain: {@code [a-z0-9]([-a-z0-9]*[a-z0-9])?} labels joined by dots).
+   * Checked by hand rather than by a regex: every reference of every route is checked, on every config change.
+   */
   static boolean isObjectName(String name) {
-    return name.length() <= 253 && DNS_SUBDOMAIN.matcher(name).matches();
+    if (name.length() > 253) {
+      return false;
+    }
+    int start = 0;
+    for (int dot = name.indexOf('.'); dot >= 0; dot = name.indexOf('.', start)) {
+      if (!isDnsLabel(name, start, dot)) {
+        return false;
+      }
+      start = dot + 1;
+    }
+    return isDnsLabel(name, start, name.length());
   }
 
   /** Kubernetes namespaces (DNS-1123 label). */
   static boolean isNamespace(String namespace) {
-    return namespace.length() <= 63 && DNS_LABEL.matcher(namespace).matches();
+    return namespace.length() <= 63 && isDnsLabel(namespace, 0, namespace.length());
+  }
+
+  /** Whether {@code text[from, to)} is {@code [a-z0-9]([-a-z0-9]*[a-z0-9])?}. */
+  private static boolean isDnsLabel(String text, int from, int to) {
+    if (from >= to || text.charAt(from) == '-' || text.charAt(to - 1) == '-') {
+      return false;
+    }
+    for (int i = from; i < to; i++) {
+      char c = text.charAt(i);
+      if (!(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-')) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Kubernetes Service names (DNS-1035 label). */

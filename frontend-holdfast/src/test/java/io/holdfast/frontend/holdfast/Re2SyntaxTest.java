@@ -3,6 +3,7 @@ package io.holdfast.frontend.holdfast;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -47,5 +48,21 @@ class Re2SyntaxTest {
   @ValueSource(strings = {"\\p{javaLowerCase}+", "a{1001}", "[[:word:]]x\\p{IsAlphabetic}"})
   void rejectsJavaOnlySyntax(String regex) {
     assertThat(Re2Syntax.error(regex)).isNotNull();
+  }
+
+  /** Verdicts are remembered, the same on the second asking, and the memory stays bounded. */
+  @Test
+  void verdictsAreRememberedWithinABound() {
+    String bad = "(unclosed-" + System.nanoTime();
+    String error = Re2Syntax.error(bad);
+    assertThat(error).isNotNull();
+    assertThat(Re2Syntax.error(bad)).isEqualTo(error);
+    assertThat(Re2Syntax.error("/ok/[0-9]+")).isNull();
+    assertThat(Re2Syntax.error("/ok/[0-9]+")).isNull();
+    for (int i = 0; i < Re2Syntax.REMEMBERED + 10; i++) {
+      assertThat(Re2Syntax.error("/many/" + i)).isNull();
+      assertThat(Re2Syntax.remembered()).isLessThanOrEqualTo(Re2Syntax.REMEMBERED);
+    }
+    assertThat(Re2Syntax.error(bad)).isEqualTo(error);
   }
 }

@@ -34,7 +34,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * build. {@code incrementalEdit} keeps one translator and alternates between two revisions of the config that
  * differ in one route and one upstream's endpoints ({@link GeneratedConfigs#of}), so each call re-translates an
  * edit against the previous build; {@code incrementalEditSharedIr} does the same with IRs that share their
- * unchanged elements.
+ * unchanged elements, and {@code incrementalEditFrontEnd} lowers each revision with the incremental front end too.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -59,13 +59,20 @@ public class TranslationBenchmark {
   private final Ir[] sharedRevisions = new Ir[2];
   private int next;
   private int nextShared;
+  private final GatewayConfig[] acceptedRevisions = new GatewayConfig[2];
+  private final HoldfastFrontEnd frontEnd = new HoldfastFrontEnd();
+  private final Translator endToEnd = new Translator();
+  private int nextEndToEnd;
 
   @Setup(Level.Trial)
   public void setUp() {
     config = config(routes, 0);
     accepted = accepted(validator.validate(config));
+    acceptedRevisions[0] = accepted;
+    acceptedRevisions[1] = accepted(validator.validate(config(routes, 1)));
     revisions[0] = HoldfastFrontEnd.lowerAccepted(accepted);
-    revisions[1] = HoldfastFrontEnd.lowerAccepted(accepted(validator.validate(config(routes, 1))));
+    revisions[1] = HoldfastFrontEnd.lowerAccepted(acceptedRevisions[1]);
+    endToEnd.translate(frontEnd.lowerIncrementally(acceptedRevisions[1]));
     incremental.translate(revisions[1]);
     sharedRevisions[0] = revisions[0];
     sharedRevisions[1] = new Ir(reuse(revisions[0].listeners(), revisions[1].listeners()),
@@ -124,5 +131,16 @@ public class TranslationBenchmark {
   public Translation incrementalEditSharedIr() {
     nextShared ^= 1;
     return incrementalShared.translate(sharedRevisions[nextShared]);
+  }
+
+  /**
+   * Lowering and translating after the one-route, one-upstream edit, end to end: the incremental front end
+   * ({@link HoldfastFrontEnd#lowerIncrementally}) reuses the unchanged IR elements, which the translator then finds
+   * by identity.
+   */
+  @Benchmark
+  public Translation incrementalEditFrontEnd() {
+    nextEndToEnd ^= 1;
+    return endToEnd.translate(frontEnd.lowerIncrementally(acceptedRevisions[nextEndToEnd]));
   }
 }

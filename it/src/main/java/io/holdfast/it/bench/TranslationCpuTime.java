@@ -1,5 +1,6 @@
 package io.holdfast.it.bench;
 
+import io.holdfast.api.GatewayConfig;
 import io.holdfast.frontend.holdfast.HoldfastFrontEnd;
 import io.holdfast.frontend.holdfast.Validator;
 import io.holdfast.ir.Ir;
@@ -36,6 +37,15 @@ public final class TranslationCpuTime {
         HoldfastFrontEnd.lowerAccepted(TranslationBenchmark.accepted(
             validator.validate(TranslationBenchmark.config(routes, 1))))};
     Translator incremental = new Translator();
+    // Two revisions lowered one after the other by one front end: the second shares the first's unchanged elements.
+    GatewayConfig[] acceptedRevisions = {accepted,
+        TranslationBenchmark.accepted(validator.validate(TranslationBenchmark.config(routes, 1)))};
+    HoldfastFrontEnd sharing = new HoldfastFrontEnd();
+    Ir[] sharedRevisions = {sharing.lowerIncrementally(acceptedRevisions[0]),
+        sharing.lowerIncrementally(acceptedRevisions[1])};
+    Translator incrementalShared = new Translator();
+    HoldfastFrontEnd frontEnd = new HoldfastFrontEnd();
+    Translator endToEnd = new Translator();
     List<String> rows = new ArrayList<>();
     rows.add(row("validate + lower + translate (fresh translator)", i ->
         new Translator().translate(HoldfastFrontEnd.lowerAccepted(validator.validate(config).accepted()))));
@@ -43,6 +53,10 @@ public final class TranslationCpuTime {
         new Translator().translate(HoldfastFrontEnd.lowerAccepted(accepted))));
     rows.add(row("translate only (fresh translator)", i -> new Translator().translate(revisions[0])));
     rows.add(row("incremental re-translation of an edit", i -> incremental.translate(revisions[i & 1])));
+    rows.add(row("incremental re-translation of an edit, IRs from the incremental front end",
+        i -> incrementalShared.translate(sharedRevisions[i & 1])));
+    rows.add(row("lower + translate after a one-route edit (incremental front end + translator)",
+        i -> endToEnd.translate(frontEnd.lowerIncrementally(acceptedRevisions[i & 1]))));
     System.out.printf(Locale.ROOT, "CPU time of the benchmark thread per operation, %d routes / %d upstreams "
         + "(%d warm-up, %d measured operations; mean, min), load average %.2f before / %.2f after:%n%n", routes,
         routes / TranslationBenchmark.ROUTES_PER_UPSTREAM, WARM_UP, MEASURED, loadBefore, Machine.loadAverage());

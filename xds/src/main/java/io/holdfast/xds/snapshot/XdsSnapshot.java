@@ -2,13 +2,17 @@ package io.holdfast.xds.snapshot;
 
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.Message;
+import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SortedMap;
@@ -26,6 +30,8 @@ import java.util.TreeMap;
  *                  name; both levels sorted so iteration, hashing and persistence are deterministic
  */
 public record XdsSnapshot(String version, SortedMap<String, SortedMap<String, Message>> resources) {
+
+  private static final byte[] ROUTE_CONFIGURATION_MARKER = "RouteConfiguration/v1\0".getBytes(StandardCharsets.UTF_8);
 
   public XdsSnapshot {
     Objects.requireNonNull(version, "version");
@@ -84,9 +90,39 @@ public record XdsSnapshot(String version, SortedMap<String, SortedMap<String, Me
     return HexFormat.of().formatHex(sha.digest(), 0, 8);
   }
 
-  /** SHA-256 of the deterministic serialisation of {@code resource}: its part of the content version. */
+  /**
+   * A resource's part of the content version: SHA-256 of its deterministic serialisation, except for a
+   * RouteConfiguration, whose digest is {@link #routeConfigurationDigest} over its virtual hosts' digests, so a
+   * translator that changed one virtual host of a large route configuration hashes that host again, not the whole
+   * configuration. Still a function of the content only: equal resources have equal digests.
+   */
   public static byte[] digest(Message resource) {
+    if (resource instanceof RouteConfiguration routes) {
+      List<byte[]> hosts = new ArrayList<>(routes.getVirtualHostsCount());
+      routes.getVirtualHostsList().forEach(host -> hosts.add(sha256().digest(serialize(host))));
+      return routeConfigurationDigest(routes.toBuilder().clearVirtualHosts().build(), hosts);
+    }
     return sha256().digest(serialize(resource));
+  }
+
+  /**
+   * The digest of a RouteConfiguration: SHA-256 over a marker, the length and serialisation of the configuration
+   * without its virtual hosts, and each virtual host's SHA-256 in order (a hash tree of depth one).
+   *
+   * @param withoutHosts the configuration with {@code virtual_hosts} cleared
+   * @param hostDigests  SHA-256 of each virtual host's deterministic serialisation, in order
+   */
+  public static byte[] routeConfigurationDigest(RouteConfiguration withoutHosts, List<byte[]> hostDigests) {
+    if (withoutHosts.getVirtualHostsCount() != 0) {
+      throw new IllegalArgumentException("route configuration " + withoutHosts.getName() + " still has its hosts");
+    }
+    MessageDigest sha = sha256();
+    byte[] rest = serialize(withoutHosts);
+    sha.update(ROUTE_CONFIGURATION_MARKER);
+    sha.update(ByteBuffer.allocate(Integer.BYTES).putInt(rest.length).array());
+    sha.update(rest);
+    hostDigests.forEach(sha::update);
+    return sha.digest();
   }
 
   /** The deterministic serialisation of {@code message} (map entries ordered by key). */

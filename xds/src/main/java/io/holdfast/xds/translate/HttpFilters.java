@@ -29,17 +29,32 @@ final class HttpFilters {
    * through the CORS filter, so it carries CORS headers and the browser lets the page read it.
    */
   static List<HttpFilter> beforeRouter(List<VirtualHost> hosts, RouteTranslator.Flavor flavor) {
-    List<Route> routes = hosts.stream().flatMap(host -> host.routes().stream()).toList();
+    return beforeRouter(flavor == RouteTranslator.Flavor.ENVOY && hosts.stream().anyMatch(HttpFilters::usesCors),
+        hosts.stream().anyMatch(HttpFilters::injectsFaults));
+  }
+
+  /** The filters for routes of which some have a CORS policy ({@code cors}) or inject faults ({@code faults}). */
+  static List<HttpFilter> beforeRouter(boolean cors, boolean faults) {
     List<HttpFilter> filters = new ArrayList<>();
-    if (flavor == RouteTranslator.Flavor.ENVOY && routes.stream().anyMatch(route -> route.cors().isPresent())) {
+    if (cors) {
       filters.add(HttpFilter.newBuilder().setName(CORS).setTypedConfig(Protos.pack(Cors.getDefaultInstance()))
           .build());
     }
-    if (routes.stream().anyMatch(HttpFilters::injectsFaults)) {
+    if (faults) {
       filters.add(HttpFilter.newBuilder().setName(FAULT).setTypedConfig(Protos.pack(HTTPFault.getDefaultInstance()))
           .build());
     }
     return filters;
+  }
+
+  /** Whether a route of {@code host} has a CORS policy (the filter is for Envoy listeners only). */
+  static boolean usesCors(VirtualHost host) {
+    return host.routes().stream().anyMatch(route -> route.cors().isPresent());
+  }
+
+  /** Whether a route of {@code host} injects faults. */
+  static boolean injectsFaults(VirtualHost host) {
+    return host.routes().stream().anyMatch(HttpFilters::injectsFaults);
   }
 
   private static boolean injectsFaults(Route route) {

@@ -14,6 +14,8 @@ import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.Rds;
 import io.holdfast.ir.Listener.Socket;
+import java.util.List;
+import java.util.function.Function;
 
 /**
  * Socket listeners (one filter chain per IR chain: HTTP chains with an RDS-over-ADS HttpConnectionManager, TLS
@@ -33,8 +35,12 @@ final class ListenerTranslator {
    * One Envoy filter chain per IR chain, each fetching its route configuration ({@link EnvoyNames#chainRoutes}) over
    * ADS; chains with server names match on them, a TLS chain terminates TLS with certificates from SDS, and the
    * listener reads the SNI with the TLS inspector when any chain needs it.
+   *
+   * @param httpFilters each HTTP chain's filters before the Router ({@link HttpFilters}), which the caller knows
+   *                    from its virtual hosts without scanning their routes again
    */
-  static Listener socket(Socket socket) {
+  static Listener socket(Socket socket,
+      Function<io.holdfast.ir.Listener.FilterChain.Http, List<HttpFilter>> httpFilters) {
     String name = EnvoyNames.socket(socket);
     Listener.Builder listener = Listener.newBuilder()
         .setName(name)
@@ -63,8 +69,7 @@ final class ListenerTranslator {
       chain.tls().ifPresent(tls -> out.setTransportSocket(TlsTranslator.transportSocket(tls)));
       listener.addFilterChains(out.addFilters(Filter.newBuilder()
           .setName(HCM_FILTER)
-          .setTypedConfig(Protos.pack(connectionManager(routes, routes,
-              HttpFilters.beforeRouter(http.virtualHosts(), RouteTranslator.Flavor.ENVOY))))));
+          .setTypedConfig(Protos.pack(connectionManager(routes, routes, httpFilters.apply(http))))));
     }
     return listener.build();
   }

@@ -4,6 +4,7 @@ import io.holdfast.api.ResourceKey;
 import io.holdfast.ir.Origin;
 import io.holdfast.xds.snapshot.XdsSnapshot;
 import java.util.Collections;
+import java.util.Iterator;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -26,9 +27,15 @@ public record Translation(XdsSnapshot snapshot, Map<String, ResourceKey> origins
     Objects.requireNonNull(snapshot, "snapshot");
     origins = Collections.unmodifiableSortedMap(new TreeMap<>(origins));
     fieldOrigins = Collections.unmodifiableSortedMap(new TreeMap<>(fieldOrigins));
+    // Both sorted by name: usually the same names, walked side by side rather than looked up one by one.
+    Iterator<Map.Entry<String, ResourceKey>> objects = origins.size() == fieldOrigins.size()
+        ? origins.entrySet().iterator() : null;
     for (Map.Entry<String, Origin> entry : fieldOrigins.entrySet()) {
-      if (!entry.getValue().object().equals(origins.get(entry.getKey()))) {
-        throw new IllegalArgumentException("origin of " + entry.getKey() + " is " + origins.get(entry.getKey())
+      Map.Entry<String, ResourceKey> object = objects != null ? objects.next() : null;
+      ResourceKey key = object != null && object.getKey().equals(entry.getKey()) ? object.getValue()
+          : origins.get(entry.getKey());
+      if (!entry.getValue().object().equals(key)) {
+        throw new IllegalArgumentException("origin of " + entry.getKey() + " is " + key
             + " but its field origin is " + entry.getValue());
       }
     }

@@ -1,25 +1,27 @@
 package io.holdfast.xds.translate;
 
-import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.Message;
 import io.envoyproxy.controlplane.cache.Resources;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
 import io.envoyproxy.envoy.config.route.v3.VirtualHost;
-import io.holdfast.api.ResourceKey;
+import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
 import io.holdfast.ir.Cluster;
 import io.holdfast.ir.Ir;
 import io.holdfast.ir.Listener;
 import io.holdfast.ir.Origin;
 import io.holdfast.ir.Secret;
 import io.holdfast.xds.snapshot.XdsSnapshot;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.security.MessageDigest;
+import java.util.AbstractMap;
+import java.util.AbstractSet;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -46,19 +48,25 @@ import java.util.function.Function;
  * that of one build), the Envoy message each became with its digest (see {@link XdsSnapshot#digest}), and reuses
  * them for equal elements of the next IR. IR elements are records, so "equal" is value equality; an element
  * that is the very same instance as last time is found without comparing its content, which is what keeps the
- * cost of an edit proportional to the edit when the IR shares its unchanged elements. A route configuration is
- * re-assembled from its virtual hosts' remembered serialisations, and the snapshot version is computed from the
- * per-resource digests ({@link XdsSnapshot#versionOfDigests}), so an unchanged resource is never serialised
- * again. The output is exactly that of a fresh translator. One translation at a time ({@code translate} is
+ * cost of an edit proportional to the edit when the IR shares its unchanged elements (as
+ * {@code HoldfastFrontEnd.lowerIncrementally} gives it); the first translation indexes nothing by value, so the
+ * second finds its elements by identity only. A route configuration is re-assembled from its virtual hosts'
+ * remembered messages, its digest a hash tree over theirs ({@link XdsSnapshot#routeConfigurationDigest}), a
+ * listener's HTTP filters come from its virtual hosts' remembered facts, and the snapshot version is computed
+ * from the per-resource digests ({@link XdsSnapshot#versionOfDigests}), so an unchanged resource is never
+ * serialised or hashed again. The output is exactly that of a fresh translator. One translation at a time ({@code translate} is
  * synchronized); create one translator per config history.
  */
 public final class Translator {
 
-  /** Results remembered from the latest translation. */
-  private Memo last = new Memo();
+  /** Results remembered from the latest translation; null before the first. */
+  private Memo last;
 
   public synchronized Translation translate(Ir ir) {
-    Memo memo = new Memo();
+    // The first build has nothing to reuse, so it indexes nothing by value (hashing every IR element would cost a
+    // full build about a tenth); the second finds the first's elements by identity only.
+    Memo memo = new Memo(last != null);
+    Memo last = this.last != null ? this.last : new Memo(false);
     Output out = new Output();
     for (Cluster cluster : ir.clusters()) {
       ClusterEntry entry = memo.clusters.get(last.clusters, cluster, Translator::cluster);
@@ -70,14 +78,21 @@ public final class Translator {
     for (Listener listener : ir.listeners()) {
       if (listener instanceof Listener.Socket socket) {
         String name = EnvoyNames.socket(socket);
+        // Each HTTP chain's filters, from its virtual hosts' remembered facts rather than a scan of every route.
+        Map<Listener.FilterChain.Http, List<HttpFilter>> filters = new IdentityHashMap<>();
         for (Listener.FilterChain chain : socket.filterChains()) {
           if (chain instanceof Listener.FilterChain.Http http) {
             String routesName = EnvoyNames.chainRoutes(socket, chain);
             List<Built> hosts = new ArrayList<>(http.virtualHosts().size());
+            boolean cors = false;
+            boolean faults = false;
             for (io.holdfast.ir.VirtualHost host : http.virtualHosts()) {
-              hosts.add(memo.envoyHosts.get(last.envoyHosts, host,
-                  h -> Built.of(RouteTranslator.virtualHost(h, RouteTranslator.Flavor.ENVOY))));
+              HostEntry entry = memo.envoyHosts.get(last.envoyHosts, host, Translator::envoyHost);
+              hosts.add(entry.built());
+              cors |= entry.cors();
+              faults |= entry.faults();
             }
+            filters.put(http, HttpFilters.beforeRouter(cors, faults));
             Built routes = memo.routes.get(last.routes, new RoutesKey(routesName, hosts), Translator::routes);
             // A lone chain's routes carry the listener's name and origin, as they always have.
             out.put(Resources.V3.ROUTE_TYPE_URL, routes, routesName.equals(name) ? socket.origin() : chain.origin(),
@@ -85,7 +100,8 @@ public final class Translator {
           }
         }
         // Rebuilt every time: there are few, and remembering one would mean comparing all its routes.
-        out.put(Resources.V3.LISTENER_TYPE_URL, Built.of(ListenerTranslator.socket(socket)), socket.origin(), name);
+        out.put(Resources.V3.LISTENER_TYPE_URL, Built.of(ListenerTranslator.socket(socket, filters::get)),
+            socket.origin(), name);
       } else if (listener instanceof Listener.ClientApi client) {
         Built host = memo.grpcHosts.get(last.grpcHosts, client.virtualHost(),
             h -> Built.of(RouteTranslator.virtualHost(h, RouteTranslator.Flavor.GRPC)));
@@ -103,11 +119,8 @@ public final class Translator {
       out.put(Resources.V3.SECRET_TYPE_URL, memo.secrets.get(last.secrets, secret,
           s -> Built.of(TlsTranslator.secret(s))), secret.origin(), secret.name());
     }
-    Map<String, ResourceKey> objects = new TreeMap<>();
-    out.origins.forEach((name, origin) -> objects.put(name, origin.object()));
-    Translation translation = new Translation(new XdsSnapshot(XdsSnapshot.versionOfDigests(out.digests),
-        out.resources), objects, out.origins);
-    last = memo; // only after success: a failed translation keeps the previous memory
+    Translation translation = out.translation();
+    this.last = memo; // only after success: a failed translation keeps the previous memory
     return translation;
   }
 
@@ -117,63 +130,54 @@ public final class Translator {
         cluster.dns().isEmpty() ? Built.of(ClusterTranslator.loadAssignment(cluster)) : null);
   }
 
-  /**
-   * A RouteConfiguration of a name and virtual hosts, with the digest of its deterministic serialisation computed
-   * from the hosts' remembered bytes: fields are written in field-number order, {@code name} (1) then each
-   * {@code virtual_hosts} (2) as a length-delimited field, which {@code Translation}'s tests hold equal to
-   * serialising the message.
-   */
-  private static Built routes(RoutesKey key) {
-    RouteConfiguration.Builder routes = RouteConfiguration.newBuilder().setName(key.name());
-    MessageDigest sha = XdsSnapshot.sha256();
-    byte[] header = new byte[key.name().length() * 3 + 16];
-    try {
-      CodedOutputStream coded = CodedOutputStream.newInstance(header);
-      if (!key.name().isEmpty()) {
-        coded.writeString(RouteConfiguration.NAME_FIELD_NUMBER, key.name());
-      }
-      sha.update(header, 0, coded.getTotalBytesWritten());
-      for (Built host : key.hosts()) {
-        routes.addVirtualHosts((VirtualHost) host.message());
-        coded = CodedOutputStream.newInstance(header);
-        coded.writeTag(RouteConfiguration.VIRTUAL_HOSTS_FIELD_NUMBER, 2); // 2: length-delimited
-        coded.writeUInt32NoTag(host.bytes().length);
-        sha.update(header, 0, coded.getTotalBytesWritten());
-        sha.update(host.bytes());
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e); // cannot happen: the header buffer is large enough
-    }
-    return new Built(routes.build(), null, sha.digest());
+  private static HostEntry envoyHost(io.holdfast.ir.VirtualHost host) {
+    return new HostEntry(Built.of(RouteTranslator.virtualHost(host, RouteTranslator.Flavor.ENVOY)),
+        HttpFilters.usesCors(host), HttpFilters.injectsFaults(host));
   }
 
   /**
-   * An Envoy message with its digest and, where a larger resource is assembled from it, its serialisation.
-   * Compared by identity: equal IR elements map to the same instance within a translator.
+   * A RouteConfiguration of a name and virtual hosts, with its digest ({@link XdsSnapshot#routeConfigurationDigest})
+   * from the hosts' remembered digests: an edit of one host hashes that host only.
+   */
+  private static Built routes(RoutesKey key) {
+    RouteConfiguration.Builder routes = RouteConfiguration.newBuilder().setName(key.name());
+    List<byte[]> digests = new ArrayList<>(key.hosts().size());
+    for (Built host : key.hosts()) {
+      routes.addVirtualHosts((VirtualHost) host.message());
+      digests.add(host.digest);
+    }
+    return new Built(routes.build(), XdsSnapshot.routeConfigurationDigest(
+        RouteConfiguration.newBuilder().setName(key.name()).build(), digests));
+  }
+
+  /**
+   * An Envoy message with its digest ({@link XdsSnapshot#digest}). Compared by identity: equal IR elements map to
+   * the same instance within a translator.
    */
   private static final class Built {
     private final Message message;
-    private final byte[] bytes;
     private final byte[] digest;
 
-    Built(Message message, byte[] bytes, byte[] digest) {
+    Built(Message message, byte[] digest) {
       this.message = message;
-      this.bytes = bytes;
       this.digest = digest;
     }
 
+    /** Not for RouteConfigurations, whose digest is a hash tree: see {@link #routes}. */
     static Built of(Message message) {
-      byte[] bytes = XdsSnapshot.serialize(message);
-      return new Built(message, bytes, XdsSnapshot.sha256().digest(bytes));
+      return new Built(message, XdsSnapshot.sha256().digest(XdsSnapshot.serialize(message)));
     }
 
     Message message() {
       return message;
     }
+  }
 
-    byte[] bytes() {
-      return bytes;
-    }
+  /**
+   * An Envoy virtual host and the facts about its routes the listener's HTTP filters depend on, so a listener is
+   * rebuilt from its hosts' facts without reading their routes.
+   */
+  private record HostEntry(Built built, boolean cors, boolean faults) {
   }
 
   /** A cluster and, for EDS, its load assignment (null for DNS clusters, whose endpoints are inline). */
@@ -199,21 +203,36 @@ public final class Translator {
 
   /** What one translation built, by IR element. */
   private static final class Memo {
-    final Cache<Cluster, ClusterEntry> clusters = new Cache<>();
-    final Cache<io.holdfast.ir.VirtualHost, Built> envoyHosts = new Cache<>();
-    final Cache<io.holdfast.ir.VirtualHost, Built> grpcHosts = new Cache<>();
-    final Cache<RoutesKey, Built> routes = new Cache<>();
-    final Cache<ApiKey, Built> apiListeners = new Cache<>();
-    final Cache<Secret, Built> secrets = new Cache<>();
+    final Cache<Cluster, ClusterEntry> clusters;
+    final Cache<io.holdfast.ir.VirtualHost, HostEntry> envoyHosts;
+    final Cache<io.holdfast.ir.VirtualHost, Built> grpcHosts;
+    final Cache<RoutesKey, Built> routes;
+    final Cache<ApiKey, Built> apiListeners;
+    final Cache<Secret, Built> secrets;
+
+    /** @param byValue whether elements are also indexed by value, for the next build to find equal copies */
+    Memo(boolean byValue) {
+      clusters = new Cache<>(byValue);
+      envoyHosts = new Cache<>(byValue);
+      grpcHosts = new Cache<>(byValue);
+      routes = new Cache<>(byValue);
+      apiListeners = new Cache<>(byValue);
+      secrets = new Cache<>(byValue);
+    }
   }
 
   /**
    * Values by key, looked up first by identity (an unchanged IR element passed on as the same instance costs no
-   * comparison) and then by value.
+   * comparison) and then by value, if indexed by value.
    */
   private static final class Cache<K, V> {
     private final Map<K, V> byIdentity = new IdentityHashMap<>();
+    private final boolean indexed;
     private final Map<K, V> byValue = new HashMap<>();
+
+    Cache(boolean indexByValue) {
+      indexed = indexByValue;
+    }
 
     /** This build's value for {@code key}: this build's, else the previous build's, else newly built. */
     V get(Cache<K, V> previous, K key, Function<K, V> build) {
@@ -228,36 +247,126 @@ public final class Translator {
         byIdentity.put(key, value);
         return value;
       }
-      value = byValue.get(key);
-      if (value == null) {
-        value = previous.byValue.get(key);
+      if (indexed) {
+        value = byValue.get(key);
+        if (value == null && previous.indexed) {
+          value = previous.byValue.get(key);
+        }
       }
       if (value == null) {
         value = build.apply(key);
       }
       byIdentity.put(key, value);
-      byValue.putIfAbsent(key, value);
+      if (indexed) {
+        byValue.putIfAbsent(key, value);
+      }
       return value;
     }
   }
 
-  /** Accumulates resources by type and name, refusing duplicates. */
+  /**
+   * Accumulates resources by type and name, refusing duplicates. Hash maps while collecting, sorted once at the end
+   * (the names mostly arrive in order, so sorting is about linear) and handed to sorted maps in linear time:
+   * inserting thousands of names into sorted maps one by one was a third of an incremental build.
+   */
   private static final class Output {
-    final SortedMap<String, SortedMap<String, Message>> resources = new TreeMap<>();
-    final SortedMap<String, SortedMap<String, byte[]>> digests = new TreeMap<>();
-    final Map<String, Origin> origins = new TreeMap<>();
+    private final Map<String, Map<String, Built>> resources = new HashMap<>();
+    private final Map<String, Origin> origins = new HashMap<>();
 
     void put(String typeUrl, Built built, Origin origin, String name) {
-      Message previous = resources.computeIfAbsent(typeUrl, t -> new TreeMap<>()).putIfAbsent(name, built.message);
+      Built previous = resources.computeIfAbsent(typeUrl, t -> new HashMap<>()).putIfAbsent(name, built);
       if (previous != null) {
         throw new IllegalArgumentException("Envoy resource " + name + " of " + typeUrl
             + " generated twice (from " + origins.get(name) + " and " + origin + ")");
       }
-      digests.computeIfAbsent(typeUrl, t -> new TreeMap<>()).put(name, built.digest);
       Origin other = origins.putIfAbsent(name, origin);
       if (other != null && !other.equals(origin)) {
         throw new IllegalArgumentException("Envoy name " + name + " claimed by " + other + " and " + origin);
       }
+    }
+
+    Translation translation() {
+      SortedMap<String, SortedMap<String, Message>> messages = new TreeMap<>();
+      SortedMap<String, SortedMap<String, byte[]>> digests = new TreeMap<>();
+      resources.forEach((type, byName) -> {
+        List<Map.Entry<String, Built>> sorted = sortedByKey(byName);
+        messages.put(type, Sorted.of(sorted, built -> built.message));
+        digests.put(type, Sorted.of(sorted, built -> built.digest));
+      });
+      List<Map.Entry<String, Origin>> sortedOrigins = sortedByKey(origins);
+      return new Translation(new XdsSnapshot(XdsSnapshot.versionOfDigests(digests), messages),
+          Sorted.of(sortedOrigins, Origin::object), Sorted.of(sortedOrigins, origin -> origin));
+    }
+
+    private static <V> List<Map.Entry<String, V>> sortedByKey(Map<String, V> map) {
+      List<Map.Entry<String, V>> entries = new ArrayList<>(map.entrySet());
+      entries.sort(Map.Entry.comparingByKey());
+      return entries;
+    }
+  }
+
+  /**
+   * Entries already sorted by key, as a sorted map that only passes them on: a {@link TreeMap} built from a
+   * {@link SortedMap} takes its entries in order in linear time, one by one it takes O(n log n) comparisons.
+   * Read-only; views by range are not supported (nothing but the copy reads it).
+   */
+  private static final class Sorted<V> extends AbstractMap<String, V> implements SortedMap<String, V> {
+    private final List<Map.Entry<String, V>> entries;
+
+    private Sorted(List<Map.Entry<String, V>> entries) {
+      this.entries = entries;
+    }
+
+    /** A sorted map of {@code sorted}'s keys, in its order, to their values mapped by {@code value}. */
+    static <T, V> SortedMap<String, V> of(List<Map.Entry<String, T>> sorted, Function<T, V> value) {
+      List<Map.Entry<String, V>> mapped = new ArrayList<>(sorted.size());
+      sorted.forEach(entry -> mapped.add(Map.entry(entry.getKey(), value.apply(entry.getValue()))));
+      return new TreeMap<>(new Sorted<>(mapped));
+    }
+
+    @Override
+    public Set<Map.Entry<String, V>> entrySet() {
+      return new AbstractSet<>() {
+        @Override
+        public Iterator<Map.Entry<String, V>> iterator() {
+          return Collections.unmodifiableList(entries).iterator();
+        }
+
+        @Override
+        public int size() {
+          return entries.size();
+        }
+      };
+    }
+
+    @Override
+    public Comparator<? super String> comparator() {
+      return null; // natural order, as TreeMap's default
+    }
+
+    @Override
+    public String firstKey() {
+      return entries.get(0).getKey();
+    }
+
+    @Override
+    public String lastKey() {
+      return entries.get(entries.size() - 1).getKey();
+    }
+
+    @Override
+    public SortedMap<String, V> subMap(String fromKey, String toKey) {
+      throw new UnsupportedOperationException("only copied");
+    }
+
+    @Override
+    public SortedMap<String, V> headMap(String toKey) {
+      throw new UnsupportedOperationException("only copied");
+    }
+
+    @Override
+    public SortedMap<String, V> tailMap(String fromKey) {
+      throw new UnsupportedOperationException("only copied");
     }
   }
 }

@@ -67,6 +67,25 @@ class IncrementalTranslationTest {
     }
   }
 
+  /** IRs from the incremental front end share unchanged elements by construction: the translator's identity path. */
+  @ParameterizedTest
+  @ValueSource(longs = {4})
+  void incrementalTranslationOfTheIncrementalFrontEndsIrEqualsAFreshOne(long seed) {
+    Random random = new Random(seed);
+    Model model = Model.generate(random, 20, 10, 30);
+    HoldfastFrontEnd frontEnd = new HoldfastFrontEnd();
+    Translator incremental = new Translator();
+    for (int edit = 0; edit <= EDITS; edit++) {
+      if (edit > 0) {
+        model.edit(random);
+      }
+      ValidationResult result = new Validator().validate(model.config());
+      Ir ir = frontEnd.lowerIncrementally(result.accepted());
+      assertThat(ir).isEqualTo(HoldfastFrontEnd.lowerAccepted(result.accepted()));
+      assertSameAsFresh(incremental.translate(ir), ir, "seed " + seed + " edit " + edit);
+    }
+  }
+
   private static void assertSameAsFresh(Translation incremental, Ir ir, String when) {
     Translation fresh = new Translator().translate(ir);
     assertThat(incremental.snapshot().resources()).as(when).isEqualTo(fresh.snapshot().resources());
