@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the side-by-side benchmarks and writes docs/BENCHMARKS.md (never part of mvn test / verify):
-#   it/bench.sh [election|xds|startup|all] [--quick] [--reps N] [--streams N,N] [--changes N]
+#   it/bench.sh [election|xds|startup|all|report] [--quick] [--reps N] [--streams N,N] [--changes N]
 # election: Holdfast's LeaderElector vs fabric8's on the emulated API behind fault proxies (fast profile 4/3/1 s
 #           and the default 15/10/2 s, 5 repetitions; --quick: fast only, 1). Full: about 15 min.
 # xds:      XdsServer+XdsCache vs java-control-plane SimpleCache, 1,000 and 10,000 ADS streams (SotW and delta,
@@ -11,6 +11,8 @@
 #           with and without an AppCDS archive (7 starts each; --quick: 1). About 1 min.
 # all:      all three, and the JMH translation benchmark first (it/bench-translation.sh, about 3 min) unless
 #           SKIP_JMH=1 or --quick (then its last results are kept).
+# report:   measures nothing; assembles docs/BENCHMARKS.md again from the latest results (e.g. after
+#           it/bench-translation.sh).
 # --quick:  a sanity check under 3 minutes for `all`; it writes it/target/BENCHMARKS-quick.md and leaves
 #           docs/BENCHMARKS.md alone. A full run of one section rewrites that section of docs/BENCHMARKS.md and
 #           keeps the others.
@@ -25,7 +27,7 @@ what=all
 quick=0
 for a in "$@"; do
   case "$a" in
-    election|xds|startup|all) what="$a" ;;
+    election|xds|startup|all|report) what="$a" ;;
     --quick) quick=1 ;;
   esac
 done

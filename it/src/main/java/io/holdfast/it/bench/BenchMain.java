@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs the side-by-side benchmarks and writes docs/BENCHMARKS.md. Started by {@code it/bench.sh}:
- * {@code BenchMain [election|xds|startup|all] [--quick] [--reps N] [--streams N,N] [--changes N] [--root DIR]}.
+ * {@code BenchMain [election|xds|startup|all|report] [--quick] [--reps N] [--streams N,N] [--changes N] [--root DIR]}.
  * Never part of {@code mvn test}.
  */
 public final class BenchMain {
@@ -82,14 +82,14 @@ public final class BenchMain {
       Path root = Path.of(".");
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
-          case "election", "xds", "startup", "all" -> what = args[i];
+          case "election", "xds", "startup", "all", "report" -> what = args[i];
           case "--quick" -> quick = true;
           case "--reps" -> reps = Integer.parseInt(args[++i]);
           case "--changes" -> changes = Integer.parseInt(args[++i]);
           case "--streams" -> streams = java.util.Arrays.stream(args[++i].split(",")).map(Integer::valueOf).toList();
           case "--root" -> root = Path.of(args[++i]);
           default -> throw new IllegalArgumentException("unknown argument '" + args[i]
-              + "'; usage: BenchMain [election|xds|startup|all] [--quick] [--reps N] [--streams N,N] [--changes N]"
+              + "'; usage: BenchMain [election|xds|startup|all|report] [--quick] [--reps N] [--streams N,N] [--changes N]"
               + " [--root DIR]");
         }
       }

@@ -34,7 +34,7 @@ final class Report {
     doc.append("# Holdfast benchmarks\n\n");
     doc.append("Side-by-side measurements of Holdfast against the libraries it replaces, run on demand and never by\n");
     doc.append("`mvn test` or `mvn verify`:\n\n");
-    doc.append("```\nit/bench.sh [election|xds|startup|all] [--quick] [--reps N] [--streams N,N] [--changes N]   # this document\n");
+    doc.append("```\nit/bench.sh [election|xds|startup|all|report] [--quick] [--reps N] [--streams N,N] [--changes N]   # this document\n");
     doc.append("it/bench-translation.sh                     # JMH translation benchmark only (`all` runs it first)\n```\n\n");
     doc.append("`--quick` (under 3 minutes, a sanity check) runs one repetition of the fast election profile with a\n");
     doc.append("10 s steady-state window, xDS fan-out at 1,000 streams (SotW and delta, 10 measured changes each, 2 s NACK\n");
