@@ -36,19 +36,18 @@ final class DeltaStream implements StreamObserver<DeltaDiscoveryRequest> {
     this.state = state;
     this.registry = registry;
     this.tracker = tracker;
-    this.out = new ResponseChannel(observer);
-    observer.setOnCancelHandler(this::cancelled);
+    this.out = new ResponseChannel(observer, state, tracker, "delta", this::cancelWatches);
   }
 
   @Override
   public void onNext(DeltaDiscoveryRequest request) {
     if (ads && request.getTypeUrl().isEmpty()) {
-      onError(Status.UNKNOWN.withDescription("type URL is required for ADS").asException());
+      out.endWithError(Status.UNKNOWN.withDescription("type URL is required for ADS").asException());
       return;
     }
     Reply reply = tracker.deltaRequest(state, request);
     if (reply.kind() == Reply.Kind.UNKNOWN_NONCE) {
-      onError(Status.INVALID_ARGUMENT.withDescription(
+      out.endWithError(Status.INVALID_ARGUMENT.withDescription(
           "response_nonce " + request.getResponseNonce() + " does not name an unanswered response").asException());
       return;
     }
@@ -94,26 +93,12 @@ final class DeltaStream implements StreamObserver<DeltaDiscoveryRequest> {
 
   @Override
   public void onError(Throwable error) {
-    Status status = Status.fromThrowable(error);
-    if (status.getCode() != Status.Code.CANCELLED) {
-      log.warn("xDS delta stream closed with error: node={} stream={} status={}", state.nodeId(), state.id(),
-          status);
-    }
-    tracker.closed(state, status.getCode().toString());
-    out.fail(error);
-    cancelWatches();
+    out.endWithError(error);
   }
 
   @Override
   public void onCompleted() {
-    tracker.closed(state, "completed");
-    out.complete();
-    cancelWatches();
-  }
-
-  private void cancelled() {
-    out.cancelled();
-    cancelWatches();
+    out.endCompleted();
   }
 
   private void cancelWatches() {

@@ -41,14 +41,13 @@ final class SotwStream implements StreamObserver<DiscoveryRequest> {
     this.state = state;
     this.registry = registry;
     this.tracker = tracker;
-    this.out = new ResponseChannel(observer);
-    observer.setOnCancelHandler(this::cancelled);
+    this.out = new ResponseChannel(observer, state, tracker, "SotW", this::cancelWatches);
   }
 
   @Override
   public void onNext(DiscoveryRequest request) {
     if (ads && request.getTypeUrl().isEmpty()) {
-      onError(Status.UNKNOWN.withDescription("type URL is required for ADS").asException());
+      out.endWithError(Status.UNKNOWN.withDescription("type URL is required for ADS").asException());
       return;
     }
     tracker.sotwRequest(state, request);
@@ -101,25 +100,12 @@ final class SotwStream implements StreamObserver<DiscoveryRequest> {
 
   @Override
   public void onError(Throwable error) {
-    Status status = Status.fromThrowable(error);
-    if (status.getCode() != Status.Code.CANCELLED) {
-      log.warn("xDS stream closed with error: node={} stream={} status={}", state.nodeId(), state.id(), status);
-    }
-    tracker.closed(state, status.getCode().toString());
-    out.fail(error);
-    cancelWatches();
+    out.endWithError(error);
   }
 
   @Override
   public void onCompleted() {
-    tracker.closed(state, "completed");
-    out.complete();
-    cancelWatches();
-  }
-
-  private void cancelled() {
-    out.cancelled();
-    cancelWatches();
+    out.endCompleted();
   }
 
   private void cancelWatches() {
