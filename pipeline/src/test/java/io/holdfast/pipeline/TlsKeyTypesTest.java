@@ -7,6 +7,7 @@ import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.Problem;
 import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
+import io.holdfast.api.TlsSecretData;
 import io.holdfast.frontend.gatewayapi.GatewayApiFrontEnd;
 import io.holdfast.frontend.holdfast.ResourceStatus;
 import io.holdfast.ir.Condition;
@@ -20,6 +21,7 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -64,6 +66,11 @@ class TlsKeyTypesTest {
   }
 
   private static Verdicts check(String certificatePem, String keyPem) {
+    return check(certificatePem, keyPem, "");
+  }
+
+  /** @param clientCa the text of the VirtualService's client CA bundle (Secret clients, ca.crt); none if empty */
+  private static Verdicts check(String certificatePem, String keyPem, String clientCa) {
     String documents = String.join("---\n", List.of(
         """
         apiVersion: gateway.holdfast.io/v1
@@ -83,9 +90,9 @@ class TlsKeyTypesTest {
         metadata: {name: web}
         spec:
           domains: [a.test]
-          sslConfig: {secretRef: {name: web-tls}}
+          sslConfig: {secretRef: {name: web-tls}%s}
           routes: [{match: {prefix: /}, route: {upstream: up}}]
-        """,
+        """.formatted(clientCa.isEmpty() ? "" : ", clientCa: {secretRef: {name: clients}}"),
         """
         apiVersion: gateway.networking.k8s.io/v1
         kind: GatewayClass
@@ -115,6 +122,10 @@ class TlsKeyTypesTest {
     assertThat(loaded.errors()).isEmpty();
     GatewayConfig config = loaded.config();
     assertThat(config.secrets()).hasSize(2);
+    if (!clientCa.isEmpty()) {
+      config = config.toBuilder().secret(TlsSecretData.secretKey("default", "clients"),
+          new TlsSecretData(new TreeMap<>(Map.of(TlsSecretData.CA_CRT, clientCa)))).build();
+    }
     ConfigCheck.Result result = new ConfigCheck().run(config);
     SectionStatus listener = result.objectStatus(EDGE).orElseThrow().sections().stream()
         .filter(s -> s.name().equals("https")).findFirst().orElseThrow();
@@ -188,6 +199,25 @@ class TlsKeyTypesTest {
     assertThat(verdicts.virtualService().problems()).extracting(Problem::message)
         .allSatisfy(m -> assertThat(m).doesNotContain(body));
     assertThat(verdicts.resolvedRefs().message()).doesNotContain(body);
+  }
+
+  /** A client CA bundle goes to Envoy as it is too: a key in it is refused the same way. */
+  @Test
+  void aPrivateKeyInsideAClientCaBundleIsRefused() {
+    TestCertificates.Issued leaf = TestCertificates.leaf(CA, "a.test", "a.test");
+    String chain = leaf.certificatePem() + CA.certificatePem();
+    assertThat(check(chain, leaf.privateKeyPem(), CA.certificatePem()).virtualService().isServed()).isTrue();
+
+    ResourceStatus refused = check(chain, leaf.privateKeyPem(), CA.certificatePem() + leaf.privateKeyPem())
+        .virtualService();
+    assertThat(refused.isServed()).isFalse();
+    assertThat(refused.problems()).singleElement().satisfies(p -> {
+      assertThat(p.reason()).isEqualTo(Reasons.INVALID_CERTIFICATE);
+      assertThat(p.field()).isEqualTo("spec.sslConfig.clientCa");
+      assertThat(p.message()).isEqualTo("Secret default/clients entry ca.crt: block 2 is a PRIVATE KEY block: a"
+          + " certificate chain or CA bundle may hold only CERTIFICATE blocks (Envoy would pass the rest on as part"
+          + " of the chain)");
+    });
   }
 
   @Test

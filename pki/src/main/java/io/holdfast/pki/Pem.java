@@ -38,27 +38,37 @@ public final class Pem {
   }
 
   /**
-   * Every certificate in {@code text}, in order (a chain: leaf first); at least one. Only {@code CERTIFICATE}
-   * blocks are allowed: Envoy passes a chain or CA bundle on as it is (a private key in it would be served in
-   * {@code certificate_chain} and shown in Envoy's config dump), so any other block is refused, by its label.
+   * Every certificate in {@code text}, in order (a chain: leaf first); at least one. Other blocks are skipped, as
+   * TLS libraries reading a certificate file skip them: for Holdfast's own TLS files, never for material given to
+   * Envoy ({@link #caBundle}, {@link #servingChain}).
    */
   public static List<X509Certificate> certificates(String text) {
-    return convert(holders(text));
+    return convert(holders(text, false));
   }
 
   /**
-   * A certificate chain Envoy can serve: {@link #certificates} whose first (leaf) certificate has a key type Envoy
-   * loads (RSA of 2048 bits or more, ECDSA on P-256, P-384 or P-521).
+   * A CA bundle to give Envoy: {@link #certificates}, with nothing but {@code CERTIFICATE} blocks. Envoy passes
+   * the text on as it is (a private key in it would be shown in its config dump), so any other block is refused,
+   * named by its label.
+   */
+  public static List<X509Certificate> caBundle(String text) {
+    return convert(holders(text, true));
+  }
+
+  /**
+   * A certificate chain for Envoy to serve: only {@code CERTIFICATE} blocks (a private key in it would be served in
+   * {@code certificate_chain} and shown in Envoy's config dump), and the first (leaf) certificate with a key type
+   * Envoy loads (RSA of 2048 bits or more, ECDSA on P-256, P-384 or P-521).
    */
   public static List<X509Certificate> servingChain(String text) {
-    List<X509CertificateHolder> holders = holders(text);
+    List<X509CertificateHolder> holders = holders(text, true);
     KeyTypes.problem(holders.get(0).getSubjectPublicKeyInfo()).ifPresent(problem -> {
       throw new PemException("certificate 1 (the leaf) has " + problem);
     });
     return convert(holders);
   }
 
-  private static List<X509CertificateHolder> holders(String text) {
+  private static List<X509CertificateHolder> holders(String text, boolean onlyCertificates) {
     List<PemObject> blocks = blocks(text);
     if (blocks.isEmpty()) {
       throw new PemException("not PEM (no -----BEGIN CERTIFICATE----- block)");
@@ -82,7 +92,7 @@ public final class Pem {
       throw new PemException("holds no CERTIFICATE block, only " + blocks.stream().map(b -> labelName(b.getType()))
           .distinct().toList());
     }
-    if (!others.isEmpty()) {
+    if (onlyCertificates && !others.isEmpty()) {
       throw new PemException(String.join(", ", others) + ": a certificate chain or CA bundle may hold only"
           + " CERTIFICATE blocks (Envoy would pass the rest on as part of the chain)");
     }

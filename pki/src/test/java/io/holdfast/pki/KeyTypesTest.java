@@ -90,14 +90,16 @@ class KeyTypesTest {
           .hasMessageContaining(" is a")
           .hasMessageContaining("PRIVATE KEY block: a certificate chain or CA bundle may hold only CERTIFICATE blocks")
           .satisfies(e -> assertThat(e.getMessage()).doesNotContain(body.substring(0, 16)));
-      assertThatThrownBy(() -> Pem.certificates(chain)).hasMessageContaining("PRIVATE KEY block");
+      assertThatThrownBy(() -> Pem.caBundle(chain)).hasMessageContaining("PRIVATE KEY block");
+      // Holdfast's own TLS files are read as TLS libraries read them: other blocks skipped.
+      assertThat(Pem.certificates(chain)).containsExactly(leaf.certificate());
     }
     String parameters = "-----BEGIN EC PARAMETERS-----\nBggqhkjOPQMBBw==\n-----END EC PARAMETERS-----\n";
-    assertThatThrownBy(() -> Pem.certificates(leaf.certificatePem() + parameters))
+    assertThatThrownBy(() -> Pem.caBundle(leaf.certificatePem() + parameters))
         .hasMessageStartingWith("block 2 is an EC PARAMETERS block");
     String odd = "-----BEGIN " + body.substring(0, 30) + "-----\n"
         + Base64.getEncoder().encodeToString(new byte[] {1, 2, 3}) + "\n-----END " + body.substring(0, 30) + "-----\n";
-    assertThatThrownBy(() -> Pem.certificates(leaf.certificatePem() + odd))
+    assertThatThrownBy(() -> Pem.caBundle(leaf.certificatePem() + odd))
         .satisfies(e -> assertThat(e.getMessage()).doesNotContain(body.substring(0, 30)));
     // Text between blocks is ignored, as Envoy ignores it.
     assertThat(Pem.servingChain("# leaf\n" + leaf.certificatePem() + "\nissuer:\n" + CA.certificatePem()))

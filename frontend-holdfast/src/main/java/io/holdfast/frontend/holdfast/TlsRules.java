@@ -25,8 +25,8 @@ import java.util.regex.Pattern;
  * The rules of a VirtualService's {@code sslConfig} and of the TLS material it, or an Upstream's {@code spec.tls},
  * names. The material must be there ({@code SecretNotFound}); parse as a certificate chain and one private key, or a
  * CA bundle, with nothing but CERTIFICATE blocks in a chain or bundle, and a key type Envoy serves with (RSA of 2048
- * bits or more, ECDSA on P-256, P-384 or P-521) for the key and the leaf, as pki's {@code Pem.servingChain} and
- * {@code Pem.servingKey} check ({@code InvalidCertificate}); and the key must belong to the leaf certificate
+ * bits or more, ECDSA on P-256, P-384 or P-521) for the key and the leaf, as pki's {@code Pem.servingChain},
+ * {@code Pem.caBundle} and {@code Pem.servingKey} check ({@code InvalidCertificate}); and the key must belong to the leaf certificate
  * ({@code KeyMismatch}): each is an error. A certificate outside its validity period is only a warning
  * ({@code CertificateNotValidNow}): refusing it would turn an expiry into a config rejection on top of the expiry, and clients decide whether they accept it.
  * Messages name the Secret or file and the entry, never the content. Pure apart from reading {@code now}.
@@ -151,7 +151,7 @@ final class TlsRules {
     List<Finding> findings = new ArrayList<>();
     entry(config, key, TlsSecretData.CA_CRT, field, findings).ifPresent(text -> {
       try {
-        validity(Pem.certificates(text), where(key, TlsSecretData.CA_CRT), field, now, findings);
+        validity(Pem.caBundle(text), where(key, TlsSecretData.CA_CRT), field, now, findings);
       } catch (PemException e) {
         findings.add(error(field, Reasons.INVALID_CERTIFICATE, where(key, TlsSecretData.CA_CRT) + ": "
             + e.getMessage()));
