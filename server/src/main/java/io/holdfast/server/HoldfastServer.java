@@ -17,6 +17,7 @@ import io.holdfast.server.snapshot.SnapshotStore;
 import io.holdfast.server.snapshot.StoredSnapshot;
 import io.holdfast.server.source.DirectoryWatcher;
 import io.holdfast.server.source.FileConfigSource;
+import io.holdfast.server.source.FirstServedOrder;
 import io.holdfast.server.webhook.AdmissionWebhook;
 import io.holdfast.xds.server.ProxyStatus;
 import io.holdfast.xds.server.ReloadingTls;
@@ -106,7 +107,8 @@ public final class HoldfastServer implements AutoCloseable {
     restore.setDaemon(true); // if the xDS server fails to start, the failed start need not wait for it
     restore.start();
     startXds(settings);
-    restoredSnapshot(restored).ifPresent(stored -> {
+    Optional<StoredSnapshot> loaded = restoredSnapshot(restored);
+    loaded.ifPresent(stored -> {
       certificates.update(stored.snapshot());
       staleSince = Optional.of(stored.savedAt());
       timeline.record(EventTimeline.Kind.SNAPSHOT, "Serving the last-known snapshot " + stored.snapshot().version()
@@ -114,9 +116,14 @@ public final class HoldfastServer implements AutoCloseable {
       log.info("serving last-known snapshot from disk version={} savedAt={} savedBy={} until the config source syncs",
           stored.snapshot().version(), stored.savedAt(), stored.savedBy());
     });
+    // File mode: objects' ages (first served), stored with the snapshot so "older wins" survives a restart.
+    FirstServedOrder ages = new FirstServedOrder(clock);
+    if (settings.fileMode()) {
+      loaded.ifPresent(stored -> ages.restore(stored.firstServed()));
+    }
     ConfigPipeline pipeline = new ConfigPipeline(cache, board, clock, registry, translation -> {
       certificates.update(translation.snapshot());
-      store.ifPresent(s -> s.save(translation.snapshot()));
+      store.ifPresent(s -> s.save(translation.snapshot(), ages.current()));
     }, settings.gatewayControllerName());
     if (settings.webhook().isPresent()) {
       ServeSettings.Webhook w = settings.webhook().get();
@@ -137,7 +144,9 @@ public final class HoldfastServer implements AutoCloseable {
     started.push(admin);
     if (settings.fileMode()) {
       timeline.record(EventTimeline.Kind.LEADERSHIP, "This replica leads: single-replica mode, no election");
-      started.push(DirectoryWatcher.start(settings.configDir(), new FileConfigSource(pipeline)));
+      started.push(DirectoryWatcher.start(settings.configDir(), new FileConfigSource(pipeline, ages,
+          () -> store.ifPresent(s -> cache.currentSnapshot().ifPresent(snapshot -> s.save(snapshot,
+              ages.current()))))));
     } else {
       awaitingElection = true;
       // Pushed last, so closed first: the lease is released before streams are drained.

@@ -136,8 +136,8 @@ final class CertificateRefs {
           : TlsSecretData.TLS_KEY) + " entry");
     }
     try {
-      List<X509Certificate> chain = Pem.certificates(chainText);
-      PrivateKey privateKey = Pem.privateKey(keyText);
+      List<X509Certificate> chain = Pem.servingChain(chainText);
+      PrivateKey privateKey = Pem.servingKey(keyText);
       if (!Keys.matches(privateKey, chain.get(0).getPublicKey())) {
         return Optional.of("the tls.key of " + described + " does not belong to its first certificate");
       }

@@ -23,10 +23,12 @@ import java.util.regex.Pattern;
 
 /**
  * The rules of a VirtualService's {@code sslConfig} and of the TLS material it, or an Upstream's {@code spec.tls},
- * names. The material must be there ({@code SecretNotFound}), parse as a certificate chain and one private key, or a
- * CA bundle ({@code InvalidCertificate}), and the key must belong to the leaf certificate ({@code KeyMismatch}): each
- * is an error. A certificate outside its validity period is only a warning ({@code CertificateNotValidNow}): refusing
- * it would turn an expiry into a config rejection on top of the expiry, and clients decide whether they accept it.
+ * names. The material must be there ({@code SecretNotFound}); parse as a certificate chain and one private key, or a
+ * CA bundle, with nothing but CERTIFICATE blocks in a chain or bundle, and a key type Envoy serves with (RSA of 2048
+ * bits or more, ECDSA on P-256, P-384 or P-521) for the key and the leaf, as pki's {@code Pem.servingChain},
+ * {@code Pem.caBundle} and {@code Pem.servingKey} check ({@code InvalidCertificate}); and the key must belong to the leaf certificate
+ * ({@code KeyMismatch}): each is an error. A certificate outside its validity period is only a warning
+ * ({@code CertificateNotValidNow}): refusing it would turn an expiry into a config rejection on top of the expiry, and clients decide whether they accept it.
  * Messages name the Secret or file and the entry, never the content. Pure apart from reading {@code now}.
  */
 final class TlsRules {
@@ -123,13 +125,13 @@ final class TlsRules {
     List<X509Certificate> chain;
     PrivateKey key;
     try {
-      chain = Pem.certificates(chainText.get());
+      chain = Pem.servingChain(chainText.get());
     } catch (PemException e) {
       findings.add(error(field, Reasons.INVALID_CERTIFICATE, chainWhere + ": " + e.getMessage()));
       return new Material(Optional.empty(), findings);
     }
     try {
-      key = Pem.privateKey(keyText.get());
+      key = Pem.servingKey(keyText.get());
     } catch (PemException e) {
       findings.add(error(field, Reasons.INVALID_CERTIFICATE, keyWhere + ": " + e.getMessage()));
       return new Material(Optional.empty(), findings);
@@ -149,7 +151,7 @@ final class TlsRules {
     List<Finding> findings = new ArrayList<>();
     entry(config, key, TlsSecretData.CA_CRT, field, findings).ifPresent(text -> {
       try {
-        validity(Pem.certificates(text), where(key, TlsSecretData.CA_CRT), field, now, findings);
+        validity(Pem.caBundle(text), where(key, TlsSecretData.CA_CRT), field, now, findings);
       } catch (PemException e) {
         findings.add(error(field, Reasons.INVALID_CERTIFICATE, where(key, TlsSecretData.CA_CRT) + ": "
             + e.getMessage()));

@@ -6,6 +6,7 @@ import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.UnsafeByteOperations;
+import io.holdfast.api.ResourceKey;
 import io.holdfast.xds.snapshot.XdsSnapshot;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -21,22 +22,29 @@ import java.util.TreeMap;
 import java.util.zip.CRC32C;
 
 /**
- * The snapshot file format, version 1. All integers are big-endian; strings and blobs are an int32 length then
- * the bytes (strings in UTF-8).
+ * The snapshot file format, version 2 (version 1 files are still read). All integers are big-endian; strings and
+ * blobs are an int32 length then the bytes (strings in UTF-8).
  *
  * <pre>
  * header   magic "HFSNAP\r\n" (8 bytes) | format version int32 | payload length int32
  * payload  savedAt epoch-second int64, nano int32 | savedBy string | version string | type count int32, then
  *          per type: type URL string | resource count int32, then per resource: name string | google.protobuf.Any
+ *          version 2 only: first-served count int32, then per object: group string | kind string |
+ *          namespace string | name string | epoch-second int64 | nano int32
  * trailer  CRC32C of header and payload, int32
  * </pre>
+ *
+ * Version 2 adds the first-served times of file mode's objects ({@link StoredSnapshot#firstServed}); a version 1
+ * file reads with none.
  *
  * Types are kept as groups (not a flat list of Any) so a type present with no resources survives the round
  * trip: it is part of the snapshot's content version. The format version is checked before the checksum so a
  * file from a newer build is reported as such, not as corrupt.
  */
 final class SnapshotCodec {
-    static final int FORMAT_VERSION = 1;
+    static final int FORMAT_VERSION = 2;
+    /** The first format, without first-served times: still read. */
+    static final int FORMAT_VERSION_1 = 1;
     static final int HEADER_BYTES = 16;
     static final int CHECKSUM_BYTES = 4;
     /** Far above any real config; bounds what a corrupt length field can make us allocate. */
@@ -64,6 +72,15 @@ final class SnapshotCodec {
                     Any any = Any.newBuilder().setTypeUrl(type.getKey()).setValue(deterministic(named.getValue())).build();
                     writeBlob(out, any.toByteString());
                 }
+            }
+            out.writeInt(stored.firstServed().size());
+            for (Map.Entry<ResourceKey, Instant> entry : stored.firstServed().entrySet()) {
+                ResourceKey key = entry.getKey();
+                for (String part : new String[] {key.group(), key.kind(), key.namespace(), key.name()}) {
+                    writeBlob(out, ByteString.copyFromUtf8(part));
+                }
+                out.writeLong(entry.getValue().getEpochSecond());
+                out.writeInt(entry.getValue().getNano());
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e); // in-memory stream: cannot happen
@@ -93,8 +110,9 @@ final class SnapshotCodec {
         }
         ByteBuffer in = ByteBuffer.wrap(file);
         int format = in.getInt(MAGIC.length);
-        if (format != FORMAT_VERSION) {
-            throw new SnapshotFormatException("unsupported format version " + format + " (this build reads " + FORMAT_VERSION + ")");
+        if (format != FORMAT_VERSION && format != FORMAT_VERSION_1) {
+            throw new SnapshotFormatException("unsupported format version " + format + " (this build reads "
+                    + FORMAT_VERSION_1 + " and " + FORMAT_VERSION + ")");
         }
         int payloadLength = in.getInt(MAGIC.length + 4);
         if (payloadLength < 0 || payloadLength > MAX_PAYLOAD_BYTES) {
@@ -114,10 +132,10 @@ final class SnapshotCodec {
             throw new SnapshotFormatException(String.format("checksum mismatch (stored %08x, computed %08x)",
                     stored, (int) crc.getValue()));
         }
-        return decodePayload(new PayloadReader(file, HEADER_BYTES, payloadLength));
+        return decodePayload(new PayloadReader(file, HEADER_BYTES, payloadLength), format);
     }
 
-    private static StoredSnapshot decodePayload(PayloadReader in) throws SnapshotFormatException {
+    private static StoredSnapshot decodePayload(PayloadReader in, int format) throws SnapshotFormatException {
         long epochSecond = in.int64("savedAt");
         int nano = in.int32("savedAt");
         Instant savedAt;
@@ -152,8 +170,25 @@ final class SnapshotCodec {
                 throw in.malformed("duplicate type " + typeUrl);
             }
         }
+        TreeMap<ResourceKey, Instant> firstServed = new TreeMap<>();
+        if (format >= FORMAT_VERSION) {
+            int count = in.count("first-served count");
+            for (int i = 0; i < count; i++) {
+                ResourceKey key = new ResourceKey(in.string("group"), in.string("kind"), in.string("namespace"),
+                        in.string("name"));
+                long second = in.int64("first-served time");
+                int nanos = in.int32("first-served time");
+                try {
+                    if (firstServed.put(key, Instant.ofEpochSecond(second, nanos)) != null) {
+                        throw in.malformed("duplicate first-served object " + key);
+                    }
+                } catch (DateTimeException e) {
+                    throw in.malformed("first-served time of " + key + " out of range");
+                }
+            }
+        }
         in.expectEnd();
-        return new StoredSnapshot(new XdsSnapshot(version, resources), savedAt, savedBy);
+        return new StoredSnapshot(new XdsSnapshot(version, resources), savedAt, savedBy, firstServed);
     }
 
     private static Any parseAny(ByteString bytes, String typeUrl, String name) throws SnapshotFormatException {

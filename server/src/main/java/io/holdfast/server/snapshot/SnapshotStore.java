@@ -1,5 +1,6 @@
 package io.holdfast.server.snapshot;
 
+import io.holdfast.api.ResourceKey;
 import io.holdfast.xds.snapshot.XdsSnapshot;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
@@ -16,6 +17,9 @@ import javax.crypto.SecretKey;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Objects;
@@ -51,6 +55,7 @@ public final class SnapshotStore {
     private final FailureStreak loadFailures;
     private final Object saveLock = new Object();
     private String lastSavedVersion; // guarded by saveLock; only a successful save sets it
+    private SortedMap<ResourceKey, Instant> lastSavedFirstServed = new TreeMap<>(); // guarded by saveLock; likewise
     private final SecretSealing sealing;
 
     private SnapshotStore(Path directory, String replica, Clock clock, MeterRegistry registry,
@@ -126,9 +131,18 @@ public final class SnapshotStore {
      * A snapshot holding a type other than Listener, RouteConfiguration, Cluster, ClusterLoadAssignment fails too.
      */
     public SaveOutcome save(XdsSnapshot snapshot) {
+        return save(snapshot, new TreeMap<>());
+    }
+
+    /**
+     * As {@link #save(XdsSnapshot)}, with file mode's first-served times ({@link StoredSnapshot#firstServed}):
+     * written unless both the version and the times equal the last ones this store wrote.
+     */
+    public SaveOutcome save(XdsSnapshot snapshot, SortedMap<ResourceKey, Instant> firstServed) {
         Objects.requireNonNull(snapshot, "snapshot");
+        Objects.requireNonNull(firstServed, "firstServed");
         synchronized (saveLock) {
-            if (snapshot.version().equals(lastSavedVersion)) {
+            if (snapshot.version().equals(lastSavedVersion) && firstServed.equals(lastSavedFirstServed)) {
                 return SaveOutcome.UNCHANGED;
             }
             Optional<String> unsupported = ResourceTypes.unsupported(snapshot);
@@ -138,9 +152,10 @@ public final class SnapshotStore {
             }
             try {
                 byte[] bytes = SnapshotCodec.encode(new StoredSnapshot(sealing.forStorage(snapshot), clock.instant(),
-                        replica));
+                        replica, firstServed));
                 writeAtomically(bytes);
                 lastSavedVersion = snapshot.version();
+                lastSavedFirstServed = new TreeMap<>(firstServed);
                 saveFailures.succeeded(file);
                 LOG.debug("snapshot saved path={} version={} bytes={}", file, snapshot.version(), bytes.length);
                 return SaveOutcome.WRITTEN;
@@ -164,7 +179,7 @@ public final class SnapshotStore {
             opened.secretsDropped().ifPresent(why -> LOG.warn("snapshot secrets left out path={} reason={}; TLS"
                     + " listeners wait for their secrets from the config source", file, why));
             StoredSnapshot stored = new StoredSnapshot(opened.snapshot(), found.stored().savedAt(),
-                    found.stored().savedBy());
+                    found.stored().savedBy(), found.stored().firstServed());
             int resources = stored.snapshot().resources().values().stream().mapToInt(Map::size).sum();
             LOG.info("snapshot loaded path={} version={} savedAt={} savedBy={} resources={}", file,
                     stored.snapshot().version(), stored.savedAt(), stored.savedBy(), resources);

@@ -18,14 +18,24 @@ import java.util.Objects;
  * errors are still reported with file, line and reason. A file never seen good is left out until it is.
  * PEM files go to the config as they are, under their file keys ({@link TlsSecretData#fileKey}, the path relative to
  * the directory): whether they are good is the front end's call, which keeps serving the last good certificate.
+ * Objects without a creationTimestamp get their first-served time as one ({@link FirstServedOrder}), so "older wins"
+ * means first served, never first in the alphabet.
  */
 public final class FileConfigSource implements ConfigFilesListener {
   private final ConfigPipeline pipeline;
   private final ConfigLoader loader = new ConfigLoader();
   private final Map<Path, String> lastGood = new HashMap<>();
+  private final FirstServedOrder ages;
+  private final Runnable agesChanged;
 
-  public FileConfigSource(ConfigPipeline pipeline) {
+  /**
+   * @param agesChanged called after a build that gave an object its first-served time or forgot one, on the
+   *                    watcher's thread (to store the times even when the snapshot did not change)
+   */
+  public FileConfigSource(ConfigPipeline pipeline, FirstServedOrder ages, Runnable agesChanged) {
     this.pipeline = Objects.requireNonNull(pipeline, "pipeline");
+    this.ages = Objects.requireNonNull(ages, "ages");
+    this.agesChanged = Objects.requireNonNull(agesChanged, "agesChanged");
   }
 
   @Override
@@ -51,7 +61,11 @@ public final class FileConfigSource implements ConfigFilesListener {
     lastGood.putAll(good);
     GatewayConfig.Builder config = loader.load(sources, Map.of()).config().toBuilder();
     files.tlsFiles().forEach((path, text) -> config.secret(TlsSecretData.fileKey(path), TlsSecretData.file(text)));
-    pipeline.apply(config.build(), errors);
+    java.util.SortedMap<io.holdfast.api.ResourceKey, java.time.Instant> before = ages.current();
+    pipeline.apply(ages.stamp(config.build()), errors);
+    if (!ages.current().equals(before)) {
+      agesChanged.run();
+    }
   }
 
   private void keepLastGood(Path path, List<ConfigLoader.Source> sources, List<ManifestError> errors, String why) {

@@ -55,6 +55,15 @@ final class DeltaTypeState {
   record Plan(Map<String, IndexedSnapshot.Packed> resources, List<String> removed) {
   }
 
+  /**
+   * At most this many names a stream has been told do not exist are remembered (per type). Reason: the memory of
+   * one stream must not grow with what the proxy asks for. Only names the proxy subscribed to by name are
+   * remembered at all (a wildcard stream is told of a removal only while it holds the name, so it needs no
+   * memory of removals); past the bound, a further missing subscribed name is reported as removed again when
+   * the snapshot changes, a duplicate removal the xDS protocol lets the proxy ignore.
+   */
+  static final int MAX_TOLD_ABSENT = 10_000;
+
   /** Subscription sets, shared by every stream of the same type asking the same names; weakly held. */
   private static final Interner<Set<String>> SUBSCRIPTIONS = Interners.newWeakInterner();
 
@@ -70,6 +79,7 @@ final class DeltaTypeState {
   private String typeUrl;
   /** Immutable and interned; replaced (copy on change) when the proxy subscribes or unsubscribes. */
   private Set<String> subscribed = Set.of();
+  /** Subscribed names the proxy was told do not exist (so it is told once); see {@link #MAX_TOLD_ABSENT}. */
   private final Set<String> toldAbsent = new HashSet<>();
   /** Names of a NACKed response: the proxy may or may not have applied them. */
   private final Set<String> unknown = new HashSet<>();
@@ -159,7 +169,7 @@ final class DeltaTypeState {
         if (clientHas != null) {
           clientHas.remove(name);
         }
-        toldAbsent.add(name);
+        rememberToldAbsent(name);
         unknown.remove(name);
       }
       return Reply.OK;
@@ -178,6 +188,22 @@ final class DeltaTypeState {
     sent.removed().forEach(this::forgetHeld);
     List<String> names = new ArrayList<>(new TreeSet<>(sent.resources().keySet()));
     return Reply.nack(sent.version(), names);
+  }
+
+  /**
+   * Remembers that the proxy knows {@code name} does not exist, if that is ever needed: only a name it asked for
+   * by name is owed that answer (a wildcard proxy is sent a removal only for what it holds), and only up to
+   * {@link #MAX_TOLD_ABSENT} names. Without this rule a wildcard stream kept every name ever removed.
+   */
+  private void rememberToldAbsent(String name) {
+    if (subscribed.contains(name) && toldAbsent.size() < MAX_TOLD_ABSENT) {
+      toldAbsent.add(name);
+    }
+  }
+
+  /** How many names this stream remembers telling the proxy do not exist (bounded by {@link #MAX_TOLD_ABSENT}). */
+  synchronized int toldAbsentCount() {
+    return toldAbsent.size();
   }
 
   /** The snapshot version of the last response the proxy ACKed; null if it has ACKed none on this stream. */

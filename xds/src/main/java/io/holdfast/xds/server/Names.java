@@ -1,30 +1,22 @@
 package io.holdfast.xds.server;
 
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import com.google.common.collect.Interner;
+import com.google.common.collect.Interners;
 
 /**
  * One shared instance per resource name a proxy subscribes to: every proxy names the same resources, and each
- * request parses its own copy of every name, which per-stream state would otherwise keep. Bounded: past
- * {@link #MAX} names, new ones are kept as given (correct, just not shared).
+ * request parses its own copy of every name, which per-stream state would otherwise keep. Weakly held: a name
+ * stays interned only while some stream's state (or a snapshot) still refers to it, so names no proxy asks for
+ * any more are collected, and the table never stops sharing because it once filled up.
  */
 final class Names {
 
-  private static final int MAX = 1 << 16;
-  private static final Map<String, String> SHARED = new ConcurrentHashMap<>();
+  private static final Interner<String> SHARED = Interners.newWeakInterner();
 
   private Names() {
   }
 
   static String shared(String name) {
-    String known = SHARED.get(name);
-    if (known != null) {
-      return known;
-    }
-    if (SHARED.size() >= MAX) {
-      return name;
-    }
-    known = SHARED.putIfAbsent(name, name);
-    return known == null ? name : known;
+    return SHARED.intern(name);
   }
 }

@@ -1,20 +1,21 @@
 package io.holdfast.xds.server;
 
+import com.google.common.collect.Interner;
+import com.google.common.collect.Interners;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What a SotW request asks: a type and the resource names (in request order). A watch keeps only this (not the
  * request, whose parsed names are a copy per stream) and it is interned, so thousands of proxies asking the same
- * question share one instance and the per-snapshot answer memo is found by identity. Immutable.
+ * question share one instance and the per-snapshot answer memo is found by identity. Interned weakly: a question
+ * stays in the table only while a watch, a stream's state or the answer memo of a live snapshot refers to it, so
+ * questions no proxy asks any more are collected (they used to stay forever, and past 4,096 of them nothing was
+ * shared again). Immutable.
  */
 final class SotwQuestion {
 
-  /** Distinct questions interned; beyond this new ones are used uninterned (correct, just not shared). */
-  private static final int MAX_INTERNED = 4096;
-  private static final Map<SotwQuestion, SotwQuestion> INTERNED = new ConcurrentHashMap<>();
+  private static final Interner<SotwQuestion> INTERNED = Interners.newWeakInterner();
 
   private final String typeUrl;
   private final List<String> names;
@@ -28,17 +29,8 @@ final class SotwQuestion {
 
   /** The shared instance for {@code typeUrl} and {@code names}. */
   static SotwQuestion of(String typeUrl, List<String> names) {
-    SotwQuestion probe = new SotwQuestion(typeUrl, names);
-    SotwQuestion known = INTERNED.get(probe);
-    if (known != null) {
-      return known;
-    }
-    SotwQuestion copy = new SotwQuestion(typeUrl.intern(), List.copyOf(names));
-    if (INTERNED.size() >= MAX_INTERNED) {
-      return copy;
-    }
-    known = INTERNED.putIfAbsent(copy, copy);
-    return known == null ? copy : known;
+    // The request's own list is copied (and its names shared) only for a question not asked before.
+    return INTERNED.intern(new SotwQuestion(typeUrl.intern(), List.copyOf(names)));
   }
 
   String typeUrl() {

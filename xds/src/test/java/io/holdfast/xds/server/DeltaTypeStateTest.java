@@ -267,4 +267,52 @@ class DeltaTypeStateTest {
     IndexedSnapshot v2 = next(v1, edsCluster("a"));
     assertThat(send(state.plan(v2, CDS, false), v2.version(), "1").removed()).containsExactly("b");
   }
+  /**
+   * Regression (issue 22): a wildcard stream remembered every name it was ever told was removed, so a long-lived
+   * proxy's stream grew with every cluster ever deleted. It needs none of them: removals go to what it holds.
+   */
+  @Test
+  void aWildcardStreamRemembersNoRemovedNameAfterManySnapshots() {
+    state.onRequest(DeltaDiscoveryRequest.newBuilder().setTypeUrl(CDS).build());
+    int nonce = 0;
+    IndexedSnapshot previous = null;
+    for (int i = 0; i < 2_000; i++) {
+      IndexedSnapshot next = indexed(edsCluster("keep"), edsCluster("churn-" + i));
+      var plan = send(state.plan(next, CDS, true), next.version(), Integer.toString(nonce));
+      assertThat(plan.resources()).containsKey("churn-" + i);
+      if (previous != null) {
+        assertThat(plan.removed()).as("the previous name is still removed").containsExactly("churn-" + (i - 1));
+      }
+      assertThat(ack(Integer.toString(nonce++))).isEqualTo(Reply.OK);
+      previous = next;
+    }
+    assertThat(state.toldAbsentCount()).isZero();
+  }
+
+  /**
+   * Names subscribed by name that do not exist are reported once, and remembered only up to the bound: past it a
+   * missing name costs the stream nothing and is reported again when the snapshot changes (a duplicate removal,
+   * which the protocol lets the proxy ignore).
+   */
+  @Test
+  void missingNamedSubscriptionsAreRememberedOnlyUpToTheBound() {
+    int asked = DeltaTypeState.MAX_TOLD_ABSENT + 500;
+    DeltaDiscoveryRequest.Builder subscribe = DeltaDiscoveryRequest.newBuilder().setTypeUrl(CDS);
+    for (int i = 0; i < asked; i++) {
+      subscribe.addResourceNamesSubscribe("ghost-" + i);
+    }
+    state.onRequest(subscribe.build());
+    IndexedSnapshot v1 = indexed(edsCluster("a"));
+    var first = send(state.plan(v1, CDS, false), v1.version(), "0");
+    assertThat(first.removed()).hasSize(asked);
+    ack("0");
+
+    assertThat(state.toldAbsentCount()).isEqualTo(DeltaTypeState.MAX_TOLD_ABSENT);
+    assertThat(state.plan(v1, CDS, false)).as("synced: nothing to send again").isEmpty();
+    IndexedSnapshot v2 = indexed(edsCluster("a", 7));
+    var again = state.plan(v2, CDS, false).orElseThrow();
+    assertThat(again.resources()).isEmpty();
+    assertThat(again.removed().size()).as("only the names past the bound are reported again").isEqualTo(500);
+    assertThat(state.toldAbsentCount()).isEqualTo(DeltaTypeState.MAX_TOLD_ABSENT);
+  }
 }
