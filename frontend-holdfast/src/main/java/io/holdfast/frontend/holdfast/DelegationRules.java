@@ -59,11 +59,18 @@ final class DelegationRules {
   private final Ledger ledger;
   private final List<VirtualService> virtualServices;
   private final List<RouteTable> tables;
+  private final Delegation.Tables index;
 
   private DelegationRules(List<VirtualService> virtualServices, List<RouteTable> tables, Ledger ledger) {
     this.ledger = ledger;
     this.virtualServices = virtualServices;
     this.tables = tables;
+    this.index = new Delegation.Tables(tables);
+  }
+
+  /** The served RouteTables {@code delegate} of {@code owner} picks, in order. */
+  private List<RouteTable> servedTargets(GatewayResource owner, RouteAction.Delegate delegate) {
+    return index.targets(namespaceOf(owner), delegate).stream().filter(t -> !ledger.isRejected(t.key())).toList();
   }
 
   /**
@@ -83,13 +90,14 @@ final class DelegationRules {
     new CycleSearch().run();
     List<Edge> edges = edges();
     List<RouteTable> order = checkPrefixes(edges);
-    checkRouteCounts(edges, order);
-    noteUnreached(edges);
+    Map<ResourceKey, List<Edge>> servedEdges = withoutViolations(edges);
+    checkRouteCounts(servedEdges, order);
+    noteUnreached(servedEdges);
     Map<RouteTable, String> grpc = new LinkedHashMap<>();
     for (VirtualService vs : virtualServices) {
-      if (!vs.grpcDomains().isEmpty()) {
-        reachedFrom(List.of(vs.key()), edges).forEach(key -> tables.stream().filter(t -> t.key().equals(key))
-            .findFirst().ifPresent(t -> grpc.putIfAbsent(t, vs.grpcDomains().get(0))));
+      if (!vs.grpcDomains().isEmpty() && !ledger.isRejected(vs.key())) {
+        reachedFrom(List.of(vs.key()), servedEdges).forEach(key -> index.get(key)
+            .ifPresent(t -> grpc.putIfAbsent(t, vs.grpcDomains().get(0))));
       }
     }
     return grpc;
@@ -129,7 +137,7 @@ final class DelegationRules {
             return null;
           }
           RouteAction.Delegate delegate = (RouteAction.Delegate) routes.get(delegating.get(route)).action();
-          targets = Delegation.targets(namespaceOf(node), delegate, served(tables));
+          targets = servedTargets(node, delegate);
           target = 0;
         }
         return targets.get(target++);
@@ -179,7 +187,7 @@ final class DelegationRules {
       for (int i : Delegation.delegating(routes)) {
         RouteAction.Delegate delegate = (RouteAction.Delegate) routes.get(i).action();
         String field = "spec.routes[" + i + "].delegate";
-        List<RouteTable> picked = Delegation.targets(namespaceOf(parent), delegate, tables);
+        List<RouteTable> picked = index.targets(namespaceOf(parent), delegate);
         Optional<ResourceKey> ref = Delegation.refKey(namespaceOf(parent), delegate);
         if (picked.isEmpty() && ref.isPresent() && ledger.isRejected(ref.get())) {
           ledger.warn(parent.key(), field, Reasons.ROUTE_TABLE_REJECTED, ref.get() + " is rejected; not served");
@@ -283,15 +291,11 @@ final class DelegationRules {
    * {@link InputLimits#maxRoutesPerVirtualHost()} is rejected ({@code TooManyRoutes}); the count never
    * underestimates what {@link Lowering} would produce, so an accepted one is lowered whole.
    */
-  private void checkRouteCounts(List<Edge> edges, List<RouteTable> order) {
+  private void checkRouteCounts(Map<ResourceKey, List<Edge>> servedEdges, List<RouteTable> order) {
     long limit = ledger.limits().maxRoutesPerVirtualHost();
     Map<ResourceKey, Map<Integer, List<Edge>>> byRoute = new HashMap<>();
-    for (Edge edge : edges) {
-      if (Delegation.violations(edge.route().match(), edge.child()).isEmpty()) {
-        byRoute.computeIfAbsent(edge.parent().key(), k -> new HashMap<>())
-            .computeIfAbsent(edge.index(), k -> new ArrayList<>()).add(edge);
-      }
-    }
+    servedEdges.forEach((parent, edges) -> edges.forEach(edge -> byRoute.computeIfAbsent(parent,
+        k -> new HashMap<>()).computeIfAbsent(edge.index(), k -> new ArrayList<>()).add(edge)));
     Map<ResourceKey, Long> counts = new HashMap<>();
     for (int i = order.size() - 1; i >= 0; i--) {
       RouteTable table = order.get(i);
@@ -359,9 +363,9 @@ final class DelegationRules {
     }
   }
 
-  private void noteUnreached(List<Edge> edges) {
+  private void noteUnreached(Map<ResourceKey, List<Edge>> servedEdges) {
     Set<ResourceKey> reached = reachedFrom(virtualServices.stream().map(VirtualService::key)
-        .filter(key -> !ledger.isRejected(key)).toList(), edges);
+        .filter(key -> !ledger.isRejected(key)).toList(), servedEdges);
     for (RouteTable table : served(tables)) {
       if (!reached.contains(table.key())) {
         ledger.note(table.key(), "", Reasons.NOT_DELEGATED, "no accepted VirtualService delegates to this"
@@ -371,21 +375,30 @@ final class DelegationRules {
   }
 
   /** The served RouteTables served under {@code roots}, directly or through other RouteTables. */
-  private Set<ResourceKey> reachedFrom(List<ResourceKey> roots, List<Edge> edges) {
+  private Set<ResourceKey> reachedFrom(List<ResourceKey> roots, Map<ResourceKey, List<Edge>> servedEdges) {
     Set<ResourceKey> reached = new LinkedHashSet<>();
     Deque<ResourceKey> frontier = new ArrayDeque<>(roots);
     while (!frontier.isEmpty()) {
       ResourceKey parent = frontier.poll();
-      for (Edge edge : edges) {
+      for (Edge edge : servedEdges.getOrDefault(parent, List.of())) {
         ResourceKey child = edge.child().key();
-        if (edge.parent().key().equals(parent) && !ledger.isRejected(child) && !reached.contains(child)
-            && Delegation.violations(edge.route().match(), edge.child()).isEmpty()) {
-          reached.add(child);
+        if (!ledger.isRejected(child) && reached.add(child)) {
           frontier.add(child);
         }
       }
     }
     return reached;
+  }
+
+  /** The delegations whose table stays under the route's prefix, by parent. */
+  private static Map<ResourceKey, List<Edge>> withoutViolations(List<Edge> edges) {
+    Map<ResourceKey, List<Edge>> out = new HashMap<>();
+    for (Edge edge : edges) {
+      if (Delegation.violations(edge.route().match(), edge.child()).isEmpty()) {
+        out.computeIfAbsent(edge.parent().key(), k -> new ArrayList<>()).add(edge);
+      }
+    }
+    return out;
   }
 
   private List<RouteTable> served(List<RouteTable> all) {

@@ -172,7 +172,7 @@ final class Lowering {
    * {@code ns/table/routes[i]}), with {@code #2}, {@code #3}, ... when the same table is reached again.
    */
   private static final class Flattening {
-    private final List<RouteTable> tables;
+    private final Delegation.Tables tables;
     private final VirtualHostOptions defaults;
     private final List<io.holdfast.ir.Route> out = new ArrayList<>();
     private final Set<String> names = new HashSet<>();
@@ -183,7 +183,7 @@ final class Lowering {
     Flattening(List<RouteTable> tables, VirtualHostOptions defaults, Map<ResourceKey, ResourceKey> clusterKeys,
         InputLimits limits) {
       this.limits = limits;
-      this.tables = tables;
+      this.tables = new Delegation.Tables(tables);
       this.defaults = defaults;
       this.clusterKeys = clusterKeys;
     }
@@ -252,7 +252,7 @@ final class Lowering {
           continue; // no method in common with the parent: the route could never match here
         }
         if (route.action() instanceof RouteAction.Delegate delegate) {
-          frame.targets = Delegation.targets(frame.namespace, delegate, tables);
+          frame.targets = tables.targets(frame.namespace, delegate);
           frame.target = 0;
           frame.delegating = route.match();
           frame.effective = effective;
