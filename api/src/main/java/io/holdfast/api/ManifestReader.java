@@ -3,8 +3,15 @@ package io.holdfast.api;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.events.AliasEvent;
+import org.snakeyaml.engine.v2.events.Event;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
+import org.snakeyaml.engine.v2.parser.Parser;
+import org.snakeyaml.engine.v2.parser.ParserImpl;
+import org.snakeyaml.engine.v2.scanner.StreamReader;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.TokenStreamLocation;
@@ -18,7 +25,7 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * ({@code ---} and {@code ...} at the start of a line; YAML forbids those lines inside any scalar, so the cut is
  * exact) and each document is parsed alone. A malformed document therefore costs only itself: it becomes one
  * {@link ManifestError} with the absolute line and column of the problem as the YAML parser (snakeyaml-engine,
- * under Jackson) marks it, and the other documents are still returned. Duplicate keys are errors. Directives ({@code %YAML}) are ignored. Thread-safe.
+ * under Jackson) marks it, and the other documents are still returned. Duplicate keys and aliases are errors. Directives ({@code %YAML}) are ignored. Thread-safe.
  */
 public final class ManifestReader {
 
@@ -43,6 +50,11 @@ public final class ManifestReader {
         continue;
       }
       int index = documents.size() + errors.size();
+      Optional<ManifestError> alias = alias(source, chunk);
+      if (alias.isPresent()) {
+        errors.add(alias.get());
+        continue;
+      }
       try {
         JsonNode tree = mapper.readTree(chunk.text());
         if (tree == null || tree.isMissingNode() || tree.isNull()) {
@@ -59,6 +71,34 @@ public final class ManifestReader {
       }
     }
     return new Result(documents, errors);
+  }
+
+  /**
+   * The first alias ({@code *name}) of a document, as an error. Jackson does not resolve aliases: it reads
+   * {@code timeout: *t} as the string "t", silently. Rather than expand them (an alias bomb expands
+   * exponentially), Holdfast refuses them. Only documents with a {@code *} are scanned again for them; a document
+   * the scan cannot read is left to the parser, which reports why.
+   */
+  private static Optional<ManifestError> alias(String source, Chunk chunk) {
+    if (chunk.text().indexOf('*') < 0) {
+      return Optional.empty();
+    }
+    try {
+      LoadSettings settings = LoadSettings.builder().build();
+      Parser events = new ParserImpl(settings, new StreamReader(settings, chunk.text()));
+      while (events.hasNext()) {
+        Event event = events.next();
+        if (event instanceof AliasEvent alias) {
+          Optional<Mark> at = alias.getStartMark();
+          return Optional.of(new ManifestError(source, chunk.startLine() + at.map(Mark::getLine).orElse(0),
+              at.map(m -> m.getColumn() + 1).orElse(1), "YAML aliases are not supported: *" + alias.getAlias().getValue()
+              + " would be read as the text \"" + alias.getAlias().getValue() + "\"; write the value out"));
+        }
+      }
+    } catch (RuntimeException e) {
+      // Unreadable YAML: the parser that follows reports where and why.
+    }
+    return Optional.empty();
   }
 
   /** A document's text and the 1-based source line of its first line. */
