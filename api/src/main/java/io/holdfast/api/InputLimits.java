@@ -17,67 +17,69 @@ import java.util.Objects;
  *                                is {@code DelegationTooDeep}
  * @param maxRoutesPerVirtualHost routes of one virtual host after delegation is flattened; more rejects the
  *                                VirtualService ({@code TooManyRoutes})
- * @param maxInputBytes           bytes of one config file or of {@code validate -}'s standard input
- * @param webhookCheckTime        wall-clock and CPU time one admission check may take; a check over it is denied
+ * @param webhookCheckTime        wall-clock time one admission check may take; a check over it is denied
+ * @param webhookCheckCpuTime     CPU time one admission check may take; a check over it is denied
  */
 public record InputLimits(int maxRegexLength, int maxRegexProgramSize, int maxDelegationDepth,
-    int maxRoutesPerVirtualHost, long maxInputBytes, Duration webhookCheckTime) {
+    int maxRoutesPerVirtualHost, Duration webhookCheckTime, Duration webhookCheckCpuTime) {
 
   public static final int DEFAULT_MAX_REGEX_LENGTH = 4096;
   /** Envoy's default: the runtime key {@code re2.max_program_size.error_level} is 100 unless set. */
   public static final int DEFAULT_MAX_REGEX_PROGRAM_SIZE = 100;
   public static final int DEFAULT_MAX_DELEGATION_DEPTH = 32;
   public static final int DEFAULT_MAX_ROUTES_PER_VIRTUAL_HOST = 10_000;
-  /** Kubernetes caps a ConfigMap at 1 MiB; a file far larger is a mistake, not config. */
-  public static final long DEFAULT_MAX_INPUT_BYTES = 8L * 1024 * 1024;
   /** Under the API server's default webhook timeout of 10 s, so the denial arrives before the API server gives up. */
+  public static final String DEFAULT_WEBHOOK_CHECK_TIME_TEXT = "5s";
   public static final Duration DEFAULT_WEBHOOK_CHECK_TIME = Duration.ofSeconds(5);
+  /** A check of a config of thousands of objects takes well under a second of CPU. */
+  public static final String DEFAULT_WEBHOOK_CHECK_CPU_TIME_TEXT = "2s";
+  public static final Duration DEFAULT_WEBHOOK_CHECK_CPU_TIME = Duration.ofSeconds(2);
 
   /** The defaults above: what a server started without options uses. */
   public static final InputLimits DEFAULTS = new InputLimits(DEFAULT_MAX_REGEX_LENGTH, DEFAULT_MAX_REGEX_PROGRAM_SIZE,
-      DEFAULT_MAX_DELEGATION_DEPTH, DEFAULT_MAX_ROUTES_PER_VIRTUAL_HOST, DEFAULT_MAX_INPUT_BYTES,
-      DEFAULT_WEBHOOK_CHECK_TIME);
+      DEFAULT_MAX_DELEGATION_DEPTH, DEFAULT_MAX_ROUTES_PER_VIRTUAL_HOST, DEFAULT_WEBHOOK_CHECK_TIME,
+      DEFAULT_WEBHOOK_CHECK_CPU_TIME);
 
   public InputLimits {
     positive(maxRegexLength, "maxRegexLength");
     positive(maxRegexProgramSize, "maxRegexProgramSize");
     positive(maxDelegationDepth, "maxDelegationDepth");
     positive(maxRoutesPerVirtualHost, "maxRoutesPerVirtualHost");
-    positive(maxInputBytes, "maxInputBytes");
-    Objects.requireNonNull(webhookCheckTime, "webhookCheckTime");
-    if (webhookCheckTime.isNegative() || webhookCheckTime.isZero()) {
-      throw new IllegalArgumentException("webhookCheckTime must be positive, got " + webhookCheckTime);
-    }
+    positive(webhookCheckTime, "webhookCheckTime");
+    positive(webhookCheckCpuTime, "webhookCheckCpuTime");
   }
 
   public InputLimits withMaxRegexLength(int value) {
-    return new InputLimits(value, maxRegexProgramSize, maxDelegationDepth, maxRoutesPerVirtualHost, maxInputBytes,
-        webhookCheckTime);
+    return new InputLimits(value, maxRegexProgramSize, maxDelegationDepth, maxRoutesPerVirtualHost,
+        webhookCheckTime, webhookCheckCpuTime);
   }
 
   public InputLimits withMaxRegexProgramSize(int value) {
-    return new InputLimits(maxRegexLength, value, maxDelegationDepth, maxRoutesPerVirtualHost, maxInputBytes,
-        webhookCheckTime);
+    return new InputLimits(maxRegexLength, value, maxDelegationDepth, maxRoutesPerVirtualHost, webhookCheckTime,
+        webhookCheckCpuTime);
   }
 
   public InputLimits withMaxDelegationDepth(int value) {
-    return new InputLimits(maxRegexLength, maxRegexProgramSize, value, maxRoutesPerVirtualHost, maxInputBytes,
-        webhookCheckTime);
+    return new InputLimits(maxRegexLength, maxRegexProgramSize, value, maxRoutesPerVirtualHost, webhookCheckTime,
+        webhookCheckCpuTime);
   }
 
   public InputLimits withMaxRoutesPerVirtualHost(int value) {
-    return new InputLimits(maxRegexLength, maxRegexProgramSize, maxDelegationDepth, value, maxInputBytes,
-        webhookCheckTime);
+    return new InputLimits(maxRegexLength, maxRegexProgramSize, maxDelegationDepth, value, webhookCheckTime,
+        webhookCheckCpuTime);
   }
 
-  public InputLimits withMaxInputBytes(long value) {
-    return new InputLimits(maxRegexLength, maxRegexProgramSize, maxDelegationDepth, maxRoutesPerVirtualHost, value,
-        webhookCheckTime);
+  /** Both the wall-clock and the CPU budget of one admission check. */
+  public InputLimits withWebhookCheckTimes(Duration wall, Duration cpu) {
+    return new InputLimits(maxRegexLength, maxRegexProgramSize, maxDelegationDepth, maxRoutesPerVirtualHost, wall,
+        cpu);
   }
 
-  public InputLimits withWebhookCheckTime(Duration value) {
-    return new InputLimits(maxRegexLength, maxRegexProgramSize, maxDelegationDepth, maxRoutesPerVirtualHost,
-        maxInputBytes, value);
+  private static void positive(Duration value, String name) {
+    Objects.requireNonNull(value, name);
+    if (value.isNegative() || value.isZero()) {
+      throw new IllegalArgumentException(name + " must be positive, got " + value);
+    }
   }
 
   private static void positive(long value, String name) {
