@@ -24,7 +24,8 @@ public record Finding(Severity severity, String field, String reason, String mes
     Objects.requireNonNull(severity, "severity");
     Objects.requireNonNull(field, "field");
     Objects.requireNonNull(reason, "reason");
-    Objects.requireNonNull(message, "message");
+    // Cut as a Problem's is, so a hostile value quoted in a message stays a few kilobytes.
+    message = io.holdfast.api.Problem.cut(Objects.requireNonNull(message, "message"));
   }
 
   /** {@code field: message (Reason)}. */
