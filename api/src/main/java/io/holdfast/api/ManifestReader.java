@@ -1,7 +1,9 @@
 package io.holdfast.api;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.snakeyaml.engine.v2.api.LoadSettings;
@@ -41,8 +43,40 @@ public final class ManifestReader {
     }
   }
 
+  /**
+   * The latest result of each source, reused while its text is unchanged: YAML parses at a few MB/s, so a large
+   * file (up to 8 MiB) re-parsed on every unrelated edit would hold up every rebuild by seconds. Bounded by
+   * {@link #REMEMBERED_SOURCES} names, least recently read first out; the texts are the ones the caller holds
+   * anyway. Trees are never modified after reading, so sharing them is safe.
+   */
+  private final Map<String, Remembered> latest = new LinkedHashMap<>(16, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Remembered> eldest) {
+      return size() > REMEMBERED_SOURCES;
+    }
+  };
+  static final int REMEMBERED_SOURCES = 4096;
+
+  private record Remembered(String text, Result result) {
+  }
+
   public Result read(String source, String text) {
     Objects.requireNonNull(source, "source");
+    Objects.requireNonNull(text, "text");
+    synchronized (latest) {
+      Remembered known = latest.get(source);
+      if (known != null && known.text().equals(text)) {
+        return known.result();
+      }
+    }
+    Result result = parse(source, text);
+    synchronized (latest) {
+      latest.put(source, new Remembered(text, result));
+    }
+    return result;
+  }
+
+  private Result parse(String source, String text) {
     List<ManifestDocument> documents = new ArrayList<>();
     List<ManifestError> errors = new ArrayList<>();
     for (Chunk chunk : split(text)) {
