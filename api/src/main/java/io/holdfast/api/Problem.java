@@ -1,5 +1,6 @@
 package io.holdfast.api;
 
+import io.holdfast.common.Messages;
 import java.util.Objects;
 
 /**
@@ -12,22 +13,11 @@ import java.util.Objects;
  */
 public record Problem(String field, String reason, String message) {
 
-  /**
-   * The longest message kept: messages quote the values they are about, and a hostile value (a 2 MB domain) must
-   * not turn into megabytes of status, log line and validate output.
-   */
-  public static final int MAX_MESSAGE = 2048;
-
   public Problem {
     Objects.requireNonNull(field, "field");
     Objects.requireNonNull(reason, "reason");
-    message = cut(Objects.requireNonNull(message, "message"));
-  }
-
-  /** {@code message}, cut to {@link #MAX_MESSAGE} characters with a note of how long it was. */
-  public static String cut(String message) {
-    return message.length() <= MAX_MESSAGE ? message
-        : message.substring(0, MAX_MESSAGE) + "... (message cut, " + message.length() + " characters)";
+    // A hostile value quoted in a message stays a few kilobytes.
+    message = Messages.cut(Objects.requireNonNull(message, "message"));
   }
 
   /** {@code field: message (Reason)}, e.g. {@code spec.routes[2].match.prefx: unknown field (UnknownField)}. */

@@ -23,7 +23,7 @@ import io.holdfast.frontend.gatewayapi.Backends.BackendProtocol;
 import io.holdfast.frontend.gatewayapi.Precedence.PathType;
 import io.holdfast.frontend.gatewayapi.Precedence.Specificity;
 import io.holdfast.ir.Origin;
-import io.holdfast.ir.Re2Check;
+import io.holdfast.api.Re2Check;
 import io.holdfast.ir.Route;
 import io.holdfast.ir.RouteAction;
 import io.holdfast.ir.RouteAction.ForwardPolicy;

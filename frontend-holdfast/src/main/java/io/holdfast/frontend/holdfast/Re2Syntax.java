@@ -2,7 +2,7 @@ package io.holdfast.frontend.holdfast;
 
 import io.holdfast.api.InputLimits;
 import io.holdfast.api.Reasons;
-import io.holdfast.ir.Re2Check;
+import io.holdfast.api.Re2Check;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;

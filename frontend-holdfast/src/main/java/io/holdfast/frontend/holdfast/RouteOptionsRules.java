@@ -9,7 +9,7 @@ import io.holdfast.api.Route;
 import io.holdfast.api.RouteOptions;
 import io.holdfast.api.Upstream;
 import io.holdfast.api.VirtualHostOptions;
-import io.holdfast.ir.Re2Check;
+import io.holdfast.api.Re2Check;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashSet;

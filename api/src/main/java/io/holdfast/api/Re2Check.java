@@ -1,9 +1,7 @@
-package io.holdfast.ir;
+package io.holdfast.api;
 
 import com.google.re2j.Pattern;
 import com.google.re2j.PatternSyntaxException;
-import io.holdfast.api.InputLimits;
-import io.holdfast.api.Reasons;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Optional;
@@ -86,11 +84,11 @@ public final class Re2Check {
   private static String programMessage(String regex, String size, InputLimits limits) {
     return quote(regex) + " compiles to an RE2 program of " + size + " instructions; Envoy refuses more than "
         + limits.maxRegexProgramSize() + " (raise Envoy's runtime re2.max_program_size.error_level together with"
-        + " --max-regex-program-size) ";
+        + " --max-regex-program-size)";
   }
 
   private static Optional<Refusal> tooComplex(String message) {
-    return Optional.of(new Refusal(Reasons.REGEX_TOO_COMPLEX, message.strip()));
+    return Optional.of(new Refusal(Reasons.REGEX_TOO_COMPLEX, message));
   }
 
   /**

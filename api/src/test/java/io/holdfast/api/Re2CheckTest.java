@@ -1,10 +1,8 @@
-package io.holdfast.ir;
+package io.holdfast.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.re2j.Pattern;
-import io.holdfast.api.InputLimits;
-import io.holdfast.api.Reasons;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
