@@ -1,10 +1,19 @@
 package io.holdfast.api;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.events.AliasEvent;
+import org.snakeyaml.engine.v2.events.Event;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
+import org.snakeyaml.engine.v2.parser.Parser;
+import org.snakeyaml.engine.v2.parser.ParserImpl;
+import org.snakeyaml.engine.v2.scanner.StreamReader;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.TokenStreamLocation;
@@ -18,7 +27,7 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * ({@code ---} and {@code ...} at the start of a line; YAML forbids those lines inside any scalar, so the cut is
  * exact) and each document is parsed alone. A malformed document therefore costs only itself: it becomes one
  * {@link ManifestError} with the absolute line and column of the problem as the YAML parser (snakeyaml-engine,
- * under Jackson) marks it, and the other documents are still returned. Duplicate keys are errors. Directives ({@code %YAML}) are ignored. Thread-safe.
+ * under Jackson) marks it, and the other documents are still returned. Duplicate keys and aliases are errors. Directives ({@code %YAML}) are ignored. Thread-safe.
  */
 public final class ManifestReader {
 
@@ -34,8 +43,40 @@ public final class ManifestReader {
     }
   }
 
+  /**
+   * The latest result of each source, reused while its text is unchanged: YAML parses at a few MB/s, so a large
+   * file (up to 8 MiB) re-parsed on every unrelated edit would hold up every rebuild by seconds. Bounded by
+   * {@link #REMEMBERED_SOURCES} names, least recently read first out; the texts are the ones the caller holds
+   * anyway. Trees are never modified after reading, so sharing them is safe.
+   */
+  private final Map<String, Remembered> latest = new LinkedHashMap<>(16, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Remembered> eldest) {
+      return size() > REMEMBERED_SOURCES;
+    }
+  };
+  static final int REMEMBERED_SOURCES = 4096;
+
+  private record Remembered(String text, Result result) {
+  }
+
   public Result read(String source, String text) {
     Objects.requireNonNull(source, "source");
+    Objects.requireNonNull(text, "text");
+    synchronized (latest) {
+      Remembered known = latest.get(source);
+      if (known != null && known.text().equals(text)) {
+        return known.result();
+      }
+    }
+    Result result = parse(source, text);
+    synchronized (latest) {
+      latest.put(source, new Remembered(text, result));
+    }
+    return result;
+  }
+
+  private Result parse(String source, String text) {
     List<ManifestDocument> documents = new ArrayList<>();
     List<ManifestError> errors = new ArrayList<>();
     for (Chunk chunk : split(text)) {
@@ -43,6 +84,11 @@ public final class ManifestReader {
         continue;
       }
       int index = documents.size() + errors.size();
+      Optional<ManifestError> alias = alias(source, chunk);
+      if (alias.isPresent()) {
+        errors.add(alias.get());
+        continue;
+      }
       try {
         JsonNode tree = mapper.readTree(chunk.text());
         if (tree == null || tree.isMissingNode() || tree.isNull()) {
@@ -59,6 +105,34 @@ public final class ManifestReader {
       }
     }
     return new Result(documents, errors);
+  }
+
+  /**
+   * The first alias ({@code *name}) of a document, as an error. Jackson does not resolve aliases: it reads
+   * {@code timeout: *t} as the string "t", silently. Rather than expand them (an alias bomb expands
+   * exponentially), Holdfast refuses them. Only documents with a {@code *} are scanned again for them; a document
+   * the scan cannot read is left to the parser, which reports why.
+   */
+  private static Optional<ManifestError> alias(String source, Chunk chunk) {
+    if (chunk.text().indexOf('*') < 0) {
+      return Optional.empty();
+    }
+    try {
+      LoadSettings settings = LoadSettings.builder().build();
+      Parser events = new ParserImpl(settings, new StreamReader(settings, chunk.text()));
+      while (events.hasNext()) {
+        Event event = events.next();
+        if (event instanceof AliasEvent alias) {
+          Optional<Mark> at = alias.getStartMark();
+          return Optional.of(new ManifestError(source, chunk.startLine() + at.map(Mark::getLine).orElse(0),
+              at.map(m -> m.getColumn() + 1).orElse(1), "YAML aliases are not supported: *" + alias.getAlias().getValue()
+              + " would be read as the text \"" + alias.getAlias().getValue() + "\"; write the value out"));
+        }
+      }
+    } catch (RuntimeException e) {
+      // Unreadable YAML: the parser that follows reports where and why.
+    }
+    return Optional.empty();
   }
 
   /** A document's text and the 1-based source line of its first line. */

@@ -1,5 +1,6 @@
 package io.holdfast.api;
 
+import io.holdfast.common.Messages;
 import java.util.Objects;
 
 /**
@@ -15,7 +16,8 @@ public record Problem(String field, String reason, String message) {
   public Problem {
     Objects.requireNonNull(field, "field");
     Objects.requireNonNull(reason, "reason");
-    Objects.requireNonNull(message, "message");
+    // A hostile value quoted in a message stays a few kilobytes.
+    message = Messages.cut(Objects.requireNonNull(message, "message"));
   }
 
   /** {@code field: message (Reason)}, e.g. {@code spec.routes[2].match.prefx: unknown field (UnknownField)}. */

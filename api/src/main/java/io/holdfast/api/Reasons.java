@@ -25,6 +25,11 @@ public final class Reasons {
   public static final String INVALID_WEIGHT = "InvalidWeight";
   public static final String ZERO_TOTAL_WEIGHT = "ZeroTotalWeight";
   public static final String INVALID_REGEX = "InvalidRegex";
+  /**
+   * A regex over a bound ({@link InputLimits}): too long, an RE2 program larger than Envoy accepts, or nested
+   * counted repetitions RE2 refuses to expand (more than 1000 copies).
+   */
+  public static final String REGEX_TOO_COMPLEX = "RegexTooComplex";
   public static final String INVALID_PATH = "InvalidPath";
   public static final String INVALID_HEADER_NAME = "InvalidHeaderName";
   public static final String EMPTY_MATCHER = "EmptyMatcher";
@@ -97,6 +102,10 @@ public final class Reasons {
   public static final String PREFIX_VIOLATION = "PrefixViolation";
   /** A RouteTable route delegating back to a RouteTable already on the delegation path. */
   public static final String DELEGATION_CYCLE = "DelegationCycle";
+  /** A RouteTable more RouteTables deep under a VirtualService than {@link InputLimits#maxDelegationDepth()}. */
+  public static final String DELEGATION_TOO_DEEP = "DelegationTooDeep";
+  /** A VirtualService with more routes after flattening than {@link InputLimits#maxRoutesPerVirtualHost()}. */
+  public static final String TOO_MANY_ROUTES = "TooManyRoutes";
   /** A served RouteTable that no served VirtualService reaches: its routes are not served (a note). */
   public static final String NOT_DELEGATED = "NotDelegated";
 

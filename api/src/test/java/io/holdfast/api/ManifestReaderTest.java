@@ -67,6 +67,42 @@ class ManifestReaderTest {
     });
   }
 
+  /** Jackson read {@code timeout: *t} as the text "t"; an alias is now an error at its line and column. */
+  @Test
+  void aliasesAreErrorsAtTheirPosition() {
+    ManifestReader.Result result = reader.read("alias.yaml", """
+        kind: A
+        ---
+        kind: B
+        spec:
+          defaults: &t 5s
+          domains: ["*.example.com", "*"]
+          timeout: *t
+        ---
+        kind: C
+        """);
+    assertThat(result.documents()).extracting(d -> d.tree().get("kind").stringValue()).containsExactly("A", "C");
+    assertThat(result.errors()).singleElement().satisfies(e -> {
+      assertThat(e.line()).isEqualTo(7);
+      assertThat(e.column()).isEqualTo(12);
+      assertThat(e.reason()).contains("YAML aliases are not supported: *t");
+    });
+    // A '*' in a quoted domain is no alias.
+    assertThat(reader.read("star.yaml", "domains: ['*', \"*.a\"]\n").errors()).isEmpty();
+  }
+
+  @Test
+  void anAliasBombIsRefusedWithoutExpandingIt() {
+    StringBuilder bomb = new StringBuilder("a: &a [x, x, x, x, x, x, x, x, x, x]\n");
+    for (char c = 'b'; c <= 'z'; c++) {
+      String previous = String.valueOf((char) (c - 1));
+      bomb.append(c).append(": &").append(c).append(" [").append(("*" + previous + ", ").repeat(9)).append('*')
+          .append(previous).append("]\n");
+    }
+    ManifestReader.Result result = reader.read("bomb.yaml", bomb.toString());
+    assertThat(result.errors()).singleElement().satisfies(e -> assertThat(e.line()).isEqualTo(2));
+  }
+
   @Test
   void duplicateKeysAreErrors() {
     ManifestReader.Result result = reader.read("dup.yaml", "kind: A\nkind: B\n");

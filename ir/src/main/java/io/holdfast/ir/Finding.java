@@ -1,5 +1,6 @@
 package io.holdfast.ir;
 
+import io.holdfast.common.Messages;
 import java.util.Objects;
 
 /**
@@ -24,7 +25,8 @@ public record Finding(Severity severity, String field, String reason, String mes
     Objects.requireNonNull(severity, "severity");
     Objects.requireNonNull(field, "field");
     Objects.requireNonNull(reason, "reason");
-    Objects.requireNonNull(message, "message");
+    // A hostile value quoted in a message stays a few kilobytes.
+    message = Messages.cut(Objects.requireNonNull(message, "message"));
   }
 
   /** {@code field: message (Reason)}. */

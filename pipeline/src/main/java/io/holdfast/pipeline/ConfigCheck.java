@@ -1,6 +1,7 @@
 package io.holdfast.pipeline;
 
 import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.InputLimits;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.frontend.gatewayapi.GatewayApiFrontEnd;
 import io.holdfast.frontend.holdfast.HoldfastFrontEnd;
@@ -8,6 +9,7 @@ import io.holdfast.frontend.holdfast.ResourceStatus;
 import io.holdfast.ir.FrontEnd;
 import io.holdfast.ir.IrBuilder;
 import io.holdfast.ir.ObjectStatus;
+import java.time.Clock;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
@@ -33,7 +35,12 @@ public final class ConfigCheck {
 
   /** Both front ends; the Gateway API one programs the GatewayClasses naming {@code controllerName}. */
   public ConfigCheck(String controllerName) {
-    this(List.of(new HoldfastFrontEnd(), new GatewayApiFrontEnd(controllerName)));
+    this(controllerName, InputLimits.DEFAULTS);
+  }
+
+  /** As above, both front ends checking against {@code limits}. */
+  public ConfigCheck(String controllerName, InputLimits limits) {
+    this(List.of(new HoldfastFrontEnd(Clock.systemUTC(), limits), new GatewayApiFrontEnd(controllerName, limits)));
   }
 
   ConfigCheck(FrontEnd<GatewayConfig> frontEnd) {

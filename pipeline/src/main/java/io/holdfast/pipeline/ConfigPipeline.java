@@ -2,6 +2,7 @@ package io.holdfast.pipeline;
 
 import io.holdfast.api.ApiObject;
 import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.InputLimits;
 import io.holdfast.ir.ObjectStatus;
 import io.holdfast.frontend.gatewayapi.GatewayApiFrontEnd;
 import io.holdfast.api.ManifestError;
@@ -60,8 +61,14 @@ public final class ConfigPipeline {
   /** As above; the Gateway API front end programs the GatewayClasses naming {@code gatewayControllerName}. */
   public ConfigPipeline(XdsCache cache, StatusBoard board, Clock clock, MeterRegistry registry,
       Consumer<Translation> onNewSnapshot, String gatewayControllerName) {
+    this(cache, board, clock, registry, onNewSnapshot, gatewayControllerName, InputLimits.DEFAULTS);
+  }
+
+  /** As above; the front ends check against {@code limits}. */
+  public ConfigPipeline(XdsCache cache, StatusBoard board, Clock clock, MeterRegistry registry,
+      Consumer<Translation> onNewSnapshot, String gatewayControllerName, InputLimits limits) {
     this(Objects.requireNonNull(cache, "cache")::setSnapshot, board, clock, registry, onNewSnapshot,
-        gatewayControllerName);
+        new ConfigCheck(Objects.requireNonNull(gatewayControllerName, "gatewayControllerName"), limits));
   }
 
   ConfigPipeline(SnapshotTarget cache, StatusBoard board, Clock clock, MeterRegistry registry,
@@ -71,7 +78,13 @@ public final class ConfigPipeline {
 
   ConfigPipeline(SnapshotTarget cache, StatusBoard board, Clock clock, MeterRegistry registry,
       Consumer<Translation> onNewSnapshot, String gatewayControllerName) {
-    this.check = new ConfigCheck(Objects.requireNonNull(gatewayControllerName, "gatewayControllerName"));
+    this(cache, board, clock, registry, onNewSnapshot,
+        new ConfigCheck(Objects.requireNonNull(gatewayControllerName, "gatewayControllerName")));
+  }
+
+  private ConfigPipeline(SnapshotTarget cache, StatusBoard board, Clock clock, MeterRegistry registry,
+      Consumer<Translation> onNewSnapshot, ConfigCheck check) {
+    this.check = check;
     this.cache = Objects.requireNonNull(cache, "cache");
     this.board = Objects.requireNonNull(board, "board");
     this.clock = Objects.requireNonNull(clock, "clock");

@@ -124,12 +124,12 @@ public final class HoldfastServer implements AutoCloseable {
     ConfigPipeline pipeline = new ConfigPipeline(cache, board, clock, registry, translation -> {
       certificates.update(translation.snapshot());
       store.ifPresent(s -> s.save(translation.snapshot(), ages.current()));
-    }, settings.gatewayControllerName());
+    }, settings.gatewayControllerName(), settings.limits());
     if (settings.webhook().isPresent()) {
       ServeSettings.Webhook w = settings.webhook().get();
       // Every replica serves it: the judgement reads only this replica's view and writes nothing.
       webhook = AdmissionWebhook.builder(w.socketAddress(), XdsTls.serverOnly(w.certificate(), w.key()),
-          pipeline::currentInput).meterRegistry(registry).start();
+          pipeline::currentInput).meterRegistry(registry).limits(settings.limits()).start();
       started.push(webhook);
     }
     board.onPublish(() -> staleSince = Optional.empty()); // a source built a config: disk copy superseded

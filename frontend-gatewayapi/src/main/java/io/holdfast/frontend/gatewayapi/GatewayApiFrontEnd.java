@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.ParentReference;
 import io.holdfast.api.ApiObject;
 import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.InputLimits;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.frontend.gatewayapi.Models.Parsed;
 import io.holdfast.frontend.gatewayapi.RouteAttachment.OwnGateway;
@@ -50,10 +51,17 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
   static final String RESOLVED_REFS = "ResolvedRefs";
 
   private final String controllerName;
+  private final InputLimits limits;
   private final LastGood memory = new LastGood();
 
   public GatewayApiFrontEnd(String controllerName) {
+    this(controllerName, InputLimits.DEFAULTS);
+  }
+
+  /** @param limits the bounds on route regexes */
+  public GatewayApiFrontEnd(String controllerName, InputLimits limits) {
     this.controllerName = Objects.requireNonNull(controllerName, "controllerName");
+    this.limits = Objects.requireNonNull(limits, "limits");
   }
 
   public String controllerName() {
@@ -210,7 +218,7 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
   }
 
   /** {@code parsed} attached and lowered; empty if it names none of Holdfast's Gateways. */
-  private static Optional<Version> version(ApiObject object, Parsed<?> parsed, GatewayConfig input,
+  private Optional<Version> version(ApiObject object, Parsed<?> parsed, GatewayConfig input,
       ReferenceGrants grants, Namespaces namespaces, Map<ResourceKey, OwnGateway> gateways) {
     Object model = parsed.model();
     boolean http = model instanceof HTTPRoute;
@@ -227,8 +235,8 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
       return Optional.empty();
     }
     ServiceBackends backends = new ServiceBackends(input, grants);
-    LoweredRoute lowered = http ? RouteRules.http((HTTPRoute) model, object.key(), backends)
-        : RouteRules.grpc((GRPCRoute) model, object.key(), backends);
+    LoweredRoute lowered = http ? RouteRules.http((HTTPRoute) model, object.key(), backends, limits)
+        : RouteRules.grpc((GRPCRoute) model, object.key(), backends, limits);
     return Optional.of(new Version(object, parsed, outcomes, lowered, backends));
   }
 

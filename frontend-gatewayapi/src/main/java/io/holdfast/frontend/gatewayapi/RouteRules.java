@@ -1,7 +1,5 @@
 package io.holdfast.frontend.gatewayapi;
 
-import com.google.re2j.Pattern;
-import com.google.re2j.PatternSyntaxException;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.GRPCBackendRef;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.GRPCHeaderMatch;
@@ -18,11 +16,14 @@ import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteMatch;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteRule;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteTimeouts;
+import io.holdfast.api.InputLimits;
+import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.frontend.gatewayapi.Backends.BackendProtocol;
 import io.holdfast.frontend.gatewayapi.Precedence.PathType;
 import io.holdfast.frontend.gatewayapi.Precedence.Specificity;
 import io.holdfast.ir.Origin;
+import io.holdfast.api.Re2Check;
 import io.holdfast.ir.Route;
 import io.holdfast.ir.RouteAction;
 import io.holdfast.ir.RouteAction.ForwardPolicy;
@@ -64,9 +65,14 @@ public final class RouteRules {
   private RouteRules() {
   }
 
-  /** The rules of an HTTPRoute. */
+  /** The rules of an HTTPRoute, under the default {@link InputLimits}. */
   public static LoweredRoute http(HTTPRoute route, ResourceKey key, Backends backends) {
-    Lowering lowering = new Lowering(key, createdAt(route.getMetadata()));
+    return http(route, key, backends, InputLimits.DEFAULTS);
+  }
+
+  /** The rules of an HTTPRoute; regexes over {@code limits} are {@code RegexTooComplex}. */
+  public static LoweredRoute http(HTTPRoute route, ResourceKey key, Backends backends, InputLimits limits) {
+    Lowering lowering = new Lowering(key, createdAt(route.getMetadata()), limits);
     List<HTTPRouteRule> rules = route.getSpec() == null ? null : route.getSpec().getRules();
     // The CRD defaults an absent rule list to one rule matching every path; it has no backends, so it answers 500.
     List<HTTPRouteRule> effective = rules == null || rules.isEmpty() ? List.of(new HTTPRouteRule()) : rules;
@@ -76,9 +82,14 @@ public final class RouteRules {
     return lowering.result();
   }
 
-  /** The rules of a GRPCRoute. */
+  /** The rules of a GRPCRoute, under the default {@link InputLimits}. */
   public static LoweredRoute grpc(GRPCRoute route, ResourceKey key, Backends backends) {
-    Lowering lowering = new Lowering(key, createdAt(route.getMetadata()));
+    return grpc(route, key, backends, InputLimits.DEFAULTS);
+  }
+
+  /** The rules of a GRPCRoute; regexes over {@code limits} are {@code RegexTooComplex}. */
+  public static LoweredRoute grpc(GRPCRoute route, ResourceKey key, Backends backends, InputLimits limits) {
+    Lowering lowering = new Lowering(key, createdAt(route.getMetadata()), limits);
     List<GRPCRouteRule> rules = route.getSpec() == null ? null : route.getSpec().getRules();
     List<GRPCRouteRule> effective = rules == null || rules.isEmpty() ? List.of(new GRPCRouteRule()) : rules;
     for (int i = 0; i < effective.size(); i++) {
@@ -106,10 +117,12 @@ public final class RouteRules {
     private final List<RankedRoute> routes = new ArrayList<>();
     private final List<ResolvedRefsProblem> problems = new ArrayList<>();
     private final List<AcceptedProblem> notAccepted = new ArrayList<>();
+    private final InputLimits limits;
 
-    Lowering(ResourceKey key, Optional<Instant> createdAt) {
+    Lowering(ResourceKey key, Optional<Instant> createdAt, InputLimits limits) {
       this.key = key;
       this.createdAt = createdAt;
+      this.limits = limits;
     }
 
     LoweredRoute result() {
@@ -338,13 +351,10 @@ public final class RouteRules {
         unsupported(field, "empty regular expression");
         return false;
       }
-      try {
-        Pattern.compile(regex);
-        return true;
-      } catch (PatternSyntaxException e) {
-        unsupported(field, "invalid RE2 regular expression " + regex + ": " + e.getDescription());
-        return false;
-      }
+      Optional<Re2Check.Refusal> refusal = Re2Check.refusal(regex, limits);
+      refusal.ifPresent(r -> notAccepted.add(new AcceptedProblem(r.reason().equals(Reasons.REGEX_TOO_COMPLEX)
+          ? r.reason() : AcceptedProblem.UNSUPPORTED_VALUE, r.message(), field)));
+      return refusal.isEmpty();
     }
 
     // ---- actions

@@ -134,6 +134,20 @@ class HttpRouteMatchingTest {
     });
   }
 
+  /** The issue's 23-byte regex made re2j expand 10^9 nodes (OutOfMemoryError); it is refused before that. */
+  @Test
+  void httpRouteRegexBombIsRegexTooComplex() {
+    LoweredRoute bomb = lowerHttp(route("bomb", """
+          - matches:
+            - headers: [{name: x, type: RegularExpression, value: "((a{1000}){1000}){1000}"}]
+            backendRefs: [{name: infra-backend-v1, port: 8080}]
+        """), BACKENDS);
+    assertThat(bomb.notAccepted()).singleElement().satisfies(p -> {
+      assertThat(p.reason()).isEqualTo("RegexTooComplex");
+      assertThat(p.origin().field()).isEqualTo("spec.rules[0].matches[0].headers[0].value");
+    });
+  }
+
   @Test
   void httpRouteHeaderMatching() {
     List<RankedRoute> routes = merged(lowerHttp(route("headers", """

@@ -9,7 +9,9 @@ import io.holdfast.api.RouteMatch;
 import io.holdfast.api.RouteTable;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -44,12 +46,37 @@ final class Delegation {
 
   /** The RouteTables of {@code tables} that {@code delegate}, written in {@code ownerNamespace}, picks, in order. */
   static List<RouteTable> targets(String ownerNamespace, RouteAction.Delegate delegate, List<RouteTable> tables) {
-    Optional<ResourceKey> ref = refKey(ownerNamespace, delegate);
-    if (ref.isPresent()) {
-      return tables.stream().filter(t -> t.key().equals(ref.get())).limit(1).toList();
+    return new Tables(tables).targets(ownerNamespace, delegate);
+  }
+
+  /**
+   * RouteTables indexed by key, so that a reference is found without scanning them all: a config of thousands of
+   * tables, each delegating by reference, is then checked and lowered in linear time. Selectors still look at
+   * every table.
+   */
+  static final class Tables {
+    private final List<RouteTable> all;
+    private final Map<ResourceKey, RouteTable> byKey = new HashMap<>();
+
+    Tables(List<RouteTable> all) {
+      this.all = all;
+      all.forEach(t -> byKey.putIfAbsent(t.key(), t));
     }
-    RouteAction.DelegateSelector selector = (RouteAction.DelegateSelector) delegate.target();
-    return tables.stream().filter(t -> selector.selects(ownerNamespace, t)).sorted(ORDER).toList();
+
+    /** The RouteTables {@code delegate}, written in {@code ownerNamespace}, picks, in order. */
+    List<RouteTable> targets(String ownerNamespace, RouteAction.Delegate delegate) {
+      Optional<ResourceKey> ref = refKey(ownerNamespace, delegate);
+      if (ref.isPresent()) {
+        RouteTable table = byKey.get(ref.get());
+        return table == null ? List.of() : List.of(table);
+      }
+      RouteAction.DelegateSelector selector = (RouteAction.DelegateSelector) delegate.target();
+      return all.stream().filter(t -> selector.selects(ownerNamespace, t)).sorted(ORDER).toList();
+    }
+
+    Optional<RouteTable> get(ResourceKey key) {
+      return Optional.ofNullable(byKey.get(key));
+    }
   }
 
   /** The prefix a delegating route hands over; validation rejects a delegating route without one. */

@@ -1,6 +1,7 @@
 package io.holdfast.frontend.holdfast;
 
 import io.holdfast.api.GatewayResource;
+import io.holdfast.api.InputLimits;
 import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.Route;
@@ -26,7 +27,8 @@ import java.util.stream.Stream;
 
 /**
  * Verdicts that depend on where a RouteTable is delegated from, after every resource's own rules and references
- * (so only objects not rejected so far take part), in three passes:
+ * (so only objects not rejected so far take part), in four passes, none recursive and each linear in the
+ * delegations (a table's verdicts are computed once, however many parents share it):
  * <ol>
  *   <li>Cycles: a depth-first walk from each VirtualService (then from each RouteTable not yet reached, in key
  *       order) along delegating routes; a route delegating to a RouteTable already on the walk's path rejects the
@@ -36,10 +38,14 @@ import java.util.stream.Stream;
  *       picks) is checked with {@link Delegation#violations}. The RouteTable gets one {@link ParentStatus} per
  *       delegating route (section: the route's field path). Violating under every parent that is served rejects it
  *       ({@code PrefixViolation}); under some only, it is served under the others, with a warning. The parent gets a
- *       warning ({@code RouteTableRejected}) for each picked RouteTable not served under that route.</li>
+ *       warning ({@code RouteTableRejected}) for each picked RouteTable not served under that route. A RouteTable
+ *       more than {@link InputLimits#maxDelegationDepth()} RouteTables deep is rejected
+ *       ({@code DelegationTooDeep}).</li>
+ *   <li>Size: a VirtualService whose routes after flattening would exceed
+ *       {@link InputLimits#maxRoutesPerVirtualHost()} is rejected ({@code TooManyRoutes}).</li>
  *   <li>Reach: a served RouteTable that no served VirtualService reaches gets a note ({@code NotDelegated}).</li>
  * </ol>
- * Never rejects a VirtualService: a missing reference was already decided by {@link Validator}.
+ * Rejects a VirtualService only for its size: a missing reference was already decided by {@link Validator}.
  */
 final class DelegationRules {
 
@@ -53,11 +59,18 @@ final class DelegationRules {
   private final Ledger ledger;
   private final List<VirtualService> virtualServices;
   private final List<RouteTable> tables;
+  private final Delegation.Tables index;
 
   private DelegationRules(List<VirtualService> virtualServices, List<RouteTable> tables, Ledger ledger) {
     this.ledger = ledger;
     this.virtualServices = virtualServices;
     this.tables = tables;
+    this.index = new Delegation.Tables(tables);
+  }
+
+  /** The served RouteTables {@code delegate} of {@code owner} picks, in order. */
+  private List<RouteTable> servedTargets(GatewayResource owner, RouteAction.Delegate delegate) {
+    return index.targets(namespaceOf(owner), delegate).stream().filter(t -> !ledger.isRejected(t.key())).toList();
   }
 
   /**
@@ -76,53 +89,93 @@ final class DelegationRules {
   private Map<RouteTable, String> run() {
     new CycleSearch().run();
     List<Edge> edges = edges();
-    checkPrefixes(edges);
-    noteUnreached(edges);
+    List<RouteTable> order = checkPrefixes(edges);
+    Map<ResourceKey, List<Edge>> servedEdges = withoutViolations(edges);
+    checkRouteCounts(servedEdges, order);
+    noteUnreached(servedEdges);
     Map<RouteTable, String> grpc = new LinkedHashMap<>();
     for (VirtualService vs : virtualServices) {
-      if (!vs.grpcDomains().isEmpty()) {
-        reachedFrom(List.of(vs.key()), edges).forEach(key -> tables.stream().filter(t -> t.key().equals(key))
-            .findFirst().ifPresent(t -> grpc.putIfAbsent(t, vs.grpcDomains().get(0))));
+      if (!vs.grpcDomains().isEmpty() && !ledger.isRejected(vs.key())) {
+        reachedFrom(List.of(vs.key()), servedEdges).forEach(key -> index.get(key)
+            .ifPresent(t -> grpc.putIfAbsent(t, vs.grpcDomains().get(0))));
       }
     }
     return grpc;
   }
 
+  /**
+   * Depth-first, with an explicit stack rather than recursion: a chain of thousands of RouteTables is input like
+   * any other and must not overflow the thread's stack. Each object is walked once ({@code done}).
+   */
   private final class CycleSearch {
     private final Set<ResourceKey> done = new HashSet<>();
-    private final Deque<ResourceKey> path = new ArrayDeque<>();
+    private final Set<ResourceKey> onPath = new HashSet<>();
+    private final Deque<Frame> path = new ArrayDeque<>();
+
+    /** One object on the walk's path and how far through its delegating routes and their targets it is. */
+    private final class Frame {
+      final GatewayResource node;
+      final List<Route> routes;
+      final List<Integer> delegating;
+      int route = -1;
+      List<RouteTable> targets = List.of();
+      int target;
+
+      Frame(GatewayResource node) {
+        this.node = node;
+        this.routes = routesOf(node);
+        this.delegating = Delegation.delegating(routes);
+      }
+
+      /** The next RouteTable to look at, or null when this object is finished. */
+      RouteTable next() {
+        while (target >= targets.size()) {
+          if (route >= 0 && ledger.isRejected(node.key())) {
+            return null; // not served: its other delegations do not exist
+          }
+          if (++route >= delegating.size()) {
+            return null;
+          }
+          RouteAction.Delegate delegate = (RouteAction.Delegate) routes.get(delegating.get(route)).action();
+          targets = servedTargets(node, delegate);
+          target = 0;
+        }
+        return targets.get(target++);
+      }
+    }
 
     void run() {
       Stream.concat(virtualServices.stream(), served(tables).stream()).forEach(root -> {
         if (!done.contains(root.key()) && !ledger.isRejected(root.key())) {
-          visit(root);
+          walk(root);
         }
       });
     }
 
-    private void visit(GatewayResource node) {
-      path.addLast(node.key());
-      List<Route> routes = routesOf(node);
-      for (int i : Delegation.delegating(routes)) {
-        RouteAction.Delegate delegate = (RouteAction.Delegate) routes.get(i).action();
-        for (RouteTable target : Delegation.targets(namespaceOf(node), delegate, served(tables))) {
-          if (path.contains(target.key())) {
-            String cycle = Stream.concat(path.stream(), Stream.of(target.key())).map(ResourceKey::toString)
-                .collect(Collectors.joining(" -> "));
-            ledger.error(node.key(), "spec.routes[" + i + "].delegate", Reasons.DELEGATION_CYCLE,
-                "delegation cycle " + cycle + "; this route closes it");
-            break;
-          }
-          if (!done.contains(target.key())) {
-            visit(target);
-          }
-        }
-        if (ledger.isRejected(node.key())) {
-          break; // not served: its other delegations do not exist
+    private void walk(GatewayResource root) {
+      enter(root);
+      while (!path.isEmpty()) {
+        Frame frame = path.peekLast();
+        RouteTable next = frame.next();
+        if (next == null) {
+          path.removeLast();
+          onPath.remove(frame.node.key());
+          done.add(frame.node.key());
+        } else if (onPath.contains(next.key())) {
+          String cycle = Stream.concat(path.stream().map(f -> f.node.key()), Stream.of(next.key()))
+              .map(ResourceKey::toString).collect(Collectors.joining(" -> "));
+          ledger.error(frame.node.key(), "spec.routes[" + frame.delegating.get(frame.route) + "].delegate",
+              Reasons.DELEGATION_CYCLE, "delegation cycle " + cycle + "; this route closes it");
+          frame.target = frame.targets.size();
+        } else if (!done.contains(next.key())) {
+          enter(next);
         }
       }
-      path.removeLast();
-      done.add(node.key());
+    }
+
+    private void enter(GatewayResource node) {
+      path.addLast(new Frame(node));
+      onPath.add(node.key());
     }
   }
 
@@ -134,7 +187,7 @@ final class DelegationRules {
       for (int i : Delegation.delegating(routes)) {
         RouteAction.Delegate delegate = (RouteAction.Delegate) routes.get(i).action();
         String field = "spec.routes[" + i + "].delegate";
-        List<RouteTable> picked = Delegation.targets(namespaceOf(parent), delegate, tables);
+        List<RouteTable> picked = index.targets(namespaceOf(parent), delegate);
         Optional<ResourceKey> ref = Delegation.refKey(namespaceOf(parent), delegate);
         if (picked.isEmpty() && ref.isPresent() && ledger.isRejected(ref.get())) {
           ledger.warn(parent.key(), field, Reasons.ROUTE_TABLE_REJECTED, ref.get() + " is rejected; not served");
@@ -154,23 +207,123 @@ final class DelegationRules {
     return edges;
   }
 
-  /** Parents before children, ties by key (the graph is acyclic after {@link CycleSearch}). */
-  private void checkPrefixes(List<Edge> edges) {
+  /**
+   * Parents before children, ties by key (the graph is acyclic after {@link CycleSearch}): each table's incoming
+   * delegations, then its depth. A table more than {@link InputLimits#maxDelegationDepth()} RouteTables under a
+   * VirtualService on its longest served path is rejected ({@code DelegationTooDeep}), so what it delegates to is
+   * not reached either.
+   *
+   * @return the served RouteTables in the order checked
+   */
+  private List<RouteTable> checkPrefixes(List<Edge> edges) {
+    Map<ResourceKey, List<Edge>> incoming = new HashMap<>();
+    Map<ResourceKey, List<Edge>> outgoing = new HashMap<>();
+    for (Edge edge : edges) {
+      incoming.computeIfAbsent(edge.child().key(), k -> new ArrayList<>()).add(edge);
+      outgoing.computeIfAbsent(edge.parent().key(), k -> new ArrayList<>()).add(edge);
+    }
     Map<ResourceKey, Integer> pending = new HashMap<>();
     served(tables).forEach(t -> pending.put(t.key(), 0));
     edges.stream().filter(e -> e.parent() instanceof RouteTable)
         .forEach(e -> pending.merge(e.child().key(), 1, Integer::sum));
     PriorityQueue<RouteTable> ready = new PriorityQueue<>((a, b) -> a.key().compareTo(b.key()));
     served(tables).stream().filter(t -> pending.get(t.key()) == 0).forEach(ready::add);
+    Map<ResourceKey, Depth> depths = new HashMap<>();
+    virtualServices.forEach(vs -> depths.put(vs.key(), new Depth(0, vs.key())));
+    List<RouteTable> order = new ArrayList<>();
     while (!ready.isEmpty()) {
       RouteTable table = ready.poll();
-      checkIncoming(table, edges.stream().filter(e -> e.child().key().equals(table.key())).toList());
-      for (Edge out : edges) {
-        if (out.parent().key().equals(table.key()) && pending.merge(out.child().key(), -1, Integer::sum) == 0) {
+      order.add(table);
+      List<Edge> in = incoming.getOrDefault(table.key(), List.of());
+      checkIncoming(table, in);
+      checkDepth(table, in, depths);
+      for (Edge out : outgoing.getOrDefault(table.key(), List.of())) {
+        if (pending.merge(out.child().key(), -1, Integer::sum) == 0) {
           ready.add(out.child());
         }
       }
     }
+    return order;
+  }
+
+  /** How many RouteTables deep an object is served under a VirtualService, on its longest path, and that root. */
+  private record Depth(int tables, ResourceKey root) {
+  }
+
+  private void checkDepth(RouteTable table, List<Edge> incoming, Map<ResourceKey, Depth> depths) {
+    if (ledger.isRejected(table.key())) {
+      return;
+    }
+    Depth deepest = null;
+    Edge through = null;
+    for (Edge edge : incoming) {
+      Depth parent = depths.get(edge.parent().key());
+      if (parent != null && !ledger.isRejected(edge.parent().key())
+          && Delegation.violations(edge.route().match(), table).isEmpty()
+          && (deepest == null || parent.tables() + 1 > deepest.tables())) {
+        deepest = new Depth(parent.tables() + 1, parent.root());
+        through = edge;
+      }
+    }
+    if (deepest == null) {
+      return; // not served under any VirtualService: NotDelegated says so
+    }
+    int limit = ledger.limits().maxDelegationDepth();
+    if (deepest.tables() <= limit) {
+      depths.put(table.key(), deepest);
+      return;
+    }
+    ledger.error(table.key(), "", Reasons.DELEGATION_TOO_DEEP, "this RouteTable is delegated to "
+        + deepest.tables() + " RouteTables deep under " + deepest.root() + " (through " + through.parent().key()
+        + " " + through.field() + "); the limit is " + limit + " (--max-delegation-depth)");
+    for (Edge edge : incoming) {
+      if (!ledger.isRejected(edge.parent().key())) {
+        ledger.warn(edge.parent().key(), edge.field() + ".delegate", Reasons.ROUTE_TABLE_REJECTED, table.key()
+            + " is not served under this route: it is delegated too deep; see its status");
+      }
+    }
+  }
+
+  /**
+   * Routes of each VirtualService after flattening, counted without flattening: a table's count (its routes, a
+   * delegating route counting one plus the counts of the tables it serves) is computed once, children first, and
+   * shared by every parent, saturating just above the limit. A VirtualService over
+   * {@link InputLimits#maxRoutesPerVirtualHost()} is rejected ({@code TooManyRoutes}); the count never
+   * underestimates what {@link Lowering} would produce, so an accepted one is lowered whole.
+   */
+  private void checkRouteCounts(Map<ResourceKey, List<Edge>> servedEdges, List<RouteTable> order) {
+    long limit = ledger.limits().maxRoutesPerVirtualHost();
+    Map<ResourceKey, Map<Integer, List<Edge>>> byRoute = new HashMap<>();
+    servedEdges.forEach((parent, edges) -> edges.forEach(edge -> byRoute.computeIfAbsent(parent,
+        k -> new HashMap<>()).computeIfAbsent(edge.index(), k -> new ArrayList<>()).add(edge)));
+    Map<ResourceKey, Long> counts = new HashMap<>();
+    for (int i = order.size() - 1; i >= 0; i--) {
+      RouteTable table = order.get(i);
+      if (!ledger.isRejected(table.key())) {
+        counts.put(table.key(), count(table.routes(), byRoute.getOrDefault(table.key(), Map.of()), counts, limit));
+      }
+    }
+    for (VirtualService vs : virtualServices) {
+      Map<Integer, List<Edge>> delegations = byRoute.getOrDefault(vs.key(), Map.of());
+      long total = count(vs.routes(), delegations, counts, limit);
+      if (total > limit) {
+        ledger.error(vs.key(), "spec.routes", Reasons.TOO_MANY_ROUTES, "flattening delegation gives over " + limit
+            + " routes (each delegating route counted too); the limit is " + limit
+            + " (--max-routes-per-virtual-host); narrow the delegate selectors or split the VirtualService");
+      }
+    }
+  }
+
+  private long count(List<Route> routes, Map<Integer, List<Edge>> delegations, Map<ResourceKey, Long> counts,
+      long limit) {
+    long total = 0;
+    for (int i = 0; i < routes.size() && total <= limit; i++) {
+      total++;
+      for (Edge edge : delegations.getOrDefault(i, List.of())) {
+        total = Math.min(limit + 1, total + counts.getOrDefault(edge.child().key(), 0L));
+      }
+    }
+    return Math.min(limit + 1, total);
   }
 
   private void checkIncoming(RouteTable table, List<Edge> incoming) {
@@ -210,8 +363,9 @@ final class DelegationRules {
     }
   }
 
-  private void noteUnreached(List<Edge> edges) {
-    Set<ResourceKey> reached = reachedFrom(virtualServices.stream().map(VirtualService::key).toList(), edges);
+  private void noteUnreached(Map<ResourceKey, List<Edge>> servedEdges) {
+    Set<ResourceKey> reached = reachedFrom(virtualServices.stream().map(VirtualService::key)
+        .filter(key -> !ledger.isRejected(key)).toList(), servedEdges);
     for (RouteTable table : served(tables)) {
       if (!reached.contains(table.key())) {
         ledger.note(table.key(), "", Reasons.NOT_DELEGATED, "no accepted VirtualService delegates to this"
@@ -221,21 +375,30 @@ final class DelegationRules {
   }
 
   /** The served RouteTables served under {@code roots}, directly or through other RouteTables. */
-  private Set<ResourceKey> reachedFrom(List<ResourceKey> roots, List<Edge> edges) {
+  private Set<ResourceKey> reachedFrom(List<ResourceKey> roots, Map<ResourceKey, List<Edge>> servedEdges) {
     Set<ResourceKey> reached = new LinkedHashSet<>();
     Deque<ResourceKey> frontier = new ArrayDeque<>(roots);
     while (!frontier.isEmpty()) {
       ResourceKey parent = frontier.poll();
-      for (Edge edge : edges) {
+      for (Edge edge : servedEdges.getOrDefault(parent, List.of())) {
         ResourceKey child = edge.child().key();
-        if (edge.parent().key().equals(parent) && !ledger.isRejected(child) && !reached.contains(child)
-            && Delegation.violations(edge.route().match(), edge.child()).isEmpty()) {
-          reached.add(child);
+        if (!ledger.isRejected(child) && reached.add(child)) {
           frontier.add(child);
         }
       }
     }
     return reached;
+  }
+
+  /** The delegations whose table stays under the route's prefix, by parent. */
+  private static Map<ResourceKey, List<Edge>> withoutViolations(List<Edge> edges) {
+    Map<ResourceKey, List<Edge>> out = new HashMap<>();
+    for (Edge edge : edges) {
+      if (Delegation.violations(edge.route().match(), edge.child()).isEmpty()) {
+        out.computeIfAbsent(edge.parent().key(), k -> new ArrayList<>()).add(edge);
+      }
+    }
+    return out;
   }
 
   private List<RouteTable> served(List<RouteTable> all) {

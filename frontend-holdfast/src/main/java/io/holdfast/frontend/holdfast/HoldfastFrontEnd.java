@@ -3,6 +3,7 @@ package io.holdfast.frontend.holdfast;
 import io.holdfast.api.Gateway;
 import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.GatewayResource;
+import io.holdfast.api.InputLimits;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.VirtualService;
 import io.holdfast.ir.Cluster;
@@ -39,7 +40,7 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
 
   private final LastGoodValidator validator;
   /** The previous revision's IR elements, so unchanged objects lower to the same instances. */
-  private final LoweringMemo memo = new LoweringMemo();
+  private final LoweringMemo memo;
 
   public HoldfastFrontEnd() {
     this(Clock.systemUTC());
@@ -47,7 +48,16 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
 
   /** @param clock what certificate validity is judged against */
   public HoldfastFrontEnd(Clock clock) {
-    this.validator = new LastGoodValidator(clock);
+    this(clock, InputLimits.DEFAULTS);
+  }
+
+  /**
+   * @param clock  what certificate validity is judged against
+   * @param limits the bounds on regexes and delegation
+   */
+  public HoldfastFrontEnd(Clock clock, InputLimits limits) {
+    this.validator = new LastGoodValidator(clock, limits);
+    this.memo = new LoweringMemo(limits);
   }
 
   @Override
@@ -89,7 +99,7 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
     List<Cluster> clusters = new ArrayList<>();
     List<Listener> listeners = new ArrayList<>();
     List<Secret> secrets = new ArrayList<>();
-    lowerInto(accepted, new LoweringMemo(), clusters::add, listeners::add, secrets::add);
+    lowerInto(accepted, new LoweringMemo(InputLimits.DEFAULTS), clusters::add, listeners::add, secrets::add);
     return new Ir(listeners, clusters, secrets);
   }
 

@@ -3,6 +3,7 @@ package io.holdfast.frontend.holdfast;
 import io.holdfast.api.Gateway;
 import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.GatewayResource;
+import io.holdfast.api.InputLimits;
 import io.holdfast.api.ObjectRef;
 import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
@@ -50,8 +51,16 @@ public final class LastGoodValidator {
 
   /** @param clock what certificate validity is judged against */
   public LastGoodValidator(Clock clock) {
+    this(clock, InputLimits.DEFAULTS);
+  }
+
+  /**
+   * @param clock  what certificate validity is judged against
+   * @param limits the bounds on regexes and delegation
+   */
+  public LastGoodValidator(Clock clock, InputLimits limits) {
     this.clock = Objects.requireNonNull(clock, "clock");
-    this.validator = new Validator(clock);
+    this.validator = new Validator(clock, limits);
   }
 
   public ValidationResult validate(GatewayConfig config) {

@@ -1,5 +1,6 @@
 package io.holdfast.frontend.holdfast;
 
+import io.holdfast.api.InputLimits;
 import io.holdfast.api.Problem;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.ir.Finding;
@@ -18,6 +19,16 @@ import java.util.TreeMap;
 final class Ledger {
 
   private final Map<ResourceKey, Entry> entries = new TreeMap<>();
+  private final InputLimits limits;
+
+  Ledger(InputLimits limits) {
+    this.limits = limits;
+  }
+
+  /** The bounds this run checks against. */
+  InputLimits limits() {
+    return limits;
+  }
 
   private static final class Entry {
     long generation;
@@ -69,6 +80,11 @@ final class Ledger {
       public void warn(String field, String reason, String message) {
         Ledger.this.warn(key, field, reason, message);
       }
+
+      @Override
+      public InputLimits limits() {
+        return limits;
+      }
     };
   }
 
@@ -101,5 +117,8 @@ final class Ledger {
     void error(String field, String reason, String message);
 
     void warn(String field, String reason, String message);
+
+    /** The bounds the rules check against. */
+    InputLimits limits();
   }
 }

@@ -2,6 +2,7 @@ package io.holdfast.frontend.holdfast;
 
 import io.holdfast.api.Gateway;
 import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.InputLimits;
 import io.holdfast.api.HttpMethod;
 import io.holdfast.api.ObjectRef;
 import io.holdfast.api.ResourceKey;
@@ -30,7 +31,9 @@ import io.holdfast.ir.RouteMatch.HeaderMatch;
 import io.holdfast.ir.RouteMatch.PathMatch;
 import io.holdfast.ir.VirtualHost;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -152,13 +155,15 @@ final class Lowering {
    * @param clusterKeys the lowered clusters' keys, each to the cluster's own instance, which the routes then name:
    *                    the IR checks every route's clusters, and the cluster's own instance is found without
    *                    comparing fields
+   * @param limits      delegation deeper than {@link InputLimits#maxDelegationDepth()} and routes beyond
+   *                    {@link InputLimits#maxRoutesPerVirtualHost()} are left out (Validator rejects them first;
+   *                    this keeps lowering bounded whatever it is given, e.g. a last accepted version)
    * @throws IllegalArgumentException on a delegation cycle: lower only Validator output
    */
   static VirtualHost virtualHost(VirtualService vs, List<RouteTable> tables,
-      Map<ResourceKey, ResourceKey> clusterKeys) {
-    Flattening flat = new Flattening(tables, vs.options(), clusterKeys);
-    flat.routes(Origin.of(vs.key()), vs.metadata().namespace(), vs.routes(), Optional.empty(),
-        List.of(vs.key()));
+      Map<ResourceKey, ResourceKey> clusterKeys, InputLimits limits) {
+    Flattening flat = new Flattening(tables, vs.options(), clusterKeys, limits);
+    flat.run(vs);
     return new VirtualHost(Origin.of(vs.key()), vs.domains(), flat.out);
   }
 
@@ -167,59 +172,110 @@ final class Lowering {
    * {@code ns/table/routes[i]}), with {@code #2}, {@code #3}, ... when the same table is reached again.
    */
   private static final class Flattening {
-    private final List<RouteTable> tables;
+    private final Delegation.Tables tables;
     private final VirtualHostOptions defaults;
     private final List<io.holdfast.ir.Route> out = new ArrayList<>();
     private final Set<String> names = new HashSet<>();
     private final Map<ResourceKey, ResourceKey> clusterKeys;
+    private final InputLimits limits;
+    private int visited;
 
-    Flattening(List<RouteTable> tables, VirtualHostOptions defaults, Map<ResourceKey, ResourceKey> clusterKeys) {
-      this.tables = tables;
+    Flattening(List<RouteTable> tables, VirtualHostOptions defaults, Map<ResourceKey, ResourceKey> clusterKeys,
+        InputLimits limits) {
+      this.limits = limits;
+      this.tables = new Delegation.Tables(tables);
       this.defaults = defaults;
       this.clusterKeys = clusterKeys;
     }
 
     /**
+     * One object whose routes are being flattened: the VirtualService, or a RouteTable under a delegating route.
+     *
      * @param inherited the effective match of the delegating route, empty at the top of the virtual host
-     * @param path      the objects visited from the VirtualService down to {@code owner}
      */
-    void routes(Origin owner, String namespace, List<Route> routes, Optional<RouteMatch> inherited,
-        List<ResourceKey> path) {
-      for (int i = 0; i < routes.size(); i++) {
-        Route route = routes.get(i);
-        Optional<RouteMatch> effective = inherited.isEmpty() ? Optional.of(route.match())
-            : Delegation.inherit(inherited.get(), route.match());
+    private static final class Frame {
+      final Origin owner;
+      final String namespace;
+      final List<Route> routes;
+      final Optional<RouteMatch> inherited;
+      int next;
+      /** The tables the current delegating route picks, and the match they inherit. */
+      List<RouteTable> targets = List.of();
+      int target;
+      RouteMatch delegating;
+      Optional<RouteMatch> effective = Optional.empty();
+
+      Frame(Origin owner, String namespace, List<Route> routes, Optional<RouteMatch> inherited) {
+        this.owner = owner;
+        this.namespace = namespace;
+        this.routes = routes;
+        this.inherited = inherited;
+      }
+    }
+
+    /**
+     * Depth-first with an explicit stack, not recursion, so a long chain of RouteTables cannot overflow the
+     * thread's stack; a table deeper than the depth limit is left out, and the walk stops after the route limit.
+     */
+    void run(VirtualService vs) {
+      Deque<Frame> stack = new ArrayDeque<>();
+      Set<ResourceKey> onPath = new HashSet<>();
+      stack.push(new Frame(Origin.of(vs.key()), vs.metadata().namespace(), vs.routes(), Optional.empty()));
+      onPath.add(vs.key());
+      while (!stack.isEmpty()) {
+        Frame frame = stack.peek();
+        if (frame.target < frame.targets.size()) {
+          RouteTable table = frame.targets.get(frame.target++);
+          if (!Delegation.violations(frame.delegating, table).isEmpty()
+              || stack.size() > limits.maxDelegationDepth()) {
+            continue; // not served under this route (its status says why), or too deep
+          }
+          if (!onPath.add(table.key())) {
+            throw new IllegalArgumentException("delegation cycle through " + table.key()
+                + "; lower only Validator output");
+          }
+          stack.push(new Frame(Origin.of(table.key()), table.metadata().namespace(), table.routes(),
+              frame.effective));
+          continue;
+        }
+        if (frame.next >= frame.routes.size() || visited >= limits.maxRoutesPerVirtualHost()) {
+          stack.pop();
+          onPath.remove(frame.owner.object());
+          continue;
+        }
+        int i = frame.next++;
+        visited++; // every route looked at, delegating ones too, as DelegationRules counts them
+        Route route = frame.routes.get(i);
+        Optional<RouteMatch> effective = frame.inherited.isEmpty() ? Optional.of(route.match())
+            : Delegation.inherit(frame.inherited.get(), route.match());
         if (effective.isEmpty()) {
           continue; // no method in common with the parent: the route could never match here
         }
         if (route.action() instanceof RouteAction.Delegate delegate) {
-          for (RouteTable table : Delegation.targets(namespace, delegate, tables)) {
-            if (!Delegation.violations(route.match(), table).isEmpty()) {
-              continue; // not served under this route; its status says why
-            }
-            if (path.contains(table.key())) {
-              throw new IllegalArgumentException("delegation cycle " + path + " -> " + table.key()
-                  + "; lower only Validator output");
-            }
-            List<ResourceKey> deeper = new ArrayList<>(path);
-            deeper.add(table.key());
-            routes(Origin.of(table.key()), table.metadata().namespace(), table.routes(), effective, deeper);
-          }
+          frame.targets = tables.targets(frame.namespace, delegate);
+          frame.target = 0;
+          frame.delegating = route.match();
+          frame.effective = effective;
           continue;
         }
-        String local = route.name().orElse("routes[" + i + "]");
-        String name = inherited.isEmpty() ? local
-            : owner.object().namespace() + "/" + owner.object().name() + "/" + local;
-        String unique = name;
-        // A table reached twice in one host; names the user gave the VirtualService's own routes stay as written.
-        for (int n = 2; !names.add(unique) && inherited.isPresent(); n++) {
-          unique = name + "#" + n;
-        }
-        out.add(new io.holdfast.ir.Route(owner.at("spec.routes[" + i + "]"), unique, match(effective.get()),
-            action(route, defaults, namespace, clusterKeys),
-            LoweringOptions.headers(defaults.headerManipulation(), route.options().headerManipulation()),
-            route.options().cors().or(() -> defaults.cors()).map(LoweringOptions::cors)));
+        add(frame, i, route, effective.get());
       }
+    }
+
+    private void add(Frame frame, int i, Route route, RouteMatch effective) {
+      Origin owner = frame.owner;
+      String local = route.name().orElse("routes[" + i + "]");
+      String name = frame.inherited.isEmpty() ? local
+          : owner.object().namespace() + "/" + owner.object().name() + "/" + local;
+      String unique = name;
+      // A table reached twice in one host; names the user gave the VirtualService's own routes stay as written.
+      for (int n = 2; !names.add(unique) && frame.inherited.isPresent(); n++) {
+        unique = name + "#" + n;
+      }
+      out.add(new io.holdfast.ir.Route(owner.at("spec.routes[" + i + "]"), unique, match(effective),
+          action(route, defaults, frame.namespace, clusterKeys),
+          LoweringOptions.headers(defaults.headerManipulation(), route.options().headerManipulation()),
+          route.options().cors().or(() -> defaults.cors()).map(LoweringOptions::cors)));
     }
   }
 

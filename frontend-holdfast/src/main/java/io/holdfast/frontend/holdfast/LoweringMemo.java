@@ -1,6 +1,7 @@
 package io.holdfast.frontend.holdfast;
 
 import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.InputLimits;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.RouteTable;
 import io.holdfast.api.Upstream;
@@ -35,6 +36,12 @@ final class LoweringMemo {
   private Map<ResourceKey, ResourceKey> clusterKeys = new HashMap<>();
   private boolean tablesUnchanged;
   private int lowered;
+  private final InputLimits limits;
+
+  /** @param limits the delegation bounds lowering keeps to, whatever it is given */
+  LoweringMemo(InputLimits limits) {
+    this.limits = limits;
+  }
 
   /** Starts a revision: elements asked for until {@link #end} are remembered for the next one. */
   void begin(GatewayConfig accepted) {
@@ -78,7 +85,7 @@ final class LoweringMemo {
     if (previous != null && tablesUnchanged && sameSource(previous.source(), vs)) {
       entry = previous;
     } else {
-      VirtualHost host = lowered(Lowering.virtualHost(vs, routeTables, clusterKeys));
+      VirtualHost host = lowered(Lowering.virtualHost(vs, routeTables, clusterKeys, limits));
       entry = new HostEntry(vs, host, Lowering.clientListeners(vs, host));
     }
     nextHosts.put(vs.key(), entry);

@@ -9,6 +9,7 @@ import io.holdfast.api.Route;
 import io.holdfast.api.RouteOptions;
 import io.holdfast.api.Upstream;
 import io.holdfast.api.VirtualHostOptions;
+import io.holdfast.api.Re2Check;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashSet;
@@ -181,10 +182,9 @@ final class RouteOptionsRules {
   }
 
   private static void checkRegexRewrite(RouteOptions.RegexRewrite rewrite, String field, Ledger.Sink sink) {
-    String error = Re2Syntax.error(rewrite.pattern());
-    if (error != null) {
-      sink.error(field + ".pattern", Reasons.INVALID_REGEX, "invalid RE2 regex \"" + rewrite.pattern() + "\": "
-          + error);
+    Optional<Re2Check.Refusal> refusal = Re2Syntax.refusal(rewrite.pattern(), sink.limits());
+    if (refusal.isPresent()) {
+      sink.error(field + ".pattern", refusal.get().reason(), refusal.get().message());
     } else {
       int groups = com.google.re2j.Pattern.compile(rewrite.pattern()).groupCount();
       Matcher refs = BACKREFERENCE.matcher(rewrite.substitution());

@@ -127,10 +127,7 @@ final class RouteRules {
   }
 
   static void regexError(String regex, String field, Ledger.Sink sink) {
-    String error = Re2Syntax.error(regex);
-    if (error != null) {
-      sink.error(field, Reasons.INVALID_REGEX, "invalid RE2 regex \"" + regex + "\": " + error);
-    }
+    Re2Syntax.refusal(regex, sink.limits()).ifPresent(r -> sink.error(field, r.reason(), r.message()));
   }
 
   private static void checkSplit(RouteAction.Split split, String field, Ledger.Sink sink) {

@@ -3,6 +3,7 @@ package io.holdfast.frontend.holdfast;
 import io.holdfast.api.Gateway;
 import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.GatewayResource;
+import io.holdfast.api.InputLimits;
 import io.holdfast.api.ObjectRef;
 import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
@@ -58,15 +59,25 @@ public final class Validator {
   private static final Logger log = LoggerFactory.getLogger(Validator.class);
 
   private final Clock clock;
+  private final InputLimits limits;
 
-  /** Certificate validity is judged against the UTC system clock. */
+  /** Certificate validity is judged against the UTC system clock; the default bounds. */
   public Validator() {
     this(Clock.systemUTC());
   }
 
   /** @param clock what certificate validity is judged against */
   public Validator(Clock clock) {
+    this(clock, InputLimits.DEFAULTS);
+  }
+
+  /**
+   * @param clock  what certificate validity is judged against
+   * @param limits the bounds on regexes and delegation
+   */
+  public Validator(Clock clock, InputLimits limits) {
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.limits = Objects.requireNonNull(limits, "limits");
   }
 
   public ValidationResult validate(GatewayConfig config) {
@@ -74,7 +85,7 @@ public final class Validator {
   }
 
   Verdicts run(GatewayConfig config) {
-    Ledger ledger = new Ledger();
+    Ledger ledger = new Ledger(limits);
     Set<ResourceKey> duplicates = trackAll(config, ledger);
     for (UnparsedResource unparsed : config.unparsed()) {
       if (!duplicates.contains(unparsed.key())) {

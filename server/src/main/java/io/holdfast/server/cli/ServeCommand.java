@@ -1,5 +1,6 @@
 package io.holdfast.server.cli;
 
+import io.holdfast.api.InputLimits;
 import io.holdfast.common.Durations;
 import io.holdfast.election.ElectionSettings;
 import io.holdfast.election.RecoveryPolicy;
@@ -12,6 +13,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -197,6 +199,20 @@ final class ServeCommand implements Callable<Integer> {
           + " (default: ${DEFAULT-VALUE}).")
   private String onLeaseLoss;
 
+  @Mixin
+  private LimitOptions limits = new LimitOptions();
+
+  @Option(names = "--webhook-check-time", paramLabel = "DURATION",
+      defaultValue = "" + InputLimits.DEFAULT_WEBHOOK_CHECK_TIME_TEXT,
+      description = "Wall-clock budget of one admission check; over it the request is denied"
+          + " (default: ${DEFAULT-VALUE}).")
+  private String webhookCheckTime;
+
+  @Option(names = "--webhook-check-cpu-time", paramLabel = "DURATION",
+      defaultValue = "" + InputLimits.DEFAULT_WEBHOOK_CHECK_CPU_TIME_TEXT,
+      description = "CPU budget of one admission check; over it the request is denied (default: ${DEFAULT-VALUE}).")
+  private String webhookCheckCpuTime;
+
   @Option(names = "--max-recovery", paramLabel = "DURATION",
       description = "With recover: exit if no Lease read succeeds within this long after losing the lease."
           + " Env also MAX_RECOVERY_DURATION_WITHOUT_KUBE_API_SERVER (default: never exit).")
@@ -230,7 +246,8 @@ final class ServeCommand implements Callable<Integer> {
     return new ServeSettings(configDir, xdsAddress, port("xds-port", xdsPort), adminAddress,
         port("admin-port", adminPort), Optional.ofNullable(snapshotDir), logFormat(), tls(), kube,
         kubernetes ? election() : ServeSettings.SINGLE_REPLICA, Optional.ofNullable(snapshotKeyFile), webhook(),
-        gatewayControllerName);
+        gatewayControllerName, limits.limits(this::origin).withWebhookCheckTimes(
+            duration("webhook-check-time", webhookCheckTime), duration("webhook-check-cpu-time", webhookCheckCpuTime)));
   }
 
   private Optional<ServeSettings.Webhook> webhook() {

@@ -1,5 +1,6 @@
 package io.holdfast.server.cli;
 
+import io.holdfast.api.InputLimits;
 import io.holdfast.election.ElectionSettings;
 import io.holdfast.xds.server.XdsTls;
 import java.net.InetSocketAddress;
@@ -26,6 +27,7 @@ import java.util.Optional;
  * @param webhook      the validating admission webhook's HTTPS server; empty when disabled
  * @param gatewayControllerName the Gateway API controller name: GatewayClasses naming it are Holdfast's, and route
  *                     status entries are written under it
+ * @param limits       the bounds on regexes, delegation and webhook checks
  */
 public record ServeSettings(
     Path configDir,
@@ -40,7 +42,8 @@ public record ServeSettings(
     ElectionSettings election,
     Optional<Path> snapshotKeyFile,
     Optional<Webhook> webhook,
-    String gatewayControllerName) {
+    String gatewayControllerName,
+    InputLimits limits) {
 
   public static final int MAX_PORT = 65_535;
   /** The Gateway API controller name unless one is set (the front end's default). */
@@ -99,6 +102,15 @@ public record ServeSettings(
     }
   }
 
+  /** With the default bounds. */
+  public ServeSettings(Path configDir, String xdsAddress, int xdsPort, String adminAddress, int adminPort,
+      Optional<Path> snapshotDir, LogFormat logFormat, Optional<XdsTls> tls, Optional<KubernetesSource> kubernetes,
+      ElectionSettings election, Optional<Path> snapshotKeyFile, Optional<Webhook> webhook,
+      String gatewayControllerName) {
+    this(configDir, xdsAddress, xdsPort, adminAddress, adminPort, snapshotDir, logFormat, tls, kubernetes, election,
+        snapshotKeyFile, webhook, gatewayControllerName, InputLimits.DEFAULTS);
+  }
+
   /** With the default Gateway API controller name. */
   public ServeSettings(Path configDir, String xdsAddress, int xdsPort, String adminAddress, int adminPort,
       Optional<Path> snapshotDir, LogFormat logFormat, Optional<XdsTls> tls, Optional<KubernetesSource> kubernetes,
@@ -152,6 +164,7 @@ public record ServeSettings(
       throw new IllegalArgumentException("--log-format is required: text or json");
     }
     requireControllerName(gatewayControllerName);
+    Objects.requireNonNull(limits, "limits");
     Objects.requireNonNull(tls, "tls (use Optional.empty())");
     Objects.requireNonNull(kubernetes, "kubernetes (use Optional.empty())");
     Objects.requireNonNull(election, "election");

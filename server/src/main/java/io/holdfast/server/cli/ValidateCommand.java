@@ -23,6 +23,7 @@ import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -73,6 +74,9 @@ final class ValidateCommand implements Callable<Integer> {
           + " --gateway-controller-name does (default: ${DEFAULT-VALUE}; env HOLDFAST_GATEWAY_CONTROLLER_NAME).")
   private String gatewayControllerName;
 
+  @Mixin
+  private LimitOptions limits = new LimitOptions();
+
   ValidateCommand(Supplier<InputStream> stdin) {
     this.stdin = Objects.requireNonNull(stdin, "stdin");
   }
@@ -89,7 +93,12 @@ final class ValidateCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }
-    ValidationReport report = new ConfigValidation(gatewayControllerName).validate(read());
+    ValidationReport report;
+    try {
+      report = new ConfigValidation(gatewayControllerName, limits.limits(name -> "--" + name)).validate(read());
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+    }
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
       out.println(JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build()
@@ -160,7 +169,13 @@ final class ValidateCommand implements Callable<Integer> {
     List<FileProblem> problems = new ArrayList<>();
     Path name = Path.of(STDIN_NAME);
     try {
-      contents.put(name, ConfigPaths.decode(stdin.get().readAllBytes()));
+      // At most what a config file may hold, read before anything is parsed.
+      byte[] bytes = stdin.get().readNBytes((int) ConfigPaths.MAX_FILE_BYTES + 1);
+      if (bytes.length > ConfigPaths.MAX_FILE_BYTES) {
+        problems.add(new FileProblem(name, "larger than " + ConfigPaths.MAX_FILE_BYTES + " bytes"));
+      } else {
+        contents.put(name, ConfigPaths.decode(bytes));
+      }
     } catch (CharacterCodingException e) {
       problems.add(new FileProblem(name, "not valid UTF-8"));
     } catch (IOException e) {

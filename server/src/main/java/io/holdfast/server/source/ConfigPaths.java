@@ -14,6 +14,9 @@ import java.util.TreeMap;
  * validate}, so a file it accepts reads the same when served.
  */
 public final class ConfigPaths {
+  /** The largest config file read (Kubernetes caps a ConfigMap at 1 MiB); standard input is held to it too. */
+  public static final long MAX_FILE_BYTES = DirectoryReader.MAX_FILE_BYTES;
+
   private ConfigPaths() {
   }
 

@@ -2,6 +2,7 @@ package io.holdfast.server.validate;
 
 import io.holdfast.api.ConfigLoader;
 import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.InputLimits;
 import io.holdfast.api.TlsSecretData;
 import io.holdfast.api.ManifestError;
 import io.holdfast.api.ResourceKey;
@@ -25,6 +26,7 @@ import java.util.TreeMap;
 public final class ConfigValidation {
   private final ConfigLoader loader = new ConfigLoader();
   private final String gatewayControllerName;
+  private final InputLimits limits;
 
   /** Gateway API objects judged under the default controller name. */
   public ConfigValidation() {
@@ -33,7 +35,13 @@ public final class ConfigValidation {
 
   /** Gateway API objects judged as a server with {@code --gateway-controller-name gatewayControllerName} would. */
   public ConfigValidation(String gatewayControllerName) {
+    this(gatewayControllerName, InputLimits.DEFAULTS);
+  }
+
+  /** As above, with the bounds of a server given the same limit options. */
+  public ConfigValidation(String gatewayControllerName, InputLimits limits) {
     this.gatewayControllerName = java.util.Objects.requireNonNull(gatewayControllerName, "gatewayControllerName");
+    this.limits = java.util.Objects.requireNonNull(limits, "limits");
   }
 
   /** Validates every file of {@code reads} together; each read's unreadable files become file errors. */
@@ -56,7 +64,7 @@ public final class ConfigValidation {
     }
     GatewayConfig.Builder config = loaded.config().toBuilder();
     secrets.forEach(config::secret);
-    ConfigCheck.Result checked = new ConfigCheck(gatewayControllerName).run(config.build());
+    ConfigCheck.Result checked = new ConfigCheck(gatewayControllerName, limits).run(config.build());
     List<ValidationReport.ResourceReport> resources = new ArrayList<>();
     checked.statuses().forEach((key, status) -> {
       List<ValidationReport.Item> items = items(checked, key);

@@ -2,10 +2,12 @@ package io.holdfast.server.webhook;
 
 import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.HoldfastKinds;
+import io.holdfast.api.InputLimits;
 import io.holdfast.api.ModelParser;
 import io.holdfast.api.ParseResult;
 import io.holdfast.api.Problem;
 import io.holdfast.api.ResourceKey;
+import io.holdfast.frontend.gatewayapi.GatewayApiFrontEnd;
 import io.holdfast.frontend.holdfast.ResourceStatus;
 import io.holdfast.ir.Finding;
 import io.holdfast.ir.ObjectStatus;
@@ -42,6 +44,7 @@ final class AdmissionCheck {
   private static final int MAX_CAUSES = 20;
 
   private final Supplier<Optional<GatewayConfig>> view;
+  private final InputLimits limits;
   private final ModelParser parser = new ModelParser();
   /** Statuses of the last view seen, reused while the view is the same object (it changes per rebuild). */
   private final AtomicReference<Baseline> baseline = new AtomicReference<>();
@@ -58,7 +61,21 @@ final class AdmissionCheck {
 
   /** @param view the replica's current input config; empty until its source delivered one */
   AdmissionCheck(Supplier<Optional<GatewayConfig>> view) {
+    this(view, InputLimits.DEFAULTS);
+  }
+
+  /**
+   * @param view   the replica's current input config; empty until its source delivered one
+   * @param limits the server's bounds, so the webhook refuses exactly what the server would
+   */
+  AdmissionCheck(Supplier<Optional<GatewayConfig>> view, InputLimits limits) {
     this.view = Objects.requireNonNull(view, "view");
+    this.limits = Objects.requireNonNull(limits, "limits");
+  }
+
+  /** A check without last-good memory, as the server's pipeline would run it. */
+  private ConfigCheck configCheck() {
+    return new ConfigCheck(GatewayApiFrontEnd.DEFAULT_CONTROLLER_NAME, limits);
   }
 
   Verdict decide(Request request) throws ViewUnavailable {
@@ -75,7 +92,7 @@ final class AdmissionCheck {
     if (request.operation().equals("DELETE")) {
       ResourceKey key = new ResourceKey(kind.kind(), request.namespace(), request.name());
       GatewayConfig after = current.toBuilder().remove(key).build();
-      return Verdict.allow(consequences(current, new ConfigCheck().run(after), key));
+      return Verdict.allow(consequences(current, configCheck().run(after), key));
     }
     ParseResult parsed = parser.parse(withIdentity(request.object().orElseThrow(), request));
     Optional<ResourceKey> named = parsed instanceof ParseResult.Parsed p ? Optional.of(p.resource().key())
@@ -93,7 +110,7 @@ final class AdmissionCheck {
     } else {
       after.addUnparsed(((ParseResult.Invalid) parsed).toUnparsed().orElseThrow());
     }
-    ConfigCheck.Result result = new ConfigCheck().run(after.build());
+    ConfigCheck.Result result = configCheck().run(after.build());
     ObjectStatus status = result.objectStatus(key)
         .orElseThrow(() -> new IllegalStateException("no status for the reviewed object " + key));
     List<String> warnings = new ArrayList<>();
@@ -154,7 +171,7 @@ final class AdmissionCheck {
     if (known != null && known.config() == config) {
       return known.statuses();
     }
-    Baseline fresh = new Baseline(config, new ConfigCheck().run(config).statuses());
+    Baseline fresh = new Baseline(config, configCheck().run(config).statuses());
     baseline.set(fresh);
     return fresh.statuses();
   }

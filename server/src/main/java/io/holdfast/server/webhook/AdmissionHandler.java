@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Answers {@code POST /validate}. Never throws: every failure is a short plain-text answer (400 malformed
  * review, 404, 405, 413 too large, 503 no view yet, 500 a bug), and a request that takes longer than the
- * request timeout (a client that stops sending its body, say) has its connection closed.
+ * request timeout (a client that stops sending its body, say) has its connection closed. The check itself runs
+ * within its {@link CheckBudget}: over it, the answer is a denial.
  */
 final class AdmissionHandler implements HttpHandler {
   private static final Logger log = LoggerFactory.getLogger(AdmissionHandler.class);
@@ -30,6 +31,7 @@ final class AdmissionHandler implements HttpHandler {
   private static final String JSON = "application/json";
 
   private final AdmissionCheck check;
+  private final CheckBudget budget;
   private final ScheduledExecutorService timer;
   private final Duration requestTimeout;
   private final int maxRequestBytes;
@@ -46,9 +48,10 @@ final class AdmissionHandler implements HttpHandler {
     }
   }
 
-  AdmissionHandler(AdmissionCheck check, ScheduledExecutorService timer, Duration requestTimeout,
+  AdmissionHandler(AdmissionCheck check, CheckBudget budget, ScheduledExecutorService timer, Duration requestTimeout,
       int maxRequestBytes, WebhookMetrics metrics) {
     this.check = check;
+    this.budget = budget;
     this.timer = timer;
     this.requestTimeout = requestTimeout;
     this.maxRequestBytes = maxRequestBytes;
@@ -114,12 +117,15 @@ final class AdmissionHandler implements HttpHandler {
     }
     Verdict verdict;
     try {
-      verdict = check.decide(request);
+      verdict = budget.decide(() -> check.decide(request));
     } catch (AdmissionCheck.ViewUnavailable e) {
       metrics.outcome(WebhookMetrics.Outcome.UNAVAILABLE);
       return Reply.text(503, e.getMessage());
     }
-    metrics.outcome(verdict.allowed() ? WebhookMetrics.Outcome.ALLOWED : WebhookMetrics.Outcome.DENIED);
+    boolean overBudget = verdict.causes().stream().anyMatch(c -> c.reason().equals(CheckBudget.OVER_BUDGET)
+        || c.reason().equals(CheckBudget.BUSY));
+    metrics.outcome(overBudget ? WebhookMetrics.Outcome.OVER_BUDGET
+        : verdict.allowed() ? WebhookMetrics.Outcome.ALLOWED : WebhookMetrics.Outcome.DENIED);
     if (!verdict.allowed()) {
       log.info("admission denied uid={} operation={} kind={} namespace={} name={} reason=\"{}\"",
           request.uid(), request.operation(), request.kind().kind(), request.namespace(), request.name(),

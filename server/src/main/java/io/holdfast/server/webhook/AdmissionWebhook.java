@@ -3,6 +3,7 @@ package io.holdfast.server.webhook;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.InputLimits;
 import io.holdfast.xds.server.XdsTls;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -32,7 +33,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Bounds: a body larger than {@link Builder#maxRequestBytes} (default 3 MiB, the API server's own limit on an
  * object) is refused with 413 without being read; a request not answered within {@link Builder#requestTimeout}
- * (default 10 s, the API server's default webhook timeout) has its connection closed. The certificate follows
+ * (default 10 s, the API server's default webhook timeout) has its connection closed; one check over its
+ * wall-clock or CPU budget ({@link InputLimits#webhookCheckTime()}, {@link InputLimits#webhookCheckCpuTime()}) is
+ * denied and its answering thread freed ({@link CheckBudget}). The certificate follows
  * its files ({@link WebhookTls}).
  */
 public final class AdmissionWebhook implements AutoCloseable {
@@ -49,10 +52,12 @@ public final class AdmissionWebhook implements AutoCloseable {
   private final ExecutorService httpPool;
   private final ScheduledExecutorService timer;
   private final WebhookTls tls;
+  private final CheckBudget budget;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private AdmissionWebhook(HttpsServer server, ExecutorService httpPool, ScheduledExecutorService timer,
-      WebhookTls tls) {
+      WebhookTls tls, CheckBudget budget) {
+    this.budget = budget;
     this.server = server;
     this.bound = server.getAddress();
     this.httpPool = httpPool;
@@ -101,6 +106,7 @@ public final class AdmissionWebhook implements AutoCloseable {
     }
     server.stop(0);
     tls.close();
+    budget.close();
     stop(httpPool);
     stop(timer);
     log.info("admission webhook stopped port={}", port());
@@ -135,6 +141,7 @@ public final class AdmissionWebhook implements AutoCloseable {
     private int maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
     private int threads = 4;
     private MeterRegistry registry = new SimpleMeterRegistry();
+    private InputLimits limits = InputLimits.DEFAULTS;
 
     private Builder(InetSocketAddress address, XdsTls tls, Supplier<Optional<GatewayConfig>> view) {
       this.address = Objects.requireNonNull(address, "address");
@@ -171,6 +178,12 @@ public final class AdmissionWebhook implements AutoCloseable {
       return this;
     }
 
+    /** The bounds checks keep to, the check budgets included; default {@link InputLimits#DEFAULTS}. */
+    public Builder limits(InputLimits value) {
+      limits = Objects.requireNonNull(value, "limits");
+      return this;
+    }
+
     /** Where {@code holdfast_webhook_reviews_total} goes; default a private registry. */
     public Builder meterRegistry(MeterRegistry value) {
       registry = Objects.requireNonNull(value, "registry");
@@ -187,17 +200,19 @@ public final class AdmissionWebhook implements AutoCloseable {
       ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(daemonThreads("holdfast-webhook-timer-"));
       ExecutorService httpPool = Executors.newFixedThreadPool(threads, daemonThreads("holdfast-webhook-http-"));
       WebhookTls keys = null;
+      CheckBudget budget = new CheckBudget(limits.webhookCheckTime(), limits.webhookCheckCpuTime(), threads,
+          daemonThreads("holdfast-webhook-check-"));
       try {
         keys = new WebhookTls(tls, timer);
         SSLContext context = SSLContext.getInstance("TLS");
         context.init(new KeyManager[] {keys}, null, null);
         HttpsServer server = HttpsServer.create(address, 0);
         server.setHttpsConfigurator(new HttpsConfigurator(context));
-        server.createContext("/", new AdmissionHandler(new AdmissionCheck(view), timer, requestTimeout,
-            maxRequestBytes, new WebhookMetrics(registry)));
+        server.createContext("/", new AdmissionHandler(new AdmissionCheck(view, limits), budget, timer,
+            requestTimeout, maxRequestBytes, new WebhookMetrics(registry)));
         server.setExecutor(httpPool);
         server.start();
-        AdmissionWebhook webhook = new AdmissionWebhook(server, httpPool, timer, keys);
+        AdmissionWebhook webhook = new AdmissionWebhook(server, httpPool, timer, keys, budget);
         log.info("admission webhook listening address={} port={} path={} tlsLoaded={} requestTimeout={}"
             + " maxRequestBytes={}", address.getHostString(), webhook.port(), PATH, keys.isLoaded(), requestTimeout,
             maxRequestBytes);
@@ -208,6 +223,7 @@ public final class AdmissionWebhook implements AutoCloseable {
         }
         httpPool.shutdownNow();
         timer.shutdownNow();
+        budget.close();
         if (e instanceof IOException io) {
           throw io;
         }

@@ -13,7 +13,9 @@ import java.util.Map;
 final class WebhookMetrics {
 
   enum Outcome {
-    ALLOWED, DENIED, MALFORMED, TOO_LARGE, UNAVAILABLE, TIMED_OUT, ERROR
+    ALLOWED, DENIED, MALFORMED, TOO_LARGE, UNAVAILABLE, TIMED_OUT, ERROR,
+    /** Denied because the check went over its wall-clock or CPU budget, or no checker was free. */
+    OVER_BUDGET
   }
 
   private final Map<Outcome, Counter> counters = new EnumMap<>(Outcome.class);

@@ -134,6 +134,31 @@ class HoldfastCliTest {
   }
 
   @Test
+  void limitsComeFromFlagEnvironmentOrFileAndDefaultToInputLimits() throws IOException {
+    run("serve", "--config-dir", tmp.toString());
+    assertThat(served.get(0).limits()).isEqualTo(io.holdfast.api.InputLimits.DEFAULTS);
+
+    Path file = Files.writeString(tmp.resolve("limits.yaml"), "max-delegation-depth: 64\nwebhook-check-time: 8s\n");
+    new HoldfastCli(settings -> { served.add(settings); return 0; }, Map.of("HOLDFAST_MAX_REGEX_PROGRAM_SIZE", "500"))
+        .execute(new PrintWriter(out), new PrintWriter(err), "serve", "--config-dir", tmp.toString(),
+            "--config-file", file.toString(), "--max-routes-per-virtual-host", "20000", "--max-regex-length", "100");
+    assertThat(err.toString()).isEmpty();
+    io.holdfast.api.InputLimits limits = served.get(1).limits();
+    assertThat(limits.maxRegexProgramSize()).as("environment").isEqualTo(500);
+    assertThat(limits.maxDelegationDepth()).as("file").isEqualTo(64);
+    assertThat(limits.webhookCheckTime()).as("file").isEqualTo(java.time.Duration.ofSeconds(8));
+    assertThat(limits.maxRoutesPerVirtualHost()).as("flag").isEqualTo(20000);
+    assertThat(limits.maxRegexLength()).as("flag").isEqualTo(100);
+    assertThat(limits.webhookCheckCpuTime()).as("default").isEqualTo(java.time.Duration.ofSeconds(2));
+
+    assertThat(run("serve", "--config-dir", tmp.toString(), "--max-delegation-depth", "none"))
+        .isEqualTo(HoldfastCli.EXIT_USAGE);
+    assertThat(err.toString()).contains("--max-delegation-depth must be a whole number of at least 1, got 'none'")
+        .doesNotContain("\tat ");
+    assertThat(served).hasSize(2);
+  }
+
+  @Test
   void gatewayControllerNameComesFromFlagEnvironmentOrFileDefaultsAndIsChecked() throws IOException {
     run("serve", "--config-dir", tmp.toString());
     assertThat(served.get(0).gatewayControllerName()).isEqualTo("holdfast.io/gateway-controller");

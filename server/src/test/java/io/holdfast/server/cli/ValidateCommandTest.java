@@ -176,6 +176,24 @@ class ValidateCommandTest {
         .contains("<stdin>:2: VirtualService/demo/broken: UpstreamNotFound: ");
   }
 
+  /** Standard input was read whole; it is held to the files' 8 MiB, before anything parses it. */
+  @Test
+  void standardInputOverTheFileLimitIsAFileError() {
+    stdin = "#".repeat((int) io.holdfast.server.source.ConfigPaths.MAX_FILE_BYTES + 1);
+    assertThat(run("validate", "-")).isEqualTo(1);
+    assertThat(out.toString()).contains("<stdin>", "larger than 8388608 bytes");
+  }
+
+  @Test
+  void limitOptionsRaiseTheBounds() throws IOException {
+    Path vs = write("vs.yaml", UPSTREAM + "---\n" + GOOD_VS.replace("prefix: /", "regex: /" + "x".repeat(150)));
+    assertThat(run("validate", vs.toString())).isEqualTo(1);
+    assertThat(out.toString()).contains("RegexTooComplex", "--max-regex-program-size");
+    assertThat(run("validate", "--max-regex-program-size", "1000", vs.toString())).isEqualTo(0);
+    assertThat(run("validate", "--max-regex-length", "0", vs.toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("--max-regex-length must be a whole number of at least 1, got '0'");
+  }
+
   @Test
   void aDirectoryWithABadFileReportsItAndStillValidatesTheOthers() throws IOException {
     Path dir = tmp.resolve("conf");

@@ -1,0 +1,163 @@
+package io.holdfast.server.hostile;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Hostile inputs, each a config file that must cost validate, the server and the webhook at most a few seconds
+ * and a bounded heap, and get its named reason. The small ones are test resources ({@code hostile/*.yaml}); the
+ * large ones (a 1 MB regex, 2,000 RouteTables, 100,000 domains) are generated here rather than checked in. JDK
+ * only, so that {@code scripts/hostile-inputs.sh} can compile it against any revision to measure before and after.
+ */
+public final class HostileCorpus {
+
+  /**
+   * One hostile input.
+   *
+   * @param name     file name stem
+   * @param yaml     the file's content (after a shared Upstream and Gateway, see {@link #BASE})
+   * @param expected text the verdict must contain: the named reason, or the YAML error's wording
+   * @param object   the object the verdict is about, as "Kind/namespace/name"; empty for a file-level error
+   * @param review   the object the webhook is asked to admit (its YAML document, in the context of the rest);
+   *                 empty when the input cannot reach the webhook (YAML syntax: the API server sends JSON)
+   */
+  public record Input(String name, String yaml, String expected, String object, String review) {
+  }
+
+  /** What every input is validated with, so its references resolve and only its own fault remains. */
+  public static final String BASE = """
+      apiVersion: gateway.holdfast.io/v1
+      kind: Upstream
+      metadata: {name: up, namespace: default}
+      spec: {static: {hosts: [{address: 127.0.0.1, port: 9101}]}}
+      ---
+      apiVersion: gateway.holdfast.io/v1
+      kind: Gateway
+      metadata: {name: gw, namespace: default}
+      spec: {port: 10080}
+      """;
+
+  private HostileCorpus() {
+  }
+
+  public static List<Input> inputs() throws IOException {
+    List<Input> out = new ArrayList<>();
+    out.add(new Input("regex-bomb", vs("bomb", "- {match: {regex: '((a{1000}){1000}){1000}'}, route: {upstream: up}}"),
+        "RegexTooComplex", "VirtualService/default/bomb", "bomb"));
+    out.add(new Input("regex-literal-1mb", vs("literal", "- {match: {regex: '/" + "a".repeat(1 << 20)
+        + "'}, route: {upstream: up}}"), "RegexTooComplex", "VirtualService/default/literal", "literal"));
+    out.add(new Input("regex-deep-groups", vs("groups", "- {match: {prefix: /, headers: [{name: x, regex: '"
+        + "(".repeat(2000) + "a" + ")".repeat(2000) + "'}]}, route: {upstream: up}}"), "RegexTooComplex",
+        "VirtualService/default/groups", "groups"));
+    out.add(new Input("regex-rewrite-bomb", vs("rewrite", "- {match: {prefix: /}, route: {upstream: up},"
+        + " options: {regexRewrite: {pattern: '(x{500}){500}', substitution: /}}}"), "RegexTooComplex",
+        "VirtualService/default/rewrite", "rewrite"));
+    out.add(new Input("delegation-chain-2000", chain(2000), "DelegationTooDeep", "RouteTable/default/t33", "t33"));
+    out.add(new Input("delegation-fan-out-8", fanOut(8, 4), "TooManyRoutes", "VirtualService/default/fan", "fan"));
+    out.add(new Input("delegation-fan-out-10", fanOut(10, 4), "TooManyRoutes", "VirtualService/default/fan", "fan"));
+    out.add(new Input("domains-100k", domains(100_000), "DuplicateDomain", "VirtualService/default/many", "many"));
+    out.add(resource("yaml-alias", "YAML aliases are not supported", ""));
+    out.add(resource("yaml-alias-bomb", "YAML aliases are not supported", ""));
+    out.add(new Input("yaml-deep-nesting", vs("deep", "- {match: {prefix: /}, route: {upstream: up}}")
+        + "  extra: " + "[".repeat(20_000) + "]".repeat(20_000) + "\n", "nesting depth", "", ""));
+    out.add(new Input("huge-string", vs("huge", "- {match: {prefix: /}, route: {upstream: up}}")
+        .replace("domains: [\"huge.example\"]", "domains: [\"" + "h".repeat(2 << 20) + ".example\"]"),
+        "InvalidDomain", "VirtualService/default/huge", "huge"));
+    return out;
+  }
+
+  private static Input resource(String name, String expected, String object) throws IOException {
+    try (var in = HostileCorpus.class.getResourceAsStream("/hostile/" + name + ".yaml")) {
+      if (in == null) {
+        throw new IOException("missing test resource hostile/" + name + ".yaml");
+      }
+      return new Input(name, new String(in.readAllBytes(), StandardCharsets.UTF_8), expected, object, "");
+    }
+  }
+
+  static String vs(String name, String routes) {
+    return """
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: %s, namespace: default}
+        spec:
+          domains: ["%s.example"]
+          routes:
+        %s""".formatted(name, name, indent(routes, 4));
+  }
+
+  static String table(String name, String labels, String routes) {
+    return """
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: RouteTable
+        metadata: {name: %s, namespace: default, labels: {%s}}
+        spec:
+          routes:
+        %s""".formatted(name, labels, indent(routes, 4));
+  }
+
+  private static String indent(String text, int spaces) {
+    StringBuilder out = new StringBuilder();
+    for (String line : text.split("\n")) {
+      out.append(" ".repeat(spaces)).append(line).append('\n');
+    }
+    return out.toString();
+  }
+
+  /** A VirtualService delegating to t1, t1 to t2, ..., t{length} forwarding. */
+  static String chain(int length) {
+    StringBuilder out = new StringBuilder(vs("chain", "- {match: {prefix: /}, delegate: {ref: {name: t1}}}"));
+    for (int i = 1; i < length; i++) {
+      out.append(table("t" + i, "", "- {match: {prefix: /}, delegate: {ref: {name: t" + (i + 1) + "}}}"));
+    }
+    return out.append(table("t" + length, "", "- {match: {prefix: /}, route: {upstream: up}}")).toString();
+  }
+
+  /** {@code width} RouteTables per level, each delegating by selector to every table of the next level. */
+  static String fanOut(int levels, int width) {
+    StringBuilder out = new StringBuilder(vs("fan",
+        "- {match: {prefix: /}, delegate: {selector: {matchLabels: {level: 'l1'}}}}"));
+    for (int level = 1; level <= levels; level++) {
+      for (int j = 0; j < width; j++) {
+        String routes = level == levels ? "- {match: {prefix: /p" + j + "}, route: {upstream: up}}"
+            : "- {match: {prefix: /}, delegate: {selector: {matchLabels: {level: 'l" + (level + 1) + "'}}}}";
+        out.append(table("f" + level + "-" + j, "level: 'l" + level + "'", routes));
+      }
+    }
+    return out.toString();
+  }
+
+  /** One VirtualService with {@code count} domains, the last one twice. */
+  static String domains(int count) {
+    StringBuilder list = new StringBuilder();
+    for (int i = 0; i < count; i++) {
+      list.append("\"d").append(i).append(".example\", ");
+    }
+    list.append("\"d").append(count - 1).append(".example\"");
+    return vs("many", "- {match: {prefix: /}, route: {upstream: up}}")
+        .replace("domains: [\"many.example\"]", "domains: [" + list + "]");
+  }
+
+  /** Writes every input to {@code dir} as NAME.yaml (the base included) and returns the paths. */
+  public static List<Path> write(Path dir) throws IOException {
+    Files.createDirectories(dir);
+    List<Path> files = new ArrayList<>();
+    for (Input input : inputs()) {
+      Path file = dir.resolve(input.name() + ".yaml");
+      Files.writeString(file, BASE + input.yaml());
+      files.add(file);
+    }
+    return files;
+  }
+
+  /** {@code java HostileCorpus DIR}: writes the corpus, for scripts/hostile-inputs.sh. */
+  public static void main(String[] args) throws IOException {
+    write(Path.of(args[0])).forEach(System.out::println);
+  }
+}
