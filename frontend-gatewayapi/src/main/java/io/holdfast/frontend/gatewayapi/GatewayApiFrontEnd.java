@@ -14,6 +14,7 @@ import io.holdfast.frontend.gatewayapi.RouteAttachment.Outcome;
 import io.holdfast.ir.Claims;
 import io.holdfast.ir.Cluster;
 import io.holdfast.ir.Condition;
+import io.holdfast.ir.Finding;
 import io.holdfast.ir.FrontEnd;
 import io.holdfast.ir.IrBuilder;
 import io.holdfast.ir.ObjectStatus;
@@ -67,6 +68,8 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
     ReferenceGrants grants = ReferenceGrants.of(objects);
     Namespaces namespaces = Namespaces.of(input.apiObjects());
     Set<String> classes = gatewayClasses(objects, builder);
+    Set<ResourceKey> existing = ofKind(objects, "Gateway").stream().map(ApiObject::key)
+        .collect(Collectors.toCollection(java.util.TreeSet::new));
 
     Map<String, Secret> secrets = new TreeMap<>();
     Map<ResourceKey, OwnGateway> gateways = new TreeMap<>();
@@ -106,10 +109,10 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
     for (ApiObject object : objects) {
       String kind = object.key().kind();
       if (kind.equals("HTTPRoute") || kind.equals("GRPCRoute")) {
-        route(object, input, grants, namespaces, gateways, ir, clusters, builder);
+        route(object, new World(input, grants, namespaces, gateways, existing), ir, clusters, builder);
       }
     }
-    streamRoutes(objects, input, grants, namespaces, gateways, ir, clusters, builder);
+    streamRoutes(objects, new World(input, grants, namespaces, gateways, existing), ir, clusters, builder);
 
     clusters.values().forEach(builder::add);
     secrets.values().stream().filter(s -> ir.servesSecret(s.name())).forEach(builder::add);
@@ -120,7 +123,11 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
       if (rejected != null) {
         status = servedFromMemory(rejected, gateway.generation(), status);
       }
-      builder.status(status, gateway.created());
+      if (rejected != null) {
+        status = Findings.with(status, List.of(new Finding(Finding.Severity.ERROR,
+            "", "Invalid", status.condition(Condition.ACCEPTED).message())));
+      }
+      builder.status(Findings.gateway(status, gateways.get(key).listeners()), gateway.created());
     });
   }
 
@@ -148,15 +155,29 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
             "Holdfast (" + controllerName + ") programs Gateways of this class", generation);
         ours.add(object.key().name());
       }
-      builder.status(new ObjectStatus(object.key(), generation, List.of(accepted, supported), List.of(),
-          List.of()), parsed.created());
+      builder.status(Findings.whole(new ObjectStatus(object.key(), generation, List.of(accepted, supported),
+          List.of(), List.of()), "spec.parametersRef", accepted.reason()), parsed.created());
     }
     return ours;
   }
 
-  /** One version of a route, attached to Holdfast's Gateways and lowered against this build's world. */
-  private record Version(ApiObject object, Parsed<?> parsed, List<Outcome> outcomes, LoweredRoute lowered,
-      ServiceBackends backends) {
+  /** What routes are attached and lowered against in one build. */
+  private record World(GatewayConfig input, ReferenceGrants grants, Namespaces namespaces,
+      Map<ResourceKey, OwnGateway> gateways, Set<ResourceKey> existingGateways) {
+
+    RouteAttachment.Attachment attach(ResourceKey route, List<ParentReference> refs, List<String> hostnames) {
+      return RouteAttachment.attach(new GroupKind(GROUP, route.kind()), route, refs, hostnames, gateways,
+          existingGateways, namespaces);
+    }
+  }
+
+  /**
+   * One version of a route, attached to Holdfast's Gateways and lowered against this build's world.
+   *
+   * @param dangling its parentRefs that name no Gateway at all
+   */
+  private record Version(ApiObject object, Parsed<?> parsed, List<Outcome> outcomes,
+      List<RouteAttachment.Dangling> dangling, LoweredRoute lowered, ServiceBackends backends) {
 
     /** Whether this version holds nothing Holdfast cannot honour (reference problems follow the spec instead). */
     boolean valid() {
@@ -169,11 +190,10 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
    * had an accepted version before, that version is attached and served instead (see {@link LastGood}), and the
    * current generation's conditions say what is wrong and which generation is still served.
    */
-  private void route(ApiObject object, GatewayConfig input, ReferenceGrants grants, Namespaces namespaces,
-      Map<ResourceKey, OwnGateway> gateways, GatewayIr ir, Map<ResourceKey, Cluster> clusters, IrBuilder builder) {
+  private void route(ApiObject object, World world, GatewayIr ir, Map<ResourceKey, Cluster> clusters,
+      IrBuilder builder) {
     Models.Result<?> result = parseRoute(object);
-    Optional<Version> current = result.parsed()
-        .flatMap(parsed -> version(object, parsed, input, grants, namespaces, gateways));
+    Optional<Version> current = result.parsed().flatMap(parsed -> version(object, parsed, world));
     if (result.parsed().isPresent() && current.isEmpty()) {
       memory.forgetRoute(object.key()); // it names none of Holdfast's Gateways now: nothing of it is served
       return;
@@ -186,7 +206,7 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
     }
     Optional<Version> lastGood = memory.route(object.key())
         .flatMap(previous -> parseRoute(previous).parsed()
-            .flatMap(parsed -> version(previous, parsed, input, grants, namespaces, gateways)));
+            .flatMap(parsed -> version(previous, parsed, world)));
     lastGood.ifPresent(version -> serve(version, ir, clusters));
     if (current.isPresent()) {
       builder.status(routeStatus(current.get(), lastGood.map(v -> v.object().generation())),
@@ -196,8 +216,8 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
       Version served = lastGood.get();
       AcceptedProblem unreadable = new AcceptedProblem(AcceptedProblem.UNSUPPORTED_VALUE,
           "cannot be read: " + result.problem().orElse(""), io.holdfast.ir.Origin.of(object.key()).at("spec"));
-      Version rejected = new Version(object, served.parsed(), served.outcomes(), new LoweredRoute(List.of(),
-          served.lowered().problems(), List.of(unreadable)), served.backends());
+      Version rejected = new Version(object, served.parsed(), served.outcomes(), served.dangling(),
+          new LoweredRoute(List.of(), served.lowered().problems(), List.of(unreadable)), served.backends());
       builder.status(routeStatus(rejected, Optional.of(served.object().generation())), served.parsed().created());
     }
     // else: never accepted and unreadable (nothing says it is ours; the API server's schema keeps this rare),
@@ -210,8 +230,7 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
   }
 
   /** {@code parsed} attached and lowered; empty if it names none of Holdfast's Gateways. */
-  private static Optional<Version> version(ApiObject object, Parsed<?> parsed, GatewayConfig input,
-      ReferenceGrants grants, Namespaces namespaces, Map<ResourceKey, OwnGateway> gateways) {
+  private static Optional<Version> version(ApiObject object, Parsed<?> parsed, World world) {
     Object model = parsed.model();
     boolean http = model instanceof HTTPRoute;
     List<ParentReference> refs = http
@@ -220,16 +239,16 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
     List<String> hostnames = http
         ? Optional.ofNullable(((HTTPRoute) model).getSpec()).map(s -> s.getHostnames()).orElse(null)
         : Optional.ofNullable(((GRPCRoute) model).getSpec()).map(s -> s.getHostnames()).orElse(null);
-    GroupKind kind = new GroupKind(GROUP, object.key().kind());
-    List<Outcome> outcomes = RouteAttachment.attach(kind, object.key(), refs == null ? List.of() : refs,
-        hostnames == null ? List.of() : hostnames, gateways, namespaces);
-    if (outcomes.isEmpty()) {
+    RouteAttachment.Attachment attachment = world.attach(object.key(), refs == null ? List.of() : refs,
+        hostnames == null ? List.of() : hostnames);
+    if (attachment.none()) {
       return Optional.empty();
     }
-    ServiceBackends backends = new ServiceBackends(input, grants);
+    ServiceBackends backends = new ServiceBackends(world.input(), world.grants());
     LoweredRoute lowered = http ? RouteRules.http((HTTPRoute) model, object.key(), backends)
         : RouteRules.grpc((GRPCRoute) model, object.key(), backends);
-    return Optional.of(new Version(object, parsed, outcomes, lowered, backends));
+    return Optional.of(new Version(object, parsed, attachment.outcomes(), attachment.dangling(), lowered,
+        backends));
   }
 
   /** Attaches a valid version's routes to the listeners it is accepted by, counting it once per listener. */
@@ -283,8 +302,46 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
     }
     Condition summary = parents.stream().map(p -> p.conditions().get(0))
         .filter(c -> c.status() == Condition.Status.TRUE).findFirst()
-        .orElse(parents.get(0).conditions().get(0));
-    return new ObjectStatus(version.object().key(), generation, List.of(summary), List.of(), parents);
+        .orElseGet(() -> parents.isEmpty() ? danglingSummary(version, generation) : parents.get(0).conditions().get(0));
+    ObjectStatus status = new ObjectStatus(version.object().key(), generation, List.of(summary), List.of(), parents);
+    return Findings.with(status, routeFindings(version, status, served));
+  }
+
+  /** The Accepted condition of a route whose every parentRef to a Gateway names none that exists. */
+  private static Condition danglingSummary(Version version, long generation) {
+    ListenerState.Problem problem = version.dangling().get(0).problem();
+    return new Condition(Condition.ACCEPTED, Condition.Status.FALSE, problem.reason(),
+        version.dangling().get(0).field() + ": " + problem.message(), generation);
+  }
+
+  /**
+   * A route's findings: each parent that does not accept it, each parentRef naming no Gateway, each field Holdfast
+   * cannot honour and each reference that did not resolve, at its field; a note when an older generation is served.
+   */
+  private static List<Finding> routeFindings(Version version, ObjectStatus status,
+      Optional<Long> served) {
+    Finding.Severity severity = Findings.severity(status);
+    List<Finding> findings = new ArrayList<>();
+    for (Outcome outcome : version.outcomes()) {
+      outcome.notAccepted().ifPresent(p -> findings.add(new Finding(severity,
+          Findings.join(outcome.field(), p.field()), p.finding(), p.message())));
+    }
+    for (RouteAttachment.Dangling dangling : version.dangling()) {
+      findings.add(new Finding(severity, dangling.field(), dangling.problem().finding(),
+          dangling.problem().message()));
+    }
+    for (AcceptedProblem problem : version.lowered().notAccepted()) {
+      findings.add(new Finding(severity, problem.origin().field(), problem.finding(),
+          problem.message()));
+    }
+    for (ResolvedRefsProblem problem : version.lowered().problems()) {
+      findings.add(new Finding(severity, problem.origin().field(), problem.reason(),
+          problem.message()));
+    }
+    served.ifPresent(g -> findings.add(new Finding(Finding.Severity.NOTE, "",
+        Findings.LAST_GOOD_SERVED, "Holdfast still serves the last accepted version (generation " + g
+        + ") until this one is fixed")));
+    return findings;
   }
 
   /**
@@ -296,9 +353,8 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
    * and a route without any usable backend forwards nothing (its connections are refused). No last-good memory:
    * an unreadable version is not served.
    */
-  private static void streamRoutes(List<ApiObject> objects, GatewayConfig input, ReferenceGrants grants,
-      Namespaces namespaces, Map<ResourceKey, OwnGateway> gateways, GatewayIr ir, Map<ResourceKey, Cluster> clusters,
-      IrBuilder builder) {
+  private static void streamRoutes(List<ApiObject> objects, World world, GatewayIr ir,
+      Map<ResourceKey, Cluster> clusters, IrBuilder builder) {
     List<StreamRoute> routes = new ArrayList<>();
     for (ApiObject object : objects) {
       Optional<StreamRoute> route = StreamRoute.parse(object);
@@ -309,12 +365,12 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
     Map<ListenerState, Map<String, ResourceKey>> claimed = new java.util.IdentityHashMap<>();
     for (StreamRoute route : routes) {
       ResourceKey key = route.object().key();
-      List<Outcome> outcomes = RouteAttachment.attach(new GroupKind(GROUP, key.kind()), key, route.parentRefs(),
-          route.hostnames(), gateways, namespaces);
-      if (outcomes.isEmpty()) {
+      RouteAttachment.Attachment attachment = world.attach(key, route.parentRefs(), route.hostnames());
+      if (attachment.none()) {
         continue;
       }
-      ServiceBackends backends = new ServiceBackends(input, grants);
+      List<Outcome> outcomes = attachment.outcomes();
+      ServiceBackends backends = new ServiceBackends(world.input(), world.grants());
       List<ResolvedRefsProblem> problems = new ArrayList<>();
       List<io.holdfast.ir.RouteAction.WeightedCluster> targets = new ArrayList<>();
       for (int i = 0; i < route.rules().size(); i++) {
@@ -362,7 +418,8 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
           }
         }
         if (kept.isEmpty()) {
-          claimedOutcomes.add(new Outcome(outcome.ref(), outcome.gateway(), Optional.of(new ListenerState.Problem(
+          claimedOutcomes.add(new Outcome(outcome.ref(), outcome.index(), outcome.gateway(),
+              Optional.of(new ListenerState.Problem(
               RouteAttachment.NOT_ALLOWED_BY_LISTENERS, "the selected listeners already forward to an older "
               + key.kind() + ": " + String.join(", ", holders))), List.of()));
           continue;
@@ -370,9 +427,9 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
         for (RouteAttachment.Attached attached : kept) {
           attached.hostnames().forEach(h -> claimed.get(attached.listener()).put(h, key));
         }
-        claimedOutcomes.add(new Outcome(outcome.ref(), outcome.gateway(), Optional.empty(), kept));
+        claimedOutcomes.add(new Outcome(outcome.ref(), outcome.index(), outcome.gateway(), Optional.empty(), kept));
       }
-      Version version = new Version(route.object(), route.parsed(), claimedOutcomes,
+      Version version = new Version(route.object(), route.parsed(), claimedOutcomes, attachment.dangling(),
           new LoweredRoute(List.of(), problems), backends);
       Set<ListenerState> counted = new java.util.HashSet<>();
       for (Outcome outcome : claimedOutcomes) {
@@ -482,8 +539,9 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
   }
 
   private static ObjectStatus rejected(ApiObject object, String reason, String message) {
-    return new ObjectStatus(object.key(), object.generation(), List.of(new Condition(Condition.ACCEPTED,
-        Condition.Status.FALSE, reason, "cannot be read: " + message, object.generation())), List.of(), List.of());
+    return Findings.whole(new ObjectStatus(object.key(), object.generation(), List.of(new Condition(
+        Condition.ACCEPTED, Condition.Status.FALSE, reason, "cannot be read: " + message, object.generation())),
+        List.of(), List.of()), "", reason);
   }
 
   private static List<ApiObject> ofKind(List<ApiObject> objects, String kind) {

@@ -142,7 +142,10 @@ public final class KubernetesMode implements AutoCloseable {
           .objectCache(source::cached)
           .gatewayControllerName(settings.gatewayControllerName())
           .build();
-      board.onChange(() -> writer.publish(desired(board)));
+      // Pull: the writer reads the board on its own thread; a change (a build, or a NACK on a Netty event loop)
+      // only wakes it, so a wake sent for an older build cannot bring that build's statuses back.
+      writer.follow(() -> desired(board));
+      board.onChange(writer::changed);
       writer.start();
       opened.push(writer);
 
