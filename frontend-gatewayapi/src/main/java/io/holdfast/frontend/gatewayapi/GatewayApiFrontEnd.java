@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayClass;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.ParentReference;
 import io.holdfast.api.ApiObject;
+import io.holdfast.api.GatewayApiKinds;
 import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.frontend.gatewayapi.Models.Parsed;
@@ -43,7 +44,7 @@ import java.util.stream.Collectors;
 public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
 
   /** The API group of the Gateway API's kinds. */
-  public static final String GROUP = "gateway.networking.k8s.io";
+  public static final String GROUP = GatewayApiKinds.GROUP;
   /** The controller name Holdfast answers to unless configured otherwise. */
   public static final String DEFAULT_CONTROLLER_NAME = "holdfast.io/gateway-controller";
 
@@ -108,7 +109,7 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
     Map<ResourceKey, Cluster> clusters = new TreeMap<>();
     for (ApiObject object : objects) {
       String kind = object.key().kind();
-      if (kind.equals("HTTPRoute") || kind.equals("GRPCRoute")) {
+      if (kind.equals(GatewayApiKinds.HTTP_ROUTE.kind()) || kind.equals(GatewayApiKinds.GRPC_ROUTE.kind())) {
         route(object, new World(input, grants, namespaces, gateways, existing), ir, clusters, builder);
       }
     }
@@ -225,7 +226,7 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
   }
 
   private static Models.Result<?> parseRoute(ApiObject object) {
-    return object.key().kind().equals("HTTPRoute") ? Models.parse(object, HTTPRoute.class)
+    return object.key().kind().equals(GatewayApiKinds.HTTP_ROUTE.kind()) ? Models.parse(object, HTTPRoute.class)
         : Models.parse(object, GRPCRoute.class);
   }
 

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.gatewayapi.v1.Gateway;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.Listener;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.RouteGroupKind;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.RouteNamespaces;
+import io.holdfast.api.GatewayApiKinds;
 import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.frontend.gatewayapi.ListenerState.Problem;
@@ -29,10 +30,14 @@ import java.util.Optional;
  */
 final class ListenerRules {
 
-  static final List<GroupKind> HTTP_KINDS = List.of(
-      new GroupKind(GatewayApiFrontEnd.GROUP, "HTTPRoute"), new GroupKind(GatewayApiFrontEnd.GROUP, "GRPCRoute"));
-  static final List<GroupKind> TLS_KINDS = List.of(new GroupKind(GatewayApiFrontEnd.GROUP, "TLSRoute"));
-  static final List<GroupKind> TCP_KINDS = List.of(new GroupKind(GatewayApiFrontEnd.GROUP, "TCPRoute"));
+  static final List<GroupKind> HTTP_KINDS = List.of(groupKind(GatewayApiKinds.HTTP_ROUTE),
+      groupKind(GatewayApiKinds.GRPC_ROUTE));
+  static final List<GroupKind> TLS_KINDS = List.of(groupKind(GatewayApiKinds.TLS_ROUTE));
+  static final List<GroupKind> TCP_KINDS = List.of(groupKind(GatewayApiKinds.TCP_ROUTE));
+
+  private static GroupKind groupKind(GatewayApiKinds.Kind kind) {
+    return new GroupKind(GatewayApiKinds.GROUP, kind.kind());
+  }
 
   private ListenerRules() {
   }

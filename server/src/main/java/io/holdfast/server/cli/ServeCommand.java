@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -79,6 +80,16 @@ final class ServeCommand implements Callable<Integer> {
       description = "Kubernetes Gateway API: the controllerName of the GatewayClasses Holdfast programs, under which"
           + " it writes route statuses (default: ${DEFAULT-VALUE}).")
   private String gatewayControllerName;
+
+  @Option(names = "--gateway-address", paramLabel = "ADDRESS", split = ",",
+      description = "Kubernetes Gateway API: an address (IP or host name) the proxies are reachable at, written to"
+          + " every Gateway's status.addresses; repeatable, or comma-separated.")
+  private List<String> gatewayAddresses;
+
+  @Option(names = "--gateway-service", paramLabel = "NAMESPACE/NAME",
+      description = "Kubernetes Gateway API: the Service in front of the proxies; its load-balancer ingress is"
+          + " written to every Gateway's status.addresses (after any --gateway-address).")
+  private String gatewayService;
 
   // ---- serving
   @Option(names = "--xds-address", paramLabel = "ADDRESS", defaultValue = DEFAULT_XDS_ADDRESS,
@@ -230,7 +241,9 @@ final class ServeCommand implements Callable<Integer> {
     return new ServeSettings(configDir, xdsAddress, port("xds-port", xdsPort), adminAddress,
         port("admin-port", adminPort), Optional.ofNullable(snapshotDir), logFormat(), tls(), kube,
         kubernetes ? election() : ServeSettings.SINGLE_REPLICA, Optional.ofNullable(snapshotKeyFile), webhook(),
-        gatewayControllerName);
+        gatewayControllerName, new ServeSettings.GatewayAddressing(
+            gatewayAddresses == null ? List.of() : gatewayAddresses.stream().map(String::trim)
+                .filter(a -> !a.isEmpty()).toList(), text(gatewayService)));
   }
 
   private Optional<ServeSettings.Webhook> webhook() {
