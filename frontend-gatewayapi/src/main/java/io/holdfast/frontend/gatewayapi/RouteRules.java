@@ -272,7 +272,8 @@ public final class RouteRules {
         path = new PathMatch.Regex("/(" + (service == null ? "[^/]+" : service) + ")/("
             + (name == null ? "[^/]+" : name) + ")");
       } else {
-        unsupported(origin.at("method.type"), "method match type " + type + " is not supported");
+        unsupported(origin.at("method.type"), "method match type " + type + " is not one of Exact, "
+            + "RegularExpression", Findings.INVALID_ENUM);
         return Optional.empty();
       }
       Specificity specificity = new Specificity.Grpc(service == null ? 0 : service.length(),

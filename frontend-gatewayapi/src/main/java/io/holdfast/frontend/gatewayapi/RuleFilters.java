@@ -194,12 +194,15 @@ record RuleFilters(HeaderMutation headers, Optional<Redirect> redirect, Optional
       }
       Optional<String> scheme = Optional.ofNullable(filter.getScheme()).map(s -> s.toLowerCase(Locale.ROOT));
       if (scheme.isPresent() && !scheme.get().equals("http") && !scheme.get().equals("https")) {
-        unsupported(field.at("scheme"), "redirect scheme " + scheme.get() + " is not http or https");
+        unsupported(field.at("scheme"), "redirect scheme " + scheme.get() + " is not http or https",
+            Findings.INVALID_ENUM);
         return;
       }
       int code = filter.getStatusCode() == null ? RouteRules.DEFAULT_REDIRECT_CODE : filter.getStatusCode();
       if (code != 301 && code != 302) {
-        unsupported(field.at("statusCode"), "redirect status code " + code + " is not 301 or 302");
+        // 301 and 302 are the standard channel's enum; 303, 307, 308 the experimental channel's extension.
+        unsupported(field.at("statusCode"), "redirect status code " + code + " is not 301 or 302",
+            List.of(303, 307, 308).contains(code) ? AcceptedProblem.UNSUPPORTED_VALUE : Findings.INVALID_ENUM);
         return;
       }
       Optional<Integer> port = Optional.ofNullable(filter.getPort());

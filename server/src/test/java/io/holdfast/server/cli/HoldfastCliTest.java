@@ -168,8 +168,7 @@ class HoldfastCliTest {
     assertThat(served.get(1).gatewayAddressing().addresses()).containsExactly("10.0.0.5", "gw.example.test");
     assertThat(served.get(1).gatewayAddressing().service()).contains("holdfast-system/front");
 
-    Path file = Files.writeString(tmp.resolve("addr.yaml"), "gateway-address: [10.0.0.6, 2001:db8::1]
-");
+    Path file = Files.writeString(tmp.resolve("addr.yaml"), "gateway-address: [10.0.0.6, 2001:db8::1]\n");
     new HoldfastCli(settings -> { served.add(settings); return 0; },
         Map.of("HOLDFAST_GATEWAY_SERVICE", "edge/envoy"))
         .execute(new PrintWriter(out), new PrintWriter(err), "serve", "--kubernetes", "--config-file", file.toString());

@@ -80,6 +80,23 @@ public final class GatewayApiProblemsTestCases {
             - {name: h, port: 10106, protocol: HTTP, allowedRoutes: {namespaces: {from: Everyone}}}
             """), gatewayKey("from"), ResourceStatus.State.REJECTED, "spec.listeners[0].allowedRoutes.namespaces.from",
             "InvalidEnumValue"),
+        new Case("the only listener has no port", gateway("noport", """
+            - {name: h, protocol: HTTP}
+            """), gatewayKey("noport"), ResourceStatus.State.REJECTED, "spec.listeners[0].port",
+            "MissingRequiredField"),
+        new Case("a parentRef without a name", httpRoute("nameless", "{namespace: infra, sectionName: http}",
+            "[x.test]", "{name: a, port: 8080}"), route("HTTPRoute", "nameless"), ResourceStatus.State.REJECTED,
+            "spec.parentRefs[0].name", "MissingRequiredField"),
+        new Case("a filter type outside the enum", """
+            apiVersion: gateway.networking.k8s.io/v1
+            kind: HTTPRoute
+            metadata: {name: filter, namespace: shop}
+            spec:
+              parentRefs: [{name: edge, namespace: infra}]
+              hostnames: [f.test]
+              rules: [{filters: [{type: RequestHeaderModifer}], backendRefs: [{name: a, port: 8080}]}]
+            """, route("HTTPRoute", "filter"), ResourceStatus.State.REJECTED, "spec.rules[0].filters[0].type",
+            "InvalidEnumValue"),
         new Case("sectionName matches no listener", httpRoute("section",
             "{name: edge, namespace: infra, sectionName: nope}", "[x.test]", "{name: a, port: 8080}"),
             route("HTTPRoute", "section"), ResourceStatus.State.REJECTED, "spec.parentRefs[0].sectionName",
