@@ -221,8 +221,43 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
           new LoweredRoute(List.of(), served.lowered().problems(), List.of(unreadable)), served.backends());
       builder.status(routeStatus(rejected, Optional.of(served.object().generation())), served.parsed().created());
     }
-    // else: never accepted and unreadable (nothing says it is ours; the API server's schema keeps this rare),
-    // or not attached to any of Holdfast's Gateways.
+    else if (result.parsed().isEmpty()) {
+      unreadable(object, result.problem().orElse(""), world, builder);
+    }
+    // else: not attached to any of Holdfast's Gateways.
+  }
+
+  /**
+   * A route that cannot be read and was never accepted: if its raw {@code spec.parentRefs} name one of Holdfast's
+   * Gateways, it is reported there (Accepted=False {@code UnsupportedValue}, "cannot be read") rather than vanish;
+   * a route naming none of them is another controller's business (the API server's schema keeps this rare).
+   */
+  private static void unreadable(ApiObject object, String problem, World world, IrBuilder builder) {
+    List<ParentStatus> parents = new ArrayList<>();
+    long generation = object.generation();
+    Condition accepted = new Condition(Condition.ACCEPTED, Condition.Status.FALSE, AcceptedProblem.UNSUPPORTED_VALUE,
+        "cannot be read: " + problem, generation);
+    int index = 0;
+    for (tools.jackson.databind.JsonNode ref : object.at("/spec/parentRefs")) {
+      // Bounded by the API's limit on parentRefs (32); a hostile list only costs one look-up per entry.
+      if (index++ >= RouteAttachment.MAX_PARENT_REFS) {
+        break;
+      }
+      if (!ref.isObject() || !ref.path("group").asString(GROUP).equals(GROUP)
+          || !ref.path("kind").asString("Gateway").equals("Gateway")) {
+        continue;
+      }
+      ResourceKey gateway = new ResourceKey(GROUP, "Gateway", ref.path("namespace").asString(object.key().namespace()),
+          ref.path("name").asString(""));
+      if (world.gateways().containsKey(gateway)) {
+        parents.add(new ParentStatus(gateway, Optional.ofNullable(ref.path("sectionName").asString(null)),
+            ref.path("port").isInt() ? Optional.of(ref.path("port").asInt()) : Optional.empty(), List.of(accepted)));
+      }
+    }
+    if (!parents.isEmpty()) {
+      builder.status(Findings.whole(new ObjectStatus(object.key(), generation, List.of(accepted), List.of(),
+          parents), "spec", AcceptedProblem.UNSUPPORTED_VALUE), Optional.empty());
+    }
   }
 
   private static Models.Result<?> parseRoute(ApiObject object) {
@@ -360,6 +395,9 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
     for (ApiObject object : objects) {
       Optional<StreamRoute> route = StreamRoute.parse(object);
       route.ifPresent(routes::add);
+      if (route.isEmpty()) {
+        StreamRoute.unreadable(object).ifPresent(problem -> unreadable(object, problem, world, builder));
+      }
     }
     routes.sort(java.util.Comparator.comparing(r -> new Claims.Claimant(r.object().key(), r.parsed().created()),
         Claims.Claimant.OLDEST_FIRST));

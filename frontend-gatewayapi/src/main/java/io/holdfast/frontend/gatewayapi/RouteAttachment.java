@@ -25,6 +25,8 @@ final class RouteAttachment {
   static final String NO_MATCHING_PARENT = "NoMatchingParent";
   static final String NOT_ALLOWED_BY_LISTENERS = "NotAllowedByListeners";
   static final String NO_MATCHING_LISTENER_HOSTNAME = "NoMatchingListenerHostname";
+  /** The Gateway API's limit on a route's {@code spec.parentRefs} (maxItems in its CRDs). */
+  static final int MAX_PARENT_REFS = 32;
 
   private RouteAttachment() {
   }

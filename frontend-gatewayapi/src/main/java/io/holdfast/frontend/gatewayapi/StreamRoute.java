@@ -50,6 +50,20 @@ record StreamRoute(ApiObject object, Parsed<?> parsed, List<ParentReference> par
     return Optional.empty();
   }
 
+  /** Why {@code object}, a TLSRoute or TCPRoute of a known version, cannot be read; empty otherwise. */
+  static Optional<String> unreadable(ApiObject object) {
+    String kind = object.key().kind();
+    String apiVersion = object.at("/apiVersion").asString("");
+    String version = apiVersion.substring(apiVersion.indexOf('/') + 1);
+    if (kind.equals(GatewayApiKinds.TLS_ROUTE.kind()) && TLS_ROUTE_VERSIONS.contains(version)) {
+      return Models.parse(object, TLSRoute.class).problem();
+    }
+    if (kind.equals(GatewayApiKinds.TCP_ROUTE.kind()) && TCP_ROUTE_VERSIONS.contains(version)) {
+      return Models.parse(object, TCPRoute.class).problem();
+    }
+    return Optional.empty();
+  }
+
   private static <T> List<T> orEmpty(List<T> list) {
     return Objects.requireNonNullElse(list, List.of());
   }

@@ -97,6 +97,22 @@ public final class GatewayApiProblemsTestCases {
               rules: [{filters: [{type: RequestHeaderModifer}], backendRefs: [{name: a, port: 8080}]}]
             """, route("HTTPRoute", "filter"), ResourceStatus.State.REJECTED, "spec.rules[0].filters[0].type",
             "InvalidEnumValue"),
+        new Case("an HTTPRoute that cannot be read", """
+            apiVersion: gateway.networking.k8s.io/v1
+            kind: HTTPRoute
+            metadata: {name: unreadable, namespace: shop}
+            spec:
+              parentRefs: [{name: edge, namespace: infra}]
+              rules: oops
+            """, route("HTTPRoute", "unreadable"), ResourceStatus.State.REJECTED, "spec", "UnsupportedValue"),
+        new Case("a TCPRoute that cannot be read", """
+            apiVersion: gateway.networking.k8s.io/v1alpha2
+            kind: TCPRoute
+            metadata: {name: unreadable-tcp, namespace: shop}
+            spec:
+              parentRefs: [{name: edge, namespace: infra, sectionName: tcp}]
+              rules: oops
+            """, route("TCPRoute", "unreadable-tcp"), ResourceStatus.State.REJECTED, "spec", "UnsupportedValue"),
         new Case("sectionName matches no listener", httpRoute("section",
             "{name: edge, namespace: infra, sectionName: nope}", "[x.test]", "{name: a, port: 8080}"),
             route("HTTPRoute", "section"), ResourceStatus.State.REJECTED, "spec.parentRefs[0].sectionName",
