@@ -15,7 +15,7 @@ import java.util.List;
  */
 final class Findings {
 
-  /** A field holds a value outside its enum (e.g. {@code path.type: Prefix}); the API server's schema would refuse it. */
+  /** A field holds a value outside its enum (e.g. {@code path.type: Prefix}); the API server's schema refuses it. */
   static final String INVALID_ENUM = "InvalidEnumValue";
   /** A required field is missing (e.g. a listener without a port); the API server's schema would refuse it. */
   static final String MISSING_FIELD = "MissingRequiredField";

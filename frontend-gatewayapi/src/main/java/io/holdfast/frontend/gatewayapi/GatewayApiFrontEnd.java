@@ -199,6 +199,12 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
       memory.forgetRoute(object.key()); // it names none of Holdfast's Gateways now: nothing of it is served
       return;
     }
+    if (current.isPresent() && current.get().outcomes().isEmpty()) {
+      // Its parentRefs name only Gateways that do not exist: reported, and nothing of it is served.
+      memory.forgetRoute(object.key());
+      builder.status(routeStatus(current.get(), Optional.empty()), current.get().parsed().created());
+      return;
+    }
     if (current.isPresent() && current.get().valid()) {
       memory.acceptedRoute(object);
       serve(current.get(), ir, clusters);
@@ -220,8 +226,7 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
       Version rejected = new Version(object, served.parsed(), served.outcomes(), served.dangling(),
           new LoweredRoute(List.of(), served.lowered().problems(), List.of(unreadable)), served.backends());
       builder.status(routeStatus(rejected, Optional.of(served.object().generation())), served.parsed().created());
-    }
-    else if (result.parsed().isEmpty()) {
+    } else if (result.parsed().isEmpty()) {
       unreadable(object, result.problem().orElse(""), world, builder);
     }
     // else: not attached to any of Holdfast's Gateways.
@@ -235,8 +240,8 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
   private static void unreadable(ApiObject object, String problem, World world, IrBuilder builder) {
     List<ParentStatus> parents = new ArrayList<>();
     long generation = object.generation();
-    Condition accepted = new Condition(Condition.ACCEPTED, Condition.Status.FALSE, AcceptedProblem.UNSUPPORTED_VALUE,
-        "cannot be read: " + problem, generation);
+    Condition accepted = new Condition(Condition.ACCEPTED, Condition.Status.FALSE,
+        AcceptedProblem.UNSUPPORTED_VALUE, "cannot be read: " + problem, generation);
     int index = 0;
     for (tools.jackson.databind.JsonNode ref : object.at("/spec/parentRefs")) {
       // Bounded by the API's limit on parentRefs (32); a hostile list only costs one look-up per entry.
@@ -247,11 +252,12 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
           || !ref.path("kind").asString("Gateway").equals("Gateway")) {
         continue;
       }
-      ResourceKey gateway = new ResourceKey(GROUP, "Gateway", ref.path("namespace").asString(object.key().namespace()),
-          ref.path("name").asString(""));
+      ResourceKey gateway = new ResourceKey(GROUP, "Gateway",
+          ref.path("namespace").asString(object.key().namespace()), ref.path("name").asString(""));
       if (world.gateways().containsKey(gateway)) {
         parents.add(new ParentStatus(gateway, Optional.ofNullable(ref.path("sectionName").asString(null)),
-            ref.path("port").isInt() ? Optional.of(ref.path("port").asInt()) : Optional.empty(), List.of(accepted)));
+            ref.path("port").isInt() ? Optional.of(ref.path("port").asInt()) : Optional.empty(),
+            List.of(accepted)));
       }
     }
     if (!parents.isEmpty()) {
@@ -338,8 +344,10 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
     }
     Condition summary = parents.stream().map(p -> p.conditions().get(0))
         .filter(c -> c.status() == Condition.Status.TRUE).findFirst()
-        .orElseGet(() -> parents.isEmpty() ? danglingSummary(version, generation) : parents.get(0).conditions().get(0));
-    ObjectStatus status = new ObjectStatus(version.object().key(), generation, List.of(summary), List.of(), parents);
+        .orElseGet(() -> parents.isEmpty() ? danglingSummary(version, generation)
+            : parents.get(0).conditions().get(0));
+    ObjectStatus status = new ObjectStatus(version.object().key(), generation, List.of(summary), List.of(),
+        parents);
     return Findings.with(status, routeFindings(version, status, served));
   }
 
@@ -354,8 +362,7 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
    * A route's findings: each parent that does not accept it, each parentRef naming no Gateway, each field Holdfast
    * cannot honour and each reference that did not resolve, at its field; a note when an older generation is served.
    */
-  private static List<Finding> routeFindings(Version version, ObjectStatus status,
-      Optional<Long> served) {
+  private static List<Finding> routeFindings(Version version, ObjectStatus status, Optional<Long> served) {
     Finding.Severity severity = Findings.severity(status);
     List<Finding> findings = new ArrayList<>();
     for (Outcome outcome : version.outcomes()) {

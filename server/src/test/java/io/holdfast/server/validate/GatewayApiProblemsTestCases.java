@@ -46,7 +46,8 @@ public final class GatewayApiProblemsTestCases {
   public static final ResourceKey GOOD = route("HTTPRoute", "good");
 
   /** One bad object, the key it is reported on, and the verdict, field and reason expected. */
-  public record Case(String name, String yaml, ResourceKey key, ResourceStatus.State state, String field, String reason) {
+  public record Case(String name, String yaml, ResourceKey key, ResourceStatus.State state, String field,
+      String reason) {
     @Override
     public String toString() {
       return name;
