@@ -509,7 +509,7 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
       }
       builder.olderSocketHolder(GatewayIr.ADDRESS, listener.port, gateway, created).ifPresent(holder ->
           listener.notAccepted = Optional.of(new ListenerState.Problem("PortUnavailable", "port " + listener.port
-              + " is already used by " + holder + ", which is older")));
+              + " is already used by " + holder + ", which is older", "port")));
     }
   }
 
@@ -529,7 +529,7 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
         ResourceKey holder = held.get(listener.port);
         if (listener.accepted() && holder != null) {
           listener.notAccepted = Optional.of(new ListenerState.Problem("PortUnavailable", "port " + listener.port
-              + " is already used by " + holder + ", which is older"));
+              + " is already used by " + holder + ", which is older", "port"));
         } else if (listener.programmed()) {
           mine.add(listener.port);
         }
