@@ -1,5 +1,6 @@
 package io.holdfast.kube.status;
 
+import io.holdfast.api.GatewayApiKinds;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.ir.Condition;
 import io.holdfast.ir.ObjectStatus;
@@ -53,32 +54,31 @@ final class GatewayApiStatusDocument {
   static Map<String, Object> compute(ObjectStatus desired, List<GatewayAddresses.Address> addresses, Object existing,
       String controllerName, Instant now) {
     Map<String, Object> current = existing instanceof Map<?, ?> m ? copy(m) : new LinkedHashMap<>();
-    String kind = io.holdfast.api.GatewayApiKinds.isRoute(desired.key()) ? "route" : desired.key().kind();
-    switch (kind) {
-      case "route" -> {
-        List<Object> parents = parents(desired, current.get("parents"), controllerName, now);
-        if (parents.isEmpty() && !current.containsKey("parents")) {
-          // Nothing of ours to say on a route that has no parent entries: leave its status as it is (a route
-          // of other controllers only must not get an empty status from Holdfast).
-          return existing instanceof Map<?, ?> ? current : null;
-        }
-        current.put("parents", parents);
+    if (GatewayApiKinds.isRoute(desired.key())) {
+      List<Object> parents = parents(desired, current.get("parents"), controllerName, now);
+      if (parents.isEmpty() && !current.containsKey("parents")) {
+        // Nothing of ours to say on a route that has no parent entries: leave its status as it is (a route
+        // of other controllers only must not get an empty status from Holdfast).
+        return existing instanceof Map<?, ?> ? current : null;
       }
-      case "Gateway" -> {
-        current.put("conditions", conditions(desired.conditions(), current.get("conditions"), now));
-        current.put("listeners", listeners(desired.sections(), current.get("listeners"), now));
-        if (!addresses.isEmpty()) {
-          current.put("addresses", addresses.stream().map(a -> {
-            Map<String, Object> address = new LinkedHashMap<>();
-            address.put("type", a.type().name());
-            address.put("value", a.value());
-            return (Object) address;
-          }).toList());
-        }
+      current.put("parents", parents);
+      return current;
+    }
+    current.put("conditions", conditions(desired.conditions(), current.get("conditions"), now));
+    if (desired.key().kind().equals(GatewayApiKinds.GATEWAY.kind())) {
+      current.put("listeners", listeners(desired.sections(), current.get("listeners"), now));
+      if (!addresses.isEmpty()) {
+        current.put("addresses", addresses.stream().map(GatewayApiStatusDocument::address).toList());
       }
-      default -> current.put("conditions", conditions(desired.conditions(), current.get("conditions"), now));
     }
     return current;
+  }
+
+  private static Object address(GatewayAddresses.Address a) {
+    Map<String, Object> address = new LinkedHashMap<>();
+    address.put("type", a.type().name());
+    address.put("value", a.value());
+    return address;
   }
 
   /** Whether {@code gatewayClass}'s {@code spec.controllerName} (from its object) is {@code controllerName}. */
