@@ -378,8 +378,7 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
           problem.message()));
     }
     for (ResolvedRefsProblem problem : version.lowered().problems()) {
-      findings.add(new Finding(severity, problem.origin().field(), problem.reason(),
-          problem.message()));
+      findings.add(new Finding(severity, problem.origin().field(), problem.finding(), problem.message()));
     }
     served.ifPresent(g -> findings.add(new Finding(Finding.Severity.NOTE, "",
         Findings.LAST_GOOD_SERVED, "Holdfast still serves the last accepted version (generation " + g
@@ -434,7 +433,7 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
               targets.add(new io.holdfast.ir.RouteAction.WeightedCluster(resolved.cluster(), weight));
             }
           } else if (resolution instanceof BackendResolution.Unresolved unresolved) {
-            problems.add(new ResolvedRefsProblem(unresolved.reason().reason(), unresolved.message(), origin));
+            problems.add(unresolved.problem(origin));
           }
         }
       }

@@ -470,7 +470,7 @@ public final class RouteRules {
             weights.merge(resolved.cluster(), ref.weight(), Integer::sum);
           }
         } else if (resolution instanceof BackendResolution.Unresolved unresolved) {
-          problems.add(new ResolvedRefsProblem(unresolved.reason().reason(), unresolved.message(), ref.origin()));
+          problems.add(unresolved.problem(ref.origin()));
         }
       }
       if (weights.isEmpty() || refFilters) {

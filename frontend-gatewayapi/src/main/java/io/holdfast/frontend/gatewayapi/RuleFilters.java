@@ -284,8 +284,7 @@ record RuleFilters(HeaderMutation headers, Optional<Redirect> redirect, Optional
         mirror = Optional.of(new Mirror(resolved.cluster(), percent.get()));
       } else if (resolution instanceof BackendResolution.Unresolved unresolved) {
         // Mirrored traffic has no answer to turn into a 500: the mirror is left out and the status says why.
-        context.problems().accept(new ResolvedRefsProblem(unresolved.reason().reason(), unresolved.message(),
-            refField));
+        context.problems().accept(unresolved.problem(refField));
       }
     }
 

@@ -146,6 +146,9 @@ public final class GatewayApiProblemsTestCases {
         new Case("backendRef to a port the Service lacks", httpRoute("noport", "{name: edge, namespace: infra}",
             "[p.test]", "{name: a, port: 9999}"), route("HTTPRoute", "noport"), ResourceStatus.State.WARNING,
             "spec.rules[0].backendRefs[0]", "BackendNotFound"),
+        new Case("backendRef without a port", httpRoute("portless", "{name: edge, namespace: infra}", "[pl.test]",
+            "{name: a}"), route("HTTPRoute", "portless"), ResourceStatus.State.WARNING,
+            "spec.rules[0].backendRefs[0]", "MissingRequiredField"),
         new Case("a TLSRoute on an HTTP listener", """
             apiVersion: gateway.networking.k8s.io/v1
             kind: TLSRoute
