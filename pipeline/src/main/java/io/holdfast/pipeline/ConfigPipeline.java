@@ -121,15 +121,15 @@ public final class ConfigPipeline {
   }
 
   /**
-   * The full statuses of the Gateway API's objects, plus an empty one (no parents) for every route the front end
+   * The full statuses of the Gateway API's objects, plus an empty one (no parents) for every route (of every route
+   * kind, {@link io.holdfast.api.GatewayApiKinds#ROUTES}) the front end
    * reported nothing on: a route that no longer names any of Holdfast's Gateways must lose the parent entries
    * Holdfast wrote on it before, and the status writer removes those it finds (others' entries stay).
    */
   static SortedMap<ResourceKey, ObjectStatus> gatewayApiStatuses(GatewayConfig config, ConfigCheck.Result checked) {
     SortedMap<ResourceKey, ObjectStatus> out = checked.gatewayApiStatuses();
     for (ApiObject object : config.apiObjectsOf(GatewayApiFrontEnd.GROUP)) {
-      String kind = object.key().kind();
-      if ((kind.equals("HTTPRoute") || kind.equals("GRPCRoute")) && !out.containsKey(object.key())) {
+      if (io.holdfast.api.GatewayApiKinds.isRoute(object.key()) && !out.containsKey(object.key())) {
         out.put(object.key(), ObjectStatus.of(object.key(), object.generation(), List.of()));
       }
     }

@@ -82,6 +82,11 @@ class ConfigPipelineTest {
         spec: {parentRefs: [{name: edge}], rules: [{}]}
         ---
         apiVersion: gateway.networking.k8s.io/v1
+        kind: Gateway
+        metadata: {name: not-ours, namespace: shop}
+        spec: {gatewayClassName: someone-elses, listeners: [{name: http, port: 10091, protocol: HTTP}]}
+        ---
+        apiVersion: gateway.networking.k8s.io/v1
         kind: HTTPRoute
         metadata: {name: theirs, namespace: shop, generation: 3}
         spec: {parentRefs: [{name: not-ours}], rules: [{}]}

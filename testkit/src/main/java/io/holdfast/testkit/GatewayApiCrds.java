@@ -3,6 +3,8 @@ package io.holdfast.testkit;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.holdfast.api.GatewayApiKinds;
+import io.holdfast.api.GatewayApiKinds.Kind;
 import java.util.List;
 
 /**
@@ -12,18 +14,7 @@ import java.util.List;
  */
 public final class GatewayApiCrds {
 
-  /** Kind, plural, version, namespaced. */
-  private record Kind(String kind, String plural, String version, boolean namespaced) {
-  }
-
-  private static final List<Kind> KINDS = List.of(
-      new Kind("GatewayClass", "gatewayclasses", "v1", false),
-      new Kind("Gateway", "gateways", "v1", true),
-      new Kind("HTTPRoute", "httproutes", "v1", true),
-      new Kind("GRPCRoute", "grpcroutes", "v1", true),
-      new Kind("TLSRoute", "tlsroutes", "v1", true),
-      new Kind("TCPRoute", "tcproutes", "v1alpha2", true),
-      new Kind("ReferenceGrant", "referencegrants", "v1beta1", true));
+  private static final List<Kind> KINDS = GatewayApiKinds.ALL;
 
   private GatewayApiCrds() {
   }
@@ -40,9 +31,9 @@ public final class GatewayApiCrds {
 
   private static CustomResourceDefinition crd(Kind kind) {
     return new CustomResourceDefinitionBuilder()
-        .withNewMetadata().withName(kind.plural() + ".gateway.networking.k8s.io").endMetadata()
+        .withNewMetadata().withName(kind.plural() + "." + GatewayApiKinds.GROUP).endMetadata()
         .withNewSpec()
-        .withGroup("gateway.networking.k8s.io")
+        .withGroup(GatewayApiKinds.GROUP)
         .withScope(kind.namespaced() ? "Namespaced" : "Cluster")
         .withNewNames().withKind(kind.kind()).withPlural(kind.plural())
         .withSingular(kind.kind().toLowerCase(java.util.Locale.ROOT)).withListKind(kind.kind() + "List").endNames()

@@ -56,13 +56,15 @@ final class CertificateRefs {
     String mode = tls == null || tls.getMode() == null ? "Terminate" : tls.getMode();
     if (!mode.equals("Terminate")) {
       listener.notAccepted = Optional.of(new Problem("UnsupportedValue",
-          "an HTTPS listener terminates TLS; tls.mode " + mode + " needs protocol TLS"));
+          "an HTTPS listener terminates TLS; tls.mode " + mode + " needs protocol TLS", "tls.mode",
+          mode.equals("Passthrough") ? "UnsupportedValue" : Findings.INVALID_ENUM));
       return;
     }
     List<SecretObjectReference> refs = tls == null || tls.getCertificateRefs() == null
         ? List.of() : tls.getCertificateRefs();
     if (refs.isEmpty()) {
-      unusable(listener, INVALID_CERTIFICATE_REF, "an HTTPS listener needs tls.certificateRefs");
+      unusable(listener, new Problem(INVALID_CERTIFICATE_REF, "an HTTPS listener needs tls.certificateRefs",
+          "tls.certificateRefs", Findings.MISSING_FIELD));
       return;
     }
     Optional<Secret> served = Optional.empty();
@@ -87,22 +89,28 @@ final class CertificateRefs {
     String group = ref.getGroup() == null ? "" : ref.getGroup();
     String kind = ref.getKind() == null ? TlsSecretData.SECRET_KIND : ref.getKind();
     if (!group.isEmpty() || !kind.equals(TlsSecretData.SECRET_KIND)) {
-      unusable(listener, INVALID_CERTIFICATE_REF, field + " names a " + (group.isEmpty() ? "" : group + "/") + kind
-          + "; only core Secrets hold certificates");
+      unusable(listener, field, INVALID_CERTIFICATE_REF, field + " names a " + (group.isEmpty() ? "" : group + "/")
+          + kind + "; only core Secrets hold certificates");
+      return Optional.empty();
+    }
+    if (ref.getName() == null || ref.getName().isEmpty()) {
+      unusable(listener, new Problem(INVALID_CERTIFICATE_REF, field + " needs the name of a Secret", field + ".name",
+          Findings.MISSING_FIELD));
       return Optional.empty();
     }
     String namespace = ref.getNamespace() == null || ref.getNamespace().isEmpty()
         ? gateway.namespace() : ref.getNamespace();
-    ResourceKey key = TlsSecretData.secretKey(namespace, String.valueOf(ref.getName()));
+    ResourceKey key = TlsSecretData.secretKey(namespace, ref.getName());
     if (!grants.permits(new ReferenceGrants.Reference(GatewayApiFrontEnd.GROUP, "Gateway", gateway.namespace(),
         "", TlsSecretData.SECRET_KIND, namespace, key.name()))) {
-      unusable(listener, REF_NOT_PERMITTED, field + ": no ReferenceGrant in namespace " + namespace
+      unusable(listener, field, REF_NOT_PERMITTED, field + ": no ReferenceGrant in namespace " + namespace
           + " lets Gateways of namespace " + gateway.namespace() + " refer to Secret " + key.name());
       return Optional.empty();
     }
     Optional<TlsSecretData> data = config.secretOf(key);
     if (data.isEmpty()) {
-      unusable(listener, INVALID_CERTIFICATE_REF, field + ": " + TlsSecretData.describe(key) + " does not exist");
+      unusable(listener, field, INVALID_CERTIFICATE_REF, field + ": " + TlsSecretData.describe(key)
+          + " does not exist");
       return Optional.empty();
     }
     Optional<String> bad = materialProblem(data.get(), TlsSecretData.describe(key));
@@ -113,12 +121,12 @@ final class CertificateRefs {
     }
     Optional<TlsSecretData> lastGood = memory.material(gateway, key);
     if (lastGood.isEmpty()) {
-      unusable(listener, INVALID_CERTIFICATE_REF, field + ": " + bad.get());
+      unusable(listener, field, INVALID_CERTIFICATE_REF, field + ": " + bad.get());
       return Optional.empty();
     }
     listener.unresolvedRefs = Optional.of(new Problem(INVALID_CERTIFICATE_REF, field + ": " + bad.get()
         + "; still serving the certificate last served from " + TlsSecretData.describe(key)
-        + " until it is fixed"));
+        + " until it is fixed", field));
     return Optional.of(secret(gateway, origin, key, lastGood.get()));
   }
 
@@ -147,8 +155,12 @@ final class CertificateRefs {
     return Optional.empty();
   }
 
-  private static void unusable(ListenerState listener, String reason, String message) {
+  private static void unusable(ListenerState listener, String field, String reason, String message) {
+    unusable(listener, new Problem(reason, message, field));
+  }
+
+  private static void unusable(ListenerState listener, Problem problem) {
     listener.certificateUnusable = true;
-    listener.unresolvedRefs = Optional.of(new Problem(reason, message));
+    listener.unresolvedRefs = Optional.of(problem);
   }
 }

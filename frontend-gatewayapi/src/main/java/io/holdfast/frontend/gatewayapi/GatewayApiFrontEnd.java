@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayClass;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.ParentReference;
 import io.holdfast.api.ApiObject;
+import io.holdfast.api.GatewayApiKinds;
 import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.InputLimits;
 import io.holdfast.api.ResourceKey;
@@ -15,6 +16,7 @@ import io.holdfast.frontend.gatewayapi.RouteAttachment.Outcome;
 import io.holdfast.ir.Claims;
 import io.holdfast.ir.Cluster;
 import io.holdfast.ir.Condition;
+import io.holdfast.ir.Finding;
 import io.holdfast.ir.FrontEnd;
 import io.holdfast.ir.IrBuilder;
 import io.holdfast.ir.ObjectStatus;
@@ -43,7 +45,7 @@ import java.util.stream.Collectors;
 public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
 
   /** The API group of the Gateway API's kinds. */
-  public static final String GROUP = "gateway.networking.k8s.io";
+  public static final String GROUP = GatewayApiKinds.GROUP;
   /** The controller name Holdfast answers to unless configured otherwise. */
   public static final String DEFAULT_CONTROLLER_NAME = "holdfast.io/gateway-controller";
 
@@ -75,6 +77,8 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
     ReferenceGrants grants = ReferenceGrants.of(objects);
     Namespaces namespaces = Namespaces.of(input.apiObjects());
     Set<String> classes = gatewayClasses(objects, builder);
+    Set<ResourceKey> existing = ofKind(objects, "Gateway").stream().map(ApiObject::key)
+        .collect(Collectors.toCollection(java.util.TreeSet::new));
 
     Map<String, Secret> secrets = new TreeMap<>();
     Map<ResourceKey, OwnGateway> gateways = new TreeMap<>();
@@ -113,11 +117,11 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
     Map<ResourceKey, Cluster> clusters = new TreeMap<>();
     for (ApiObject object : objects) {
       String kind = object.key().kind();
-      if (kind.equals("HTTPRoute") || kind.equals("GRPCRoute")) {
-        route(object, input, grants, namespaces, gateways, ir, clusters, builder);
+      if (kind.equals(GatewayApiKinds.HTTP_ROUTE.kind()) || kind.equals(GatewayApiKinds.GRPC_ROUTE.kind())) {
+        route(object, new World(input, grants, namespaces, gateways, existing), ir, clusters, builder);
       }
     }
-    streamRoutes(objects, input, grants, namespaces, gateways, ir, clusters, builder);
+    streamRoutes(objects, new World(input, grants, namespaces, gateways, existing), ir, clusters, builder);
 
     clusters.values().forEach(builder::add);
     secrets.values().stream().filter(s -> ir.servesSecret(s.name())).forEach(builder::add);
@@ -128,7 +132,11 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
       if (rejected != null) {
         status = servedFromMemory(rejected, gateway.generation(), status);
       }
-      builder.status(status, gateway.created());
+      if (rejected != null) {
+        status = Findings.with(status, List.of(new Finding(Finding.Severity.ERROR,
+            "", "Invalid", status.condition(Condition.ACCEPTED).message())));
+      }
+      builder.status(Findings.gateway(status, gateways.get(key).listeners()), gateway.created());
     });
   }
 
@@ -156,15 +164,29 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
             "Holdfast (" + controllerName + ") programs Gateways of this class", generation);
         ours.add(object.key().name());
       }
-      builder.status(new ObjectStatus(object.key(), generation, List.of(accepted, supported), List.of(),
-          List.of()), parsed.created());
+      builder.status(Findings.whole(new ObjectStatus(object.key(), generation, List.of(accepted, supported),
+          List.of(), List.of()), "spec.parametersRef", accepted.reason()), parsed.created());
     }
     return ours;
   }
 
-  /** One version of a route, attached to Holdfast's Gateways and lowered against this build's world. */
-  private record Version(ApiObject object, Parsed<?> parsed, List<Outcome> outcomes, LoweredRoute lowered,
-      ServiceBackends backends) {
+  /** What routes are attached and lowered against in one build. */
+  private record World(GatewayConfig input, ReferenceGrants grants, Namespaces namespaces,
+      Map<ResourceKey, OwnGateway> gateways, Set<ResourceKey> existingGateways) {
+
+    RouteAttachment.Attachment attach(ResourceKey route, List<ParentReference> refs, List<String> hostnames) {
+      return RouteAttachment.attach(new GroupKind(GROUP, route.kind()), route, refs, hostnames, gateways,
+          existingGateways, namespaces);
+    }
+  }
+
+  /**
+   * One version of a route, attached to Holdfast's Gateways and lowered against this build's world.
+   *
+   * @param dangling its parentRefs that name no Gateway at all
+   */
+  private record Version(ApiObject object, Parsed<?> parsed, List<Outcome> outcomes,
+      List<RouteAttachment.Dangling> dangling, LoweredRoute lowered, ServiceBackends backends) {
 
     /** Whether this version holds nothing Holdfast cannot honour (reference problems follow the spec instead). */
     boolean valid() {
@@ -177,13 +199,18 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
    * had an accepted version before, that version is attached and served instead (see {@link LastGood}), and the
    * current generation's conditions say what is wrong and which generation is still served.
    */
-  private void route(ApiObject object, GatewayConfig input, ReferenceGrants grants, Namespaces namespaces,
-      Map<ResourceKey, OwnGateway> gateways, GatewayIr ir, Map<ResourceKey, Cluster> clusters, IrBuilder builder) {
+  private void route(ApiObject object, World world, GatewayIr ir, Map<ResourceKey, Cluster> clusters,
+      IrBuilder builder) {
     Models.Result<?> result = parseRoute(object);
-    Optional<Version> current = result.parsed()
-        .flatMap(parsed -> version(object, parsed, input, grants, namespaces, gateways));
+    Optional<Version> current = result.parsed().flatMap(parsed -> version(object, parsed, world));
     if (result.parsed().isPresent() && current.isEmpty()) {
       memory.forgetRoute(object.key()); // it names none of Holdfast's Gateways now: nothing of it is served
+      return;
+    }
+    if (current.isPresent() && current.get().outcomes().isEmpty()) {
+      // Its parentRefs name only Gateways that do not exist: reported, and nothing of it is served.
+      memory.forgetRoute(object.key());
+      builder.status(routeStatus(current.get(), Optional.empty()), current.get().parsed().created());
       return;
     }
     if (current.isPresent() && current.get().valid()) {
@@ -194,7 +221,7 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
     }
     Optional<Version> lastGood = memory.route(object.key())
         .flatMap(previous -> parseRoute(previous).parsed()
-            .flatMap(parsed -> version(previous, parsed, input, grants, namespaces, gateways)));
+            .flatMap(parsed -> version(previous, parsed, world)));
     lastGood.ifPresent(version -> serve(version, ir, clusters));
     if (current.isPresent()) {
       builder.status(routeStatus(current.get(), lastGood.map(v -> v.object().generation())),
@@ -204,22 +231,56 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
       Version served = lastGood.get();
       AcceptedProblem unreadable = new AcceptedProblem(AcceptedProblem.UNSUPPORTED_VALUE,
           "cannot be read: " + result.problem().orElse(""), io.holdfast.ir.Origin.of(object.key()).at("spec"));
-      Version rejected = new Version(object, served.parsed(), served.outcomes(), new LoweredRoute(List.of(),
-          served.lowered().problems(), List.of(unreadable)), served.backends());
+      Version rejected = new Version(object, served.parsed(), served.outcomes(), served.dangling(),
+          new LoweredRoute(List.of(), served.lowered().problems(), List.of(unreadable)), served.backends());
       builder.status(routeStatus(rejected, Optional.of(served.object().generation())), served.parsed().created());
+    } else if (result.parsed().isEmpty()) {
+      unreadable(object, result.problem().orElse(""), world, builder);
     }
-    // else: never accepted and unreadable (nothing says it is ours; the API server's schema keeps this rare),
-    // or not attached to any of Holdfast's Gateways.
+    // else: not attached to any of Holdfast's Gateways.
+  }
+
+  /**
+   * A route that cannot be read and was never accepted: if its raw {@code spec.parentRefs} name one of Holdfast's
+   * Gateways, it is reported there (Accepted=False {@code UnsupportedValue}, "cannot be read") rather than vanish;
+   * a route naming none of them is another controller's business (the API server's schema keeps this rare).
+   */
+  private static void unreadable(ApiObject object, String problem, World world, IrBuilder builder) {
+    List<ParentStatus> parents = new ArrayList<>();
+    long generation = object.generation();
+    Condition accepted = new Condition(Condition.ACCEPTED, Condition.Status.FALSE,
+        AcceptedProblem.UNSUPPORTED_VALUE, "cannot be read: " + problem, generation);
+    int index = 0;
+    for (tools.jackson.databind.JsonNode ref : object.at("/spec/parentRefs")) {
+      // Bounded by the API's limit on parentRefs (32); a hostile list only costs one look-up per entry.
+      if (index++ >= RouteAttachment.MAX_PARENT_REFS) {
+        break;
+      }
+      if (!ref.isObject() || !ref.path("group").asString(GROUP).equals(GROUP)
+          || !ref.path("kind").asString("Gateway").equals("Gateway")) {
+        continue;
+      }
+      ResourceKey gateway = new ResourceKey(GROUP, "Gateway",
+          ref.path("namespace").asString(object.key().namespace()), ref.path("name").asString(""));
+      if (world.gateways().containsKey(gateway)) {
+        parents.add(new ParentStatus(gateway, Optional.ofNullable(ref.path("sectionName").asString(null)),
+            ref.path("port").isInt() ? Optional.of(ref.path("port").asInt()) : Optional.empty(),
+            List.of(accepted)));
+      }
+    }
+    if (!parents.isEmpty()) {
+      builder.status(Findings.whole(new ObjectStatus(object.key(), generation, List.of(accepted), List.of(),
+          parents), "spec", AcceptedProblem.UNSUPPORTED_VALUE), Optional.empty());
+    }
   }
 
   private static Models.Result<?> parseRoute(ApiObject object) {
-    return object.key().kind().equals("HTTPRoute") ? Models.parse(object, HTTPRoute.class)
+    return object.key().kind().equals(GatewayApiKinds.HTTP_ROUTE.kind()) ? Models.parse(object, HTTPRoute.class)
         : Models.parse(object, GRPCRoute.class);
   }
 
   /** {@code parsed} attached and lowered; empty if it names none of Holdfast's Gateways. */
-  private Optional<Version> version(ApiObject object, Parsed<?> parsed, GatewayConfig input,
-      ReferenceGrants grants, Namespaces namespaces, Map<ResourceKey, OwnGateway> gateways) {
+  private Optional<Version> version(ApiObject object, Parsed<?> parsed, World world) {
     Object model = parsed.model();
     boolean http = model instanceof HTTPRoute;
     List<ParentReference> refs = http
@@ -228,16 +289,16 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
     List<String> hostnames = http
         ? Optional.ofNullable(((HTTPRoute) model).getSpec()).map(s -> s.getHostnames()).orElse(null)
         : Optional.ofNullable(((GRPCRoute) model).getSpec()).map(s -> s.getHostnames()).orElse(null);
-    GroupKind kind = new GroupKind(GROUP, object.key().kind());
-    List<Outcome> outcomes = RouteAttachment.attach(kind, object.key(), refs == null ? List.of() : refs,
-        hostnames == null ? List.of() : hostnames, gateways, namespaces);
-    if (outcomes.isEmpty()) {
+    RouteAttachment.Attachment attachment = world.attach(object.key(), refs == null ? List.of() : refs,
+        hostnames == null ? List.of() : hostnames);
+    if (attachment.none()) {
       return Optional.empty();
     }
-    ServiceBackends backends = new ServiceBackends(input, grants);
+    ServiceBackends backends = new ServiceBackends(world.input(), world.grants());
     LoweredRoute lowered = http ? RouteRules.http((HTTPRoute) model, object.key(), backends, limits)
         : RouteRules.grpc((GRPCRoute) model, object.key(), backends, limits);
-    return Optional.of(new Version(object, parsed, outcomes, lowered, backends));
+    return Optional.of(new Version(object, parsed, attachment.outcomes(), attachment.dangling(), lowered,
+        backends));
   }
 
   /** Attaches a valid version's routes to the listeners it is accepted by, counting it once per listener. */
@@ -291,8 +352,46 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
     }
     Condition summary = parents.stream().map(p -> p.conditions().get(0))
         .filter(c -> c.status() == Condition.Status.TRUE).findFirst()
-        .orElse(parents.get(0).conditions().get(0));
-    return new ObjectStatus(version.object().key(), generation, List.of(summary), List.of(), parents);
+        .orElseGet(() -> parents.isEmpty() ? danglingSummary(version, generation)
+            : parents.get(0).conditions().get(0));
+    ObjectStatus status = new ObjectStatus(version.object().key(), generation, List.of(summary), List.of(),
+        parents);
+    return Findings.with(status, routeFindings(version, status, served));
+  }
+
+  /** The Accepted condition of a route whose every parentRef to a Gateway names none that exists. */
+  private static Condition danglingSummary(Version version, long generation) {
+    ListenerState.Problem problem = version.dangling().get(0).problem();
+    return new Condition(Condition.ACCEPTED, Condition.Status.FALSE, problem.reason(),
+        version.dangling().get(0).field() + ": " + problem.message(), generation);
+  }
+
+  /**
+   * A route's findings: each parent that does not accept it, each parentRef naming no Gateway, each field Holdfast
+   * cannot honour and each reference that did not resolve, at its field; a note when an older generation is served.
+   */
+  private static List<Finding> routeFindings(Version version, ObjectStatus status, Optional<Long> served) {
+    Finding.Severity severity = Findings.severity(status);
+    List<Finding> findings = new ArrayList<>();
+    for (Outcome outcome : version.outcomes()) {
+      outcome.notAccepted().ifPresent(p -> findings.add(new Finding(severity,
+          Findings.join(outcome.field(), p.field()), p.finding(), p.message())));
+    }
+    for (RouteAttachment.Dangling dangling : version.dangling()) {
+      findings.add(new Finding(severity, dangling.field(), dangling.problem().finding(),
+          dangling.problem().message()));
+    }
+    for (AcceptedProblem problem : version.lowered().notAccepted()) {
+      findings.add(new Finding(severity, problem.origin().field(), problem.finding(),
+          problem.message()));
+    }
+    for (ResolvedRefsProblem problem : version.lowered().problems()) {
+      findings.add(new Finding(severity, problem.origin().field(), problem.finding(), problem.message()));
+    }
+    served.ifPresent(g -> findings.add(new Finding(Finding.Severity.NOTE, "",
+        Findings.LAST_GOOD_SERVED, "Holdfast still serves the last accepted version (generation " + g
+        + ") until this one is fixed")));
+    return findings;
   }
 
   /**
@@ -304,25 +403,27 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
    * and a route without any usable backend forwards nothing (its connections are refused). No last-good memory:
    * an unreadable version is not served.
    */
-  private static void streamRoutes(List<ApiObject> objects, GatewayConfig input, ReferenceGrants grants,
-      Namespaces namespaces, Map<ResourceKey, OwnGateway> gateways, GatewayIr ir, Map<ResourceKey, Cluster> clusters,
-      IrBuilder builder) {
+  private static void streamRoutes(List<ApiObject> objects, World world, GatewayIr ir,
+      Map<ResourceKey, Cluster> clusters, IrBuilder builder) {
     List<StreamRoute> routes = new ArrayList<>();
     for (ApiObject object : objects) {
       Optional<StreamRoute> route = StreamRoute.parse(object);
       route.ifPresent(routes::add);
+      if (route.isEmpty()) {
+        StreamRoute.unreadable(object).ifPresent(problem -> unreadable(object, problem, world, builder));
+      }
     }
     routes.sort(java.util.Comparator.comparing(r -> new Claims.Claimant(r.object().key(), r.parsed().created()),
         Claims.Claimant.OLDEST_FIRST));
     Map<ListenerState, Map<String, ResourceKey>> claimed = new java.util.IdentityHashMap<>();
     for (StreamRoute route : routes) {
       ResourceKey key = route.object().key();
-      List<Outcome> outcomes = RouteAttachment.attach(new GroupKind(GROUP, key.kind()), key, route.parentRefs(),
-          route.hostnames(), gateways, namespaces);
-      if (outcomes.isEmpty()) {
+      RouteAttachment.Attachment attachment = world.attach(key, route.parentRefs(), route.hostnames());
+      if (attachment.none()) {
         continue;
       }
-      ServiceBackends backends = new ServiceBackends(input, grants);
+      List<Outcome> outcomes = attachment.outcomes();
+      ServiceBackends backends = new ServiceBackends(world.input(), world.grants());
       List<ResolvedRefsProblem> problems = new ArrayList<>();
       List<io.holdfast.ir.RouteAction.WeightedCluster> targets = new ArrayList<>();
       for (int i = 0; i < route.rules().size(); i++) {
@@ -340,7 +441,7 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
               targets.add(new io.holdfast.ir.RouteAction.WeightedCluster(resolved.cluster(), weight));
             }
           } else if (resolution instanceof BackendResolution.Unresolved unresolved) {
-            problems.add(new ResolvedRefsProblem(unresolved.reason().reason(), unresolved.message(), origin));
+            problems.add(unresolved.problem(origin));
           }
         }
       }
@@ -370,7 +471,8 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
           }
         }
         if (kept.isEmpty()) {
-          claimedOutcomes.add(new Outcome(outcome.ref(), outcome.gateway(), Optional.of(new ListenerState.Problem(
+          claimedOutcomes.add(new Outcome(outcome.ref(), outcome.index(), outcome.gateway(),
+              Optional.of(new ListenerState.Problem(
               RouteAttachment.NOT_ALLOWED_BY_LISTENERS, "the selected listeners already forward to an older "
               + key.kind() + ": " + String.join(", ", holders))), List.of()));
           continue;
@@ -378,9 +480,9 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
         for (RouteAttachment.Attached attached : kept) {
           attached.hostnames().forEach(h -> claimed.get(attached.listener()).put(h, key));
         }
-        claimedOutcomes.add(new Outcome(outcome.ref(), outcome.gateway(), Optional.empty(), kept));
+        claimedOutcomes.add(new Outcome(outcome.ref(), outcome.index(), outcome.gateway(), Optional.empty(), kept));
       }
-      Version version = new Version(route.object(), route.parsed(), claimedOutcomes,
+      Version version = new Version(route.object(), route.parsed(), claimedOutcomes, attachment.dangling(),
           new LoweredRoute(List.of(), problems), backends);
       Set<ListenerState> counted = new java.util.HashSet<>();
       for (Outcome outcome : claimedOutcomes) {
@@ -414,7 +516,7 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
       }
       builder.olderSocketHolder(GatewayIr.ADDRESS, listener.port, gateway, created).ifPresent(holder ->
           listener.notAccepted = Optional.of(new ListenerState.Problem("PortUnavailable", "port " + listener.port
-              + " is already used by " + holder + ", which is older")));
+              + " is already used by " + holder + ", which is older", "port")));
     }
   }
 
@@ -434,7 +536,7 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
         ResourceKey holder = held.get(listener.port);
         if (listener.accepted() && holder != null) {
           listener.notAccepted = Optional.of(new ListenerState.Problem("PortUnavailable", "port " + listener.port
-              + " is already used by " + holder + ", which is older"));
+              + " is already used by " + holder + ", which is older", "port"));
         } else if (listener.programmed()) {
           mine.add(listener.port);
         }
@@ -490,8 +592,9 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
   }
 
   private static ObjectStatus rejected(ApiObject object, String reason, String message) {
-    return new ObjectStatus(object.key(), object.generation(), List.of(new Condition(Condition.ACCEPTED,
-        Condition.Status.FALSE, reason, "cannot be read: " + message, object.generation())), List.of(), List.of());
+    return Findings.whole(new ObjectStatus(object.key(), object.generation(), List.of(new Condition(
+        Condition.ACCEPTED, Condition.Status.FALSE, reason, "cannot be read: " + message, object.generation())),
+        List.of(), List.of()), "", reason);
   }
 
   private static List<ApiObject> ofKind(List<ApiObject> objects, String kind) {

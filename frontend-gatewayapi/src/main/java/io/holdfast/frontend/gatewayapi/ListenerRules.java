@@ -3,6 +3,8 @@ package io.holdfast.frontend.gatewayapi;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.Gateway;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.Listener;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.RouteGroupKind;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.RouteNamespaces;
+import io.holdfast.api.GatewayApiKinds;
 import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.frontend.gatewayapi.ListenerState.Problem;
@@ -28,10 +30,14 @@ import java.util.Optional;
  */
 final class ListenerRules {
 
-  static final List<GroupKind> HTTP_KINDS = List.of(
-      new GroupKind(GatewayApiFrontEnd.GROUP, "HTTPRoute"), new GroupKind(GatewayApiFrontEnd.GROUP, "GRPCRoute"));
-  static final List<GroupKind> TLS_KINDS = List.of(new GroupKind(GatewayApiFrontEnd.GROUP, "TLSRoute"));
-  static final List<GroupKind> TCP_KINDS = List.of(new GroupKind(GatewayApiFrontEnd.GROUP, "TCPRoute"));
+  static final List<GroupKind> HTTP_KINDS = List.of(groupKind(GatewayApiKinds.HTTP_ROUTE),
+      groupKind(GatewayApiKinds.GRPC_ROUTE));
+  static final List<GroupKind> TLS_KINDS = List.of(groupKind(GatewayApiKinds.TLS_ROUTE));
+  static final List<GroupKind> TCP_KINDS = List.of(groupKind(GatewayApiKinds.TCP_ROUTE));
+
+  private static GroupKind groupKind(GatewayApiKinds.Kind kind) {
+    return new GroupKind(GatewayApiKinds.GROUP, kind.kind());
+  }
 
   private ListenerRules() {
   }
@@ -54,8 +60,10 @@ final class ListenerRules {
       LastGood memory, Map<String, Secret> secrets) {
     if (!List.of(ListenerState.HTTP, ListenerState.HTTPS, ListenerState.TLS, ListenerState.TCP)
         .contains(listener.protocol)) {
-      listener.notAccepted = Optional.of(new Problem("UnsupportedProtocol", "protocol " + listener.protocol
-          + " is not supported; Holdfast serves HTTP, HTTPS, TLS and TCP listeners"));
+      listener.notAccepted = Optional.of(listener.protocol.isEmpty()
+          ? new Problem("UnsupportedProtocol", "a listener needs a protocol", "protocol", Findings.MISSING_FIELD)
+          : new Problem("UnsupportedProtocol", "protocol " + listener.protocol
+              + " is not supported; Holdfast serves HTTP, HTTPS, TLS and TCP listeners", "protocol"));
       return;
     }
     if (listener.protocol.equals(ListenerState.TLS)) {
@@ -63,24 +71,50 @@ final class ListenerRules {
           : listener.spec.getTls().getMode();
       if (!mode.equals("Passthrough")) {
         listener.notAccepted = Optional.of(new Problem("UnsupportedValue", "tls.mode " + mode
-            + " is not supported on TLS listeners; Holdfast passes TLS through (tls.mode: Passthrough)"));
+            + " is not supported on TLS listeners; Holdfast passes TLS through (tls.mode: Passthrough)", "tls.mode",
+            mode.equals("Terminate") ? "UnsupportedValue" : Findings.INVALID_ENUM));
         return;
       }
     }
     if (listener.port < 1 || listener.port > 65535) {
-      listener.notAccepted = Optional.of(new Problem("PortUnavailable", "port " + listener.port
-          + " is out of range 1-65535"));
+      listener.notAccepted = Optional.of(listener.spec.getPort() == null
+          ? new Problem("PortUnavailable", "a listener needs a port", "port", Findings.MISSING_FIELD)
+          : new Problem("PortUnavailable", "port " + listener.port + " is out of range 1-65535", "port"));
       return;
     }
     Optional<String> badHostname = listener.hostname.flatMap(Hostnames::problem);
     if (badHostname.isPresent()) {
-      listener.notAccepted = Optional.of(new Problem("UnsupportedValue", badHostname.get()));
+      listener.notAccepted = Optional.of(new Problem("UnsupportedValue", badHostname.get(), "hostname"));
+      return;
+    }
+    Optional<Problem> badNamespaces = namespacesProblem(listener);
+    if (badNamespaces.isPresent()) {
+      listener.notAccepted = badNamespaces;
       return;
     }
     kinds(listener);
     if (listener.protocol.equals(ListenerState.HTTPS)) {
       CertificateRefs.resolve(listener, key, config, grants, memory, secrets);
     }
+  }
+
+  /** What is wrong with {@code allowedRoutes.namespaces}: a {@code from} outside its enum, a Selector without one. */
+  private static Optional<Problem> namespacesProblem(ListenerState listener) {
+    RouteNamespaces namespaces = listener.spec.getAllowedRoutes() == null ? null
+        : listener.spec.getAllowedRoutes().getNamespaces();
+    if (namespaces == null || namespaces.getFrom() == null) {
+      return Optional.empty();
+    }
+    String from = namespaces.getFrom();
+    if (!List.of("All", "Same", "Selector").contains(from)) {
+      return Optional.of(new Problem("UnsupportedValue", "allowedRoutes.namespaces.from " + from
+          + " is not one of All, Same, Selector", "allowedRoutes.namespaces.from", Findings.INVALID_ENUM));
+    }
+    if (from.equals("Selector") && namespaces.getSelector() == null) {
+      return Optional.of(new Problem("UnsupportedValue", "allowedRoutes.namespaces.from Selector needs a selector",
+          "allowedRoutes.namespaces.selector", Findings.MISSING_FIELD));
+    }
+    return Optional.empty();
   }
 
   private static void kinds(ListenerState listener) {
@@ -113,7 +147,7 @@ final class ListenerRules {
     if (!invalid.isEmpty()) {
       listener.unresolvedRefs = Optional.of(new Problem("InvalidRouteKinds", "route kinds " + invalid
           + " are not supported on " + listener.protocol + " listeners (supported: "
-          + protocolKinds.stream().map(GroupKind::kind).toList() + ")"));
+          + protocolKinds.stream().map(GroupKind::kind).toList() + ")", "allowedRoutes.kinds"));
     }
   }
 
@@ -123,7 +157,8 @@ final class ListenerRules {
       ListenerState first = accepted.stream().filter(l -> l.port == listener.port).findFirst().orElseThrow();
       if (!first.protocol.equals(listener.protocol)) {
         listener.conflict = Optional.of(new Problem("ProtocolConflict", "port " + listener.port + " is "
-            + first.protocol + " for listener " + first.name + "; " + listener.protocol + " cannot share it"));
+            + first.protocol + " for listener " + first.name + "; " + listener.protocol + " cannot share it",
+            "protocol"));
         continue;
       }
       Optional<ListenerState> twin = accepted.stream()
@@ -132,7 +167,7 @@ final class ListenerRules {
           .findFirst();
       twin.ifPresent(other -> listener.conflict = Optional.of(new Problem("HostnameConflict", "listener "
           + other.name + " has the same port, protocol and hostname "
-          + listener.hostname.orElse("(none)"))));
+          + listener.hostname.orElse("(none)"), "hostname")));
     }
   }
 }

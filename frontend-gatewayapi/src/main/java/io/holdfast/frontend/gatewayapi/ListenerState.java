@@ -16,11 +16,29 @@ import java.util.Optional;
  */
 final class ListenerState {
 
-  /** A condition's False (or, for Conflicted, True) reason and message. */
-  record Problem(String reason, String message) {
+  /**
+   * A condition's False (or, for Conflicted, True) reason and message, with where it was found for the finding
+   * that reports it.
+   *
+   * @param field   path inside the listener (or route parentRef), e.g. {@code tls.certificateRefs[0]}; empty for
+   *                the whole element
+   * @param finding the finding's reason: the condition's, or a more precise one ({@link Findings#INVALID_ENUM},
+   *                {@link Findings#MISSING_FIELD}) where the specification's condition reasons are coarser
+   */
+  record Problem(String reason, String message, String field, String finding) {
     Problem {
       Objects.requireNonNull(reason, "reason");
       Objects.requireNonNull(message, "message");
+      Objects.requireNonNull(field, "field");
+      Objects.requireNonNull(finding, "finding");
+    }
+
+    Problem(String reason, String message) {
+      this(reason, message, "", reason);
+    }
+
+    Problem(String reason, String message, String field) {
+      this(reason, message, field, reason);
     }
   }
 
@@ -94,6 +112,18 @@ final class ListenerState {
             generation);
     return new SectionStatus(name, List.of(accepted, programmed, resolved, conflicted), supportedKinds,
         attachedRoutes);
+  }
+
+  /** The problems its status reports, in the order of its conditions. */
+  List<Problem> problems() {
+    List<Problem> out = new java.util.ArrayList<>();
+    notAccepted.ifPresent(out::add);
+    conflict.ifPresent(out::add);
+    unresolvedRefs.ifPresent(out::add);
+    if (out.isEmpty() && !programmed()) {
+      out.add(new Problem("Invalid", "not served: " + whyNotProgrammed(), "allowedRoutes.kinds"));
+    }
+    return out;
   }
 
   private String whyNotProgrammed() {

@@ -48,7 +48,7 @@ final class ReferenceGrants {
   /** The grants among {@code objects} (objects of other kinds are skipped). */
   static ReferenceGrants of(List<ApiObject> objects) {
     return new ReferenceGrants(objects.stream()
-        .filter(o -> o.key().kind().equals("ReferenceGrant"))
+        .filter(o -> o.key().kind().equals(io.holdfast.api.GatewayApiKinds.REFERENCE_GRANT.kind()))
         .flatMap(o -> Models.parse(o, ReferenceGrant.class).parsed().stream())
         .filter(p -> p.model().getSpec() != null)
         .map(p -> new Grant(p.object().key().namespace(), p.model().getSpec()))

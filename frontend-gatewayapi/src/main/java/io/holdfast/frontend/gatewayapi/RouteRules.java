@@ -220,7 +220,8 @@ public final class RouteRules {
           paths = List.of(new PathVariant(new PathMatch.Regex(value), "", VariantKind.REGEX));
         }
         default -> {
-          unsupported(origin.at("path.type"), "path match type " + type + " is not supported");
+          unsupported(origin.at("path.type"), "path match type " + type + " is not one of Exact, PathPrefix, "
+              + "RegularExpression", Findings.INVALID_ENUM);
           return Optional.empty();
         }
       }
@@ -284,7 +285,8 @@ public final class RouteRules {
         path = new PathMatch.Regex("/(" + (service == null ? "[^/]+" : service) + ")/("
             + (name == null ? "[^/]+" : name) + ")");
       } else {
-        unsupported(origin.at("method.type"), "method match type " + type + " is not supported");
+        unsupported(origin.at("method.type"), "method match type " + type + " is not one of Exact, "
+            + "RegularExpression", Findings.INVALID_ENUM);
         return Optional.empty();
       }
       Specificity specificity = new Specificity.Grpc(service == null ? 0 : service.length(),
@@ -299,7 +301,7 @@ public final class RouteRules {
         NameTypeValue header = headers.get(k);
         Origin field = origin.at("headers[" + k + "]");
         if (header.name() == null || header.name().isEmpty()) {
-          unsupported(field.at("name"), "a header match needs a name");
+          unsupported(field.at("name"), "a header match needs a name", Findings.MISSING_FIELD);
           return Optional.empty();
         }
         String name = header.name().toLowerCase(Locale.ROOT);
@@ -319,7 +321,7 @@ public final class RouteRules {
         HTTPQueryParamMatch param = params.get(k);
         Origin field = origin.at("queryParams[" + k + "]");
         if (param.getName() == null || param.getName().isEmpty()) {
-          unsupported(field.at("name"), "a query parameter match needs a name");
+          unsupported(field.at("name"), "a query parameter match needs a name", Findings.MISSING_FIELD);
           return Optional.empty();
         }
         Optional<RouteMatch.Condition> condition =
@@ -340,7 +342,8 @@ public final class RouteRules {
         case "RegularExpression" -> validRegex(value, field.at("value"))
             ? Optional.of(new RouteMatch.Regex(value)) : Optional.empty();
         default -> {
-          unsupported(field.at("type"), "match type " + type + " is not supported");
+          unsupported(field.at("type"), "match type " + type + " is not one of Exact, RegularExpression",
+              Findings.INVALID_ENUM);
           yield Optional.empty();
         }
       };
@@ -477,7 +480,7 @@ public final class RouteRules {
             weights.merge(resolved.cluster(), ref.weight(), Integer::sum);
           }
         } else if (resolution instanceof BackendResolution.Unresolved unresolved) {
-          problems.add(new ResolvedRefsProblem(unresolved.reason().reason(), unresolved.message(), ref.origin()));
+          problems.add(unresolved.problem(ref.origin()));
         }
       }
       if (weights.isEmpty() || refFilters) {
@@ -495,7 +498,11 @@ public final class RouteRules {
     }
 
     private void unsupported(Origin field, String message) {
-      notAccepted.add(new AcceptedProblem(AcceptedProblem.UNSUPPORTED_VALUE, message, field));
+      unsupported(field, message, AcceptedProblem.UNSUPPORTED_VALUE);
+    }
+
+    private void unsupported(Origin field, String message, String finding) {
+      notAccepted.add(new AcceptedProblem(AcceptedProblem.UNSUPPORTED_VALUE, message, field, finding));
     }
   }
 

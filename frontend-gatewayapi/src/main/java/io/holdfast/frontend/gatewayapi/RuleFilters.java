@@ -41,6 +41,12 @@ record RuleFilters(HeaderMutation headers, Optional<Redirect> redirect, Optional
   static final String URL_REWRITE = "URLRewrite";
   static final String REQUEST_MIRROR = "RequestMirror";
   static final String CORS = "CORS";
+  /** The filter types of the specification's HTTPRouteFilter enum (standard and experimental channels). */
+  static final List<String> HTTP_FILTER_TYPES = List.of(REQUEST_HEADER_MODIFIER, RESPONSE_HEADER_MODIFIER,
+      REQUEST_REDIRECT, URL_REWRITE, REQUEST_MIRROR, CORS, "ExternalAuth", "ExtensionRef");
+  /** The filter types of the specification's GRPCRouteFilter enum. */
+  static final List<String> GRPC_FILTER_TYPES = List.of(REQUEST_HEADER_MODIFIER, RESPONSE_HEADER_MODIFIER,
+      REQUEST_MIRROR, "ExtensionRef");
   /** The specification's default CORS maxAge. */
   static final int DEFAULT_CORS_MAX_AGE_SECONDS = 5;
   /** Rewrites a whole path (Envoy replaces every match of the pattern; anchored, it matches once). */
@@ -91,7 +97,7 @@ record RuleFilters(HeaderMutation headers, Optional<Redirect> redirect, Optional
         case URL_REWRITE -> reader.rewrite(filter.getUrlRewrite(), origin);
         case REQUEST_MIRROR -> reader.mirror(filter.getRequestMirror(), origin);
         case CORS -> reader.cors(filter.getCors(), origin);
-        default -> reader.unsupported(origin.at("type"), "filter type \"" + type + "\" is not supported");
+        default -> reader.unsupportedType(origin.at("type"), type, HTTP_FILTER_TYPES);
       }
     }
     if (reader.redirect.isPresent() && reader.rewrite.isPresent()) {
@@ -110,7 +116,7 @@ record RuleFilters(HeaderMutation headers, Optional<Redirect> redirect, Optional
         case REQUEST_HEADER_MODIFIER -> reader.requestHeaders(filter.getRequestHeaderModifier(), origin);
         case RESPONSE_HEADER_MODIFIER -> reader.responseHeaders(filter.getResponseHeaderModifier(), origin);
         case REQUEST_MIRROR -> reader.mirror(filter.getRequestMirror(), origin);
-        default -> reader.unsupported(origin.at("type"), "filter type \"" + type + "\" is not supported");
+        default -> reader.unsupportedType(origin.at("type"), type, GRPC_FILTER_TYPES);
       }
     }
     return reader.result();
@@ -188,12 +194,15 @@ record RuleFilters(HeaderMutation headers, Optional<Redirect> redirect, Optional
       }
       Optional<String> scheme = Optional.ofNullable(filter.getScheme()).map(s -> s.toLowerCase(Locale.ROOT));
       if (scheme.isPresent() && !scheme.get().equals("http") && !scheme.get().equals("https")) {
-        unsupported(field.at("scheme"), "redirect scheme " + scheme.get() + " is not http or https");
+        unsupported(field.at("scheme"), "redirect scheme " + scheme.get() + " is not http or https",
+            Findings.INVALID_ENUM);
         return;
       }
       int code = filter.getStatusCode() == null ? RouteRules.DEFAULT_REDIRECT_CODE : filter.getStatusCode();
       if (code != 301 && code != 302) {
-        unsupported(field.at("statusCode"), "redirect status code " + code + " is not 301 or 302");
+        // 301 and 302 are the standard channel's enum; 303, 307, 308 the experimental channel's extension.
+        unsupported(field.at("statusCode"), "redirect status code " + code + " is not 301 or 302",
+            List.of(303, 307, 308).contains(code) ? AcceptedProblem.UNSUPPORTED_VALUE : Findings.INVALID_ENUM);
         return;
       }
       Optional<Integer> port = Optional.ofNullable(filter.getPort());
@@ -246,7 +255,8 @@ record RuleFilters(HeaderMutation headers, Optional<Redirect> redirect, Optional
           return Optional.of(new PathModifier(Optional.empty(), Optional.of(prefix)));
         }
         default -> {
-          unsupported(field.at("type"), "path modifier type \"" + type + "\" is not supported");
+          unsupported(field.at("type"), "path modifier type \"" + type + "\" is not one of ReplaceFullPath, "
+              + "ReplacePrefixMatch", type.isEmpty() ? Findings.MISSING_FIELD : Findings.INVALID_ENUM);
           return null;
         }
       }
@@ -274,8 +284,7 @@ record RuleFilters(HeaderMutation headers, Optional<Redirect> redirect, Optional
         mirror = Optional.of(new Mirror(resolved.cluster(), percent.get()));
       } else if (resolution instanceof BackendResolution.Unresolved unresolved) {
         // Mirrored traffic has no answer to turn into a 500: the mirror is left out and the status says why.
-        context.problems().accept(new ResolvedRefsProblem(unresolved.reason().reason(), unresolved.message(),
-            refField));
+        context.problems().accept(unresolved.problem(refField));
       }
     }
 
@@ -341,8 +350,23 @@ record RuleFilters(HeaderMutation headers, Optional<Redirect> redirect, Optional
     }
 
     void unsupported(Origin field, String message) {
+      unsupported(field, message, AcceptedProblem.UNSUPPORTED_VALUE);
+    }
+
+    void unsupported(Origin field, String message, String finding) {
       unsupported = true;
-      context.notAccepted().accept(new AcceptedProblem(AcceptedProblem.UNSUPPORTED_VALUE, message, field));
+      context.notAccepted().accept(new AcceptedProblem(AcceptedProblem.UNSUPPORTED_VALUE, message, field, finding));
+    }
+
+    /**
+     * A filter type Holdfast does not implement: a value of the specification's enum that Holdfast leaves out
+     * (ExtensionRef) is UnsupportedValue, anything else an invalid enum value, a missing one a missing field.
+     */
+    void unsupportedType(Origin field, String type, List<String> specified) {
+      String finding = type.isEmpty() ? Findings.MISSING_FIELD
+          : specified.contains(type) ? AcceptedProblem.UNSUPPORTED_VALUE : Findings.INVALID_ENUM;
+      unsupported(field, type.isEmpty() ? "a filter needs a type" : "filter type \"" + type + "\" is not supported",
+          finding);
     }
 
     private static <T> List<T> nullToEmpty(List<T> list) {

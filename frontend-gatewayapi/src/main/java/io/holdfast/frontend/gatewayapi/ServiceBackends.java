@@ -47,9 +47,13 @@ final class ServiceBackends implements Backends {
           + namespace + " lets " + origin.object().kind() + "s of namespace " + routeNamespace
           + " refer to Service " + ref.name());
     }
+    if (ref.name().isEmpty()) {
+      return new BackendResolution.Unresolved(Reason.BACKEND_NOT_FOUND, "a backendRef needs the name of a Service",
+          Findings.MISSING_FIELD);
+    }
     if (ref.port().isEmpty()) {
       return new BackendResolution.Unresolved(Reason.BACKEND_NOT_FOUND, "backendRef to Service " + namespace + "/"
-          + ref.name() + " needs a port");
+          + ref.name() + " needs a port", Findings.MISSING_FIELD);
     }
     ServiceRef service = new ServiceRef(namespace, ref.name(), ref.port().get());
     List<Endpoint> endpoints = config.serviceEndpoints().get(service);

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.gatewayapi.v1.ParentReference;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.TCPRoute;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.TLSRoute;
 import io.holdfast.api.ApiObject;
+import io.holdfast.api.GatewayApiKinds;
 import io.holdfast.frontend.gatewayapi.Models.Parsed;
 import java.util.List;
 import java.util.Objects;
@@ -29,7 +30,7 @@ record StreamRoute(ApiObject object, Parsed<?> parsed, List<ParentReference> par
     String kind = object.key().kind();
     String apiVersion = object.at("/apiVersion").asString("");
     String version = apiVersion.substring(apiVersion.indexOf('/') + 1);
-    if (kind.equals("TLSRoute") && TLS_ROUTE_VERSIONS.contains(version)) {
+    if (kind.equals(GatewayApiKinds.TLS_ROUTE.kind()) && TLS_ROUTE_VERSIONS.contains(version)) {
       return Models.parse(object, TLSRoute.class).parsed().map(p -> {
         var spec = p.model().getSpec();
         return new StreamRoute(object, p, spec == null ? List.of() : orEmpty(spec.getParentRefs()),
@@ -38,13 +39,27 @@ record StreamRoute(ApiObject object, Parsed<?> parsed, List<ParentReference> par
                 .map(r -> orEmpty(r.getBackendRefs())).toList());
       });
     }
-    if (kind.equals("TCPRoute") && TCP_ROUTE_VERSIONS.contains(version)) {
+    if (kind.equals(GatewayApiKinds.TCP_ROUTE.kind()) && TCP_ROUTE_VERSIONS.contains(version)) {
       return Models.parse(object, TCPRoute.class).parsed().map(p -> {
         var spec = p.model().getSpec();
         return new StreamRoute(object, p, spec == null ? List.of() : orEmpty(spec.getParentRefs()), List.of(),
             spec == null ? List.of() : orEmpty(spec.getRules()).stream()
                 .map(r -> orEmpty(r.getBackendRefs())).toList());
       });
+    }
+    return Optional.empty();
+  }
+
+  /** Why {@code object}, a TLSRoute or TCPRoute of a known version, cannot be read; empty otherwise. */
+  static Optional<String> unreadable(ApiObject object) {
+    String kind = object.key().kind();
+    String apiVersion = object.at("/apiVersion").asString("");
+    String version = apiVersion.substring(apiVersion.indexOf('/') + 1);
+    if (kind.equals(GatewayApiKinds.TLS_ROUTE.kind()) && TLS_ROUTE_VERSIONS.contains(version)) {
+      return Models.parse(object, TLSRoute.class).problem();
+    }
+    if (kind.equals(GatewayApiKinds.TCP_ROUTE.kind()) && TCP_ROUTE_VERSIONS.contains(version)) {
+      return Models.parse(object, TCPRoute.class).problem();
     }
     return Optional.empty();
   }

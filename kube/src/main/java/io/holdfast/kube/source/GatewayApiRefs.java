@@ -1,6 +1,7 @@
 package io.holdfast.kube.source;
 
 import io.holdfast.api.ApiObject;
+import io.holdfast.api.GatewayApiKinds;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.ServiceRef;
 import io.holdfast.api.TlsSecretData;
@@ -25,8 +26,7 @@ final class GatewayApiRefs {
 
   /** The Service ports an HTTPRoute, GRPCRoute, TLSRoute or TCPRoute names; empty for other kinds. */
   static List<ServiceRef> services(ApiObject object) {
-    String kind = object.key().kind();
-    if (!List.of("HTTPRoute", "GRPCRoute", "TLSRoute", "TCPRoute").contains(kind)) {
+    if (!GatewayApiKinds.isRoute(object.key())) {
       return List.of();
     }
     String namespace = object.key().namespace();
@@ -43,7 +43,7 @@ final class GatewayApiRefs {
 
   /** The Secrets a Gateway's listeners name as certificates; empty for other kinds. */
   static List<ResourceKey> secrets(ApiObject object) {
-    if (!object.key().kind().equals("Gateway")) {
+    if (!object.key().kind().equals(GatewayApiKinds.GATEWAY.kind())) {
       return List.of();
     }
     List<ResourceKey> out = new ArrayList<>();

@@ -1,6 +1,7 @@
 package io.holdfast.kube.source;
 
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.holdfast.api.GatewayApiKinds;
 import io.holdfast.api.HoldfastKinds;
 import java.util.List;
 
@@ -27,26 +28,21 @@ public final class GatewayCrds {
       ROUTE_TABLE);
 
   /** The Kubernetes Gateway API's group; its CRDs are the upstream project's, installed by the user. */
-  public static final String GATEWAY_API_GROUP = "gateway.networking.k8s.io";
-  public static final ResourceDefinitionContext GATEWAY_CLASS =
-      gatewayApi("GatewayClass", "gatewayclasses", "v1", false);
-  public static final ResourceDefinitionContext GATEWAY_API_GATEWAY = gatewayApi("Gateway", "gateways", "v1", true);
-  public static final ResourceDefinitionContext HTTP_ROUTE = gatewayApi("HTTPRoute", "httproutes", "v1", true);
-  public static final ResourceDefinitionContext GRPC_ROUTE = gatewayApi("GRPCRoute", "grpcroutes", "v1", true);
-  /** TLSRoute at v1 (standard channel since Gateway API v1.5). */
-  public static final ResourceDefinitionContext TLS_ROUTE = gatewayApi("TLSRoute", "tlsroutes", "v1", true);
-  /** TCPRoute at v1alpha2 (experimental channel, the version its CRD serves). */
-  public static final ResourceDefinitionContext TCP_ROUTE = gatewayApi("TCPRoute", "tcproutes", "v1alpha2", true);
-  public static final ResourceDefinitionContext REFERENCE_GRANT =
-      gatewayApi("ReferenceGrant", "referencegrants", "v1beta1", true);
+  public static final String GATEWAY_API_GROUP = GatewayApiKinds.GROUP;
+  public static final ResourceDefinitionContext GATEWAY_CLASS = gatewayApi(GatewayApiKinds.GATEWAY_CLASS);
+  public static final ResourceDefinitionContext GATEWAY_API_GATEWAY = gatewayApi(GatewayApiKinds.GATEWAY);
+  public static final ResourceDefinitionContext HTTP_ROUTE = gatewayApi(GatewayApiKinds.HTTP_ROUTE);
+  public static final ResourceDefinitionContext GRPC_ROUTE = gatewayApi(GatewayApiKinds.GRPC_ROUTE);
+  public static final ResourceDefinitionContext TLS_ROUTE = gatewayApi(GatewayApiKinds.TLS_ROUTE);
+  public static final ResourceDefinitionContext TCP_ROUTE = gatewayApi(GatewayApiKinds.TCP_ROUTE);
+  public static final ResourceDefinitionContext REFERENCE_GRANT = gatewayApi(GatewayApiKinds.REFERENCE_GRANT);
 
-  /** The Gateway API kinds the source reads, all optional (a cluster without their CRDs has none of them). */
+  /**
+   * The Gateway API kinds the source reads ({@link GatewayApiKinds#ALL}, in its order), all optional (a cluster
+   * without their CRDs has none of them).
+   */
   public static final List<ResourceDefinitionContext> GATEWAY_API = List.of(GATEWAY_CLASS, GATEWAY_API_GATEWAY,
       HTTP_ROUTE, GRPC_ROUTE, TLS_ROUTE, TCP_ROUTE, REFERENCE_GRANT);
-
-  /** The Gateway API kinds that have a status Holdfast writes. */
-  public static final List<ResourceDefinitionContext> GATEWAY_API_WITH_STATUS = List.of(GATEWAY_CLASS,
-      GATEWAY_API_GATEWAY, HTTP_ROUTE, GRPC_ROUTE, TLS_ROUTE, TCP_ROUTE);
 
   private GatewayCrds() {
   }
@@ -60,8 +56,7 @@ public final class GatewayCrds {
 
   /** Whether Holdfast writes statuses of {@code key}'s kind: its own kinds, and the Gateway API's but ReferenceGrant. */
   public static boolean hasStatus(io.holdfast.api.ResourceKey key) {
-    return HoldfastKinds.isHoldfast(key) || key.group().equals(GATEWAY_API_GROUP)
-        && GATEWAY_API_WITH_STATUS.stream().anyMatch(c -> c.getKind().equals(key.kind()));
+    return HoldfastKinds.isHoldfast(key) || GatewayApiKinds.hasStatus(key);
   }
 
   /** The definition for a Holdfast kind; throws for anything else. */
@@ -70,14 +65,13 @@ public final class GatewayCrds {
         .orElseThrow(() -> new IllegalArgumentException("not a " + API_VERSION + " kind: " + kind));
   }
 
-  private static ResourceDefinitionContext gatewayApi(String kind, String plural, String version,
-      boolean namespaced) {
+  private static ResourceDefinitionContext gatewayApi(GatewayApiKinds.Kind kind) {
     return new ResourceDefinitionContext.Builder()
-        .withGroup(GATEWAY_API_GROUP)
-        .withVersion(version)
-        .withKind(kind)
-        .withPlural(plural)
-        .withNamespaced(namespaced)
+        .withGroup(GatewayApiKinds.GROUP)
+        .withVersion(kind.version())
+        .withKind(kind.kind())
+        .withPlural(kind.plural())
+        .withNamespaced(kind.namespaced())
         .build();
   }
 

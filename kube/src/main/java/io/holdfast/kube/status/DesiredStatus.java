@@ -3,6 +3,7 @@ package io.holdfast.kube.status;
 import io.holdfast.frontend.holdfast.ResourceStatus;
 import io.holdfast.ir.NackEvent;
 import io.holdfast.ir.ObjectStatus;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -12,14 +13,22 @@ import java.util.Optional;
  * {@link ObjectStatus} (conditions, listeners, route parents: see {@link GatewayApiStatusDocument}); Holdfast's own
  * kinds keep their one-condition document ({@link StatusDocument}) and have none.
  *
- * @param full the complete status, for Gateway API objects only
+ * @param full      the complete status, for Gateway API objects only
+ * @param addresses a Gateway API Gateway's {@code status.addresses} ({@link GatewayAddresses}); empty for others,
+ *                  and for a Gateway when none are known (its addresses are then left as they are)
  */
-public record DesiredStatus(ResourceStatus verdict, Optional<NackEvent> nack, Optional<ObjectStatus> full) {
+public record DesiredStatus(ResourceStatus verdict, Optional<NackEvent> nack, Optional<ObjectStatus> full,
+    List<GatewayAddresses.Address> addresses) {
 
   public DesiredStatus {
     Objects.requireNonNull(verdict, "verdict");
     Objects.requireNonNull(nack, "nack");
     Objects.requireNonNull(full, "full");
+    addresses = List.copyOf(addresses);
+  }
+
+  public DesiredStatus(ResourceStatus verdict, Optional<NackEvent> nack, Optional<ObjectStatus> full) {
+    this(verdict, nack, full, List.of());
   }
 
   /** A Holdfast kind's verdict and NACK. */
@@ -35,5 +44,11 @@ public record DesiredStatus(ResourceStatus verdict, Optional<NackEvent> nack, Op
   /** A Gateway API object's status, written as the Gateway API specifies. */
   public static DesiredStatus gatewayApi(ObjectStatus status) {
     return new DesiredStatus(ResourceStatus.of(status), Optional.empty(), Optional.of(status));
+  }
+
+  /** A Gateway API object's status; a Gateway's with {@code addresses} (others ignore them). */
+  public static DesiredStatus gatewayApi(ObjectStatus status, List<GatewayAddresses.Address> addresses) {
+    return new DesiredStatus(ResourceStatus.of(status), Optional.empty(), Optional.of(status),
+        status.key().kind().equals("Gateway") ? addresses : List.of());
   }
 }

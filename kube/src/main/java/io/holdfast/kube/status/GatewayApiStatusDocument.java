@@ -1,5 +1,6 @@
 package io.holdfast.kube.status;
 
+import io.holdfast.api.GatewayApiKinds;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.ir.Condition;
 import io.holdfast.ir.ObjectStatus;
@@ -19,9 +20,9 @@ import java.util.Optional;
  * now, as the specification (gateway.networking.k8s.io/v1) shapes it. Pure: no I/O, the time comes in.
  *
  * <ul>
- *   <li>GatewayClass: {@code conditions}. Gateway: {@code conditions} and {@code listeners[]} (name,
- *       supportedKinds, attachedRoutes, conditions). Fields Holdfast does not report (e.g. {@code addresses}) are
- *       kept as they are.</li>
+ *   <li>GatewayClass: {@code conditions}. Gateway: {@code conditions}, {@code listeners[]} (name,
+ *       supportedKinds, attachedRoutes, conditions) and, when Holdfast knows them ({@link GatewayAddresses}),
+ *       {@code addresses[]} (type, value). Fields Holdfast does not report are kept as they are.</li>
  *   <li>HTTPRoute, GRPCRoute, TLSRoute, TCPRoute: {@code parents[]}, shared with other controllers. Entries whose
  *       {@code controllerName} is another's are kept untouched and in place; each of ours is replaced in place by
  *       the new entry for the same parentRef, ours for parents no longer reported are removed, new ones are
@@ -46,24 +47,38 @@ final class GatewayApiStatusDocument {
    * @return the new status; null only when {@code existing} is null and there is nothing to write
    */
   static Map<String, Object> compute(ObjectStatus desired, Object existing, String controllerName, Instant now) {
+    return compute(desired, List.of(), existing, controllerName, now);
+  }
+
+  /** As {@link #compute(ObjectStatus, Object, String, Instant)}, a Gateway's {@code addresses} included. */
+  static Map<String, Object> compute(ObjectStatus desired, List<GatewayAddresses.Address> addresses, Object existing,
+      String controllerName, Instant now) {
     Map<String, Object> current = existing instanceof Map<?, ?> m ? copy(m) : new LinkedHashMap<>();
-    switch (desired.key().kind()) {
-      case "HTTPRoute", "GRPCRoute", "TLSRoute", "TCPRoute" -> {
-        List<Object> parents = parents(desired, current.get("parents"), controllerName, now);
-        if (parents.isEmpty() && !current.containsKey("parents")) {
-          // Nothing of ours to say on a route that has no parent entries: leave its status as it is (a route
-          // of other controllers only must not get an empty status from Holdfast).
-          return existing instanceof Map<?, ?> ? current : null;
-        }
-        current.put("parents", parents);
+    if (GatewayApiKinds.isRoute(desired.key())) {
+      List<Object> parents = parents(desired, current.get("parents"), controllerName, now);
+      if (parents.isEmpty() && !current.containsKey("parents")) {
+        // Nothing of ours to say on a route that has no parent entries: leave its status as it is (a route
+        // of other controllers only must not get an empty status from Holdfast).
+        return existing instanceof Map<?, ?> ? current : null;
       }
-      case "Gateway" -> {
-        current.put("conditions", conditions(desired.conditions(), current.get("conditions"), now));
-        current.put("listeners", listeners(desired.sections(), current.get("listeners"), now));
+      current.put("parents", parents);
+      return current;
+    }
+    current.put("conditions", conditions(desired.conditions(), current.get("conditions"), now));
+    if (desired.key().kind().equals(GatewayApiKinds.GATEWAY.kind())) {
+      current.put("listeners", listeners(desired.sections(), current.get("listeners"), now));
+      if (!addresses.isEmpty()) {
+        current.put("addresses", addresses.stream().map(GatewayApiStatusDocument::address).toList());
       }
-      default -> current.put("conditions", conditions(desired.conditions(), current.get("conditions"), now));
     }
     return current;
+  }
+
+  private static Object address(GatewayAddresses.Address a) {
+    Map<String, Object> address = new LinkedHashMap<>();
+    address.put("type", a.type().name());
+    address.put("value", a.value());
+    return address;
   }
 
   /** Whether {@code gatewayClass}'s {@code spec.controllerName} (from its object) is {@code controllerName}. */

@@ -185,7 +185,8 @@ final class StatusReconciler {
         return;
       }
       Map<String, Object> next = want.full().isPresent()
-          ? GatewayApiStatusDocument.compute(want.full().get(), current, controllerName, clock.instant())
+          ? GatewayApiStatusDocument.compute(want.full().get(), want.addresses(), current, controllerName,
+              clock.instant())
           : StatusDocument.compute(want, current, clock.instant());
       if (StatusDocument.same(next, current)) {
         confirm(key, want, object, Outcome.SKIPPED_UNCHANGED);

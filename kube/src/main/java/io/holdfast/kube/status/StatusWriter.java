@@ -20,7 +20,9 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,8 +31,11 @@ import org.slf4j.LoggerFactory;
  * leader only, fenced, coalesced, rate limited, on its own thread.
  *
  * <ul>
- *   <li>{@link #publish} only stores the map and wakes the writer: it never blocks on the API. Many publishes
- *       between two writes collapse into one write of the newest status per resource.
+ *   <li>Pull, not push: the writer reads the desired statuses from its {@link #follow source} on its own thread;
+ *       {@link #changed} only wakes it and never blocks on the API. A wake carries no statuses, so a wake sent on
+ *       behalf of an older build (a NACK listener on a Netty event loop, racing the pipeline) cannot bring an
+ *       older map back: the writer always reads the source as it is now. Many changes between two writes collapse
+ *       into one write of the newest status per resource.
  *   <li>Every write runs inside {@link Leadership#runIfLeader}; {@link Fence#check()} runs right before each
  *       HTTP request, and the write carries the resourceVersion it was computed from, so a stale write gets 409
  *       (then the object is re-read and the status recomputed) instead of overwriting a newer one.
@@ -68,7 +73,12 @@ public final class StatusWriter implements AutoCloseable {
   private final FencedCalls calls;
   private final Wake wake = new Wake();
   private final AtomicBoolean resyncRequested = new AtomicBoolean();
-  private volatile Map<ResourceKey, DesiredStatus> latest = Map.of();
+  private volatile Supplier<Map<ResourceKey, DesiredStatus>> source = Map::of;
+  /** Incremented by every {@link #changed}: the writer re-reads its source when it moved. */
+  private final AtomicLong changes = new AtomicLong();
+  /** The value of {@link #changes} the writer last read its source at, and what it read (writer thread only). */
+  private long readAt = -1;
+  private Map<ResourceKey, DesiredStatus> latest = Map.of();
   private volatile boolean closed;
   private Thread thread;
 
@@ -117,12 +127,41 @@ public final class StatusWriter implements AutoCloseable {
   }
 
   /**
-   * The desired status of every gateway resource after a build; resources missing from the map are no longer
-   * tracked. Returns at once: the map is stored (replacing the previous one) and the writer woken. Keys of kinds
-   * without a status this writer writes are ignored: kinds of neither Holdfast's group nor the Gateway API's, a
-   * ReferenceGrant, and Gateway API objects without their {@link DesiredStatus#full() full} status.
+   * Where the writer reads the desired status of every gateway resource: called on the writer thread, once per
+   * {@link #changed} (and at start), never on the caller's. Resources missing from the map it returns are no
+   * longer tracked; keys of kinds without a status this writer writes are ignored: kinds of neither Holdfast's
+   * group nor the Gateway API's, a ReferenceGrant, and Gateway API objects without their
+   * {@link DesiredStatus#full() full} status. It must be quick and must not throw.
    */
-  public void publish(Map<ResourceKey, DesiredStatus> desired) {
+  public StatusWriter follow(Supplier<Map<ResourceKey, DesiredStatus>> desired) {
+    this.source = Objects.requireNonNull(desired, "desired");
+    changed();
+    return this;
+  }
+
+  /** The source's statuses may have changed: wakes the writer, which reads them afresh. Returns at once. */
+  public void changed() {
+    changes.incrementAndGet();
+    signal();
+  }
+
+  /** Follows a fixed map (tests that drive the writer from one thread). */
+  void publish(Map<ResourceKey, DesiredStatus> desired) {
+    Map<ResourceKey, DesiredStatus> fixed = Map.copyOf(new LinkedHashMap<>(desired));
+    follow(() -> fixed);
+  }
+
+  /** The newest desired statuses, read from the source when it changed since the last read (writer thread). */
+  private Map<ResourceKey, DesiredStatus> latest() {
+    long now = changes.get();
+    if (now != readAt) {
+      readAt = now;
+      latest = accepted(source.get());
+    }
+    return latest;
+  }
+
+  private static Map<ResourceKey, DesiredStatus> accepted(Map<ResourceKey, DesiredStatus> desired) {
     Map<ResourceKey, DesiredStatus> copy = new LinkedHashMap<>();
     desired.forEach((k, v) -> {
       if (HoldfastKinds.isHoldfast(k) || GatewayCrds.hasStatus(k) && v != null && v.full().isPresent()) {
@@ -131,8 +170,7 @@ public final class StatusWriter implements AutoCloseable {
         log.debug("status: ignoring resource={}: no status of its kind is written here", k);
       }
     });
-    latest = Map.copyOf(copy);
-    signal();
+    return Map.copyOf(copy);
   }
 
   /** Re-reads every object and repairs statuses that drifted (e.g. edited by hand), on the next pass. */
@@ -208,9 +246,9 @@ public final class StatusWriter implements AutoCloseable {
     boolean ran = leadership.runIfLeader(fence -> {
       if (resyncRequested.getAndSet(false)) {
         reconciler.forget();
-        log.info("status: resync; re-reading all {} resources", latest.size());
+        log.info("status: resync; re-reading all {} resources", latest().size());
       }
-      reconciler.drain(fence, () -> latest, this::pause);
+      reconciler.drain(fence, this::latest, this::pause);
     });
     if (!ran && !closed) {
       standDown();

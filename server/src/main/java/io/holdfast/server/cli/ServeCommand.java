@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -81,6 +82,16 @@ final class ServeCommand implements Callable<Integer> {
       description = "Kubernetes Gateway API: the controllerName of the GatewayClasses Holdfast programs, under which"
           + " it writes route statuses (default: ${DEFAULT-VALUE}).")
   private String gatewayControllerName;
+
+  @Option(names = "--gateway-address", paramLabel = "ADDRESS", split = ",",
+      description = "Kubernetes Gateway API: an address (IP or host name) the proxies are reachable at, written to"
+          + " every Gateway's status.addresses; repeatable, or comma-separated.")
+  private List<String> gatewayAddresses;
+
+  @Option(names = "--gateway-service", paramLabel = "NAMESPACE/NAME",
+      description = "Kubernetes Gateway API: the Service in front of the proxies; its load-balancer ingress is"
+          + " written to every Gateway's status.addresses (after any --gateway-address).")
+  private String gatewayService;
 
   // ---- serving
   @Option(names = "--xds-address", paramLabel = "ADDRESS", defaultValue = DEFAULT_XDS_ADDRESS,
@@ -247,7 +258,10 @@ final class ServeCommand implements Callable<Integer> {
         port("admin-port", adminPort), Optional.ofNullable(snapshotDir), logFormat(), tls(), kube,
         kubernetes ? election() : ServeSettings.SINGLE_REPLICA, Optional.ofNullable(snapshotKeyFile), webhook(),
         gatewayControllerName, limits.limits(this::origin).withWebhookCheckTimes(
-            duration("webhook-check-time", webhookCheckTime), duration("webhook-check-cpu-time", webhookCheckCpuTime)));
+            duration("webhook-check-time", webhookCheckTime), duration("webhook-check-cpu-time", webhookCheckCpuTime)),
+        new ServeSettings.GatewayAddressing(
+            gatewayAddresses == null ? List.of() : gatewayAddresses.stream().map(String::trim)
+                .filter(a -> !a.isEmpty()).toList(), text(gatewayService)));
   }
 
   private Optional<ServeSettings.Webhook> webhook() {

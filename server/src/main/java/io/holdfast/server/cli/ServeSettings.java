@@ -28,6 +28,7 @@ import java.util.Optional;
  * @param gatewayControllerName the Gateway API controller name: GatewayClasses naming it are Holdfast's, and route
  *                     status entries are written under it
  * @param limits       the bounds on regexes, delegation and webhook checks
+ * @param gatewayAddressing where Gateways' {@code status.addresses} come from (Kubernetes mode)
  */
 public record ServeSettings(
     Path configDir,
@@ -43,7 +44,8 @@ public record ServeSettings(
     Optional<Path> snapshotKeyFile,
     Optional<Webhook> webhook,
     String gatewayControllerName,
-    InputLimits limits) {
+    InputLimits limits,
+    GatewayAddressing gatewayAddressing) {
 
   public static final int MAX_PORT = 65_535;
   /** The Gateway API controller name unless one is set (the front end's default). */
@@ -102,13 +104,53 @@ public record ServeSettings(
     }
   }
 
-  /** With the default bounds. */
+  /**
+   * The addresses written to Holdfast's Gateways' {@code status.addresses}: stated ones ({@code --gateway-address},
+   * repeatable, IP literals or host names) and those of the load-balancer ingress of the Service in front of the
+   * proxies ({@code --gateway-service NAMESPACE/NAME}). Kubernetes mode only (file mode writes no status).
+   */
+  public record GatewayAddressing(java.util.List<String> addresses, Optional<String> service) {
+
+    /** No addresses: Gateways' {@code status.addresses} are left as they are. */
+    public static final GatewayAddressing NONE = new GatewayAddressing(java.util.List.of(), Optional.empty());
+
+    private static final java.util.regex.Pattern DNS_LABEL = java.util.regex.Pattern.compile(
+        "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+
+    public GatewayAddressing {
+      addresses = java.util.List.copyOf(addresses);
+      addresses.forEach(a -> {
+        if (!AddressSyntax.isValid(a)) {
+          throw new IllegalArgumentException("--gateway-address must be an IP address or host name, got '" + a + "'");
+        }
+      });
+      Objects.requireNonNull(service, "service (use Optional.empty())");
+      service.ifPresent(GatewayAddressing::namespaceAndName);
+    }
+
+    /** The Service's namespace and name. */
+    public static String[] namespaceAndName(String service) {
+      String[] parts = service.split("/", -1);
+      if (parts.length != 2 || !DNS_LABEL.matcher(parts[0]).matches() || parts[1].length() > 253
+          || !parts[1].matches("[a-z0-9]([-a-z0-9.]*[a-z0-9])?")) {
+        throw new IllegalArgumentException("--gateway-service must be NAMESPACE/NAME of the Service in front of the"
+            + " proxies, got '" + service + "'");
+      }
+      return parts;
+    }
+
+    boolean isEmpty() {
+      return addresses.isEmpty() && service.isEmpty();
+    }
+  }
+
+  /** With the default bounds and without Gateway addresses. */
   public ServeSettings(Path configDir, String xdsAddress, int xdsPort, String adminAddress, int adminPort,
       Optional<Path> snapshotDir, LogFormat logFormat, Optional<XdsTls> tls, Optional<KubernetesSource> kubernetes,
       ElectionSettings election, Optional<Path> snapshotKeyFile, Optional<Webhook> webhook,
       String gatewayControllerName) {
     this(configDir, xdsAddress, xdsPort, adminAddress, adminPort, snapshotDir, logFormat, tls, kubernetes, election,
-        snapshotKeyFile, webhook, gatewayControllerName, InputLimits.DEFAULTS);
+        snapshotKeyFile, webhook, gatewayControllerName, InputLimits.DEFAULTS, GatewayAddressing.NONE);
   }
 
   /** With the default Gateway API controller name. */
@@ -165,6 +207,11 @@ public record ServeSettings(
     }
     requireControllerName(gatewayControllerName);
     Objects.requireNonNull(limits, "limits");
+    Objects.requireNonNull(gatewayAddressing, "gatewayAddressing (use GatewayAddressing.NONE)");
+    if (kubernetes.isEmpty() && !gatewayAddressing.isEmpty()) {
+      throw new IllegalArgumentException("--gateway-address and --gateway-service need --kubernetes: Gateway"
+          + " addresses are written to Gateway statuses, which file mode does not write");
+    }
     Objects.requireNonNull(tls, "tls (use Optional.empty())");
     Objects.requireNonNull(kubernetes, "kubernetes (use Optional.empty())");
     Objects.requireNonNull(election, "election");

@@ -72,7 +72,9 @@ final class SettingsSources implements IDefaultValueProvider {
                 + "' (keys are serve options without the leading dashes)");
           }
           JsonNode v = entry.getValue();
-          values.put(key, v.isValueNode() ? v.asString() : v.toString());
+          // A list (a repeatable option such as gateway-address) reads as its comma-separated values.
+          values.put(key, v.isValueNode() ? v.asString() : v.isArray()
+              ? String.join(",", v.valueStream().map(JsonNode::asString).toList()) : v.toString());
         }
       }
     }

@@ -14,6 +14,7 @@ import io.holdfast.election.Leadership;
 import io.holdfast.election.LeadershipListener;
 import io.holdfast.kube.source.KubeConfigSource;
 import io.holdfast.kube.status.DesiredStatus;
+import io.holdfast.kube.status.GatewayAddresses;
 import io.holdfast.kube.status.StatusWriter;
 import io.holdfast.pipeline.ConfigPipeline;
 import io.holdfast.pipeline.StatusBoard;
@@ -142,7 +143,12 @@ public final class KubernetesMode implements AutoCloseable {
           .objectCache(source::cached)
           .gatewayControllerName(settings.gatewayControllerName())
           .build();
-      board.onChange(() -> writer.publish(desired(board)));
+      // Pull: the writer reads the board on its own thread; a change (a build, or a NACK on a Netty event loop)
+      // only wakes it, so a wake sent for an older build cannot bring that build's statuses back.
+      GatewayAddresses addresses = gatewayAddresses(settings.gatewayAddressing(), sourceClient, writer::changed);
+      opened.push(addresses);
+      writer.follow(() -> desired(board, addresses.current()));
+      board.onChange(writer::changed);
       writer.start();
       opened.push(writer);
 
@@ -174,13 +180,24 @@ public final class KubernetesMode implements AutoCloseable {
         .build();
   }
 
-  private static Map<ResourceKey, DesiredStatus> desired(StatusBoard board) {
+  /** The Gateways' addresses: stated, and the ingress of the Service in front of the proxies when one is named. */
+  private static GatewayAddresses gatewayAddresses(ServeSettings.GatewayAddressing addressing,
+      KubernetesClient client, Runnable onChange) {
+    if (addressing.service().isEmpty()) {
+      return GatewayAddresses.stated(addressing.addresses());
+    }
+    String[] service = ServeSettings.GatewayAddressing.namespaceAndName(addressing.service().get());
+    return GatewayAddresses.watching(addressing.addresses(), client, service[0], service[1], onChange);
+  }
+
+  private static Map<ResourceKey, DesiredStatus> desired(StatusBoard board,
+      List<GatewayAddresses.Address> addresses) {
     Map<ResourceKey, DesiredStatus> out = new LinkedHashMap<>();
     board.current().ifPresent(b -> {
       b.statuses().forEach((key, status) -> out.put(key, new DesiredStatus(status, board.nackOf(key))));
       // Gateway API objects are written from their full status; it also covers routes without a verdict (no
       // parent of Holdfast's left), so Holdfast's old parent entries on them are removed.
-      b.objectStatuses().forEach((key, status) -> out.put(key, DesiredStatus.gatewayApi(status)));
+      b.objectStatuses().forEach((key, status) -> out.put(key, DesiredStatus.gatewayApi(status, addresses)));
     });
     return out;
   }

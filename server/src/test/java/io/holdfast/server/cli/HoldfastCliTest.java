@@ -184,6 +184,34 @@ class HoldfastCliTest {
   }
 
   @Test
+  void gatewayAddressesComeFromRepeatedFlagsEnvironmentOrFileAndNeedKubernetes() throws IOException {
+    run("serve", "--kubernetes");
+    assertThat(served.get(0).gatewayAddressing()).isEqualTo(ServeSettings.GatewayAddressing.NONE);
+
+    run("serve", "--kubernetes", "--gateway-address", "192.0.2.5", "--gateway-address", "gw.example.test",
+        "--gateway-service", "holdfast-system/front");
+    assertThat(served.get(1).gatewayAddressing().addresses()).containsExactly("192.0.2.5", "gw.example.test");
+    assertThat(served.get(1).gatewayAddressing().service()).contains("holdfast-system/front");
+
+    Path file = Files.writeString(tmp.resolve("addr.yaml"), "gateway-address: [192.0.2.6, 2001:db8::1]\n");
+    new HoldfastCli(settings -> { served.add(settings); return 0; },
+        Map.of("HOLDFAST_GATEWAY_SERVICE", "edge/envoy"))
+        .execute(new PrintWriter(out), new PrintWriter(err), "serve", "--kubernetes", "--config-file", file.toString());
+    assertThat(err.toString()).isEmpty();
+    assertThat(served.get(2).gatewayAddressing().addresses()).as("config file").containsExactly("192.0.2.6",
+        "2001:db8::1");
+    assertThat(served.get(2).gatewayAddressing().service()).as("environment").contains("edge/envoy");
+
+    served.clear();
+    assertUsageError(run("serve", "--kubernetes", "--gateway-address", "not an address"),
+        "--gateway-address must be an IP address or host name", "holdfast serve");
+    assertUsageError(run("serve", "--kubernetes", "--gateway-service", "front"),
+        "--gateway-service must be NAMESPACE/NAME", "holdfast serve");
+    assertUsageError(run("serve", "--config-dir", tmp.toString(), "--gateway-address", "192.0.2.5"),
+        "--gateway-address and --gateway-service need --kubernetes", "holdfast serve");
+  }
+
+  @Test
   void aBadEnvironmentValueNamesTheVariable() {
     int code = new HoldfastCli(settings -> 0, Map.of("LEADER_ELECTION_LEASE_DURATION", "fifteen"))
         .execute(new PrintWriter(out), new PrintWriter(err), "serve", "--kubernetes");

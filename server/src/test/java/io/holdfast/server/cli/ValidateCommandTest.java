@@ -88,12 +88,16 @@ class ValidateCommandTest {
 
   @Test
   void theGatewayApiExamplesAreAccepted() {
-    // File mode (Services and EndpointSlices in the directory) and the Kubernetes example under deploy/.
-    for (Path example : List.of(Path.of("..", "examples", "gateway-api"), Path.of("..", "deploy", "examples"))) {
-      out.getBuffer().setLength(0);
-      assertThat(run("validate", example.toString())).as(example.toString()).isEqualTo(0);
-      assertThat(out.toString()).contains("4 resources: 4 accepted, 0 with warnings, 0 rejected; 0 file errors");
-    }
+    // File mode: the Services and EndpointSlices are in the directory, so every reference resolves.
+    assertThat(run("validate", Path.of("..", "examples", "gateway-api").toString())).isEqualTo(0);
+    assertThat(out.toString()).contains("4 resources: 4 accepted, 0 with warnings, 0 rejected; 0 file errors");
+    // The Kubernetes example under deploy/ names Services and a Secret that live in the cluster, not in the file:
+    // served, and the references validate cannot see are named (they were hidden before).
+    out.getBuffer().setLength(0);
+    assertThat(run("validate", Path.of("..", "deploy", "examples").toString())).isEqualTo(0);
+    assertThat(out.toString()).contains("4 resources: 1 accepted, 3 with warnings, 0 rejected; 0 file errors")
+        .contains("warning: BackendNotFound: spec.rules[0].backendRefs[0]: Service demo/echo-v2:80 does not exist")
+        .contains("warning: InvalidCertificateRef: spec.listeners[1].tls.certificateRefs[0]");
   }
 
   @Test

@@ -116,7 +116,7 @@ class GatewayApiKubernetesModeTest {
   }
 
   /** Creates each document of {@code yaml} on the API; returns the last one as created. */
-  private static GenericKubernetesResource applyAll(KubernetesClient admin, String yaml) {
+  static GenericKubernetesResource applyAll(KubernetesClient admin, String yaml) {
     GenericKubernetesResource last = null;
     for (String doc : yaml.split("(?m)^---\\s*$")) {
       GenericKubernetesResource generic = admin.getKubernetesSerialization().unmarshal(doc,
@@ -136,7 +136,7 @@ class GatewayApiKubernetesModeTest {
   }
 
   @SuppressWarnings("unchecked")
-  private static Map<String, Object> status(KubernetesClient admin, ResourceDefinitionContext kind, String ns,
+  static Map<String, Object> status(KubernetesClient admin, ResourceDefinitionContext kind, String ns,
       String name) {
     var op = admin.genericKubernetesResources(kind);
     GenericKubernetesResource r = (ns.isEmpty() ? op : op.inNamespace(ns)).withName(name).get();
@@ -151,7 +151,7 @@ class GatewayApiKubernetesModeTest {
   }
 
   @SuppressWarnings("unchecked")
-  private static List<Map<String, Object>> conditions(Map<String, Object> holder) {
+  static List<Map<String, Object>> conditions(Map<String, Object> holder) {
     return (List<Map<String, Object>>) holder.get("conditions");
   }
 }

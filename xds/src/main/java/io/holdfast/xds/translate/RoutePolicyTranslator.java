@@ -109,8 +109,15 @@ final class RoutePolicyTranslator {
         .build();
   }
 
+  /**
+   * The route's CORS policy. A preflight from an origin that is not allowed is answered by the proxy without the
+   * allow headers and never forwarded ({@code forward_not_matching_preflights: false}; Envoy's default, true, would
+   * hand it to the backend, which the Gateway API's CORS filter and its conformance tests rule out). The CORS
+   * filter's answer to an allowed preflight passes through the filter's own response path, which adds
+   * {@code access-control-expose-headers} from {@code expose_headers}, as on every other allowed response.
+   */
   static CorsPolicy cors(RoutePolicies.Cors cors) {
-    CorsPolicy.Builder envoy = CorsPolicy.newBuilder();
+    CorsPolicy.Builder envoy = CorsPolicy.newBuilder().setForwardNotMatchingPreflights(BoolValue.of(false));
     cors.origins().forEach(origin -> envoy.addAllowOriginStringMatch(StringMatcher.newBuilder().setExact(origin)));
     cors.originRegexes().forEach(regex -> envoy.addAllowOriginStringMatch(StringMatcher.newBuilder()
         .setSafeRegex(RegexMatcher.newBuilder().setRegex(regex))));

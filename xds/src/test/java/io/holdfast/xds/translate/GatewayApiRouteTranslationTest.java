@@ -68,7 +68,7 @@ class GatewayApiRouteTranslationTest {
           - type: RequestMirror
             requestMirror: {backendRef: {name: shadow, port: 80}, fraction: {numerator: 1, denominator: 4}}
           - type: CORS
-            cors: {allowOrigins: ["https://*.web.test"], allowMethods: [GET], maxAge: 60}
+            cors: {allowOrigins: ["https://*.web.test"], allowMethods: [GET], exposeHeaders: [x-trace], maxAge: 60}
           timeouts: {request: 10s, backendRequest: 2s}
           backendRefs: [{name: app, port: 80, weight: 3}, {name: app-canary, port: 80, weight: 1}]
         - matches:
@@ -142,6 +142,12 @@ class GatewayApiRouteTranslationTest {
         .containsExactly("x-served-by");
 
     assertThat(rewrite.getTypedPerFilterConfigMap()).isNotEmpty();
+    // The Gateway API's CORS: expose-headers on allowed answers (preflights included, through the filter's own
+    // response path), and a preflight from another origin answered by the proxy, never forwarded to the backend.
+    io.envoyproxy.envoy.extensions.filters.http.cors.v3.CorsPolicy cors = unpackCors(rewrite);
+    assertThat(cors.getExposeHeaders()).isEqualTo("x-trace");
+    assertThat(cors.hasForwardNotMatchingPreflights()).isTrue();
+    assertThat(cors.getForwardNotMatchingPreflights().getValue()).isFalse();
 
     Route full = routes.get("httproute/web/features/rule/3/match/0");
     assertThat(full.getMatch().getSafeRegex().getRegex()).isEqualTo("/full/[a-z]+");
@@ -199,5 +205,18 @@ class GatewayApiRouteTranslationTest {
           List.of(new Cluster.WeightedEndpoint("127.0.0.1", 8080, 1))));
       return new BackendResolution.Resolved(key);
     }
+  }
+
+  private static io.envoyproxy.envoy.extensions.filters.http.cors.v3.CorsPolicy unpackCors(Route route) {
+    return route.getTypedPerFilterConfigMap().values().stream()
+        .filter(any -> any.is(io.envoyproxy.envoy.extensions.filters.http.cors.v3.CorsPolicy.class))
+        .map(any -> {
+          try {
+            return any.unpack(io.envoyproxy.envoy.extensions.filters.http.cors.v3.CorsPolicy.class);
+          } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+            throw new AssertionError(e);
+          }
+        })
+        .findFirst().orElseThrow(() -> new AssertionError("no CORS policy on " + route.getName()));
   }
 }
