@@ -83,6 +83,7 @@ public final class HoldfastServer implements AutoCloseable {
   }
 
   private void startAll(ServeSettings settings) throws IOException {
+    WorkerFailureMetrics.bind(registry);
     Optional<SnapshotStore> store = settings.snapshotDir()
         .map(dir -> SnapshotStore.open(dir, leadership.identity(), clock, registry,
             settings.snapshotKeyFile().map(SnapshotKey::read)));
@@ -117,12 +118,13 @@ public final class HoldfastServer implements AutoCloseable {
     ConfigPipeline pipeline = new ConfigPipeline(cache, board, clock, registry, translation -> {
       certificates.update(translation.snapshot());
       store.ifPresent(s -> s.save(translation.snapshot()));
-    }, settings.gatewayControllerName());
+    }, settings.pipeline());
     if (settings.webhook().isPresent()) {
       ServeSettings.Webhook w = settings.webhook().get();
-      // Every replica serves it: the judgement reads only this replica's view and writes nothing.
+      // Every replica serves it: the judgement reads only this replica's view and writes nothing. It judges with
+      // the pipeline's own settings, so its verdicts are the server's.
       webhook = AdmissionWebhook.builder(w.socketAddress(), XdsTls.serverOnly(w.certificate(), w.key()),
-          pipeline::currentInput).meterRegistry(registry).start();
+          pipeline::currentInput).pipelineSettings(settings.pipeline()).meterRegistry(registry).start();
       started.push(webhook);
     }
     board.onPublish(() -> staleSince = Optional.empty()); // a source built a config: disk copy superseded

@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -74,11 +75,8 @@ final class ServeCommand implements Callable<Integer> {
       description = "Test aid: API server URL for the status writer only (default: the --kube-api-url one).")
   private String kubeStatusApiServer;
 
-  @Option(names = "--gateway-controller-name", paramLabel = "NAME",
-      defaultValue = ServeSettings.DEFAULT_GATEWAY_CONTROLLER_NAME,
-      description = "Kubernetes Gateway API: the controllerName of the GatewayClasses Holdfast programs, under which"
-          + " it writes route statuses (default: ${DEFAULT-VALUE}).")
-  private String gatewayControllerName;
+  @Mixin
+  private PipelineOptions pipeline = new PipelineOptions();
 
   // ---- serving
   @Option(names = "--xds-address", paramLabel = "ADDRESS", defaultValue = DEFAULT_XDS_ADDRESS,
@@ -230,7 +228,7 @@ final class ServeCommand implements Callable<Integer> {
     return new ServeSettings(configDir, xdsAddress, port("xds-port", xdsPort), adminAddress,
         port("admin-port", adminPort), Optional.ofNullable(snapshotDir), logFormat(), tls(), kube,
         kubernetes ? election() : ServeSettings.SINGLE_REPLICA, Optional.ofNullable(snapshotKeyFile), webhook(),
-        gatewayControllerName);
+        pipeline.gatewayControllerName);
   }
 
   private Optional<ServeSettings.Webhook> webhook() {

@@ -10,6 +10,7 @@ import io.holdfast.frontend.holdfast.ResourceStatus;
 import io.holdfast.ir.Finding;
 import io.holdfast.ir.ObjectStatus;
 import io.holdfast.pipeline.ConfigCheck;
+import io.holdfast.pipeline.PipelineSettings;
 import io.holdfast.server.webhook.AdmissionJson.Cause;
 import io.holdfast.server.webhook.AdmissionJson.Request;
 import io.holdfast.server.webhook.AdmissionJson.Verdict;
@@ -42,6 +43,7 @@ final class AdmissionCheck {
   private static final int MAX_CAUSES = 20;
 
   private final Supplier<Optional<GatewayConfig>> view;
+  private final PipelineSettings settings;
   private final ModelParser parser = new ModelParser();
   /** Statuses of the last view seen, reused while the view is the same object (it changes per rebuild). */
   private final AtomicReference<Baseline> baseline = new AtomicReference<>();
@@ -56,9 +58,18 @@ final class AdmissionCheck {
     }
   }
 
-  /** @param view the replica's current input config; empty until its source delivered one */
-  AdmissionCheck(Supplier<Optional<GatewayConfig>> view) {
+  /**
+   * @param view     the replica's current input config; empty until its source delivered one
+   * @param settings the server's pipeline settings, so a verdict here is the server's
+   */
+  AdmissionCheck(Supplier<Optional<GatewayConfig>> view, PipelineSettings settings) {
     this.view = Objects.requireNonNull(view, "view");
+    this.settings = Objects.requireNonNull(settings, "settings");
+  }
+
+  /** With the default settings. */
+  AdmissionCheck(Supplier<Optional<GatewayConfig>> view) {
+    this(view, PipelineSettings.DEFAULTS);
   }
 
   Verdict decide(Request request) throws ViewUnavailable {
@@ -75,7 +86,7 @@ final class AdmissionCheck {
     if (request.operation().equals("DELETE")) {
       ResourceKey key = new ResourceKey(kind.kind(), request.namespace(), request.name());
       GatewayConfig after = current.toBuilder().remove(key).build();
-      return Verdict.allow(consequences(current, new ConfigCheck().run(after), key));
+      return Verdict.allow(consequences(current, new ConfigCheck(settings).run(after), key));
     }
     ParseResult parsed = parser.parse(withIdentity(request.object().orElseThrow(), request));
     Optional<ResourceKey> named = parsed instanceof ParseResult.Parsed p ? Optional.of(p.resource().key())
@@ -93,9 +104,16 @@ final class AdmissionCheck {
     } else {
       after.addUnparsed(((ParseResult.Invalid) parsed).toUnparsed().orElseThrow());
     }
-    ConfigCheck.Result result = new ConfigCheck().run(after.build());
-    ObjectStatus status = result.objectStatus(key)
-        .orElseThrow(() -> new IllegalStateException("no status for the reviewed object " + key));
+    ConfigCheck.Result result = new ConfigCheck(settings).run(after.build());
+    Optional<ObjectStatus> judged = result.objectStatus(key);
+    if (judged.isEmpty()) {
+      // Only when Holdfast itself failed on the way (a front end threw; contained, see ConfigCheck): an object
+      // that cannot be judged is not admitted, since the server would fail on it alike.
+      return deny(key.toString(), result.problems().stream()
+          .map(p -> new Cause("", "InternalError", "Holdfast could not judge this object: " + p)).toList(),
+          List.of());
+    }
+    ObjectStatus status = judged.get();
     List<String> warnings = new ArrayList<>();
     List<Cause> errors = new ArrayList<>();
     for (Finding finding : status.findings()) {
@@ -154,7 +172,7 @@ final class AdmissionCheck {
     if (known != null && known.config() == config) {
       return known.statuses();
     }
-    Baseline fresh = new Baseline(config, new ConfigCheck().run(config).statuses());
+    Baseline fresh = new Baseline(config, new ConfigCheck(settings).run(config).statuses());
     baseline.set(fresh);
     return fresh.statuses();
   }

@@ -3,6 +3,7 @@ package io.holdfast.server.webhook;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import io.holdfast.api.GatewayConfig;
+import io.holdfast.pipeline.PipelineSettings;
 import io.holdfast.xds.server.XdsTls;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -135,6 +136,7 @@ public final class AdmissionWebhook implements AutoCloseable {
     private int maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
     private int threads = 4;
     private MeterRegistry registry = new SimpleMeterRegistry();
+    private PipelineSettings pipelineSettings = PipelineSettings.DEFAULTS;
 
     private Builder(InetSocketAddress address, XdsTls tls, Supplier<Optional<GatewayConfig>> view) {
       this.address = Objects.requireNonNull(address, "address");
@@ -171,6 +173,15 @@ public final class AdmissionWebhook implements AutoCloseable {
       return this;
     }
 
+    /**
+     * The settings objects are judged with: the server's own ({@code ServeSettings.pipeline()}), so an object is
+     * admitted exactly when the server would accept it; default {@link PipelineSettings#DEFAULTS}.
+     */
+    public Builder pipelineSettings(PipelineSettings value) {
+      pipelineSettings = Objects.requireNonNull(value, "pipelineSettings");
+      return this;
+    }
+
     /** Where {@code holdfast_webhook_reviews_total} goes; default a private registry. */
     public Builder meterRegistry(MeterRegistry value) {
       registry = Objects.requireNonNull(value, "registry");
@@ -193,7 +204,7 @@ public final class AdmissionWebhook implements AutoCloseable {
         context.init(new KeyManager[] {keys}, null, null);
         HttpsServer server = HttpsServer.create(address, 0);
         server.setHttpsConfigurator(new HttpsConfigurator(context));
-        server.createContext("/", new AdmissionHandler(new AdmissionCheck(view), timer, requestTimeout,
+        server.createContext("/", new AdmissionHandler(new AdmissionCheck(view, pipelineSettings), timer, requestTimeout,
             maxRequestBytes, new WebhookMetrics(registry)));
         server.setExecutor(httpPool);
         server.start();
