@@ -39,6 +39,8 @@ public final class IrBuilder {
   private final List<Secret> secrets = new ArrayList<>();
   private final Map<ResourceKey, ObjectStatus> statuses = new HashMap<>();
   private final Map<ResourceKey, Optional<Instant>> created = new HashMap<>();
+  /** Statuses recorded twice: a front end's bug, contained by leaving the object out in {@link #build}. */
+  private final List<Breach> statusBreaches = new ArrayList<>();
 
   /** Reason of an object left out because its IR elements broke an invariant of the {@link Ir}: a Holdfast bug. */
   public static final String INTERNAL_ERROR = "InternalError";
@@ -103,13 +105,18 @@ public final class IrBuilder {
   }
 
   /**
-   * Records an object's status and its creation time (its age when it claims); one status per object.
+   * Records an object's status and its creation time (its age when it claims); one status per object: a second
+   * one is a front end's bug, which {@link #build} contains by leaving the object out with an
+   * {@link #INTERNAL_ERROR}.
    *
    * @param createdAt empty when the source does not know it: the object then counts as newest
    */
   public IrBuilder status(ObjectStatus status, Optional<Instant> createdAt) {
     if (statuses.putIfAbsent(status.key(), status) != null) {
-      throw new IllegalArgumentException("status of " + status.key() + " recorded twice");
+      // A front end's bug, contained on the object: it is left out of the IR and says why.
+      String message = "status of " + status.key() + " recorded twice";
+      statusBreaches.add(new Breach(List.of(status.key()), message));
+      return this;
     }
     created.put(status.key(), createdAt);
     return this;
@@ -158,6 +165,7 @@ public final class IrBuilder {
 
   /** Removes everything added since {@code mark} (elements and statuses); the builder is as it was then. */
   public void rollBack(Mark mark) {
+    statusBreaches.removeIf(b -> !mark.statuses().containsAll(b.objects()));
     listeners.subList(mark.listeners(), listeners.size()).clear();
     clusters.subList(mark.clusters(), clusters.size()).clear();
     secrets.subList(mark.secrets(), secrets.size()).clear();
@@ -190,7 +198,9 @@ public final class IrBuilder {
   public Result build() {
     Map<ResourceKey, ObjectStatus> lowered = new HashMap<>(statuses);
     Set<ResourceKey> leftOut = new HashSet<>();
-    List<Breach> breaches = new ArrayList<>();
+    List<Breach> breaches = new ArrayList<>(statusBreaches);
+    statusBreaches.forEach(b -> leftOut.addAll(b.objects()));
+    rejectLeftOut(breaches);
     while (true) {
       try {
         return new Result(assemble(leftOut), new TreeMap<>(statuses), breaches);
@@ -204,12 +214,16 @@ public final class IrBuilder {
         // Settling again from the front ends' statuses: the previous round's claim findings would repeat.
         statuses.clear();
         statuses.putAll(lowered);
-        for (Breach breach : breaches) {
-          breach.objects().forEach(key -> reject(Origin.of(key), INTERNAL_ERROR, "Holdfast could not build this"
-              + " object's config and leaves it out: " + breach.message() + ". This is a bug in Holdfast;"
-              + " please report it"));
-        }
+        rejectLeftOut(breaches);
       }
+    }
+  }
+
+  private void rejectLeftOut(List<Breach> breaches) {
+    for (Breach breach : breaches) {
+      breach.objects().forEach(key -> reject(Origin.of(key), INTERNAL_ERROR, "Holdfast could not build this"
+          + " object's config and leaves it out: " + breach.message() + ". This is a bug in Holdfast;"
+          + " please report it"));
     }
   }
 

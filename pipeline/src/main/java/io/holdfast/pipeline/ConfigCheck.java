@@ -3,6 +3,7 @@ package io.holdfast.pipeline;
 import io.holdfast.api.ApiObject;
 import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.GatewayResource;
+import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.UnparsedResource;
 import io.holdfast.common.WorkerFailures;
@@ -117,9 +118,10 @@ public final class ConfigCheck {
     }
   }
 
-  public Result run(GatewayConfig config) {
+  public Result run(GatewayConfig given) {
     IrBuilder builder = new IrBuilder();
     List<BuildProblem> problems = new ArrayList<>();
+    GatewayConfig config = withoutDuplicateApiObjects(given, builder);
     // Each front end lowers its API's objects into the one builder, which settles the claims they share
     // (a port, a domain on a port) whatever API made them.
     for (int i = 0; i < frontEnds.size(); i++) {
@@ -141,6 +143,29 @@ public final class ConfigCheck {
     SortedMap<ResourceKey, ResourceStatus> statuses = new TreeMap<>();
     built.statuses().forEach((key, status) -> statuses.put(key, ResourceStatus.of(status)));
     return new Result(built, statuses, problems);
+  }
+
+  /**
+   * {@code config} without the objects of other config APIs (the Gateway API's) declared more than once, each of
+   * which is rejected here with {@link Reasons#DUPLICATE_RESOURCE}, as the Holdfast kinds are by their validator:
+   * only files can hold two (the API server cannot), and which one was meant is the user's call.
+   */
+  private static GatewayConfig withoutDuplicateApiObjects(GatewayConfig config, IrBuilder builder) {
+    java.util.Map<ResourceKey, List<ApiObject>> byKey = new TreeMap<>();
+    config.apiObjects().forEach(o -> byKey.computeIfAbsent(o.key(), k -> new ArrayList<>()).add(o));
+    if (byKey.values().stream().allMatch(list -> list.size() == 1)) {
+      return config;
+    }
+    GatewayConfig.Builder kept = config.toBuilder();
+    byKey.forEach((key, copies) -> {
+      if (copies.size() > 1) {
+        kept.remove(key);
+        builder.status(ObjectStatus.of(key, copies.get(0).generation(), List.of(new Finding(Finding.Severity.ERROR,
+            "metadata.name", Reasons.DUPLICATE_RESOURCE, key + " is defined " + copies.size()
+            + " times; keep exactly one definition"))), Optional.empty());
+      }
+    });
+    return kept.build();
   }
 
   /** Runs front end {@code index}; if it throws, takes back what it added and replays its last good share. */
