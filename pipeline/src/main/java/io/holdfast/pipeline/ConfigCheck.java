@@ -67,7 +67,20 @@ public final class ConfigCheck {
 
   /** Both front ends, configured by {@code settings}, as the server, the webhook and validate build them. */
   public ConfigCheck(PipelineSettings settings) {
-    this(List.of(new HoldfastFrontEnd(), new GatewayApiFrontEnd(settings.gatewayControllerName())));
+    this(frontEnds(settings));
+  }
+
+  /** The front ends a check with {@code settings} runs, in order: Holdfast's kinds, then the Gateway API. */
+  public static List<FrontEnd<GatewayConfig>> frontEnds(PipelineSettings settings) {
+    return List.of(new HoldfastFrontEnd(), new GatewayApiFrontEnd(settings.gatewayControllerName()));
+  }
+
+  /**
+   * A check running {@code frontEnds} in order: the standard ones ({@link #frontEnds}), some of them decorated
+   * (fault injection in tests), or one more API's.
+   */
+  public static ConfigCheck of(List<FrontEnd<GatewayConfig>> frontEnds) {
+    return new ConfigCheck(frontEnds);
   }
 
   /** Both front ends; the Gateway API one programs the GatewayClasses naming {@code controllerName}. */

@@ -75,6 +75,12 @@ public final class ConfigPipeline {
         new ConfigCheck(settings));
   }
 
+  /** As above, with a given check (see {@link ConfigCheck#of}). */
+  public ConfigPipeline(XdsCache cache, StatusBoard board, Clock clock, MeterRegistry registry,
+      Consumer<Translation> onNewSnapshot, ConfigCheck check) {
+    this(Objects.requireNonNull(cache, "cache")::setSnapshot, board, clock, registry, onNewSnapshot, check);
+  }
+
   ConfigPipeline(SnapshotTarget cache, StatusBoard board, Clock clock, MeterRegistry registry,
       Consumer<Translation> onNewSnapshot) {
     this(cache, board, clock, registry, onNewSnapshot, new ConfigCheck(PipelineSettings.DEFAULTS));
