@@ -63,31 +63,6 @@ class ContainmentTest {
         routes: [{match: {prefix: /}, route: {upstream: echo}}]
       """;
 
-  /** The issue's first report: {@code type: Prefix} is not a PathMatchType. */
-  static final String INVALID_ENUM_ROUTE = """
-      apiVersion: gateway.networking.k8s.io/v1
-      kind: GatewayClass
-      metadata: {name: holdfast}
-      spec: {controllerName: holdfast.io/gateway-controller}
-      ---
-      apiVersion: gateway.networking.k8s.io/v1
-      kind: Gateway
-      metadata: {name: edge, namespace: infra}
-      spec:
-        gatewayClassName: holdfast
-        listeners: [{name: http, port: 8080, protocol: HTTP, allowedRoutes: {namespaces: {from: All}}}]
-      ---
-      apiVersion: gateway.networking.k8s.io/v1
-      kind: HTTPRoute
-      metadata: {name: typo, namespace: shop}
-      spec:
-        parentRefs: [{name: edge, namespace: infra}]
-        hostnames: [shop.test]
-        rules:
-          - matches: [{path: {type: Prefix, value: /}}]
-            backendRefs: [{name: shop, port: 8080}]
-      """;
-
   private static final ResourceKey TYPO = new ResourceKey("gateway.networking.k8s.io", "HTTPRoute", "shop", "typo");
 
   @TempDir
@@ -114,7 +89,7 @@ class ContainmentTest {
   @Test
   void aFullyRejectedRouteCostsNothingElseAndALaterEditIsServedWithinTwoSeconds() throws Exception {
     Files.writeString(dir.resolve("holdfast.yaml"), HOLDFAST);
-    Files.writeString(dir.resolve("gateway-api.yaml"), INVALID_ENUM_ROUTE);
+    Files.writeString(dir.resolve("gateway-api.yaml"), HostileInputs.INVALID_ENUM_ROUTE);
     start(ConfigCheck::new);
     await().atMost(Duration.ofSeconds(15)).until(() -> serves("web.test"));
 
@@ -132,7 +107,7 @@ class ContainmentTest {
   @Test
   void anInjectedInvariantBreachIsShownCountedAndCostsOnlyItsObject() throws Exception {
     Files.writeString(dir.resolve("holdfast.yaml"), HOLDFAST);
-    Files.writeString(dir.resolve("gateway-api.yaml"), INVALID_ENUM_ROUTE);
+    Files.writeString(dir.resolve("gateway-api.yaml"), HostileInputs.INVALID_ENUM_ROUTE);
     // The Gateway API front end, plus a bug: for the route "typo" it also lowers a listener forwarding to a
     // cluster nobody adds, which the IR refuses.
     start(settings -> ConfigCheck.of(withFault(settings, (config, builder) -> {
