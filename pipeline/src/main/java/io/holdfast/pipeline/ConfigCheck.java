@@ -153,8 +153,17 @@ public final class ConfigCheck {
           + "); the last good IR stands in"));
       built = new IrBuilder.Result(lastGoodIr.orElseGet(Ir::empty), builder.statusesSoFar());
     }
+    Set<ResourceKey> leftOutByIr = new HashSet<>();
+    built.breaches().forEach(b -> leftOutByIr.addAll(b.objects()));
     SortedMap<ResourceKey, ResourceStatus> statuses = new TreeMap<>();
-    built.statuses().forEach((key, status) -> statuses.put(key, ResourceStatus.of(status)));
+    built.statuses().forEach((key, status) -> {
+      statuses.put(key, ResourceStatus.of(status));
+      // A front end that contained a failure of its own on one object (Reasons.INTERNAL_ERROR) counts too.
+      if (!leftOutByIr.contains(key)) {
+        status.findings().stream().filter(f -> f.reason().equals(Reasons.INTERNAL_ERROR)).findFirst()
+            .ifPresent(f -> problems.add(new BuildProblem(BuildProblem.Stage.FRONTEND, List.of(key), f.message())));
+      }
+    });
     return new Result(built, statuses, problems);
   }
 

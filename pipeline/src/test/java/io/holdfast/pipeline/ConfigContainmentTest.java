@@ -138,4 +138,21 @@ class ConfigContainmentTest {
     pipeline.apply(withOther(config()), List.of());
     assertThat(board.lastOutcome().orElseThrow().verdict()).isEqualTo(BuildOutcome.Verdict.OK);
   }
+
+  /** A front end that contained a failure on one object (rejected it with InternalError) has it counted too. */
+  @Test
+  void anObjectAFrontEndRejectedForItsOwnFailureIsABuildProblem() {
+    ConfigCheck check = new ConfigCheck(List.of(new HoldfastFrontEnd(), (config, builder) ->
+        builder.status(ObjectStatus.of(OTHER, 1, List.of(new io.holdfast.ir.Finding(
+            io.holdfast.ir.Finding.Severity.ERROR, "", io.holdfast.api.Reasons.INTERNAL_ERROR, "rule bug"))),
+            Optional.empty())));
+
+    ConfigCheck.Result result = check.run(withOther(config()));
+
+    assertThat(result.problems()).singleElement().satisfies(p -> {
+      assertThat(p.stage()).isEqualTo(BuildProblem.Stage.FRONTEND);
+      assertThat(p.objects()).containsExactly(OTHER);
+    });
+    assertThat(result.statuses().get(ECHO).state()).isEqualTo(ResourceStatus.State.ACCEPTED);
+  }
 }
