@@ -43,7 +43,7 @@ public final class IrBuilder {
   private final List<Breach> statusBreaches = new ArrayList<>();
 
   /** Reason of an object left out because its IR elements broke an invariant of the {@link Ir}: a Holdfast bug. */
-  public static final String INTERNAL_ERROR = "InternalError";
+  public static final String INTERNAL_ERROR = "InternalError"; // the IR knows no front end's reasons: same text
 
   /**
    * The result of a build.

@@ -155,4 +155,10 @@ class ConfigContainmentTest {
     });
     assertThat(result.statuses().get(ECHO).state()).isEqualTo(ResourceStatus.State.ACCEPTED);
   }
+
+  /** ConfigCheck tells the IR's contained breaches from the front ends' by this one reason. */
+  @Test
+  void theIrAndTheFrontEndsNameAnInternalErrorAlike() {
+    assertThat(IrBuilder.INTERNAL_ERROR).isEqualTo(io.holdfast.api.Reasons.INTERNAL_ERROR);
+  }
 }

@@ -5,6 +5,7 @@ import io.holdfast.api.HoldfastKinds;
 import io.holdfast.api.ModelParser;
 import io.holdfast.api.ParseResult;
 import io.holdfast.api.Problem;
+import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.frontend.holdfast.ResourceStatus;
 import io.holdfast.ir.Finding;
@@ -109,9 +110,10 @@ final class AdmissionCheck {
     if (judged.isEmpty()) {
       // Only when Holdfast itself failed on the way (a front end threw; contained, see ConfigCheck): an object
       // that cannot be judged is not admitted, since the server would fail on it alike.
-      return deny(key.toString(), result.problems().stream()
-          .map(p -> new Cause("", "InternalError", "Holdfast could not judge this object: " + p)).toList(),
-          List.of());
+      List<Cause> causes = result.problems().stream()
+          .map(p -> new Cause("", Reasons.INTERNAL_ERROR, "Holdfast could not judge this object: " + p)).toList();
+      return deny(key.toString(), causes.isEmpty() ? List.of(new Cause("", Reasons.INTERNAL_ERROR,
+          "Holdfast could not judge this object: the check gave it no status")) : causes, List.of());
     }
     ObjectStatus status = judged.get();
     List<String> warnings = new ArrayList<>();
