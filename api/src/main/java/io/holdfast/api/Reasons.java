@@ -7,6 +7,11 @@ package io.holdfast.api;
 public final class Reasons {
 
   // Shape of the document (ModelParser).
+  /**
+   * Holdfast failed while checking or building the object (a bug, never the user's fault): it is left out, and
+   * the failure is counted in {@code holdfast_config_build_failures_total}.
+   */
+  public static final String INTERNAL_ERROR = "InternalError";
   public static final String UNKNOWN_FIELD = "UnknownField";
   public static final String MISSING_FIELD = "MissingField";
   public static final String WRONG_TYPE = "WrongType";

@@ -86,12 +86,24 @@ public final class DebounceThread implements AutoCloseable {
     return debounce.dueAt() - now;
   }
 
+  /**
+   * Runs the action; nothing it throws ends the thread. A fatal error ({@link WorkerFailures#isFatal}) is handed to
+   * {@link WorkerFailures}, which ends the process: a rebuild thread that died would leave the replica serving
+   * an old config forever behind a green probe.
+   */
   private void runAction() {
     try {
       action.run();
-    } catch (RuntimeException e) {
-      log.error("debounced action failed; it runs again on the next change thread={}", thread.getName(), e);
+    } catch (Throwable e) {
+      log.error("debounced action failed; it runs again on the next change thread={}", thread.getName());
+      WorkerFailures.caught(workerName(), e);
     }
+  }
+
+  /** The thread's name without its {@code holdfast-} prefix: the worker label of metrics. */
+  private String workerName() {
+    String name = thread.getName();
+    return name.startsWith("holdfast-") ? name.substring("holdfast-".length()) : name;
   }
 
   /** Stops the thread, waiting up to {@code bound} for a running action to finish. */

@@ -139,4 +139,39 @@ class DebounceThreadTest {
       release.countDown();
     }
   }
+
+  /**
+   * Regression: the action's thread caught RuntimeException only, so an Error (a StackOverflowError in a rebuild)
+   * ended the Kubernetes-mode rebuild thread and no change was applied again, silently. Now a non-fatal one is
+   * survived, and a fatal one goes to the fatal handler (which ends the process in production).
+   */
+  @Test
+  void anErrorInTheActionNeitherEndsTheThreadNorGoesUnreported() {
+    java.util.List<String> fatal = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.List<String> observed = new java.util.concurrent.CopyOnWriteArrayList<>();
+    WorkerFailures.FatalHandler previousHandler = WorkerFailures.onFatal((worker, e) -> fatal.add(worker + " " + e));
+    WorkerFailures.Observer previousObserver = WorkerFailures.observe((worker, kind, e) -> observed.add(worker + " "
+        + kind));
+    AtomicInteger calls = new AtomicInteger();
+    try (DebounceThread d = start(() -> {
+      switch (calls.incrementAndGet()) {
+        case 1 -> throw new AssertionError("not fatal");
+        case 2 -> throw new StackOverflowError("fatal");
+        default -> runs.incrementAndGet();
+      }
+    })) {
+      for (int i = 0; i < 3; i++) {
+        d.mark();
+        advance(d, 600);
+        int expected = i + 1;
+        await().atMost(Duration.ofSeconds(2)).until(() -> calls.get() == expected);
+      }
+      await().atMost(Duration.ofSeconds(2)).until(() -> runs.get() == 1);
+      assertThat(observed).containsExactly("test-debounce RECOVERED", "test-debounce FATAL");
+      assertThat(fatal).singleElement().asString().contains("StackOverflowError");
+    } finally {
+      WorkerFailures.onFatal(previousHandler);
+      WorkerFailures.observe(previousObserver);
+    }
+  }
 }

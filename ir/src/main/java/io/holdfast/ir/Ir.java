@@ -17,7 +17,8 @@ import java.util.Set;
  * element. Produced by {@link IrBuilder} from what the front ends lowered; read by the xDS translation only.
  * Consistent by construction (the factory refuses anything else): listener and cluster identities are unique,
  * a domain is served by one virtual host per listener, every cluster a route or TCP chain forwards (or mirrors) to is present,
- * and every secret a TLS setting names is present and holds the right content. Lists are in a deterministic order: socket listeners by
+ * and every secret a TLS setting names is present and holds the right content. A breach throws
+ * {@link IrInvariantViolation}, naming the objects involved. Lists are in a deterministic order: socket listeners by
  * origin, client listeners by target, clusters by key, secrets by name.
  */
 public record Ir(List<Listener> listeners, List<Cluster> clusters, List<Secret> secrets) {
@@ -34,13 +35,16 @@ public record Ir(List<Listener> listeners, List<Cluster> clusters, List<Secret> 
     Map<String, Secret> secretsByName = new HashMap<>();
     for (Secret secret : secrets) {
       if (secretsByName.putIfAbsent(secret.name(), secret) != null) {
-        throw new IllegalArgumentException("secret " + secret.name() + " is defined twice");
+        throw new IrInvariantViolation("secret " + secret.name() + " is defined twice (by "
+            + secretsByName.get(secret.name()).origin() + " and " + secret.origin() + ")",
+            secretsByName.get(secret.name()).origin(), secret.origin());
       }
     }
     Map<ResourceKey, Cluster> byKey = new HashMap<>();
     for (Cluster cluster : clusters) {
       if (byKey.putIfAbsent(cluster.origin().object(), cluster) != null) {
-        throw new IllegalArgumentException("cluster " + cluster.origin().object() + " is defined twice");
+        throw new IrInvariantViolation("cluster " + cluster.origin().object() + " is defined twice",
+            cluster.origin());
       }
       cluster.tls().ifPresent(tls -> {
         tls.trustedCa().ifPresent(ca ->
@@ -57,8 +61,8 @@ public record Ir(List<Listener> listeners, List<Cluster> clusters, List<Secret> 
       Object perPort = listener instanceof Listener.Socket socket ? List.of(identity, socket.port()) : identity;
       Listener other = identities.putIfAbsent(perPort, listener);
       if (other != null) {
-        throw new IllegalArgumentException("listener " + identity + " is defined twice (by " + other.origin()
-            + " and " + listener.origin() + ")");
+        throw new IrInvariantViolation("listener " + identity + " is defined twice (by " + other.origin()
+            + " and " + listener.origin() + ")", other.origin(), listener.origin());
       }
       for (Listener.FilterChain chain : listener.filterChains()) {
         chain.tls().ifPresent(tls -> {
@@ -69,8 +73,8 @@ public record Ir(List<Listener> listeners, List<Cluster> clusters, List<Secret> 
         if (chain instanceof Listener.FilterChain.Tcp tcp) {
           tcp.clusters().stream().map(RouteAction.WeightedCluster::cluster).filter(key -> !byKey.containsKey(key))
               .findFirst().ifPresent(key -> {
-                throw new IllegalArgumentException(tcp.origin() + " forwards to cluster " + key
-                    + ", which is not in the IR");
+                throw new IrInvariantViolation(tcp.origin() + " forwards to cluster " + key
+                    + ", which is not in the IR", tcp.origin());
               });
         }
       }
@@ -79,8 +83,8 @@ public record Ir(List<Listener> listeners, List<Cluster> clusters, List<Secret> 
         for (String domain : host.domains()) {
           Origin owner = domains.putIfAbsent(domain, host.origin());
           if (owner != null) {
-            throw new IllegalArgumentException("domain " + domain + " is served twice on listener " + identity
-                + " (by " + owner + " and " + host.origin() + ")");
+            throw new IrInvariantViolation("domain " + domain + " is served twice on listener " + identity
+                + " (by " + owner + " and " + host.origin() + ")", owner, host.origin());
           }
         }
         if (checkedRoutes.add(host.routes())) {
@@ -104,8 +108,8 @@ public record Ir(List<Listener> listeners, List<Cluster> clusters, List<Secret> 
         }
         Optional<RoutePolicies.Mirror> mirror = forwarding.policy().mirror();
         if (mirror.isPresent() && !clusters.containsKey(mirror.get().cluster())) {
-          throw new IllegalArgumentException(route.origin() + " mirrors to cluster " + mirror.get().cluster()
-              + ", which is not in the IR");
+          throw new IrInvariantViolation(route.origin() + " mirrors to cluster " + mirror.get().cluster()
+              + ", which is not in the IR", route.origin());
         }
       }
     }
@@ -113,7 +117,8 @@ public record Ir(List<Listener> listeners, List<Cluster> clusters, List<Secret> 
 
   private static void requireCluster(Route route, ResourceKey key, Map<ResourceKey, Cluster> clusters) {
     if (!clusters.containsKey(key)) {
-      throw new IllegalArgumentException(route.origin() + " forwards to cluster " + key + ", which is not in the IR");
+      throw new IrInvariantViolation(route.origin() + " forwards to cluster " + key + ", which is not in the IR",
+          route.origin());
     }
   }
 
@@ -122,11 +127,11 @@ public record Ir(List<Listener> listeners, List<Cluster> clusters, List<Secret> 
       Class<? extends Secret.Content> content) {
     Secret secret = secrets.get(name);
     if (secret == null) {
-      throw new IllegalArgumentException(user + " refers to secret " + name + ", which is not in the IR");
+      throw new IrInvariantViolation(user + " refers to secret " + name + ", which is not in the IR", user);
     }
     if (!content.isInstance(secret.content())) {
-      throw new IllegalArgumentException(user + " needs secret " + name + " to hold " + content.getSimpleName()
-          + ", it holds " + secret.content().getClass().getSimpleName());
+      throw new IrInvariantViolation(user + " needs secret " + name + " to hold " + content.getSimpleName()
+          + ", it holds " + secret.content().getClass().getSimpleName(), user, secret.origin());
     }
   }
 

@@ -39,12 +39,53 @@ public final class IrBuilder {
   private final List<Secret> secrets = new ArrayList<>();
   private final Map<ResourceKey, ObjectStatus> statuses = new HashMap<>();
   private final Map<ResourceKey, Optional<Instant>> created = new HashMap<>();
+  /** Statuses recorded twice: a front end's bug, contained by leaving the object out in {@link #build}. */
+  private final List<Breach> statusBreaches = new ArrayList<>();
 
-  /** The result of a build. */
-  public record Result(Ir ir, SortedMap<ResourceKey, ObjectStatus> statuses) {
+  /** Reason of an object left out because its IR elements broke an invariant of the {@link Ir}: a Holdfast bug. */
+  public static final String INTERNAL_ERROR = "InternalError"; // the IR knows no front end's reasons: same text
+
+  /**
+   * The result of a build.
+   *
+   * @param breaches the invariant breaches contained in this build, each by leaving its objects out
+   */
+  public record Result(Ir ir, SortedMap<ResourceKey, ObjectStatus> statuses, List<Breach> breaches) {
     public Result {
       Objects.requireNonNull(ir, "ir");
       statuses = Collections.unmodifiableSortedMap(new TreeMap<>(statuses));
+      breaches = List.copyOf(breaches);
+    }
+
+    public Result(Ir ir, SortedMap<ResourceKey, ObjectStatus> statuses) {
+      this(ir, statuses, List.of());
+    }
+  }
+
+  /** One {@link IrInvariantViolation} {@link #build} contained: the objects it left out, and why. */
+  public record Breach(List<ResourceKey> objects, String message) {
+    public Breach {
+      objects = List.copyOf(objects);
+      Objects.requireNonNull(message, "message");
+    }
+  }
+
+  /** How far a builder had got: see {@link #mark} and {@link #rollBack}. */
+  public record Mark(int listeners, int clusters, int secrets, Set<ResourceKey> statuses) {
+    public Mark {
+      statuses = Set.copyOf(statuses);
+    }
+  }
+
+  /** What was added between a {@link Mark} and now: one front end's share of a build. */
+  public record Contribution(List<Listener> listeners, List<Cluster> clusters, List<Secret> secrets,
+      List<ObjectStatus> statuses, Map<ResourceKey, Optional<Instant>> created) {
+    public Contribution {
+      listeners = List.copyOf(listeners);
+      clusters = List.copyOf(clusters);
+      secrets = List.copyOf(secrets);
+      statuses = List.copyOf(statuses);
+      created = Map.copyOf(created);
     }
   }
 
@@ -64,13 +105,18 @@ public final class IrBuilder {
   }
 
   /**
-   * Records an object's status and its creation time (its age when it claims); one status per object.
+   * Records an object's status and its creation time (its age when it claims); one status per object: a second
+   * one is a front end's bug, which {@link #build} contains by leaving the object out with an
+   * {@link #INTERNAL_ERROR}.
    *
    * @param createdAt empty when the source does not know it: the object then counts as newest
    */
   public IrBuilder status(ObjectStatus status, Optional<Instant> createdAt) {
     if (statuses.putIfAbsent(status.key(), status) != null) {
-      throw new IllegalArgumentException("status of " + status.key() + " recorded twice");
+      // A front end's bug, contained on the object: it is left out of the IR and says why.
+      String message = "status of " + status.key() + " recorded twice";
+      statusBreaches.add(new Breach(List.of(status.key()), message));
+      return this;
     }
     created.put(status.key(), createdAt);
     return this;
@@ -112,11 +158,122 @@ public final class IrBuilder {
         .findFirst();
   }
 
+  /** The builder's progress so far, for a caller that may need to undo what one front end added. */
+  public Mark mark() {
+    return new Mark(listeners.size(), clusters.size(), secrets.size(), statuses.keySet());
+  }
+
+  /** Removes everything added since {@code mark} (elements and statuses); the builder is as it was then. */
+  public void rollBack(Mark mark) {
+    statusBreaches.removeIf(b -> !mark.statuses().containsAll(b.objects()));
+    listeners.subList(mark.listeners(), listeners.size()).clear();
+    clusters.subList(mark.clusters(), clusters.size()).clear();
+    secrets.subList(mark.secrets(), secrets.size()).clear();
+    statuses.keySet().retainAll(mark.statuses());
+    created.keySet().retainAll(mark.statuses());
+  }
+
+  /** The statuses recorded so far, for a caller whose {@link #build} failed and that still reports them. */
+  public SortedMap<ResourceKey, ObjectStatus> statusesSoFar() {
+    return new TreeMap<>(statuses);
+  }
+
+  /** What was added since {@code mark}. */
+  public Contribution since(Mark mark) {
+    List<ObjectStatus> added = statuses.values().stream().filter(st -> !mark.statuses().contains(st.key())).toList();
+    Map<ResourceKey, Optional<Instant>> times = new HashMap<>();
+    added.forEach(st -> times.put(st.key(), created.getOrDefault(st.key(), Optional.empty())));
+    return new Contribution(listeners.subList(mark.listeners(), listeners.size()),
+        clusters.subList(mark.clusters(), clusters.size()), secrets.subList(mark.secrets(), secrets.size()), added,
+        times);
+  }
+
+  /**
+   * Settles the claims and assembles the {@link Ir}. Total for invariant breaches: an {@link IrInvariantViolation}
+   * (a front end lowered something inconsistent, which is a Holdfast bug) leaves the objects it names out of the
+   * IR, with an {@link #INTERNAL_ERROR} error on each, and the IR is assembled again from the rest; each round
+   * leaves at least one more object out, so there are at most as many rounds as objects. The breaches are in
+   * {@link Result#breaches()}.
+   */
   public Result build() {
-    List<Listener> kept = settleSockets(listeners.stream().filter(l -> l instanceof Listener.Socket).toList());
-    kept.addAll(settleTargets(listeners.stream().filter(l -> l instanceof Listener.ClientApi).toList()));
+    Map<ResourceKey, ObjectStatus> lowered = new HashMap<>(statuses);
+    Set<ResourceKey> leftOut = new HashSet<>();
+    List<Breach> breaches = new ArrayList<>(statusBreaches);
+    statusBreaches.forEach(b -> leftOut.addAll(b.objects()));
+    rejectLeftOut(breaches);
+    while (true) {
+      try {
+        return new Result(assemble(leftOut), new TreeMap<>(statuses), breaches);
+      } catch (IrInvariantViolation violation) {
+        List<ResourceKey> fresh = violation.involved().stream().filter(leftOut::add).toList();
+        if (fresh.isEmpty()) {
+          // Cannot happen (the elements of objects left out are not assembled); not a loop either way.
+          throw new IllegalStateException("invariant breach among objects already left out", violation);
+        }
+        breaches.add(new Breach(fresh, violation.getMessage()));
+        // Settling again from the front ends' statuses: the previous round's claim findings would repeat.
+        statuses.clear();
+        statuses.putAll(lowered);
+        rejectLeftOut(breaches);
+      }
+    }
+  }
+
+  private void rejectLeftOut(List<Breach> breaches) {
+    for (Breach breach : breaches) {
+      breach.objects().forEach(key -> reject(Origin.of(key), INTERNAL_ERROR, "Holdfast could not build this"
+          + " object's config and leaves it out: " + breach.message() + ". This is a bug in Holdfast;"
+          + " please report it"));
+    }
+  }
+
+  private Ir assemble(Set<ResourceKey> leftOut) {
+    List<Listener> candidates = leftOut.isEmpty() ? listeners : withoutObjects(listeners, leftOut);
+    List<Listener> kept = settleSockets(candidates.stream().filter(l -> l instanceof Listener.Socket).toList());
+    kept.addAll(settleTargets(candidates.stream().filter(l -> l instanceof Listener.ClientApi).toList()));
     List<Listener> settled = kept.stream().map(this::settleDomains).toList();
-    return new Result(new Ir(settled, clusters, secrets), new TreeMap<>(statuses));
+    return new Ir(settled,
+        clusters.stream().filter(c -> !leftOut.contains(c.origin().object())).toList(),
+        secrets.stream().filter(c -> !leftOut.contains(c.origin().object())).toList());
+  }
+
+  /** {@code all} without the listeners, filter chains, virtual hosts and routes of the objects {@code leftOut}. */
+  private static List<Listener> withoutObjects(List<Listener> all, Set<ResourceKey> leftOut) {
+    List<Listener> out = new ArrayList<>();
+    for (Listener listener : all) {
+      if (leftOut.contains(listener.origin().object())) {
+        continue;
+      }
+      if (listener instanceof Listener.ClientApi client) {
+        without(client.virtualHost(), leftOut).ifPresent(host ->
+            out.add(new Listener.ClientApi(client.origin(), client.target(), host)));
+        continue;
+      }
+      Listener.Socket socket = (Listener.Socket) listener;
+      List<Listener.FilterChain> chains = new ArrayList<>();
+      for (Listener.FilterChain chain : socket.filterChains()) {
+        if (leftOut.contains(chain.origin().object())) {
+          continue;
+        }
+        chains.add(chain instanceof Listener.FilterChain.Http http
+            ? http.withVirtualHosts(http.virtualHosts().stream()
+                .flatMap(h -> without(h, leftOut).stream()).toList())
+            : chain);
+      }
+      if (!chains.isEmpty()) {
+        out.add(socket.withFilterChains(chains));
+      }
+    }
+    return out;
+  }
+
+  private static Optional<VirtualHost> without(VirtualHost host, Set<ResourceKey> leftOut) {
+    if (leftOut.contains(host.origin().object())) {
+      return Optional.empty();
+    }
+    List<Route> routes = host.routes().stream().filter(r -> !leftOut.contains(r.origin().object())).toList();
+    return Optional.of(routes.size() == host.routes().size() ? host
+        : new VirtualHost(host.origin(), host.domains(), routes));
   }
 
   private List<Listener> settleSockets(List<Listener> sockets) {

@@ -122,6 +122,80 @@ class IrBuilderTest {
     assertThat(result.statuses().get(NEW_GATEWAY).isAccepted()).isTrue();
   }
 
+  /** A front end's bug (a route to a cluster it never added) costs only the object whose route it is. */
+  @Test
+  void anInvariantBreachLeavesOutOnlyTheObjectsItNames() {
+    ResourceKey upstream = new ResourceKey("Upstream", "demo", "u");
+    ResourceKey broken = new ResourceKey("RouteTable", "demo", "broken");
+    IrBuilder builder = new IrBuilder();
+    accepted(builder, OLD_GATEWAY, EARLY);
+    accepted(builder, OLD_ROUTES, EARLY);
+    accepted(builder, NEW_ROUTES, LATE);
+    accepted(builder, broken, LATE);
+    builder.add(new Cluster(Origin.of(upstream), java.time.Duration.ofSeconds(1), Cluster.LbPolicy.ROUND_ROBIN, false,
+        List.of()));
+    Route good = route(OLD_ROUTES, upstream);
+    Route dangling = route(broken, new ResourceKey("Upstream", "demo", "never-added"));
+    builder.add(new Listener.Socket(Origin.of(OLD_GATEWAY), "0.0.0.0", 8080, List.of(new Listener.FilterChain.Http(
+        Origin.of(OLD_GATEWAY), "http", Listener.ChainMatch.ANY, Optional.empty(), List.of(
+            new VirtualHost(Origin.of(OLD_ROUTES), List.of("a.test"), List.of(good, dangling)),
+            new VirtualHost(Origin.of(NEW_ROUTES), List.of("b.test"), List.of(route(NEW_ROUTES, upstream))))))));
+
+    IrBuilder.Result result = builder.build();
+
+    assertThat(result.breaches()).singleElement().satisfies(breach -> {
+      assertThat(breach.objects()).containsExactly(broken);
+      assertThat(breach.message()).contains("never-added");
+    });
+    assertThat(result.ir().listeners().get(0).virtualHosts()).extracting(VirtualHost::origin)
+        .containsExactly(Origin.of(OLD_ROUTES), Origin.of(NEW_ROUTES));
+    assertThat(result.ir().listeners().get(0).virtualHosts().get(0).routes()).containsExactly(good);
+    ObjectStatus left = result.statuses().get(broken);
+    assertThat(left.isAccepted()).isFalse();
+    assertThat(left.condition(Condition.ACCEPTED).reason()).isEqualTo(IrBuilder.INTERNAL_ERROR);
+    assertThat(left.findings()).singleElement().satisfies(f -> assertThat(f.message()).contains("never-added"));
+    assertThat(result.statuses().get(OLD_ROUTES).isAccepted()).isTrue();
+    assertThat(result.statuses().get(NEW_ROUTES).findings()).isEmpty();
+  }
+
+  @Test
+  void aStatusRecordedTwiceIsContainedOnItsObject() {
+    IrBuilder builder = new IrBuilder();
+    accepted(builder, OLD_GATEWAY, EARLY);
+    accepted(builder, OLD_GATEWAY, EARLY);
+    accepted(builder, NEW_GATEWAY, LATE);
+    builder.add(socket(OLD_GATEWAY, "0.0.0.0", 8080)).add(socket(NEW_GATEWAY, "0.0.0.0", 8081));
+
+    IrBuilder.Result result = builder.build();
+    assertThat(result.ir().listeners()).extracting(Listener::origin).containsExactly(Origin.of(NEW_GATEWAY));
+    assertThat(result.statuses().get(OLD_GATEWAY).condition(Condition.ACCEPTED).reason())
+        .isEqualTo(IrBuilder.INTERNAL_ERROR);
+    assertThat(result.breaches()).extracting(IrBuilder.Breach::objects).containsExactly(List.of(OLD_GATEWAY));
+  }
+
+  @Test
+  void aRollBackForgetsWhatWasAddedSinceTheMark() {
+    IrBuilder builder = new IrBuilder();
+    accepted(builder, OLD_GATEWAY, EARLY);
+    builder.add(socket(OLD_GATEWAY, "0.0.0.0", 8080));
+    IrBuilder.Mark mark = builder.mark();
+    accepted(builder, NEW_GATEWAY, LATE);
+    builder.add(socket(NEW_GATEWAY, "0.0.0.0", 8081));
+    assertThat(builder.since(mark).statuses()).extracting(ObjectStatus::key).containsExactly(NEW_GATEWAY);
+    assertThat(builder.since(mark).listeners()).extracting(Listener::origin).containsExactly(Origin.of(NEW_GATEWAY));
+
+    builder.rollBack(mark);
+    IrBuilder.Result result = builder.build();
+    assertThat(result.ir().listeners()).extracting(Listener::origin).containsExactly(Origin.of(OLD_GATEWAY));
+    assertThat(result.statuses()).containsOnlyKeys(OLD_GATEWAY);
+  }
+
+  private static Route route(ResourceKey owner, ResourceKey cluster) {
+    return new Route(Origin.of(owner).at("spec.routes[0]"), owner.name(), new RouteMatch(
+        new RouteMatch.PathMatch.Prefix("/"), List.of(), List.of()), new RouteAction.Forward(cluster,
+        RouteAction.ForwardPolicy.NONE));
+  }
+
   private static void accepted(IrBuilder builder, ResourceKey key, Instant created) {
     builder.status(ObjectStatus.of(key, 1, List.of()), Optional.of(created));
   }

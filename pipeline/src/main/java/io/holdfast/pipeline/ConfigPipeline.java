@@ -12,6 +12,7 @@ import io.holdfast.xds.server.XdsCache;
 import io.holdfast.xds.snapshot.XdsSnapshot;
 import io.holdfast.xds.translate.Translation;
 import io.holdfast.xds.translate.Translator;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
@@ -31,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * Not thread-safe by design: one source thread calls {@link #apply}, in order.
  *
  * <p>Nothing here discards the last good config: a rejected resource keeps serving its last accepted version
- * (the front end's last-good memory), and a failure anywhere leaves the previous snapshot in place.
+ * (the front end's last-good memory), a failure of Holdfast in one front end or IR element costs only the objects
+ * involved ({@link ConfigCheck}), and a failure in translation leaves the previous snapshot in place.
  */
 public final class ConfigPipeline {
   private static final Logger log = LoggerFactory.getLogger(ConfigPipeline.class);
@@ -50,41 +52,50 @@ public final class ConfigPipeline {
   private final ConfigCheck check;
   private final Translator translator = new Translator();
   private final Timer buildTimer;
+  /** Prometheus: {@code holdfast_config_build_failures_total{stage}}. */
+  static final String BUILD_FAILURES = "holdfast.config.build.failures";
+  private final java.util.Map<BuildProblem.Stage, Counter> failures = new java.util.EnumMap<>(BuildProblem.Stage.class);
   /** The config of the latest {@link #apply}, for readers on other threads (the admission webhook). */
   private volatile GatewayConfig currentInput;
 
   public ConfigPipeline(XdsCache cache, StatusBoard board, Clock clock, MeterRegistry registry,
       Consumer<Translation> onNewSnapshot) {
-    this(cache, board, clock, registry, onNewSnapshot, GatewayApiFrontEnd.DEFAULT_CONTROLLER_NAME);
+    this(cache, board, clock, registry, onNewSnapshot, PipelineSettings.DEFAULTS);
   }
 
   /** As above; the Gateway API front end programs the GatewayClasses naming {@code gatewayControllerName}. */
   public ConfigPipeline(XdsCache cache, StatusBoard board, Clock clock, MeterRegistry registry,
       Consumer<Translation> onNewSnapshot, String gatewayControllerName) {
-    this(cache, board, clock, registry, onNewSnapshot, gatewayControllerName, InputLimits.DEFAULTS);
+    this(cache, board, clock, registry, onNewSnapshot, new PipelineSettings(gatewayControllerName));
   }
 
   /** As above; the front ends check against {@code limits}. */
   public ConfigPipeline(XdsCache cache, StatusBoard board, Clock clock, MeterRegistry registry,
       Consumer<Translation> onNewSnapshot, String gatewayControllerName, InputLimits limits) {
+    this(cache, board, clock, registry, onNewSnapshot, new PipelineSettings(gatewayControllerName, limits));
+  }
+
+  /** As above, with the front ends configured by {@code settings} (the same value validate and the webhook use). */
+  public ConfigPipeline(XdsCache cache, StatusBoard board, Clock clock, MeterRegistry registry,
+      Consumer<Translation> onNewSnapshot, PipelineSettings settings) {
     this(Objects.requireNonNull(cache, "cache")::setSnapshot, board, clock, registry, onNewSnapshot,
-        new ConfigCheck(Objects.requireNonNull(gatewayControllerName, "gatewayControllerName"), limits));
+        new ConfigCheck(settings));
+  }
+
+  /** As above, with a given check (see {@link ConfigCheck#of}). */
+  public ConfigPipeline(XdsCache cache, StatusBoard board, Clock clock, MeterRegistry registry,
+      Consumer<Translation> onNewSnapshot, ConfigCheck check) {
+    this(Objects.requireNonNull(cache, "cache")::setSnapshot, board, clock, registry, onNewSnapshot, check);
   }
 
   ConfigPipeline(SnapshotTarget cache, StatusBoard board, Clock clock, MeterRegistry registry,
       Consumer<Translation> onNewSnapshot) {
-    this(cache, board, clock, registry, onNewSnapshot, GatewayApiFrontEnd.DEFAULT_CONTROLLER_NAME);
+    this(cache, board, clock, registry, onNewSnapshot, new ConfigCheck(PipelineSettings.DEFAULTS));
   }
 
   ConfigPipeline(SnapshotTarget cache, StatusBoard board, Clock clock, MeterRegistry registry,
-      Consumer<Translation> onNewSnapshot, String gatewayControllerName) {
-    this(cache, board, clock, registry, onNewSnapshot,
-        new ConfigCheck(Objects.requireNonNull(gatewayControllerName, "gatewayControllerName")));
-  }
-
-  private ConfigPipeline(SnapshotTarget cache, StatusBoard board, Clock clock, MeterRegistry registry,
       Consumer<Translation> onNewSnapshot, ConfigCheck check) {
-    this.check = check;
+    this.check = Objects.requireNonNull(check, "check");
     this.cache = Objects.requireNonNull(cache, "cache");
     this.board = Objects.requireNonNull(board, "board");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -92,32 +103,69 @@ public final class ConfigPipeline {
     this.buildTimer = Timer.builder("holdfast.snapshot.build")
         .description("Time to validate and translate the config into a snapshot")
         .register(registry);
+    for (BuildProblem.Stage stage : BuildProblem.Stage.values()) {
+      // Registered at 0 from the start, so an alert on an increase sees the first failure.
+      failures.put(stage, Counter.builder(BUILD_FAILURES)
+          .description("Failures of Holdfast itself contained in a config build, by stage: objects left out or"
+              + " standing in from a last good build (frontend, ir), or a build not served (translate, publish)")
+          .tag("stage", stage.label())
+          .register(registry));
+    }
   }
 
-  /** Validates, translates and publishes {@code config}; returns whether the served snapshot changed. */
+  /**
+   * Validates, translates and publishes {@code config}; returns whether the served snapshot changed. Never throws
+   * (short of an error that leaves the JVM unsound): a failure of a front end or the IR builder is contained by
+   * {@link ConfigCheck}; one of translation or publication keeps the previous snapshot served. Each is counted
+   * in {@value #BUILD_FAILURES} and is the {@link StatusBoard#lastOutcome() last outcome} until a build succeeds.
+   */
   public boolean apply(GatewayConfig config, List<ManifestError> manifestErrors) {
     currentInput = Objects.requireNonNull(config, "config");
+    long start = System.nanoTime();
+    ConfigCheck.Result checked = check.run(config);
+    List<BuildProblem> problems = new java.util.ArrayList<>(checked.problems());
+    BuildProblem.Stage stage = BuildProblem.Stage.TRANSLATE;
+    boolean served = false;
     try {
-      long start = System.nanoTime();
-      ConfigCheck.Result checked = check.run(config);
       Translation translation = translator.translate(checked.built().ir());
+      stage = BuildProblem.Stage.PUBLISH;
       SortedMap<ResourceKey, ResourceStatus> statuses = checked.statuses();
       buildTimer.record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
       // Served first, then shown: a proxy may NACK the new version before the board learns it, and the board
       // keeps such a NACK for the version it is about to be told (StatusBoard.onNack).
       boolean changed = cache.setSnapshot(translation.snapshot());
+      served = true;
       board.publish(new StatusBoard.Build(translation.snapshot().version(), clock.instant(), statuses,
           manifestErrors, translation, gatewayApiStatuses(config, checked)));
       logVerdicts(statuses, manifestErrors, translation, changed);
       if (changed) {
         onNewSnapshot.accept(translation);
       }
+      finish(problems, true);
       return changed;
-    } catch (RuntimeException e) {
-      // A bug in the front end or translation must not take serving down: keep the last snapshot.
-      log.error("config build failed; still serving the previous snapshot", e);
-      return false;
+    } catch (RuntimeException | Error e) {
+      if (io.holdfast.common.WorkerFailures.isFatal(e)) {
+        throw e;
+      }
+      // A bug in translation must not take serving down: keep the last snapshot, and say so.
+      log.error("config build failed stage={} served={}", stage.label(), served, e);
+      problems.add(new BuildProblem(stage, List.of(), (stage == BuildProblem.Stage.TRANSLATE
+          ? "the config could not be translated" : "the build could not be published") + " ("
+          + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")"
+          + (served ? "" : "; the previous snapshot is still served")));
+      finish(problems, served);
+      return served;
     }
+  }
+
+  /** Counts the problems and records the outcome; the latest failure first, as the banner shows one. */
+  private void finish(List<BuildProblem> problems, boolean served) {
+    problems.forEach(p -> failures.get(p.stage()).increment());
+    List<BuildProblem> ordered = new java.util.ArrayList<>(problems);
+    if (!served && !ordered.isEmpty()) {
+      java.util.Collections.rotate(ordered, 1); // the failure that stopped the build leads
+    }
+    board.recordOutcome(new BuildOutcome(clock.instant(), served, ordered));
   }
 
   /**

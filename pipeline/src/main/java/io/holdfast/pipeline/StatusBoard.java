@@ -63,6 +63,7 @@ public final class StatusBoard {
   private final Deque<NackEvent> pending = new ArrayDeque<>();
   private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
   private final List<Runnable> publishListeners = new CopyOnWriteArrayList<>();
+  private volatile BuildOutcome lastOutcome;
 
   /** The current build and the NACKs of its version, swapped together. */
   private record View(Build build, Nacks nacks) {
@@ -83,6 +84,19 @@ public final class StatusBoard {
         }
       }
     }
+  }
+
+  /** How the latest build went; empty before the first. */
+  public Optional<BuildOutcome> lastOutcome() {
+    return Optional.ofNullable(lastOutcome);
+  }
+
+  /**
+   * Records how the latest build went (the pipeline calls it after each build, after {@link #publish} when the
+   * build was served). A failed build publishes nothing else: the board goes on showing the build still served.
+   */
+  public void recordOutcome(BuildOutcome outcome) {
+    lastOutcome = java.util.Objects.requireNonNull(outcome, "outcome"); // read on demand: no listener to tell
   }
 
   public Optional<Build> current() {
@@ -157,6 +171,7 @@ public final class StatusBoard {
     Map<String, Object> out = new LinkedHashMap<>();
     View now = view;
     Build build = now.build();
+    out.put("lastBuild", lastOutcome().map(BuildOutcome::toState).orElse(null));
     if (build == null) {
       out.put("version", null);
       return out;

@@ -64,7 +64,7 @@ class ConfigPipelineTest {
   @Test
   void gatewayApiStatusesReachTheBoardAndARouteWithoutOurParentsGetsAnEmptyOne() {
     ConfigPipeline pipeline = new ConfigPipeline(snapshot -> true, board, Clock.fixed(NOW, ZoneOffset.UTC),
-        new SimpleMeterRegistry(), translation -> { }, "holdfast.test/gw");
+        new SimpleMeterRegistry(), translation -> { }, new ConfigCheck("holdfast.test/gw"));
     String docs = """
         apiVersion: gateway.networking.k8s.io/v1
         kind: GatewayClass

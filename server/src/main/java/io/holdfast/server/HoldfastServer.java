@@ -3,7 +3,9 @@ package io.holdfast.server;
 import io.holdfast.election.ElectionMetrics;
 import io.holdfast.election.Leadership;
 import io.holdfast.ir.NackListener;
+import io.holdfast.pipeline.ConfigCheck;
 import io.holdfast.pipeline.ConfigPipeline;
+import io.holdfast.pipeline.PipelineSettings;
 import io.holdfast.pipeline.StatusBoard;
 import io.holdfast.server.admin.AdminServer;
 import io.holdfast.server.admin.AdminSources;
@@ -73,9 +75,15 @@ public final class HoldfastServer implements AutoCloseable {
 
   /** Starts serving; on failure, whatever had started is stopped again before the exception propagates. */
   public static HoldfastServer start(ServeSettings settings, Clock clock) throws IOException {
+    return start(settings, clock, ConfigCheck::new);
+  }
+
+  /** As above, the pipeline's check made by {@code checks} from the settings (fault injection in tests). */
+  static HoldfastServer start(ServeSettings settings, Clock clock,
+      java.util.function.Function<PipelineSettings, ConfigCheck> checks) throws IOException {
     HoldfastServer s = new HoldfastServer(clock, settings.fileMode() ? identity() : settings.election().identity());
     try {
-      s.startAll(settings);
+      s.startAll(settings, checks);
       return s;
     } catch (IOException | RuntimeException e) {
       s.close();
@@ -83,7 +91,9 @@ public final class HoldfastServer implements AutoCloseable {
     }
   }
 
-  private void startAll(ServeSettings settings) throws IOException {
+  private void startAll(ServeSettings settings, java.util.function.Function<PipelineSettings, ConfigCheck> checks)
+      throws IOException {
+    WorkerFailureMetrics.bind(registry);
     Optional<SnapshotStore> store = settings.snapshotDir()
         .map(dir -> SnapshotStore.open(dir, leadership.identity(), clock, registry,
             settings.snapshotKeyFile().map(SnapshotKey::read)));
@@ -124,12 +134,13 @@ public final class HoldfastServer implements AutoCloseable {
     ConfigPipeline pipeline = new ConfigPipeline(cache, board, clock, registry, translation -> {
       certificates.update(translation.snapshot());
       store.ifPresent(s -> s.save(translation.snapshot(), ages.current()));
-    }, settings.gatewayControllerName(), settings.limits());
+    }, checks.apply(settings.pipeline()));
     if (settings.webhook().isPresent()) {
       ServeSettings.Webhook w = settings.webhook().get();
-      // Every replica serves it: the judgement reads only this replica's view and writes nothing.
+      // Every replica serves it: the judgement reads only this replica's view and writes nothing. It judges with
+      // the pipeline's own settings, so its verdicts are the server's.
       webhook = AdmissionWebhook.builder(w.socketAddress(), XdsTls.serverOnly(w.certificate(), w.key()),
-          pipeline::currentInput).meterRegistry(registry).limits(settings.limits()).start();
+          pipeline::currentInput).pipelineSettings(settings.pipeline()).meterRegistry(registry).start();
       started.push(webhook);
     }
     board.onPublish(() -> staleSince = Optional.empty()); // a source built a config: disk copy superseded

@@ -2,6 +2,7 @@ package io.holdfast.frontend.holdfast;
 
 import io.holdfast.api.Problem;
 import io.holdfast.api.ResourceKey;
+import io.holdfast.ir.Condition;
 import io.holdfast.ir.ObjectStatus;
 import java.util.List;
 import java.util.Objects;
@@ -30,12 +31,19 @@ public record ResourceStatus(ResourceKey key, long observedGeneration, State sta
 
   /**
    * The view of {@code status}: REJECTED if its Accepted condition is False, else WARNING if it has findings,
-   * else ACCEPTED; the problems are its findings in order (errors, warnings, notes).
+   * else ACCEPTED; the problems are its findings in order (errors, warnings, notes). Total: a status rejected by
+   * its conditions alone (a front end that set Accepted=False without a finding, as the Gateway API's route and
+   * listener conditions do) gets one problem made of that condition's reason and message, so no rejection is
+   * ever shown without a reason and no status, however a front end built it, can stop a build here.
    */
   public static ResourceStatus of(ObjectStatus status) {
-    List<Problem> problems = status.findings().stream()
-        .map(f -> new Problem(f.field(), f.reason(), f.message())).toList();
+    List<Problem> problems = new java.util.ArrayList<>(status.findings().stream()
+        .map(f -> new Problem(f.field(), f.reason(), f.message())).toList());
     State state = !status.isAccepted() ? State.REJECTED : problems.isEmpty() ? State.ACCEPTED : State.WARNING;
+    if (state == State.REJECTED && problems.isEmpty()) {
+      Condition accepted = status.condition(Condition.ACCEPTED);
+      problems.add(new Problem("", accepted.reason(), accepted.message()));
+    }
     return new ResourceStatus(status.key(), status.observedGeneration(), state, problems);
   }
 

@@ -100,33 +100,43 @@ public final class Validator {
 
     Instant now = clock.instant();
     for (Upstream upstream : upstreams) {
-      UpstreamRules.check(upstream, ledger.sink(upstream.key()));
-      upstream.options().tls().ifPresent(tls -> TlsRules.report(
-          TlsRules.materialFindings(tls, upstream.metadata().namespace(), config, now), ledger.sink(upstream.key())));
+      guarded(ledger, upstream.key(), () -> {
+        UpstreamRules.check(upstream, ledger.sink(upstream.key()));
+        upstream.options().tls().ifPresent(tls -> TlsRules.report(
+            TlsRules.materialFindings(tls, upstream.metadata().namespace(), config, now),
+            ledger.sink(upstream.key())));
+      });
     }
     Map<ResourceKey, Upstream> upstreamsByKey = new TreeMap<>();
     upstreams.forEach(u -> upstreamsByKey.put(u.key(), u));
     for (RouteTable table : routeTables) {
-      RouteTableRules.check(table, ledger.sink(table.key()));
-      checkReferences(table, table.routes(), ledger);
-      RouteOptionsRules.checkReferences(table.key(), table.metadata().namespace(), table.routes(), upstreamsByKey,
-          ledger);
+      guarded(ledger, table.key(), () -> {
+        RouteTableRules.check(table, ledger.sink(table.key()));
+        checkReferences(table, table.routes(), ledger);
+        RouteOptionsRules.checkReferences(table.key(), table.metadata().namespace(), table.routes(),
+            upstreamsByKey, ledger);
+      });
     }
     for (VirtualService vs : virtualServices) {
-      VirtualServiceRules.check(vs, ledger.sink(vs.key()));
-      vs.sslConfig().ifPresent(ssl -> TlsRules.check(vs, ssl, config, now, ledger.sink(vs.key())));
-      checkReferences(vs, vs.routes(), ledger);
-      RouteOptionsRules.checkReferences(vs.key(), vs.metadata().namespace(), vs.routes(), upstreamsByKey, ledger);
+      guarded(ledger, vs.key(), () -> {
+        VirtualServiceRules.check(vs, ledger.sink(vs.key()));
+        vs.sslConfig().ifPresent(ssl -> TlsRules.check(vs, ssl, config, now, ledger.sink(vs.key())));
+        checkReferences(vs, vs.routes(), ledger);
+        RouteOptionsRules.checkReferences(vs.key(), vs.metadata().namespace(), vs.routes(), upstreamsByKey,
+            ledger);
+      });
     }
     Conflicts.domains(served(virtualServices, ledger), ledger);
     Map<RouteTable, String> grpcTables =
         DelegationRules.check(served(virtualServices, ledger), routeTables, ledger);
     GrpcRules.check(served(virtualServices, ledger), grpcTables, served(upstreams, ledger), ledger);
 
-    gateways.forEach(g -> GatewayRules.check(g, ledger.sink(g.key())));
+    gateways.forEach(g -> guarded(ledger, g.key(), () -> GatewayRules.check(g, ledger.sink(g.key()))));
     for (TcpGateway tcp : tcpGateways) {
-      TcpGatewayRules.check(tcp, ledger.sink(tcp.key()));
-      checkUpstreamRefs(tcp, ledger);
+      guarded(ledger, tcp.key(), () -> {
+        TcpGatewayRules.check(tcp, ledger.sink(tcp.key()));
+        checkUpstreamRefs(tcp, ledger);
+      });
     }
     Conflicts.listeners(served(gateways, ledger), served(tcpGateways, ledger), ledger);
     Map<Gateway, List<VirtualService>> https = new java.util.LinkedHashMap<>();
@@ -158,6 +168,23 @@ public final class Validator {
       log.debug("validated resources={} rejected={}", result.statuses().size(), rejected);
     }
     return result;
+  }
+
+  /**
+   * Runs one object's own rules; if they throw (a bug in a rule, never the user's fault) the object alone is
+   * rejected with {@link Reasons#INTERNAL_ERROR}, and every other object is judged as usual. Errors that leave the
+   * JVM unsound are not caught: the worker's guard ends the process.
+   */
+  private static void guarded(Ledger ledger, ResourceKey key, Runnable rules) {
+    try {
+      rules.run();
+    } catch (RuntimeException e) {
+      log.error("validation rules failed on one object; it is rejected and the others are judged as usual"
+          + " resource={}", key, e);
+      ledger.error(key, "", Reasons.INTERNAL_ERROR, "Holdfast failed while checking this object ("
+          + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage())
+          + ") and does not serve it. This is a bug in Holdfast; please report it");
+    }
   }
 
   /** Registers every key and rejects keys defined more than once; returns those keys. */

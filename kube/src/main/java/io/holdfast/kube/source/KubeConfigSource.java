@@ -255,9 +255,12 @@ public final class KubeConfigSource implements AutoCloseable {
         config.secrets().size(), config.apiObjects().size());
     try {
       sink.accept(config);
-    } catch (RuntimeException e) {
-      log.error("config sink failed; the next change retries", e);
+    } catch (RuntimeException | Error e) {
       lastPushed = null; // hand the same content over again next time
+      if (e instanceof Error error) {
+        throw error; // the rebuild thread's guard counts it, and ends the process if it is fatal
+      }
+      log.error("config sink failed; the next change retries", e);
     }
   }
 
@@ -290,8 +293,10 @@ public final class KubeConfigSource implements AutoCloseable {
         }
         default -> { }
       }
-    } catch (RuntimeException e) {
-      log.error("kube health check failed", e);
+    } catch (Throwable e) {
+      // A scheduled task that throws is never run again: nothing may leave it (a fatal error ends the process).
+      log.error("kube health check failed error={}", e.toString());
+      io.holdfast.common.WorkerFailures.caught("kube-health", e);
     }
   }
 

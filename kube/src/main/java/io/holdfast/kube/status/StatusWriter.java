@@ -63,6 +63,8 @@ public final class StatusWriter implements AutoCloseable {
   /** The front end's default Gateway API controller name (its module is not this one's dependency). */
   public static final String DEFAULT_CONTROLLER_NAME = "holdfast.io/gateway-controller";
   /** Wait before the next pass after an unexpected failure, so a failure that repeats cannot spin. */
+  /** The writer's label in {@code holdfast_worker_failures_total}. */
+  public static final String WORKER = "status-writer";
   private static final long AFTER_FAILURE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
   private final Leadership leadership;
@@ -229,7 +231,9 @@ public final class StatusWriter implements AutoCloseable {
       } catch (Throwable e) {
         // Nothing may end this thread but close(): an Error here would otherwise stop status writing silently.
         log.error("status: unexpected failure in the writer, next pass in {} ms error=\"{}\"",
-            AFTER_FAILURE_NANOS / 1_000_000, e.toString(), e);
+            AFTER_FAILURE_NANOS / 1_000_000, e.toString());
+        // A fatal error (out of memory, ...) ends the process there, so the replica restarts sound.
+        io.holdfast.common.WorkerFailures.caught(WORKER, e);
         failed = true;
       }
       long untilResync = nextResync == Long.MAX_VALUE ? Long.MAX_VALUE : nextResync - System.nanoTime();

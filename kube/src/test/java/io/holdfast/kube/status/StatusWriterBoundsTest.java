@@ -162,8 +162,15 @@ class StatusWriterBoundsTest {
     answer.join();
   }
 
+  /**
+   * An error in a pass never ends the writer thread; one that leaves the JVM unsound (here a stack overflow) also
+   * goes to the fatal handler, which in production ends the process so that it restarts sound.
+   */
   @Test
-  void anErrorInAPassDoesNotEndTheWriterThread() {
+  void anErrorInAPassDoesNotEndTheWriterThreadAndAFatalOneReachesTheFatalHandler() {
+    List<String> fatal = new java.util.concurrent.CopyOnWriteArrayList<>();
+    io.holdfast.common.WorkerFailures.FatalHandler previous = io.holdfast.common.WorkerFailures.onFatal(
+        (worker, error) -> fatal.add(worker + " " + error));
     api.create(GATEWAY);
     api.onGet = () -> {
       api.onGet = () -> { };
@@ -174,6 +181,9 @@ class StatusWriterBoundsTest {
       w.publish(Statuses.all(List.of(GATEWAY), 1, State.ACCEPTED));
       await().atMost(Duration.ofSeconds(5)).until(() -> api.updates.get() == 1);
       assertThat(api.gets.get()).isEqualTo(2);
+      assertThat(fatal).singleElement().asString().startsWith(StatusWriter.WORKER).contains("StackOverflowError");
+    } finally {
+      io.holdfast.common.WorkerFailures.onFatal(previous);
     }
   }
 }

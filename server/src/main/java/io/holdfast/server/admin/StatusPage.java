@@ -121,6 +121,15 @@ final class StatusPage {
     if (Boolean.FALSE.equals(kube.get("synced"))) {
       warn.add("Not every kind has been listed from the API yet");
     }
+    Map<?, ?> lastBuild = map(map(state.get("config")).get("lastBuild"));
+    if ("failed".equals(lastBuild.get("outcome"))) {
+      bad.add("The last config build failed at stage " + text(lastBuild.get("stage")) + " ("
+          + text(lastBuild.get("message")) + "); the previous snapshot is still served");
+    } else if ("degraded".equals(lastBuild.get("outcome"))) {
+      int count = list(lastBuild.get("problems")).size();
+      bad.add("The last config build contained " + count + " internal " + (count == 1 ? "error" : "errors")
+          + ", first at stage " + text(lastBuild.get("stage")) + " (" + text(lastBuild.get("message")) + ")");
+    }
     long rejected = map(map(state.get("config")).get("resources")).values().stream()
         .filter(r -> "REJECTED".equals(map(r).get("state"))).count();
     if (rejected > 0) {
@@ -210,6 +219,16 @@ final class StatusPage {
     Object age = state.get("snapshotAgeSeconds");
     page.row("Built", "snapshot-age", age instanceof Number n ? humanDuration(seconds(n)) + " ago"
         : version == null ? "never" : "before this replica started (loaded from disk)");
+    Map<?, ?> lastBuild = map(map(state.get("config")).get("lastBuild"));
+    if (!lastBuild.isEmpty()) {
+      String outcome = text(lastBuild.get("outcome"));
+      page.row("Last build", "last-build", switch (outcome) {
+        case "ok" -> "served as given";
+        case "failed" -> "failed at stage " + text(lastBuild.get("stage")) + ": " + text(lastBuild.get("message"));
+        default -> "served with internal errors contained, first at stage " + text(lastBuild.get("stage")) + ": "
+            + text(lastBuild.get("message"));
+      }, outcome.equals("ok") ? "ok" : "bad");
+    }
     page.html.append("</table>");
   }
 

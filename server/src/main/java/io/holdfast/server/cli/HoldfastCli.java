@@ -133,12 +133,14 @@ public final class HoldfastCli {
     java.util.Set<String> options = new java.util.HashSet<>();
     serveLine.getCommandSpec().options().forEach(o -> options.add(o.longestName().replaceFirst("^--", "")));
     try {
-      // Serve settings (environment, --config-file) are no concern of the other commands.
-      SettingsSources sources = args.length > 0 && !args[0].equals("serve")
-          ? SettingsSources.load(new String[0], java.util.Map.of(), options)
-          : SettingsSources.load(args, env, options);
+      // Serve settings (environment, --config-file) are no concern of the other commands, except validate's share
+      // of them (PipelineOptions): it must judge with the very settings the server has.
+      boolean takesSettings = args.length == 0 || args[0].equals("serve") || args[0].equals("validate");
+      SettingsSources sources = takesSettings ? SettingsSources.load(args, env, options)
+          : SettingsSources.load(new String[0], java.util.Map.of(), options);
       serve.sources(sources);
       serveLine.setDefaultValueProvider(sources);
+      commandLine.getSubcommands().get("validate").setDefaultValueProvider(sources);
     } catch (IllegalArgumentException e) {
       err.println("holdfast: " + e.getMessage());
       err.flush();

@@ -77,11 +77,8 @@ final class ServeCommand implements Callable<Integer> {
       description = "Test aid: API server URL for the status writer only (default: the --kube-api-url one).")
   private String kubeStatusApiServer;
 
-  @Option(names = "--gateway-controller-name", paramLabel = "NAME",
-      defaultValue = ServeSettings.DEFAULT_GATEWAY_CONTROLLER_NAME,
-      description = "Kubernetes Gateway API: the controllerName of the GatewayClasses Holdfast programs, under which"
-          + " it writes route statuses (default: ${DEFAULT-VALUE}).")
-  private String gatewayControllerName;
+  @Mixin
+  private PipelineOptions pipeline = new PipelineOptions();
 
   @Option(names = "--gateway-address", paramLabel = "ADDRESS", split = ",",
       description = "Kubernetes Gateway API: an address (IP or host name) the proxies are reachable at, written to"
@@ -257,7 +254,7 @@ final class ServeCommand implements Callable<Integer> {
     return new ServeSettings(configDir, xdsAddress, port("xds-port", xdsPort), adminAddress,
         port("admin-port", adminPort), Optional.ofNullable(snapshotDir), logFormat(), tls(), kube,
         kubernetes ? election() : ServeSettings.SINGLE_REPLICA, Optional.ofNullable(snapshotKeyFile), webhook(),
-        gatewayControllerName, limits.limits(this::origin).withWebhookCheckTimes(
+        pipeline.gatewayControllerName, limits.limits(this::origin).withWebhookCheckTimes(
             duration("webhook-check-time", webhookCheckTime), duration("webhook-check-cpu-time", webhookCheckCpuTime)),
         new ServeSettings.GatewayAddressing(
             gatewayAddresses == null ? List.of() : gatewayAddresses.stream().map(String::trim)

@@ -231,6 +231,14 @@ public record ServeSettings(
     snapshotKeyFile = snapshotKeyFile.map(f -> f.toAbsolutePath().normalize());
   }
 
+  /**
+   * The settings every verdict depends on: the one value the server's pipeline, its admission webhook and
+   * {@code holdfast validate} build their checks from.
+   */
+  public io.holdfast.pipeline.PipelineSettings pipeline() {
+    return new io.holdfast.pipeline.PipelineSettings(gatewayControllerName, limits);
+  }
+
   /** True when config comes from files (and the config directory is set). */
   public boolean fileMode() {
     return kubernetes.isEmpty();

@@ -68,11 +68,14 @@ final class ValidateCommand implements Callable<Integer> {
           + " (default: ${DEFAULT-VALUE}).")
   private String output;
 
-  @Option(names = "--gateway-controller-name", paramLabel = "NAME",
-      defaultValue = "${env:HOLDFAST_GATEWAY_CONTROLLER_NAME:-" + ServeSettings.DEFAULT_GATEWAY_CONTROLLER_NAME + "}",
-      description = "Kubernetes Gateway API: judge GatewayClasses naming this controller as Holdfast's, as serve"
-          + " --gateway-controller-name does (default: ${DEFAULT-VALUE}; env HOLDFAST_GATEWAY_CONTROLLER_NAME).")
-  private String gatewayControllerName;
+  /** The serve options verdicts depend on, from the same flags, environment and config file as serve's. */
+  @Mixin
+  private PipelineOptions pipeline = new PipelineOptions();
+
+  @Option(names = "--config-file", paramLabel = "FILE",
+      description = "The serve settings file (YAML): validate takes the settings verdicts depend on from it, as"
+          + " serve does (flag > environment HOLDFAST_<OPTION> > file > default). Env: HOLDFAST_CONFIG_FILE.")
+  private Path configFile;
 
   @Mixin
   private LimitOptions limits = new LimitOptions();
@@ -88,14 +91,16 @@ final class ValidateCommand implements Callable<Integer> {
       case "json" -> true;
       default -> throw new ParameterException(spec.commandLine(), "--output must be text or json, got '" + output + "'");
     };
+    io.holdfast.pipeline.PipelineSettings settings;
     try {
-      ServeSettings.requireControllerName(gatewayControllerName);
+      settings = pipeline.settings();
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }
     ValidationReport report;
     try {
-      report = new ConfigValidation(gatewayControllerName, limits.limits(name -> "--" + name)).validate(read());
+      report = new ConfigValidation(new io.holdfast.pipeline.PipelineSettings(settings.gatewayControllerName(),
+          limits.limits(name -> "--" + name))).validate(read());
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }

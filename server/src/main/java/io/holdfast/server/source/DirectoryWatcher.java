@@ -6,6 +6,7 @@ import static java.nio.file.StandardWatchEventKinds.ENTRY_MODIFY;
 import static java.nio.file.StandardWatchEventKinds.OVERFLOW;
 
 import io.holdfast.common.Debounce;
+import io.holdfast.common.WorkerFailures;
 import java.io.IOException;
 import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.Files;
@@ -43,6 +44,8 @@ public final class DirectoryWatcher implements AutoCloseable {
   private static final Duration MAX_WAIT = Duration.ofSeconds(1);
   private static final Duration CLOSE_WAIT = Duration.ofSeconds(2);
   private static final Logger LOG = LoggerFactory.getLogger(DirectoryWatcher.class);
+  /** The watcher's label in {@code holdfast_worker_failures_total}. */
+  public static final String WORKER = "config-watcher";
 
   private final Path directory;
   private final ConfigFilesListener listener;
@@ -153,16 +156,19 @@ public final class DirectoryWatcher implements AutoCloseable {
           step();
         } catch (ClosedWatchServiceException e) {
           throw e;
-        } catch (RuntimeException e) {
-          // Never let one bad iteration end watching; the bounded wait keeps this from spinning.
-          LOG.error("config watcher iteration failed dir={} error={}", directory, e.toString(), e);
+        } catch (InterruptedException e) {
+          throw e;
+        } catch (Throwable e) {
+          // Never let one bad iteration end watching; the bounded wait keeps this from spinning. A fatal error
+          // (out of memory, stack overflow) ends the process instead, through WorkerFailures: a dead watcher
+          // would apply no edit again while every probe stayed green.
+          LOG.error("config watcher iteration failed dir={} error={}", directory, e.toString());
+          WorkerFailures.caught(WORKER, e);
           retryAt = clock.instant().plus(RETRY);
         }
       }
     } catch (ClosedWatchServiceException | InterruptedException e) {
       // close() was called
-    } catch (Throwable t) {
-      LOG.error("config watcher stopped unexpectedly dir={} error={}", directory, t.toString(), t);
     } finally {
       LOG.info("config watcher stopped dir={}", directory);
     }
@@ -282,7 +288,8 @@ public final class DirectoryWatcher implements AutoCloseable {
     try {
       listener.onConfigFiles(files);
     } catch (RuntimeException e) {
-      LOG.error("config listener failed dir={} error={}", directory, e.toString(), e);
+      LOG.error("config listener failed dir={} error={}", directory, e.toString());
+      WorkerFailures.caught(WORKER, e);
     }
   }
 }

@@ -6,8 +6,11 @@ import io.holdfast.api.InputLimits;
 import io.holdfast.api.TlsSecretData;
 import io.holdfast.api.ManifestError;
 import io.holdfast.api.ResourceKey;
+import io.holdfast.ir.Condition;
+import io.holdfast.ir.Finding;
 import io.holdfast.ir.ObjectStatus;
 import io.holdfast.pipeline.ConfigCheck;
+import io.holdfast.pipeline.PipelineSettings;
 import io.holdfast.server.source.ConfigFiles;
 import io.holdfast.server.source.FileProblem;
 import java.util.ArrayList;
@@ -25,23 +28,26 @@ import java.util.TreeMap;
  */
 public final class ConfigValidation {
   private final ConfigLoader loader = new ConfigLoader();
-  private final String gatewayControllerName;
-  private final InputLimits limits;
+  private final PipelineSettings settings;
 
-  /** Gateway API objects judged under the default controller name. */
+  /** Judged as a server started without flags would. */
   public ConfigValidation() {
-    this(io.holdfast.frontend.gatewayapi.GatewayApiFrontEnd.DEFAULT_CONTROLLER_NAME);
+    this(PipelineSettings.DEFAULTS);
   }
 
   /** Gateway API objects judged as a server with {@code --gateway-controller-name gatewayControllerName} would. */
   public ConfigValidation(String gatewayControllerName) {
-    this(gatewayControllerName, InputLimits.DEFAULTS);
+    this(new PipelineSettings(gatewayControllerName));
   }
 
   /** As above, with the bounds of a server given the same limit options. */
   public ConfigValidation(String gatewayControllerName, InputLimits limits) {
-    this.gatewayControllerName = java.util.Objects.requireNonNull(gatewayControllerName, "gatewayControllerName");
-    this.limits = java.util.Objects.requireNonNull(limits, "limits");
+    this(new PipelineSettings(gatewayControllerName, limits));
+  }
+
+  /** Judged as a server with these pipeline settings ({@code ServeSettings.pipeline()}) would. */
+  public ConfigValidation(PipelineSettings settings) {
+    this.settings = java.util.Objects.requireNonNull(settings, "settings");
   }
 
   /** Validates every file of {@code reads} together; each read's unreadable files become file errors. */
@@ -64,7 +70,7 @@ public final class ConfigValidation {
     }
     GatewayConfig.Builder config = loaded.config().toBuilder();
     secrets.forEach(config::secret);
-    ConfigCheck.Result checked = new ConfigCheck(gatewayControllerName, limits).run(config.build());
+    ConfigCheck.Result checked = new ConfigCheck(settings).run(config.build());
     List<ValidationReport.ResourceReport> resources = new ArrayList<>();
     checked.statuses().forEach((key, status) -> {
       List<ValidationReport.Item> items = items(checked, key);
@@ -76,13 +82,24 @@ public final class ConfigValidation {
       at.forEach(l -> resources.add(new ValidationReport.ResourceReport(l.source(), l.line(), key, status.state(),
           items)));
     });
-    return new ValidationReport(resources, fileErrors);
+    return new ValidationReport(resources, fileErrors,
+        checked.problems().stream().map(Object::toString).toList());
   }
 
-  /** The status's findings with their severities, in the order (and with the reasons) the status lists them. */
+  /**
+   * The status's findings with their severities, in the order (and with the reasons) the status lists them; a
+   * status rejected by its Accepted condition alone leads with that condition's reason, so no rejection is shown
+   * without one.
+   */
   private static List<ValidationReport.Item> items(ConfigCheck.Result checked, ResourceKey key) {
     ObjectStatus status = checked.objectStatus(key).orElseThrow();
-    return status.findings().stream()
-        .map(f -> new ValidationReport.Item(f.severity(), f.field(), f.reason(), f.message())).toList();
+    List<ValidationReport.Item> items = new ArrayList<>();
+    if (!status.isAccepted() && status.findings().stream().noneMatch(f -> f.severity() == Finding.Severity.ERROR)) {
+      Condition accepted = status.condition(Condition.ACCEPTED);
+      items.add(new ValidationReport.Item(Finding.Severity.ERROR, "", accepted.reason(), accepted.message()));
+    }
+    status.findings().forEach(f -> items.add(new ValidationReport.Item(f.severity(), f.field(), f.reason(),
+        f.message())));
+    return items;
   }
 }

@@ -16,10 +16,20 @@ import java.util.Objects;
  *
  * @param resources  one entry per document that named a resource, in file and line order
  * @param fileErrors in file and line order
+ * @param buildProblems failures of Holdfast itself the check contained (a front end that threw, an IR invariant
+ *                   broken), each with its stage; a bug to report, and a failed validation: the server would
+ *                   not serve this config as given
  */
-public record ValidationReport(List<ResourceReport> resources, List<FileError> fileErrors) {
+public record ValidationReport(List<ResourceReport> resources, List<FileError> fileErrors,
+    List<String> buildProblems) {
+
+  /** A report of a build in which Holdfast contained no failure of its own. */
+  public ValidationReport(List<ResourceReport> resources, List<FileError> fileErrors) {
+    this(resources, fileErrors, List.of());
+  }
 
   public ValidationReport {
+    buildProblems = List.copyOf(buildProblems);
     resources = resources.stream().sorted(Comparator.comparing(ResourceReport::file)
         .thenComparingInt(ResourceReport::line).thenComparing(ResourceReport::key)).toList();
     fileErrors = fileErrors.stream().sorted(Comparator.comparing(FileError::file).thenComparingInt(FileError::line)
@@ -57,7 +67,7 @@ public record ValidationReport(List<ResourceReport> resources, List<FileError> f
 
   /** True when every file was read and parsed and no resource is rejected (warnings allowed). */
   public boolean passed() {
-    return fileErrors.isEmpty() && resources.stream().noneMatch(r -> r.state() == ResourceStatus.State.REJECTED);
+    return fileErrors.isEmpty() && buildProblems.isEmpty() && resources.stream().noneMatch(r -> r.state() == ResourceStatus.State.REJECTED);
   }
 
   /**
@@ -82,6 +92,7 @@ public record ValidationReport(List<ResourceReport> resources, List<FileError> f
         out.append(item.message()).append('\n');
       }
     }
+    buildProblems.forEach(p -> out.append("internal error: ").append(p).append('\n'));
     out.append(summary()).append('\n');
     return out.toString();
   }
@@ -91,7 +102,9 @@ public record ValidationReport(List<ResourceReport> resources, List<FileError> f
     return resources.size() + (resources.size() == 1 ? " resource: " : " resources: ")
         + count(ResourceStatus.State.ACCEPTED) + " accepted, " + count(ResourceStatus.State.WARNING)
         + " with warnings, " + count(ResourceStatus.State.REJECTED) + " rejected; " + fileErrors.size()
-        + (fileErrors.size() == 1 ? " file error" : " file errors");
+        + (fileErrors.size() == 1 ? " file error" : " file errors")
+        + (buildProblems.isEmpty() ? "" : "; " + buildProblems.size() + " internal "
+        + (buildProblems.size() == 1 ? "error" : "errors"));
   }
 
   /** The {@code --output json} document: plain maps and lists, ready for a JSON writer. */
@@ -124,6 +137,7 @@ public record ValidationReport(List<ResourceReport> resources, List<FileError> f
       m.put("message", e.message());
       return m;
     }).toList());
+    out.put("buildProblems", buildProblems);
     return out;
   }
 

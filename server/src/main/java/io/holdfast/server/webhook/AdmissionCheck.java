@@ -6,12 +6,14 @@ import io.holdfast.api.InputLimits;
 import io.holdfast.api.ModelParser;
 import io.holdfast.api.ParseResult;
 import io.holdfast.api.Problem;
+import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.frontend.gatewayapi.GatewayApiFrontEnd;
 import io.holdfast.frontend.holdfast.ResourceStatus;
 import io.holdfast.ir.Finding;
 import io.holdfast.ir.ObjectStatus;
 import io.holdfast.pipeline.ConfigCheck;
+import io.holdfast.pipeline.PipelineSettings;
 import io.holdfast.server.webhook.AdmissionJson.Cause;
 import io.holdfast.server.webhook.AdmissionJson.Request;
 import io.holdfast.server.webhook.AdmissionJson.Verdict;
@@ -44,7 +46,7 @@ final class AdmissionCheck {
   private static final int MAX_CAUSES = 20;
 
   private final Supplier<Optional<GatewayConfig>> view;
-  private final InputLimits limits;
+  private final PipelineSettings settings;
   private final ModelParser parser = new ModelParser();
   /** Statuses of the last view seen, reused while the view is the same object (it changes per rebuild). */
   private final AtomicReference<Baseline> baseline = new AtomicReference<>();
@@ -59,23 +61,23 @@ final class AdmissionCheck {
     }
   }
 
-  /** @param view the replica's current input config; empty until its source delivered one */
-  AdmissionCheck(Supplier<Optional<GatewayConfig>> view) {
-    this(view, InputLimits.DEFAULTS);
+  /**
+   * @param view     the replica's current input config; empty until its source delivered one
+   * @param settings the server's pipeline settings, so a verdict here is the server's
+   */
+  AdmissionCheck(Supplier<Optional<GatewayConfig>> view, PipelineSettings settings) {
+    this.view = Objects.requireNonNull(view, "view");
+    this.settings = Objects.requireNonNull(settings, "settings");
   }
 
-  /**
-   * @param view   the replica's current input config; empty until its source delivered one
-   * @param limits the server's bounds, so the webhook refuses exactly what the server would
-   */
-  AdmissionCheck(Supplier<Optional<GatewayConfig>> view, InputLimits limits) {
-    this.view = Objects.requireNonNull(view, "view");
-    this.limits = Objects.requireNonNull(limits, "limits");
+  /** With the default settings. */
+  AdmissionCheck(Supplier<Optional<GatewayConfig>> view) {
+    this(view, PipelineSettings.DEFAULTS);
   }
 
   /** A check without last-good memory, as the server's pipeline would run it. */
   private ConfigCheck configCheck() {
-    return new ConfigCheck(GatewayApiFrontEnd.DEFAULT_CONTROLLER_NAME, limits);
+    return new ConfigCheck(settings);
   }
 
   Verdict decide(Request request) throws ViewUnavailable {
@@ -111,8 +113,16 @@ final class AdmissionCheck {
       after.addUnparsed(((ParseResult.Invalid) parsed).toUnparsed().orElseThrow());
     }
     ConfigCheck.Result result = configCheck().run(after.build());
-    ObjectStatus status = result.objectStatus(key)
-        .orElseThrow(() -> new IllegalStateException("no status for the reviewed object " + key));
+    Optional<ObjectStatus> judged = result.objectStatus(key);
+    if (judged.isEmpty()) {
+      // Only when Holdfast itself failed on the way (a front end threw; contained, see ConfigCheck): an object
+      // that cannot be judged is not admitted, since the server would fail on it alike.
+      List<Cause> causes = result.problems().stream()
+          .map(p -> new Cause("", Reasons.INTERNAL_ERROR, "Holdfast could not judge this object: " + p)).toList();
+      return deny(key.toString(), causes.isEmpty() ? List.of(new Cause("", Reasons.INTERNAL_ERROR,
+          "Holdfast could not judge this object: the check gave it no status")) : causes, List.of());
+    }
+    ObjectStatus status = judged.get();
     List<String> warnings = new ArrayList<>();
     List<Cause> errors = new ArrayList<>();
     for (Finding finding : status.findings()) {

@@ -2,6 +2,7 @@ package io.holdfast.server.webhook;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
+import io.holdfast.common.WorkerFailures;
 import io.holdfast.server.webhook.AdmissionJson.MalformedReview;
 import io.holdfast.server.webhook.AdmissionJson.Request;
 import io.holdfast.server.webhook.AdmissionJson.Verdict;
@@ -27,6 +28,8 @@ import org.slf4j.LoggerFactory;
  */
 final class AdmissionHandler implements HttpHandler {
   private static final Logger log = LoggerFactory.getLogger(AdmissionHandler.class);
+  /** The webhook's label in {@code holdfast_worker_failures_total}. */
+  static final String WORKER = "webhook";
   private static final String TEXT = "text/plain; charset=utf-8";
   private static final String JSON = "application/json";
 
@@ -74,8 +77,10 @@ final class AdmissionHandler implements HttpHandler {
       Reply reply;
       try {
         reply = reply(exchange);
-      } catch (RuntimeException e) {
-        log.error("admission request failed", e);
+      } catch (RuntimeException | Error e) {
+        // The pool thread survives any failure; a fatal one (out of memory, ...) ends the process there.
+        log.error("admission request failed error={}", e.toString());
+        WorkerFailures.caught(WORKER, e);
         metrics.outcome(WebhookMetrics.Outcome.ERROR);
         reply = Reply.text(500, "internal error: " + e.getClass().getSimpleName());
       }

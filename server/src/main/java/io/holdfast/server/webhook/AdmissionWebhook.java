@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.InputLimits;
+import io.holdfast.pipeline.PipelineSettings;
 import io.holdfast.xds.server.XdsTls;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -141,7 +142,7 @@ public final class AdmissionWebhook implements AutoCloseable {
     private int maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
     private int threads = 4;
     private MeterRegistry registry = new SimpleMeterRegistry();
-    private InputLimits limits = InputLimits.DEFAULTS;
+    private PipelineSettings pipelineSettings = PipelineSettings.DEFAULTS;
 
     private Builder(InetSocketAddress address, XdsTls tls, Supplier<Optional<GatewayConfig>> view) {
       this.address = Objects.requireNonNull(address, "address");
@@ -178,9 +179,22 @@ public final class AdmissionWebhook implements AutoCloseable {
       return this;
     }
 
-    /** The bounds checks keep to, the check budgets included; default {@link InputLimits#DEFAULTS}. */
+    /**
+     * The bounds checks keep to, the check budgets included: the same settings with {@code value} as their limits
+     * (default {@link InputLimits#DEFAULTS}).
+     */
     public Builder limits(InputLimits value) {
-      limits = Objects.requireNonNull(value, "limits");
+      pipelineSettings = new PipelineSettings(pipelineSettings.gatewayControllerName(),
+          Objects.requireNonNull(value, "limits"));
+      return this;
+    }
+
+    /**
+     * The settings objects are judged with: the server's own ({@code ServeSettings.pipeline()}), so an object is
+     * admitted exactly when the server would accept it; default {@link PipelineSettings#DEFAULTS}.
+     */
+    public Builder pipelineSettings(PipelineSettings value) {
+      pipelineSettings = Objects.requireNonNull(value, "pipelineSettings");
       return this;
     }
 
@@ -200,7 +214,8 @@ public final class AdmissionWebhook implements AutoCloseable {
       ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(daemonThreads("holdfast-webhook-timer-"));
       ExecutorService httpPool = Executors.newFixedThreadPool(threads, daemonThreads("holdfast-webhook-http-"));
       WebhookTls keys = null;
-      CheckBudget budget = new CheckBudget(limits.webhookCheckTime(), limits.webhookCheckCpuTime(), threads,
+      CheckBudget budget = new CheckBudget(pipelineSettings.limits().webhookCheckTime(),
+          pipelineSettings.limits().webhookCheckCpuTime(), threads,
           daemonThreads("holdfast-webhook-check-"));
       try {
         keys = new WebhookTls(tls, timer);
@@ -208,7 +223,7 @@ public final class AdmissionWebhook implements AutoCloseable {
         context.init(new KeyManager[] {keys}, null, null);
         HttpsServer server = HttpsServer.create(address, 0);
         server.setHttpsConfigurator(new HttpsConfigurator(context));
-        server.createContext("/", new AdmissionHandler(new AdmissionCheck(view, limits), budget, timer,
+        server.createContext("/", new AdmissionHandler(new AdmissionCheck(view, pipelineSettings), budget, timer,
             requestTimeout, maxRequestBytes, new WebhookMetrics(registry)));
         server.setExecutor(httpPool);
         server.start();

@@ -111,6 +111,52 @@ class ValidateCommandTest {
     assertThat(err.toString()).contains("--gateway-controller-name must be a domain-prefixed path");
   }
 
+  /**
+   * Regression (issue 22): an HTTPRoute with an invalid path type made validate die with "state REJECTED with 0
+   * problems" and a stack trace. It is rejected with its reason; everything else keeps its verdict.
+   */
+  @Test
+  void anHttpRouteWithAnInvalidEnumIsRejectedWithItsReasonAndNothingElseIsHurt() throws IOException {
+    Path file = write("mixed.yaml", UPSTREAM + "---\n" + io.holdfast.server.HostileInputs.INVALID_ENUM_ROUTE);
+
+    int code = run("validate", file.toString());
+
+    assertThat(code).isEqualTo(1);
+    assertThat(out.toString()).contains("HTTPRoute.gateway.networking.k8s.io/shop/typo: UnsupportedValue: "
+        + "spec.rules[0].matches[0].path.type: path match type Prefix is not supported")
+        .contains("4 resources: 3 accepted, 0 with warnings, 1 rejected; 0 file errors")
+        .doesNotContain("internal error");
+    assertThat(err.toString()).doesNotContain("Exception").doesNotContain("\tat ");
+  }
+
+  /** Item 8 of issue 22: validate takes the settings verdicts depend on from serve's environment and file. */
+  @Test
+  void validateJudgesWithTheServersSettingsFromTheEnvironmentAndTheConfigFile() throws IOException {
+    Path file = write("class.yaml", """
+        apiVersion: gateway.networking.k8s.io/v1
+        kind: GatewayClass
+        metadata: {name: ours}
+        spec: {controllerName: example.test/gw}
+        """);
+    Path settings = write("serve.yaml", "gateway-controller-name: example.test/gw\nxds-port: 18001\n");
+
+    assertThat(run("validate", file.toString())).isZero();
+    assertThat(out.toString()).as("not Holdfast's class by default").contains("0 resources");
+
+    out.getBuffer().setLength(0);
+    assertThat(run("validate", "--config-file", settings.toString(), file.toString())).isZero();
+    assertThat(out.toString()).as("serve's settings file").contains("1 resource: 1 accepted");
+
+    out.getBuffer().setLength(0);
+    int code = new HoldfastCli(s -> {
+      throw new AssertionError("validate must not serve");
+    }, java.util.Map.of("HOLDFAST_GATEWAY_CONTROLLER_NAME", "example.test/gw")).execute(
+        () -> new ByteArrayInputStream(new byte[0]), new PrintWriter(out), new PrintWriter(err), "validate",
+        file.toString());
+    assertThat(code).isZero();
+    assertThat(out.toString()).as("serve's environment").contains("1 resource: 1 accepted");
+  }
+
   @Test
   void warningsAreMarkedAndDoNotFail() throws IOException {
     Path file = write("gw.yaml", UPSTREAM + "---\n" + LONELY_GATEWAY);
@@ -247,13 +293,18 @@ class ValidateCommandTest {
     assertThat(out.toString()).isEmpty();
   }
 
+  /**
+   * Validate judges with serve's settings (issue 22, item 8), so a settings file it cannot read is a usage error
+   * naming it, as for serve, rather than a verdict under other settings than the server's.
+   */
   @Test
-  void serveSettingsInTheEnvironmentDoNotConcernValidate() throws IOException {
+  void anUnreadableServeSettingsFileIsAUsageErrorForValidateToo() throws IOException {
     Path file = write("ok.yaml", UPSTREAM);
     int code = new HoldfastCli(s -> 7, java.util.Map.of("HOLDFAST_CONFIG_FILE", tmp.resolve("absent.yaml").toString()))
         .execute(new PrintWriter(out), new PrintWriter(err), "validate", file.toString());
 
-    assertThat(code).isEqualTo(0);
+    assertThat(code).isEqualTo(HoldfastCli.EXIT_USAGE);
+    assertThat(err.toString()).contains("absent.yaml");
   }
 
   private static JsonNode find(JsonNode doc, String name) {

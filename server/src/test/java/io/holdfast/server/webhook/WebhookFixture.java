@@ -61,6 +61,17 @@ final class WebhookFixture implements AutoCloseable {
     return new WebhookFixture(view, options.apply(builder), ca);
   }
 
+  /** A webhook judging against {@code view} (not {@link #view}), e.g. one that fails on purpose. */
+  static WebhookFixture startWithView(Path dir, java.util.function.Supplier<Optional<GatewayConfig>> view,
+      java.util.function.UnaryOperator<AdmissionWebhook.Builder> options) throws IOException {
+    Path cert = dir.resolve("tls.crt");
+    Path key = dir.resolve("tls.key");
+    X509Certificate ca = writeServerCertificate(cert, key, false);
+    AdmissionWebhook.Builder builder = AdmissionWebhook.builder(new InetSocketAddress("127.0.0.1", 0),
+        XdsTls.serverOnly(cert, key), view);
+    return new WebhookFixture(new AtomicReference<>(Optional.empty()), options.apply(builder), ca);
+  }
+
   /** The view built from manifests, as file mode builds it. */
   void viewOf(String yaml) {
     ConfigLoader.Loaded loaded = new ConfigLoader().load(List.of(new ConfigLoader.Source("view.yaml", yaml)), Map.of());
