@@ -99,7 +99,8 @@ class ContainmentTest {
     assertThat(server.statusBoard().lastOutcome().orElseThrow().problems()).isEmpty();
 
     assertLaterEditServedInTime("later");
-    assertThat(page()).contains("path match type Prefix is not supported (UnsupportedValue)")
+    assertThat(page())
+        .contains("path match type Prefix is not one of Exact, PathPrefix, RegularExpression (InvalidEnumValue)")
         .contains("served as given").doesNotContain("internal error");
     assertThat(fatal).isEmpty();
   }

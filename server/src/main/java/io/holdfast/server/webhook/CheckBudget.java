@@ -85,6 +85,10 @@ final class CheckBudget implements AutoCloseable {
         if (e.getCause() instanceof RuntimeException runtime) {
           throw runtime;
         }
+        if (e.getCause() instanceof Error error) {
+          // As itself: the handler's fatal-error rule (WorkerFailures) must see a StackOverflowError, not a wrapper.
+          throw error;
+        }
         throw new IllegalStateException("admission check failed", e.getCause());
       } catch (InterruptedException e) {
         future.cancel(true);

@@ -122,8 +122,9 @@ class ValidateCommandTest {
     int code = run("validate", file.toString());
 
     assertThat(code).isEqualTo(1);
-    assertThat(out.toString()).contains("HTTPRoute.gateway.networking.k8s.io/shop/typo: UnsupportedValue: "
-        + "spec.rules[0].matches[0].path.type: path match type Prefix is not supported")
+    assertThat(out.toString()).contains("HTTPRoute.gateway.networking.k8s.io/shop/typo: InvalidEnumValue: "
+        + "spec.rules[0].matches[0].path.type: path match type Prefix is not one of Exact, PathPrefix,"
+        + " RegularExpression")
         .contains("4 resources: 3 accepted, 0 with warnings, 1 rejected; 0 file errors")
         .doesNotContain("internal error");
     assertThat(err.toString()).doesNotContain("Exception").doesNotContain("\tat ");
