@@ -1,6 +1,8 @@
 package io.holdfast.election;
 
+import java.time.Clock;
 import java.time.Instant;
+import java.util.function.LongSupplier;
 
 /**
  * Time as the elector sees it. Decisions use only {@link #nanoTime()} (monotonic, local); wall time is
@@ -13,6 +15,21 @@ public interface ElectionClock {
 
   static ElectionClock system() {
     return SystemClock.INSTANCE;
+  }
+
+  /** Wall time from {@code wall}, monotonic time from {@code monotonic} (a test's manual clock is both). */
+  static ElectionClock of(Clock wall, LongSupplier monotonic) {
+    return new ElectionClock() {
+      @Override
+      public long nanoTime() {
+        return monotonic.getAsLong();
+      }
+
+      @Override
+      public Instant wallTime() {
+        return wall.instant();
+      }
+    };
   }
 
   /** The JVM's clocks. */

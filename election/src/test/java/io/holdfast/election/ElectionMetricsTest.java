@@ -3,6 +3,7 @@ package io.holdfast.election;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.holdfast.testkit.ManualClock;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.lang.ref.WeakReference;
@@ -10,12 +11,12 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class ElectionMetricsTest {
-  private final FakeClock clock = new FakeClock();
+  private final ManualClock clock = new ManualClock();
 
   /** Builds an elector that leads, and keeps no reference to it: only the registry may. */
   private void electAndForget(MeterRegistry registry) {
     LeaderElector e = LeaderElector.builder(ElectionCluster.fastTimings().identity("a").build(), new InMemoryLeaseLock())
-        .clock(clock).random(() -> 0.0).listenerExecutor(Runnable::run).meterRegistry(registry).build();
+        .clock(ElectionClock.of(clock, clock)).random(() -> 0.0).listenerExecutor(Runnable::run).meterRegistry(registry).build();
     e.step();
   }
 
@@ -42,7 +43,7 @@ class ElectionMetricsTest {
   void everyCounterExistsAtZeroBeforeTheFirstStep() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     LeaderElector.builder(ElectionCluster.fastTimings().identity("a").build(), new InMemoryLeaseLock())
-        .clock(clock).meterRegistry(registry).build();
+        .clock(ElectionClock.of(clock, clock)).meterRegistry(registry).build();
 
     for (ElectorState to : ElectorState.values()) {
       assertThat(registry.get("holdfast.election.transitions").tag("to", to.name().toLowerCase(java.util.Locale.ROOT))

@@ -2,6 +2,7 @@ package io.holdfast.election;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.holdfast.testkit.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /** The state machine step by step, on a fake clock and an in-memory lock: no threads, no real time. */
 class ElectorStateMachineTest {
-  private final FakeClock clock = new FakeClock();
+  private final ManualClock clock = new ManualClock();
   private final InMemoryLeaseLock lock = new InMemoryLeaseLock();
   private final RecordingListener events = new RecordingListener();
   private final List<String> exits = new ArrayList<>();
@@ -26,7 +27,7 @@ class ElectorStateMachineTest {
 
   private LeaderElector elector(ElectionSettings settings, MeterRegistry registry) {
     LeaderElector e = LeaderElector.builder(settings, lock)
-        .clock(clock)
+        .clock(ElectionClock.of(clock, clock))
         .random(() -> 0.0)
         .listenerExecutor(Runnable::run)
         .exitHandler((status, reason) -> exits.add(status + " " + reason))
@@ -268,7 +269,7 @@ class ElectorStateMachineTest {
       assertThat(e.isLeader()).isTrue();
     }
     assertThat(events.demotions).isEmpty();
-    assertThat(lock.record().orElseThrow().renewTime()).isEqualTo(clock.wallTime());
+    assertThat(lock.record().orElseThrow().renewTime()).isEqualTo(clock.instant());
   }
 
   @Test
@@ -318,7 +319,7 @@ class ElectorStateMachineTest {
   void aDemotedReplicaWhoseWritesLandButTimeOutDoesNotStarveTheOthers() {
     LandsButTimesOut aLink = new LandsButTimesOut(lock);
     LeaderElector a = LeaderElector.builder(ElectionCluster.fastTimings().identity("a").build(), aLink)
-        .clock(clock).random(() -> 0.0).listenerExecutor(Runnable::run)
+        .clock(ElectionClock.of(clock, clock)).random(() -> 0.0).listenerExecutor(Runnable::run)
         .exitHandler((status, reason) -> exits.add(status + " " + reason)).build();
     electors.add(a);
     LeaderElector b = elector("b");
@@ -466,7 +467,7 @@ class ElectorStateMachineTest {
       }
     };
     LeaderElector a = LeaderElector.builder(ElectionCluster.fastTimings().identity("a").build(), racing)
-        .clock(clock).random(() -> 0.0).listenerExecutor(Runnable::run).build();
+        .clock(ElectionClock.of(clock, clock)).random(() -> 0.0).listenerExecutor(Runnable::run).build();
     electors.add(a);
     a.step();
     assertThat(a.isLeader()).isFalse();

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.holdfast.testkit.ManualClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetAddress;
 import java.time.Duration;
@@ -67,10 +68,10 @@ class KubernetesLeaseLockTest {
     server.expect().post().withPath(String.format(LEASES, "typo")).andReturn(404, notFound("namespaces \"typo\" not found"))
         .always(); // and GET answers 404 too (no expectation): the lease reads as absent
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    FakeClock clock = new FakeClock();
+    ManualClock clock = new ManualClock();
     LeaderElector e = LeaderElector.builder(ElectionCluster.fastTimings().identity("a").leaseNamespace("typo").build(),
             KubernetesLeaseLock.using(client, "typo", "holdfast"))
-        .clock(clock).random(() -> 0.0).listenerExecutor(Runnable::run).meterRegistry(registry).build();
+        .clock(ElectionClock.of(clock, clock)).random(() -> 0.0).listenerExecutor(Runnable::run).meterRegistry(registry).build();
     try (LogCapture logs = LogCapture.of(LeaderElector.class)) {
       for (int i = 0; i < 3; i++) {
         clock.advance(Duration.ofNanos(e.step()));

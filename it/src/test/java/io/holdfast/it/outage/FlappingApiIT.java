@@ -36,9 +36,7 @@ class FlappingApiIT {
       GatewayResources.Resource echo = GatewayResources.virtualService("echo", OutageCluster.DOMAIN, "a");
       c.awaitAccepted(echo, "True");
       long settledAt = System.currentTimeMillis();
-      for (Replica r : c.replicas()) {
-        c.clientServed("pod-" + r.identity(), r);
-      }
+      c.clientsServed("pod-", OutageCluster.DOMAIN);
       GatewayResources.Resource good = GatewayResources.virtualService("flap-good", "good.test", "b");
       GatewayResources.Resource bad = GatewayResources.virtualService("flap-bad", "bad.test", "missing-upstream");
       List<String> cycles = new ArrayList<>();

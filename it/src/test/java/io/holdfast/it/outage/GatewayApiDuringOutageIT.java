@@ -74,11 +74,7 @@ class GatewayApiDuringOutageIT {
             """.formatted(NS)));
         submit(c, "POST", G + "/namespaces/" + NS + "/httproutes", route("before", BEFORE, "a"));
         awaitRouteAccepted(c, "before");
-        for (Replica r : c.replicas()) {
-          CallClient client = c.client("pod-gw-" + r.identity(), r, BEFORE);
-          await(client.name() + " served").atMost(OutageCluster.CONVERGE).pollInterval(OutageCluster.POLL)
-              .until(() -> client.succeeded() > 0);
-        }
+        c.clientsServed("pod-gw-", BEFORE);
 
         long cutAt = System.currentTimeMillis();
         c.cutAll();
@@ -96,12 +92,9 @@ class GatewayApiDuringOutageIT {
         Replica leader = c.leader();
         awaitRouteAccepted(c, "late");
         long acceptedAt = System.currentTimeMillis();
-        for (Replica r : c.replicas()) {
-          CallClient late = c.client("pod-late-" + r.identity(), r, LATE);
-          await(late.name() + " routed").atMost(OutageCluster.CONVERGE).pollInterval(OutageCluster.POLL)
-              .until(() -> late.succeeded() > 0);
-          assertThat(late.calls()).filteredOn(CallClient.Call::ok).extracting(CallClient.Call::backend)
-              .containsOnly("b");
+        for (CallClient late : c.clientsServed("pod-late-", LATE)) {
+          assertThat(late.calls()).as(late.name() + " routed").filteredOn(CallClient.Call::ok)
+              .extracting(CallClient.Call::backend).containsOnly("b");
         }
         long routedAt = System.currentTimeMillis();
 

@@ -204,6 +204,26 @@ final class OutageCluster implements AutoCloseable {
   }
 
   /**
+   * One client JVM per replica ({@code prefix + identity}, calling {@code domain}), all started before any is
+   * waited for, so their start-ups overlap; returns once each has had an answer, in replica order.
+   */
+  List<CallClient> clientsServed(String prefix, String domain) {
+    List<CallClient> started = new ArrayList<>();
+    for (Replica r : replicas.values()) {
+      started.add(client(prefix + r.identity(), r, domain));
+    }
+    awaitServed(started);
+    return started;
+  }
+
+  /** Waits until each of {@code started} (clients started together, see {@link #clientsServed}) had an answer. */
+  void awaitServed(List<CallClient> started) {
+    for (CallClient c : started) {
+      await(c.name() + " served").atMost(CONVERGE).pollInterval(POLL).until(() -> c.succeeded() > 0);
+    }
+  }
+
+  /**
    * Keeps the current fault in place for {@code d} (the fault being simulated, not synchronisation) while
    * checking, every poll, that no replica process has exited.
    */

@@ -29,8 +29,9 @@ class PausedLeaderIT {
       c.awaitAccepted(GatewayResources.virtualService("echo", OutageCluster.DOMAIN, "a"), "True");
       Replica paused = c.leader();
       Replica other = c.others(paused).get(0);
-      CallClient onPaused = c.clientServed("pod-on-paused", paused);
-      CallClient onOther = c.clientServed("pod-on-other", other);
+      CallClient onPaused = c.client("pod-on-paused", paused);
+      CallClient onOther = c.client("pod-on-other", other);
+      c.awaitServed(List.of(onPaused, onOther));
 
       long pausedAt = System.currentTimeMillis();
       paused.process().pause();

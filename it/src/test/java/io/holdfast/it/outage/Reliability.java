@@ -1,8 +1,12 @@
 package io.holdfast.it.outage;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -37,7 +41,8 @@ final class Reliability {
       Status writes are audited against the Lease holder timeline read off the same write record: a violation
       is a status write the API received while its writer did not hold the Lease (released, or held by another).
       The whole suite: `mvn -B verify` (or `mvn -B verify -pl it -am`); each section names the command for its
-      scenario alone. `-Doutage.seed=N` repeats a flapping run.
+      scenario alone. `-Doutage.seed=N` repeats a flapping run. Two scenarios run at once (two failsafe JVMs,
+      each its own world of processes and ports); `-Dit.forks=1` runs them one after another.
 
       Every run writes its figures to `it/target/reliability/RELIABILITY.md` and leaves this file alone; add
       `-Dreliability.update=true` to refresh it (sections of the scenarios that ran replace theirs, the others
@@ -100,19 +105,26 @@ final class Reliability {
      */
     void write() {
       try {
-        Path dir = Launcher.workDir().getParent().resolve("reliability");
+        Path dir = Files.createDirectories(Launcher.workDir().getParent().resolve("reliability"));
         Path sections = Files.createDirectories(dir.resolve("sections"));
-        Files.writeString(sections.resolve(id + ".md"), render());
         Path report = dir.resolve("RELIABILITY.md");
-        assemble(sections, report, Optional.empty());
-        if (Boolean.getBoolean(UPDATE_PROPERTY)) {
-          Path doc = Launcher.repoRoot().resolve("docs/RELIABILITY.md");
-          assemble(sections, doc, Optional.of(doc));
-          System.out.println("reliability: " + doc + " refreshed with section " + id);
-        } else {
-          System.out.println("reliability: section " + id + " written to " + report
-              + " (docs/RELIABILITY.md is refreshed only with -D" + UPDATE_PROPERTY + "=true)");
+        // Scenarios run in parallel test JVMs (failsafe forks): one writer at a time, so no section is read
+        // half-written and no assembled report is overwritten by one assembled from fewer sections.
+        synchronized (Reliability.class) {
+          try (FileChannel lockFile = FileChannel.open(dir.resolve(".lock"), StandardOpenOption.CREATE,
+              StandardOpenOption.WRITE); FileLock ignored = lockFile.lock()) {
+            writeAtomically(sections.resolve(id + ".md"), render());
+            assemble(sections, report, Optional.empty());
+            if (Boolean.getBoolean(UPDATE_PROPERTY)) {
+              Path doc = Launcher.repoRoot().resolve("docs/RELIABILITY.md");
+              assemble(sections, doc, Optional.of(doc));
+              System.out.println("reliability: " + doc + " refreshed with section " + id);
+              return;
+            }
+          }
         }
+        System.out.println("reliability: section " + id + " written to " + report
+            + " (docs/RELIABILITY.md is refreshed only with -D" + UPDATE_PROPERTY + "=true)");
       } catch (IOException | RuntimeException e) {
         System.err.println("reliability report not written: " + e);
       }
@@ -138,7 +150,18 @@ final class Reliability {
     StringBuilder b = new StringBuilder(HEADER);
     byId.values().forEach(b::append);
     Files.createDirectories(doc.toAbsolutePath().getParent());
-    Files.writeString(doc, b.toString());
+    writeAtomically(doc, b.toString());
+  }
+
+  /** Writes {@code text} to a temporary file beside {@code target}, then moves it into place in one step. */
+  static void writeAtomically(Path target, String text) throws IOException {
+    Path tmp = Files.createTempFile(target.toAbsolutePath().getParent(), target.getFileName() + ".", ".tmp");
+    try {
+      Files.writeString(tmp, text);
+      Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
   }
 
   /** The sections of an assembled document by id: each runs from its {@code ## ID. } heading to the next. */

@@ -29,9 +29,7 @@ final class WholeOutage {
     long settledAt = System.currentTimeMillis();
     int atStartUp = c.mostReportingLeaderAtOnce(0);
     List<Replica> replicas = c.replicas();
-    for (Replica r : replicas) {
-      c.clientServed("pod-" + r.identity(), r);
-    }
+    c.clientsServed("pod-", OutageCluster.DOMAIN);
     Replica leaderBefore = c.leader();
 
     long cutAt = System.currentTimeMillis();

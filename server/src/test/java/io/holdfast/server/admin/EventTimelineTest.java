@@ -6,11 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import io.holdfast.election.Term;
 import io.holdfast.ir.NackEvent;
 import io.holdfast.server.admin.EventTimeline.Kind;
-import java.time.Clock;
+import io.holdfast.testkit.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -18,33 +16,13 @@ import org.junit.jupiter.api.Test;
 class EventTimelineTest {
   private static final Instant T0 = Instant.parse("2026-01-02T03:04:05Z");
 
-  /** A clock moved by hand. */
-  private static final class ManualClock extends Clock {
-    Instant now = T0;
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  }
-
-  private final ManualClock clock = new ManualClock();
+  private final ManualClock clock = new ManualClock(T0);
 
   @Test
   void eventsAreStampedByTheClockAndListedNewestFirst() {
     EventTimeline timeline = new EventTimeline(clock, 10);
     timeline.record(Kind.OUTAGE, "first");
-    clock.now = T0.plusSeconds(3);
+    clock.advance(Duration.ofSeconds(3));
     timeline.record(Kind.SNAPSHOT, "second");
 
     assertThat(timeline.recent()).containsExactly(

@@ -66,14 +66,6 @@ final class GatewayApiConfig {
         """.formatted(name, port);
   }
 
-  static String bootstrap(int xdsPort) {
-    return """
-        {"xds_servers": [{"server_uri": "127.0.0.1:%d", "channel_creds": [{"type": "insecure"}],
-                          "server_features": ["xds_v3"]}],
-         "node": {"id": "gateway-api-e2e", "cluster": "holdfast-e2e"}}
-        """.formatted(xdsPort);
-  }
-
   /** One unary call; the backend's name, or the error. */
   static String call(ManagedChannel channel, Map<String, String> headers) {
     Metadata md = new Metadata();

@@ -3,14 +3,14 @@ package io.holdfast.server.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.frontend.holdfast.ResourceStatus;
 import io.holdfast.server.HoldfastServer;
 import io.holdfast.server.cli.LogFormat;
 import io.holdfast.server.cli.ServeSettings;
+import io.holdfast.xds.testing.GrpcXdsClient;
+import io.holdfast.xds.testing.NamedBackends;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -18,7 +18,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,16 +35,15 @@ class GatewayApiFileModeTest {
 
   @Test
   void anHttpRouteRoutesAGrpcClientToServiceEndpointsAndFollowsEdits() throws Exception {
-    try (Backends backends = new Backends("a", "b")) {
+    try (NamedBackends backends = new NamedBackends("a", "b")) {
       write("gateway.yaml", GatewayApiConfig.CLASS_AND_GATEWAY);
       write("services.yaml", GatewayApiConfig.service("a", backends.port("a"))
           + "---\n" + GatewayApiConfig.service("b", backends.port("b")));
       write("route.yaml", GatewayApiConfig.route("a"));
       try (HoldfastServer holdfast = HoldfastServer.start(new ServeSettings(configDir, "127.0.0.1", 0, "127.0.0.1",
           0, Optional.empty(), LogFormat.TEXT), Clock.systemUTC())) {
-        System.setProperty("io.grpc.xds.bootstrapConfig", GatewayApiConfig.bootstrap(holdfast.xdsPort()));
-        ManagedChannel channel = Grpc.newChannelBuilder("xds:///echo.test", InsecureChannelCredentials.create())
-            .build();
+        GrpcXdsClient xds = GrpcXdsClient.bootstrap(holdfast.xdsPort(), "gateway-api-e2e", "holdfast-e2e");
+        ManagedChannel channel = xds.channel("echo.test");
         try {
           await().atMost(CONVERGE).until(() -> GatewayApiConfig.call(channel, Map.of()).equals("a"));
           for (int i = 0; i < 10; i++) {
@@ -58,8 +56,7 @@ class GatewayApiFileModeTest {
           write("route.yaml", GatewayApiConfig.route("b"));
           await().atMost(CONVERGE).until(() -> GatewayApiConfig.call(channel, Map.of()).equals("b"));
         } finally {
-          channel.shutdownNow();
-          channel.awaitTermination(5, TimeUnit.SECONDS);
+          xds.close();
         }
       }
     }

@@ -8,8 +8,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.holdfast.election.ElectionSettings;
 import io.holdfast.kube.source.GatewayCrds;
@@ -18,6 +16,8 @@ import io.holdfast.server.cli.LogFormat;
 import io.holdfast.server.cli.ServeSettings;
 import io.holdfast.testkit.GatewayApiCrds;
 import io.holdfast.testkit.MockKubeApi;
+import io.holdfast.xds.testing.GrpcXdsClient;
+import io.holdfast.xds.testing.NamedBackends;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +26,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,7 +39,7 @@ class GatewayApiKubernetesModeTest {
 
   @Test
   void anHttpRouteFromTheApiRoutesTrafficAndGetsItsStatus() throws Exception {
-    try (MockKubeApi api = MockKubeApi.start(); Backends backends = new Backends("a", "b")) {
+    try (MockKubeApi api = MockKubeApi.start(); NamedBackends backends = new NamedBackends("a", "b")) {
       KubernetesClient admin = api.admin();
       for (String file : List.of("upstreams", "virtualservices", "gateways", "tcpgateways", "routetables")) {
         try (InputStream in = Files.newInputStream(
@@ -70,9 +69,8 @@ class GatewayApiKubernetesModeTest {
           Optional.of("http://127.0.0.1:" + api.port()), Optional.empty())), election, Optional.empty(),
           Optional.empty(), GatewayApiConfig.CONTROLLER);
       try (HoldfastServer holdfast = HoldfastServer.start(settings, Clock.systemUTC())) {
-        System.setProperty("io.grpc.xds.bootstrapConfig", GatewayApiConfig.bootstrap(holdfast.xdsPort()));
-        ManagedChannel channel = Grpc.newChannelBuilder("xds:///echo.test", InsecureChannelCredentials.create())
-            .build();
+        GrpcXdsClient xds = GrpcXdsClient.bootstrap(holdfast.xdsPort(), "gateway-api-e2e", "holdfast-e2e");
+        ManagedChannel channel = xds.channel("echo.test");
         try {
           await().atMost(CONVERGE).until(() -> GatewayApiConfig.call(channel, Map.of()).equals("a"));
           assertThat(GatewayApiConfig.call(channel, Map.of("x-pick", "b"))).isEqualTo("b");
@@ -108,8 +106,7 @@ class GatewayApiKubernetesModeTest {
           admin.genericKubernetesResources(GatewayCrds.HTTP_ROUTE).inNamespace("shop").resource(current).update();
           await().atMost(CONVERGE).until(() -> GatewayApiConfig.call(channel, Map.of()).equals("b"));
         } finally {
-          channel.shutdownNow();
-          channel.awaitTermination(5, TimeUnit.SECONDS);
+          xds.close();
         }
       }
     }

@@ -6,8 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.grpc.testing.protobuf.SimpleRequest;
@@ -18,6 +16,8 @@ import io.holdfast.server.cli.LogFormat;
 import io.holdfast.server.cli.ServeSettings;
 import io.holdfast.testkit.FaultProxy;
 import io.holdfast.testkit.MockKubeApi;
+import io.holdfast.xds.testing.GrpcXdsClient;
+import io.holdfast.xds.testing.NamedBackends;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -44,13 +44,14 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class KubernetesModeEndToEndIT {
-  private static final String BOOTSTRAP_PROPERTY = "io.grpc.xds.bootstrapConfig";
+  /** grpc-java's xDS client, bootstrapped at the server under test (once per JVM). */
+  private static GrpcXdsClient xdsClient;
   private static final Duration CONVERGE = Duration.ofSeconds(20);
   private static final String NS = "demo";
 
   @TempDir
   static Path snapshotDir;
-  private static Backends backends;
+  private static NamedBackends backends;
   private static MockKubeApi api;
   private static FaultProxy proxy;
   /** The address in the clients' bootstrap: stable across restarts of a replica that binds port 0 each time. */
@@ -60,7 +61,7 @@ class KubernetesModeEndToEndIT {
 
   @BeforeAll
   static void start() throws Exception {
-    backends = new Backends("a", "b", "c");
+    backends = new NamedBackends("a", "b", "c");
     api = MockKubeApi.start();
     for (String file : List.of("upstreams", "virtualservices", "gateways")) {
       try (InputStream in = Files.newInputStream(Path.of("..", "deploy", "crds", "gateway.holdfast.io_" + file + ".yaml"))) {
@@ -73,16 +74,14 @@ class KubernetesModeEndToEndIT {
     // It follows each replica's port (replicas bind port 0); until the first starts it leads to the API's port,
     // and no client dials it before then.
     xdsFront = FaultProxy.start("xds-front", api.port());
-    System.setProperty(BOOTSTRAP_PROPERTY, """
-        {"xds_servers": [{"server_uri": "127.0.0.1:%d", "channel_creds": [{"type": "insecure"}],
-                          "server_features": ["xds_v3"]}],
-         "node": {"id": "kube-e2e-client", "cluster": "holdfast-e2e"}}
-        """.formatted(xdsFront.port()));
+    xdsClient = GrpcXdsClient.bootstrap(xdsFront.port(), "kube-e2e-client", "holdfast-e2e");
   }
 
   @AfterAll
   static void stop() throws Exception {
-    System.clearProperty(BOOTSTRAP_PROPERTY);
+    if (xdsClient != null) {
+      xdsClient.close();
+    }
     for (ManagedChannel c : channels) {
       c.shutdownNow();
     }
@@ -210,7 +209,7 @@ class KubernetesModeEndToEndIT {
 
   private static String call(String domain) {
     ManagedChannel channel = channels.stream().filter(c -> c.authority().equals(domain)).findFirst().orElseGet(() -> {
-      ManagedChannel c = Grpc.newChannelBuilder("xds:///" + domain, InsecureChannelCredentials.create()).build();
+      ManagedChannel c = xdsClient.channel(domain);
       channels.add(c);
       return c;
     });

@@ -3,8 +3,6 @@ package io.holdfast.server.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.StatusRuntimeException;
@@ -17,6 +15,8 @@ import io.holdfast.server.HoldfastServer;
 import io.holdfast.server.cli.LogFormat;
 import io.holdfast.server.cli.ServeSettings;
 import io.holdfast.testkit.FaultProxy;
+import io.holdfast.xds.testing.GrpcXdsClient;
+import io.holdfast.xds.testing.NamedBackends;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -42,12 +42,13 @@ import org.junit.jupiter.api.io.TempDir;
  * One class: the bootstrap is a JVM-wide system property, and one client channel stays connected throughout.
  */
 class ServeEndToEndTest {
-  private static final String BOOTSTRAP_PROPERTY = "io.grpc.xds.bootstrapConfig";
+  /** grpc-java's xDS client, bootstrapped at the server under test (once per JVM). */
+  private static GrpcXdsClient xdsClient;
   private static final Duration CONVERGE = Duration.ofSeconds(15);
 
   @TempDir
   static Path configDir;
-  private static Backends backends;
+  private static NamedBackends backends;
   /** The address in the client's bootstrap: stable across restarts of a server that binds port 0 each time. */
   private static FaultProxy xdsFront;
   private static HoldfastServer holdfast;
@@ -55,22 +56,20 @@ class ServeEndToEndTest {
 
   @BeforeAll
   static void start() throws Exception {
-    backends = new Backends("a", "b", "c");
+    backends = new NamedBackends("a", "b", "c");
     writeBaseConfig();
     // grpc-java reads its xDS bootstrap once per JVM: name the front before anything else runs.
     xdsFront = FaultProxy.start("xds-front", backends.port("a")); // retargeted before any client dials it
-    System.setProperty(BOOTSTRAP_PROPERTY, """
-        {"xds_servers": [{"server_uri": "127.0.0.1:%d", "channel_creds": [{"type": "insecure"}],
-                          "server_features": ["xds_v3"]}],
-         "node": {"id": "e2e-client", "cluster": "holdfast-e2e"}}
-        """.formatted(xdsFront.port()));
+    xdsClient = GrpcXdsClient.bootstrap(xdsFront.port(), "e2e-client", "holdfast-e2e");
     holdfast = startHoldfast();
-    channel = Grpc.newChannelBuilder("xds:///echo.test", InsecureChannelCredentials.create()).build();
+    channel = xdsClient.channel("echo.test");
   }
 
   @AfterAll
   static void stop() throws Exception {
-    System.clearProperty(BOOTSTRAP_PROPERTY);
+    if (xdsClient != null) {
+      xdsClient.close();
+    }
     if (channel != null) {
       channel.shutdownNow();
       channel.awaitTermination(5, TimeUnit.SECONDS);

@@ -8,6 +8,7 @@ import io.envoyproxy.envoy.config.core.v3.DataSource;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.Secret;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.TlsCertificate;
 import io.holdfast.pki.TestCertificates;
+import io.holdfast.testkit.ManualClock;
 import io.holdfast.xds.snapshot.XdsSnapshot;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
@@ -33,7 +34,7 @@ class SecretSealingTest {
 
   @TempDir
   Path dir;
-  private final TestClock clock = new TestClock(Instant.parse("2026-12-02T10:15:30Z"));
+  private final ManualClock clock = new ManualClock(Instant.parse("2026-12-02T10:15:30Z"));
 
   private static SecretKey key(int seed) {
     byte[] bytes = new byte[32];

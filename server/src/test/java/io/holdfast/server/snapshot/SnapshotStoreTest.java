@@ -5,6 +5,7 @@ import static io.holdfast.server.snapshot.EnvoyResources.LISTENER;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.StringValue;
+import io.holdfast.testkit.ManualClock;
 import io.holdfast.xds.snapshot.XdsSnapshot;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
@@ -23,7 +24,7 @@ class SnapshotStoreTest {
 
     @TempDir
     Path dir;
-    private final TestClock clock = new TestClock(T0);
+    private final ManualClock clock = new ManualClock(T0);
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
     private SnapshotStore open(String replica) {

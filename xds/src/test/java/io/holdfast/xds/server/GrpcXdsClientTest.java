@@ -14,8 +14,6 @@ import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.Rds;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
@@ -23,6 +21,7 @@ import io.grpc.stub.StreamObserver;
 import io.grpc.testing.protobuf.SimpleRequest;
 import io.grpc.testing.protobuf.SimpleResponse;
 import io.grpc.testing.protobuf.SimpleServiceGrpc;
+import io.holdfast.xds.testing.GrpcXdsClient;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
@@ -36,10 +35,9 @@ import org.junit.jupiter.api.Test;
  */
 class GrpcXdsClientTest {
 
-  private static final String BOOTSTRAP_PROPERTY = "io.grpc.xds.bootstrapConfig";
-
   private static Server backend;
   private static ServerHarness harness;
+  private static GrpcXdsClient client;
 
   @BeforeAll
   static void start() throws IOException {
@@ -57,16 +55,14 @@ class GrpcXdsClientTest {
     harness = new ServerHarness();
     harness.cache.setSnapshot(snapshot(apiListener("svc.test", "route-svc"), route("route-svc", "cluster-svc"),
         edsCluster("cluster-svc"), endpoints("cluster-svc", backend.getPort())));
-    System.setProperty(BOOTSTRAP_PROPERTY, """
-        {"xds_servers": [{"server_uri": "127.0.0.1:%d", "channel_creds": [{"type": "insecure"}],
-                          "server_features": ["xds_v3"]}],
-         "node": {"id": "grpc-client-1", "cluster": "holdfast-test"}}
-        """.formatted(harness.port()));
+    client = GrpcXdsClient.bootstrap(harness.port(), "grpc-client-1", "holdfast-test");
   }
 
   @AfterAll
   static void stop() throws InterruptedException {
-    System.clearProperty(BOOTSTRAP_PROPERTY);
+    if (client != null) {
+      client.close();
+    }
     if (harness != null) {
       harness.close();
     }
@@ -92,7 +88,7 @@ class GrpcXdsClientTest {
 
   @Test
   void grpcXdsClientResolvesAndRoutesACallThroughOurServer() throws InterruptedException {
-    ManagedChannel channel = Grpc.newChannelBuilder("xds:///svc.test", InsecureChannelCredentials.create()).build();
+    ManagedChannel channel = client.channel("svc.test");
     try {
       SimpleResponse response = SimpleServiceGrpc.newBlockingStub(channel)
           .withDeadlineAfter(20, TimeUnit.SECONDS)

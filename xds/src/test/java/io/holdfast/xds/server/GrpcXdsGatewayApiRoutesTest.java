@@ -5,16 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.GRPCRoute;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
-import io.grpc.Server;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.MetadataUtils;
-import io.grpc.stub.StreamObserver;
 import io.grpc.testing.protobuf.SimpleRequest;
 import io.grpc.testing.protobuf.SimpleResponse;
 import io.grpc.testing.protobuf.SimpleServiceGrpc;
@@ -31,11 +26,10 @@ import io.holdfast.ir.Ir;
 import io.holdfast.ir.Listener;
 import io.holdfast.ir.Origin;
 import io.holdfast.ir.VirtualHost;
+import io.holdfast.xds.testing.GrpcXdsClient;
+import io.holdfast.xds.testing.NamedBackends;
 import io.holdfast.xds.translate.Translator;
-import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -56,22 +50,23 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  */
 class GrpcXdsGatewayApiRoutesTest {
 
-  private static final String BOOTSTRAP_PROPERTY = "io.grpc.xds.bootstrapConfig";
   private static final String NS = "conformance";
   private static final Metadata.Key<String> VERSION = Metadata.Key.of("version", Metadata.ASCII_STRING_MARSHALLER);
   private static final Metadata.Key<String> CASE = Metadata.Key.of("x-case", Metadata.ASCII_STRING_MARSHALLER);
   private static final YAMLMapper YAML = YAMLMapper.builder().build();
 
-  private static final List<Server> servers = new ArrayList<>();
+  private static NamedBackends servers;
   private static ServerHarness harness;
+  private static GrpcXdsClient xdsClient;
   private static ManagedChannel grpcChannel;
   private static ManagedChannel httpChannel;
 
   @BeforeAll
-  static void start() throws IOException {
+  static void start() {
+    servers = new NamedBackends("v1", "v2", "v3");
     Map<String, Integer> ports = new LinkedHashMap<>();
     for (String name : List.of("v1", "v2", "v3")) {
-      ports.put(name, backend(name).getPort());
+      ports.put(name, servers.port(name));
     }
     ServiceBackends backends = new ServiceBackends(ports);
     GRPCRoute grpcRoute = YAML.readValue("""
@@ -122,28 +117,21 @@ class GrpcXdsGatewayApiRoutesTest {
         client("http.test", key("HTTPRoute", "prefix"), http)), backends.clusters(), List.of());
     harness = new ServerHarness();
     harness.cache.setSnapshot(new Translator().translate(ir).snapshot());
-    System.setProperty(BOOTSTRAP_PROPERTY, """
-        {"xds_servers": [{"server_uri": "127.0.0.1:%d", "channel_creds": [{"type": "insecure"}],
-                          "server_features": ["xds_v3"]}],
-         "node": {"id": "grpc-gateway-api-routes", "cluster": "holdfast-test"}}
-        """.formatted(harness.port()));
-    grpcChannel = Grpc.newChannelBuilder("xds:///grpc.test", InsecureChannelCredentials.create()).build();
-    httpChannel = Grpc.newChannelBuilder("xds:///http.test", InsecureChannelCredentials.create()).build();
+    xdsClient = GrpcXdsClient.bootstrap(harness.port(), "grpc-gateway-api-routes", "holdfast-test");
+    grpcChannel = xdsClient.channel("grpc.test");
+    httpChannel = xdsClient.channel("http.test");
   }
 
   @AfterAll
   static void stop() throws InterruptedException {
-    System.clearProperty(BOOTSTRAP_PROPERTY);
-    for (ManagedChannel channel : new ManagedChannel[] {grpcChannel, httpChannel}) {
-      if (channel != null) {
-        channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-      }
+    if (xdsClient != null) {
+      xdsClient.close();
     }
     if (harness != null) {
       harness.close();
     }
-    for (Server server : servers) {
-      server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    if (servers != null) {
+      servers.close();
     }
   }
 
@@ -224,27 +212,6 @@ class GrpcXdsGatewayApiRoutesTest {
     return answers.next().getResponseMessage();
   }
 
-  /** Answers every call with its name. */
-  private static Server backend(String name) throws IOException {
-    Server server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
-        .addService(new SimpleServiceGrpc.SimpleServiceImplBase() {
-          @Override
-          public void unaryRpc(SimpleRequest request, StreamObserver<SimpleResponse> response) {
-            response.onNext(SimpleResponse.newBuilder().setResponseMessage(name).build());
-            response.onCompleted();
-          }
-
-          @Override
-          public void serverStreamingRpc(SimpleRequest request, StreamObserver<SimpleResponse> response) {
-            response.onNext(SimpleResponse.newBuilder().setResponseMessage(name).build());
-            response.onCompleted();
-          }
-        })
-        .build()
-        .start();
-    servers.add(server);
-    return server;
-  }
 
   /** Services named after the backends, each one HTTP/2 cluster at its loopback port; others are not found. */
   private static final class ServiceBackends implements Backends {

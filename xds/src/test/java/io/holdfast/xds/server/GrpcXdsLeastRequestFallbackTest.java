@@ -2,8 +2,6 @@ package io.holdfast.xds.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.LoadBalancerProvider;
 import io.grpc.LoadBalancerRegistry;
 import io.grpc.ManagedChannel;
@@ -17,6 +15,7 @@ import io.holdfast.api.TestManifests;
 import io.holdfast.frontend.holdfast.HoldfastFrontEnd;
 import io.holdfast.frontend.holdfast.ValidationResult;
 import io.holdfast.frontend.holdfast.Validator;
+import io.holdfast.xds.testing.GrpcXdsClient;
 import io.holdfast.xds.translate.Translator;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -34,7 +33,8 @@ import org.junit.jupiter.api.Test;
  */
 class GrpcXdsLeastRequestFallbackTest {
 
-  private static final String BOOTSTRAP_PROPERTY = "io.grpc.xds.bootstrapConfig";
+  /** grpc-java's xDS client, bootstrapped at the server under test (once per JVM). */
+  private static GrpcXdsClient xdsClient;
   private static final String LEAST_REQUEST_SWITCH = "io.grpc.xds.experimentalEnableLeastRequest";
 
   private static Server backend;
@@ -65,16 +65,14 @@ class GrpcXdsLeastRequestFallbackTest {
         TestManifests.virtualService("echo", "echo.test", "busy")));
     harness = new ServerHarness();
     harness.cache.setSnapshot(new Translator().translate(HoldfastFrontEnd.lowerAccepted(validation.accepted())).snapshot());
-    System.setProperty(BOOTSTRAP_PROPERTY, """
-        {"xds_servers": [{"server_uri": "127.0.0.1:%d", "channel_creds": [{"type": "insecure"}],
-                          "server_features": ["xds_v3"]}],
-         "node": {"id": "grpc-without-least-request", "cluster": "holdfast-test"}}
-        """.formatted(harness.port()));
+    xdsClient = GrpcXdsClient.bootstrap(harness.port(), "grpc-without-least-request", "holdfast-test");
   }
 
   @AfterAll
   static void stop() throws InterruptedException {
-    System.clearProperty(BOOTSTRAP_PROPERTY);
+    if (xdsClient != null) {
+      xdsClient.close();
+    }
     System.clearProperty(LEAST_REQUEST_SWITCH);
     if (leastRequest != null) {
       LoadBalancerRegistry.getDefaultRegistry().register(leastRequest);
@@ -93,7 +91,7 @@ class GrpcXdsLeastRequestFallbackTest {
   /** Regression: the cluster carried LEAST_REQUEST in the enum only, and such a client NACKed it. */
   @Test
   void aLeastRequestUpstreamIsAcceptedAndRoutesWithRoundRobinInstead() {
-    channel = Grpc.newChannelBuilder("xds:///echo.test", InsecureChannelCredentials.create()).build();
+    channel = xdsClient.channel("echo.test");
     String answer = SimpleServiceGrpc.newBlockingStub(channel)
         .withWaitForReady()
         .withDeadlineAfter(10, TimeUnit.SECONDS)

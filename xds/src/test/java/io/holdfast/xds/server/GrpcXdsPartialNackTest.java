@@ -20,18 +20,12 @@ import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.Rds;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
-import io.grpc.Server;
-import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
-import io.grpc.stub.StreamObserver;
 import io.grpc.testing.protobuf.SimpleRequest;
-import io.grpc.testing.protobuf.SimpleResponse;
 import io.grpc.testing.protobuf.SimpleServiceGrpc;
 import io.holdfast.xds.snapshot.XdsSnapshot;
-import java.io.IOException;
-import java.net.InetSocketAddress;
+import io.holdfast.xds.testing.GrpcXdsClient;
+import io.holdfast.xds.testing.NamedBackends;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -47,39 +41,30 @@ import org.junit.jupiter.api.Test;
  */
 class GrpcXdsPartialNackTest {
 
-  private static final String BOOTSTRAP_PROPERTY = "io.grpc.xds.bootstrapConfig";
   private static final Duration WAIT = Duration.ofSeconds(15);
 
-  private static Server backendA;
-  private static Server backendB;
+  private static NamedBackends backends;
   private static ServerHarness harness;
+  private static GrpcXdsClient client;
   private static ManagedChannel channel;
 
   @BeforeAll
-  static void start() throws IOException {
-    backendA = backend("A");
-    backendB = backend("B");
+  static void start() {
+    backends = new NamedBackends("A", "B");
     harness = new ServerHarness();
-    System.setProperty(BOOTSTRAP_PROPERTY, """
-        {"xds_servers": [{"server_uri": "127.0.0.1:%d", "channel_creds": [{"type": "insecure"}],
-                          "server_features": ["xds_v3"]}],
-         "node": {"id": "grpc-partial-nack", "cluster": "holdfast-test"}}
-        """.formatted(harness.port()));
+    client = GrpcXdsClient.bootstrap(harness.port(), "grpc-partial-nack", "holdfast-test");
   }
 
   @AfterAll
   static void stop() throws InterruptedException {
-    System.clearProperty(BOOTSTRAP_PROPERTY);
-    if (channel != null) {
-      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    if (client != null) {
+      client.close();
     }
     if (harness != null) {
       harness.close();
     }
-    for (Server server : new Server[] {backendA, backendB}) {
-      if (server != null) {
-        server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-      }
+    if (backends != null) {
+      backends.close();
     }
   }
 
@@ -87,7 +72,7 @@ class GrpcXdsPartialNackTest {
   void revertAfterAPartiallyAppliedNackBringsTheClientBackToTheServedConfig() {
     XdsSnapshot accepted = config("x-on-a", Cluster.LbPolicy.ROUND_ROBIN);
     harness.cache.setSnapshot(accepted);
-    channel = Grpc.newChannelBuilder("xds:///svc.test", InsecureChannelCredentials.create()).build();
+    channel = client.channel("svc.test");
     assertThat(call()).isEqualTo("A");
 
     XdsSnapshot halfBad = config("x-on-b", Cluster.LbPolicy.RANDOM);
@@ -113,8 +98,8 @@ class GrpcXdsPartialNackTest {
   private static XdsSnapshot config(String xEndpoints, Cluster.LbPolicy hPolicy) {
     return snapshot(apiListener("svc.test", "route-svc"), routes("route-svc"),
         cluster("cluster-x", xEndpoints, Cluster.LbPolicy.ROUND_ROBIN), cluster("cluster-h", "h", hPolicy),
-        endpoints("x-on-a", backendA.getPort()), endpoints("x-on-b", backendB.getPort()),
-        endpoints("h", backendA.getPort()));
+        endpoints("x-on-a", backends.port("A")), endpoints("x-on-b", backends.port("B")),
+        endpoints("h", backends.port("A")));
   }
 
   private static Cluster cluster(String name, String serviceName, Cluster.LbPolicy policy) {
@@ -164,16 +149,4 @@ class GrpcXdsPartialNackTest {
         .getResponseMessage();
   }
 
-  private static Server backend(String name) throws IOException {
-    return NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
-        .addService(new SimpleServiceGrpc.SimpleServiceImplBase() {
-          @Override
-          public void unaryRpc(SimpleRequest request, StreamObserver<SimpleResponse> response) {
-            response.onNext(SimpleResponse.newBuilder().setResponseMessage(name).build());
-            response.onCompleted();
-          }
-        })
-        .build()
-        .start();
-  }
 }

@@ -3,8 +3,6 @@ package io.holdfast.xds.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Server;
@@ -20,6 +18,7 @@ import io.holdfast.api.TestManifests;
 import io.holdfast.frontend.holdfast.HoldfastFrontEnd;
 import io.holdfast.frontend.holdfast.ValidationResult;
 import io.holdfast.frontend.holdfast.Validator;
+import io.holdfast.xds.testing.GrpcXdsClient;
 import io.holdfast.xds.translate.Translator;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -45,7 +44,8 @@ import org.junit.jupiter.api.Test;
  */
 class GrpcXdsRouteOptionsTest {
 
-  private static final String BOOTSTRAP_PROPERTY = "io.grpc.xds.bootstrapConfig";
+  /** grpc-java's xDS client, bootstrapped at the server under test (once per JVM). */
+  private static GrpcXdsClient xdsClient;
   private static final Metadata.Key<String> CASE = Metadata.Key.of("x-case", Metadata.ASCII_STRING_MARSHALLER);
   private static final Metadata.Key<String> USER = Metadata.Key.of("x-user", Metadata.ASCII_STRING_MARSHALLER);
   private static final int HASHED_BACKENDS = 3;
@@ -105,17 +105,15 @@ class GrpcXdsRouteOptionsTest {
     harness = new ServerHarness();
     harness.cache.setSnapshot(
         new Translator().translate(HoldfastFrontEnd.lowerAccepted(validation.accepted())).snapshot());
-    System.setProperty(BOOTSTRAP_PROPERTY, """
-        {"xds_servers": [{"server_uri": "127.0.0.1:%d", "channel_creds": [{"type": "insecure"}],
-                          "server_features": ["xds_v3"]}],
-         "node": {"id": "grpc-route-options", "cluster": "holdfast-test"}}
-        """.formatted(harness.port()));
-    channel = Grpc.newChannelBuilder("xds:///options.test", InsecureChannelCredentials.create()).build();
+    xdsClient = GrpcXdsClient.bootstrap(harness.port(), "grpc-route-options", "holdfast-test");
+    channel = xdsClient.channel("options.test");
   }
 
   @AfterAll
   static void stop() throws InterruptedException {
-    System.clearProperty(BOOTSTRAP_PROPERTY);
+    if (xdsClient != null) {
+      xdsClient.close();
+    }
     held.forEach(StreamObserver::onCompleted);
     if (channel != null) {
       channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);

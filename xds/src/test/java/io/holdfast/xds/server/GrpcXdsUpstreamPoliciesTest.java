@@ -10,8 +10,6 @@ import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.core.v3.ConfigSource;
 import io.envoyproxy.envoy.config.core.v3.SelfConfigSource;
 import io.grpc.CallOptions;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.Status;
@@ -28,6 +26,7 @@ import io.holdfast.frontend.holdfast.ResourceStatus;
 import io.holdfast.frontend.holdfast.ValidationResult;
 import io.holdfast.frontend.holdfast.Validator;
 import io.holdfast.xds.snapshot.XdsSnapshot;
+import io.holdfast.xds.testing.GrpcXdsClient;
 import io.holdfast.xds.translate.Translator;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -53,7 +52,8 @@ import org.junit.jupiter.api.Test;
  */
 class GrpcXdsUpstreamPoliciesTest {
 
-  private static final String BOOTSTRAP_PROPERTY = "io.grpc.xds.bootstrapConfig";
+  /** grpc-java's xDS client, bootstrapped at the server under test (once per JVM). */
+  private static GrpcXdsClient xdsClient;
   private static final int MAX_REQUESTS = 2;
 
   private static final AtomicInteger goodCalls = new AtomicInteger();
@@ -123,17 +123,15 @@ class GrpcXdsUpstreamPoliciesTest {
     harness.cache.setSnapshot(withLoadReporting(
         new Translator().translate(HoldfastFrontEnd.lowerAccepted(validation.accepted())).snapshot(),
         "default/reporting"));
-    System.setProperty(BOOTSTRAP_PROPERTY, """
-        {"xds_servers": [{"server_uri": "127.0.0.1:%d", "channel_creds": [{"type": "insecure"}],
-                          "server_features": ["xds_v3"]}],
-         "node": {"id": "grpc-upstream-policies", "cluster": "holdfast-test"}}
-        """.formatted(harness.port()));
+    xdsClient = GrpcXdsClient.bootstrap(harness.port(), "grpc-upstream-policies", "holdfast-test");
   }
 
   @AfterAll
   static void stop() throws InterruptedException {
     gate.get().countDown();
-    System.clearProperty(BOOTSTRAP_PROPERTY);
+    if (xdsClient != null) {
+      xdsClient.close();
+    }
     for (ManagedChannel channel : channels) {
       channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     }
@@ -246,7 +244,7 @@ class GrpcXdsUpstreamPoliciesTest {
   }
 
   private static ManagedChannel channel(String target) {
-    ManagedChannel channel = Grpc.newChannelBuilder("xds:///" + target, InsecureChannelCredentials.create()).build();
+    ManagedChannel channel = xdsClient.channel(target);
     synchronized (channels) {
       channels.add(channel);
     }

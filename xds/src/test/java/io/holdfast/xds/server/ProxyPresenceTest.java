@@ -2,39 +2,16 @@ package io.holdfast.xds.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.holdfast.testkit.ManualClock;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
 /** The per-node stream gauge: counts streams, stays at 0 for the retention after the last one, is bounded. */
 class ProxyPresenceTest {
-  /** A clock the test moves. */
-  private static final class MovingClock extends Clock {
-    Instant now = Instant.parse("2026-01-01T00:00:00Z");
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  }
-
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-  private final MovingClock clock = new MovingClock();
+  private final ManualClock clock = new ManualClock();
   private final ProxyPresence presence = new ProxyPresence(registry, clock);
 
   private Double streams(String node) {
@@ -53,11 +30,11 @@ class ProxyPresenceTest {
     presence.closed("envoy-1");
     assertThat(streams("envoy-1")).isZero();
 
-    clock.now = clock.now.plus(ProxyPresence.RETENTION).minusSeconds(1);
+    clock.advance(ProxyPresence.RETENTION.minusSeconds(1));
     presence.closed("unknown"); // any stream event sweeps
     assertThat(streams("envoy-1")).isZero();
 
-    clock.now = clock.now.plusSeconds(1);
+    clock.advance(Duration.ofSeconds(1));
     presence.closed("unknown");
     assertThat(streams("envoy-1")).isNull();
     assertThat(streams("envoy-2")).isEqualTo(1.0); // still connected: never expires
@@ -67,9 +44,9 @@ class ProxyPresenceTest {
   void aNodeThatReconnectsWithinTheRetentionIsNotExpired() {
     presence.opened("envoy-1");
     presence.closed("envoy-1");
-    clock.now = clock.now.plus(Duration.ofMinutes(5));
+    clock.advance(Duration.ofMinutes(5));
     presence.opened("envoy-1");
-    clock.now = clock.now.plus(ProxyPresence.RETENTION);
+    clock.advance(ProxyPresence.RETENTION);
     presence.opened("other");
     assertThat(streams("envoy-1")).isEqualTo(1.0);
   }

@@ -15,8 +15,6 @@ import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.grpc.CallOptions;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
@@ -37,6 +35,7 @@ import io.holdfast.frontend.holdfast.ResourceStatus;
 import io.holdfast.frontend.holdfast.ValidationResult;
 import io.holdfast.frontend.holdfast.Validator;
 import io.holdfast.xds.snapshot.XdsSnapshot;
+import io.holdfast.xds.testing.GrpcXdsClient;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
@@ -59,7 +58,8 @@ import org.junit.jupiter.api.Test;
  */
 class GrpcXdsClientEndToEndTest {
 
-  private static final String BOOTSTRAP_PROPERTY = "io.grpc.xds.bootstrapConfig";
+  /** grpc-java's xDS client, bootstrapped at the server under test (once per JVM). */
+  private static GrpcXdsClient xdsClient;
   private static final Metadata.Key<String> ROUTE = Metadata.Key.of("x-route", Metadata.ASCII_STRING_MARSHALLER);
   private static final Metadata.Key<String> SPLIT = Metadata.Key.of("x-split", Metadata.ASCII_STRING_MARSHALLER);
   private static final int SPLIT_CALLS = 400;
@@ -119,17 +119,15 @@ class GrpcXdsClientEndToEndTest {
         .build()
         .start();
 
-    System.setProperty(BOOTSTRAP_PROPERTY, """
-        {"xds_servers": [{"server_uri": "127.0.0.1:%d", "channel_creds": [{"type": "insecure"}],
-          "server_features": ["xds_v3"]}],
-         "node": {"id": "holdfast-e2e", "cluster": "holdfast-test"}}
-        """.formatted(controlPlane.getPort()));
-    channel = Grpc.newChannelBuilder("xds:///echo.test", InsecureChannelCredentials.create()).build();
+    xdsClient = GrpcXdsClient.bootstrap(controlPlane.getPort(), "holdfast-e2e", "holdfast-test");
+    channel = xdsClient.channel("echo.test");
   }
 
   @AfterAll
   static void stop() throws InterruptedException {
-    System.clearProperty(BOOTSTRAP_PROPERTY);
+    if (xdsClient != null) {
+      xdsClient.close();
+    }
     if (channel != null) {
       channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     }
