@@ -3,6 +3,7 @@ package io.holdfast.server.snapshot;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.holdfast.api.ResourceKey;
+import io.holdfast.testkit.ManualClock;
 import io.holdfast.xds.snapshot.XdsSnapshot;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.ByteBuffer;
@@ -23,7 +24,7 @@ class FirstServedStorageTest {
 
   @TempDir
   Path dir;
-  private final TestClock clock = new TestClock(T0);
+  private final ManualClock clock = new ManualClock(T0);
 
   private SnapshotStore open() {
     return SnapshotStore.open(dir, "holdfast-0", clock, new SimpleMeterRegistry());
