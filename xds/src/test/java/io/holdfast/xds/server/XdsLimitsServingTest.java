@@ -197,6 +197,37 @@ class XdsLimitsServingTest {
     assertThat(harness.server.proxies().get(0).lastNack().orElseThrow().errorDetail()).isEqualTo(stored);
   }
 
+  @Test
+  void aClientResettingStreamsFasterThanAllowedLosesItsConnection() {
+    try (ServerHarness strict = new ServerHarness(XdsLimits.DEFAULTS.withMaxResets(10, Duration.ofSeconds(10)))) {
+      strict.cache.setSnapshot(config(10_001));
+      AdsTestClient good = track(AdsTestClient.ads(strict.port(), "envoy-good"));
+      good.subscribe(LDS);
+      await().atMost(WAIT).until(() -> good.versions(LDS).size() == 1);
+      ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", strict.port()).usePlaintext().build();
+      track(() -> {
+        channel.shutdownNow();
+        channel.awaitTermination(5, TimeUnit.SECONDS);
+      });
+      RawStream victim = new RawStream(channel);
+      await().atMost(WAIT).until(() -> victim.responses.size() == 1);
+
+      // Open-and-reset: each stream is answered, then cancelled (an RST_STREAM frame), on the same connection.
+      for (int i = 0; i < 20 && victim.error == null; i++) {
+        RawStream reset = new RawStream(channel);
+        await().atMost(WAIT).until(() -> !reset.responses.isEmpty() || reset.error != null);
+        ((io.grpc.stub.ClientCallStreamObserver<DiscoveryRequest>) reset.requests).cancel("rapid reset", null);
+      }
+
+      await().atMost(WAIT).until(() -> victim.error != null);
+      // GOAWAY with ENHANCE_YOUR_CALM, which grpc-java reports as RESOURCE_EXHAUSTED
+      assertThat(Status.fromThrowable(victim.error).getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+      XdsSnapshot next = config(10_002);
+      strict.cache.setSnapshot(next);
+      await().atMost(WAIT).until(() -> good.versions(LDS).contains(next.version()));
+    }
+  }
+
   /** A bare ADS stream on a given channel asking for listeners, recording what it gets (no ACKs). */
   private static final class RawStream {
     final List<DiscoveryResponse> responses = new CopyOnWriteArrayList<>();
