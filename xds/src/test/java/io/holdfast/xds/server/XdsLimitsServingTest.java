@@ -198,6 +198,25 @@ class XdsLimitsServingTest {
   }
 
   @Test
+  void requestOverTheMessageSizeIsRefusedWhileAnotherStreamKeepsReceiving() {
+    try (ServerHarness strict = new ServerHarness(XdsLimits.DEFAULTS.withMaxInboundMessageBytes(64 * 1024))) {
+      strict.cache.setSnapshot(config(10_001));
+      AdsTestClient good = track(AdsTestClient.ads(strict.port(), "envoy-good"));
+      good.subscribe(LDS);
+      await().atMost(WAIT).until(() -> good.versions(LDS).size() == 1);
+      AdsTestClient hostile = track(AdsTestClient.ads(strict.port(), "envoy-big"));
+
+      hostile.subscribe(EDS, names("c".repeat(100), 1_000).toArray(String[]::new)); // about 100 KB
+
+      await().atMost(WAIT).until(() -> hostile.error() != null);
+      assertThat(Status.fromThrowable(hostile.error()).getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+      XdsSnapshot next = config(10_002);
+      strict.cache.setSnapshot(next);
+      await().atMost(WAIT).until(() -> good.versions(LDS).contains(next.version()));
+    }
+  }
+
+  @Test
   void aClientResettingStreamsFasterThanAllowedLosesItsConnection() {
     try (ServerHarness strict = new ServerHarness(XdsLimits.DEFAULTS.withMaxResets(10, Duration.ofSeconds(10)))) {
       strict.cache.setSnapshot(config(10_001));
