@@ -2,6 +2,7 @@ package io.holdfast.xds.server;
 
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
+import io.grpc.Status;
 import io.holdfast.ir.NackEvent;
 import io.holdfast.ir.NackListener;
 import java.time.Clock;
@@ -90,7 +91,7 @@ final class StreamTracker {
    * Null if SotW {@code request} keeps its stream within the limits; otherwise the status to close the stream with
    * (counted and logged). Called before the request is booked, so nothing of a refused request is kept.
    */
-  io.grpc.Status refusal(StreamState stream, DiscoveryRequest request) {
+  Status refusal(StreamState stream, DiscoveryRequest request) {
     String type = stream.typeOf(request.getTypeUrl());
     // A SotW request replaces the names of its type.
     long names = (long) stream.namesTotal() - stream.names(type) + request.getResourceNamesCount();
@@ -103,14 +104,14 @@ final class StreamTracker {
    * counted in full and its unsubscriptions not (a name unsubscribed may not have been subscribed), so the bound
    * holds whatever the request says.
    */
-  io.grpc.Status refusal(StreamState stream, DeltaDiscoveryRequest request) {
+  Status refusal(StreamState stream, DeltaDiscoveryRequest request) {
     String type = stream.typeOf(request.getTypeUrl());
     long names = (long) stream.namesTotal() + request.getResourceNamesSubscribeCount()
         + request.getInitialResourceVersionsCount();
     return refusal(stream, request.hasNode(), request.getNode(), type, names);
   }
 
-  private io.grpc.Status refusal(StreamState stream, boolean hasNode, io.envoyproxy.envoy.config.core.v3.Node node,
+  private Status refusal(StreamState stream, boolean hasNode, io.envoyproxy.envoy.config.core.v3.Node node,
       String type, long namesAfter) {
     Refusal reason = null;
     String detail = "";
@@ -138,7 +139,7 @@ final class StreamTracker {
     metrics.refused(reason);
     log.warn("xDS stream refused: over a limit: node={} stream={} reason={} detail=\"{}\"", stream.nodeId(),
         stream.id(), reason.label(), detail);
-    return io.grpc.Status.fromCode(reason.code()).withDescription(reason.label() + ": " + detail);
+    return Status.fromCode(reason.code()).withDescription(reason.label() + ": " + detail);
   }
 
   /** A SotW request: node id, then ACK/NACK bookkeeping for its type (NACKs reported). Never throws. */
