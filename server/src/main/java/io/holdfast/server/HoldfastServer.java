@@ -180,7 +180,7 @@ public final class HoldfastServer implements AutoCloseable {
   private void startXds(ServeSettings settings) throws IOException {
     NackListener nackFeed = TimelineFeeds.nacks(timeline);
     XdsServer.Builder xdsBuilder = XdsServer.builder(cache,
-        XdsServerSettings.on(settings.xdsAddress(), settings.xdsPort()), registry)
+        XdsServerSettings.on(settings.xdsAddress(), settings.xdsPort()).withLimits(settings.xdsLimits()), registry)
         .nackListener(nack -> {
           board.onNack(nack);
           nackFeed.onNack(nack);
@@ -210,9 +210,13 @@ public final class HoldfastServer implements AutoCloseable {
     }
   }
 
-  /** Switches logging to the chosen format; call before starting, from the executable only. */
+  /**
+   * Switches logging to the chosen format and routes java.util.logging (gRPC's) into it; call before starting,
+   * from the executable only.
+   */
   public static void useLogFormat(io.holdfast.server.cli.LogFormat format) {
     Logging.use(format);
+    Logging.routeJavaUtilLogging();
   }
 
   public int xdsPort() {

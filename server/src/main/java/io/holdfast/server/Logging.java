@@ -6,10 +6,27 @@ import ch.qos.logback.core.joran.spi.JoranException;
 import io.holdfast.server.cli.LogFormat;
 import java.net.URL;
 import org.slf4j.LoggerFactory;
+import org.slf4j.bridge.SLF4JBridgeHandler;
 
-/** Switches the log format once the flags are known (logging itself starts before they are parsed). */
+/**
+ * Switches the log format once the flags are known (logging itself starts before they are parsed), and routes
+ * java.util.logging, which gRPC uses, into Logback.
+ */
 final class Logging {
   private Logging() {}
+
+  /**
+   * Sends java.util.logging records (gRPC's own logging) to Logback, so they have its format, levels and
+   * destination instead of the JDK console handler's two-line stderr format. Idempotent. The root JUL handlers
+   * are removed first, or each record would be written twice. The logback configurations reset JUL levels from
+   * Logback's (LevelChangePropagator), so a disabled JUL level costs no record.
+   */
+  static void routeJavaUtilLogging() {
+    if (!SLF4JBridgeHandler.isInstalled()) {
+      SLF4JBridgeHandler.removeHandlersForRootLogger();
+      SLF4JBridgeHandler.install();
+    }
+  }
 
   static void use(LogFormat format) {
     if (format != LogFormat.JSON || !(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {

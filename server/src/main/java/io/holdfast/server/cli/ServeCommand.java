@@ -210,6 +210,9 @@ final class ServeCommand implements Callable<Integer> {
   @Mixin
   private LimitOptions limits = new LimitOptions();
 
+  @Mixin
+  private XdsLimitOptions xdsLimits = new XdsLimitOptions();
+
   @Option(names = "--webhook-check-time", paramLabel = "DURATION",
       defaultValue = "" + InputLimits.DEFAULT_WEBHOOK_CHECK_TIME_TEXT,
       description = "Wall-clock budget of one admission check; over it the request is denied"
@@ -258,7 +261,8 @@ final class ServeCommand implements Callable<Integer> {
             duration("webhook-check-time", webhookCheckTime), duration("webhook-check-cpu-time", webhookCheckCpuTime)),
         new ServeSettings.GatewayAddressing(
             gatewayAddresses == null ? List.of() : gatewayAddresses.stream().map(String::trim)
-                .filter(a -> !a.isEmpty()).toList(), text(gatewayService)));
+                .filter(a -> !a.isEmpty()).toList(), text(gatewayService)),
+        xdsLimits.limits(this::origin));
   }
 
   private Optional<ServeSettings.Webhook> webhook() {

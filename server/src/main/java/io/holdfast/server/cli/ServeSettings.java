@@ -29,6 +29,7 @@ import java.util.Optional;
  *                     status entries are written under it
  * @param limits       the bounds on regexes, delegation and webhook checks
  * @param gatewayAddressing where Gateways' {@code status.addresses} come from (Kubernetes mode)
+ * @param xdsLimits    what one xDS client may cost the server
  */
 public record ServeSettings(
     Path configDir,
@@ -45,7 +46,8 @@ public record ServeSettings(
     Optional<Webhook> webhook,
     String gatewayControllerName,
     InputLimits limits,
-    GatewayAddressing gatewayAddressing) {
+    GatewayAddressing gatewayAddressing,
+    io.holdfast.xds.server.XdsLimits xdsLimits) {
 
   public static final int MAX_PORT = 65_535;
   /** The Gateway API controller name unless one is set (the front end's default). */
@@ -144,6 +146,16 @@ public record ServeSettings(
     }
   }
 
+  /** With the default xDS limits. */
+  public ServeSettings(Path configDir, String xdsAddress, int xdsPort, String adminAddress, int adminPort,
+      Optional<Path> snapshotDir, LogFormat logFormat, Optional<XdsTls> tls, Optional<KubernetesSource> kubernetes,
+      ElectionSettings election, Optional<Path> snapshotKeyFile, Optional<Webhook> webhook,
+      String gatewayControllerName, InputLimits limits, GatewayAddressing gatewayAddressing) {
+    this(configDir, xdsAddress, xdsPort, adminAddress, adminPort, snapshotDir, logFormat, tls, kubernetes, election,
+        snapshotKeyFile, webhook, gatewayControllerName, limits, gatewayAddressing,
+        io.holdfast.xds.server.XdsLimits.DEFAULTS);
+  }
+
   /** With the default bounds and without Gateway addresses. */
   public ServeSettings(Path configDir, String xdsAddress, int xdsPort, String adminAddress, int adminPort,
       Optional<Path> snapshotDir, LogFormat logFormat, Optional<XdsTls> tls, Optional<KubernetesSource> kubernetes,
@@ -185,6 +197,7 @@ public record ServeSettings(
   }
 
   public ServeSettings {
+    Objects.requireNonNull(xdsLimits, "xdsLimits");
     // Values that are wrong on their own first, then those that depend on the file system.
     requireAddress("--xds-address", xdsAddress);
     requirePort("--xds-port", xdsPort);

@@ -159,6 +159,33 @@ class HoldfastCliTest {
   }
 
   @Test
+  void xdsLimitsComeFromFlagEnvironmentOrFileAndDefaultToXdsLimits() throws IOException {
+    run("serve", "--config-dir", tmp.toString());
+    assertThat(served.get(0).xdsLimits()).isEqualTo(io.holdfast.xds.server.XdsLimits.DEFAULTS);
+
+    Path file = Files.writeString(tmp.resolve("xds.yaml"), "xds-max-names-per-stream: 5000\n"
+        + "xds-max-connection-age: 0s\n");
+    new HoldfastCli(settings -> { served.add(settings); return 0; },
+        Map.of("HOLDFAST_XDS_MAX_NODE_ID_LENGTH", "300"))
+        .execute(new PrintWriter(out), new PrintWriter(err), "serve", "--config-dir", tmp.toString(),
+            "--config-file", file.toString(), "--xds-max-streams-per-connection", "20",
+            "--xds-max-message-size", "1048576", "--xds-max-connection-age-grace", "30s");
+    assertThat(err.toString()).isEmpty();
+    io.holdfast.xds.server.XdsLimits limits = served.get(1).xdsLimits();
+    assertThat(limits.maxNodeIdLength()).as("environment").isEqualTo(300);
+    assertThat(limits.maxNamesPerStream()).as("file").isEqualTo(5000);
+    assertThat(limits.maxConnectionAge()).as("file: 0s is no limit").isZero();
+    assertThat(limits.maxStreamsPerConnection()).as("flag").isEqualTo(20);
+    assertThat(limits.maxInboundMessageBytes()).as("flag").isEqualTo(1_048_576);
+    assertThat(limits.maxConnectionAgeGrace()).as("flag").isEqualTo(java.time.Duration.ofSeconds(30));
+
+    assertThat(run("serve", "--config-dir", tmp.toString(), "--xds-max-names-per-stream", "0"))
+        .isEqualTo(HoldfastCli.EXIT_USAGE);
+    assertThat(err.toString()).contains("--xds-max-names-per-stream must be a whole number of at least 1, got '0'");
+    assertThat(served).hasSize(2);
+  }
+
+  @Test
   void gatewayControllerNameComesFromFlagEnvironmentOrFileDefaultsAndIsChecked() throws IOException {
     run("serve", "--config-dir", tmp.toString());
     assertThat(served.get(0).gatewayControllerName()).isEqualTo("holdfast.io/gateway-controller");

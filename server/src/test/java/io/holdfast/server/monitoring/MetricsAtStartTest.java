@@ -35,6 +35,10 @@ class MetricsAtStartTest {
       series.add("holdfast_xds_pushes_total{type=\"" + type + "\"}");
       series.add("holdfast_xds_nacks_total{type=\"" + type + "\"}");
     }
+    for (String reason : List.of("node_id_too_long", "node_id_invalid", "type_url_too_long", "too_many_types",
+        "too_many_names")) {
+      series.add("holdfast_xds_refused_streams_total{reason=\"" + reason + "\"}");
+    }
     return series;
   }
 

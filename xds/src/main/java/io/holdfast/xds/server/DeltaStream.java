@@ -45,17 +45,23 @@ final class DeltaStream implements StreamObserver<DeltaDiscoveryRequest> {
       out.endWithError(Status.UNKNOWN.withDescription("type URL is required for ADS").asException());
       return;
     }
+    Status refused = tracker.refusal(state, request);
+    if (refused != null) {
+      out.endWithError(refused.asException());
+      return;
+    }
     Reply reply = tracker.deltaRequest(state, request);
     if (reply.kind() == Reply.Kind.UNKNOWN_NONCE) {
       out.endWithError(Status.INVALID_ARGUMENT.withDescription(
-          "response_nonce " + request.getResponseNonce() + " does not name an unanswered response").asException());
+          "response_nonce " + ClientText.token(request.getResponseNonce())
+              + " does not name an unanswered response").asException());
       return;
     }
     String type = state.typeOf(request.getTypeUrl());
     if (!TypeUrls.supported(type)) {
       if (state.firstUnsupported(type)) {
         log.warn("xDS delta request ignored: unsupported resource type: node={} stream={} type={}",
-            state.nodeId(), state.id(), type);
+            state.nodeId(), state.id(), ClientText.token(type));
       }
       return;
     }
@@ -70,7 +76,8 @@ final class DeltaStream implements StreamObserver<DeltaDiscoveryRequest> {
       }
       watches.put(type, registry.watch(this, type, typeState, TypeUrls.wildcardWhenUnnamed(type)));
     } catch (RuntimeException e) {
-      log.error("xDS delta request ignored: opening its watch failed: stream={} type={}", state.id(), type, e);
+      log.error("xDS delta request ignored: opening its watch failed: stream={} type={}", state.id(),
+          ClientText.token(type), e);
     }
   }
 

@@ -101,6 +101,11 @@ final class DeltaTypeState {
   /** The snapshot version of the last response the proxy ACKed, kept through NACKs (for display). */
   private String ackedVersion;
 
+  /** Names the proxy subscribed to by name. */
+  synchronized int subscribedCount() {
+    return subscribed.size();
+  }
+
   /** Applies a request (reply to a nonce first, then subscription changes) and classifies it. */
   synchronized Reply onRequest(DeltaDiscoveryRequest request) {
     boolean plainAck = seenFirstRequest && !request.hasErrorDetail() && !request.getResponseNonce().isEmpty()

@@ -50,12 +50,17 @@ final class SotwStream implements StreamObserver<DiscoveryRequest> {
       out.endWithError(Status.UNKNOWN.withDescription("type URL is required for ADS").asException());
       return;
     }
+    Status refused = tracker.refusal(state, request);
+    if (refused != null) {
+      out.endWithError(refused.asException());
+      return;
+    }
     tracker.sotwRequest(state, request);
     String type = state.typeOf(request.getTypeUrl());
     if (!TypeUrls.supported(type)) {
       if (state.firstUnsupported(type)) {
         log.warn("xDS request ignored: unsupported resource type: node={} stream={} type={}",
-            state.nodeId(), state.id(), type);
+            state.nodeId(), state.id(), ClientText.token(type));
       }
       return;
     }
@@ -72,7 +77,8 @@ final class SotwStream implements StreamObserver<DiscoveryRequest> {
       slot.watch = registry.watch(this, type, state.sotw(type),
           SotwQuestion.of(type, request.getResourceNamesList()), forceEndpoints);
     } catch (RuntimeException e) {
-      log.error("xDS request ignored: opening its watch failed: stream={} type={}", state.id(), type, e);
+      log.error("xDS request ignored: opening its watch failed: stream={} type={}", state.id(),
+          ClientText.token(type), e);
     }
   }
 

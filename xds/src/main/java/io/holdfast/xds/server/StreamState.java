@@ -23,6 +23,8 @@ final class StreamState {
   private final Map<String, DeltaTypeState> delta = new ConcurrentHashMap<>();
   private final Set<String> reportedUnsupported = ConcurrentHashMap.newKeySet();
   private volatile NackEvent lastNack;
+  /** Resource names subscribed per type (see {@link XdsLimits#maxNamesPerStream()}); one entry per type seen. */
+  private final Map<String, Integer> names = new ConcurrentHashMap<>();
 
   /**
    * @param id             the stream id (unique per server)
@@ -79,6 +81,32 @@ final class StreamState {
     sotw.forEach((type, state) -> Optional.ofNullable(state.ackedVersion()).ifPresent(v -> out.put(type, v)));
     delta.forEach((type, state) -> Optional.ofNullable(state.ackedVersion()).ifPresent(v -> out.put(type, v)));
     return out;
+  }
+
+  /** Names subscribed across types; the types with state are those with an entry. */
+  int namesTotal() {
+    int total = 0;
+    for (int n : names.values()) {
+      total += n;
+    }
+    return total;
+  }
+
+  int names(String typeUrl) {
+    return names.getOrDefault(typeUrl, 0);
+  }
+
+  /** True if this stream has kept state for {@code typeUrl}. */
+  boolean knowsType(String typeUrl) {
+    return names.containsKey(typeUrl);
+  }
+
+  int typeCount() {
+    return names.size();
+  }
+
+  void names(String typeUrl, int count) {
+    names.put(typeUrl, count);
   }
 
   SotwTypeState sotw(String typeUrl) {

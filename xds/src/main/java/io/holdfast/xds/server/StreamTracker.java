@@ -2,6 +2,7 @@ package io.holdfast.xds.server;
 
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
+import io.grpc.Status;
 import io.holdfast.ir.NackEvent;
 import io.holdfast.ir.NackListener;
 import java.time.Clock;
@@ -20,7 +21,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps a {@link StreamState} per open stream for {@link SotwStream} and {@link DeltaStream}: turns each request
  * into ACK/NACK bookkeeping before a watch is opened for it, counts responses, and reports NACKs (counter, one
- * WARN line, {@link NackListener}); a NACK is a request with {@code error_detail}. Never throws.
+ * WARN line, {@link NackListener}); a NACK is a request with {@code error_detail}, whose text is sanitised
+ * ({@link ClientText}) before it is logged or reported. Refuses requests beyond the {@link XdsLimits} per stream
+ * before anything of them is kept. Never throws.
  */
 final class StreamTracker {
 
@@ -32,8 +35,10 @@ final class StreamTracker {
   private final NackListener nackListener;
   private final Clock clock;
   private final ProxyPresence presence;
+  private final XdsLimits limits;
 
-  StreamTracker(XdsMetrics metrics, NackListener nackListener, Clock clock) {
+  StreamTracker(XdsMetrics metrics, NackListener nackListener, Clock clock, XdsLimits limits) {
+    this.limits = limits;
     this.metrics = metrics;
     this.nackListener = nackListener;
     this.clock = clock;
@@ -82,6 +87,61 @@ final class StreamTracker {
     return stream;
   }
 
+  /**
+   * Null if SotW {@code request} keeps its stream within the limits; otherwise the status to close the stream with
+   * (counted and logged). Called before the request is booked, so nothing of a refused request is kept.
+   */
+  Status refusal(StreamState stream, DiscoveryRequest request) {
+    String type = stream.typeOf(request.getTypeUrl());
+    // A SotW request replaces the names of its type.
+    long names = (long) stream.namesTotal() - stream.names(type) + request.getResourceNamesCount();
+    return refusal(stream, request.hasNode(), request.getNode(), type, names);
+  }
+
+  /**
+   * Null if delta {@code request} keeps its stream within the limits; otherwise the status to close the stream
+   * with (counted and logged). Called before the request is booked. Its subscriptions and initial versions are
+   * counted in full and its unsubscriptions not (a name unsubscribed may not have been subscribed), so the bound
+   * holds whatever the request says.
+   */
+  Status refusal(StreamState stream, DeltaDiscoveryRequest request) {
+    String type = stream.typeOf(request.getTypeUrl());
+    long names = (long) stream.namesTotal() + request.getResourceNamesSubscribeCount()
+        + request.getInitialResourceVersionsCount();
+    return refusal(stream, request.hasNode(), request.getNode(), type, names);
+  }
+
+  private Status refusal(StreamState stream, boolean hasNode, io.envoyproxy.envoy.config.core.v3.Node node,
+      String type, long namesAfter) {
+    Refusal reason = null;
+    String detail = "";
+    if (hasNode && (node.getId().length() > limits.maxNodeIdLength()
+        || node.getCluster().length() > limits.maxNodeIdLength())) {
+      reason = Refusal.NODE_ID_TOO_LONG;
+      detail = "node id (" + node.getId().length() + " chars) or cluster (" + node.getCluster().length()
+          + " chars) longer than " + limits.maxNodeIdLength();
+    } else if (hasNode && ClientText.hasControl(node.getId())) {
+      reason = Refusal.NODE_ID_INVALID;
+      detail = "node id contains control characters";
+    } else if (type.length() > ClientText.MAX_TOKEN_LENGTH) {
+      reason = Refusal.TYPE_URL_TOO_LONG;
+      detail = "type URL of " + type.length() + " chars, longer than " + ClientText.MAX_TOKEN_LENGTH;
+    } else if (!type.isEmpty() && !stream.knowsType(type) && stream.typeCount() >= Refusal.MAX_TYPES_PER_STREAM) {
+      reason = Refusal.TOO_MANY_TYPES;
+      detail = "more than " + Refusal.MAX_TYPES_PER_STREAM + " resource types on one stream";
+    } else if (namesAfter > limits.maxNamesPerStream()) {
+      reason = Refusal.TOO_MANY_NAMES;
+      detail = namesAfter + " resource names on one stream, more than " + limits.maxNamesPerStream();
+    }
+    if (reason == null) {
+      return null;
+    }
+    metrics.refused(reason);
+    log.warn("xDS stream refused: over a limit: node={} stream={} reason={} detail=\"{}\"", stream.nodeId(),
+        stream.id(), reason.label(), detail);
+    return Status.fromCode(reason.code()).withDescription(reason.label() + ": " + detail);
+  }
+
   /** A SotW request: node id, then ACK/NACK bookkeeping for its type (NACKs reported). Never throws. */
   void sotwRequest(StreamState stream, DiscoveryRequest request) {
     try {
@@ -89,12 +149,14 @@ final class StreamTracker {
       String type = stream.typeOf(request.getTypeUrl());
       if (!type.isEmpty()) {
         Reply reply = stream.sotw(type).onRequest(request);
+        stream.names(type, request.getResourceNamesCount());
         if (reply.kind() == Reply.Kind.NACK) {
           reportNack(stream, type, reply, request.getErrorDetail().getMessage());
         }
       }
     } catch (RuntimeException e) {
-      log.error("xDS request bookkeeping failed: stream={} type={}", stream.id(), request.getTypeUrl(), e);
+      log.error("xDS request bookkeeping failed: stream={} type={}", stream.id(),
+          ClientText.token(request.getTypeUrl()), e);
     }
   }
 
@@ -111,16 +173,19 @@ final class StreamTracker {
       type = stream.typeOf(request.getTypeUrl());
       if (!type.isEmpty()) {
         reply = stream.delta(type).onRequest(request);
+        stream.names(type, stream.delta(type).subscribedCount());
         if (reply.kind() == Reply.Kind.NACK) {
           reportNack(stream, type, reply, request.getErrorDetail().getMessage());
         }
       }
     } catch (RuntimeException e) {
-      log.error("xDS delta request bookkeeping failed: stream={} type={}", stream.id(), request.getTypeUrl(), e);
+      log.error("xDS delta request bookkeeping failed: stream={} type={}", stream.id(),
+          ClientText.token(request.getTypeUrl()), e);
     }
     if (reply.kind() == Reply.Kind.UNKNOWN_NONCE) {
       log.warn("xDS delta stream closed: ACK of a nonce with no unanswered response: node={} stream={} type={}"
-          + " nonce={}", stream.nodeId(), stream.id(), TypeUrls.shortName(type), request.getResponseNonce());
+          + " nonce={}", stream.nodeId(), stream.id(), ClientText.token(TypeUrls.shortName(type)),
+          ClientText.token(request.getResponseNonce()));
     }
     return reply;
   }
@@ -146,14 +211,15 @@ final class StreamTracker {
     }
   }
 
-  private void reportNack(StreamState stream, String type, Reply reply, String errorDetail) {
+  private void reportNack(StreamState stream, String type, Reply reply, String clientDetail) {
+    String errorDetail = ClientText.detail(clientDetail);
     metrics.nacked(type);
     var event = new NackEvent(stream.nodeId(), type, reply.rejectedVersion(), reply.rejectedNames(), errorDetail,
         clock.instant());
     stream.noteNack(event);
     log.warn("xDS NACK: proxy rejected a response, not resending it until the snapshot changes: node={} "
             + "stream={} type={} rejectedVersion={} resources={} error=\"{}\"",
-        event.nodeId(), stream.id(), TypeUrls.shortName(type), event.rejectedVersion(), event.resourceNames(),
+        event.nodeId(), stream.id(), ClientText.token(TypeUrls.shortName(type)), event.rejectedVersion(), event.resourceNames(),
         errorDetail);
     try {
       nackListener.onNack(event);

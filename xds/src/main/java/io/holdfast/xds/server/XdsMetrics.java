@@ -10,7 +10,9 @@ import java.util.function.IntSupplier;
 /**
  * The xDS server's meters: {@code holdfast_xds_streams} (open streams), {@code holdfast_xds_pushes_total} and
  * {@code holdfast_xds_nacks_total}, both tagged {@code type} with the resource message name (e.g. Listener),
- * registered at 0 for every type the server sends; and {@code holdfast_xds_proxy_streams{node}} ({@link ProxyPresence}).
+ * registered at 0 for every type the server sends; {@code holdfast_xds_refused_streams_total{reason}}, streams
+ * closed for exceeding a limit ({@link Refusal}), registered at 0 for every reason; and
+ * {@code holdfast_xds_proxy_streams{node}} ({@link ProxyPresence}).
  */
 final class XdsMetrics {
 
@@ -19,10 +21,12 @@ final class XdsMetrics {
   static final String NACKS = "holdfast.xds.nacks";
   private static final String PUSHES_HELP = "xDS responses sent";
   private static final String NACKS_HELP = "xDS responses rejected by proxies";
+  static final String REFUSED = "holdfast.xds.refused.streams";
 
   private final MeterRegistry registry;
   private final Map<String, Counter> pushes = new ConcurrentHashMap<>();
   private final Map<String, Counter> nacks = new ConcurrentHashMap<>();
+  private final Map<Refusal, Counter> refused = new java.util.EnumMap<>(Refusal.class);
   private Gauge streams;
   private ProxyPresence presence;
 
@@ -34,6 +38,16 @@ final class XdsMetrics {
       counter(pushes, PUSHES, PUSHES_HELP, typeUrl);
       counter(nacks, NACKS, NACKS_HELP, typeUrl);
     }
+    for (Refusal reason : Refusal.values()) {
+      refused.put(reason, Counter.builder(REFUSED)
+          .description("xDS streams closed for exceeding a limit")
+          .tag("reason", reason.label())
+          .register(registry));
+    }
+  }
+
+  void refused(Refusal reason) {
+    refused.get(reason).increment();
   }
 
   /** Registers the stream gauge; {@code openStreams} must stay reachable (the server holds it). */

@@ -129,7 +129,8 @@ public final class XdsServer implements AutoCloseable {
      */
     public XdsServer start() {
       var metrics = new XdsMetrics(meterRegistry);
-      var tracker = new StreamTracker(metrics, nackListener, clock);
+      XdsLimits limits = settings.limits();
+      var tracker = new StreamTracker(metrics, nackListener, clock, limits);
       var discovery = new DiscoveryService(cache.registry(), tracker);
       SocketAddress address = settings.bindHost().isEmpty()
           ? new InetSocketAddress(settings.port())
@@ -138,7 +139,14 @@ public final class XdsServer implements AutoCloseable {
       // memoised bytes, so hopping each one to a thread pool cost more than it saved (measured with
       // it/bench.sh xds: server CPU per change -45% for delta, -8% for SotW at 2,000 streams). A request may
       // wait for the registry's lock while a snapshot is being pushed; the push never waits for an event loop.
-      var builder = NettyServerBuilder.forAddress(address, credentials).directExecutor();
+      var builder = NettyServerBuilder.forAddress(address, credentials).directExecutor()
+          .maxConcurrentCallsPerConnection(limits.maxStreamsPerConnection())
+          .maxInboundMessageSize(limits.maxInboundMessageBytes())
+          .maxRstFramesPerWindow(limits.maxResetsPerWindow(), (int) limits.resetWindow().getSeconds());
+      if (!limits.maxConnectionAge().isZero()) {
+        builder.maxConnectionAge(limits.maxConnectionAge().toNanos(), TimeUnit.NANOSECONDS)
+            .maxConnectionAgeGrace(limits.maxConnectionAgeGrace().toNanos(), TimeUnit.NANOSECONDS);
+      }
       discovery.services().forEach(builder::addService);
       Server server = builder.build();
       try {
@@ -147,7 +155,7 @@ public final class XdsServer implements AutoCloseable {
         throw new UncheckedIOException("cannot bind xDS server to " + address, e);
       }
       metrics.bindStreams(tracker::openStreams);
-      log.info("xDS server listening: address={} port={}", address, server.getPort());
+      log.info("xDS server listening: address={} port={} limits={}", address, server.getPort(), limits);
       return new XdsServer(server, tracker, metrics, settings);
     }
   }

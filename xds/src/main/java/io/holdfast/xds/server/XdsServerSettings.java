@@ -9,8 +9,9 @@ import java.util.Objects;
  * @param bindHost     host name or address to bind; empty means every local interface
  * @param port         TCP port, 0..65535; 0 picks a free one (see {@link XdsServer#port()})
  * @param drainTimeout how long {@link XdsServer#close()} lets open streams finish before cutting them; > 0
+ * @param limits       what one client may cost the server
  */
-public record XdsServerSettings(String bindHost, int port, Duration drainTimeout) {
+public record XdsServerSettings(String bindHost, int port, Duration drainTimeout, XdsLimits limits) {
 
   /** Default drain on close: long enough for in-flight responses, short enough for a pod's grace period. */
   public static final Duration DEFAULT_DRAIN = Duration.ofSeconds(5);
@@ -24,6 +25,12 @@ public record XdsServerSettings(String bindHost, int port, Duration drainTimeout
     if (drainTimeout.isNegative() || drainTimeout.isZero()) {
       throw new IllegalArgumentException("drainTimeout must be > 0, was " + drainTimeout);
     }
+    Objects.requireNonNull(limits, "limits");
+  }
+
+  /** With the default limits. */
+  public XdsServerSettings(String bindHost, int port, Duration drainTimeout) {
+    this(bindHost, port, drainTimeout, XdsLimits.DEFAULTS);
   }
 
   /** Binds {@code port} on every interface, default drain. */
@@ -37,6 +44,10 @@ public record XdsServerSettings(String bindHost, int port, Duration drainTimeout
   }
 
   public XdsServerSettings withDrainTimeout(Duration drain) {
-    return new XdsServerSettings(bindHost, port, drain);
+    return new XdsServerSettings(bindHost, port, drain, limits);
+  }
+
+  public XdsServerSettings withLimits(XdsLimits newLimits) {
+    return new XdsServerSettings(bindHost, port, drainTimeout, newLimits);
   }
 }

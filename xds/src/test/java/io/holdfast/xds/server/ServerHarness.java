@@ -20,8 +20,12 @@ final class ServerHarness implements AutoCloseable {
   final XdsServer server;
 
   ServerHarness() {
-    server = XdsServer.builder(cache,
-            XdsServerSettings.on("127.0.0.1", 0).withDrainTimeout(Duration.ofSeconds(1)), registry)
+    this(XdsLimits.DEFAULTS);
+  }
+
+  ServerHarness(XdsLimits limits) {
+    server = XdsServer.builder(cache, XdsServerSettings.on("127.0.0.1", 0)
+            .withDrainTimeout(Duration.ofSeconds(1)).withLimits(limits), registry)
         .clock(Clock.fixed(NOW, ZoneOffset.UTC))
         .nackListener(nacks::add)
         .start();
