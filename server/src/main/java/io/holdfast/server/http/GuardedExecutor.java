@@ -96,6 +96,11 @@ public final class GuardedExecutor implements Executor, AutoCloseable {
     return cut.get();
   }
 
+  /** Exchanges running now. */
+  int runningCount() {
+    return running.size();
+  }
+
   private void run(Runnable exchange) {
     Watched watched = new Watched(Thread.currentThread(), nanoClock.getAsLong());
     running.add(watched);

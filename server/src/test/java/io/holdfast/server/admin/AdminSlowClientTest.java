@@ -82,6 +82,27 @@ class AdminSlowClientTest {
   }
 
   @Test
+  void aClientThatNeverReadsALargeAnswerIsCutAfterTheExchangeTimeout() throws IOException {
+    String big = "x".repeat(32 << 20); // more than loopback's socket buffers hold
+    AdminSources large = new AdminSources(() -> true, () -> "", new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+        () -> Map.of("big", big));
+    server = AdminServer.start(LOOPBACK_ANY_PORT, large, AdminServer.DEFAULT_SUPPLIER_TIMEOUT,
+        new AdminServer.Limits(3, 1, Duration.ofSeconds(3), Duration.ofMillis(1500)));
+    try (java.net.Socket reader = new java.net.Socket("127.0.0.1", server.port())) {
+      reader.setReceiveBufferSize(4096);
+      reader.getOutputStream().write("GET /state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+          .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      reader.getOutputStream().flush();
+      // its one page slot is held while the answer is stuck, and freed by the cut
+      await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
+          .until(() -> SlowClients.get(server.port(), "/readyz", PROBE_BOUND).startsWith("HTTP/1.1 200")
+              && SlowClients.get(server.port(), "/metrics", Duration.ofSeconds(2)).startsWith("HTTP/1.1 503"));
+      await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
+          .until(() -> SlowClients.get(server.port(), "/metrics", Duration.ofSeconds(2)).startsWith("HTTP/1.1 200"));
+    }
+  }
+
+  @Test
   void slowPagesHoldOnlyThePageSlotsAndProbesStillAnswer() throws Exception {
     server = AdminServer.start(LOOPBACK_ANY_PORT, sources);
     int slots = AdminServer.Limits.DEFAULTS.pageSlots();
