@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -35,6 +36,7 @@ final class AdmissionHandler implements HttpHandler {
 
   private final AdmissionCheck check;
   private final CheckBudget budget;
+  private final Semaphore checkSlots;
   private final ScheduledExecutorService timer;
   private final Duration requestTimeout;
   private final int maxRequestBytes;
@@ -51,10 +53,11 @@ final class AdmissionHandler implements HttpHandler {
     }
   }
 
-  AdmissionHandler(AdmissionCheck check, CheckBudget budget, ScheduledExecutorService timer, Duration requestTimeout,
+  AdmissionHandler(AdmissionCheck check, CheckBudget budget, Semaphore checkSlots, ScheduledExecutorService timer, Duration requestTimeout,
       int maxRequestBytes, WebhookMetrics metrics) {
     this.check = check;
     this.budget = budget;
+    this.checkSlots = checkSlots;
     this.timer = timer;
     this.requestTimeout = requestTimeout;
     this.maxRequestBytes = maxRequestBytes;
@@ -95,6 +98,15 @@ final class AdmissionHandler implements HttpHandler {
     }
   }
 
+  private boolean awaitCheckSlot() {
+    try {
+      return checkSlots.tryAcquire(requestTimeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
   private Reply reply(HttpExchange exchange) throws IOException {
     String declared = exchange.getRequestHeaders().getFirst("Content-Length");
     if (declared != null && declaredLength(declared) > maxRequestBytes) {
@@ -121,11 +133,18 @@ final class AdmissionHandler implements HttpHandler {
       return Reply.text(400, "malformed AdmissionReview: " + e.getMessage());
     }
     Verdict verdict;
+    // More workers read connections than checks may run: a review waits here for a check slot (up to its
+    // timeout) rather than being denied as busy. Without a slot the budget answers for itself.
+    boolean slot = awaitCheckSlot();
     try {
       verdict = budget.decide(() -> check.decide(request));
     } catch (AdmissionCheck.ViewUnavailable e) {
       metrics.outcome(WebhookMetrics.Outcome.UNAVAILABLE);
       return Reply.text(503, e.getMessage());
+    } finally {
+      if (slot) {
+        checkSlots.release();
+      }
     }
     boolean overBudget = verdict.causes().stream().anyMatch(c -> c.reason().equals(CheckBudget.OVER_BUDGET)
         || c.reason().equals(CheckBudget.BUSY));

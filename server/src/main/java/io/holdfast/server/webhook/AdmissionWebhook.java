@@ -1,10 +1,10 @@
 package io.holdfast.server.webhook;
 
-import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.InputLimits;
 import io.holdfast.pipeline.PipelineSettings;
+import io.holdfast.server.http.GuardedExecutor;
 import io.holdfast.xds.server.XdsTls;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -17,6 +17,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -38,11 +39,21 @@ import org.slf4j.LoggerFactory;
  * wall-clock or CPU budget ({@link InputLimits#webhookCheckTime()}, {@link InputLimits#webhookCheckCpuTime()}) is
  * denied and its answering thread freed ({@link CheckBudget}). The certificate follows
  * its files ({@link WebhookTls}).
+ *
+ * <p>Slow clients: connections are read by {@link Builder#connectionThreads} workers (default 16), and one that
+ * has not completed its TLS handshake and request headers within {@link Builder#headerTimeout} (default 5 s) is
+ * closed ({@link GuardedExecutor}), so a few clients that open connections and stall cannot hold the workers the
+ * API server's reviews need. At most {@link Builder#threads} checks run at once; further reviews wait for one up
+ * to the request timeout. TLS 1.2 is limited to ECDHE with AEAD suites ({@link WebhookCiphers}).
  */
 public final class AdmissionWebhook implements AutoCloseable {
   public static final String PATH = "/validate";
   public static final int DEFAULT_MAX_REQUEST_BYTES = 3 * 1024 * 1024;
   public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(10);
+  /** The API server completes a handshake and sends its headers at once; 5 s leaves room for a loaded node. */
+  public static final Duration DEFAULT_HEADER_TIMEOUT = Duration.ofSeconds(5);
+  /** Workers reading connections: enough that a dozen stalled clients leave room for the API server's calls. */
+  public static final int DEFAULT_CONNECTION_THREADS = 16;
   /** See {@link #boundJdkHttpServerTimes()}. */
   static final Duration JDK_EXCHANGE_BOUND = Duration.ofSeconds(30);
   private static final Duration CLOSE_WAIT = Duration.ofSeconds(1);
@@ -50,13 +61,13 @@ public final class AdmissionWebhook implements AutoCloseable {
 
   private final HttpsServer server;
   private final InetSocketAddress bound;
-  private final ExecutorService httpPool;
+  private final GuardedExecutor httpPool;
   private final ScheduledExecutorService timer;
   private final WebhookTls tls;
   private final CheckBudget budget;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private AdmissionWebhook(HttpsServer server, ExecutorService httpPool, ScheduledExecutorService timer,
+  private AdmissionWebhook(HttpsServer server, GuardedExecutor httpPool, ScheduledExecutorService timer,
       WebhookTls tls, CheckBudget budget) {
     this.budget = budget;
     this.server = server;
@@ -108,7 +119,14 @@ public final class AdmissionWebhook implements AutoCloseable {
     server.stop(0);
     tls.close();
     budget.close();
-    stop(httpPool);
+    httpPool.close();
+    try {
+      if (!httpPool.awaitTermination(CLOSE_WAIT)) {
+        log.warn("admission webhook threads still running after close waitMs={}", CLOSE_WAIT.toMillis());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     stop(timer);
     log.info("admission webhook stopped port={}", port());
   }
@@ -141,6 +159,8 @@ public final class AdmissionWebhook implements AutoCloseable {
     private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
     private int maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
     private int threads = 4;
+    private int connectionThreads = DEFAULT_CONNECTION_THREADS;
+    private Duration headerTimeout = DEFAULT_HEADER_TIMEOUT;
     private MeterRegistry registry = new SimpleMeterRegistry();
     private PipelineSettings pipelineSettings = PipelineSettings.DEFAULTS;
 
@@ -170,7 +190,26 @@ public final class AdmissionWebhook implements AutoCloseable {
       return this;
     }
 
-    /** Requests handled at once; default 4. */
+    /** Workers reading connections (TLS handshake, headers, body); default 16; >= {@link #threads}. */
+    public Builder connectionThreads(int value) {
+      if (value < 1) {
+        throw new IllegalArgumentException("connectionThreads must be >= 1, was " + value);
+      }
+      connectionThreads = value;
+      return this;
+    }
+
+    /** Longest from a connection's first byte to complete request headers, TLS handshake included; default 5 s. */
+    public Builder headerTimeout(Duration value) {
+      Objects.requireNonNull(value, "headerTimeout");
+      if (value.isNegative() || value.isZero()) {
+        throw new IllegalArgumentException("headerTimeout must be > 0, was " + value);
+      }
+      headerTimeout = value;
+      return this;
+    }
+
+    /** Checks run at once; default 4. */
     public Builder threads(int value) {
       if (value < 1) {
         throw new IllegalArgumentException("threads must be >= 1, was " + value);
@@ -212,7 +251,9 @@ public final class AdmissionWebhook implements AutoCloseable {
      */
     public AdmissionWebhook start() throws IOException {
       ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(daemonThreads("holdfast-webhook-timer-"));
-      ExecutorService httpPool = Executors.newFixedThreadPool(threads, daemonThreads("holdfast-webhook-http-"));
+      // A handler holds its worker at most requestTimeout; the exchange bound only backs that up (a stuck write).
+      GuardedExecutor httpPool = new GuardedExecutor("holdfast-webhook", Math.max(connectionThreads, threads),
+          headerTimeout, requestTimeout.plus(headerTimeout));
       WebhookTls keys = null;
       CheckBudget budget = new CheckBudget(pipelineSettings.limits().webhookCheckTime(),
           pipelineSettings.limits().webhookCheckCpuTime(), threads,
@@ -222,9 +263,9 @@ public final class AdmissionWebhook implements AutoCloseable {
         SSLContext context = SSLContext.getInstance("TLS");
         context.init(new KeyManager[] {keys}, null, null);
         HttpsServer server = HttpsServer.create(address, 0);
-        server.setHttpsConfigurator(new HttpsConfigurator(context));
-        server.createContext("/", new AdmissionHandler(new AdmissionCheck(view, pipelineSettings), budget, timer,
-            requestTimeout, maxRequestBytes, new WebhookMetrics(registry)));
+        server.setHttpsConfigurator(new WebhookCiphers(context));
+        server.createContext("/", httpPool.guard(new AdmissionHandler(new AdmissionCheck(view, pipelineSettings), budget,
+            new Semaphore(threads), timer, requestTimeout, maxRequestBytes, new WebhookMetrics(registry))));
         server.setExecutor(httpPool);
         server.start();
         AdmissionWebhook webhook = new AdmissionWebhook(server, httpPool, timer, keys, budget);
@@ -236,7 +277,7 @@ public final class AdmissionWebhook implements AutoCloseable {
         if (keys != null) {
           keys.close();
         }
-        httpPool.shutdownNow();
+        httpPool.close();
         timer.shutdownNow();
         budget.close();
         if (e instanceof IOException io) {
