@@ -2,6 +2,7 @@ package io.holdfast.server.admin;
 
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
+import io.holdfast.server.http.DaemonThreads;
 import io.holdfast.server.http.GuardedExecutor;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -12,10 +13,8 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -97,7 +96,7 @@ public final class AdminServer implements AutoCloseable {
     Objects.requireNonNull(limits, "limits");
     GuardedExecutor httpPool = new GuardedExecutor("holdfast-admin", limits.threads(), limits.headerTimeout(),
         limits.exchangeTimeout());
-    ExecutorService supplierPool = Executors.newFixedThreadPool(2, daemonThreads("holdfast-admin-supplier-"));
+    ExecutorService supplierPool = Executors.newFixedThreadPool(2, DaemonThreads.named("holdfast-admin-supplier-"));
     HttpServer server;
     try {
       server = HttpServer.create(address, 0);
@@ -182,14 +181,5 @@ public final class AdminServer implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-  }
-
-  private static ThreadFactory daemonThreads(String prefix) {
-    AtomicInteger count = new AtomicInteger();
-    return runnable -> {
-      Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
   }
 }

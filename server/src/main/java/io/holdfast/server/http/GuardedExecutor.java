@@ -9,9 +9,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
@@ -61,8 +59,8 @@ public final class GuardedExecutor implements Executor, AutoCloseable {
     this.headerNanos = headerTimeout.toNanos();
     this.exchangeNanos = exchangeTimeout.toNanos();
     this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
-    this.pool = Executors.newFixedThreadPool(threads, daemonThreads(name + "-http-"));
-    this.watchdog = Executors.newSingleThreadScheduledExecutor(daemonThreads(name + "-watchdog-"));
+    this.pool = Executors.newFixedThreadPool(threads, DaemonThreads.named(name + "-http-"));
+    this.watchdog = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named(name + "-watchdog-"));
     long period = SWEEP_PERIOD.toMillis();
     watchdog.scheduleWithFixedDelay(this::sweep, period, period, TimeUnit.MILLISECONDS);
   }
@@ -134,15 +132,6 @@ public final class GuardedExecutor implements Executor, AutoCloseable {
   /** Waits up to {@code wait} for the workers to end; false if some still run. */
   public boolean awaitTermination(Duration wait) throws InterruptedException {
     return pool.awaitTermination(wait.toMillis(), TimeUnit.MILLISECONDS);
-  }
-
-  private static ThreadFactory daemonThreads(String prefix) {
-    AtomicInteger count = new AtomicInteger();
-    return runnable -> {
-      Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
   }
 
   /** One exchange on one worker; the lock keeps an interrupt from landing after the exchange ended. */

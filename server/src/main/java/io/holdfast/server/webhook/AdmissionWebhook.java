@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpsServer;
 import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.InputLimits;
 import io.holdfast.pipeline.PipelineSettings;
+import io.holdfast.server.http.DaemonThreads;
 import io.holdfast.server.http.GuardedExecutor;
 import io.holdfast.xds.server.XdsTls;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -18,10 +19,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
@@ -142,15 +141,6 @@ public final class AdmissionWebhook implements AutoCloseable {
     }
   }
 
-  private static ThreadFactory daemonThreads(String prefix) {
-    AtomicInteger count = new AtomicInteger();
-    return runnable -> {
-      Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
-  }
-
   /** Options of an {@link AdmissionWebhook}; optional ones have stated defaults. */
   public static final class Builder {
     private final InetSocketAddress address;
@@ -250,14 +240,15 @@ public final class AdmissionWebhook implements AutoCloseable {
      * @throws IOException if the address cannot be bound
      */
     public AdmissionWebhook start() throws IOException {
-      ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(daemonThreads("holdfast-webhook-timer-"));
+      ScheduledExecutorService timer =
+          Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("holdfast-webhook-timer-"));
       // A handler holds its worker at most requestTimeout; the exchange bound only backs that up (a stuck write).
       GuardedExecutor httpPool = new GuardedExecutor("holdfast-webhook", Math.max(connectionThreads, threads),
           headerTimeout, requestTimeout.plus(headerTimeout));
       WebhookTls keys = null;
       CheckBudget budget = new CheckBudget(pipelineSettings.limits().webhookCheckTime(),
           pipelineSettings.limits().webhookCheckCpuTime(), threads,
-          daemonThreads("holdfast-webhook-check-"));
+          DaemonThreads.named("holdfast-webhook-check-"));
       try {
         keys = new WebhookTls(tls, timer);
         SSLContext context = SSLContext.getInstance("TLS");
