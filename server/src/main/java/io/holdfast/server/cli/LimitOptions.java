@@ -49,7 +49,8 @@ final class LimitOptions {
         .withMaxRoutesPerVirtualHost(positive(origin.apply("max-routes-per-virtual-host"), maxRoutesPerVirtualHost));
   }
 
-  private static int positive(String name, String value) {
+  /** {@code value} as a whole number of at least 1; the error names the setting {@code name}. */
+  static int positive(String name, String value) {
     try {
       int n = Integer.parseInt(value.trim());
       if (n >= 1) {

@@ -58,27 +58,15 @@ final class XdsLimitOptions {
       throw new IllegalArgumentException(origin.apply("xds-max-connection-age-grace") + " must be more than 0s");
     }
     return XdsLimits.DEFAULTS
-        .withMaxStreamsPerConnection(positive(origin.apply("xds-max-streams-per-connection"),
+        .withMaxStreamsPerConnection(LimitOptions.positive(origin.apply("xds-max-streams-per-connection"),
             maxStreamsPerConnection))
-        .withMaxInboundMessageBytes(positive(origin.apply("xds-max-message-size"), maxMessageSize))
-        .withMaxNodeIdLength(positive(origin.apply("xds-max-node-id-length"), maxNodeIdLength))
-        .withMaxNamesPerStream(positive(origin.apply("xds-max-names-per-stream"), maxNamesPerStream))
+        .withMaxInboundMessageBytes(LimitOptions.positive(origin.apply("xds-max-message-size"), maxMessageSize))
+        .withMaxNodeIdLength(LimitOptions.positive(origin.apply("xds-max-node-id-length"), maxNodeIdLength))
+        .withMaxNamesPerStream(LimitOptions.positive(origin.apply("xds-max-names-per-stream"), maxNamesPerStream))
         .withMaxConnectionAge(duration(origin.apply("xds-max-connection-age"), maxConnectionAge), grace);
   }
 
   private static Duration duration(String name, String value) {
     return Durations.parse(name, value.trim().toLowerCase(Locale.ROOT));
-  }
-
-  private static int positive(String name, String value) {
-    try {
-      int n = Integer.parseInt(value.trim());
-      if (n >= 1) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException(name + " must be a whole number of at least 1, got '" + value + "'");
   }
 }
