@@ -2,7 +2,6 @@ package io.holdfast.pipeline;
 
 import io.holdfast.api.ApiObject;
 import io.holdfast.api.GatewayConfig;
-import io.holdfast.api.InputLimits;
 import io.holdfast.api.GatewayResource;
 import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
@@ -89,11 +88,6 @@ public final class ConfigCheck {
   /** Both front ends; the Gateway API one programs the GatewayClasses naming {@code controllerName}. */
   public ConfigCheck(String controllerName) {
     this(new PipelineSettings(controllerName));
-  }
-
-  /** As above, both front ends checking against {@code limits}. */
-  public ConfigCheck(String controllerName, InputLimits limits) {
-    this(new PipelineSettings(controllerName, limits));
   }
 
   ConfigCheck(FrontEnd<GatewayConfig> frontEnd) {

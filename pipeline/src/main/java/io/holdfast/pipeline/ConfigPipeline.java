@@ -2,7 +2,6 @@ package io.holdfast.pipeline;
 
 import io.holdfast.api.ApiObject;
 import io.holdfast.api.GatewayConfig;
-import io.holdfast.api.InputLimits;
 import io.holdfast.ir.ObjectStatus;
 import io.holdfast.frontend.gatewayapi.GatewayApiFrontEnd;
 import io.holdfast.api.ManifestError;
@@ -67,12 +66,6 @@ public final class ConfigPipeline {
   public ConfigPipeline(XdsCache cache, StatusBoard board, Clock clock, MeterRegistry registry,
       Consumer<Translation> onNewSnapshot, String gatewayControllerName) {
     this(cache, board, clock, registry, onNewSnapshot, new PipelineSettings(gatewayControllerName));
-  }
-
-  /** As above; the front ends check against {@code limits}. */
-  public ConfigPipeline(XdsCache cache, StatusBoard board, Clock clock, MeterRegistry registry,
-      Consumer<Translation> onNewSnapshot, String gatewayControllerName, InputLimits limits) {
-    this(cache, board, clock, registry, onNewSnapshot, new PipelineSettings(gatewayControllerName, limits));
   }
 
   /** As above, with the front ends configured by {@code settings} (the same value validate and the webhook use). */

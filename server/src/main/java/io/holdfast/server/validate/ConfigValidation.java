@@ -2,7 +2,6 @@ package io.holdfast.server.validate;
 
 import io.holdfast.api.ConfigLoader;
 import io.holdfast.api.GatewayConfig;
-import io.holdfast.api.InputLimits;
 import io.holdfast.api.TlsSecretData;
 import io.holdfast.api.ManifestError;
 import io.holdfast.api.ResourceKey;
@@ -38,11 +37,6 @@ public final class ConfigValidation {
   /** Gateway API objects judged as a server with {@code --gateway-controller-name gatewayControllerName} would. */
   public ConfigValidation(String gatewayControllerName) {
     this(new PipelineSettings(gatewayControllerName));
-  }
-
-  /** As above, with the bounds of a server given the same limit options. */
-  public ConfigValidation(String gatewayControllerName, InputLimits limits) {
-    this(new PipelineSettings(gatewayControllerName, limits));
   }
 
   /** Judged as a server with these pipeline settings ({@code ServeSettings.pipeline()}) would. */
