@@ -15,17 +15,34 @@ import java.util.Map;
  * (the mock copies the stored object, sets the new status and so never sees the stale version). A status PUT
  * without a resourceVersion stays an unconditional update, as on a real server.
  *
+ * <p>Lists and watches also honour field selectors on fields the mock itself ignores, such as a Secret's
+ * {@code type} ({@link FieldSelectors}).
+ *
  * <p>Every write (create, update, patch, delete) runs under this dispatcher's lock, so the check and the update
  * it guards are atomic with respect to any other write.
  */
 class KubeApiDispatcher extends KubernetesCrudDispatcher {
 
-  /** Watches close off the server's event loop ({@link WatchClosesOffEventLoop}): a cut watch stalled the API. */
+  /**
+   * Watches close off the server's event loop ({@link WatchClosesOffEventLoop}): a cut watch stalled the API. Field
+   * selectors on fields the mock does not know are applied to the events ({@link FieldSelectors}).
+   */
   @Override
   public MockResponse handleWatch(String path) {
-    MockResponse response = super.handleWatch(path);
+    FieldSelectors selector = FieldSelectors.of(path);
+    MockResponse response = selector.filterWatch(super.handleWatch(selector.pathForMock()));
     return response.getWebSocketListener() == null ? response
         : response.withWebSocketUpgrade(new WatchClosesOffEventLoop(response.getWebSocketListener()));
+  }
+
+  /** Lists honour field selectors on fields the mock does not know, as a real API server does. */
+  @Override
+  public MockResponse handleGet(String path) {
+    if (isWatch(path)) {
+      return handleWatch(path); // as the base does, but through the override above with the full selector
+    }
+    FieldSelectors selector = FieldSelectors.of(path);
+    return selector.filterList(super.handleGet(selector.pathForMock()));
   }
 
   @Override
@@ -57,6 +74,13 @@ class KubeApiDispatcher extends KubernetesCrudDispatcher {
   @Override
   public synchronized MockResponse handleDelete(String path) {
     return super.handleDelete(path);
+  }
+
+  /** Whether {@code path}'s query asks for a watch ({@code watch=true} or {@code watch=1}). */
+  static boolean isWatch(String path) {
+    int q = path.indexOf('?');
+    return q >= 0 && java.util.Arrays.stream(path.substring(q + 1).split("&"))
+        .anyMatch(p -> p.equals("watch=true") || p.equals("watch=1"));
   }
 
   /** Whether {@code path} (query allowed) names a {@code /status} subresource. */

@@ -23,6 +23,10 @@ import java.util.function.Function;
  * {@link KubeApiDispatcher}), serves watches over WebSocket, and has no network faults of its own (put a
  * {@link FaultProxy} in front of it).
  *
+ * <p>It records every request ({@link #requests()}), so a test can check what a client asked for (paths,
+ * selectors) and that its RBAC allows it ({@link RbacRules}). Lists and watches honour field selectors on any
+ * field, such as a Secret's {@code type} (see {@link FieldSelectors}).
+ *
  * <p>It records every write it receives ({@link #writes()}), with the time it took effect and the writer's user
  * agent, so a test can audit what the API actually got ({@link FencingAudit}); and status writes can be made to
  * fail ({@link #failStatusWrites}).
@@ -69,6 +73,11 @@ public final class MockKubeApi implements AutoCloseable {
   /** Every write received so far (any method but GET), in the order they took effect. */
   public List<ApiWrite> writes() {
     return List.copyOf(dispatcher.writes);
+  }
+
+  /** Every request received so far (reads, watches and writes), in arrival order. */
+  public List<ApiRequest> requests() {
+    return List.copyOf(dispatcher.requests);
   }
 
   /** The writes received from clients with this user agent. */
@@ -142,11 +151,20 @@ public final class MockKubeApi implements AutoCloseable {
   /** Records each write with its arrival time and answer; fails status writes on request. */
   private static final class RecordingDispatcher extends KubeApiDispatcher {
     final List<ApiWrite> writes = new CopyOnWriteArrayList<>();
+    final List<ApiRequest> requests = new CopyOnWriteArrayList<>();
     volatile int failStatusWith;
     volatile Refusal refusedReads;
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
+      MockResponse response = dispatchRecordingWrites(request);
+      String agent = request.getHeader("User-Agent");
+      requests.add(new ApiRequest(agent == null ? "" : agent, request.getMethod(), request.getPath(),
+          response == null ? 0 : response.code()));
+      return response;
+    }
+
+    private MockResponse dispatchRecordingWrites(RecordedRequest request) {
       if ("GET".equalsIgnoreCase(request.getMethod())) {
         Refusal refusal = refusedReads;
         if (refusal != null && request.getPath() != null && request.getPath().contains(refusal.pathFragment())) {
