@@ -47,7 +47,7 @@ class KubeApiDispatcher extends KubernetesCrudDispatcher {
 
   @Override
   public synchronized MockResponse handleCreate(RecordedRequest request) {
-    return super.handleCreate(request);
+    return super.handleCreate(withSecretTypeDefaulted(request));
   }
 
   @Override
@@ -63,7 +63,33 @@ class KubeApiDispatcher extends KubernetesCrudDispatcher {
         }
       }
     }
-    return super.handleUpdate(request);
+    return super.handleUpdate(withSecretTypeDefaulted(request));
+  }
+
+  private static final tools.jackson.databind.json.JsonMapper SECRET_JSON =
+      tools.jackson.databind.json.JsonMapper.builder().build();
+  private static final java.util.regex.Pattern SECRETS = java.util.regex.Pattern.compile(
+      "/api/v1/namespaces/[^/]+/secrets(/[^/]+)?");
+
+  /**
+   * A Secret written without a {@code type} as a real API server stores it: of type {@code Opaque} (its defaulting);
+   * the mock would keep it without one, and a {@code type=Opaque} field selector would then miss it.
+   */
+  static RecordedRequest withSecretTypeDefaulted(RecordedRequest request) {
+    if (!SECRETS.matcher(withoutQuery(request.getPath())).matches()) {
+      return request;
+    }
+    try {
+      var tree = SECRET_JSON.readTree(bodyOf(request));
+      if (!(tree instanceof tools.jackson.databind.node.ObjectNode secret) || secret.hasNonNull("type")) {
+        return request;
+      }
+      secret.put("type", "Opaque");
+      return new RecordedRequest(request.getHttpVersion(), request.method(), request.getPath(), request.getHeaders(),
+          new io.fabric8.mockwebserver.http.Buffer(SECRET_JSON.writeValueAsBytes(secret)));
+    } catch (RuntimeException e) {
+      return request; // not JSON: the CRUD handler will answer it
+    }
   }
 
   @Override

@@ -43,6 +43,9 @@ class MockKubeApiFieldSelectorTest {
       assertThat(names(secrets.withField("metadata.name", "token").withField("type", "Opaque").list().getItems()))
           .isEmpty();
       assertThat(names(secrets.list().getItems())).containsExactly("bundle", "cert", "token");
+      // A Secret written without a type is Opaque, as a real API server defaults it.
+      secrets.resource(secret("a", "untyped", null)).create();
+      assertThat(names(secrets.withField("type", "Opaque").list().getItems())).containsExactly("bundle", "untyped");
     }
   }
 

@@ -1,6 +1,7 @@
 package io.holdfast.kube.source;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -12,6 +13,7 @@ import io.fabric8.kubernetes.client.dsl.AnyNamespaceOperation;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.common.Debounce;
@@ -22,15 +24,20 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +46,12 @@ import org.slf4j.LoggerFactory;
  * custom resources, the Gateway API's GatewayClasses, Gateways, HTTPRoutes, GRPCRoutes, TLSRoutes, TCPRoutes and ReferenceGrants and the
  * Namespaces (all optional: a cluster without the Gateway API CRDs simply has none), plus the Services and EndpointSlices that kube upstreams resolve to and the Secrets that
  * sslConfigs and Upstream TLS settings name, kept in fabric8 informer caches.
+ *
+ * <p>What is read, and where: all namespaces, or only the ones given ({@link Builder#namespaces}), one informer per
+ * namespace and kind; then no namespaced kind is ever listed cluster-wide, Namespaces are read one by one by name,
+ * and only GatewayClasses (cluster-scoped) are listed cluster-wide. Secrets are read only of the types Holdfast
+ * uses ({@link #SECRET_TYPES}), through one informer per type with a {@code type=} field selector, so no other
+ * Secret (service account tokens, registry credentials, Helm releases) ever reaches this process's memory.
  *
  * <p>Informer events only mark the view dirty. One rebuild thread waits for a pause in changes
  * ({@link Debounce}: {@code holdOff}, default 100 ms, but at most {@code cap}, default 500 ms, after the first change),
@@ -63,6 +76,18 @@ public final class KubeConfigSource implements AutoCloseable {
   static final String ENDPOINT_SLICE = "EndpointSlice";
   static final String SECRET = "Secret";
   static final String NAMESPACE = "Namespace";
+  /**
+   * The Secret types read: {@code kubernetes.io/tls} for certificates and keys (sslConfig, Gateway listeners,
+   * Upstream client certificates) and {@code Opaque} for CA bundles ({@code ca.crt} of a clientCa or trustedCa
+   * Secret, which a CA-only Secret cannot be of the tls type for: that type requires tls.crt and tls.key). A Secret
+   * of any other type named by a resource is reported as not found.
+   */
+  public static final List<String> SECRET_TYPES = List.of("kubernetes.io/tls", "Opaque");
+  /**
+   * Most namespaces one source watches one by one. Reason: each opens one watch per namespaced kind (16 today), so
+   * 32 namespaces hold 512 watches on the API server; past that, watching all namespaces costs less.
+   */
+  public static final int MAX_NAMESPACES = 32;
   private static final String BY_SERVICE = "byService";
   /**
    * Kinds without which nothing is served: Holdfast's first three. A kind added later is optional (see
@@ -72,7 +97,7 @@ public final class KubeConfigSource implements AutoCloseable {
       java.util.Set.of(GatewayCrds.UPSTREAM, GatewayCrds.VIRTUAL_SERVICE, GatewayCrds.GATEWAY);
 
   private final KubernetesClient client;
-  private final Optional<String> namespace;
+  private final List<String> watched; // namespaces; empty: all
   private final Consumer<GatewayConfig> sink;
   private final Debounce.Timing debounce;
   private final Duration probeInterval;
@@ -100,7 +125,7 @@ public final class KubeConfigSource implements AutoCloseable {
 
   private KubeConfigSource(Builder b) {
     client = b.client;
-    namespace = b.namespace;
+    watched = b.namespaces;
     sink = b.sink;
     debounce = b.debounce;
     probeInterval = b.probeInterval;
@@ -123,26 +148,35 @@ public final class KubeConfigSource implements AutoCloseable {
     };
     for (ResourceDefinitionContext kind : GatewayCrds.ALL) {
       customs.put(kind, new InformerSlot<>(kind.getKind(), !REQUIRED.contains(kind),
-          () -> scoped(client.genericKubernetesResources(kind)).runnableInformer(0), listener));
+          perNamespace(ns -> in(client.genericKubernetesResources(kind), ns).runnableInformer(0)), listener));
     }
     // The Gateway API's kinds: optional, as the user installs their CRDs (and a cluster may have none). GatewayClass
-    // is cluster-scoped, so it is listed cluster-wide even when one namespace is watched.
+    // is cluster-scoped, so it is listed cluster-wide even when namespaces are given.
     for (ResourceDefinitionContext kind : GatewayCrds.GATEWAY_API) {
-      customs.put(kind, new InformerSlot<>(kind.getKind(), true, () -> Boolean.TRUE.equals(kind.isNamespaceScoped())
-          ? scoped(client.genericKubernetesResources(kind)).runnableInformer(0)
-          : client.genericKubernetesResources(kind).runnableInformer(0), listener));
+      customs.put(kind, new InformerSlot<>(kind.getKind(), true, Boolean.TRUE.equals(kind.isNamespaceScoped())
+          ? perNamespace(ns -> in(client.genericKubernetesResources(kind), ns).runnableInformer(0))
+          : List.of(() -> client.genericKubernetesResources(kind).runnableInformer(0)), listener));
     }
-    // Namespaces (cluster-scoped) for listeners' allowedRoutes selectors; optional like the Gateway API kinds.
-    namespaces = new InformerSlot<>(NAMESPACE, true, () -> client.namespaces().runnableInformer(0), listener);
-    services = new InformerSlot<>(SERVICE, () -> scoped(client.services()).runnableInformer(0), listener);
-    slices = new InformerSlot<>(ENDPOINT_SLICE, () -> scoped(client.discovery().v1().endpointSlices())
-        .runnableInformer(0)
-        .addIndexers(Map.of(BY_SERVICE, KubeConfigSource::serviceKeys)), listener);
-    // Secrets of the watched namespaces (all namespaces unless one is set): RBAC grants get/list/watch on them;
-    // the assembler copies only the ones an sslConfig or an Upstream's tls names into the config.
-    // Optional (see InformerSlot): an upgrade without the secrets RBAC rule still serves everything else, and its
-    // sslConfigs report SecretNotFound until the rule is there.
-    secrets = new InformerSlot<>(SECRET, true, () -> scoped(client.secrets()).runnableInformer(0), listener);
+    // Namespaces (cluster-scoped) for listeners' allowedRoutes selectors; optional like the Gateway API kinds. With
+    // namespaces given, only those are read, each by name: RBAC can then name them (resourceNames).
+    namespaces = new InformerSlot<>(NAMESPACE, true, watched.isEmpty()
+        ? List.of(() -> client.namespaces().runnableInformer(0))
+        : watched.stream().<Supplier<SharedIndexInformer<Namespace>>>map(
+            ns -> () -> client.namespaces().withName(ns).runnableInformer(0)).toList(), listener);
+    services = new InformerSlot<>(SERVICE, false,
+        perNamespace(ns -> in(client.services(), ns).runnableInformer(0)), listener);
+    slices = new InformerSlot<>(ENDPOINT_SLICE, false, perNamespace(ns -> in(client.discovery().v1().endpointSlices(),
+        ns).runnableInformer(0).addIndexers(Map.of(BY_SERVICE, KubeConfigSource::serviceKeys))), listener);
+    // Secrets of the watched namespaces, of the types Holdfast reads only (one informer per type: a field selector
+    // takes one value); the assembler copies only the ones an sslConfig, a listener or an Upstream's tls names into
+    // the config. Optional (see InformerSlot): an upgrade without the secrets RBAC rule still serves everything
+    // else, and its sslConfigs report SecretNotFound until the rule is there.
+    List<Supplier<SharedIndexInformer<Secret>>> secretInformers = new ArrayList<>();
+    for (String type : SECRET_TYPES) {
+      secretInformers.addAll(perNamespace(ns -> in(client.secrets(), ns).withField("type", type)
+          .runnableInformer(0)));
+    }
+    secrets = new InformerSlot<>(SECRET, true, secretInformers, listener);
     slots.addAll(customs.values());
     slots.add(services);
     slots.add(slices);
@@ -158,7 +192,7 @@ public final class KubeConfigSource implements AutoCloseable {
     metrics.bindGauges(this::hasSynced, () -> staleness.since().isPresent());
   }
 
-  /** A source reading {@code client}'s cluster into {@code sink}; all namespaces unless one is set. */
+  /** A source reading {@code client}'s cluster into {@code sink}; all namespaces unless some are set. */
   public static Builder builder(KubernetesClient client, Consumer<GatewayConfig> sink) {
     return new Builder(client, sink);
   }
@@ -173,7 +207,7 @@ public final class KubeConfigSource implements AutoCloseable {
     slots.forEach(InformerSlot::start);
     health.scheduleWithFixedDelay(this::checkHealth, probeInterval.toMillis(), probeInterval.toMillis(),
         TimeUnit.MILLISECONDS);
-    log.info("kube source started namespace={} holdOff={} cap={} probeInterval={}", namespace.orElse("*"),
+    log.info("kube source started namespaces={} holdOff={} cap={} probeInterval={}", describeNamespaces(),
         debounce.holdOff(), debounce.cap(), probeInterval);
   }
 
@@ -234,7 +268,7 @@ public final class KubeConfigSource implements AutoCloseable {
     slots.forEach(InformerSlot::close);
     debouncer.close();
     metrics.close();
-    log.info("kube source closed namespace={}", namespace.orElse("*"));
+    log.info("kube source closed namespaces={}", describeNamespaces());
   }
 
   private void rebuild() {
@@ -303,7 +337,7 @@ public final class KubeConfigSource implements AutoCloseable {
   /** One cheap request through the caller's client: did the API answer at all (even with an error)? */
   private boolean probe() {
     try {
-      scoped(client.genericKubernetesResources(GatewayCrds.UPSTREAM))
+      in(client.genericKubernetesResources(GatewayCrds.UPSTREAM), watched.stream().findFirst())
           .list(new ListOptionsBuilder().withLimit(1L).build());
       return true;
     } catch (KubernetesClientException e) {
@@ -313,9 +347,23 @@ public final class KubeConfigSource implements AutoCloseable {
     }
   }
 
-  private <T, L, R extends Resource<T>> AnyNamespaceOperation<T, L, R> scoped(
-      MixedOperation<T, L, R> operation) {
+  /** One informer factory per watched namespace ({@code informer} gets it), or one for all namespaces (empty). */
+  private <T extends HasMetadata> List<Supplier<SharedIndexInformer<T>>> perNamespace(
+      Function<Optional<String>, SharedIndexInformer<T>> informer) {
+    if (watched.isEmpty()) {
+      return List.of(() -> informer.apply(Optional.empty()));
+    }
+    return watched.stream().<Supplier<SharedIndexInformer<T>>>map(ns -> () -> informer.apply(Optional.of(ns)))
+        .toList();
+  }
+
+  private static <T, L, R extends Resource<T>> AnyNamespaceOperation<T, L, R> in(MixedOperation<T, L, R> operation,
+      Optional<String> namespace) {
     return namespace.<AnyNamespaceOperation<T, L, R>>map(operation::inNamespace).orElseGet(operation::inAnyNamespace);
+  }
+
+  private String describeNamespaces() {
+    return watched.isEmpty() ? "*" : String.join(",", watched);
   }
 
   private static List<String> serviceKeys(EndpointSlice slice) {
@@ -379,7 +427,7 @@ public final class KubeConfigSource implements AutoCloseable {
   public static final class Builder {
     private final KubernetesClient client;
     private final Consumer<GatewayConfig> sink;
-    private Optional<String> namespace = Optional.empty();
+    private List<String> namespaces = List.of();
     private Debounce.Timing debounce = Debounce.Timing.DEFAULT;
     private Duration probeInterval = Duration.ofSeconds(2);
     private Clock clock = Clock.systemUTC();
@@ -393,16 +441,31 @@ public final class KubeConfigSource implements AutoCloseable {
 
     /** Watch only this namespace (kube upstreams then resolve only Services in it). Default: all. */
     public Builder namespace(String value) {
-      Objects.requireNonNull(value, "namespace");
-      if (value.isBlank()) {
-        throw new IllegalArgumentException("namespace must not be blank; use allNamespaces()");
+      return namespaces(List.of(Objects.requireNonNull(value, "namespace")));
+    }
+
+    /**
+     * Watch only these namespaces (at most {@link #MAX_NAMESPACES}; duplicates count once): no namespaced kind is
+     * then listed cluster-wide, and objects elsewhere are never seen. Empty: all namespaces. Default: all.
+     */
+    public Builder namespaces(Collection<String> values) {
+      Set<String> distinct = new LinkedHashSet<>();
+      for (String value : Objects.requireNonNull(values, "namespaces")) {
+        if (value == null || value.isBlank()) {
+          throw new IllegalArgumentException("namespaces must not be blank; use allNamespaces()");
+        }
+        distinct.add(value.trim());
       }
-      namespace = Optional.of(value);
+      if (distinct.size() > MAX_NAMESPACES) {
+        throw new IllegalArgumentException("namespaces: at most " + MAX_NAMESPACES + " (got " + distinct.size()
+            + "); watch all namespaces instead");
+      }
+      namespaces = List.copyOf(distinct);
       return this;
     }
 
     public Builder allNamespaces() {
-      namespace = Optional.empty();
+      namespaces = List.of();
       return this;
     }
 
