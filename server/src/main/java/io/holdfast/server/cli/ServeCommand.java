@@ -60,9 +60,10 @@ final class ServeCommand implements Callable<Integer> {
           + " elect a leader through a Lease, and let only the leader write statuses (default: ${DEFAULT-VALUE}).")
   private boolean kubernetes;
 
-  @Option(names = "--watch-namespace", paramLabel = "NAMESPACE",
-      description = "Kubernetes mode: watch only this namespace (default: all namespaces).")
-  private String watchNamespace;
+  @Option(names = "--watch-namespace", paramLabel = "NAMESPACE", split = ",",
+      description = "Kubernetes mode: watch only these namespaces, repeatable or comma-separated (at most 32);"
+          + " nothing namespaced is then listed cluster-wide, so namespaced Roles suffice (default: all namespaces).")
+  private List<String> watchNamespaces;
 
   @Option(names = "--kube-api-url", paramLabel = "URL",
       description = "Kubernetes mode: API server URL (default: in-cluster config, or KUBECONFIG).")
@@ -251,7 +252,8 @@ final class ServeCommand implements Callable<Integer> {
 
   private ServeSettings settings() {
     Optional<ServeSettings.KubernetesSource> kube = kubernetes
-        ? Optional.of(new ServeSettings.KubernetesSource(text(watchNamespace), text(kubeApiUrl),
+        ? Optional.of(new ServeSettings.KubernetesSource(watchNamespaces == null ? List.of()
+            : watchNamespaces.stream().map(String::trim).filter(n -> !n.isEmpty()).toList(), text(kubeApiUrl),
             text(kubeStatusApiServer)))
         : Optional.empty();
     return new ServeSettings(configDir, xdsAddress, port("xds-port", xdsPort), adminAddress,

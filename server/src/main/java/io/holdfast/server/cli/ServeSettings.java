@@ -2,10 +2,12 @@ package io.holdfast.server.cli;
 
 import io.holdfast.api.InputLimits;
 import io.holdfast.election.ElectionSettings;
+import io.holdfast.kube.source.KubeConfigSource;
 import io.holdfast.xds.server.XdsTls;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -66,17 +68,39 @@ public record ServeSettings(
   /**
    * Where Kubernetes config comes from.
    *
-   * @param watchNamespace     only this namespace; empty for all namespaces
+   * @param watchNamespaces    only these namespaces (distinct, at most {@link KubeConfigSource#MAX_NAMESPACES}, each
+   *                           a DNS label); empty for all namespaces
    * @param apiServerUrl       override of the API server URL; empty to use in-cluster config or KUBECONFIG
    * @param statusApiServerUrl fault-injection aid (hidden flag): the URL the status writer alone uses, so a test
    *                           can delay only the status connection; empty to use the same API as the rest
    */
-  public record KubernetesSource(Optional<String> watchNamespace, Optional<String> apiServerUrl,
+  public record KubernetesSource(List<String> watchNamespaces, Optional<String> apiServerUrl,
       Optional<String> statusApiServerUrl) {
+    private static final java.util.regex.Pattern DNS_LABEL =
+        java.util.regex.Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+
     public KubernetesSource {
-      Objects.requireNonNull(watchNamespace, "watchNamespace");
       Objects.requireNonNull(apiServerUrl, "apiServerUrl");
       Objects.requireNonNull(statusApiServerUrl, "statusApiServerUrl");
+      java.util.Set<String> distinct = new java.util.LinkedHashSet<>();
+      for (String namespace : Objects.requireNonNull(watchNamespaces, "watchNamespaces")) {
+        if (namespace == null || !DNS_LABEL.matcher(namespace).matches()) {
+          throw new IllegalArgumentException("--watch-namespace must be a namespace name (a DNS label), got '"
+              + namespace + "'");
+        }
+        distinct.add(namespace);
+      }
+      if (distinct.size() > KubeConfigSource.MAX_NAMESPACES) {
+        throw new IllegalArgumentException("--watch-namespace: at most " + KubeConfigSource.MAX_NAMESPACES
+            + " namespaces (got " + distinct.size() + "); leave it out to watch all namespaces");
+      }
+      watchNamespaces = List.copyOf(distinct);
+    }
+
+    /** One namespace, or all (empty). */
+    public KubernetesSource(Optional<String> watchNamespace, Optional<String> apiServerUrl,
+        Optional<String> statusApiServerUrl) {
+      this(watchNamespace.stream().toList(), apiServerUrl, statusApiServerUrl);
     }
 
     public KubernetesSource(Optional<String> watchNamespace, Optional<String> apiServerUrl) {

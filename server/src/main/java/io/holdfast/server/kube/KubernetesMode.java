@@ -134,7 +134,7 @@ public final class KubernetesMode implements AutoCloseable {
 
       KubeConfigSource.Builder sb = KubeConfigSource.builder(sourceClient, config -> pipeline.apply(config, List.of()))
           .clock(clock).meterRegistry(registry).healthListener(observers.health());
-      kube.watchNamespace().ifPresentOrElse(sb::namespace, sb::allNamespaces);
+      sb.namespaces(kube.watchNamespaces());
       KubeConfigSource source = sb.build();
       opened.push(source);
 
@@ -162,8 +162,8 @@ public final class KubernetesMode implements AutoCloseable {
       opened.push(writer);
       KubernetesMode mode = new KubernetesMode(leadership, elector, source);
       mode.started.addAll(opened);
-      log.info("kubernetes mode started api={} watchNamespace={} election={} identity={} leaderRequestTimeout={}",
-          base.getMasterUrl(), kube.watchNamespace().orElse("*"), election.enabled() ? "lease "
+      log.info("kubernetes mode started api={} watchNamespaces={} election={} identity={} leaderRequestTimeout={}",
+          base.getMasterUrl(), kube.watchNamespaces().isEmpty() ? "*" : String.join(",", kube.watchNamespaces()), election.enabled() ? "lease "
               + election.leaseNamespace() + "/" + election.leaseName() : "disabled", election.identity(),
           Durations.format(election.leaderRequestTimeout()));
       return mode;
