@@ -494,7 +494,7 @@ public final class RouteRules {
     }
 
     private RuleFilters.Context context(Backends backends, BackendProtocol protocol) {
-      return new RuleFilters.Context(key.namespace(), backends, protocol, notAccepted::add, problems::add);
+      return new RuleFilters.Context(key.namespace(), backends, protocol, limits, notAccepted::add, problems::add);
     }
 
     private void unsupported(Origin field, String message) {

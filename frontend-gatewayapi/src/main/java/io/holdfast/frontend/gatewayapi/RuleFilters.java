@@ -10,6 +10,9 @@ import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRequestMirrorFilter;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRequestRedirectFilter;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteFilter;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPURLRewriteFilter;
+import io.holdfast.api.InputLimits;
+import io.holdfast.api.Re2Check;
+import io.holdfast.api.Reasons;
 import io.holdfast.frontend.gatewayapi.Backends.BackendProtocol;
 import io.holdfast.ir.Origin;
 import io.holdfast.ir.RouteAction;
@@ -52,8 +55,11 @@ record RuleFilters(HeaderMutation headers, Optional<Redirect> redirect, Optional
   /** Rewrites a whole path (Envoy replaces every match of the pattern; anchored, it matches once). */
   static final String WHOLE_PATH = "^/.*$";
 
-  /** What reading filters needs from the rule's route: its namespace, backends and where problems go. */
-  record Context(String namespace, Backends backends, BackendProtocol protocol,
+  /**
+   * What reading filters needs from the rule's route: its namespace, backends, the bounds regexes it generates
+   * must keep, and where problems go.
+   */
+  record Context(String namespace, Backends backends, BackendProtocol protocol, InputLimits limits,
       Consumer<AcceptedProblem> notAccepted, Consumer<ResolvedRefsProblem> problems) {
   }
 
@@ -327,13 +333,24 @@ record RuleFilters(HeaderMutation headers, Optional<Redirect> redirect, Optional
       }
       List<String> exact = new ArrayList<>();
       List<String> regexes = new ArrayList<>();
-      for (String allowed : filter.getAllowOrigins()) {
+      for (int i = 0; i < filter.getAllowOrigins().size(); i++) {
+        String allowed = filter.getAllowOrigins().get(i);
         if (allowed.contains("*")) {
           List<String> parts = new ArrayList<>();
           for (String part : allowed.split("\\*", -1)) {
             parts.add(RouteRules.quote(part));
           }
-          regexes.add(String.join(".*", parts));
+          String regex = String.join(".*", parts);
+          // The regex is ours, but its size is the user's: a long origin compiles past Envoy's program size
+          // limit, and Envoy would NACK the whole route configuration for every tenant on the listener.
+          Optional<Re2Check.Refusal> refusal = Re2Check.refusal(regex, context.limits());
+          if (refusal.isPresent()) {
+            unsupported(field.at("allowOrigins[" + i + "]"), "origin pattern " + refusal.get().message(),
+                refusal.get().reason().equals(Reasons.REGEX_TOO_COMPLEX) ? Reasons.REGEX_TOO_COMPLEX
+                    : AcceptedProblem.UNSUPPORTED_VALUE);
+            return;
+          }
+          regexes.add(regex);
         } else {
           exact.add(allowed);
         }

@@ -382,6 +382,28 @@ class HttpRouteFiltersTest {
     assertThat(cors.allowCredentials()).contains(true);
   }
 
+  /**
+   * A wildcard origin becomes a regex one instruction per character: a long one compiles past Envoy's program size
+   * limit (100), and Envoy would refuse the whole route configuration, so the rule is refused instead.
+   */
+  @Test
+  void longWildcardCorsOriginIsRegexTooComplex() {
+    LoweredRoute lowered = lower("""
+          - filters:
+            - type: CORS
+              cors:
+                allowOrigins: ["https://ok.test", "https://*.%s.test"]
+            backendRefs: [{name: infra-backend-v1, port: 8080}]
+        """.formatted("a".repeat(200)));
+
+    assertThat(lowered.notAccepted()).singleElement().satisfies(p -> {
+      assertThat(p.reason()).isEqualTo("UnsupportedValue");
+      assertThat(p.finding()).isEqualTo("RegexTooComplex");
+      assertThat(p.origin().field()).isEqualTo("spec.rules[0].filters[0].cors.allowOrigins[1]");
+    });
+    assertThat(routeFor(lowered, "/").action()).isEqualTo(RouteRules.internalError());
+  }
+
   @Test
   void unsupportedRuleFieldsAreNotAccepted() {
     LoweredRoute lowered = lower("""
