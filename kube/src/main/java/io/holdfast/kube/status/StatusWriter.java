@@ -244,9 +244,17 @@ public final class StatusWriter implements AutoCloseable {
   /**
    * Whether the writer thread has, at ticker time {@code now} or later, found nothing to do but wait for the clock
    * or a wake-up, and still does: no wake-up unseen, no wait at its end, no API call waiting for its answer. With
-   * a manual ticker: the writer has done all it will do until the clock moves or something wakes it.
+   * a manual ticker: the writer has done all it will do until the clock moves or something wakes it. A closed
+   * writer is idle once its thread has ended.
    */
   boolean idleAt(long now) {
+    if (closed) {
+      Thread t;
+      synchronized (this) {
+        t = thread;
+      }
+      return t == null || !t.isAlive(); // closed: idle for good once its thread has ended
+    }
     Waiting w = waiting;
     return w != null && !w.forAnswer() && w.since() - now >= 0 && !w.ends().getAsBoolean();
   }

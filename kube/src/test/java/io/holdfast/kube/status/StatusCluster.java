@@ -40,6 +40,13 @@ final class StatusCluster implements AutoCloseable {
     return start(n, b -> b);
   }
 
+  /** {@code n} replicas whose writers wait on {@code time}'s manual clock (their electors on the JVM's). */
+  static StatusCluster start(int n, WriterTime time) {
+    StatusCluster c = start(n, time::on);
+    c.replicas.forEach(r -> time.add(r.writer));
+    return c;
+  }
+
   static StatusCluster start(int n, UnaryOperator<StatusWriter.Builder> tuning) {
     StatusCluster c = new StatusCluster();
     for (int i = 0; i < n; i++) {

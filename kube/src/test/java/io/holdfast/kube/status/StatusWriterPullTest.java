@@ -25,7 +25,8 @@ class StatusWriterPullTest {
 
   @Test
   void aBuildPublishedWhileTheWriterReadsAnOlderOneIsWrittenAndTheOlderOneDoesNotStick() throws Exception {
-    try (StatusCluster c = StatusCluster.start(1)) {
+    WriterTime time = new WriterTime();
+    try (StatusCluster c = StatusCluster.start(1, time)) {
       ALL.forEach(c.api::create);
       Replica r = c.replicas.get(0);
       await().atMost(Duration.ofSeconds(10)).until(r.elector::isLeader);
@@ -58,9 +59,9 @@ class StatusWriterPullTest {
       late.start();
       late.join();
 
-      await().atMost(Duration.ofSeconds(10)).until(() -> newer.entrySet().stream()
-          .allMatch(e -> shows(c.api.status(e.getKey()), e.getValue())));
-      await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> true);
+      time.advanceUntil(() -> newer.entrySet().stream().allMatch(e -> shows(c.api.status(e.getKey()), e.getValue())),
+          Duration.ofMillis(100), Duration.ofSeconds(10));
+      time.advance(Duration.ofMillis(300)); // a stuck older map would be written back now
       newer.forEach((key, want) -> assertThat(shows(c.api.status(key), want)).as(key.toString()).isTrue());
       assertThat(r.writer.pending()).isZero();
     }

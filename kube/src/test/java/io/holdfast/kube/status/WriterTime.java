@@ -48,6 +48,20 @@ final class WriterTime {
     }
   }
 
+  /**
+   * Moves the clock by {@code step} at a time, letting the writers act at each, until {@code done} holds; within
+   * {@code within} of real time (other parties, such as real electors, may have to act too).
+   */
+  void advanceUntil(java.util.function.BooleanSupplier done, Duration step, Duration within) {
+    await().atMost(within).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(10)).until(() -> {
+      if (done.getAsBoolean()) {
+        return true;
+      }
+      advance(step);
+      return done.getAsBoolean();
+    });
+  }
+
   /** Waits until every writer has done all it will do at the current time. */
   void settle() {
     long now = now();
