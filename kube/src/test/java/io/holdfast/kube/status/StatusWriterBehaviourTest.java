@@ -22,12 +22,14 @@ import java.util.Optional;
 import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * One replica (a real elector, so it leads) against the recording mock: skips, conflicts, failures, pacing. The
  * writer's waits (backoff, rate limit, between passes) run on a manual clock the test moves: a quiet interval or a
  * backoff window is given to the writer, not waited for.
  */
+@ExtendWith(QuickAwait.class)
 class StatusWriterBehaviourTest {
   /**
    * Slowest publish allowed: a publish that waited for the API would take at least a request timeout (600 ms);

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * How long the writer may wait on the API: each request at most min(request timeout, time left on the fence), none
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * ends its thread. The request bounds are measured on a manual clock the test moves; {@code close()}'s bound is
  * real time (it joins the writer thread), so those tests run the writer on the JVM's clock.
  */
+@ExtendWith(QuickAwait.class)
 class StatusWriterBoundsTest {
   private final WriterTime time = new WriterTime();
   private final FakeLeadership leadership = new FakeLeadership(time.clock);

@@ -20,12 +20,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Three replicas with real electors publish the same statuses; the emulated API records which replica's client
  * sent each status write, and when it arrived. The elections run in real time; the writers' own waits (backoff,
  * rate limit, quiet intervals) on a manual clock the test moves.
  */
+@ExtendWith(QuickAwait.class)
 class StatusWriterElectionTest {
   private static final Duration SETTLE = Duration.ofSeconds(1);
 

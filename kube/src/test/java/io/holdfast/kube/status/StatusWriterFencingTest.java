@@ -11,11 +11,13 @@ import io.holdfast.frontend.holdfast.ResourceStatus.State;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The writer's election rules against a switchable leadership and an in-memory API, both on a manual clock: time
  * passes only when the test moves it.
  */
+@ExtendWith(QuickAwait.class)
 class StatusWriterFencingTest {
   private final WriterTime time = new WriterTime();
   private final FakeLeadership leadership = new FakeLeadership(time.clock);

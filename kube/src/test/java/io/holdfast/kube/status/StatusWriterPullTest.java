@@ -15,12 +15,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Status flows pull-based: the writer reads the desired statuses on its own thread, and a change only wakes it.
  * Regression for the race where a NACK listener on a Netty event loop computed statuses from an older build,
  * was overtaken by the pipeline publishing a newer one, and then published its older map, which stuck.
  */
+@ExtendWith(QuickAwait.class)
 class StatusWriterPullTest {
 
   @Test
