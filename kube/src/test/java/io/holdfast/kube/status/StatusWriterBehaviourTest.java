@@ -25,9 +25,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * One replica (a real elector, so it leads) against the recording mock: skips, conflicts, failures, pacing. The
- * writer's waits (backoff, rate limit, between passes) run on a manual clock the test moves: a quiet interval or a
- * backoff window is given to the writer, not waited for.
+ * One replica, leading throughout (the election is not what is tested here: {@link StatusWriterElectionTest} runs
+ * real electors), against the recording mock: skips, conflicts, failures, pacing. The writer's waits (backoff, rate
+ * limit, between passes) run on a manual clock the test moves: a quiet interval or a backoff window is given to the
+ * writer, not waited for.
  */
 @ExtendWith(QuickAwait.class)
 class StatusWriterBehaviourTest {
@@ -40,9 +41,7 @@ class StatusWriterBehaviourTest {
   private final WriterTime time = new WriterTime();
 
   private StatusCluster start(UnaryOperator<StatusWriter.Builder> tuning) {
-    StatusCluster c = StatusCluster.start(1, b -> tuning.apply(time.on(b)));
-    c.replicas.forEach(r -> time.add(r.writer));
-    return c;
+    return StatusCluster.leading(time, tuning);
   }
 
   private StatusCluster start() {
@@ -57,7 +56,7 @@ class StatusWriterBehaviourTest {
 
   private static Replica leader(StatusCluster c) {
     Replica r = c.replicas.get(0);
-    await().atMost(Duration.ofSeconds(10)).until(r.elector::isLeader);
+    await().atMost(Duration.ofSeconds(10)).until(r.leadership::isLeader);
     return r;
   }
 
