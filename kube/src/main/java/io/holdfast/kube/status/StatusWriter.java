@@ -82,6 +82,11 @@ public final class StatusWriter implements AutoCloseable {
   private final LongSupplier ticker;
   private final FencedCalls calls;
   private final Wake wake = new Wake();
+  /**
+   * Wakes a wait for an API call's answer: the answer, or the ticker moving. Not {@link #wake}, so a burst of
+   * {@link #changed} calls during a slow request does not make the writer thread contend for the lock each time.
+   */
+  private final Wake answerWake = new Wake();
   /** Set by every wake-up, cleared by the writer before each pass: a wake-up it has not acted on yet. */
   private final AtomicBoolean unseen = new AtomicBoolean();
   /** The writer thread's current wait; null while it runs. */
@@ -102,7 +107,7 @@ public final class StatusWriter implements AutoCloseable {
     this.resyncNanos = b.resync.toNanos();
     this.requestTimeout = b.requestTimeout;
     this.ticker = b.ticker;
-    this.calls = new FencedCalls(b.requestTimeout, () -> closed, this::signal);
+    this.calls = new FencedCalls(b.requestTimeout, () -> closed, answerWake::signal);
     this.reconciler = new StatusReconciler(b.api != null ? b.api : new Fabric8StatusApi(b.client), calls, b.cache,
         b.clock, new RateLimiter(b.callsPerSecond, ticker), b.backoff, metrics, b.controllerName);
   }
@@ -239,6 +244,7 @@ public final class StatusWriter implements AutoCloseable {
   /** The ticker moved (a test's manual clock): every wait of the writer re-reads it. */
   void timeMoved() {
     signal();
+    answerWake.signal();
   }
 
   /**
@@ -332,7 +338,7 @@ public final class StatusWriter implements AutoCloseable {
       try {
         while (!ends.getAsBoolean()) {
           waiting = new Waiting(ticker.getAsLong(), true, ends);
-          wake.awaitChange(deadline - ticker.getAsLong(), ends); // the answer wakes it (FencedCalls)
+          answerWake.awaitChange(deadline - ticker.getAsLong(), ends); // the answer wakes it (FencedCalls)
         }
       } finally {
         waiting = null;
@@ -425,7 +431,7 @@ public final class StatusWriter implements AutoCloseable {
 
     /**
      * Monotonic nanoseconds for every wait of the writer: between passes, backoff, rate limit, each request's
-     * bound; default {@link System#nanoTime()}. A test's manual clock, moved with {@link #timeMoved()}.
+     * bound; default {@link System#nanoTime()}. A test's manual clock, moved with {@link StatusWriter#timeMoved()}.
      */
     Builder ticker(LongSupplier v) {
       ticker = Objects.requireNonNull(v);
