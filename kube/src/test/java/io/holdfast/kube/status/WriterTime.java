@@ -6,6 +6,7 @@ import io.holdfast.testkit.ManualClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.awaitility.core.ConditionFactory;
 
 /**
  * Status writers on a {@link ManualClock}: time moves only when the test says so, every writer is told, and the
@@ -62,16 +63,21 @@ final class WriterTime {
     });
   }
 
+  /** An await that checks at once and then often: a writer acts on a move within milliseconds. */
+  private static ConditionFactory quickly() {
+    return await().atMost(ACT_WITHIN).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(2));
+  }
+
   /** Waits until every writer has done all it will do at the current time. */
   void settle() {
     long now = now();
-    writers.forEach(w -> await().atMost(ACT_WITHIN).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(2)).until(() -> w.idleAt(now)));
+    writers.forEach(w -> quickly().until(() -> w.idleAt(now)));
   }
 
   /** Waits until {@code w} waits for an API call's answer, and has looked at the clock at its current time. */
   void awaitAnswerAwaited(StatusWriter w) {
     long now = now();
-    await().atMost(ACT_WITHIN).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(2)).until(() -> w.awaitingAnswerAt(now));
+    quickly().until(() -> w.awaitingAnswerAt(now));
   }
 
   /** Moves the clock by {@code d} while {@code w} waits for an answer; waits until it has looked at the new time. */
