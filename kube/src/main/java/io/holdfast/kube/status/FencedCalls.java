@@ -6,10 +6,9 @@ import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -27,7 +26,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>No call starts with less than {@link #MIN_TIME_LEFT} left on the fence (it would most likely be abandoned
  * half-sent): the writer waits for the next renewal or for the fence to end. No call starts once the writer is
- * closing. Used by the writer thread only.
+ * closing. Used by the writer thread only; it waits through the writer's {@link StatusReconciler.Pacer}, so the
+ * bounds are measured on the writer's ticker, and each call's answer wakes it ({@code wakeUp}).
  */
 final class FencedCalls implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(FencedCalls.class);
@@ -37,15 +37,17 @@ final class FencedCalls implements AutoCloseable {
 
   private final long requestTimeoutNanos;
   private final BooleanSupplier closing;
+  private final Runnable wakeUp;
   private final ExecutorService executor = Executors.newCachedThreadPool(r -> {
     Thread t = new Thread(r, "holdfast-status-call");
     t.setDaemon(true);
     return t;
   });
 
-  FencedCalls(Duration requestTimeout, BooleanSupplier closing) {
+  FencedCalls(Duration requestTimeout, BooleanSupplier closing, Runnable wakeUp) {
     this.requestTimeoutNanos = requestTimeout.toNanos();
     this.closing = closing;
+    this.wakeUp = wakeUp;
   }
 
   /**
@@ -64,18 +66,25 @@ final class FencedCalls implements AutoCloseable {
       throw new Fence.LeadershipLostException(fence.term());
     }
     long timeout = Math.min(requestTimeoutNanos, left);
-    Future<T> future;
+    FutureTask<T> future = new FutureTask<>(op::get) {
+      @Override
+      protected void done() {
+        wakeUp.run(); // runs once the answer is visible through isDone()
+      }
+    };
     try {
-      future = executor.submit(op::get);
+      executor.execute(future);
     } catch (RejectedExecutionException e) {
       throw new StatusReconciler.Stopped();
     }
     try {
-      return future.get(timeout, TimeUnit.NANOSECONDS);
-    } catch (TimeoutException e) {
-      future.cancel(true);
-      throw new KubernetesClientException(what + " abandoned: no answer within " + timeout / 1_000_000 + " ms (the "
-          + (timeout < requestTimeoutNanos ? "time left on the fence" : "request timeout") + ")");
+      pacer.awaitAnswer(future::isDone, timeout);
+      if (!future.isDone()) {
+        future.cancel(true);
+        throw new KubernetesClientException(what + " abandoned: no answer within " + timeout / 1_000_000 + " ms (the "
+            + (timeout < requestTimeoutNanos ? "time left on the fence" : "request timeout") + ")");
+      }
+      return future.get();
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       if (cause instanceof RuntimeException r) {

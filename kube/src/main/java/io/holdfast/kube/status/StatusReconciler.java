@@ -47,9 +47,13 @@ final class StatusReconciler {
     }
   }
 
-  /** Waits on the writer's thread; returns early (normally) once the fence is no longer valid. */
+  /** The writer thread's waits, measured on the writer's ticker. */
   interface Pacer {
+    /** Waits {@code nanos}; returns early (normally) once the fence is no longer valid; throws {@link Stopped}. */
     void pause(Fence fence, long nanos);
+
+    /** Waits until {@code answered} holds or {@code nanos} pass; the answer must wake the writer when it comes. */
+    void awaitAnswer(java.util.function.BooleanSupplier answered, long nanos) throws InterruptedException;
   }
 
   private final StatusApi api;

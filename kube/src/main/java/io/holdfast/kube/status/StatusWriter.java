@@ -21,7 +21,9 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,6 +50,11 @@ import org.slf4j.LoggerFactory;
  *   <li>Other failures back off exponentially ({@link Backoff}); reads and writes together are limited to
  *       {@code callsPerSecond}.
  * </ul>
+ *
+ * <p>Every wait of the writer thread (between passes, backoff, rate limit, a request's bound) is measured on one
+ * monotonic ticker, {@link System#nanoTime()} unless a test injects a manual clock; a test then moves the clock and
+ * calls {@link #timeMoved()}, and {@link #idleAt} tells it when the writer has done all it will do until the clock
+ * moves again.
  */
 public final class StatusWriter implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(StatusWriter.class);
@@ -72,8 +79,18 @@ public final class StatusWriter implements AutoCloseable {
   private final StatusMetrics metrics;
   private final long resyncNanos;
   private final Duration requestTimeout;
+  private final LongSupplier ticker;
   private final FencedCalls calls;
   private final Wake wake = new Wake();
+  /**
+   * Wakes a wait for an API call's answer: the answer, or the ticker moving. Not {@link #wake}, so a burst of
+   * {@link #changed} calls during a slow request does not make the writer thread contend for the lock each time.
+   */
+  private final Wake answerWake = new Wake();
+  /** Set by every wake-up, cleared by the writer before each pass: a wake-up it has not acted on yet. */
+  private final AtomicBoolean unseen = new AtomicBoolean();
+  /** The writer thread's current wait; null while it runs. */
+  private volatile Waiting waiting;
   private final AtomicBoolean resyncRequested = new AtomicBoolean();
   private volatile Supplier<Map<ResourceKey, DesiredStatus>> source = Map::of;
   /** Incremented by every {@link #changed}: the writer re-reads its source when it moved. */
@@ -89,9 +106,17 @@ public final class StatusWriter implements AutoCloseable {
     this.metrics = new StatusMetrics(b.registry);
     this.resyncNanos = b.resync.toNanos();
     this.requestTimeout = b.requestTimeout;
-    this.calls = new FencedCalls(b.requestTimeout, () -> closed);
+    this.ticker = b.ticker;
+    this.calls = new FencedCalls(b.requestTimeout, () -> closed, answerWake::signal);
     this.reconciler = new StatusReconciler(b.api != null ? b.api : new Fabric8StatusApi(b.client), calls, b.cache,
-        b.clock, new RateLimiter(b.callsPerSecond, System::nanoTime), b.backoff, metrics, b.controllerName);
+        b.clock, new RateLimiter(b.callsPerSecond, ticker), b.backoff, metrics, b.controllerName);
+  }
+
+  /**
+   * A wait of the writer thread: since when (by the ticker) it has waited with {@code ends} false, and whether
+   * it waits for an API call's answer, which comes without the clock moving.
+   */
+  private record Waiting(long since, boolean forAnswer, BooleanSupplier ends) {
   }
 
   public static Builder builder(KubernetesClient client, Leadership leadership) {
@@ -216,16 +241,50 @@ public final class StatusWriter implements AutoCloseable {
     metrics.close();
   }
 
+  /** The ticker moved (a test's manual clock): every wait of the writer re-reads it. */
+  void timeMoved() {
+    signal();
+    answerWake.signal();
+  }
+
+  /**
+   * Whether the writer thread has, at ticker time {@code now} or later, found nothing to do but wait for the clock
+   * or a wake-up, and still does: no wake-up unseen, no wait at its end, no API call waiting for its answer. With
+   * a manual ticker: the writer has done all it will do until the clock moves or something wakes it. A closed
+   * writer is idle once its thread has ended.
+   */
+  boolean idleAt(long now) {
+    if (closed) {
+      Thread t;
+      synchronized (this) {
+        t = thread;
+      }
+      return t == null || !t.isAlive(); // closed: idle for good once its thread has ended
+    }
+    Waiting w = waiting;
+    return w != null && !w.forAnswer() && w.since() - now >= 0 && !w.ends().getAsBoolean();
+  }
+
+  /**
+   * Whether the writer thread has, at ticker time {@code now} or later, still been waiting for an API call's
+   * answer (neither answered nor abandoned at its bound), and still is.
+   */
+  boolean awaitingAnswerAt(long now) {
+    Waiting w = waiting;
+    return w != null && w.forAnswer() && w.since() - now >= 0 && !w.ends().getAsBoolean();
+  }
+
   // ---- the writer thread ---------------------------------------------------------------------------------
 
   private void run() {
-    long nextResync = resyncNanos > 0 ? System.nanoTime() + resyncNanos : Long.MAX_VALUE;
+    long nextResync = resyncNanos > 0 ? ticker.getAsLong() + resyncNanos : Long.MAX_VALUE;
     while (!closed) {
+      unseen.set(false); // wake-ups from here on are acted on by a later pass
       boolean failed = false;
       try {
-        if (resyncNanos > 0 && System.nanoTime() - nextResync >= 0) {
+        if (resyncNanos > 0 && ticker.getAsLong() - nextResync >= 0) {
           resyncRequested.set(true);
-          nextResync = System.nanoTime() + resyncNanos;
+          nextResync = ticker.getAsLong() + resyncNanos;
         }
         cycle();
       } catch (Throwable e) {
@@ -236,7 +295,7 @@ public final class StatusWriter implements AutoCloseable {
         io.holdfast.common.WorkerFailures.caught(WORKER, e);
         failed = true;
       }
-      long untilResync = nextResync == Long.MAX_VALUE ? Long.MAX_VALUE : nextResync - System.nanoTime();
+      long untilResync = nextResync == Long.MAX_VALUE ? Long.MAX_VALUE : nextResync - ticker.getAsLong();
       awaitSignal(failed ? Math.min(untilResync, AFTER_FAILURE_NANOS) : untilResync);
     }
     log.debug("status: writer stopped");
@@ -252,7 +311,7 @@ public final class StatusWriter implements AutoCloseable {
         reconciler.forget();
         log.info("status: resync; re-reading all {} resources", latest().size());
       }
-      reconciler.drain(fence, this::latest, this::pause);
+      reconciler.drain(fence, this::latest, pacer);
     });
     if (!ran && !closed) {
       standDown();
@@ -265,17 +324,42 @@ public final class StatusWriter implements AutoCloseable {
     metrics.pending(0);
   }
 
+  /** The writer thread's waits within a pass, on its ticker. */
+  private final StatusReconciler.Pacer pacer = new StatusReconciler.Pacer() {
+    @Override
+    public void pause(Fence fence, long nanos) {
+      StatusWriter.this.pause(fence, nanos);
+    }
+
+    @Override
+    public void awaitAnswer(BooleanSupplier answered, long nanos) throws InterruptedException {
+      long deadline = ticker.getAsLong() + nanos;
+      BooleanSupplier ends = () -> answered.getAsBoolean() || ticker.getAsLong() - deadline >= 0;
+      try {
+        while (!ends.getAsBoolean()) {
+          waiting = new Waiting(ticker.getAsLong(), true, ends);
+          answerWake.awaitChange(deadline - ticker.getAsLong(), ends); // the answer wakes it (FencedCalls)
+        }
+      } finally {
+        waiting = null;
+      }
+    }
+  };
+
   /** Waits {@code nanos} on the writer thread; returns early once the fence fails; throws once closing. */
   private void pause(Fence fence, long nanos) {
-    long deadline = System.nanoTime() + nanos;
+    long deadline = ticker.getAsLong() + nanos;
+    BooleanSupplier ends = () -> closed || !fence.isValid() || ticker.getAsLong() - deadline >= 0;
     try {
-      long left;
-      while (!closed && fence.isValid() && (left = deadline - System.nanoTime()) > 0) {
-        wake.awaitChange(Math.min(left, FENCE_POLL_NANOS), () -> closed || !fence.isValid());
+      while (!ends.getAsBoolean()) {
+        waiting = new Waiting(ticker.getAsLong(), false, ends);
+        wake.awaitChange(Math.min(deadline - ticker.getAsLong(), FENCE_POLL_NANOS), ends);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       closed = true;
+    } finally {
+      waiting = null;
     }
     if (closed) {
       throw new StatusReconciler.Stopped();
@@ -284,14 +368,18 @@ public final class StatusWriter implements AutoCloseable {
 
   private void awaitSignal(long nanos) {
     try {
+      waiting = new Waiting(ticker.getAsLong(), false, () -> closed || unseen.get());
       wake.await(nanos, () -> closed); // Long.MAX_VALUE is Wake.FOREVER
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       closed = true;
+    } finally {
+      waiting = null;
     }
   }
 
   private void signal() {
+    unseen.set(true);
     wake.signal();
   }
 
@@ -304,6 +392,7 @@ public final class StatusWriter implements AutoCloseable {
     private int callsPerSecond = 20;
     private Backoff backoff = Backoff.DEFAULT;
     private Clock clock = Clock.systemUTC();
+    private LongSupplier ticker = System::nanoTime;
     private Function<ResourceKey, Optional<GenericKubernetesResource>> cache = k -> Optional.empty();
     private Duration resync = Duration.ofMinutes(10);
     private Duration requestTimeout = Duration.ofSeconds(2);
@@ -337,6 +426,15 @@ public final class StatusWriter implements AutoCloseable {
     /** Wall clock for {@code lastTransitionTime}; default UTC system clock. */
     public Builder clock(Clock v) {
       clock = Objects.requireNonNull(v);
+      return this;
+    }
+
+    /**
+     * Monotonic nanoseconds for every wait of the writer: between passes, backoff, rate limit, each request's
+     * bound; default {@link System#nanoTime()}. A test's manual clock, moved with {@link StatusWriter#timeMoved()}.
+     */
+    Builder ticker(LongSupplier v) {
+      ticker = Objects.requireNonNull(v);
       return this;
     }
 

@@ -8,18 +8,33 @@ import io.holdfast.election.Term;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.LongSupplier;
 
 /**
  * Leadership switched by the test; a term's fence stays valid until the test demotes or invalidates it, or until
  * the deadline set by {@link #fenceEndsIn} passes (by default it never does; {@code timeLeft()} then says 10 s).
+ * Time is read from a ticker: the JVM's, or a test's {@link io.holdfast.testkit.ManualClock}.
  */
 final class FakeLeadership implements Leadership {
+  private final LongSupplier ticker;
   private final List<LeadershipListener> listeners = new CopyOnWriteArrayList<>();
   private volatile Term term;
   private volatile boolean fenceValid;
-  private volatile long fenceDeadline; // System.nanoTime(); 0: no deadline
+  private volatile long fenceDeadline; // on the ticker
+  private volatile boolean deadlineSet; // false: no deadline
   private volatile long frozenLeft = -1; // nanos; -1: not frozen
   private long transitions;
+  /** The thread that last asked to run leader-only work: the writer's. */
+  private volatile Thread worker;
+
+  /** On the JVM's clock. */
+  FakeLeadership() {
+    this(System::nanoTime);
+  }
+
+  FakeLeadership(LongSupplier ticker) {
+    this.ticker = ticker;
+  }
 
   synchronized void elect() {
     term = new Term(transitions++, "fake");
@@ -45,7 +60,8 @@ final class FakeLeadership implements Leadership {
 
   /** The current term's fence ends {@code d} from now, with no event: as a leader whose renewals fail. */
   void fenceEndsIn(java.time.Duration d) {
-    fenceDeadline = System.nanoTime() + Math.max(1, d.toNanos());
+    fenceDeadline = ticker.getAsLong() + Math.max(1, d.toNanos());
+    deadlineSet = true;
   }
 
   /** The fence stays valid with {@code d} left, however long the test waits: a leader always at the edge. */
@@ -55,7 +71,7 @@ final class FakeLeadership implements Leadership {
 
   /** A renewal: the fence has no deadline again. */
   void renew() {
-    fenceDeadline = 0;
+    deadlineSet = false;
     frozenLeft = -1;
   }
 
@@ -64,8 +80,12 @@ final class FakeLeadership implements Leadership {
     if (frozen >= 0) {
       return frozen;
     }
-    long deadline = fenceDeadline;
-    return deadline == 0 ? java.time.Duration.ofSeconds(10).toNanos() : deadline - System.nanoTime();
+    return deadlineSet ? fenceDeadline - ticker.getAsLong() : java.time.Duration.ofSeconds(10).toNanos();
+  }
+
+  /** The thread that last asked to run leader-only work (the writer's), or null. */
+  Thread worker() {
+    return worker;
   }
 
   @Override
@@ -95,6 +115,7 @@ final class FakeLeadership implements Leadership {
 
   @Override
   public boolean runIfLeader(Fence.FencedAction action) {
+    worker = Thread.currentThread();
     Term t = term;
     if (t == null || !isLeader()) {
       return false;

@@ -25,11 +25,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Gateway API statuses written onto the emulated API: route parents merged with another controller's entry, listener
  * statuses, lastTransitionTime kept while a condition's status stays, and GatewayClass statuses only for ours.
  */
+@ExtendWith(QuickAwait.class)
 class GatewayApiStatusTest {
 
   private static final String G = GatewayCrds.GATEWAY_API_GROUP;

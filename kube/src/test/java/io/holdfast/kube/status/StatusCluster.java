@@ -8,6 +8,7 @@ import io.holdfast.api.ResourceKey;
 import io.holdfast.election.ElectionSettings;
 import io.holdfast.election.KubernetesLeaseLock;
 import io.holdfast.election.LeaderElector;
+import io.holdfast.election.Leadership;
 import io.holdfast.election.LeadershipListener;
 import io.holdfast.election.Term;
 import io.holdfast.testkit.FaultProxy;
@@ -40,11 +41,32 @@ final class StatusCluster implements AutoCloseable {
     return start(n, b -> b);
   }
 
+  /** {@code n} replicas whose writers wait on {@code time}'s manual clock (their electors on the JVM's). */
+  static StatusCluster start(int n, WriterTime time) {
+    StatusCluster c = start(n, time::on);
+    c.replicas.forEach(r -> time.add(r.writer));
+    return c;
+  }
+
   static StatusCluster start(int n, UnaryOperator<StatusWriter.Builder> tuning) {
     StatusCluster c = new StatusCluster();
     for (int i = 0; i < n; i++) {
-      c.replicas.add(new Replica("r" + i, c.api, tuning));
+      c.replicas.add(new Replica("r" + i, c.api, tuning, null));
     }
+    return c;
+  }
+
+  /**
+   * One replica that leads from the start without an election: a {@link FakeLeadership} on {@code time}'s clock,
+   * which the writer also waits on. For tests of the writer against the emulated API where the election is not
+   * what is tested; it has no lease link.
+   */
+  static StatusCluster leading(WriterTime time, UnaryOperator<StatusWriter.Builder> tuning) {
+    StatusCluster c = new StatusCluster();
+    FakeLeadership leadership = new FakeLeadership(time.clock);
+    leadership.elect();
+    c.replicas.add(new Replica("r0", c.api, b -> tuning.apply(time.on(b)), leadership));
+    c.replicas.forEach(r -> time.add(r.writer));
     return c;
   }
 
@@ -69,7 +91,7 @@ final class StatusCluster implements AutoCloseable {
   }
 
   List<Replica> leaders() {
-    return replicas.stream().filter(r -> r.elector.isLeader()).toList();
+    return replicas.stream().filter(r -> r.leadership.isLeader()).toList();
   }
 
   void publishAll(Map<ResourceKey, DesiredStatus> desired) {
@@ -85,13 +107,16 @@ final class StatusCluster implements AutoCloseable {
   static final class Replica implements AutoCloseable, LeadershipListener {
     final String name;
     final String userAgent;
-    /** The lease client's way to the API. */
+    /** The lease client's way to the API; null without an elector. */
     final FaultProxy leaseProxy;
     /** The status client's way to the API. */
     final FaultProxy statusProxy;
+    /** Null without an elector. */
     final KubernetesClient leaseClient;
     final KubernetesClient statusClient;
+    /** Null when the replica leads by a {@link FakeLeadership}. */
     final LeaderElector elector;
+    final Leadership leadership;
     final StatusWriter writer;
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     final List<Long> electedAt = new CopyOnWriteArrayList<>();
@@ -99,25 +124,33 @@ final class StatusCluster implements AutoCloseable {
     /** Returned by the writer's object cache when set: lets a test hand the writer a stale object. */
     volatile Function<ResourceKey, Optional<GenericKubernetesResource>> cache = k -> Optional.empty();
 
-    Replica(String name, StatusKubeApi api, UnaryOperator<StatusWriter.Builder> tuning) {
+    Replica(String name, StatusKubeApi api, UnaryOperator<StatusWriter.Builder> tuning, FakeLeadership fake) {
       this.name = name;
       this.userAgent = "holdfast-status/" + name;
-      this.leaseProxy = FaultProxy.start(name + "-lease", api.port());
       this.statusProxy = FaultProxy.start(name + "-status", api.port());
       ElectionSettings settings = settings(name);
-      this.leaseClient = new KubernetesClientBuilder().withConfig(new ConfigBuilder(
-          KubernetesLeaseLock.electionConfig(MockKubeApi.configFor(leaseProxy.port()), settings.lockTimeout()))
-          .withUserAgent(userAgent).build()).build();
       int requestMillis = (int) settings.leaderRequestTimeout().toMillis();
       this.statusClient = new KubernetesClientBuilder().withConfig(new ConfigBuilder(MockKubeApi.configFor(statusProxy.port()))
           .withRequestTimeout(requestMillis).withConnectionTimeout(requestMillis).withUserAgent(userAgent).build())
           .build();
-      this.elector = LeaderElector.builder(settings,
-              KubernetesLeaseLock.using(leaseClient, LEASE_NAMESPACE, "holdfast"))
-          .exitHandler((status, reason) -> { })
-          .build();
-      elector.addListener(this);
-      this.writer = tuning.apply(StatusWriter.builder(statusClient, elector)
+      if (fake == null) {
+        this.leaseProxy = FaultProxy.start(name + "-lease", api.port());
+        this.leaseClient = new KubernetesClientBuilder().withConfig(new ConfigBuilder(
+            KubernetesLeaseLock.electionConfig(MockKubeApi.configFor(leaseProxy.port()), settings.lockTimeout()))
+            .withUserAgent(userAgent).build()).build();
+        this.elector = LeaderElector.builder(settings,
+                KubernetesLeaseLock.using(leaseClient, LEASE_NAMESPACE, "holdfast"))
+            .exitHandler((status, reason) -> { })
+            .build();
+        this.leadership = elector;
+      } else {
+        this.leaseProxy = null;
+        this.leaseClient = null;
+        this.elector = null;
+        this.leadership = fake;
+      }
+      leadership.addListener(this);
+      this.writer = tuning.apply(StatusWriter.builder(statusClient, leadership)
               .meterRegistry(registry)
               .requestTimeout(settings.leaderRequestTimeout())
               .backoff(new Backoff(Duration.ofMillis(100), Duration.ofMillis(400)))
@@ -125,7 +158,9 @@ final class StatusCluster implements AutoCloseable {
               .objectCache(k -> cache.apply(k)))
           .build()
           .start();
-      elector.start();
+      if (elector != null) {
+        elector.start();
+      }
     }
 
     @Override
@@ -140,7 +175,9 @@ final class StatusCluster implements AutoCloseable {
 
     /** Applies a fault to the replica's whole link: both its proxies. */
     void link(java.util.function.Consumer<FaultProxy> fault) {
-      fault.accept(leaseProxy);
+      if (leaseProxy != null) {
+        fault.accept(leaseProxy);
+      }
       fault.accept(statusProxy);
     }
 
@@ -152,10 +189,12 @@ final class StatusCluster implements AutoCloseable {
     @Override
     public void close() {
       writer.close(); // leader-only work first, then the lease is released: the order the server uses
-      elector.close();
+      if (elector != null) {
+        elector.close();
+        leaseClient.close();
+        leaseProxy.close();
+      }
       statusClient.close();
-      leaseClient.close();
-      leaseProxy.close();
       statusProxy.close();
     }
 

@@ -14,14 +14,23 @@ import io.holdfast.kube.status.StatusCluster.Replica;
 import io.holdfast.testkit.ApiWrite;
 import io.holdfast.testkit.FaultProxy;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
-/** One replica (a real elector, so it leads) against the recording mock: skips, conflicts, failures, pacing. */
+/**
+ * One replica, leading throughout (the election is not what is tested here: {@link StatusWriterElectionTest} runs
+ * real electors), against the recording mock: skips, conflicts, failures, pacing. The writer's waits (backoff, rate
+ * limit, between passes) run on a manual clock the test moves: a quiet interval or a backoff window is given to the
+ * writer, not waited for.
+ */
+@ExtendWith(QuickAwait.class)
 class StatusWriterBehaviourTest {
   /**
    * Slowest publish allowed: a publish that waited for the API would take at least a request timeout (600 ms);
@@ -29,28 +38,40 @@ class StatusWriterBehaviourTest {
    */
   private static final Duration PUBLISH_BOUND = Duration.ofMillis(200);
 
+  private final WriterTime time = new WriterTime();
+
+  private StatusCluster start(UnaryOperator<StatusWriter.Builder> tuning) {
+    return StatusCluster.leading(time, tuning);
+  }
+
+  private StatusCluster start() {
+    return start(b -> b);
+  }
+
+  /** Moves the writer's clock until {@code desired} shows on the objects (its retries and waits are on that clock). */
+  private void advanceUntilShown(StatusCluster c, Map<ResourceKey, DesiredStatus> desired, Duration step) {
+    time.advanceUntil(() -> desired.entrySet().stream().allMatch(e -> shows(c.api.status(e.getKey()), e.getValue())),
+        step, Duration.ofSeconds(10));
+  }
+
   private static Replica leader(StatusCluster c) {
     Replica r = c.replicas.get(0);
-    await().atMost(Duration.ofSeconds(10)).until(r.elector::isLeader);
+    await().atMost(Duration.ofSeconds(10)).until(r.leadership::isLeader);
     return r;
   }
 
-  private static void awaitShown(StatusCluster c, Map<ResourceKey, DesiredStatus> desired) {
-    await().atMost(Duration.ofSeconds(10)).until(() -> desired.entrySet().stream()
-        .allMatch(e -> shows(c.api.status(e.getKey()), e.getValue())));
+  /** Waits until {@code desired} shows on the objects, moving the writer's clock meanwhile (for any retry). */
+  private void awaitShown(StatusCluster c, Map<ResourceKey, DesiredStatus> desired) {
+    advanceUntilShown(c, desired, Duration.ofMillis(100));
   }
 
   private static List<ApiWrite> written(StatusCluster c, Replica r) {
     return c.api.statusWritesFrom(r.userAgent).stream().filter(w -> w.code() == 200).toList();
   }
 
-  private static void hold(Duration d) {
-    await().pollDelay(d).atMost(d.plusSeconds(1)).until(() -> true);
-  }
-
   @Test
   void unchangedStatusesAreNotRewritten() {
-    try (StatusCluster c = StatusCluster.start(1)) {
+    try (StatusCluster c = start()) {
       ALL.forEach(c.api::create);
       Replica r = leader(c);
       Map<ResourceKey, DesiredStatus> desired = Statuses.all(ALL, 1, State.REJECTED);
@@ -64,8 +85,8 @@ class StatusWriterBehaviourTest {
       }
       // Even a full re-read (as at a term start) finds nothing to change.
       r.writer.resync();
-      await().atMost(Duration.ofSeconds(5)).until(() -> r.count("skipped_unchanged") >= 3);
-      hold(Duration.ofMillis(500));
+      time.advanceUntil(() -> r.count("skipped_unchanged") >= 3, Duration.ofMillis(100), Duration.ofSeconds(5));
+      time.advance(Duration.ofMillis(500));
       assertThat(written(c, r)).hasSize(3);
       assertThat(r.count("written")).isEqualTo(3);
       assertThat(c.api.status(GATEWAY)).isEqualTo(before);
@@ -75,7 +96,7 @@ class StatusWriterBehaviourTest {
 
   @Test
   void aWriteBasedOnAStaleObjectGets409AndIsRecomputedOnAFreshRead() {
-    try (StatusCluster c = StatusCluster.start(1)) {
+    try (StatusCluster c = start()) {
       ALL.forEach(c.api::create);
       Replica r = leader(c);
       Map<ResourceKey, DesiredStatus> first = Statuses.all(ALL, 1, State.ACCEPTED);
@@ -98,7 +119,7 @@ class StatusWriterBehaviourTest {
 
   @Test
   void aStaleObjectFromTheCacheCosts409AndARereadNotAnOverwrite() {
-    try (StatusCluster c = StatusCluster.start(1)) {
+    try (StatusCluster c = start()) {
       ALL.forEach(c.api::create);
       GenericKubernetesResource stale = c.api.get(GATEWAY);
       editSpec(c, GATEWAY, "newer than the cache");
@@ -120,13 +141,14 @@ class StatusWriterBehaviourTest {
 
   @Test
   void failingWritesBackOffAndNeverBlockPublish() {
-    try (StatusCluster c = StatusCluster.start(1)) { // backoff 100 ms doubling to 400 ms
+    try (StatusCluster c = start()) { // backoff 100 ms doubling to 400 ms
       ALL.forEach(c.api::create);
       Replica r = leader(c);
       c.api.mock.failStatusWrites(500);
-      r.writer.publish(Statuses.all(ALL, 1, State.ACCEPTED));
       long windowStart = System.nanoTime();
-      hold(Duration.ofSeconds(2));
+      r.writer.publish(Statuses.all(ALL, 1, State.ACCEPTED));
+      time.settle();
+      time.advance(Duration.ofSeconds(2), Duration.ofMillis(50));
       long attempts = c.api.statusWritesFrom(r.userAgent).stream().filter(w -> w.receivedNanos() >= windowStart).count();
       // 100 + 200 + 400 + 400 + ... ms: about 6 attempts in 2 s; without backoff it would be hundreds.
       assertThat(attempts).isBetween(3L, 10L);
@@ -144,11 +166,11 @@ class StatusWriterBehaviourTest {
       assertThat(slowest).as("slowest publish, ns").isLessThan(PUBLISH_BOUND.toNanos());
 
       // Heal only once every object has been tried at the newest generation: no older write is on its way then.
-      await().atMost(Duration.ofSeconds(10)).until(() -> ALL.stream().allMatch(k -> c.api.statusWritesFrom(r.userAgent)
+      time.advanceUntil(() -> ALL.stream().allMatch(k -> c.api.statusWritesFrom(r.userAgent)
           .stream().anyMatch(w -> w.path().equals(StatusWriterElectionTest.statusPath(k))
-              && observedGeneration(w) == 201)));
+              && observedGeneration(w) == 201)), Duration.ofMillis(100), Duration.ofSeconds(10));
       c.api.mock.stopFailingStatusWrites();
-      awaitShown(c, last);
+      advanceUntilShown(c, last, Duration.ofMillis(100));
       // 200 publishes, one write per object: only the newest status is written.
       assertThat(r.count("written")).isEqualTo(3);
       System.out.printf("FIGURE status-backoff attempts-in-2s=%d slowest-publish-us=%d%n", attempts, slowest / 1000);
@@ -157,7 +179,7 @@ class StatusWriterBehaviourTest {
 
   @Test
   void publishReturnsAtOnceWhileTheWriterIsStuckOnAnUnansweringApi() {
-    try (StatusCluster c = StatusCluster.start(1)) {
+    try (StatusCluster c = start()) {
       ALL.forEach(c.api::create);
       Replica r = leader(c);
       r.link(FaultProxy::blackhole);
@@ -173,23 +195,34 @@ class StatusWriterBehaviourTest {
       r.link(FaultProxy::pass);
       Map<ResourceKey, DesiredStatus> last = Statuses.all(ALL, g, State.WARNING);
       r.writer.publish(last);
-      awaitShown(c, last);
+      advanceUntilShown(c, last, Duration.ofMillis(100)); // its backoff after the unanswered calls is on the clock
     }
   }
 
   @Test
   void callsArePacedByTheRateLimit() {
     List<ResourceKey> keys = IntStream.range(0, 10).mapToObj(i -> ResourceKey.upstream(Statuses.NS, "u" + i)).toList();
-    try (StatusCluster c = StatusCluster.start(1, b -> b.callsPerSecond(10))) {
+    try (StatusCluster c = start(b -> b.callsPerSecond(10))) {
       keys.forEach(c.api::create);
       Replica r = leader(c);
       Map<ResourceKey, DesiredStatus> desired = Statuses.all(keys, 1, State.ACCEPTED);
       r.writer.publish(desired);
+      time.settle();
+      // When (on the writer's clock) each write was first seen; the writer has done all it will at each step.
+      List<Long> seenAt = new ArrayList<>();
+      for (int step = 0; step <= 100 && seenAt.size() < 10; step++) {
+        if (step > 0) {
+          time.advance(Duration.ofMillis(50));
+        }
+        for (int n = written(c, r).size(); seenAt.size() < n; ) {
+          seenAt.add(time.now());
+        }
+      }
       awaitShown(c, desired);
       List<ApiWrite> writes = written(c, r);
       assertThat(writes).hasSize(10);
       // 20 calls (a read and a write each), a burst of 10, then 10 a second: the last write >= ~1 s after the first.
-      long spreadMs = (writes.get(9).receivedNanos() - writes.get(0).receivedNanos()) / 1_000_000;
+      long spreadMs = (seenAt.get(9) - seenAt.get(0)) / 1_000_000;
       assertThat(spreadMs).isBetween(800L, 5_000L);
       System.out.printf("FIGURE status-rate-limit calls-per-second=10 objects=10 first-to-last-write-ms=%d%n", spreadMs);
     }

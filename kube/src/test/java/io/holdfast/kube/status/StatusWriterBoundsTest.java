@@ -13,14 +13,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * How long the writer may wait on the API: each request at most min(request timeout, time left on the fence), none
  * started with less than {@link FencedCalls#MIN_TIME_LEFT} left, {@link StatusWriter#close()} bounded; and no failure
- * ends its thread.
+ * ends its thread. The request bounds are measured on a manual clock the test moves; {@code close()}'s bound is
+ * real time (it joins the writer thread), so those tests run the writer on the JVM's clock.
  */
+@ExtendWith(QuickAwait.class)
 class StatusWriterBoundsTest {
-  private final FakeLeadership leadership = new FakeLeadership();
+  private final WriterTime time = new WriterTime();
+  private final FakeLeadership leadership = new FakeLeadership(time.clock);
   private final FakeStatusApi api = new FakeStatusApi();
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final CountDownLatch putEntered = new CountDownLatch(1);
@@ -32,15 +36,26 @@ class StatusWriterBoundsTest {
     releasePut.countDown();
   }
 
+  /** A writer on the test's manual clock. */
   private StatusWriter writer(Duration requestTimeout) {
-    return StatusWriter.builder(api, leadership).requestTimeout(requestTimeout).meterRegistry(registry)
+    return time.add(time.on(builder(requestTimeout)).build().start());
+  }
+
+  /** A writer on the JVM's clock, with a leadership on it too: for {@code close()}, whose bound is real time. */
+  private StatusWriter realTimeWriter(Duration requestTimeout, FakeLeadership realTime) {
+    return StatusWriter.builder(api, realTime).requestTimeout(requestTimeout).meterRegistry(registry)
         .backoff(new Backoff(Duration.ofSeconds(20), Duration.ofSeconds(20))).callsPerSecond(1000).build().start();
+  }
+
+  private StatusWriter.Builder builder(Duration requestTimeout) {
+    return StatusWriter.builder(api, leadership).requestTimeout(requestTimeout).meterRegistry(registry)
+        .backoff(new Backoff(Duration.ofSeconds(20), Duration.ofSeconds(20))).callsPerSecond(1000);
   }
 
   /** Every status PUT blocks until the test releases it, as a request stuck on a slow network. */
   private void holdPuts() {
     api.onUpdate = () -> {
-      putEnteredAt.compareAndSet(0, System.nanoTime());
+      putEnteredAt.compareAndSet(0, time.now());
       putEntered.countDown();
       try {
         releasePut.await();
@@ -56,10 +71,6 @@ class StatusWriterBoundsTest {
     return c == null ? 0 : c.count();
   }
 
-  private static void hold(Duration d) {
-    await().pollDelay(d).atMost(d.plusSeconds(1)).until(() -> true);
-  }
-
   @Test
   void aWriteIsAbandonedWhenTheFenceRunsOutNotAtTheLongerRequestTimeout() throws Exception {
     api.create(GATEWAY);
@@ -67,11 +78,16 @@ class StatusWriterBoundsTest {
     leadership.elect();
     try (StatusWriter w = writer(Duration.ofSeconds(5))) {
       leadership.fenceEndsIn(Duration.ofMillis(600)); // renewals failing: 600 ms of leadership left at most
-      long fenceSet = System.nanoTime();
+      long fenceSet = time.now();
       w.publish(Statuses.all(List.of(GATEWAY), 1, State.REJECTED));
       assertThat(putEntered.await(3, TimeUnit.SECONDS)).isTrue();
+      time.awaitAnswerAwaited(w);
+      time.advanceWhileAwaitingAnswer(w, Duration.ofMillis(599));
+      assertThat(failed()).as("abandoned before the fence ended").isZero();
+      time.clock.advance(Duration.ofMillis(1));
+      w.timeMoved();
       await().atMost(Duration.ofSeconds(3)).until(() -> failed() >= 1);
-      long abandonedAfterMs = (System.nanoTime() - fenceSet) / 1_000_000;
+      long abandonedAfterMs = (time.now() - fenceSet) / 1_000_000;
       // Abandoned when the fence ended (600 ms), far below the 5 s request timeout.
       assertThat(abandonedAfterMs).isBetween(500L, 1_500L);
       System.out.printf("FIGURE status-abandoned-at-fence fence-left-ms=600 abandoned-after-ms=%d%n", abandonedAfterMs);
@@ -86,8 +102,13 @@ class StatusWriterBoundsTest {
     try (StatusWriter w = writer(Duration.ofMillis(400))) {
       w.publish(Statuses.all(List.of(GATEWAY), 1, State.REJECTED));
       assertThat(putEntered.await(3, TimeUnit.SECONDS)).isTrue();
+      time.awaitAnswerAwaited(w);
+      time.advanceWhileAwaitingAnswer(w, Duration.ofMillis(399));
+      assertThat(failed()).as("abandoned before the request timeout").isZero();
+      time.clock.advance(Duration.ofMillis(1));
+      w.timeMoved();
       await().atMost(Duration.ofSeconds(3)).until(() -> failed() >= 1);
-      long abandonedAfterMs = (System.nanoTime() - putEnteredAt.get()) / 1_000_000;
+      long abandonedAfterMs = (time.now() - putEnteredAt.get()) / 1_000_000;
       assertThat(abandonedAfterMs).isBetween(300L, 1_300L);
     }
   }
@@ -99,7 +120,9 @@ class StatusWriterBoundsTest {
     try (StatusWriter w = writer(Duration.ofSeconds(2))) {
       leadership.fenceEndsIn(FencedCalls.MIN_TIME_LEFT.dividedBy(2));
       w.publish(Statuses.all(List.of(GATEWAY), 1, State.ACCEPTED));
-      hold(Duration.ofMillis(300)); // the fence has ended meanwhile
+      time.settle(); // at the fence's last 50 ms
+      assertThat(api.gets.get() + api.updates.get()).as("calls started in the last 50 ms of a fence").isZero();
+      time.advance(Duration.ofMillis(300), Duration.ofMillis(10)); // the fence ends meanwhile
       assertThat(api.gets.get() + api.updates.get()).as("calls started in the last 50 ms of a fence").isZero();
 
       leadership.elect(); // a new term with time to spare: now it writes
@@ -114,10 +137,11 @@ class StatusWriterBoundsTest {
     try (StatusWriter w = writer(Duration.ofSeconds(2))) {
       leadership.timeLeftStaysAt(FencedCalls.MIN_TIME_LEFT.dividedBy(2));
       w.publish(Statuses.all(List.of(GATEWAY), 1, State.ACCEPTED));
-      hold(Duration.ofMillis(300));
+      time.advance(Duration.ofMillis(300), Duration.ofMillis(10));
       assertThat(api.gets.get() + api.updates.get()).as("calls started with 50 ms left").isZero();
 
       leadership.renew();
+      time.advance(Duration.ofMillis(25)); // the held call re-checks the fence every 25 ms
       await().atMost(Duration.ofSeconds(3)).until(() -> api.updates.get() == 1);
     }
   }
@@ -126,9 +150,10 @@ class StatusWriterBoundsTest {
   void closeWaitsForTheWriteInFlightAndReturnsWithinTheRequestTimeoutPlusTheMargin() throws Exception {
     api.create(GATEWAY);
     holdPuts();
-    leadership.elect();
+    FakeLeadership realTime = new FakeLeadership();
+    realTime.elect();
     Duration requestTimeout = Duration.ofMillis(400);
-    StatusWriter w = writer(requestTimeout);
+    StatusWriter w = realTimeWriter(requestTimeout, realTime);
     w.publish(Statuses.all(List.of(GATEWAY), 1, State.REJECTED));
     assertThat(putEntered.await(3, TimeUnit.SECONDS)).isTrue();
     long start = System.nanoTime();
@@ -139,7 +164,7 @@ class StatusWriterBoundsTest {
     int updates = api.updates.get();
     releasePut.countDown();
     w.publish(Statuses.all(List.of(GATEWAY), 2, State.ACCEPTED));
-    hold(Duration.ofMillis(300));
+    await().atMost(Duration.ofSeconds(3)).until(() -> !realTime.worker().isAlive()); // no request can follow
     assertThat(api.updates.get()).as("requests after close").isEqualTo(updates);
   }
 
@@ -147,12 +172,16 @@ class StatusWriterBoundsTest {
   void closeLetsAWriteThatAnswersInTimeLandFirst() throws Exception {
     api.create(GATEWAY);
     holdPuts();
-    leadership.elect();
-    StatusWriter w = writer(Duration.ofSeconds(2));
+    FakeLeadership realTime = new FakeLeadership();
+    realTime.elect();
+    StatusWriter w = realTimeWriter(Duration.ofSeconds(2), realTime);
     w.publish(Statuses.all(List.of(GATEWAY), 1, State.REJECTED));
     assertThat(putEntered.await(3, TimeUnit.SECONDS)).isTrue();
+    Thread closing = Thread.currentThread();
     Thread answer = new Thread(() -> {
-      await().pollDelay(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2)).until(() -> true);
+      // The answer comes while close() waits for the writer thread (the only timed wait of this thread there).
+      await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(5))
+          .until(() -> closing.getState() == Thread.State.TIMED_WAITING);
       releasePut.countDown();
     });
     answer.start();

@@ -20,13 +20,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Three replicas with real electors publish the same statuses; the emulated API records which replica's client
- * sent each status write, and when it arrived.
+ * sent each status write, and when it arrived. The elections run in real time; the writers' own waits (backoff,
+ * rate limit, quiet intervals) on a manual clock the test moves.
  */
+@ExtendWith(QuickAwait.class)
 class StatusWriterElectionTest {
   private static final Duration SETTLE = Duration.ofSeconds(1);
+
+  private final WriterTime time = new WriterTime();
 
   private static Map<ResourceKey, DesiredStatus> mixed(long generation) {
     Map<ResourceKey, DesiredStatus> m = new LinkedHashMap<>();
@@ -36,9 +41,10 @@ class StatusWriterElectionTest {
     return m;
   }
 
-  private static void awaitShown(StatusCluster c, Map<ResourceKey, DesiredStatus> desired, Duration within) {
-    await().atMost(within).until(() -> desired.entrySet().stream()
-        .allMatch(e -> shows(c.api.status(e.getKey()), e.getValue())));
+  /** Waits until {@code desired} shows on the objects, moving the writers' clock meanwhile (for any retry). */
+  private void awaitShown(StatusCluster c, Map<ResourceKey, DesiredStatus> desired, Duration within) {
+    time.advanceUntil(() -> desired.entrySet().stream().allMatch(e -> shows(c.api.status(e.getKey()), e.getValue())),
+        Duration.ofMillis(100), within);
   }
 
   private static Replica awaitSingleLeader(StatusCluster c) {
@@ -52,13 +58,13 @@ class StatusWriterElectionTest {
 
   @Test
   void statusesAppearOnTheObjectsWrittenByTheLeaderOnly() {
-    try (StatusCluster c = StatusCluster.start(3)) {
+    try (StatusCluster c = StatusCluster.start(3, time)) {
       ALL.forEach(c.api::create);
       Replica leader = awaitSingleLeader(c);
       Map<ResourceKey, DesiredStatus> desired = mixed(1);
       c.publishAll(desired);
       awaitShown(c, desired, Duration.ofSeconds(5));
-      await().pollDelay(SETTLE).atMost(SETTLE.plusSeconds(1)).until(() -> true); // followers get time to misbehave
+      time.advance(SETTLE); // followers get time to misbehave
 
       List<Replica> everElected = c.replicas.stream().filter(r -> !r.electedAt.isEmpty()).toList();
       assertThat(everElected).contains(leader);
@@ -80,7 +86,7 @@ class StatusWriterElectionTest {
 
   @Test
   void aLeaderCutOffWritesNothingFromThenOnAndTheNewLeaderWrites() {
-    try (StatusCluster c = StatusCluster.start(3)) {
+    try (StatusCluster c = StatusCluster.start(3, time)) {
       ALL.forEach(c.api::create);
       Replica old = awaitSingleLeader(c);
       c.publishAll(mixed(1));
@@ -104,7 +110,7 @@ class StatusWriterElectionTest {
       Map<ResourceKey, DesiredStatus> third = Statuses.all(ALL, 3, State.ACCEPTED);
       c.publishAll(third);
       awaitShown(c, third, Duration.ofSeconds(5));
-      await().pollDelay(SETTLE).atMost(SETTLE.plusSeconds(1)).until(() -> true);
+      time.advance(SETTLE);
 
       List<ApiWrite> byOld = c.api.statusWritesFrom(old.userAgent);
       assertThat(byOld).as("writes by the old leader after it was cut off").noneMatch(w -> w.receivedNanos() >= cut);
@@ -120,7 +126,7 @@ class StatusWriterElectionTest {
 
   @Test
   void aNewLeaderReconcilesEveryResourceIncludingOnesAlteredOrClearedByHand() {
-    try (StatusCluster c = StatusCluster.start(2)) {
+    try (StatusCluster c = StatusCluster.start(2, time)) {
       ALL.forEach(c.api::create);
       Replica first = awaitSingleLeader(c);
       Map<ResourceKey, DesiredStatus> desired = mixed(4);

@@ -11,18 +11,20 @@ import io.holdfast.frontend.holdfast.ResourceStatus.State;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
-/** The writer's election rules against a switchable leadership and an in-memory API. */
+/**
+ * The writer's election rules against a switchable leadership and an in-memory API, both on a manual clock: time
+ * passes only when the test moves it.
+ */
+@ExtendWith(QuickAwait.class)
 class StatusWriterFencingTest {
-  private final FakeLeadership leadership = new FakeLeadership();
+  private final WriterTime time = new WriterTime();
+  private final FakeLeadership leadership = new FakeLeadership(time.clock);
   private final FakeStatusApi api = new FakeStatusApi();
 
   private StatusWriter writer(Leadership l, Backoff backoff) {
-    return StatusWriter.builder(api, l).backoff(backoff).callsPerSecond(1000).build().start();
-  }
-
-  private static void hold(Duration d) {
-    await().pollDelay(d).atMost(d.plusSeconds(1)).until(() -> true);
+    return time.add(time.on(StatusWriter.builder(api, l)).backoff(backoff).callsPerSecond(1000).build().start());
   }
 
   @Test
@@ -30,7 +32,7 @@ class StatusWriterFencingTest {
     ALL.forEach(api::create);
     try (StatusWriter w = writer(leadership, Backoff.DEFAULT)) {
       w.publish(Statuses.all(ALL, 1, State.ACCEPTED));
-      hold(Duration.ofMillis(300));
+      time.advance(Duration.ofMillis(300));
       assertThat(api.gets.get() + api.updates.get()).isZero();
       assertThat(w.pending()).isZero();
       // Elected later: the latest desired statuses are written without another publish.
@@ -47,7 +49,7 @@ class StatusWriterFencingTest {
     try (StatusWriter w = writer(leadership, Backoff.DEFAULT)) {
       w.publish(Statuses.all(java.util.List.of(GATEWAY), 1, State.REJECTED));
       await().atMost(Duration.ofSeconds(3)).until(() -> api.gets.get() == 1);
-      hold(Duration.ofMillis(300));
+      time.advance(Duration.ofMillis(300));
       assertThat(api.updates.get()).isZero();
 
       api.onGet = () -> { };
@@ -62,7 +64,7 @@ class StatusWriterFencingTest {
     ALL.forEach(api::create);
     leadership.elect();
     api.failUpdatesWith = 500;
-    // A 20 s backoff: only a dropped retry explains a write within the next few seconds.
+    // A 20 s backoff and a clock that never moves: only a dropped retry explains another write.
     try (StatusWriter w = writer(leadership, new Backoff(Duration.ofSeconds(20), Duration.ofSeconds(20)))) {
       Map<ResourceKey, DesiredStatus> desired = Statuses.all(ALL, 1, State.ACCEPTED);
       w.publish(desired);
@@ -83,7 +85,7 @@ class StatusWriterFencingTest {
       w.publish(Statuses.all(ALL, 5, State.WARNING));
       await().atMost(Duration.ofSeconds(3)).until(() -> api.updates.get() == 3 && w.pending() == 0);
       w.publish(Statuses.all(ALL, 5, State.WARNING));
-      hold(Duration.ofMillis(200));
+      time.advance(Duration.ofMillis(200));
       assertThat(api.updates.get()).isEqualTo(3);
     }
   }
@@ -96,7 +98,7 @@ class StatusWriterFencingTest {
       ResourceKey gatewayApi = new ResourceKey("gateway.networking.k8s.io", "Gateway", "apps", "x");
       w.publish(Map.of(service, DesiredStatus.of(Statuses.verdict(service, 1, State.ACCEPTED)),
           gatewayApi, DesiredStatus.of(Statuses.verdict(gatewayApi, 1, State.ACCEPTED))));
-      hold(Duration.ofMillis(200));
+      time.advance(Duration.ofMillis(200));
       assertThat(api.gets.get()).isZero();
     }
   }

@@ -27,11 +27,13 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A TcpGateway in the emulated API with the real CRDs from deploy/crds: the source's informer reads it, the front
  * end lowers it to a socket with TCP chains, and the status writer writes its verdict onto the object.
  */
+@ExtendWith(QuickAwait.class)
 class TcpGatewayInClusterTest {
 
   private static final ResourceKey PASSTHROUGH = ResourceKey.tcpGateway("demo", "passthrough");
