@@ -56,6 +56,14 @@ public final class ConfigLoader {
     }
   }
 
+  /**
+   * Forgets what was read from every source not named in {@code sources}: a long-lived loader is told which
+   * sources still exist, so a deleted file's parse is not kept (see {@link ManifestReader#retainOnly}).
+   */
+  public void retainOnly(java.util.Collection<String> sources) {
+    reader.retainOnly(sources);
+  }
+
   public Loaded load(List<Source> sources, Map<ServiceRef, List<Endpoint>> serviceEndpoints) {
     GatewayConfig.Builder config = GatewayConfig.builder();
     ClusterDocuments cluster = new ClusterDocuments();

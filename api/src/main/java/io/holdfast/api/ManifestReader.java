@@ -1,11 +1,13 @@
 package io.holdfast.api;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.events.AliasEvent;
 import org.snakeyaml.engine.v2.events.Event;
@@ -44,18 +46,23 @@ public final class ManifestReader {
   }
 
   /**
-   * The latest result of each source, reused while its text is unchanged: YAML parses at a few MB/s, so a large
-   * file (up to 8 MiB) re-parsed on every unrelated edit would hold up every rebuild by seconds. Bounded by
-   * {@link #REMEMBERED_SOURCES} names, least recently read first out; the texts are the ones the caller holds
-   * anyway. Trees are never modified after reading, so sharing them is safe.
+   * The latest results of each source, reused while its text is unchanged: YAML parses at a few MB/s, so a large
+   * file (up to 8 MiB) re-parsed on every unrelated edit would hold up every rebuild by seconds. Per source, the
+   * {@link #REMEMBERED_VERSIONS} texts read last: a file with errors is read in its broken version and then served
+   * in its last good one on every build, and with one version remembered each read would push out the other and
+   * re-parse it. Bounded by {@link #REMEMBERED_SOURCES} names, least recently read first out, and by the caller's
+   * {@link #retainOnly}: a source that is gone (a deleted file) must not keep its parse in memory until 4,096 other
+   * names have been read. Trees are never modified after reading, so sharing them is safe.
    */
-  private final Map<String, Remembered> latest = new LinkedHashMap<>(16, 0.75f, true) {
+  private final Map<String, List<Remembered>> latest = new LinkedHashMap<>(16, 0.75f, true) {
     @Override
-    protected boolean removeEldestEntry(Map.Entry<String, Remembered> eldest) {
+    protected boolean removeEldestEntry(Map.Entry<String, List<Remembered>> eldest) {
       return size() > REMEMBERED_SOURCES;
     }
   };
   static final int REMEMBERED_SOURCES = 4096;
+  /** The broken version of a file and its last good one, which a file-mode build reads both of (see above). */
+  static final int REMEMBERED_VERSIONS = 2;
 
   private record Remembered(String text, Result result) {
   }
@@ -64,16 +71,32 @@ public final class ManifestReader {
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(text, "text");
     synchronized (latest) {
-      Remembered known = latest.get(source);
-      if (known != null && known.text().equals(text)) {
-        return known.result();
+      for (Remembered known : latest.getOrDefault(source, List.of())) {
+        if (known.text().equals(text)) {
+          return known.result();
+        }
       }
     }
     Result result = parse(source, text);
     synchronized (latest) {
-      latest.put(source, new Remembered(text, result));
+      List<Remembered> versions = new ArrayList<>(REMEMBERED_VERSIONS);
+      versions.add(new Remembered(text, result));
+      for (Remembered older : latest.getOrDefault(source, List.of())) {
+        if (versions.size() < REMEMBERED_VERSIONS && !older.text().equals(text)) {
+          versions.add(older);
+        }
+      }
+      latest.put(source, List.copyOf(versions));
     }
     return result;
+  }
+
+  /** Forgets the remembered results of every source not in {@code sources} (the ones that still exist). */
+  public void retainOnly(Collection<String> sources) {
+    Set<String> keep = Set.copyOf(sources);
+    synchronized (latest) {
+      latest.keySet().retainAll(keep);
+    }
   }
 
   private Result parse(String source, String text) {

@@ -135,4 +135,26 @@ class ManifestReaderTest {
     assertThat(reader.read("empty.yaml", "").documents()).isEmpty();
     assertThat(reader.read("empty.yaml", "---\n---\n").errors()).isEmpty();
   }
+
+  @Test
+  void aSourcesBrokenAndLastGoodVersionsAreBothReusedAndNotParsedAgainOnEachBuild() {
+    ManifestReader.Result good = reader.read("app.yaml", "kind: A\n");
+    ManifestReader.Result broken = reader.read("app.yaml", "kind: [\n");
+    assertThat(reader.read("app.yaml", "kind: A\n")).isSameAs(good);
+    assertThat(reader.read("app.yaml", "kind: [\n")).isSameAs(broken);
+    ManifestReader.Result third = reader.read("app.yaml", "kind: C\n");
+    assertThat(reader.read("app.yaml", "kind: C\n")).isSameAs(third);
+    assertThat(reader.read("app.yaml", "kind: A\n")).as("the oldest of three versions is let go").isNotSameAs(good);
+  }
+
+  @Test
+  void retainOnlyForgetsTheParseOfSourcesThatAreGone() {
+    ManifestReader.Result kept = reader.read("kept.yaml", "kind: A\n");
+    ManifestReader.Result gone = reader.read("gone.yaml", "kind: B\n");
+    reader.retainOnly(java.util.List.of("kept.yaml"));
+    assertThat(reader.read("kept.yaml", "kind: A\n")).isSameAs(kept);
+    ManifestReader.Result again = reader.read("gone.yaml", "kind: B\n");
+    assertThat(again).isNotSameAs(gone);
+    assertThat(again.documents().get(0).tree().get("kind").stringValue()).isEqualTo("B");
+  }
 }

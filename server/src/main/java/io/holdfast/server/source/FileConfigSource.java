@@ -59,6 +59,12 @@ public final class FileConfigSource implements ConfigFilesListener {
     }
     lastGood.keySet().retainAll(merge(good.keySet(), sources));
     lastGood.putAll(good);
+    // The loader remembers parses by file; a deleted file's (up to 8 MiB of text, several times that as a tree)
+    // would otherwise stay in the heap.
+    java.util.Set<String> present = new java.util.HashSet<>();
+    files.contents().keySet().forEach(path -> present.add(path.toString()));
+    files.unreadable().forEach(problem -> present.add(problem.path().toString()));
+    loader.retainOnly(present);
     GatewayConfig.Builder config = loader.load(sources, Map.of()).config().toBuilder();
     files.tlsFiles().forEach((path, text) -> config.secret(TlsSecretData.fileKey(path), TlsSecretData.file(text)));
     java.util.SortedMap<io.holdfast.api.ResourceKey, java.time.Instant> before = ages.current();
