@@ -108,6 +108,11 @@ final class CertsCommand implements Callable<Integer> {
   @Option(names = "--force", defaultValue = "false", description = "Replace files that already exist.")
   private boolean force;
 
+  @Option(names = "--reuse-ca", defaultValue = "false",
+      description = "Sign with the CA already in --output-dir (ca.crt, ca.key), kept as it is, instead of making a"
+          + " new one: certificates issued before stay valid. To add proxies: --reuse-ca --force --proxy ...")
+  private boolean reuseCa;
+
   CertsCommand(Clock clock) {
     this.clock = Objects.requireNonNull(clock, "clock");
   }
@@ -124,7 +129,7 @@ final class CertsCommand implements Callable<Integer> {
     List<Path> written;
     try {
       written = CertsOutput.write(plan, clock.instant().minus(BACKDATE));
-    } catch (CertsOutput.ExistingFilesException e) {
+    } catch (CertsOutput.ExistingFilesException | IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }
     written.forEach(file -> out.println("wrote " + file));
@@ -172,7 +177,7 @@ final class CertsCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--proxy-secrets-namespace needs --kubernetes-secrets");
     }
     CertsPlan plan = new CertsPlan(outputDir, List.copyOf(identities), serverDnsNames(), serverAddresses(),
-        Duration.ofDays(ca), Duration.ofDays(leaf), secrets, snapshotKey, force);
+        Duration.ofDays(ca), Duration.ofDays(leaf), secrets, snapshotKey, force, reuseCa);
     CertsOutput.checkDistinctProxyFiles(plan.proxies());
     return plan;
   }

@@ -92,7 +92,8 @@ final class CertsOutput {
 
   /** The file names the plan writes, in order. */
   static List<String> targets(CertsPlan plan) {
-    List<String> out = new ArrayList<>(List.of(CA_CERT, CA_KEY, SERVER_CERT, SERVER_KEY));
+    List<String> out = new ArrayList<>(plan.reuseCa() ? List.of(SERVER_CERT, SERVER_KEY)
+        : List.of(CA_CERT, CA_KEY, SERVER_CERT, SERVER_KEY));
     for (ProxyIdentity proxy : plan.proxies()) {
       out.add(proxyFile(proxy, ".crt"));
       out.add(proxyFile(proxy, ".key"));
@@ -106,10 +107,15 @@ final class CertsOutput {
 
   private static Map<String, Content> make(CertsPlan plan, Instant notBefore) {
     Map<String, Content> files = new LinkedHashMap<>();
-    IssuedCertificate ca = CertificateIssuer.newCa(CA_COMMON_NAME, notBefore, plan.caValidity());
+    IssuedCertificate ca;
+    if (plan.reuseCa()) {
+      ca = existingCa(plan.outputDir(), notBefore.plus(plan.validity()));
+    } else {
+      ca = CertificateIssuer.newCa(CA_COMMON_NAME, notBefore, plan.caValidity());
+      files.put(CA_CERT, new Content(ca.certificatePem(), false));
+      files.put(CA_KEY, new Content(ca.privateKeyPem(), true));
+    }
     CertificateIssuer issuer = CertificateIssuer.signingWith(ca);
-    files.put(CA_CERT, new Content(ca.certificatePem(), false));
-    files.put(CA_KEY, new Content(ca.privateKeyPem(), true));
     IssuedCertificate server = issuer.server(SERVER_COMMON_NAME, plan.serverDnsNames(), plan.serverAddresses(),
         notBefore, plan.validity());
     files.put(SERVER_CERT, new Content(server.certificatePem(), false));
@@ -133,6 +139,36 @@ final class CertsOutput {
           true));
     }
     return files;
+  }
+
+  /**
+   * The CA of an earlier run, read back from {@code dir}.
+   *
+   * @throws IllegalArgumentException naming {@code --reuse-ca} if the files are missing or unreadable, the key is
+   *     not the certificate's, the certificate is no CA, or it expires before {@code lastNotAfter}
+   */
+  private static IssuedCertificate existingCa(Path dir, Instant lastNotAfter) {
+    java.security.cert.X509Certificate certificate;
+    java.security.PrivateKey key;
+    try {
+      certificate = io.holdfast.pki.Pem.certificates(Files.readString(dir.resolve(CA_CERT),
+          StandardCharsets.US_ASCII)).get(0);
+      key = io.holdfast.pki.Pem.privateKey(Files.readString(dir.resolve(CA_KEY), StandardCharsets.US_ASCII));
+    } catch (IOException | RuntimeException e) {
+      throw new IllegalArgumentException("--reuse-ca: cannot read " + dir.resolve(CA_CERT) + " and " + CA_KEY + ": "
+          + (e instanceof IOException io ? io.getClass().getSimpleName() + " " + io.getMessage() : e.getMessage()));
+    }
+    if (!io.holdfast.pki.Keys.matches(key, certificate.getPublicKey())) {
+      throw new IllegalArgumentException("--reuse-ca: " + CA_KEY + " is not the key of " + CA_CERT);
+    }
+    if (certificate.getBasicConstraints() < 0) {
+      throw new IllegalArgumentException("--reuse-ca: " + CA_CERT + " is not a CA certificate");
+    }
+    if (certificate.getNotAfter().toInstant().isBefore(lastNotAfter)) {
+      throw new IllegalArgumentException("--reuse-ca: " + CA_CERT + " expires " + certificate.getNotAfter()
+          .toInstant() + ", before certificates of --validity-days would: lower it, or make a new CA");
+    }
+    return new IssuedCertificate(new java.security.KeyPair(certificate.getPublicKey(), key), certificate);
   }
 
   private static Path writeFile(Path target, Content content, boolean replace) throws IOException {

@@ -178,6 +178,47 @@ class CertsCommandTest {
     }
   }
 
+  @Test
+  void reuseCaIssuesMoreProxiesUnderTheExistingCaAndKeepsIt() throws Exception {
+    assertThat(cli.run(out(), "--proxy", "first")).isZero();
+    String ca = read("ca.crt");
+    String caKey = read("ca.key");
+    String first = read("proxy-first.crt");
+
+    CertsFixture again = new CertsFixture();
+    assertThat(again.run(out(), "--reuse-ca", "--force", "--proxy", "second")).isZero();
+
+    assertThat(again.out.toString()).doesNotContain("ca.crt").doesNotContain("ca.key");
+    assertThat(read("ca.crt")).isEqualTo(ca);
+    assertThat(read("ca.key")).isEqualTo(caKey);
+    assertThat(read("proxy-first.crt")).isEqualTo(first);
+    Path caFile = out().resolve("ca.crt");
+    for (String proxy : List.of("proxy-first.crt", "proxy-second.crt")) {
+      assertThat(openssl("verify", "-CAfile", caFile.toString(), "-purpose", "sslclient",
+          out().resolve(proxy).toString())).endsWith(": OK\n");
+    }
+    assertThat(openssl("verify", "-CAfile", caFile.toString(), "-purpose", "sslserver",
+        out().resolve("server.crt").toString())).endsWith(": OK\n");
+  }
+
+  @Test
+  void reuseCaRefusesAMissingOrMismatchedCaOrOneExpiringTooSoon() throws Exception {
+    assertThat(cli.run(out(), "--reuse-ca")).isEqualTo(HoldfastCli.EXIT_USAGE);
+    assertThat(cli.err.toString()).startsWith("holdfast: --reuse-ca: cannot read " + out().resolve("ca.crt"));
+
+    assertThat(new CertsFixture().run(out(), "--ca-validity-days", "30", "--validity-days", "30")).isZero();
+    CertsFixture soon = new CertsFixture();
+    assertThat(soon.run(out(), "--reuse-ca", "--force")).isEqualTo(HoldfastCli.EXIT_USAGE);
+    assertThat(soon.err.toString()).startsWith("holdfast: --reuse-ca: ca.crt expires ")
+        .contains("before certificates of --validity-days would");
+
+    Files.writeString(out().resolve("ca.key"), read("server.key"));
+    CertsFixture mismatched = new CertsFixture();
+    assertThat(mismatched.run(out(), "--reuse-ca", "--force", "--validity-days", "1")).isEqualTo(
+        HoldfastCli.EXIT_USAGE);
+    assertThat(mismatched.err.toString()).startsWith("holdfast: --reuse-ca: ca.key is not the key of ca.crt");
+  }
+
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
     "--proxy=|--proxy: proxy name is empty",
