@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -149,7 +150,7 @@ final class CertsCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--trust-domain: " + e.getMessage());
     }
     List<String> names = proxies == null ? List.of("gateway-proxy") : proxies;
-    if (names.size() > MAX_PROXIES) {
+    if (names.size() > MAX_PROXIES) { // checked before the loop: each name costs a key pair
       throw new IllegalArgumentException("--proxy is given " + names.size() + " times, over " + MAX_PROXIES
           + ": run certs several times with --output-dir each");
     }
@@ -184,9 +185,9 @@ final class CertsCommand implements Callable<Integer> {
 
   private List<String> serverDnsNames() {
     Set<String> out = new LinkedHashSet<>();
-    List<String> given = serverDns == null ? DEFAULT_SERVER_DNS : serverDns;
+    List<String> given = bounded("--server-dns", serverDns == null ? DEFAULT_SERVER_DNS : serverDns);
     for (String raw : given) {
-      String name = raw.trim().toLowerCase(java.util.Locale.ROOT);
+      String name = raw.trim().toLowerCase(Locale.ROOT);
       if (!isDnsName(name)) {
         throw new IllegalArgumentException("--server-dns: '" + printable(raw) + "' is not a DNS name (labels of"
             + " letters, digits and '-', optionally a leading '*.'; IP addresses go in --server-ip)");
@@ -201,7 +202,7 @@ final class CertsCommand implements Callable<Integer> {
 
   private List<InetAddress> serverAddresses() {
     Set<InetAddress> out = new LinkedHashSet<>();
-    for (String raw : serverIps == null ? List.<String>of() : serverIps) {
+    for (String raw : bounded("--server-ip", serverIps == null ? List.<String>of() : serverIps)) {
       out.add(ipLiteral(raw.trim()).orElseThrow(() -> new IllegalArgumentException("--server-ip: '"
           + printable(raw) + "' is not an IPv4 or IPv6 address")));
     }
@@ -214,7 +215,8 @@ final class CertsCommand implements Callable<Integer> {
 
   private static <T> List<T> bounded(String option, List<T> values) {
     if (values.size() > MAX_SERVER_NAMES) {
-      throw new IllegalArgumentException(option + " names " + values.size() + " values, over " + MAX_SERVER_NAMES);
+      throw new IllegalArgumentException(option + " names " + values.size() + " values, over " + MAX_SERVER_NAMES
+          + " (with --loopback's)");
     }
     return values;
   }

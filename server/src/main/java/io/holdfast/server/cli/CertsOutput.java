@@ -2,6 +2,8 @@ package io.holdfast.server.cli;
 
 import io.holdfast.pki.CertificateIssuer;
 import io.holdfast.pki.IssuedCertificate;
+import io.holdfast.pki.Keys;
+import io.holdfast.pki.Pem;
 import io.holdfast.pki.ProxyIdentity;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,15 +12,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.KeyPair;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.security.PrivateKey;
 import java.security.SecureRandom;
+import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -76,7 +82,7 @@ final class CertsOutput {
       }
     }
     Map<String, Content> files = make(plan, notBefore);
-    if (!files.keySet().equals(new java.util.LinkedHashSet<>(names))) {
+    if (!files.keySet().equals(new LinkedHashSet<>(names))) {
       throw new IllegalStateException("made " + files.keySet() + ", planned " + names);
     }
     if (!Files.isDirectory(plan.outputDir())) {
@@ -148,17 +154,17 @@ final class CertsOutput {
    *     not the certificate's, the certificate is no CA, or it expires before {@code lastNotAfter}
    */
   private static IssuedCertificate existingCa(Path dir, Instant lastNotAfter) {
-    java.security.cert.X509Certificate certificate;
-    java.security.PrivateKey key;
+    X509Certificate certificate;
+    PrivateKey key;
     try {
-      certificate = io.holdfast.pki.Pem.certificates(Files.readString(dir.resolve(CA_CERT),
+      certificate = Pem.certificates(Files.readString(dir.resolve(CA_CERT),
           StandardCharsets.US_ASCII)).get(0);
-      key = io.holdfast.pki.Pem.privateKey(Files.readString(dir.resolve(CA_KEY), StandardCharsets.US_ASCII));
+      key = Pem.privateKey(Files.readString(dir.resolve(CA_KEY), StandardCharsets.US_ASCII));
     } catch (IOException | RuntimeException e) {
       throw new IllegalArgumentException("--reuse-ca: cannot read " + dir.resolve(CA_CERT) + " and " + CA_KEY + ": "
           + (e instanceof IOException io ? io.getClass().getSimpleName() + " " + io.getMessage() : e.getMessage()));
     }
-    if (!io.holdfast.pki.Keys.matches(key, certificate.getPublicKey())) {
+    if (!Keys.matches(key, certificate.getPublicKey())) {
       throw new IllegalArgumentException("--reuse-ca: " + CA_KEY + " is not the key of " + CA_CERT);
     }
     if (certificate.getBasicConstraints() < 0) {
@@ -168,7 +174,7 @@ final class CertsOutput {
       throw new IllegalArgumentException("--reuse-ca: " + CA_CERT + " expires " + certificate.getNotAfter()
           .toInstant() + ", before certificates of --validity-days would: lower it, or make a new CA");
     }
-    return new IssuedCertificate(new java.security.KeyPair(certificate.getPublicKey(), key), certificate);
+    return new IssuedCertificate(new KeyPair(certificate.getPublicKey(), key), certificate);
   }
 
   private static Path writeFile(Path target, Content content, boolean replace) throws IOException {

@@ -262,6 +262,22 @@ class CertsCommandTest {
   }
 
   @Test
+  void repeatsAreBoundedBeforeAnyKeyIsMade() {
+    List<String> args = new ArrayList<>();
+    for (int i = 0; i <= CertsCommand.MAX_PROXIES; i++) {
+      args.add("--proxy=p" + i);
+    }
+    assertThat(cli.run(out(), args.toArray(String[]::new))).isEqualTo(HoldfastCli.EXIT_USAGE);
+    assertThat(cli.err.toString()).startsWith("holdfast: --proxy is given 1001 times, over 1000");
+
+    CertsFixture names = new CertsFixture();
+    String many = String.join(",", java.util.Collections.nCopies(CertsCommand.MAX_SERVER_NAMES + 1, "a.example"));
+    assertThat(names.run(out(), "--server-dns", many)).isEqualTo(HoldfastCli.EXIT_USAGE);
+    assertThat(names.err.toString()).startsWith("holdfast: --server-dns names 101 values, over 100");
+    assertThat(out()).doesNotExist();
+  }
+
+  @Test
   void theLongestProxyNameGetsAHashedFileNameAndItsFullSpiffeId() throws Exception {
     String name = "a".repeat(253);
     assertThat(cli.run(out(), "--proxy", name, "--kubernetes-secrets", "holdfast-system")).isZero();
