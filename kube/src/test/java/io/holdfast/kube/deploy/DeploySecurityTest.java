@@ -116,7 +116,7 @@ class DeploySecurityTest {
     }
     assertThat(flag("--xds-address")).contains("0.0.0.0");
     // Authorisation by proxy identity is the server's default with a client CA; nothing here turns it off.
-    assertThat(flag("--xds-authorisation")).isEmpty();
+    assertThat(flag("--xds-authorisation").orElse("proxy-identity")).isEqualTo("proxy-identity");
   }
 
   @Test
