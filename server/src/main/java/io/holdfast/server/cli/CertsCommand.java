@@ -35,7 +35,7 @@ import picocli.CommandLine.Spec;
     usageHelpAutoWidth = true,
     description = {"Create the certificates of xDS mutual TLS: a CA, the xDS server's certificate, and one client"
         + " certificate per proxy with the identity spiffe://<trust-domain>/proxy/<name> (URI SAN; also the common"
-        + " name). Keys are ECDSA P-256 in PKCS#8 PEM, written with mode 0600. Existing files are kept unless"
+        + " name when at most 64 characters). Keys are ECDSA P-256 in PKCS#8 PEM, written with mode 0600. Existing files are kept unless"
         + " --force."})
 final class CertsCommand implements Callable<Integer> {
   /** The names of deploy/service.yaml's xDS Service, which proxies in the cluster dial. */
