@@ -59,7 +59,7 @@ class DeployManifestsTest {
     Set<String> kinds = new TreeSet<>();
     ALL.forEach(r -> kinds.add(r.getKind()));
     assertThat(kinds).containsExactlyInAnyOrder("Namespace", "ServiceAccount", "Role", "RoleBinding", "ClusterRole",
-        "ClusterRoleBinding", "Deployment", "PodDisruptionBudget", "Service");
+        "ClusterRoleBinding", "Deployment", "PodDisruptionBudget", "Service", "NetworkPolicy");
     assertThat(of(ServiceAccount.class)).singleElement().extracting(s -> s.getMetadata().getNamespace())
         .isEqualTo("holdfast-system");
   }

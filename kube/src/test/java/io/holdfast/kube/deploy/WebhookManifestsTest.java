@@ -108,8 +108,9 @@ class WebhookManifestsTest {
     // PKCS#8: the key form every Holdfast version reads.
     assertThat(certificate.<String>get("spec", "privateKey", "encoding")).isEqualTo("PKCS8");
 
-    Volume secret = pod.getVolumes().stream().filter(v -> v.getSecret() != null).findFirst().orElseThrow();
-    assertThat(secret.getSecret().getSecretName()).isEqualTo(spec.get("secretName"));
+    // The pod mounts several Secrets (xDS TLS, snapshot key): this one is cert-manager's.
+    Volume secret = pod.getVolumes().stream().filter(v -> v.getSecret() != null
+        && spec.get("secretName").equals(v.getSecret().getSecretName())).findFirst().orElseThrow();
     assertThat(secret.getSecret().getOptional()).isTrue();
     String mount = holdfast.getVolumeMounts().stream().filter(m -> m.getName().equals(secret.getName()))
         .findFirst().orElseThrow().getMountPath();

@@ -125,6 +125,7 @@ public final class HoldfastCli {
     CommandLine commandLine = new CommandLine(new TopCommand())
         .addSubcommand(serve)
         .addSubcommand(new ValidateCommand(stdin))
+        .addSubcommand(new CertsCommand(java.time.Clock.systemUTC()))
         .setOut(out)
         .setErr(err)
         .setParameterExceptionHandler(USAGE_ERROR)
