@@ -23,7 +23,8 @@ final class DemoProcess implements AutoCloseable {
 
   static DemoProcess start(String name, Path log, String mainClass, List<String> args) throws IOException {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), mainClass));
+        "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+        mainClass));
     cmd.addAll(args);
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();

@@ -11,6 +11,16 @@ import java.util.stream.Stream;
 
 /** How the suite starts Java processes: same JDK, same class path as the test JVM, the built holdfast jar. */
 final class Launcher {
+  /**
+   * Every child JVM: the serial collector (no GC threads competing for the 2 cores) and C1 only. A child lives
+   * for one scenario and mostly waits on timers, so C2's optimisations never pay back the CPU its compiler
+   * threads take while a dozen JVMs start at once, on a machine where the suite's wall time is mostly child
+   * JVMs starting. Measured on the shared 2-core machine (load 15): a replica needed 1.9-2.0 s of CPU from exec
+   * to its election's start with C1 only, 2.9-3.2 s with both compilers; wall time 3.3-6.3 s against 7.7-12.7 s.
+   * What a scenario checks (roles, writes, calls) does not depend on how fast steady-state code runs.
+   */
+  static final List<String> CHILD_FLAGS = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+
   private Launcher() {
   }
 
@@ -29,7 +39,8 @@ final class Launcher {
   }
 
   static List<String> javaMain(List<String> jvmArgs, String mainClass, List<String> args) {
-    List<String> cmd = new ArrayList<>(List.of(java(), "-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+    List<String> cmd = new ArrayList<>(List.of(java(), "-Xmx192m"));
+    cmd.addAll(CHILD_FLAGS);
     cmd.addAll(jvmArgs);
     cmd.addAll(List.of("-cp", classpath(), mainClass));
     cmd.addAll(args);
@@ -43,7 +54,9 @@ final class Launcher {
   static List<String> holdfast(List<String> args) {
     String jar = System.getProperty("holdfast.jar", "");
     if (!jar.isEmpty() && Files.isRegularFile(Path.of(jar))) {
-      List<String> cmd = new ArrayList<>(List.of(java(), "-Xmx256m", "-XX:+UseSerialGC", "-jar", jar));
+      List<String> cmd = new ArrayList<>(List.of(java(), "-Xmx256m"));
+      cmd.addAll(CHILD_FLAGS);
+      cmd.addAll(List.of("-jar", jar));
       cmd.addAll(args);
       return cmd;
     }
