@@ -88,9 +88,9 @@ class InputBoundsTest {
 
   @Test
   void aChainOf2000RouteTablesIsCutAtTheDepthLimitWithoutOverflowingTheStack() {
-    long start = System.nanoTime();
+    long start = cpuNanos();
     IrBuilder.Result result = lower(InputLimits.DEFAULTS, chain(2000));
-    assertThat(System.nanoTime() - start).as("nanoseconds").isLessThan(5_000_000_000L);
+    assertThat(cpuNanos() - start).as("CPU nanoseconds of this thread").isLessThan(5_000_000_000L);
 
     ResourceKey first = ResourceKey.routeTable("default", "t" + (InputLimits.DEFAULT_MAX_DELEGATION_DEPTH + 1));
     assertThat(errors(result, first)).singleElement().satisfies(f -> {
@@ -114,9 +114,9 @@ class InputBoundsTest {
 
   @Test
   void aTenLevelFanOutIsRejectedAsTooManyRoutesInsteadOfFlattenedAMillionTimes() {
-    long start = System.nanoTime();
+    long start = cpuNanos();
     IrBuilder.Result result = lower(InputLimits.DEFAULTS, fanOut(10, 4));
-    assertThat(System.nanoTime() - start).as("nanoseconds").isLessThan(5_000_000_000L);
+    assertThat(cpuNanos() - start).as("CPU nanoseconds of this thread").isLessThan(5_000_000_000L);
     assertThat(errors(result, WEB)).singleElement().satisfies(f -> {
       assertThat(f.reason()).isEqualTo(Reasons.TOO_MANY_ROUTES);
       assertThat(f.field()).isEqualTo("spec.routes");
@@ -166,5 +166,13 @@ class InputBoundsTest {
     VirtualHost host = all.ir().listeners().stream().flatMap(l -> l.virtualHosts().stream())
         .filter(h -> h.origin().object().equals(WEB)).findFirst().orElseThrow();
     assertThat(host.routes()).hasSize(64);
+  }
+
+  /**
+   * The bound is on the work lowering does, which runs on this thread: its CPU time, unlike wall time, does not grow
+   * when other processes hold the machine's cores.
+   */
+  private static long cpuNanos() {
+    return java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
   }
 }
