@@ -87,7 +87,7 @@ class ValidatorTest {
         apiVersion: gateway.holdfast.io/v1
         kind: Gateway
         metadata: {name: gw}
-        spec: {port: 80, virtualServices: [{name: web}, {name: api}, {name: ghost}]}
+        spec: {port: 8080, virtualServices: [{name: web}, {name: api}, {name: ghost}]}
         """));
     assertThat(result.status(VS_API).problems()).extracting(Problem::reason)
         .containsExactly(Reasons.UPSTREAM_NOT_FOUND);
@@ -115,7 +115,7 @@ class ValidatorTest {
         apiVersion: gateway.holdfast.io/v1
         kind: Gateway
         metadata: {name: gw}
-        spec: {port: 80, selector: {matchLabels: {expose: "yes"}}}
+        spec: {port: 8080, selector: {matchLabels: {expose: "yes"}}}
         """));
     assertThat(result.status(GW).state()).isEqualTo(State.ACCEPTED);
     assertThat(result.accepted().gateways().get(0).selection())
