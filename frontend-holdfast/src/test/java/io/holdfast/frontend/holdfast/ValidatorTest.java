@@ -124,7 +124,7 @@ class ValidatorTest {
 
   @Test
   void gatewayWithNothingToServeWarns() {
-    ResourceStatus gw = validator.validate(config(gateway("gw", 80))).status(GW);
+    ResourceStatus gw = validator.validate(config(gateway("gw", 8080))).status(GW);
     assertThat(gw.state()).isEqualTo(State.WARNING);
     assertThat(gw.problems()).extracting(Problem::reason).containsExactly(Reasons.NO_VIRTUAL_SERVICES);
   }
