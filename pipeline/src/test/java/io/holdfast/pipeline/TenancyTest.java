@@ -3,10 +3,12 @@ package io.holdfast.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.holdfast.api.ConfigLoader;
+import io.holdfast.api.Endpoint;
 import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.InputLimits;
 import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
+import io.holdfast.api.ServiceRef;
 import io.holdfast.frontend.gatewayapi.GatewayApiFrontEnd;
 import io.holdfast.frontend.holdfast.AccessPolicy;
 import io.holdfast.frontend.holdfast.ResourceStatus;
@@ -334,5 +336,40 @@ class TenancyTest {
 
     AccessPolicy wide = AccessPolicy.FILE_DEFAULTS.withListenerPorts(1, 65_535, Set.of());
     assertThat(check(wide, documents).statuses().get(ResourceKey.gateway("shop", "low")).isServed()).isTrue();
+  }
+
+  @Test
+  void serviceEndpointsInDeniedNetworksAreLeftOutAndAnotherNamespacesServiceFollowsTheSetting() {
+    String upstreams = """
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: own, namespace: shop}
+        spec: {kube: {name: selectorless, port: 80}}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: theirs, namespace: shop}
+        spec: {kube: {name: ledger, namespace: bank, port: 80}}
+        """;
+    GatewayConfig config = config(upstreams).toBuilder()
+        .endpoints(new ServiceRef("shop", "selectorless", 80),
+            List.of(new Endpoint("169.254.169.254", 80), new Endpoint("192.0.2.30", 8080)))
+        .endpoints(new ServiceRef("bank", "ledger", 80), List.of(new Endpoint("203.0.113.9", 8080)))
+        .build();
+    ConfigPipeline pipeline = pipeline(AccessPolicy.FILE_DEFAULTS);
+    pipeline.apply(config, List.of());
+    ResourceStatus own = status(ResourceKey.upstream("shop", "own"));
+    assertThat(own.isServed()).isTrue();
+    assertThat(reasons(own)).containsExactly("spec.kube " + Reasons.ADDRESS_NOT_PERMITTED);
+    String endpoints = published.get(published.size() - 1)
+        .ofType("type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment").values().toString();
+    assertThat(endpoints).contains("192.0.2.30").doesNotContain("169.254.169.254");
+    assertThat(status(ResourceKey.upstream("shop", "theirs")).isServed()).isTrue();
+
+    ConfigPipeline grant = pipeline(
+        AccessPolicy.FILE_DEFAULTS.withCrossNamespaceRefs(AccessPolicy.CrossNamespaceRefs.GRANT));
+    grant.apply(config, List.of());
+    assertThat(reasons(status(ResourceKey.upstream("shop", "theirs"))))
+        .containsExactly("spec.kube.namespace " + Reasons.REF_NOT_PERMITTED);
   }
 }

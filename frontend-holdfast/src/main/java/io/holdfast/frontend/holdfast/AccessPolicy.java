@@ -9,7 +9,7 @@ import java.util.TreeSet;
 
 /**
  * What one tenant's objects may reach: the settings of the Holdfast API's consent and address rules (README,
- * "Tenancy: references, addresses and ports"). One value for the process, like {@code InputLimits}: the server,
+ * "Tenancy: references across namespaces, upstream addresses, listener ports"). One value for the process, like {@code InputLimits}: the server,
  * {@code holdfast validate} and the admission webhook judge with the same.
  *
  * <ul>

@@ -1,10 +1,13 @@
 package io.holdfast.frontend.holdfast;
 
 import com.google.common.net.InetAddresses;
+import io.holdfast.api.Endpoint;
+import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.Reasons;
 import io.holdfast.api.Upstream;
 import io.holdfast.api.UpstreamTarget;
 import java.net.InetAddress;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -39,6 +42,35 @@ final class AddressRules {
             + " at the proxy itself, link-local or metadata addresses (--upstream-deny-cidr, --upstream-allow-loopback)");
       }
     }
+  }
+
+  /**
+   * The Kubernetes endpoints of a Service an Upstream names may not be in a denied network either (a Service
+   * without a selector takes any address its EndpointSlices give): those are left out of the cluster, with a
+   * warning, since they change without the Upstream changing.
+   */
+  static void kubeEndpoints(Upstream upstream, GatewayConfig config, AccessPolicy policy, Ledger.Sink sink) {
+    if (!(upstream.target() instanceof UpstreamTarget.Kube kube)) {
+      return;
+    }
+    List<Endpoint> all = config.endpointsOf(kube.service(upstream.metadata().namespace()));
+    List<Endpoint> denied = all.stream().filter(e -> !permitted(e, policy)).toList();
+    if (!denied.isEmpty()) {
+      sink.warn("spec.kube", Reasons.ADDRESS_NOT_PERMITTED, denied.size() + " of the " + all.size()
+          + " endpoints of Service " + kube.service(upstream.metadata().namespace()).namespace() + "/" + kube.name()
+          + " (" + denied.get(0).address() + (denied.size() > 1 ? ", ..." : "") + ") are in denied networks and"
+          + " left out (--upstream-deny-cidr, --upstream-allow-loopback)");
+    }
+  }
+
+  /** {@code endpoints} without those in denied networks. */
+  static List<Endpoint> permitted(List<Endpoint> endpoints, AccessPolicy policy) {
+    return endpoints.stream().allMatch(e -> permitted(e, policy)) ? endpoints
+        : endpoints.stream().filter(e -> permitted(e, policy)).toList();
+  }
+
+  private static boolean permitted(Endpoint endpoint, AccessPolicy policy) {
+    return literal(endpoint.address()).map(a -> policy.deniedNetworkOf(a) == null).orElse(true);
   }
 
   static void listenerPort(int port, Ledger.Sink sink, AccessPolicy policy) {

@@ -13,6 +13,7 @@ import io.holdfast.api.RouteAction;
 import io.holdfast.api.RouteTable;
 import io.holdfast.api.UnparsedResource;
 import io.holdfast.api.Upstream;
+import io.holdfast.api.UpstreamTarget;
 import io.holdfast.api.VirtualService;
 import io.holdfast.api.VirtualServiceSelection;
 import java.time.Clock;
@@ -52,6 +53,10 @@ import org.slf4j.LoggerFactory;
  * VirtualServices' sslConfigs and Upstreams' TLS settings are checked with their own rules, against the TLS material
  * in the config ({@link TlsRules}); on each HTTPS Gateway the served VirtualServices claim their TLS server names, oldest first
  * ({@code DuplicateSniDomain}), and one without an sslConfig is left out with a warning on the Gateway.
+ * What one namespace may reach follows the {@link AccessPolicy}: another namespace's Secret needs a ReferenceGrant
+ * ({@link ConsentRules}, checked before the material is looked at), as do its Upstreams and RouteTables under
+ * {@code grant} ({@code RefNotPermitted}, before existence); static upstream addresses and listener ports are
+ * checked by {@link AddressRules} ({@code AddressNotPermitted}, {@code PortNotPermitted}).
  * Stateless and thread-safe; pure apart from a debug log line and reading the clock (certificate validity).
  */
 public final class Validator {
@@ -116,6 +121,12 @@ public final class Validator {
         Ledger.Sink sink = ledger.sink(upstream.key());
         UpstreamRules.check(upstream, sink);
         AddressRules.upstream(upstream, policy, sink);
+        AddressRules.kubeEndpoints(upstream, config, policy, sink);
+        if (upstream.target() instanceof UpstreamTarget.Kube kube && kube.namespace().isPresent()
+            && Syntax.isNamespace(kube.namespace().get()) && Syntax.isServiceName(kube.name())) {
+          ConsentRules.reference(upstream.key(), ResourceKey.core("Service", kube.namespace().get(), kube.name()),
+              "spec.kube.namespace", consent, ledger);
+        }
         upstream.options().tls().filter(tls -> ConsentRules.upstreamTls(upstream, tls, consent, sink))
             .ifPresent(tls -> TlsRules.report(
                 TlsRules.materialFindings(tls, upstream.metadata().namespace(), config, now), sink));
@@ -184,7 +195,8 @@ public final class Validator {
     served(routeTables, ledger).forEach(accepted::add);
     acceptedGateways.forEach(accepted::add);
     served(tcpGateways, ledger).forEach(accepted::add);
-    config.serviceEndpoints().forEach(accepted::endpoints);
+    config.serviceEndpoints().forEach((service, endpoints) ->
+        accepted.endpoints(service, AddressRules.permitted(endpoints, policy)));
     config.secrets().forEach(accepted::secret);
     // Lowering picks delegated RouteTables by the same grants (Delegation.Tables).
     Consent.grantObjects(config).forEach(accepted::add);
