@@ -271,7 +271,14 @@ public record ServeSettings(
             : io.holdfast.frontend.holdfast.AccessPolicy.FILE_DEFAULTS);
   }
 
-  /** True when config comes from files (and the config directory is set). */
+  /** The same settings with {@code value} as their access policy. */
+  public ServeSettings withAccess(io.holdfast.frontend.holdfast.AccessPolicy value) {
+    return new ServeSettings(configDir, xdsAddress, xdsPort, adminAddress, adminPort, snapshotDir, logFormat, tls,
+        kubernetes, election, snapshotKeyFile, webhook, gatewayControllerName, limits, gatewayAddressing, xdsLimits,
+        value);
+  }
+
+    /** True when config comes from files (and the config directory is set). */
   public boolean fileMode() {
     return kubernetes.isEmpty();
   }
