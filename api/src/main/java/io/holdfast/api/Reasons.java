@@ -114,6 +114,17 @@ public final class Reasons {
   /** A served RouteTable that no served VirtualService reaches: its routes are not served (a note). */
   public static final String NOT_DELEGATED = "NotDelegated";
 
+  // Tenancy (AccessPolicy): what one namespace's objects may reach.
+  /**
+   * A reference to another namespace's object that no ReferenceGrant there allows: always for a Secret, for an
+   * Upstream or RouteTable under {@code --cross-namespace-refs=grant}. The message names the grant that would.
+   */
+  public static final String REF_NOT_PERMITTED = "RefNotPermitted";
+  /** A static upstream address in a denied network (loopback, link-local, metadata, {@code --upstream-deny-cidr}). */
+  public static final String ADDRESS_NOT_PERMITTED = "AddressNotPermitted";
+  /** A listener port outside {@code --listener-port-range} or in {@code --listener-reserved-ports}. */
+  public static final String PORT_NOT_PERMITTED = "PortNotPermitted";
+
   // Pipeline (LastGoodValidator).
   /** A rejected resource whose last accepted version is still being served. */
   public static final String SERVING_LAST_ACCEPTED = "ServingLastAccepted";

@@ -44,34 +44,41 @@ final class Delegation {
         ? Optional.of(ref.ref().resolve(ResourceKey.ROUTE_TABLE, ownerNamespace)) : Optional.empty();
   }
 
-  /** The RouteTables of {@code tables} that {@code delegate}, written in {@code ownerNamespace}, picks, in order. */
-  static List<RouteTable> targets(String ownerNamespace, RouteAction.Delegate delegate, List<RouteTable> tables) {
-    return new Tables(tables).targets(ownerNamespace, delegate);
-  }
-
   /**
    * RouteTables indexed by key, so that a reference is found without scanning them all: a config of thousands of
    * tables, each delegating by reference, is then checked and lowered in linear time. Selectors still look at
-   * every table.
+   * every table. A table in another namespace is picked only with the delegating object's {@link Consent}, so
+   * validation and lowering agree on it.
    */
   static final class Tables {
     private final List<RouteTable> all;
     private final Map<ResourceKey, RouteTable> byKey = new HashMap<>();
+    private final Consent consent;
 
-    Tables(List<RouteTable> all) {
+    Tables(List<RouteTable> all, Consent consent) {
       this.all = all;
+      this.consent = consent;
       all.forEach(t -> byKey.putIfAbsent(t.key(), t));
     }
 
-    /** The RouteTables {@code delegate}, written in {@code ownerNamespace}, picks, in order. */
-    List<RouteTable> targets(String ownerNamespace, RouteAction.Delegate delegate) {
-      Optional<ResourceKey> ref = refKey(ownerNamespace, delegate);
+    /** The RouteTables {@code delegate}, written in {@code owner}, picks, in order. */
+    List<RouteTable> targets(ResourceKey owner, RouteAction.Delegate delegate) {
+      return matching(owner, delegate).stream().filter(t -> consent.delegationPermitted(owner, t.key())).toList();
+    }
+
+    /** The RouteTables {@code delegate}'s selector matches that {@code owner} may not take (no grant), in order. */
+    List<RouteTable> refused(ResourceKey owner, RouteAction.Delegate delegate) {
+      return matching(owner, delegate).stream().filter(t -> !consent.delegationPermitted(owner, t.key())).toList();
+    }
+
+    private List<RouteTable> matching(ResourceKey owner, RouteAction.Delegate delegate) {
+      Optional<ResourceKey> ref = refKey(owner.namespace(), delegate);
       if (ref.isPresent()) {
         RouteTable table = byKey.get(ref.get());
         return table == null ? List.of() : List.of(table);
       }
       RouteAction.DelegateSelector selector = (RouteAction.DelegateSelector) delegate.target();
-      return all.stream().filter(t -> selector.selects(ownerNamespace, t)).sorted(ORDER).toList();
+      return all.stream().filter(t -> selector.selects(owner.namespace(), t)).sorted(ORDER).toList();
     }
 
     Optional<RouteTable> get(ResourceKey key) {

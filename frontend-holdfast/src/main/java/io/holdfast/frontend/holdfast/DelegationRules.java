@@ -61,16 +61,17 @@ final class DelegationRules {
   private final List<RouteTable> tables;
   private final Delegation.Tables index;
 
-  private DelegationRules(List<VirtualService> virtualServices, List<RouteTable> tables, Ledger ledger) {
+  private DelegationRules(List<VirtualService> virtualServices, List<RouteTable> tables, Ledger ledger,
+      Consent consent) {
     this.ledger = ledger;
     this.virtualServices = virtualServices;
     this.tables = tables;
-    this.index = new Delegation.Tables(tables);
+    this.index = new Delegation.Tables(tables, consent);
   }
 
   /** The served RouteTables {@code delegate} of {@code owner} picks, in order. */
   private List<RouteTable> servedTargets(GatewayResource owner, RouteAction.Delegate delegate) {
-    return index.targets(namespaceOf(owner), delegate).stream().filter(t -> !ledger.isRejected(t.key())).toList();
+    return index.targets(owner.key(), delegate).stream().filter(t -> !ledger.isRejected(t.key())).toList();
   }
 
   /**
@@ -82,8 +83,8 @@ final class DelegationRules {
    *         (in VirtualService key order), for {@link GrpcRules}
    */
   static Map<RouteTable, String> check(List<VirtualService> virtualServices, List<RouteTable> tables,
-      Ledger ledger) {
-    return new DelegationRules(virtualServices, tables, ledger).run();
+      Ledger ledger, Consent consent) {
+    return new DelegationRules(virtualServices, tables, ledger, consent).run();
   }
 
   private Map<RouteTable, String> run() {
@@ -187,11 +188,15 @@ final class DelegationRules {
       for (int i : Delegation.delegating(routes)) {
         RouteAction.Delegate delegate = (RouteAction.Delegate) routes.get(i).action();
         String field = "spec.routes[" + i + "].delegate";
-        List<RouteTable> picked = index.targets(namespaceOf(parent), delegate);
+        List<RouteTable> picked = index.targets(parent.key(), delegate);
         Optional<ResourceKey> ref = Delegation.refKey(namespaceOf(parent), delegate);
+        List<RouteTable> refused = ref.isEmpty() ? index.refused(parent.key(), delegate) : List.of();
+        if (!refused.isEmpty()) {
+          warnRefused(parent, field + ".selector", refused);
+        }
         if (picked.isEmpty() && ref.isPresent() && ledger.isRejected(ref.get())) {
           ledger.warn(parent.key(), field, Reasons.ROUTE_TABLE_REJECTED, ref.get() + " is rejected; not served");
-        } else if (picked.isEmpty() && ref.isEmpty()) {
+        } else if (picked.isEmpty() && ref.isEmpty() && refused.isEmpty()) {
           ledger.warn(parent.key(), field + ".selector", Reasons.NO_ROUTE_TABLES,
               "the selector matches no RouteTable; this route serves nothing");
         }
@@ -407,6 +412,27 @@ final class DelegationRules {
 
   private static List<Route> routesOf(GatewayResource resource) {
     return resource instanceof VirtualService vs ? vs.routes() : ((RouteTable) resource).routes();
+  }
+
+  /** Most RouteTables one RefNotPermitted warning names; the rest are counted, so one warning stays short. */
+  static final int MAX_REFUSED_NAMED = 5;
+
+  /**
+   * One warning for the RouteTables a selector matches in other namespaces without a grant: they are skipped, the
+   * route serves the others. The skipped tables get no finding: their status would otherwise tell their namespace
+   * about another tenant's VirtualService (they keep {@code NotDelegated} if nothing else reaches them).
+   */
+  private void warnRefused(GatewayResource parent, String field, List<RouteTable> refused) {
+    String names = refused.stream().limit(MAX_REFUSED_NAMED).map(t -> t.key().toString())
+        .collect(Collectors.joining(", "));
+    int more = refused.size() - MAX_REFUSED_NAMED;
+    ledger.warn(parent.key(), field, Reasons.REF_NOT_PERMITTED, "the selector matches " + refused.size()
+        + " RouteTable(s) in other namespaces that no ReferenceGrant there lets " + parent.key().kind() + "s of"
+        + " namespace " + namespaceOf(parent) + " take (--cross-namespace-refs=grant): " + names
+        + (more > 0 ? " and " + more + " more" : "") + "; they are skipped. A ReferenceGrant in the table's namespace"
+        + " with from {group: " + parent.key().group() + ", kind: " + parent.key().kind() + ", namespace: "
+        + namespaceOf(parent) + "} and to {group: " + io.holdfast.api.ResourceKey.HOLDFAST_GROUP
+        + ", kind: RouteTable} would let them in");
   }
 
   private static String namespaceOf(GatewayResource resource) {

@@ -41,6 +41,7 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
   private final LastGoodValidator validator;
   /** The previous revision's IR elements, so unchanged objects lower to the same instances. */
   private final LoweringMemo memo;
+  private final AccessPolicy policy;
 
   public HoldfastFrontEnd() {
     this(Clock.systemUTC());
@@ -56,8 +57,18 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
    * @param limits the bounds on regexes and delegation
    */
   public HoldfastFrontEnd(Clock clock, InputLimits limits) {
-    this.validator = new LastGoodValidator(clock, limits);
+    this(clock, limits, AccessPolicy.FILE_DEFAULTS);
+  }
+
+  /**
+   * @param clock  what certificate validity is judged against
+   * @param limits the bounds on regexes and delegation
+   * @param policy what objects may reach across namespaces, which upstream addresses and listener ports
+   */
+  public HoldfastFrontEnd(Clock clock, InputLimits limits, AccessPolicy policy) {
+    this.validator = new LastGoodValidator(clock, limits, policy);
     this.memo = new LoweringMemo(limits);
+    this.policy = policy;
   }
 
   @Override
@@ -68,7 +79,7 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
     for (ObjectStatus status : verdicts.statuses().values()) {
       builder.status(status, created.getOrDefault(status.key(), Optional.empty()));
     }
-    lowerInto(verdicts.accepted(), memo, builder::add, builder::add, builder::add);
+    lowerInto(verdicts.accepted(), policy, memo, builder::add, builder::add, builder::add);
   }
 
   /**
@@ -80,7 +91,7 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
     List<Cluster> clusters = new ArrayList<>();
     List<Listener> listeners = new ArrayList<>();
     List<Secret> secrets = new ArrayList<>();
-    lowerInto(accepted, memo, clusters::add, listeners::add, secrets::add);
+    lowerInto(accepted, policy, memo, clusters::add, listeners::add, secrets::add);
     return new Ir(listeners, clusters, secrets);
   }
 
@@ -90,7 +101,8 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
   }
 
   /**
-   * The IR of an accepted config ({@link ValidationResult#accepted()}), without statuses.
+   * The IR of an accepted config ({@link ValidationResult#accepted()}), without statuses, validated with the
+   * default {@link AccessPolicy} ({@code allow}: delegation selectors pick RouteTables of any namespace they name).
    *
    * @throws IllegalArgumentException if it is not consistent (a Gateway names a VirtualService it does not hold,
    *                                  two VirtualServices share a domain, ...): lower only Validator output
@@ -99,13 +111,14 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
     List<Cluster> clusters = new ArrayList<>();
     List<Listener> listeners = new ArrayList<>();
     List<Secret> secrets = new ArrayList<>();
-    lowerInto(accepted, new LoweringMemo(InputLimits.DEFAULTS), clusters::add, listeners::add, secrets::add);
+    lowerInto(accepted, AccessPolicy.FILE_DEFAULTS, new LoweringMemo(InputLimits.DEFAULTS), clusters::add,
+        listeners::add, secrets::add);
     return new Ir(listeners, clusters, secrets);
   }
 
-  private static void lowerInto(GatewayConfig accepted, LoweringMemo memo, Consumer<Cluster> clusters,
-      Consumer<Listener> listeners, Consumer<Secret> secrets) {
-    memo.begin(accepted);
+  private static void lowerInto(GatewayConfig accepted, AccessPolicy policy, LoweringMemo memo,
+      Consumer<Cluster> clusters, Consumer<Listener> listeners, Consumer<Secret> secrets) {
+    memo.begin(accepted, Consent.of(policy.crossNamespaceRefs(), accepted));
     accepted.upstreams().forEach(u -> clusters.accept(memo.cluster(u, accepted)));
     Map<ResourceKey, VirtualHost> hosts = new HashMap<>();
     for (VirtualService vs : accepted.virtualServices()) {

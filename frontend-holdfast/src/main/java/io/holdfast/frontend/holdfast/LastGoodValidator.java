@@ -59,8 +59,18 @@ public final class LastGoodValidator {
    * @param limits the bounds on regexes and delegation
    */
   public LastGoodValidator(Clock clock, InputLimits limits) {
+    this(clock, limits, AccessPolicy.FILE_DEFAULTS);
+  }
+
+  /**
+   * @param clock  what certificate validity is judged against
+   * @param limits the bounds on regexes and delegation
+   * @param policy what objects may reach across namespaces, which upstream addresses and listener ports; a last
+   *               accepted version is judged by it again, so revoking a ReferenceGrant stops its use at once
+   */
+  public LastGoodValidator(Clock clock, InputLimits limits, AccessPolicy policy) {
     this.clock = Objects.requireNonNull(clock, "clock");
-    this.validator = new Validator(clock, limits);
+    this.validator = new Validator(clock, limits, policy);
   }
 
   public ValidationResult validate(GatewayConfig config) {
@@ -199,6 +209,7 @@ public final class LastGoodValidator {
     config.serviceEndpoints().forEach(b::endpoints);
     config.secrets().forEach(b::secret);
     restored.forEach(b::secret);
+    config.apiObjects().forEach(b::add);
     return b.build();
   }
 
@@ -218,6 +229,7 @@ public final class LastGoodValidator {
     }
     accepted.serviceEndpoints().forEach(b::endpoints);
     accepted.secrets().forEach(b::secret);
+    accepted.apiObjects().forEach(b::add);
     return b.build();
   }
 

@@ -155,14 +155,15 @@ final class Lowering {
    * @param clusterKeys the lowered clusters' keys, each to the cluster's own instance, which the routes then name:
    *                    the IR checks every route's clusters, and the cluster's own instance is found without
    *                    comparing fields
+   * @param consent     which RouteTables of other namespaces a selector may pick (as validation decided)
    * @param limits      delegation deeper than {@link InputLimits#maxDelegationDepth()} and routes beyond
    *                    {@link InputLimits#maxRoutesPerVirtualHost()} are left out (Validator rejects them first;
    *                    this keeps lowering bounded whatever it is given, e.g. a last accepted version)
    * @throws IllegalArgumentException on a delegation cycle: lower only Validator output
    */
   static VirtualHost virtualHost(VirtualService vs, List<RouteTable> tables,
-      Map<ResourceKey, ResourceKey> clusterKeys, InputLimits limits) {
-    Flattening flat = new Flattening(tables, vs.options(), clusterKeys, limits);
+      Map<ResourceKey, ResourceKey> clusterKeys, InputLimits limits, Consent consent) {
+    Flattening flat = new Flattening(tables, vs.options(), clusterKeys, limits, consent);
     flat.run(vs);
     return new VirtualHost(Origin.of(vs.key()), vs.domains(), flat.out);
   }
@@ -181,9 +182,9 @@ final class Lowering {
     private int visited;
 
     Flattening(List<RouteTable> tables, VirtualHostOptions defaults, Map<ResourceKey, ResourceKey> clusterKeys,
-        InputLimits limits) {
+        InputLimits limits, Consent consent) {
       this.limits = limits;
-      this.tables = new Delegation.Tables(tables);
+      this.tables = new Delegation.Tables(tables, consent);
       this.defaults = defaults;
       this.clusterKeys = clusterKeys;
     }
@@ -252,7 +253,7 @@ final class Lowering {
           continue; // no method in common with the parent: the route could never match here
         }
         if (route.action() instanceof RouteAction.Delegate delegate) {
-          frame.targets = tables.targets(frame.namespace, delegate);
+          frame.targets = tables.targets(frame.owner.object(), delegate);
           frame.target = 0;
           frame.delegating = route.match();
           frame.effective = effective;

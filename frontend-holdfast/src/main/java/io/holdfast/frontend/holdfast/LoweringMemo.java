@@ -35,6 +35,9 @@ final class LoweringMemo {
   /** This revision's clusters' keys, each to the cluster's own instance (see {@link Lowering#virtualHost}). */
   private Map<ResourceKey, ResourceKey> clusterKeys = new HashMap<>();
   private boolean tablesUnchanged;
+  /** The grants delegation follows this revision; a change re-lowers every virtual host, as a table change does. */
+  private Consent consent;
+  private Consent nextConsent;
   private int lowered;
   private final InputLimits limits;
 
@@ -44,8 +47,9 @@ final class LoweringMemo {
   }
 
   /** Starts a revision: elements asked for until {@link #end} are remembered for the next one. */
-  void begin(GatewayConfig accepted) {
-    tablesUnchanged = accepted.routeTables().equals(tables);
+  void begin(GatewayConfig accepted, Consent revisionConsent) {
+    tablesUnchanged = accepted.routeTables().equals(tables) && revisionConsent.equals(consent);
+    nextConsent = revisionConsent;
     nextTables = accepted.routeTables();
     nextClusters = new HashMap<>();
     nextHosts = new HashMap<>();
@@ -56,6 +60,7 @@ final class LoweringMemo {
   /** Ends a revision: only what it used is kept. A revision that failed before its end leaves the memo as it was. */
   void end() {
     tables = nextTables;
+    consent = nextConsent;
     clusters = nextClusters;
     hosts = nextHosts;
     nextClusters = new HashMap<>();
@@ -85,7 +90,7 @@ final class LoweringMemo {
     if (previous != null && tablesUnchanged && sameSource(previous.source(), vs)) {
       entry = previous;
     } else {
-      VirtualHost host = lowered(Lowering.virtualHost(vs, routeTables, clusterKeys, limits));
+      VirtualHost host = lowered(Lowering.virtualHost(vs, routeTables, clusterKeys, limits, nextConsent));
       entry = new HostEntry(vs, host, Lowering.clientListeners(vs, host));
     }
     nextHosts.put(vs.key(), entry);

@@ -97,13 +97,16 @@ final class RouteOptionsRules {
    * exist and be served, and hash policies only mean something to upstreams that hash.
    */
   static void checkReferences(ResourceKey owner, String namespace, List<Route> routes,
-      Map<ResourceKey, Upstream> upstreams, Ledger ledger) {
+      Map<ResourceKey, Upstream> upstreams, Ledger ledger, Consent consent) {
     for (int i = 0; i < routes.size(); i++) {
       Route route = routes.get(i);
       String at = "spec.routes[" + i + "].options";
       route.options().mirror().map(RouteOptions.Mirror::upstream).filter(RouteOptionsRules::isWellFormed)
           .ifPresent(ref -> {
             ResourceKey target = ref.resolve(ResourceKey.UPSTREAM, namespace);
+            if (!ConsentRules.reference(owner, target, at + ".mirror.upstream", consent, ledger)) {
+              return;
+            }
             if (!ledger.isKnown(target)) {
               ledger.error(owner, at + ".mirror.upstream", Reasons.UPSTREAM_NOT_FOUND, target + " does not exist");
             } else if (ledger.isRejected(target)) {

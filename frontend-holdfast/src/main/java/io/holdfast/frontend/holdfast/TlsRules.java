@@ -49,6 +49,12 @@ final class TlsRules {
   }
 
   static void check(VirtualService vs, SslConfig ssl, GatewayConfig config, Instant now, Ledger.Sink sink) {
+    checkServerNames(ssl, sink);
+    report(materialFindings(ssl, vs.metadata().namespace(), config, now), sink);
+  }
+
+  /** The sslConfig's own {@code sniDomains}, without the material it names. */
+  static void checkServerNames(SslConfig ssl, Ledger.Sink sink) {
     if (ssl.sniDomains().isPresent()) {
       List<String> names = ssl.sniDomains().get();
       Set<String> seen = new LinkedHashSet<>();
@@ -63,7 +69,6 @@ final class TlsRules {
         }
       }
     }
-    report(materialFindings(ssl, vs.metadata().namespace(), config, now), sink);
   }
 
   /** Everything wrong with the material {@code ssl} names, as found in {@code config}. */

@@ -13,6 +13,7 @@ import io.holdfast.api.RouteAction;
 import io.holdfast.api.RouteTable;
 import io.holdfast.api.UnparsedResource;
 import io.holdfast.api.Upstream;
+import io.holdfast.api.UpstreamTarget;
 import io.holdfast.api.VirtualService;
 import io.holdfast.api.VirtualServiceSelection;
 import java.time.Clock;
@@ -52,6 +53,10 @@ import org.slf4j.LoggerFactory;
  * VirtualServices' sslConfigs and Upstreams' TLS settings are checked with their own rules, against the TLS material
  * in the config ({@link TlsRules}); on each HTTPS Gateway the served VirtualServices claim their TLS server names, oldest first
  * ({@code DuplicateSniDomain}), and one without an sslConfig is left out with a warning on the Gateway.
+ * What one namespace may reach follows the {@link AccessPolicy}: another namespace's Secret needs a ReferenceGrant
+ * ({@link ConsentRules}, checked before the material is looked at), as do its Upstreams and RouteTables under
+ * {@code grant} ({@code RefNotPermitted}, before existence); static upstream addresses and listener ports are
+ * checked by {@link AddressRules} ({@code AddressNotPermitted}, {@code PortNotPermitted}).
  * Stateless and thread-safe; pure apart from a debug log line and reading the clock (certificate validity).
  */
 public final class Validator {
@@ -60,6 +65,7 @@ public final class Validator {
 
   private final Clock clock;
   private final InputLimits limits;
+  private final AccessPolicy policy;
 
   /** Certificate validity is judged against the UTC system clock; the default bounds. */
   public Validator() {
@@ -76,8 +82,18 @@ public final class Validator {
    * @param limits the bounds on regexes and delegation
    */
   public Validator(Clock clock, InputLimits limits) {
+    this(clock, limits, AccessPolicy.FILE_DEFAULTS);
+  }
+
+  /**
+   * @param clock  what certificate validity is judged against
+   * @param limits the bounds on regexes and delegation
+   * @param policy what objects may reach across namespaces, which upstream addresses and listener ports
+   */
+  public Validator(Clock clock, InputLimits limits, AccessPolicy policy) {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.limits = Objects.requireNonNull(limits, "limits");
+    this.policy = Objects.requireNonNull(policy, "policy");
   }
 
   public ValidationResult validate(GatewayConfig config) {
@@ -99,12 +115,21 @@ public final class Validator {
     List<RouteTable> routeTables = unique(config.routeTables(), duplicates);
 
     Instant now = clock.instant();
+    Consent consent = Consent.of(policy.crossNamespaceRefs(), config);
     for (Upstream upstream : upstreams) {
       guarded(ledger, upstream.key(), () -> {
-        UpstreamRules.check(upstream, ledger.sink(upstream.key()));
-        upstream.options().tls().ifPresent(tls -> TlsRules.report(
-            TlsRules.materialFindings(tls, upstream.metadata().namespace(), config, now),
-            ledger.sink(upstream.key())));
+        Ledger.Sink sink = ledger.sink(upstream.key());
+        UpstreamRules.check(upstream, sink);
+        AddressRules.upstream(upstream, policy, sink);
+        AddressRules.kubeEndpoints(upstream, config, policy, sink);
+        if (upstream.target() instanceof UpstreamTarget.Kube kube && kube.namespace().isPresent()
+            && Syntax.isNamespace(kube.namespace().get()) && Syntax.isServiceName(kube.name())) {
+          ConsentRules.reference(upstream.key(), ResourceKey.core("Service", kube.namespace().get(), kube.name()),
+              "spec.kube.namespace", consent, ledger);
+        }
+        upstream.options().tls().filter(tls -> ConsentRules.upstreamTls(upstream, tls, consent, sink))
+            .ifPresent(tls -> TlsRules.report(
+                TlsRules.materialFindings(tls, upstream.metadata().namespace(), config, now), sink));
       });
     }
     Map<ResourceKey, Upstream> upstreamsByKey = new TreeMap<>();
@@ -112,30 +137,40 @@ public final class Validator {
     for (RouteTable table : routeTables) {
       guarded(ledger, table.key(), () -> {
         RouteTableRules.check(table, ledger.sink(table.key()));
-        checkReferences(table, table.routes(), ledger);
+        checkReferences(table, table.routes(), ledger, consent);
         RouteOptionsRules.checkReferences(table.key(), table.metadata().namespace(), table.routes(),
-            upstreamsByKey, ledger);
+            upstreamsByKey, ledger, consent);
       });
     }
     for (VirtualService vs : virtualServices) {
       guarded(ledger, vs.key(), () -> {
         VirtualServiceRules.check(vs, ledger.sink(vs.key()));
-        vs.sslConfig().ifPresent(ssl -> TlsRules.check(vs, ssl, config, now, ledger.sink(vs.key())));
-        checkReferences(vs, vs.routes(), ledger);
+        vs.sslConfig().ifPresent(ssl -> {
+          Ledger.Sink sink = ledger.sink(vs.key());
+          TlsRules.checkServerNames(ssl, sink);
+          if (ConsentRules.sslConfig(vs, ssl, consent, sink)) {
+            TlsRules.report(TlsRules.materialFindings(ssl, vs.metadata().namespace(), config, now), sink);
+          }
+        });
+        checkReferences(vs, vs.routes(), ledger, consent);
         RouteOptionsRules.checkReferences(vs.key(), vs.metadata().namespace(), vs.routes(), upstreamsByKey,
-            ledger);
+            ledger, consent);
       });
     }
     Conflicts.domains(served(virtualServices, ledger), ledger);
     Map<RouteTable, String> grpcTables =
-        DelegationRules.check(served(virtualServices, ledger), routeTables, ledger);
+        DelegationRules.check(served(virtualServices, ledger), routeTables, ledger, consent);
     GrpcRules.check(served(virtualServices, ledger), grpcTables, served(upstreams, ledger), ledger);
 
-    gateways.forEach(g -> guarded(ledger, g.key(), () -> GatewayRules.check(g, ledger.sink(g.key()))));
+    gateways.forEach(g -> guarded(ledger, g.key(), () -> {
+      GatewayRules.check(g, ledger.sink(g.key()));
+      AddressRules.listenerPort(g.port(), ledger.sink(g.key()), policy);
+    }));
     for (TcpGateway tcp : tcpGateways) {
       guarded(ledger, tcp.key(), () -> {
         TcpGatewayRules.check(tcp, ledger.sink(tcp.key()));
-        checkUpstreamRefs(tcp, ledger);
+        AddressRules.listenerPort(tcp.port(), ledger.sink(tcp.key()), policy);
+        checkUpstreamRefs(tcp, ledger, consent);
       });
     }
     Conflicts.listeners(served(gateways, ledger), served(tcpGateways, ledger), ledger);
@@ -160,8 +195,11 @@ public final class Validator {
     served(routeTables, ledger).forEach(accepted::add);
     acceptedGateways.forEach(accepted::add);
     served(tcpGateways, ledger).forEach(accepted::add);
-    config.serviceEndpoints().forEach(accepted::endpoints);
+    config.serviceEndpoints().forEach((service, endpoints) ->
+        accepted.endpoints(service, AddressRules.permitted(endpoints, policy)));
     config.secrets().forEach(accepted::secret);
+    // Lowering picks delegated RouteTables by the same grants (Delegation.Tables).
+    Consent.grantObjects(config).forEach(accepted::add);
     Verdicts result = new Verdicts(accepted.build(), ledger.statuses());
     if (log.isDebugEnabled()) {
       long rejected = result.statuses().values().stream().filter(s -> !s.isAccepted()).count();
@@ -210,7 +248,7 @@ public final class Validator {
   }
 
   /** Upstreams and RouteTables (by reference) named by the routes of {@code owner}. */
-  private static void checkReferences(GatewayResource owner, List<Route> routes, Ledger ledger) {
+  private static void checkReferences(GatewayResource owner, List<Route> routes, Ledger ledger, Consent consent) {
     String namespace = owner.metadata().namespace();
     for (int i = 0; i < routes.size(); i++) {
       Route route = routes.get(i);
@@ -218,6 +256,9 @@ public final class Validator {
           && delegate.target() instanceof RouteAction.DelegateRef ref && Syntax.isObjectName(ref.ref().name())
           && ref.ref().namespace().map(Syntax::isNamespace).orElse(true)) {
         ResourceKey target = ref.ref().resolve(ResourceKey.ROUTE_TABLE, namespace);
+        if (!ConsentRules.reference(owner.key(), target, "spec.routes[" + i + "].delegate.ref", consent, ledger)) {
+          continue;
+        }
         if (!ledger.isKnown(target)) {
           ledger.error(owner.key(), "spec.routes[" + i + "].delegate.ref", Reasons.ROUTE_TABLE_NOT_FOUND,
               target + " does not exist");
@@ -227,29 +268,33 @@ public final class Validator {
       for (int j = 0; j < refs.size(); j++) {
         String field = route.action() instanceof RouteAction.Split
             ? "spec.routes[" + i + "].split[" + j + "].upstream" : "spec.routes[" + i + "].route.upstream";
-        checkUpstreamRef(owner, refs.get(j), field, ledger);
+        checkUpstreamRef(owner, refs.get(j), field, ledger, consent);
       }
     }
   }
 
-  private static void checkUpstreamRefs(TcpGateway tcp, Ledger ledger) {
+  private static void checkUpstreamRefs(TcpGateway tcp, Ledger ledger, Consent consent) {
     for (int i = 0; i < tcp.hosts().size(); i++) {
       RouteAction destination = tcp.hosts().get(i).destination();
       List<ObjectRef> refs = destination.upstreams();
       for (int j = 0; j < refs.size(); j++) {
         String field = "spec.hosts[" + i + "]" + (destination instanceof RouteAction.Split
             ? ".split[" + j + "].upstream" : ".upstream");
-        checkUpstreamRef(tcp, refs.get(j), field, ledger);
+        checkUpstreamRef(tcp, refs.get(j), field, ledger, consent);
       }
     }
   }
 
   /** The upstream {@code ref} must exist and be served; a malformed reference was already reported. */
-  private static void checkUpstreamRef(GatewayResource referrer, ObjectRef ref, String field, Ledger ledger) {
+  private static void checkUpstreamRef(GatewayResource referrer, ObjectRef ref, String field, Ledger ledger,
+      Consent consent) {
     if (!Syntax.isObjectName(ref.name()) || !ref.namespace().map(Syntax::isNamespace).orElse(true)) {
       return; // already reported as InvalidName
     }
     ResourceKey target = ref.resolve(ResourceKey.UPSTREAM, referrer.metadata().namespace());
+    if (!ConsentRules.reference(referrer.key(), target, field, consent, ledger)) {
+      return; // whether it exists is not the referrer's business
+    }
     if (!ledger.isKnown(target)) {
       ledger.error(referrer.key(), field, Reasons.UPSTREAM_NOT_FOUND, target + " does not exist");
     } else if (ledger.isRejected(target)) {

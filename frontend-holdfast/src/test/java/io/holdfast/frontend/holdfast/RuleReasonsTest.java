@@ -255,7 +255,7 @@ class RuleReasonsTest {
         apiVersion: gateway.holdfast.io/v1
         kind: Gateway
         metadata: %s
-        spec: {port: 80}
+        spec: {port: 8080}
         """.formatted(metadata));
     ResourceStatus status = new Validator().validate(config).statuses().values().iterator().next();
     assertThat(status.problems()).extracting(Problem::field, Problem::reason)

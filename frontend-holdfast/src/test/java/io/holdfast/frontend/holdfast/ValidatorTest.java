@@ -87,7 +87,7 @@ class ValidatorTest {
         apiVersion: gateway.holdfast.io/v1
         kind: Gateway
         metadata: {name: gw}
-        spec: {port: 80, virtualServices: [{name: web}, {name: api}, {name: ghost}]}
+        spec: {port: 8080, virtualServices: [{name: web}, {name: api}, {name: ghost}]}
         """));
     assertThat(result.status(VS_API).problems()).extracting(Problem::reason)
         .containsExactly(Reasons.UPSTREAM_NOT_FOUND);
@@ -115,7 +115,7 @@ class ValidatorTest {
         apiVersion: gateway.holdfast.io/v1
         kind: Gateway
         metadata: {name: gw}
-        spec: {port: 80, selector: {matchLabels: {expose: "yes"}}}
+        spec: {port: 8080, selector: {matchLabels: {expose: "yes"}}}
         """));
     assertThat(result.status(GW).state()).isEqualTo(State.ACCEPTED);
     assertThat(result.accepted().gateways().get(0).selection())
@@ -124,7 +124,7 @@ class ValidatorTest {
 
   @Test
   void gatewayWithNothingToServeWarns() {
-    ResourceStatus gw = validator.validate(config(gateway("gw", 80))).status(GW);
+    ResourceStatus gw = validator.validate(config(gateway("gw", 8080))).status(GW);
     assertThat(gw.state()).isEqualTo(State.WARNING);
     assertThat(gw.problems()).extracting(Problem::reason).containsExactly(Reasons.NO_VIRTUAL_SERVICES);
   }

@@ -114,7 +114,8 @@ final class DemoWorld implements AutoCloseable {
       int admin = freePort();
       Path snapshots = Files.createDirectories(dir.resolve(id + "-snapshot"));
       DemoProcess p = DemoProcess.start(id, dir.resolve(id + ".log"), "io.holdfast.server.cli.HoldfastCli",
-          List.of("serve", "--kubernetes", "--kube-api-url", "http://127.0.0.1:" + relay.port(), "--identity", id,
+          List.of("serve", "--kubernetes", "--upstream-allow-loopback", // the demo backends are local processes
+              "--kube-api-url", "http://127.0.0.1:" + relay.port(), "--identity", id,
               "--lease-namespace", "holdfast-system", "--lease-duration", "2s", "--renew-deadline", "1500ms",
               "--retry-period", "300ms", "--lock-timeout", "500ms", "--leader-request-timeout", "300ms",
               "--fence-slack", "150ms", "--snapshot-dir", snapshots.toString(),

@@ -123,6 +123,7 @@ final class Replica implements AutoCloseable {
     }
     int via = proxy == null ? apiPort : proxy.port();
     List<String> args = new ArrayList<>(List.of("serve", "--kubernetes",
+        "--upstream-allow-loopback", // the backends of the outage worlds are local processes
         "--kube-api-url", "http://127.0.0.1:" + via,
         "--identity", identity,
         "--lease-namespace", LEASE_NAMESPACE,

@@ -264,7 +264,7 @@ final class ServeCommand implements Callable<Integer> {
         new ServeSettings.GatewayAddressing(
             gatewayAddresses == null ? List.of() : gatewayAddresses.stream().map(String::trim)
                 .filter(a -> !a.isEmpty()).toList(), text(gatewayService)),
-        xdsLimits.limits(this::origin));
+        xdsLimits.limits(this::origin), pipeline.access(this::origin, kubernetes));
   }
 
   private Optional<ServeSettings.Webhook> webhook() {

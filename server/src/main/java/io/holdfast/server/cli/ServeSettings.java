@@ -32,6 +32,8 @@ import java.util.Optional;
  * @param limits       the bounds on regexes, delegation and webhook checks
  * @param gatewayAddressing where Gateways' {@code status.addresses} come from (Kubernetes mode)
  * @param xdsLimits    what one xDS client may cost the server
+ * @param access       what Holdfast objects may reach: other namespaces' Secrets, Upstreams and RouteTables,
+ *                     upstream addresses, listener ports
  */
 public record ServeSettings(
     Path configDir,
@@ -49,7 +51,8 @@ public record ServeSettings(
     String gatewayControllerName,
     InputLimits limits,
     GatewayAddressing gatewayAddressing,
-    io.holdfast.xds.server.XdsLimits xdsLimits) {
+    io.holdfast.xds.server.XdsLimits xdsLimits,
+    io.holdfast.frontend.holdfast.AccessPolicy access) {
 
   public static final int MAX_PORT = 65_535;
   /** The Gateway API controller name unless one is set (the front end's default). */
@@ -222,6 +225,7 @@ public record ServeSettings(
 
   public ServeSettings {
     Objects.requireNonNull(xdsLimits, "xdsLimits");
+    Objects.requireNonNull(access, "access");
     // Values that are wrong on their own first, then those that depend on the file system.
     requireAddress("--xds-address", xdsAddress);
     requirePort("--xds-port", xdsPort);
@@ -273,10 +277,32 @@ public record ServeSettings(
    * {@code holdfast validate} build their checks from.
    */
   public io.holdfast.pipeline.PipelineSettings pipeline() {
-    return new io.holdfast.pipeline.PipelineSettings(gatewayControllerName, limits);
+    return new io.holdfast.pipeline.PipelineSettings(gatewayControllerName, limits, access);
   }
 
-  /** True when config comes from files (and the config directory is set). */
+  /**
+   * Settings with the default access policy of their mode ({@code AccessPolicy.KUBERNETES_DEFAULTS} with a
+   * Kubernetes source, else {@code FILE_DEFAULTS}).
+   */
+  public ServeSettings(Path configDir, String xdsAddress, int xdsPort, String adminAddress, int adminPort,
+      Optional<Path> snapshotDir, LogFormat logFormat, Optional<XdsTls> tls, Optional<KubernetesSource> kubernetes,
+      ElectionSettings election, Optional<Path> snapshotKeyFile, Optional<Webhook> webhook,
+      String gatewayControllerName, InputLimits limits, GatewayAddressing gatewayAddressing,
+      io.holdfast.xds.server.XdsLimits xdsLimits) {
+    this(configDir, xdsAddress, xdsPort, adminAddress, adminPort, snapshotDir, logFormat, tls, kubernetes, election,
+        snapshotKeyFile, webhook, gatewayControllerName, limits, gatewayAddressing, xdsLimits,
+        kubernetes != null && kubernetes.isPresent() ? io.holdfast.frontend.holdfast.AccessPolicy.KUBERNETES_DEFAULTS
+            : io.holdfast.frontend.holdfast.AccessPolicy.FILE_DEFAULTS);
+  }
+
+  /** The same settings with {@code value} as their access policy. */
+  public ServeSettings withAccess(io.holdfast.frontend.holdfast.AccessPolicy value) {
+    return new ServeSettings(configDir, xdsAddress, xdsPort, adminAddress, adminPort, snapshotDir, logFormat, tls,
+        kubernetes, election, snapshotKeyFile, webhook, gatewayControllerName, limits, gatewayAddressing, xdsLimits,
+        value);
+  }
+
+    /** True when config comes from files (and the config directory is set). */
   public boolean fileMode() {
     return kubernetes.isEmpty();
   }

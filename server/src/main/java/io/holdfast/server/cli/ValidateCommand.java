@@ -99,8 +99,7 @@ final class ValidateCommand implements Callable<Integer> {
     }
     ValidationReport report;
     try {
-      report = new ConfigValidation(new io.holdfast.pipeline.PipelineSettings(settings.gatewayControllerName(),
-          limits.limits(name -> "--" + name))).validate(read());
+      report = new ConfigValidation(settings.withLimits(limits.limits(name -> "--" + name))).validate(read());
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }

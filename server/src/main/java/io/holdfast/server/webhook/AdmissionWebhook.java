@@ -213,8 +213,7 @@ public final class AdmissionWebhook implements AutoCloseable {
      * (default {@link InputLimits#DEFAULTS}).
      */
     public Builder limits(InputLimits value) {
-      pipelineSettings = new PipelineSettings(pipelineSettings.gatewayControllerName(),
-          Objects.requireNonNull(value, "limits"));
+      pipelineSettings = pipelineSettings.withLimits(Objects.requireNonNull(value, "limits"));
       return this;
     }
 

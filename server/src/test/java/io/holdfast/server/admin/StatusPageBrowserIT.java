@@ -85,7 +85,9 @@ class StatusPageBrowserIT {
         .build();
     holdfast = HoldfastServer.start(new ServeSettings(null, "127.0.0.1", 0, "127.0.0.1", 0, Optional.empty(),
         LogFormat.TEXT, Optional.empty(), Optional.of(new ServeSettings.KubernetesSource(Optional.of(NS),
-        Optional.of("http://127.0.0.1:" + kubeProxy.port()))), election), Clock.systemUTC());
+        Optional.of("http://127.0.0.1:" + kubeProxy.port()))), election)
+        // The backends are local processes: loopback upstreams allowed, as --upstream-allow-loopback does.
+        .withAccess(io.holdfast.frontend.holdfast.AccessPolicy.FILE_DEFAULTS), Clock.systemUTC());
     await().atMost(CONVERGE).until(() -> "leader".equals(holdfast.state().get("role"))
         && holdfast.state().get("snapshotVersion") != null);
     connectProxy();

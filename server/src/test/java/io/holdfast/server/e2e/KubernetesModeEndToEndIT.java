@@ -109,7 +109,9 @@ class KubernetesModeEndToEndIT {
         .build();
     ServeSettings settings = new ServeSettings(null, "127.0.0.1", 0, "127.0.0.1", 0, Optional.of(snapshotDir),
         LogFormat.TEXT, Optional.empty(), Optional.of(new ServeSettings.KubernetesSource(Optional.of(NS),
-        Optional.of("http://127.0.0.1:" + proxy.port()))), election);
+        Optional.of("http://127.0.0.1:" + proxy.port()))), election)
+        // The backends are local processes: loopback upstreams allowed, as --upstream-allow-loopback does.
+        .withAccess(io.holdfast.frontend.holdfast.AccessPolicy.FILE_DEFAULTS);
     HoldfastServer h = HoldfastServer.start(settings, Clock.systemUTC());
     xdsFront.retarget(h.xdsPort());
     return h;

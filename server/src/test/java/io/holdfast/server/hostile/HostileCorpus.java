@@ -46,6 +46,21 @@ public final class HostileCorpus {
 
   public static List<Input> inputs() throws IOException {
     List<Input> out = new ArrayList<>();
+    // Tenancy: a tenant pointing the proxy at the cloud metadata service, or taking over Envoy's admin port.
+    out.add(new Input("upstream-to-metadata", """
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: metadata, namespace: default}
+        spec: {static: {hosts: [{address: 169.254.169.254, port: 80}]}}
+        """, "AddressNotPermitted", "Upstream/default/metadata", "metadata"));
+    out.add(new Input("listener-on-envoy-admin", """
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: TcpGateway
+        metadata: {name: takeover, namespace: default}
+        spec: {port: 19000, hosts: [{name: all, upstream: {name: up}}]}
+        """, "PortNotPermitted", "TcpGateway/default/takeover", "takeover"));
     out.add(new Input("regex-bomb", vs("bomb", "- {match: {regex: '((a{1000}){1000}){1000}'}, route: {upstream: up}}"),
         "RegexTooComplex", "VirtualService/default/bomb", "bomb"));
     out.add(new Input("regex-literal-1mb", vs("literal", "- {match: {regex: '/" + "a".repeat(1 << 20)

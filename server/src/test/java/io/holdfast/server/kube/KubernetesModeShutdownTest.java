@@ -79,7 +79,9 @@ class KubernetesModeShutdownTest {
         .build();
     ServeSettings settings = new ServeSettings(null, "127.0.0.1", 0, "127.0.0.1", 0, Optional.empty(), LogFormat.TEXT,
         Optional.empty(), Optional.of(new ServeSettings.KubernetesSource(Optional.of(NS),
-        Optional.of("http://127.0.0.1:" + api.port()))), election);
+        Optional.of("http://127.0.0.1:" + api.port()))), election)
+        // The backends are local processes: loopback upstreams allowed, as --upstream-allow-loopback does.
+        .withAccess(io.holdfast.frontend.holdfast.AccessPolicy.FILE_DEFAULTS);
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     StatusBoard board = new StatusBoard();
     ConfigPipeline pipeline = new ConfigPipeline(new XdsCache(), board, Clock.systemUTC(), registry, t -> { });

@@ -149,9 +149,9 @@ class TranslatorTest {
 
   @Test
   void outputIsDeterministicAndVersionedByContent() {
-    GatewayConfig one = config(upstream("a", 9101), upstream("b", 9102), REDIRECTING_VS, gateway("gw", 80));
-    GatewayConfig reordered = config(gateway("gw", 80), REDIRECTING_VS, upstream("b", 9102), upstream("a", 9101));
-    GatewayConfig changed = config(upstream("a", 9101), upstream("b", 9103), REDIRECTING_VS, gateway("gw", 80));
+    GatewayConfig one = config(upstream("a", 9101), upstream("b", 9102), REDIRECTING_VS, gateway("gw", 8080));
+    GatewayConfig reordered = config(gateway("gw", 8080), REDIRECTING_VS, upstream("b", 9102), upstream("a", 9101));
+    GatewayConfig changed = config(upstream("a", 9101), upstream("b", 9103), REDIRECTING_VS, gateway("gw", 8080));
     String version = translate(one).snapshot().version();
     assertThat(translate(one).snapshot()).isEqualTo(translate(one).snapshot());
     assertThat(translate(reordered).snapshot().version()).isEqualTo(version);
