@@ -104,6 +104,13 @@ class DeploySecurityTest {
   }
 
   @Test
+  void tenantsReachOtherNamespacesOnlyWithAReferenceGrant() {
+    assertThat(flag("--cross-namespace-refs")).contains("grant");
+    // Loopback upstreams stay refused: Kubernetes mode's default, which the Deployment must not turn off.
+    assertThat(flag("--upstream-allow-loopback")).isEmpty();
+  }
+
+  @Test
   void xdsIsServedOverMutualTlsFromFilesTheRequiredSecretProvides() {
     Map<String, String> expected = Map.of("--xds-tls-cert", "tls.crt", "--xds-tls-key", "tls.key",
         "--xds-tls-client-ca", "ca.crt");
