@@ -65,6 +65,8 @@ final class DeltaStream implements StreamObserver<DeltaDiscoveryRequest> {
       }
       return;
     }
+    tracker.refusedResources(state, type, registry.outOfView(state.viewer(), type,
+        request.getResourceNamesSubscribeList()));
     DeltaTypeState typeState = state.delta(type);
     if (typeState.awaitingReply()) {
       return; // the reply to the response in flight opens the next watch, with this request's changes applied
@@ -74,7 +76,8 @@ final class DeltaStream implements StreamObserver<DeltaDiscoveryRequest> {
       if (previous != null) {
         registry.cancel(previous);
       }
-      watches.put(type, registry.watch(this, type, typeState, TypeUrls.wildcardWhenUnnamed(type)));
+      watches.put(type, registry.watch(this, type, typeState, TypeUrls.wildcardWhenUnnamed(type),
+          state.viewer()));
     } catch (RuntimeException e) {
       log.error("xDS delta request ignored: opening its watch failed: stream={} type={}", state.id(),
           ClientText.token(type), e);

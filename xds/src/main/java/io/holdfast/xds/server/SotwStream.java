@@ -73,9 +73,11 @@ final class SotwStream implements StreamObserver<DiscoveryRequest> {
       if (slot.watch != null) {
         registry.cancel(slot.watch);
       }
+      tracker.refusedResources(state, type, registry.outOfView(state.viewer(), type,
+          request.getResourceNamesList()));
       boolean forceEndpoints = ads && clusterSent && TypeUrls.ENDPOINT.equals(type);
       slot.watch = registry.watch(this, type, state.sotw(type),
-          SotwQuestion.of(type, request.getResourceNamesList()), forceEndpoints);
+          SotwQuestion.of(type, request.getResourceNamesList()), forceEndpoints, state.viewer());
     } catch (RuntimeException e) {
       log.error("xDS request ignored: opening its watch failed: stream={} type={}", state.id(),
           ClientText.token(type), e);

@@ -3,6 +3,7 @@ package io.holdfast.xds.server;
 import io.holdfast.xds.snapshot.XdsSnapshot;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -31,10 +32,13 @@ final class WatchRegistry {
     private final String typeUrl;
     private final SotwTypeState state;
     private final SotwQuestion question;
+    private final Viewer viewer;
     private volatile boolean cancelled;
 
-    private SotwWatch(SotwStream stream, String typeUrl, SotwTypeState state, SotwQuestion question) {
+    private SotwWatch(SotwStream stream, String typeUrl, SotwTypeState state, SotwQuestion question,
+        Viewer viewer) {
       this.stream = stream;
+      this.viewer = viewer;
       this.typeUrl = typeUrl;
       this.state = state;
       this.question = question;
@@ -47,10 +51,13 @@ final class WatchRegistry {
     private final String typeUrl;
     private final DeltaTypeState state;
     private final boolean wildcard;
+    private final Viewer viewer;
     private volatile boolean cancelled;
 
-    private DeltaWatch(DeltaStream stream, String typeUrl, DeltaTypeState state, boolean wildcard) {
+    private DeltaWatch(DeltaStream stream, String typeUrl, DeltaTypeState state, boolean wildcard,
+        Viewer viewer) {
       this.stream = stream;
+      this.viewer = viewer;
       this.typeUrl = typeUrl;
       this.state = state;
       this.wildcard = wildcard;
@@ -79,6 +86,7 @@ final class WatchRegistry {
       // Hash outside the watch lock so requests are not held up; publishers are serialised, so `before` stays
       // the current snapshot until the swap below.
       IndexedSnapshot next = IndexedSnapshot.of(snapshot, before);
+      next.viewsFollowing(before);
       answerAll(next, before == null ? "none" : before.version());
       return true;
     }
@@ -115,8 +123,8 @@ final class WatchRegistry {
    * snapshot; {@code forceEndpoints} sends EDS even if the proxy has it (see {@link SotwTypeState#shouldSend}).
    */
   SotwWatch watch(SotwStream stream, String typeUrl, SotwTypeState state, SotwQuestion question,
-      boolean forceEndpoints) {
-    var watch = new SotwWatch(stream, typeUrl, state, question);
+      boolean forceEndpoints, Viewer viewer) {
+    var watch = new SotwWatch(stream, typeUrl, state, question, viewer);
     synchronized (lock) {
       if (current != null && answer(watch, current, forceEndpoints)) {
         return watch;
@@ -127,8 +135,8 @@ final class WatchRegistry {
   }
 
   /** Opens a delta watch, answered at once if the stream needs something from the current snapshot. */
-  DeltaWatch watch(DeltaStream stream, String typeUrl, DeltaTypeState state, boolean wildcard) {
-    var watch = new DeltaWatch(stream, typeUrl, state, wildcard);
+  DeltaWatch watch(DeltaStream stream, String typeUrl, DeltaTypeState state, boolean wildcard, Viewer viewer) {
+    var watch = new DeltaWatch(stream, typeUrl, state, wildcard, viewer);
     synchronized (lock) {
       if (current != null && answer(watch, current)) {
         return watch;
@@ -136,6 +144,28 @@ final class WatchRegistry {
       delta.computeIfAbsent(typeUrl, t -> new LinkedHashSet<>()).add(watch);
     }
     return watch;
+  }
+
+  /**
+   * How many of {@code names} of {@code typeUrl} the current snapshot has but {@code viewer} may not see: asked
+   * for by name outside the proxy's scope (they are answered as absent, exactly like names that do not exist).
+   */
+  int outOfView(Viewer viewer, String typeUrl, List<String> names) {
+    if (viewer.everything() || names.isEmpty()) {
+      return 0;
+    }
+    IndexedSnapshot snapshot = current().orElse(null);
+    IndexedSnapshot view = snapshot == null ? null : viewer.select(snapshot);
+    if (view == null) {
+      return 0;
+    }
+    int refused = 0;
+    for (String name : names) {
+      if (snapshot.packed(typeUrl, name) != null && view.packed(typeUrl, name) == null) {
+        refused++;
+      }
+    }
+    return refused;
   }
 
   void cancel(SotwWatch watch) {
@@ -149,7 +179,11 @@ final class WatchRegistry {
   }
 
   /** Sends the SotW answer if the stream needs it; true when the watch is finished (answered or gone). */
-  private static boolean answer(SotwWatch watch, IndexedSnapshot snapshot, boolean forceEndpoints) {
+  private static boolean answer(SotwWatch watch, IndexedSnapshot current, boolean forceEndpoints) {
+    IndexedSnapshot snapshot = watch.viewer.select(current);
+    if (snapshot == null) {
+      return false; // a snapshot without scopes is served to no proxy: wait for one with them
+    }
     try {
       SotwPlan plan = snapshot.sotwPlan(watch.question);
       if (!watch.state.shouldSend(plan, snapshot.version(), forceEndpoints)) {
@@ -165,7 +199,11 @@ final class WatchRegistry {
   }
 
   /** Sends the delta answer if the stream needs one; true when the watch is finished (answered or gone). */
-  private static boolean answer(DeltaWatch watch, IndexedSnapshot snapshot) {
+  private static boolean answer(DeltaWatch watch, IndexedSnapshot current) {
+    IndexedSnapshot snapshot = watch.viewer.select(current);
+    if (snapshot == null) {
+      return false; // a snapshot without scopes is served to no proxy: wait for one with them
+    }
     try {
       Optional<DeltaTypeState.Plan> plan = watch.state.plan(snapshot, watch.typeUrl, watch.wildcard);
       if (plan.isEmpty()) {
