@@ -2,6 +2,7 @@ package io.holdfast.server.cli;
 
 import io.holdfast.api.InputLimits;
 import io.holdfast.election.ElectionSettings;
+import io.holdfast.xds.server.XdsAuthorisation;
 import io.holdfast.xds.server.XdsTls;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -30,6 +31,9 @@ import java.util.Optional;
  * @param limits       the bounds on regexes, delegation and webhook checks
  * @param gatewayAddressing where Gateways' {@code status.addresses} come from (Kubernetes mode)
  * @param xdsLimits    what one xDS client may cost the server
+ * @param xdsAuthorisation what an xDS stream may see: {@code proxy-identity} (only its proxy's Gateways, by the
+ *                     proxy name of its client certificate) needs mTLS ({@code tls} with a client CA); {@code none}
+ *                     (everything) is the only mode without it
  */
 public record ServeSettings(
     Path configDir,
@@ -47,7 +51,8 @@ public record ServeSettings(
     String gatewayControllerName,
     InputLimits limits,
     GatewayAddressing gatewayAddressing,
-    io.holdfast.xds.server.XdsLimits xdsLimits) {
+    io.holdfast.xds.server.XdsLimits xdsLimits,
+    XdsAuthorisation xdsAuthorisation) {
 
   public static final int MAX_PORT = 65_535;
   /** The Gateway API controller name unless one is set (the front end's default). */
@@ -196,7 +201,30 @@ public record ServeSettings(
         Optional.empty(), SINGLE_REPLICA);
   }
 
+  /** With the default authorisation for {@code tls} ({@link #defaultAuthorisation}). */
+  public ServeSettings(Path configDir, String xdsAddress, int xdsPort, String adminAddress, int adminPort,
+      Optional<Path> snapshotDir, LogFormat logFormat, Optional<XdsTls> tls, Optional<KubernetesSource> kubernetes,
+      ElectionSettings election, Optional<Path> snapshotKeyFile, Optional<Webhook> webhook,
+      String gatewayControllerName, InputLimits limits, GatewayAddressing gatewayAddressing,
+      io.holdfast.xds.server.XdsLimits xdsLimits) {
+    this(configDir, xdsAddress, xdsPort, adminAddress, adminPort, snapshotDir, logFormat, tls, kubernetes, election,
+        snapshotKeyFile, webhook, gatewayControllerName, limits, gatewayAddressing, xdsLimits,
+        defaultAuthorisation(tls));
+  }
+
+  /** {@code proxy-identity} whenever clients must present a certificate, else {@code none}. */
+  public static XdsAuthorisation defaultAuthorisation(Optional<XdsTls> tls) {
+    return tls.filter(XdsTls::requiresClientCertificate).isPresent()
+        ? XdsAuthorisation.PROXY_IDENTITY : XdsAuthorisation.NONE;
+  }
+
   public ServeSettings {
+    Objects.requireNonNull(xdsAuthorisation, "xdsAuthorisation");
+    if (xdsAuthorisation == XdsAuthorisation.PROXY_IDENTITY
+        && tls.filter(XdsTls::requiresClientCertificate).isEmpty()) {
+      throw new IllegalArgumentException("--xds-authorisation proxy-identity needs --xds-tls-client-ca: a proxy's"
+          + " identity is its client certificate, so without mutual TLS only --xds-authorisation none is allowed");
+    }
     Objects.requireNonNull(xdsLimits, "xdsLimits");
     // Values that are wrong on their own first, then those that depend on the file system.
     requireAddress("--xds-address", xdsAddress);
