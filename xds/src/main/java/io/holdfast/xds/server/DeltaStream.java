@@ -84,8 +84,11 @@ final class DeltaStream implements StreamObserver<DeltaDiscoveryRequest> {
     }
   }
 
-  /** Sends {@code plan}, planned from snapshot {@code version}; called holding the registry's lock. */
-  void send(String type, DeltaTypeState typeState, DeltaTypeState.Plan plan, String version) {
+  /**
+   * Sends {@code plan}, planned from the view {@code version} of snapshot {@code sourceVersion} (equal when the
+   * stream sees everything); called holding the registry's lock.
+   */
+  void send(String type, DeltaTypeState typeState, DeltaTypeState.Plan plan, String version, String sourceVersion) {
     if (out.closed()) {
       return;
     }
@@ -96,7 +99,7 @@ final class DeltaStream implements StreamObserver<DeltaDiscoveryRequest> {
     List<byte[]> entries = new ArrayList<>(plan.resources().size());
     plan.resources().values().forEach(packed -> entries.add(packed.deltaEntry()));
     // Recorded before it is sent, so the proxy's reply always finds it.
-    typeState.sent(nonce, version, plan);
+    typeState.sent(nonce, version, plan, sourceVersion);
     tracker.pushed(type);
     out.send(Encoded.delta(type, version, nonce, entries, plan.removed()));
   }

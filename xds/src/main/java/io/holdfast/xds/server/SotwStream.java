@@ -84,8 +84,11 @@ final class SotwStream implements StreamObserver<DiscoveryRequest> {
     }
   }
 
-  /** Sends {@code plan}, the answer for the type of {@code typeState}; called holding the registry's lock. */
-  void send(SotwTypeState typeState, SotwPlan plan) {
+  /**
+   * Sends {@code plan}, the answer for the type of {@code typeState} from the view of snapshot
+   * {@code sourceVersion}; called holding the registry's lock.
+   */
+  void send(SotwTypeState typeState, SotwPlan plan, String sourceVersion) {
     if (out.closed()) {
       return;
     }
@@ -95,7 +98,7 @@ final class SotwStream implements StreamObserver<DiscoveryRequest> {
       nonce = Long.toString(nextNonce++);
     }
     // Recorded before it is sent, so the proxy's reply always finds it.
-    typeState.sent(new SotwTypeState.Sent(plan.version(), plan.key(), plan.names()), nonce);
+    typeState.sent(new SotwTypeState.Sent(plan.version(), plan.key(), plan.names(), sourceVersion), nonce);
     slots.computeIfAbsent(type, t -> new Slot()).latestNonce = nonce;
     if (TypeUrls.CLUSTER.equals(type)) {
       clusterSent = true;

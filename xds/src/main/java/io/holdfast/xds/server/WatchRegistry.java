@@ -189,7 +189,7 @@ final class WatchRegistry {
       if (!watch.state.shouldSend(plan, snapshot.version(), forceEndpoints)) {
         return false;
       }
-      watch.stream.send(watch.state, plan);
+      watch.stream.send(watch.state, plan, current.version());
       return true;
     } catch (RuntimeException e) {
       // Keep the watch: the next snapshot retries, and a closing stream cancels it.
@@ -209,7 +209,7 @@ final class WatchRegistry {
       if (plan.isEmpty()) {
         return false;
       }
-      watch.stream.send(watch.typeUrl, watch.state, plan.get(), snapshot.version());
+      watch.stream.send(watch.typeUrl, watch.state, plan.get(), snapshot.version(), current.version());
       return true;
     } catch (RuntimeException e) {
       log.warn("xDS delta response failed: type={} version={}", watch.typeUrl, snapshot.version(), e);

@@ -85,6 +85,13 @@ final class MtlsAdsClient implements AutoCloseable {
         .setTypeUrl(typeUrl).addAllResourceNames(List.of(names)).build());
   }
 
+  /** Rejects {@code response}: a request with its nonce, the previous version and an error detail. */
+  synchronized void nack(DiscoveryResponse response) {
+    sotw.onNext(DiscoveryRequest.newBuilder().setTypeUrl(response.getTypeUrl())
+        .setResponseNonce(response.getNonce())
+        .setErrorDetail(com.google.rpc.Status.newBuilder().setMessage("rejected by test")).build());
+  }
+
   /** A delta subscription to {@code names} of {@code typeUrl} (none: wildcard for LDS/CDS). */
   synchronized void subscribe(String typeUrl, String... names) {
     delta.onNext(DeltaDiscoveryRequest.newBuilder().setNode(Node.newBuilder().setId("proxy-delta"))

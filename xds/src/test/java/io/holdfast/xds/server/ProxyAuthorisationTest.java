@@ -16,6 +16,7 @@ import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.TlsCertificate;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.grpc.Status;
+import io.holdfast.ir.NackEvent;
 import io.holdfast.xds.snapshot.ProxyScopes;
 import io.holdfast.xds.snapshot.XdsSnapshot;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -28,6 +29,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -53,6 +55,7 @@ class ProxyAuthorisationTest {
   private final XdsCache cache = new XdsCache();
   private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
   private final Deque<AutoCloseable> open = new ArrayDeque<>();
+  private final List<NackEvent> nacks = new CopyOnWriteArrayList<>();
   private XdsServer server;
 
   @BeforeEach
@@ -66,6 +69,7 @@ class ProxyAuthorisationTest {
     server = track(XdsServer.builder(cache, XdsServerSettings.on("127.0.0.1", 0)
             .withDrainTimeout(Duration.ofSeconds(1)).withAuthorisation(XdsAuthorisation.PROXY_IDENTITY), meters)
         .credentials(tls.credentials())
+        .nackListener(nacks::add)
         .start());
   }
 
@@ -133,6 +137,19 @@ class ProxyAuthorisationTest {
     assertThat(deltaNames(a, TypeUrls.SECRET)).doesNotContain("secret-b");
     assertThat(cache.registry().current().orElseThrow().view(PROXY_A).version()).isEqualTo(versionBefore);
     assertThat(refused("Secret")).isEqualTo(2.0);
+  }
+
+  @Test
+  void aNackOfAScopedViewNamesTheSnapshotVersionSoStatusesCanAttributeIt() {
+    MtlsAdsClient a = proxyA();
+    a.ask(TypeUrls.CLUSTER);
+    DiscoveryResponse response = first(a, TypeUrls.CLUSTER);
+    String snapshotVersion = cache.currentSnapshot().orElseThrow().version();
+    assertThat(response.getVersionInfo()).as("a view has its own version").isNotEqualTo(snapshotVersion);
+    a.nack(response);
+    await().atMost(WAIT).until(() -> !nacks.isEmpty());
+    assertThat(nacks.get(0).rejectedVersion()).isEqualTo(snapshotVersion);
+    assertThat(nacks.get(0).resourceNames()).containsExactly("shared", "upstream-a");
   }
 
   @Test
