@@ -15,7 +15,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The current snapshot and the open watches of all streams. A watch is answered at once when its stream needs
  * something from the current snapshot, otherwise kept open and re-examined on each new snapshot. What a stream
- * needs is decided by its {@link SotwTypeState} / {@link DeltaTypeState}.
+ * needs is decided by its {@link SotwTypeState} / {@link DeltaTypeState}, from what its {@link Viewer} may see of
+ * the current snapshot: all of it, or its proxy's view ({@link IndexedSnapshot#view}). A publish computes the new
+ * views of the proxies that had one before it takes the lock; a proxy's first view is computed on first use.
  *
  * <p>Threading: publishers are serialised by their own lock; one lock guards the snapshot and the open watches;
  * answers are sent while holding it (sending only queues the encoded bytes on the gRPC stream), which keeps every
