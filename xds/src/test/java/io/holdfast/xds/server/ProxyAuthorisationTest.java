@@ -156,7 +156,10 @@ class ProxyAuthorisationTest {
   void aCertificateNamingNoProxyIsRefusedAndCounted() {
     MtlsAdsClient nobody = client(ProxyCertificates.client(CA, "O=acme", "spiffe://holdfast.local/workload/x"));
     nobody.ask(TypeUrls.LISTENER);
+    // A NACK from it changes no status: the stream is closed before any request is read.
+    nobody.nack(DiscoveryResponse.newBuilder().setTypeUrl(TypeUrls.LISTENER).setNonce("0").build());
     await().atMost(WAIT).until(() -> nobody.sotwFailure().isPresent());
+    assertThat(nacks).isEmpty();
     assertThat(nobody.sotwFailure().orElseThrow().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
     assertThat(nobody.sotwResponses(TypeUrls.LISTENER)).isEmpty();
     assertThat(meters.get(XdsMetrics.REFUSED).tag("reason", "no_proxy_identity").counter().count())

@@ -3,7 +3,12 @@ package io.holdfast.xds.translate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.envoyproxy.controlplane.cache.Resources;
+import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.ResourceKey;
+import io.holdfast.api.TestManifests;
+import io.holdfast.frontend.holdfast.HoldfastFrontEnd;
+import io.holdfast.frontend.holdfast.ValidationResult;
+import io.holdfast.frontend.holdfast.Validator;
 import io.holdfast.ir.Cluster;
 import io.holdfast.ir.Ir;
 import io.holdfast.ir.Listener;
@@ -90,6 +95,53 @@ class ProxyScopesTranslationTest {
     assertThat(after).isEqualTo(fresh);
     assertThat(fresh.version()).isEqualTo(XdsSnapshot.scopedVersion(
         XdsSnapshot.contentVersion(fresh.resources()), fresh.scopes()));
+  }
+
+  /** The Holdfast front end binds Gateways to their spec.proxyNames, and VirtualServices' client listeners too. */
+  @Test
+  void holdfastGatewaysBindTheirProxyNames() {
+    GatewayConfig config = TestManifests.config(TestManifests.upstream("shared", 9101),
+        TestManifests.upstream("shop", 9102), TestManifests.upstream("db", 9103),
+        TestManifests.upstream("unused", 9104), """
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: shop}
+        spec:
+          domains: [shop.test]
+          routes:
+            - {match: {prefix: /static}, route: {upstream: shared}}
+            - {match: {prefix: /}, route: {upstream: shop}}
+        """, TestManifests.virtualService("admin", "admin.test", "shared"), """
+        apiVersion: gateway.holdfast.io/v1
+        kind: Gateway
+        metadata: {name: public}
+        spec: {port: 8080, virtualServices: [{name: shop}], proxyNames: [edge-a, edge-b]}
+        """, """
+        apiVersion: gateway.holdfast.io/v1
+        kind: Gateway
+        metadata: {name: internal}
+        spec: {port: 9090, virtualServices: [{name: admin}], proxyNames: [internal]}
+        """, """
+        apiVersion: gateway.holdfast.io/v1
+        kind: TcpGateway
+        metadata: {name: db}
+        spec: {port: 5432, hosts: [{name: db, upstream: {name: db}}]}
+        """);
+    ValidationResult result = new Validator().validate(config);
+    assertThat(result.statuses().values()).allSatisfy(s -> assertThat(s.isServed()).isTrue());
+    ProxyScopes scopes = new Translator().translate(HoldfastFrontEnd.lowerAccepted(result.accepted()))
+        .snapshot().scopes();
+
+    assertThat(scopes.byProxy()).containsOnlyKeys("edge-a", "edge-b", "internal", "gateway-proxy");
+    assertThat(scopes.of("edge-b")).isEqualTo(scopes.of("edge-a"));
+    ProxyScopes.Scope edge = scopes.of("edge-a").orElseThrow();
+    assertThat(edge.ofType(LDS)).containsExactlyInAnyOrder("gateway/default/public", "shop.test");
+    assertThat(edge.ofType(CDS)).containsExactlyInAnyOrder("default/shared", "default/shop");
+    ProxyScopes.Scope internal = scopes.of("internal").orElseThrow();
+    assertThat(internal.ofType(LDS)).containsExactlyInAnyOrder("gateway/default/internal", "admin.test");
+    assertThat(internal.ofType(CDS)).containsExactly("default/shared");
+    // The TcpGateway names no proxies: the default one serves it.
+    assertThat(scopes.of("gateway-proxy").orElseThrow().ofType(CDS)).containsExactly("default/db");
   }
 
   private static String name(ResourceKey upstream) {
