@@ -1,5 +1,6 @@
 package io.holdfast.api;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -9,9 +10,10 @@ import java.util.Objects;
  * @param bindAddress IP literal, default {@code 0.0.0.0}
  * @param ssl         an HTTPS gateway: it terminates TLS, and serves each selected VirtualService with the
  *                    certificate of its {@code sslConfig}
+ * @param proxyNames  the proxies that serve this gateway ({@link ProxyNames}); default {@code [gateway-proxy]}
  */
 public record Gateway(Metadata metadata, String bindAddress, int port, VirtualServiceSelection selection,
-    boolean ssl) implements GatewayResource {
+    boolean ssl, List<String> proxyNames) implements GatewayResource {
 
   public static final String DEFAULT_BIND_ADDRESS = "0.0.0.0";
 
@@ -19,6 +21,12 @@ public record Gateway(Metadata metadata, String bindAddress, int port, VirtualSe
     Objects.requireNonNull(metadata, "metadata");
     Objects.requireNonNull(bindAddress, "bindAddress");
     Objects.requireNonNull(selection, "selection");
+    proxyNames = List.copyOf(proxyNames);
+  }
+
+  /** Served by the default proxy ({@link ProxyNames#DEFAULT}). */
+  public Gateway(Metadata metadata, String bindAddress, int port, VirtualServiceSelection selection, boolean ssl) {
+    this(metadata, bindAddress, port, selection, ssl, ProxyNames.DEFAULT);
   }
 
   /** A plain-HTTP gateway. */
@@ -27,7 +35,7 @@ public record Gateway(Metadata metadata, String bindAddress, int port, VirtualSe
   }
 
   public Gateway withSelection(VirtualServiceSelection newSelection) {
-    return new Gateway(metadata, bindAddress, port, newSelection, ssl);
+    return new Gateway(metadata, bindAddress, port, newSelection, ssl, proxyNames);
   }
 
   @Override

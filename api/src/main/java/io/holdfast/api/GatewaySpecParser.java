@@ -10,7 +10,8 @@ import tools.jackson.databind.JsonNode;
 /** The {@code spec} of a Gateway. */
 final class GatewaySpecParser {
 
-  private static final Set<String> SPEC = Set.of("bindAddress", "port", "virtualServices", "selector", "ssl");
+  private static final Set<String> SPEC = Set.of("bindAddress", "port", "virtualServices", "selector", "ssl",
+      "proxyNames");
   private static final Set<String> REF = Set.of("name", "namespace");
   private static final Set<String> SELECTOR = Set.of("matchLabels");
 
@@ -23,7 +24,9 @@ final class GatewaySpecParser {
       Optional<Integer> port = fields.requiredInteger("port");
       Optional<VirtualServiceSelection> selection = selection(fields);
       Optional<Boolean> ssl = fields.has("ssl") ? fields.bool("ssl") : Optional.of(false);
-      return port.flatMap(p -> selection.flatMap(s -> ssl.map(tls -> new Gateway(metadata, bindAddress, p, s, tls))));
+      Optional<List<String>> proxyNames = ProxyNames.parse(fields);
+      return port.flatMap(p -> selection.flatMap(s -> ssl.flatMap(tls -> proxyNames.map(names ->
+          new Gateway(metadata, bindAddress, p, s, tls, names)))));
     });
   }
 

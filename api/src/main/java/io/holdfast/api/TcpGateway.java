@@ -11,14 +11,21 @@ import java.util.Objects;
  *
  * @param bindAddress IP literal, default {@code 0.0.0.0}
  * @param hosts       in written order
+ * @param proxyNames  the proxies that serve this gateway ({@link ProxyNames}); default {@code [gateway-proxy]}
  */
-public record TcpGateway(Metadata metadata, String bindAddress, int port, List<Host> hosts)
+public record TcpGateway(Metadata metadata, String bindAddress, int port, List<Host> hosts, List<String> proxyNames)
     implements GatewayResource {
 
   public TcpGateway {
     Objects.requireNonNull(metadata, "metadata");
     Objects.requireNonNull(bindAddress, "bindAddress");
     hosts = List.copyOf(hosts);
+    proxyNames = List.copyOf(proxyNames);
+  }
+
+  /** Served by the default proxy ({@link ProxyNames#DEFAULT}). */
+  public TcpGateway(Metadata metadata, String bindAddress, int port, List<Host> hosts) {
+    this(metadata, bindAddress, port, hosts, ProxyNames.DEFAULT);
   }
 
   /**

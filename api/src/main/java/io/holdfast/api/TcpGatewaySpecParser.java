@@ -13,7 +13,7 @@ import tools.jackson.databind.JsonNode;
  */
 final class TcpGatewaySpecParser {
 
-  private static final Set<String> SPEC = Set.of("bindAddress", "port", "hosts");
+  private static final Set<String> SPEC = Set.of("bindAddress", "port", "hosts", "proxyNames");
   private static final Set<String> HOST = Set.of("name", "sniDomains", "upstream", "split");
   private static final Set<String> REF = Set.of("name", "namespace");
   private static final Set<String> TARGET = Set.of("upstream", "weight");
@@ -36,7 +36,9 @@ final class TcpGatewaySpecParser {
         }
         return ok ? Optional.of(parsed) : Optional.empty();
       });
-      return port.flatMap(p -> hosts.map(h -> new TcpGateway(metadata, bindAddress, p, h)));
+      Optional<List<String>> proxyNames = ProxyNames.parse(fields);
+      return port.flatMap(p -> hosts.flatMap(h -> proxyNames.map(names ->
+          new TcpGateway(metadata, bindAddress, p, h, names))));
     });
   }
 

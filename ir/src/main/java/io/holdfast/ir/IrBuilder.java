@@ -246,7 +246,7 @@ public final class IrBuilder {
       }
       if (listener instanceof Listener.ClientApi client) {
         without(client.virtualHost(), leftOut).ifPresent(host ->
-            out.add(new Listener.ClientApi(client.origin(), client.target(), host)));
+            out.add(client.withVirtualHost(host)));
         continue;
       }
       Listener.Socket socket = (Listener.Socket) listener;

@@ -1,18 +1,38 @@
 package io.holdfast.ir;
 
 import com.google.common.net.InetAddresses;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /** Where requests or connections come in, and what handles them. */
 public sealed interface Listener {
 
+  /**
+   * The proxy name Holdfast kinds default to ({@code spec.proxyNames}), as in Gloo Edge; also the proxy of
+   * listeners whose source names none.
+   */
+  String DEFAULT_PROXY_NAME = "gateway-proxy";
+
+  /** {@link #DEFAULT_PROXY_NAME} alone. */
+  SortedSet<String> DEFAULT_PROXY_NAMES = Collections.unmodifiableSortedSet(new TreeSet<>(Set.of(DEFAULT_PROXY_NAME)));
+
   Origin origin();
 
   List<FilterChain> filterChains();
+
+  /**
+   * The proxies that serve this listener, by the name their client certificate authenticates (see the xDS
+   * server's proxy identity): a proxy is served this listener and what it uses, and nothing of listeners that do
+   * not name it. From the origin Gateway: a Holdfast Gateway's {@code spec.proxyNames}, a Gateway API Gateway's
+   * {@code namespace/name}. Sorted; may be empty (then no proxy is served it).
+   */
+  SortedSet<String> proxyNames();
 
   /** Every virtual host of every HTTP filter chain, in order. */
   default List<VirtualHost> virtualHosts() {
@@ -31,11 +51,13 @@ public sealed interface Listener {
    * @param filterChains at least one; chain names are unique, and no two chains match the same connections (at
    *                     most one chain without server names, no server name on two chains)
    */
-  record Socket(Origin origin, String address, int port, List<FilterChain> filterChains) implements Listener {
+  record Socket(Origin origin, String address, int port, List<FilterChain> filterChains,
+      SortedSet<String> proxyNames) implements Listener {
     public Socket {
       Objects.requireNonNull(origin, "origin");
       Objects.requireNonNull(address, "address");
       filterChains = List.copyOf(filterChains);
+      proxyNames = proxyNamesOf(proxyNames);
       if (!InetAddresses.isInetAddress(address)) {
         throw new IllegalArgumentException(origin + ": address " + address + " is not an IP literal");
       }
@@ -66,6 +88,11 @@ public sealed interface Listener {
       }
     }
 
+    /** Served by {@link #DEFAULT_PROXY_NAMES}. */
+    public Socket(Origin origin, String address, int port, List<FilterChain> filterChains) {
+      this(origin, address, port, filterChains, DEFAULT_PROXY_NAMES);
+    }
+
     /** True if any chain terminates TLS or selects by server name: Envoy then needs the TLS inspector. */
     public boolean inspectsTls() {
       return filterChains.stream().anyMatch(c -> c.tls().isPresent() || !c.match().serverNames().isEmpty());
@@ -73,7 +100,7 @@ public sealed interface Listener {
 
     /** The same listener with other chains (the builder drops virtual hosts that lost a domain claim). */
     public Socket withFilterChains(List<FilterChain> chains) {
-      return new Socket(origin, address, port, chains);
+      return new Socket(origin, address, port, chains, proxyNames);
     }
   }
 
@@ -82,20 +109,40 @@ public sealed interface Listener {
    * one virtual host. The client implements a subset of Envoy's routing, which the translator accounts for.
    * Its identity is {@code target}, unique across all front ends.
    */
-  record ClientApi(Origin origin, String target, VirtualHost virtualHost) implements Listener {
+  record ClientApi(Origin origin, String target, VirtualHost virtualHost, SortedSet<String> proxyNames)
+      implements Listener {
     public ClientApi {
       Objects.requireNonNull(origin, "origin");
       Objects.requireNonNull(target, "target");
       Objects.requireNonNull(virtualHost, "virtualHost");
+      proxyNames = proxyNamesOf(proxyNames);
       if (target.isEmpty() || target.contains("*")) {
         throw new IllegalArgumentException(origin + ": a client target is a name, not \"" + target + "\"");
       }
+    }
+
+    /** Served by {@link #DEFAULT_PROXY_NAMES}. */
+    public ClientApi(Origin origin, String target, VirtualHost virtualHost) {
+      this(origin, target, virtualHost, DEFAULT_PROXY_NAMES);
+    }
+
+    /** The same client listener with another virtual host. */
+    public ClientApi withVirtualHost(VirtualHost host) {
+      return new ClientApi(origin, target, host, proxyNames);
     }
 
     @Override
     public List<FilterChain> filterChains() {
       return List.of(new FilterChain.Http(origin, "default", ChainMatch.ANY, Optional.empty(), List.of(virtualHost)));
     }
+  }
+
+  /** An immutable sorted copy; the front ends validate names, this only refuses nulls. */
+  private static SortedSet<String> proxyNamesOf(Set<String> names) {
+    Objects.requireNonNull(names, "proxyNames");
+    TreeSet<String> copy = new TreeSet<>();
+    names.forEach(name -> copy.add(Objects.requireNonNull(name, "proxy name")));
+    return Collections.unmodifiableSortedSet(copy);
   }
 
   /**

@@ -180,7 +180,8 @@ public final class HoldfastServer implements AutoCloseable {
   private void startXds(ServeSettings settings) throws IOException {
     NackListener nackFeed = TimelineFeeds.nacks(timeline);
     XdsServer.Builder xdsBuilder = XdsServer.builder(cache,
-        XdsServerSettings.on(settings.xdsAddress(), settings.xdsPort()).withLimits(settings.xdsLimits()), registry)
+        XdsServerSettings.on(settings.xdsAddress(), settings.xdsPort()).withLimits(settings.xdsLimits())
+            .withAuthorisation(settings.xdsAuthorisation()), registry)
         .nackListener(nack -> {
           board.onNack(nack);
           nackFeed.onNack(nack);

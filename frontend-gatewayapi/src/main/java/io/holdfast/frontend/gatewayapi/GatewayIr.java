@@ -19,7 +19,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The IR of Holdfast's Gateways, from the routes attached to their listeners: per Gateway port one socket listener
@@ -145,7 +147,10 @@ final class GatewayIr {
           chains.add(new Listener.FilterChain.Http(Origin.of(gateway.key()).at(first.field()), "http",
               ChainMatch.ANY, Optional.empty(), hosts(gateway.key(), onPort)));
         }
-        out.add(new Listener.Socket(Origin.of(gateway.key()).at(first.field()), ADDRESS, first.port, chains));
+        // A Gateway API Gateway is served by the proxy that authenticates as its namespace/name.
+        SortedSet<String> proxyNames = new TreeSet<>(Set.of(gateway.key().namespace() + "/" + gateway.key().name()));
+        out.add(new Listener.Socket(Origin.of(gateway.key()).at(first.field()), ADDRESS, first.port, chains,
+            proxyNames));
         for (Listener.FilterChain chain : chains) {
           if (!(chain instanceof Listener.FilterChain.Http http)) {
             continue;
@@ -154,7 +159,7 @@ final class GatewayIr {
             String domain = host.domains().get(0);
             if (!domain.contains("*") && targets.add(domain)
                 && builder.olderTargetHolder(domain, gateway.key(), gateway.created()).isEmpty()) {
-              out.add(new Listener.ClientApi(host.origin(), domain, host.withDomains(List.of(domain))));
+              out.add(new Listener.ClientApi(host.origin(), domain, host.withDomains(List.of(domain)), proxyNames));
             }
           }
         }

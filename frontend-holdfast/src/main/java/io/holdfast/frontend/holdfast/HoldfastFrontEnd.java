@@ -21,7 +21,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 
 /**
@@ -121,17 +123,22 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
     memo.begin(accepted, Consent.of(policy.crossNamespaceRefs(), accepted));
     accepted.upstreams().forEach(u -> clusters.accept(memo.cluster(u, accepted)));
     Map<ResourceKey, VirtualHost> hosts = new HashMap<>();
+    List<Listener.ClientApi> clientListeners = new ArrayList<>();
     for (VirtualService vs : accepted.virtualServices()) {
       LoweringMemo.HostEntry entry = memo.virtualHost(vs, accepted.routeTables());
       hosts.put(vs.key(), entry.host());
-      entry.clientListeners().forEach(listeners::accept);
+      clientListeners.addAll(entry.clientListeners());
     }
+    // A VirtualService's client listeners are served to the proxies of the Gateways serving it.
+    Map<ResourceKey, SortedSet<String>> proxiesOfService = new HashMap<>();
     Map<ResourceKey, VirtualService> byKey = new HashMap<>();
     accepted.virtualServices().forEach(vs -> byKey.put(vs.key(), vs));
     Map<String, Secret> named = new TreeMap<>();
     for (Gateway gateway : accepted.gateways()) {
       Optional<Listener.Socket> socket = Lowering.socket(gateway, accepted.virtualServices(), hosts);
       socket.ifPresent(listeners::accept);
+      socket.ifPresent(s -> s.virtualHosts().forEach(host -> proxiesOfService
+          .computeIfAbsent(host.origin().object(), k -> new TreeSet<>()).addAll(s.proxyNames())));
       // The secrets the TLS chains name, once each (VirtualServices naming one source share it), in key order.
       socket.filter(s -> gateway.ssl()).ifPresent(s -> s.filterChains().forEach(chain ->
           Lowering.secrets(byKey.get(chain.origin().object()), accepted)
@@ -141,6 +148,11 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
     accepted.upstreams().forEach(u -> Lowering.secrets(u, accepted)
         .forEach(secret -> named.putIfAbsent(secret.name(), secret)));
     named.values().forEach(secrets::accept);
+    for (Listener.ClientApi client : clientListeners) {
+      SortedSet<String> proxies = proxiesOfService.get(client.origin().object());
+      listeners.accept(proxies == null || proxies.equals(client.proxyNames()) ? client
+          : new Listener.ClientApi(client.origin(), client.target(), client.virtualHost(), proxies));
+    }
     accepted.tcpGateways().forEach(g -> listeners.accept(Lowering.tcpSocket(g)));
     memo.end();
   }

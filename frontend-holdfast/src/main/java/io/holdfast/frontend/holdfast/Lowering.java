@@ -41,6 +41,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Lowers an accepted Holdfast config (the output of {@link Validator}, consistent) into IR elements: an Upstream
@@ -325,7 +326,8 @@ final class Lowering {
       List<VirtualHost> plain = served.values().stream()
           .map(vs -> vs.httpsRedirect() ? httpsRedirect(hosts.get(vs.key())) : hosts.get(vs.key())).toList();
       return Optional.of(new Listener.Socket(origin, gateway.bindAddress(), gateway.port(), List.of(
-          new Listener.FilterChain.Http(origin, "http", Listener.ChainMatch.ANY, Optional.empty(), plain))));
+          new Listener.FilterChain.Http(origin, "http", Listener.ChainMatch.ANY, Optional.empty(), plain)),
+          new TreeSet<>(gateway.proxyNames())));
     }
     List<Listener.FilterChain> chains = new ArrayList<>();
     for (VirtualService vs : served.values()) {
@@ -337,7 +339,8 @@ final class Lowering {
           List.of(hosts.get(vs.key()))));
     }
     return chains.isEmpty() ? Optional.empty()
-        : Optional.of(new Listener.Socket(origin, gateway.bindAddress(), gateway.port(), chains));
+        : Optional.of(new Listener.Socket(origin, gateway.bindAddress(), gateway.port(), chains,
+            new TreeSet<>(gateway.proxyNames())));
   }
 
   /** The same domains, every request answered with a permanent redirect to the same URL over https. */
@@ -419,7 +422,8 @@ final class Lowering {
       chains.add(new Listener.FilterChain.Tcp(origin.at("spec.hosts[" + i + "]"), host.name(),
           new Listener.ChainMatch(host.sniDomains()), Optional.empty(), clusters));
     }
-    return new Listener.Socket(origin, gateway.bindAddress(), gateway.port(), chains);
+    return new Listener.Socket(origin, gateway.bindAddress(), gateway.port(), chains,
+        new TreeSet<>(gateway.proxyNames()));
   }
 
   private static io.holdfast.ir.RouteMatch match(RouteMatch match) {

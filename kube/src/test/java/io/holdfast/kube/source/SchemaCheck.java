@@ -41,6 +41,15 @@ final class SchemaCheck {
       if (schema.getMaxLength() != null && value.stringValue().length() > schema.getMaxLength()) {
         out.add(path + ": longer than " + schema.getMaxLength());
       }
+      if (schema.getMinLength() != null && value.stringValue().length() < schema.getMinLength()) {
+        out.add(path + ": shorter than " + schema.getMinLength());
+      }
+    }
+    if (value.isArray() && schema.getMinItems() != null && value.size() < schema.getMinItems()) {
+      out.add(path + ": fewer than " + schema.getMinItems() + " items");
+    }
+    if (value.isArray() && schema.getMaxItems() != null && value.size() > schema.getMaxItems()) {
+      out.add(path + ": more than " + schema.getMaxItems() + " items");
     }
     if (value.isObject()) {
       checkObject(value, schema, path, out);

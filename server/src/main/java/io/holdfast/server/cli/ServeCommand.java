@@ -4,6 +4,7 @@ import io.holdfast.api.InputLimits;
 import io.holdfast.common.Durations;
 import io.holdfast.election.ElectionSettings;
 import io.holdfast.election.RecoveryPolicy;
+import io.holdfast.xds.server.XdsAuthorisation;
 import io.holdfast.xds.server.XdsTls;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -110,6 +111,12 @@ final class ServeCommand implements Callable<Integer> {
   @Option(names = "--xds-tls-client-ca", paramLabel = "FILE",
       description = "PEM CA bundle: require client certificates signed by it (mTLS). Needs --xds-tls-cert.")
   private Path tlsClientCa;
+
+  @Option(names = "--xds-authorisation", paramLabel = "MODE",
+      description = "What an xDS stream may see: proxy-identity (only the Gateways naming the proxy its client"
+          + " certificate identifies; needs --xds-tls-client-ca) or none (everything). Default: proxy-identity with"
+          + " --xds-tls-client-ca, else none.")
+  private String xdsAuthorisation;
 
   @Option(names = "--xds-tls-reload-interval", paramLabel = "DURATION", defaultValue = "10s",
       description = "How often the TLS files are checked for changes (default: ${DEFAULT-VALUE}).")
@@ -264,7 +271,20 @@ final class ServeCommand implements Callable<Integer> {
         new ServeSettings.GatewayAddressing(
             gatewayAddresses == null ? List.of() : gatewayAddresses.stream().map(String::trim)
                 .filter(a -> !a.isEmpty()).toList(), text(gatewayService)),
-        xdsLimits.limits(this::origin), pipeline.access(this::origin, kubernetes));
+        xdsLimits.limits(this::origin), pipeline.access(this::origin, kubernetes), xdsAuthorisation(tls()));
+  }
+
+  private XdsAuthorisation xdsAuthorisation(Optional<XdsTls> tls) {
+    Optional<String> mode = text(xdsAuthorisation);
+    if (mode.isEmpty()) {
+      return ServeSettings.defaultAuthorisation(tls);
+    }
+    try {
+      return XdsAuthorisation.parse(mode.get());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(origin("xds-authorisation") + " must be none or proxy-identity, got '"
+          + xdsAuthorisation + "'");
+    }
   }
 
   private Optional<ServeSettings.Webhook> webhook() {

@@ -3,6 +3,7 @@ package io.holdfast.server.cli;
 import io.holdfast.api.InputLimits;
 import io.holdfast.election.ElectionSettings;
 import io.holdfast.kube.source.KubeConfigSource;
+import io.holdfast.xds.server.XdsAuthorisation;
 import io.holdfast.xds.server.XdsTls;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -34,6 +35,9 @@ import java.util.Optional;
  * @param xdsLimits    what one xDS client may cost the server
  * @param access       what Holdfast objects may reach: other namespaces' Secrets, Upstreams and RouteTables,
  *                     upstream addresses, listener ports
+ * @param xdsAuthorisation what an xDS stream may see: {@code proxy-identity} (only its proxy's Gateways, by the
+ *                     proxy name of its client certificate) needs mTLS ({@code tls} with a client CA); {@code none}
+ *                     (everything) is the only mode without it
  */
 public record ServeSettings(
     Path configDir,
@@ -52,7 +56,8 @@ public record ServeSettings(
     InputLimits limits,
     GatewayAddressing gatewayAddressing,
     io.holdfast.xds.server.XdsLimits xdsLimits,
-    io.holdfast.frontend.holdfast.AccessPolicy access) {
+    io.holdfast.frontend.holdfast.AccessPolicy access,
+    XdsAuthorisation xdsAuthorisation) {
 
   public static final int MAX_PORT = 65_535;
   /** The Gateway API controller name unless one is set (the front end's default). */
@@ -223,7 +228,41 @@ public record ServeSettings(
         Optional.empty(), SINGLE_REPLICA);
   }
 
+  /** With the default authorisation for {@code tls} ({@link #defaultAuthorisation}). */
+  public ServeSettings(Path configDir, String xdsAddress, int xdsPort, String adminAddress, int adminPort,
+      Optional<Path> snapshotDir, LogFormat logFormat, Optional<XdsTls> tls, Optional<KubernetesSource> kubernetes,
+      ElectionSettings election, Optional<Path> snapshotKeyFile, Optional<Webhook> webhook,
+      String gatewayControllerName, InputLimits limits, GatewayAddressing gatewayAddressing,
+      io.holdfast.xds.server.XdsLimits xdsLimits, io.holdfast.frontend.holdfast.AccessPolicy access) {
+    this(configDir, xdsAddress, xdsPort, adminAddress, adminPort, snapshotDir, logFormat, tls, kubernetes, election,
+        snapshotKeyFile, webhook, gatewayControllerName, limits, gatewayAddressing, xdsLimits, access,
+        defaultAuthorisation(tls));
+  }
+
+  /** With the default access policy of their mode ({@link #defaultAccess}). */
+  public ServeSettings(Path configDir, String xdsAddress, int xdsPort, String adminAddress, int adminPort,
+      Optional<Path> snapshotDir, LogFormat logFormat, Optional<XdsTls> tls, Optional<KubernetesSource> kubernetes,
+      ElectionSettings election, Optional<Path> snapshotKeyFile, Optional<Webhook> webhook,
+      String gatewayControllerName, InputLimits limits, GatewayAddressing gatewayAddressing,
+      io.holdfast.xds.server.XdsLimits xdsLimits, XdsAuthorisation xdsAuthorisation) {
+    this(configDir, xdsAddress, xdsPort, adminAddress, adminPort, snapshotDir, logFormat, tls, kubernetes, election,
+        snapshotKeyFile, webhook, gatewayControllerName, limits, gatewayAddressing, xdsLimits,
+        defaultAccess(kubernetes), xdsAuthorisation);
+  }
+
+  /** {@code proxy-identity} whenever clients must present a certificate, else {@code none}. */
+  public static XdsAuthorisation defaultAuthorisation(Optional<XdsTls> tls) {
+    return tls.filter(XdsTls::requiresClientCertificate).isPresent()
+        ? XdsAuthorisation.PROXY_IDENTITY : XdsAuthorisation.NONE;
+  }
+
   public ServeSettings {
+    Objects.requireNonNull(xdsAuthorisation, "xdsAuthorisation");
+    if (xdsAuthorisation == XdsAuthorisation.PROXY_IDENTITY
+        && tls.filter(XdsTls::requiresClientCertificate).isEmpty()) {
+      throw new IllegalArgumentException("--xds-authorisation proxy-identity needs --xds-tls-client-ca: a proxy's"
+          + " identity is its client certificate, so without mutual TLS only --xds-authorisation none is allowed");
+    }
     Objects.requireNonNull(xdsLimits, "xdsLimits");
     Objects.requireNonNull(access, "access");
     // Values that are wrong on their own first, then those that depend on the file system.
@@ -281,8 +320,8 @@ public record ServeSettings(
   }
 
   /**
-   * Settings with the default access policy of their mode ({@code AccessPolicy.KUBERNETES_DEFAULTS} with a
-   * Kubernetes source, else {@code FILE_DEFAULTS}).
+   * Settings with the default access policy of their mode ({@link #defaultAccess}) and the default authorisation
+   * for {@code tls} ({@link #defaultAuthorisation}).
    */
   public ServeSettings(Path configDir, String xdsAddress, int xdsPort, String adminAddress, int adminPort,
       Optional<Path> snapshotDir, LogFormat logFormat, Optional<XdsTls> tls, Optional<KubernetesSource> kubernetes,
@@ -291,15 +330,20 @@ public record ServeSettings(
       io.holdfast.xds.server.XdsLimits xdsLimits) {
     this(configDir, xdsAddress, xdsPort, adminAddress, adminPort, snapshotDir, logFormat, tls, kubernetes, election,
         snapshotKeyFile, webhook, gatewayControllerName, limits, gatewayAddressing, xdsLimits,
-        kubernetes != null && kubernetes.isPresent() ? io.holdfast.frontend.holdfast.AccessPolicy.KUBERNETES_DEFAULTS
-            : io.holdfast.frontend.holdfast.AccessPolicy.FILE_DEFAULTS);
+        defaultAccess(kubernetes), defaultAuthorisation(tls));
+  }
+
+  /** {@code AccessPolicy.KUBERNETES_DEFAULTS} with a Kubernetes source, else {@code FILE_DEFAULTS}. */
+  public static io.holdfast.frontend.holdfast.AccessPolicy defaultAccess(Optional<KubernetesSource> kubernetes) {
+    return kubernetes != null && kubernetes.isPresent() ? io.holdfast.frontend.holdfast.AccessPolicy.KUBERNETES_DEFAULTS
+        : io.holdfast.frontend.holdfast.AccessPolicy.FILE_DEFAULTS;
   }
 
   /** The same settings with {@code value} as their access policy. */
   public ServeSettings withAccess(io.holdfast.frontend.holdfast.AccessPolicy value) {
     return new ServeSettings(configDir, xdsAddress, xdsPort, adminAddress, adminPort, snapshotDir, logFormat, tls,
         kubernetes, election, snapshotKeyFile, webhook, gatewayControllerName, limits, gatewayAddressing, xdsLimits,
-        value);
+        value, xdsAuthorisation);
   }
 
     /** True when config comes from files (and the config directory is set). */

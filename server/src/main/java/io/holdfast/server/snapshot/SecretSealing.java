@@ -57,13 +57,13 @@ final class SecretSealing {
       return snapshot;
     }
     if (key.isEmpty()) {
-      return XdsSnapshot.of(without(snapshot, SECRET));
+      return XdsSnapshot.of(without(snapshot, SECRET), snapshot.scopes());
     }
     TreeMap<String, SortedMap<String, Message>> resources = new TreeMap<>(snapshot.resources());
     TreeMap<String, Message> sealed = new TreeMap<>();
     secrets.forEach((name, secret) -> sealed.put(name, seal(name, (Secret) secret)));
     resources.put(SECRET, sealed);
-    return new XdsSnapshot(snapshot.version(), resources);
+    return new XdsSnapshot(snapshot.version(), resources, snapshot.scopes());
   }
 
   /** What was written, made servable: Secrets unsealed, or dropped (with the reason) if they cannot be. */
@@ -86,7 +86,7 @@ final class SecretSealing {
     }
     TreeMap<String, SortedMap<String, Message>> resources = new TreeMap<>(stored.resources());
     resources.put(SECRET, opened);
-    return new Loaded(new XdsSnapshot(stored.version(), resources), Optional.empty());
+    return new Loaded(new XdsSnapshot(stored.version(), resources, stored.scopes()), Optional.empty());
   }
 
   /** A loaded snapshot and, if its Secrets were dropped, why. */
@@ -94,7 +94,7 @@ final class SecretSealing {
   }
 
   private static Loaded dropped(XdsSnapshot stored, String why) {
-    return new Loaded(XdsSnapshot.of(without(stored, SECRET)), Optional.of(why));
+    return new Loaded(XdsSnapshot.of(without(stored, SECRET), stored.scopes()), Optional.of(why));
   }
 
   private static Map<String, SortedMap<String, Message>> without(XdsSnapshot snapshot, String type) {

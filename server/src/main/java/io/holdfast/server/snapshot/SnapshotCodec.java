@@ -7,6 +7,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.UnsafeByteOperations;
 import io.holdfast.api.ResourceKey;
+import io.holdfast.xds.snapshot.ProxyScopes;
 import io.holdfast.xds.snapshot.XdsSnapshot;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -18,11 +19,13 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.zip.CRC32C;
 
 /**
- * The snapshot file format, version 2 (version 1 files are still read). All integers are big-endian; strings and
+ * The snapshot file format, version 3 (versions 1 and 2 are still read). All integers are big-endian; strings and
  * blobs are an int32 length then the bytes (strings in UTF-8).
  *
  * <pre>
@@ -31,20 +34,27 @@ import java.util.zip.CRC32C;
  *          per type: type URL string | resource count int32, then per resource: name string | google.protobuf.Any
  *          version 2 only: first-served count int32, then per object: group string | kind string |
  *          namespace string | name string | epoch-second int64 | nano int32
+ *          version 3 only: scopes known int32 (0 or 1) | proxy count int32, then per proxy: proxy name string |
+ *          type count int32, then per type: type URL string | name count int32, then the names as strings
  * trailer  CRC32C of header and payload, int32
  * </pre>
  *
  * Version 2 adds the first-served times of file mode's objects ({@link StoredSnapshot#firstServed}); a version 1
- * file reads with none.
+ * file reads with none. Version 3 adds the proxies' scopes ({@link ProxyScopes}), so a restart from the file serves
+ * each proxy the same view; a version 1 or 2 file reads with {@link ProxyScopes#UNKNOWN}, which the xDS server
+ * serves whole under authorisation {@code none} and to no proxy under {@code proxy-identity} (until the first
+ * build from the config source replaces it).
  *
  * Types are kept as groups (not a flat list of Any) so a type present with no resources survives the round
  * trip: it is part of the snapshot's content version. The format version is checked before the checksum so a
  * file from a newer build is reported as such, not as corrupt.
  */
 final class SnapshotCodec {
-    static final int FORMAT_VERSION = 2;
+    static final int FORMAT_VERSION = 3;
     /** The first format, without first-served times: still read. */
     static final int FORMAT_VERSION_1 = 1;
+    /** The second format, without scopes: still read. */
+    static final int FORMAT_VERSION_2 = 2;
     static final int HEADER_BYTES = 16;
     static final int CHECKSUM_BYTES = 4;
     /** Far above any real config; bounds what a corrupt length field can make us allocate. */
@@ -82,6 +92,20 @@ final class SnapshotCodec {
                 out.writeLong(entry.getValue().getEpochSecond());
                 out.writeInt(entry.getValue().getNano());
             }
+            ProxyScopes scopes = stored.snapshot().scopes();
+            out.writeInt(scopes.known() ? 1 : 0);
+            out.writeInt(scopes.byProxy().size());
+            for (Map.Entry<String, ProxyScopes.Scope> proxy : scopes.byProxy().entrySet()) {
+                writeBlob(out, ByteString.copyFromUtf8(proxy.getKey()));
+                out.writeInt(proxy.getValue().names().size());
+                for (Map.Entry<String, SortedSet<String>> type : proxy.getValue().names().entrySet()) {
+                    writeBlob(out, ByteString.copyFromUtf8(type.getKey()));
+                    out.writeInt(type.getValue().size());
+                    for (String name : type.getValue()) {
+                        writeBlob(out, ByteString.copyFromUtf8(name));
+                    }
+                }
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e); // in-memory stream: cannot happen
         }
@@ -110,9 +134,9 @@ final class SnapshotCodec {
         }
         ByteBuffer in = ByteBuffer.wrap(file);
         int format = in.getInt(MAGIC.length);
-        if (format != FORMAT_VERSION && format != FORMAT_VERSION_1) {
+        if (format < FORMAT_VERSION_1 || format > FORMAT_VERSION) {
             throw new SnapshotFormatException("unsupported format version " + format + " (this build reads "
-                    + FORMAT_VERSION_1 + " and " + FORMAT_VERSION + ")");
+                    + FORMAT_VERSION_1 + " to " + FORMAT_VERSION + ")");
         }
         int payloadLength = in.getInt(MAGIC.length + 4);
         if (payloadLength < 0 || payloadLength > MAX_PAYLOAD_BYTES) {
@@ -171,7 +195,7 @@ final class SnapshotCodec {
             }
         }
         TreeMap<ResourceKey, Instant> firstServed = new TreeMap<>();
-        if (format >= FORMAT_VERSION) {
+        if (format >= FORMAT_VERSION_2) {
             int count = in.count("first-served count");
             for (int i = 0; i < count; i++) {
                 ResourceKey key = new ResourceKey(in.string("group"), in.string("kind"), in.string("namespace"),
@@ -187,8 +211,44 @@ final class SnapshotCodec {
                 }
             }
         }
+        ProxyScopes scopes = format >= FORMAT_VERSION ? scopes(in) : ProxyScopes.UNKNOWN;
         in.expectEnd();
-        return new StoredSnapshot(new XdsSnapshot(version, resources), savedAt, savedBy, firstServed);
+        return new StoredSnapshot(new XdsSnapshot(version, resources, scopes), savedAt, savedBy, firstServed);
+    }
+
+    private static ProxyScopes scopes(PayloadReader in) throws SnapshotFormatException {
+        int known = in.int32("scopes known");
+        if (known != 0 && known != 1) {
+            throw in.malformed("scopes known is " + known + ", not 0 or 1");
+        }
+        int proxies = in.count("proxy count");
+        if (known == 0) {
+            if (proxies != 0) {
+                throw in.malformed("unknown scopes list " + proxies + " proxies");
+            }
+            return ProxyScopes.UNKNOWN;
+        }
+        TreeMap<String, ProxyScopes.Scope> byProxy = new TreeMap<>();
+        for (int p = 0; p < proxies; p++) {
+            String proxy = in.string("proxy name");
+            int types = in.count("scope type count");
+            TreeMap<String, SortedSet<String>> names = new TreeMap<>();
+            for (int t = 0; t < types; t++) {
+                String typeUrl = in.string("scope type URL");
+                int count = in.count("scope name count");
+                TreeSet<String> ofType = new TreeSet<>();
+                for (int n = 0; n < count; n++) {
+                    ofType.add(in.string("scope name"));
+                }
+                if (names.put(typeUrl, ofType) != null) {
+                    throw in.malformed("duplicate scope type " + typeUrl + " of proxy " + proxy);
+                }
+            }
+            if (byProxy.put(proxy, new ProxyScopes.Scope(names)) != null) {
+                throw in.malformed("duplicate scope of proxy " + proxy);
+            }
+        }
+        return ProxyScopes.of(byProxy);
     }
 
     private static Any parseAny(ByteString bytes, String typeUrl, String name) throws SnapshotFormatException {

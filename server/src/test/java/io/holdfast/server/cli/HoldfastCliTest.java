@@ -2,6 +2,7 @@ package io.holdfast.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.holdfast.xds.server.XdsAuthorisation;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -304,6 +305,25 @@ class HoldfastCliTest {
     run("serve", "--config-dir", tmp.toString(), "--xds-tls-cert", "a.pem", "--xds-tls-key", "a.key",
         "--xds-tls-client-ca", "ca.pem");
     assertThat(served.get(0).tls().orElseThrow().requiresClientCertificate()).isTrue();
+  }
+
+  @Test
+  void xdsAuthorisationIsProxyIdentityWithClientCertificatesAndRefusedWithoutThem() {
+    assertUsageError(run("serve", "--config-dir", tmp.toString(), "--xds-authorisation", "proxy-identity"),
+        "--xds-authorisation proxy-identity needs --xds-tls-client-ca", "holdfast serve");
+    assertUsageError(run("serve", "--config-dir", tmp.toString(), "--xds-tls-cert", "a.pem", "--xds-tls-key",
+        "a.key", "--xds-authorisation", "proxy-identity"),
+        "--xds-authorisation proxy-identity needs --xds-tls-client-ca", "holdfast serve");
+    assertUsageError(run("serve", "--config-dir", tmp.toString(), "--xds-authorisation", "everyone"),
+        "--xds-authorisation must be none or proxy-identity, got 'everyone'", "holdfast serve");
+    run("serve", "--config-dir", tmp.toString());
+    assertThat(served.get(0).xdsAuthorisation()).isEqualTo(XdsAuthorisation.NONE);
+    run("serve", "--config-dir", tmp.toString(), "--xds-tls-cert", "a.pem", "--xds-tls-key", "a.key",
+        "--xds-tls-client-ca", "ca.pem");
+    assertThat(served.get(1).xdsAuthorisation()).isEqualTo(XdsAuthorisation.PROXY_IDENTITY);
+    run("serve", "--config-dir", tmp.toString(), "--xds-tls-cert", "a.pem", "--xds-tls-key", "a.key",
+        "--xds-tls-client-ca", "ca.pem", "--xds-authorisation", "none");
+    assertThat(served.get(2).xdsAuthorisation()).isEqualTo(XdsAuthorisation.NONE);
   }
 
   @Test

@@ -17,7 +17,7 @@ import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** File mode's first-served times in the snapshot file (format 2), and files of format 1 still read. */
+/** File mode's first-served times in the snapshot file (format 2 on), and files of format 1 still read. */
 class FirstServedStorageTest {
 
   private static final Instant T0 = Instant.parse("2026-12-02T10:15:30Z");
@@ -77,12 +77,18 @@ class FirstServedStorageTest {
     assertThat(loaded.firstServed()).isEmpty();
   }
 
-  /** The format 1 file of the same content: format 2 without its (empty) first-served section. */
+  /**
+   * The format 1 file of the same content: format 3 without its (empty) first-served section and its (unknown)
+   * scopes section.
+   */
   private static byte[] formatOne(byte[] v2) {
     ByteBuffer in = ByteBuffer.wrap(v2);
     int payload = in.getInt(12);
-    assertThat(in.getInt(SnapshotCodec.HEADER_BYTES + payload - 4)).as("empty first-served section").isZero();
-    int payloadV1 = payload - 4;
+    for (int tail = 4; tail <= 12; tail += 4) {
+      assertThat(in.getInt(SnapshotCodec.HEADER_BYTES + payload - tail))
+          .as("empty first-served section, unknown scopes").isZero();
+    }
+    int payloadV1 = payload - 12;
     ByteBuffer out = ByteBuffer.allocate(SnapshotCodec.HEADER_BYTES + payloadV1 + SnapshotCodec.CHECKSUM_BYTES);
     out.put(Arrays.copyOf(v2, 8)).putInt(SnapshotCodec.FORMAT_VERSION_1).putInt(payloadV1)
         .put(v2, SnapshotCodec.HEADER_BYTES, payloadV1);

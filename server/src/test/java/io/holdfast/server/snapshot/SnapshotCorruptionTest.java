@@ -73,7 +73,7 @@ class SnapshotCorruptionTest {
         byte[] future = valid.clone();
         ByteBuffer.wrap(future).putInt(8, SnapshotCodec.FORMAT_VERSION + 1);
 
-        assertUnusable(future, "unsupported format version 3 (this build reads 1 and 2)");
+        assertUnusable(future, "unsupported format version 4 (this build reads 1 to 3)");
     }
 
     @Test

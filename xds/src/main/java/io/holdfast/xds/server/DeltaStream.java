@@ -65,6 +65,8 @@ final class DeltaStream implements StreamObserver<DeltaDiscoveryRequest> {
       }
       return;
     }
+    tracker.refusedResources(state, type, registry.outOfView(state.viewer(), type,
+        request.getResourceNamesSubscribeList()));
     DeltaTypeState typeState = state.delta(type);
     if (typeState.awaitingReply()) {
       return; // the reply to the response in flight opens the next watch, with this request's changes applied
@@ -74,15 +76,19 @@ final class DeltaStream implements StreamObserver<DeltaDiscoveryRequest> {
       if (previous != null) {
         registry.cancel(previous);
       }
-      watches.put(type, registry.watch(this, type, typeState, TypeUrls.wildcardWhenUnnamed(type)));
+      watches.put(type, registry.watch(this, type, typeState, TypeUrls.wildcardWhenUnnamed(type),
+          state.viewer()));
     } catch (RuntimeException e) {
       log.error("xDS delta request ignored: opening its watch failed: stream={} type={}", state.id(),
           ClientText.token(type), e);
     }
   }
 
-  /** Sends {@code plan}, planned from snapshot {@code version}; called holding the registry's lock. */
-  void send(String type, DeltaTypeState typeState, DeltaTypeState.Plan plan, String version) {
+  /**
+   * Sends {@code plan}, planned from the view {@code version} of snapshot {@code sourceVersion} (equal when the
+   * stream sees everything); called holding the registry's lock.
+   */
+  void send(String type, DeltaTypeState typeState, DeltaTypeState.Plan plan, String version, String sourceVersion) {
     if (out.closed()) {
       return;
     }
@@ -93,7 +99,7 @@ final class DeltaStream implements StreamObserver<DeltaDiscoveryRequest> {
     List<byte[]> entries = new ArrayList<>(plan.resources().size());
     plan.resources().values().forEach(packed -> entries.add(packed.deltaEntry()));
     // Recorded before it is sent, so the proxy's reply always finds it.
-    typeState.sent(nonce, version, plan);
+    typeState.sent(nonce, version, plan, sourceVersion);
     tracker.pushed(type);
     out.send(Encoded.delta(type, version, nonce, entries, plan.removed()));
   }

@@ -34,10 +34,12 @@ import java.util.TreeSet;
 final class DeltaTypeState {
 
   /**
-   * One delta response: its snapshot version, the resources (name to version), the removed names, and the
-   * snapshot the proxy holds (for the names it wants) once it ACKs this, if that is known.
+   * One delta response: its snapshot version (the served view's), the resources (name to version), the removed
+   * names, the snapshot the proxy holds (for the names it wants) once it ACKs this, if that is known, and the
+   * version of the whole snapshot it came from, which a NACK of it reports.
    */
-  record Sent(String version, Map<String, String> resources, List<String> removed, Sync syncTo) {
+  record Sent(String version, Map<String, String> resources, List<String> removed, Sync syncTo,
+      String sourceVersion) {
   }
 
   /**
@@ -192,7 +194,7 @@ final class DeltaTypeState {
     }
     sent.removed().forEach(this::forgetHeld);
     List<String> names = new ArrayList<>(new TreeSet<>(sent.resources().keySet()));
-    return Reply.nack(sent.version(), names);
+    return Reply.nack(sent.sourceVersion(), names);
   }
 
   /**
@@ -357,14 +359,18 @@ final class DeltaTypeState {
     for (Resource resource : response.getResourcesList()) {
       versions.put(resource.getName(), resource.getVersion());
     }
-    record(response.getNonce(), response.getSystemVersionInfo(), versions, response.getRemovedResourcesList());
+    record(response.getNonce(), response.getSystemVersionInfo(), versions, response.getRemovedResourcesList(),
+        response.getSystemVersionInfo());
   }
 
-  /** Records that {@code plan}, planned from the snapshot {@code version}, went out under {@code nonce}. */
-  synchronized void sent(String nonce, String version, Plan plan) {
+  /**
+   * Records that {@code plan}, planned from the snapshot (view) {@code version} of the snapshot
+   * {@code sourceVersion}, went out under {@code nonce}.
+   */
+  synchronized void sent(String nonce, String version, Plan plan, String sourceVersion) {
     Map<String, String> versions = new TreeMap<>();
     plan.resources().forEach((name, packed) -> versions.put(name, packed.version()));
-    record(nonce, version, versions, plan.removed());
+    record(nonce, version, versions, plan.removed(), sourceVersion);
   }
 
   /** True while a response sent on this stream has had no reply (ACK or NACK) yet. */
@@ -372,9 +378,10 @@ final class DeltaTypeState {
     return !outstanding.isEmpty();
   }
 
-  private void record(String nonce, String version, Map<String, String> versions, List<String> removed) {
+  private void record(String nonce, String version, Map<String, String> versions, List<String> removed,
+      String sourceVersion) {
     Sync sync = pendingSync != null && pendingSync.version().equals(version) ? pendingSync : null;
     pendingSync = null;
-    outstanding.put(nonce, new Sent(version, Map.copyOf(versions), List.copyOf(removed), sync));
+    outstanding.put(nonce, new Sent(version, Map.copyOf(versions), List.copyOf(removed), sync, sourceVersion));
   }
 }

@@ -66,14 +66,14 @@ final class DiscoveryService {
             .toBuilder(SOTW_REQUESTS, Encoded.MARSHALLER).build();
         descriptor.addMethod(sotw);
         methods.add(ServerMethodDefinition.create(sotw, ServerCalls.asyncBidiStreamingCall(
-            out -> new SotwStream(ads, tracker.opened(typeUrl), registry, tracker,
+            out -> new SotwStream(ads, tracker.opened(typeUrl, viewer()), registry, tracker,
                 (ServerCallStreamObserver<Encoded>) out))));
       } else if (bidi && prototype instanceof DeltaDiscoveryRequest) {
         MethodDescriptor<DeltaDiscoveryRequest, Encoded> delta = ((MethodDescriptor<DeltaDiscoveryRequest, ?>) method)
             .toBuilder(DELTA_REQUESTS, Encoded.MARSHALLER).build();
         descriptor.addMethod(delta);
         methods.add(ServerMethodDefinition.create(delta, ServerCalls.asyncBidiStreamingCall(
-            out -> new DeltaStream(ads, tracker.opened(typeUrl), registry, tracker,
+            out -> new DeltaStream(ads, tracker.opened(typeUrl, viewer()), registry, tracker,
                 (ServerCallStreamObserver<Encoded>) out))));
       } else {
         descriptor.addMethod(method);
@@ -84,6 +84,18 @@ final class DiscoveryService {
     methods.forEach(definition::addMethod);
     return definition.build();
   }
+
+  /**
+   * The calling stream's viewer, set by {@link ProxyAuthorisation}, which every call passes through. Should a call
+   * ever arrive without one, it sees nothing: a proxy name no scope has (never the whole snapshot).
+   */
+  private static Viewer viewer() {
+    Viewer viewer = ProxyAuthorisation.VIEWER.get();
+    return viewer != null ? viewer : Viewer.proxy(UNAUTHORISED);
+  }
+
+  /** A proxy name that matches no scope: Gateways' proxy names cannot contain a NUL. */
+  private static final String UNAUTHORISED = "\u0000unauthorised";
 
   private static <Q, R> ServerMethodDefinition<Q, R> unimplemented(MethodDescriptor<Q, R> method) {
     return ServerMethodDefinition.create(method, ServerCalls.asyncUnaryCall(

@@ -3,13 +3,16 @@ package io.holdfast.xds.server;
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Message;
+import io.holdfast.xds.snapshot.ProxyScopes;
 import io.holdfast.xds.snapshot.XdsSnapshot;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -72,6 +75,10 @@ final class IndexedSnapshot {
   private final Map<String, Map<String, Packed>> packed;
   private final Map<String, List<String>> changedSincePrevious;
   private final Map<SotwQuestion, SotwPlan> plans = new ConcurrentHashMap<>();
+  /** Views by proxy name ({@link #view}); {@link #NO_SCOPE} for the empty view. */
+  private final Map<String, IndexedSnapshot> views = new ConcurrentHashMap<>();
+  /** The key of the empty view: no proxy name is empty ({@link ProxyIdentity#valid}). */
+  private static final String NO_SCOPE = "";
 
   private IndexedSnapshot(XdsSnapshot snapshot, long previousSerial, Map<String, Map<String, Packed>> packed,
       Map<String, List<String>> changedSincePrevious) {
@@ -88,7 +95,6 @@ final class IndexedSnapshot {
    */
   static IndexedSnapshot of(XdsSnapshot snapshot, IndexedSnapshot previous) {
     Map<String, Map<String, Packed>> all = new HashMap<>();
-    Map<String, List<String>> changed = new HashMap<>();
     snapshot.resources().forEach((type, byName) -> {
       SortedMap<String, Message> old = previous == null ? null : previous.snapshot.ofType(type);
       Map<String, Packed> before = previous == null ? Map.of() : previous.packed.getOrDefault(type, Map.of());
@@ -109,6 +115,13 @@ final class IndexedSnapshot {
       });
       all.put(type, Map.copyOf(packs));
     });
+    return indexed(snapshot, all, previous);
+  }
+
+  /** {@code snapshot} with its packed resources, and what changed since {@code previous} (may be null). */
+  private static IndexedSnapshot indexed(XdsSnapshot snapshot, Map<String, Map<String, Packed>> all,
+      IndexedSnapshot previous) {
+    Map<String, List<String>> changed = new HashMap<>();
     if (previous != null) {
       // Per type, the names added, removed or given new content (a new Packed instance) since `previous`.
       Set<String> types = new HashSet<>(all.keySet());
@@ -128,6 +141,67 @@ final class IndexedSnapshot {
     }
     return new IndexedSnapshot(snapshot, previous == null ? 0 : previous.serial, Map.copyOf(all),
         Map.copyOf(changed));
+  }
+
+  /**
+   * The part of this snapshot proxy {@code proxyName} may be served, as a snapshot of its own (version: the
+   * content hash of the view); null if this snapshot has no scopes (a snapshot built without them is served to
+   * no proxy). Computed on first use and kept with this snapshot, so there is at most one view per proxy name
+   * of the scopes (bounded by the Gateways' proxy names), plus one empty view shared by every other name.
+   */
+  IndexedSnapshot view(String proxyName) {
+    ProxyScopes scopes = snapshot.scopes();
+    if (!scopes.known()) {
+      return null;
+    }
+    Optional<ProxyScopes.Scope> scope = scopes.of(proxyName);
+    if (scope.isEmpty()) {
+      return views.computeIfAbsent(NO_SCOPE, n -> viewOf(ProxyScopes.Scope.EMPTY, null));
+    }
+    return views.computeIfAbsent(proxyName, n -> viewOf(scope.get(), null));
+  }
+
+  /**
+   * Computes now the views {@code previous} had computed (the proxies that are connected), each indexed against
+   * its previous view, so a delta stream synced to the old view is planned from the names that changed. Called
+   * by the publisher before this snapshot is made current; the views keep no reference to {@code previous}.
+   */
+  void viewsFollowing(IndexedSnapshot previous) {
+    if (previous == null || !snapshot.scopes().known()) {
+      return;
+    }
+    previous.views.forEach((proxyName, before) -> {
+      if (!proxyName.equals(NO_SCOPE)) {
+        snapshot.scopes().of(proxyName).ifPresent(scope -> views.put(proxyName, viewOf(scope, before)));
+      }
+    });
+  }
+
+  /** This snapshot's resources in {@code scope}, sharing their packed forms; indexed against {@code previous}. */
+  private IndexedSnapshot viewOf(ProxyScopes.Scope scope, IndexedSnapshot previous) {
+    Map<String, Map<String, Packed>> packs = new HashMap<>();
+    TreeMap<String, SortedMap<String, Message>> resources = new TreeMap<>();
+    StringBuilder fingerprint = new StringBuilder();
+    scope.names().forEach((type, names) -> {
+      SortedMap<String, Message> ofType = snapshot.ofType(type);
+      Map<String, Packed> packedOfType = packed.getOrDefault(type, Map.of());
+      Map<String, Packed> inView = new HashMap<>();
+      TreeMap<String, Message> messages = new TreeMap<>();
+      for (String name : names) {
+        Packed p = packedOfType.get(name);
+        if (p != null) {
+          inView.put(name, p);
+          messages.put(name, ofType.get(name));
+          fingerprint.append(type).append('\u0000').append(name).append('\u0000').append(p.version()).append('\u0001');
+        }
+      }
+      if (!inView.isEmpty()) {
+        packs.put(type, Map.copyOf(inView));
+        resources.put(type, messages);
+      }
+    });
+    XdsSnapshot scoped = new XdsSnapshot(Hashes.of(fingerprint.toString()), resources, ProxyScopes.UNKNOWN);
+    return indexed(scoped, packs, previous);
   }
 
   /** Unique per indexed snapshot in this JVM (never 0). */

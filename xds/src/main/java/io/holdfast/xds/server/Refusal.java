@@ -13,7 +13,9 @@ enum Refusal {
   /** More types than {@link #MAX_TYPES_PER_STREAM} on one stream, each of which would keep state. */
   TOO_MANY_TYPES(Status.Code.RESOURCE_EXHAUSTED),
   /** More names than {@link XdsLimits#maxNamesPerStream()} on one stream. */
-  TOO_MANY_NAMES(Status.Code.RESOURCE_EXHAUSTED);
+  TOO_MANY_NAMES(Status.Code.RESOURCE_EXHAUSTED),
+  /** Authorisation {@code proxy-identity}: the stream's TLS client certificate names no proxy. */
+  NO_PROXY_IDENTITY(Status.Code.PERMISSION_DENIED);
 
   /**
    * Distinct type URLs one stream may ask for: Envoy knows about ten xDS types; each type asked keeps state on the

@@ -73,17 +73,22 @@ final class SotwStream implements StreamObserver<DiscoveryRequest> {
       if (slot.watch != null) {
         registry.cancel(slot.watch);
       }
+      tracker.refusedResources(state, type, registry.outOfView(state.viewer(), type,
+          request.getResourceNamesList()));
       boolean forceEndpoints = ads && clusterSent && TypeUrls.ENDPOINT.equals(type);
       slot.watch = registry.watch(this, type, state.sotw(type),
-          SotwQuestion.of(type, request.getResourceNamesList()), forceEndpoints);
+          SotwQuestion.of(type, request.getResourceNamesList()), forceEndpoints, state.viewer());
     } catch (RuntimeException e) {
       log.error("xDS request ignored: opening its watch failed: stream={} type={}", state.id(),
           ClientText.token(type), e);
     }
   }
 
-  /** Sends {@code plan}, the answer for the type of {@code typeState}; called holding the registry's lock. */
-  void send(SotwTypeState typeState, SotwPlan plan) {
+  /**
+   * Sends {@code plan}, the answer for the type of {@code typeState} from the view of snapshot
+   * {@code sourceVersion}; called holding the registry's lock.
+   */
+  void send(SotwTypeState typeState, SotwPlan plan, String sourceVersion) {
     if (out.closed()) {
       return;
     }
@@ -93,7 +98,7 @@ final class SotwStream implements StreamObserver<DiscoveryRequest> {
       nonce = Long.toString(nextNonce++);
     }
     // Recorded before it is sent, so the proxy's reply always finds it.
-    typeState.sent(new SotwTypeState.Sent(plan.version(), plan.key(), plan.names()), nonce);
+    typeState.sent(new SotwTypeState.Sent(plan.version(), plan.key(), plan.names(), sourceVersion), nonce);
     slots.computeIfAbsent(type, t -> new Slot()).latestNonce = nonce;
     if (TypeUrls.CLUSTER.equals(type)) {
       clusterSent = true;

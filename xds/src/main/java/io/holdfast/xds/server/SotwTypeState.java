@@ -20,8 +20,16 @@ final class SotwTypeState {
   /** Nonces remembered; the server only honours replies to the latest one, a few spare cover races. */
   private static final int REMEMBERED_NONCES = 8;
 
-  /** One response: its snapshot version, its {@link SotwPlan#key()} and resource names. */
-  record Sent(String version, String key, List<String> names) {
+  /**
+   * One response: its version (the served view's), its {@link SotwPlan#key()} and resource names, and the
+   * version of the whole snapshot it was served from ({@code sourceVersion}; the same as {@code version} when the
+   * stream sees everything), which is what a NACK of it reports, so statuses attribute it to the build.
+   */
+  record Sent(String version, String key, List<String> names, String sourceVersion) {
+
+    Sent(String version, String key, List<String> names) {
+      this(version, key, names, version);
+    }
   }
 
   private static final class Tracked {
@@ -73,7 +81,7 @@ final class SotwTypeState {
     tracked.nacked = true;
     accepted = null;
     rejected = tracked.sent;
-    return Reply.nack(tracked.sent.version(), tracked.sent.names());
+    return Reply.nack(tracked.sent.sourceVersion(), tracked.sent.names());
   }
 
   /** The snapshot version of the last response the proxy ACKed; null if it has ACKed none on this stream. */

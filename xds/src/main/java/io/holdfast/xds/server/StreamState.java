@@ -18,6 +18,7 @@ final class StreamState {
 
   private final long id;
   private final String defaultTypeUrl;
+  private final Viewer viewer;
   private volatile String nodeId = "";
   private final Map<String, SotwTypeState> sotw = new ConcurrentHashMap<>();
   private final Map<String, DeltaTypeState> delta = new ConcurrentHashMap<>();
@@ -29,10 +30,16 @@ final class StreamState {
   /**
    * @param id             the stream id (unique per server)
    * @param defaultTypeUrl the type of a per-type stream; empty for ADS
+   * @param viewer         whose view of the snapshot the stream is served
    */
-  StreamState(long id, String defaultTypeUrl) {
+  StreamState(long id, String defaultTypeUrl, Viewer viewer) {
     this.id = id;
     this.defaultTypeUrl = defaultTypeUrl;
+    this.viewer = viewer;
+  }
+
+  Viewer viewer() {
+    return viewer;
   }
 
   long id() {

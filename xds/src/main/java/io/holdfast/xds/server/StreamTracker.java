@@ -79,11 +79,15 @@ final class StreamTracker {
     return streams.size();
   }
 
-  /** Registers a new stream; {@code defaultTypeUrl} is the type of a per-type stream, empty for ADS. */
-  StreamState opened(String defaultTypeUrl) {
-    StreamState stream = new StreamState(ids.getAndIncrement(), defaultTypeUrl);
+  /**
+   * Registers a new stream; {@code defaultTypeUrl} is the type of a per-type stream, empty for ADS; {@code viewer}
+   * whose view it is served.
+   */
+  StreamState opened(String defaultTypeUrl, Viewer viewer) {
+    StreamState stream = new StreamState(ids.getAndIncrement(), defaultTypeUrl, viewer);
     streams.put(stream.id(), stream);
-    log.debug("xDS stream opened: stream={} type={}", stream.id(), defaultTypeUrl.isEmpty() ? "ADS" : defaultTypeUrl);
+    log.debug("xDS stream opened: stream={} type={} proxy={}", stream.id(),
+        defaultTypeUrl.isEmpty() ? "ADS" : defaultTypeUrl, ClientText.token(viewer.toString()));
     return stream;
   }
 
@@ -188,6 +192,16 @@ final class StreamTracker {
           ClientText.token(request.getResponseNonce()));
     }
     return reply;
+  }
+
+  /** Counts names asked for outside the stream's scope ({@link WatchRegistry#outOfView}). */
+  void refusedResources(StreamState stream, String typeUrl, int count) {
+    if (count > 0) {
+      metrics.refusedResources(typeUrl, count);
+      log.debug("xDS names outside the proxy's scope answered as absent: node={} stream={} proxy={} type={}"
+          + " names={}", stream.nodeId(), stream.id(), ClientText.token(stream.viewer().toString()),
+          TypeUrls.shortName(typeUrl), count);
+    }
   }
 
   /** Counts a response sent. */

@@ -3,6 +3,7 @@ package io.holdfast.xds.server;
 import io.holdfast.xds.snapshot.XdsSnapshot;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -14,7 +15,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The current snapshot and the open watches of all streams. A watch is answered at once when its stream needs
  * something from the current snapshot, otherwise kept open and re-examined on each new snapshot. What a stream
- * needs is decided by its {@link SotwTypeState} / {@link DeltaTypeState}.
+ * needs is decided by its {@link SotwTypeState} / {@link DeltaTypeState}, from what its {@link Viewer} may see of
+ * the current snapshot: all of it, or its proxy's view ({@link IndexedSnapshot#view}). A publish computes the new
+ * views of the proxies that had one before it takes the lock; a proxy's first view is computed on first use.
  *
  * <p>Threading: publishers are serialised by their own lock; one lock guards the snapshot and the open watches;
  * answers are sent while holding it (sending only queues the encoded bytes on the gRPC stream), which keeps every
@@ -31,10 +34,13 @@ final class WatchRegistry {
     private final String typeUrl;
     private final SotwTypeState state;
     private final SotwQuestion question;
+    private final Viewer viewer;
     private volatile boolean cancelled;
 
-    private SotwWatch(SotwStream stream, String typeUrl, SotwTypeState state, SotwQuestion question) {
+    private SotwWatch(SotwStream stream, String typeUrl, SotwTypeState state, SotwQuestion question,
+        Viewer viewer) {
       this.stream = stream;
+      this.viewer = viewer;
       this.typeUrl = typeUrl;
       this.state = state;
       this.question = question;
@@ -47,10 +53,13 @@ final class WatchRegistry {
     private final String typeUrl;
     private final DeltaTypeState state;
     private final boolean wildcard;
+    private final Viewer viewer;
     private volatile boolean cancelled;
 
-    private DeltaWatch(DeltaStream stream, String typeUrl, DeltaTypeState state, boolean wildcard) {
+    private DeltaWatch(DeltaStream stream, String typeUrl, DeltaTypeState state, boolean wildcard,
+        Viewer viewer) {
       this.stream = stream;
+      this.viewer = viewer;
       this.typeUrl = typeUrl;
       this.state = state;
       this.wildcard = wildcard;
@@ -79,6 +88,7 @@ final class WatchRegistry {
       // Hash outside the watch lock so requests are not held up; publishers are serialised, so `before` stays
       // the current snapshot until the swap below.
       IndexedSnapshot next = IndexedSnapshot.of(snapshot, before);
+      next.viewsFollowing(before);
       answerAll(next, before == null ? "none" : before.version());
       return true;
     }
@@ -115,8 +125,8 @@ final class WatchRegistry {
    * snapshot; {@code forceEndpoints} sends EDS even if the proxy has it (see {@link SotwTypeState#shouldSend}).
    */
   SotwWatch watch(SotwStream stream, String typeUrl, SotwTypeState state, SotwQuestion question,
-      boolean forceEndpoints) {
-    var watch = new SotwWatch(stream, typeUrl, state, question);
+      boolean forceEndpoints, Viewer viewer) {
+    var watch = new SotwWatch(stream, typeUrl, state, question, viewer);
     synchronized (lock) {
       if (current != null && answer(watch, current, forceEndpoints)) {
         return watch;
@@ -127,8 +137,8 @@ final class WatchRegistry {
   }
 
   /** Opens a delta watch, answered at once if the stream needs something from the current snapshot. */
-  DeltaWatch watch(DeltaStream stream, String typeUrl, DeltaTypeState state, boolean wildcard) {
-    var watch = new DeltaWatch(stream, typeUrl, state, wildcard);
+  DeltaWatch watch(DeltaStream stream, String typeUrl, DeltaTypeState state, boolean wildcard, Viewer viewer) {
+    var watch = new DeltaWatch(stream, typeUrl, state, wildcard, viewer);
     synchronized (lock) {
       if (current != null && answer(watch, current)) {
         return watch;
@@ -136,6 +146,28 @@ final class WatchRegistry {
       delta.computeIfAbsent(typeUrl, t -> new LinkedHashSet<>()).add(watch);
     }
     return watch;
+  }
+
+  /**
+   * How many of {@code names} of {@code typeUrl} the current snapshot has but {@code viewer} may not see: asked
+   * for by name outside the proxy's scope (they are answered as absent, exactly like names that do not exist).
+   */
+  int outOfView(Viewer viewer, String typeUrl, List<String> names) {
+    if (viewer.everything() || names.isEmpty()) {
+      return 0;
+    }
+    IndexedSnapshot snapshot = current().orElse(null);
+    IndexedSnapshot view = snapshot == null ? null : viewer.select(snapshot);
+    if (view == null) {
+      return 0;
+    }
+    int refused = 0;
+    for (String name : names) {
+      if (snapshot.packed(typeUrl, name) != null && view.packed(typeUrl, name) == null) {
+        refused++;
+      }
+    }
+    return refused;
   }
 
   void cancel(SotwWatch watch) {
@@ -149,13 +181,17 @@ final class WatchRegistry {
   }
 
   /** Sends the SotW answer if the stream needs it; true when the watch is finished (answered or gone). */
-  private static boolean answer(SotwWatch watch, IndexedSnapshot snapshot, boolean forceEndpoints) {
+  private static boolean answer(SotwWatch watch, IndexedSnapshot current, boolean forceEndpoints) {
+    IndexedSnapshot snapshot = watch.viewer.select(current);
+    if (snapshot == null) {
+      return false; // a snapshot without scopes is served to no proxy: wait for one with them
+    }
     try {
       SotwPlan plan = snapshot.sotwPlan(watch.question);
       if (!watch.state.shouldSend(plan, snapshot.version(), forceEndpoints)) {
         return false;
       }
-      watch.stream.send(watch.state, plan);
+      watch.stream.send(watch.state, plan, current.version());
       return true;
     } catch (RuntimeException e) {
       // Keep the watch: the next snapshot retries, and a closing stream cancels it.
@@ -165,13 +201,17 @@ final class WatchRegistry {
   }
 
   /** Sends the delta answer if the stream needs one; true when the watch is finished (answered or gone). */
-  private static boolean answer(DeltaWatch watch, IndexedSnapshot snapshot) {
+  private static boolean answer(DeltaWatch watch, IndexedSnapshot current) {
+    IndexedSnapshot snapshot = watch.viewer.select(current);
+    if (snapshot == null) {
+      return false; // a snapshot without scopes is served to no proxy: wait for one with them
+    }
     try {
       Optional<DeltaTypeState.Plan> plan = watch.state.plan(snapshot, watch.typeUrl, watch.wildcard);
       if (plan.isEmpty()) {
         return false;
       }
-      watch.stream.send(watch.typeUrl, watch.state, plan.get(), snapshot.version());
+      watch.stream.send(watch.typeUrl, watch.state, plan.get(), snapshot.version(), current.version());
       return true;
     } catch (RuntimeException e) {
       log.warn("xDS delta response failed: type={} version={}", watch.typeUrl, snapshot.version(), e);

@@ -5,7 +5,10 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The one snapshot every proxy is served, and the open xDS watches waiting for it to change. Thread-safe.
+ * The snapshot proxies are served, and the open xDS watches waiting for it to change. Thread-safe. A stream sees
+ * the whole snapshot under authorisation {@code none}, or its proxy's view of it (the resources of its
+ * {@link io.holdfast.xds.snapshot.ProxyScopes scope}, versioned by their own content hash) under
+ * {@code proxy-identity}; a snapshot without scopes is served to no proxy.
  *
  * <p>Until the first {@link #setSnapshot} nothing is answered (an empty answer would delete a reconnecting
  * proxy's config); watches opened meanwhile are answered when it arrives. A snapshot stays served until

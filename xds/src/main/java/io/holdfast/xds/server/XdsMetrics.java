@@ -11,7 +11,9 @@ import java.util.function.IntSupplier;
  * The xDS server's meters: {@code holdfast_xds_streams} (open streams), {@code holdfast_xds_pushes_total} and
  * {@code holdfast_xds_nacks_total}, both tagged {@code type} with the resource message name (e.g. Listener),
  * registered at 0 for every type the server sends; {@code holdfast_xds_refused_streams_total{reason}}, streams
- * closed for exceeding a limit ({@link Refusal}), registered at 0 for every reason; and
+ * closed for exceeding a limit or for want of a proxy identity ({@link Refusal}), registered at 0 for every
+ * reason; {@code holdfast_xds_refused_resources_total{type}}, resource names a stream asked for that exist but
+ * are outside its proxy's scope (answered as absent), registered at 0 for every type; and
  * {@code holdfast_xds_proxy_streams{node}} ({@link ProxyPresence}).
  */
 final class XdsMetrics {
@@ -22,10 +24,14 @@ final class XdsMetrics {
   private static final String PUSHES_HELP = "xDS responses sent";
   private static final String NACKS_HELP = "xDS responses rejected by proxies";
   static final String REFUSED = "holdfast.xds.refused.streams";
+  static final String REFUSED_RESOURCES = "holdfast.xds.refused.resources";
+  private static final String REFUSED_RESOURCES_HELP =
+      "xDS resource names asked for outside the asking proxy's scope, answered as absent";
 
   private final MeterRegistry registry;
   private final Map<String, Counter> pushes = new ConcurrentHashMap<>();
   private final Map<String, Counter> nacks = new ConcurrentHashMap<>();
+  private final Map<String, Counter> refusedResources = new ConcurrentHashMap<>();
   private final Map<Refusal, Counter> refused = new java.util.EnumMap<>(Refusal.class);
   private Gauge streams;
   private ProxyPresence presence;
@@ -37,10 +43,11 @@ final class XdsMetrics {
     for (String typeUrl : TypeUrls.SENT) {
       counter(pushes, PUSHES, PUSHES_HELP, typeUrl);
       counter(nacks, NACKS, NACKS_HELP, typeUrl);
+      counter(refusedResources, REFUSED_RESOURCES, REFUSED_RESOURCES_HELP, typeUrl);
     }
     for (Refusal reason : Refusal.values()) {
       refused.put(reason, Counter.builder(REFUSED)
-          .description("xDS streams closed for exceeding a limit")
+          .description("xDS streams closed for exceeding a limit or for want of a proxy identity")
           .tag("reason", reason.label())
           .register(registry));
     }
@@ -60,6 +67,13 @@ final class XdsMetrics {
 
   void pushed(String typeUrl) {
     counter(pushes, PUSHES, PUSHES_HELP, typeUrl).increment();
+  }
+
+  /** {@code count} names of {@code typeUrl} were asked for outside the asking proxy's scope. */
+  void refusedResources(String typeUrl, int count) {
+    if (count > 0 && TypeUrls.SENT.contains(typeUrl)) {
+      counter(refusedResources, REFUSED_RESOURCES, REFUSED_RESOURCES_HELP, typeUrl).increment(count);
+    }
   }
 
   void nacked(String typeUrl) {

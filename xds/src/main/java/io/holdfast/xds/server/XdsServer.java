@@ -3,6 +3,7 @@ package io.holdfast.xds.server;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.Server;
 import io.grpc.ServerCredentials;
+import io.grpc.ServerInterceptors;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.holdfast.ir.NackEvent;
 import io.holdfast.ir.NackListener;
@@ -147,7 +148,8 @@ public final class XdsServer implements AutoCloseable {
         builder.maxConnectionAge(limits.maxConnectionAge().toNanos(), TimeUnit.NANOSECONDS)
             .maxConnectionAgeGrace(limits.maxConnectionAgeGrace().toNanos(), TimeUnit.NANOSECONDS);
       }
-      discovery.services().forEach(builder::addService);
+      var authorisation = new ProxyAuthorisation(settings.authorisation(), metrics);
+      discovery.services().forEach(service -> builder.addService(ServerInterceptors.intercept(service, authorisation)));
       Server server = builder.build();
       try {
         server.start();
@@ -155,7 +157,8 @@ public final class XdsServer implements AutoCloseable {
         throw new UncheckedIOException("cannot bind xDS server to " + address, e);
       }
       metrics.bindStreams(tracker::openStreams);
-      log.info("xDS server listening: address={} port={} limits={}", address, server.getPort(), limits);
+      log.info("xDS server listening: address={} port={} authorisation={} limits={}", address, server.getPort(),
+          settings.authorisation().flagValue(), limits);
       return new XdsServer(server, tracker, metrics, settings);
     }
   }

@@ -25,11 +25,16 @@ import java.util.TreeMap;
  * <p>{@code version} is a hash of the content (see {@link #contentVersion}), so an unchanged config yields an
  * equal version and never causes a push.
  *
- * @param version   content hash of all resources
+ * <p>{@code scopes} says which resources each proxy may be served (see {@link ProxyScopes}); when known, it is
+ * folded into the version ({@link #scopedVersion}), so a change of scopes alone is a new version.
+ *
+ * @param version   content hash of all resources (and of the scopes, when known)
  * @param resources type URL (e.g. {@code type.googleapis.com/envoy.config.cluster.v3.Cluster}) to resources by
  *                  name; both levels sorted so iteration, hashing and persistence are deterministic
+ * @param scopes    the resources each proxy may be served; {@link ProxyScopes#UNKNOWN} if built without them
  */
-public record XdsSnapshot(String version, SortedMap<String, SortedMap<String, Message>> resources) {
+public record XdsSnapshot(String version, SortedMap<String, SortedMap<String, Message>> resources,
+    ProxyScopes scopes) {
 
   private static final byte[] ROUTE_CONFIGURATION_MARKER = "RouteConfiguration/v1\0".getBytes(StandardCharsets.UTF_8);
 
@@ -38,6 +43,36 @@ public record XdsSnapshot(String version, SortedMap<String, SortedMap<String, Me
     TreeMap<String, SortedMap<String, Message>> copy = new TreeMap<>();
     resources.forEach((type, byName) -> copy.put(type, Collections.unmodifiableSortedMap(new TreeMap<>(byName))));
     resources = Collections.unmodifiableSortedMap(copy);
+    Objects.requireNonNull(scopes, "scopes");
+  }
+
+  /** A snapshot without scopes ({@link ProxyScopes#UNKNOWN}). */
+  public XdsSnapshot(String version, SortedMap<String, SortedMap<String, Message>> resources) {
+    this(version, resources, ProxyScopes.UNKNOWN);
+  }
+
+  /** Builds a snapshot with {@code scopes}, versioned by {@link #scopedVersion} of its content. */
+  public static XdsSnapshot of(Map<String, ? extends Map<String, ? extends Message>> resources,
+      ProxyScopes scopes) {
+    TreeMap<String, SortedMap<String, Message>> sorted = new TreeMap<>();
+    resources.forEach((type, byName) -> sorted.put(type, new TreeMap<>(byName)));
+    return new XdsSnapshot(scopedVersion(contentVersion(sorted), scopes), sorted, scopes);
+  }
+
+  /**
+   * The version of a snapshot whose resources have the content version {@code resourcesVersion}: that version
+   * itself without scopes (so snapshots without scopes keep the versions they always had), else a hash of it and
+   * {@link ProxyScopes#digest}.
+   */
+  public static String scopedVersion(String resourcesVersion, ProxyScopes scopes) {
+    if (!scopes.known()) {
+      return resourcesVersion;
+    }
+    MessageDigest sha = sha256();
+    sha.update(resourcesVersion.getBytes(StandardCharsets.UTF_8));
+    sha.update((byte) 0);
+    sha.update(scopes.digest().getBytes(StandardCharsets.UTF_8));
+    return HexFormat.of().formatHex(sha.digest(), 0, 8);
   }
 
   /** Builds a snapshot whose version is the content hash of {@code resources}. */

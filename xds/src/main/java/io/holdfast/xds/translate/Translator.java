@@ -5,11 +5,13 @@ import io.envoyproxy.controlplane.cache.Resources;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
 import io.envoyproxy.envoy.config.route.v3.VirtualHost;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
+import io.holdfast.api.ResourceKey;
 import io.holdfast.ir.Cluster;
 import io.holdfast.ir.Ir;
 import io.holdfast.ir.Listener;
 import io.holdfast.ir.Origin;
 import io.holdfast.ir.Secret;
+import io.holdfast.xds.snapshot.ProxyScopes;
 import io.holdfast.xds.snapshot.XdsSnapshot;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
@@ -19,6 +21,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -68,14 +71,18 @@ public final class Translator {
     Memo memo = new Memo(last != null);
     Memo last = this.last != null ? this.last : new Memo(false);
     Output out = new Output();
+    ProxyScoping scoping = new ProxyScoping();
     for (Cluster cluster : ir.clusters()) {
       ClusterEntry entry = memo.clusters.get(last.clusters, cluster, Translator::cluster);
       out.put(Resources.V3.CLUSTER_TYPE_URL, entry.cluster(), cluster.origin(), entry.name());
       if (entry.loadAssignment() != null) {
         out.put(Resources.V3.ENDPOINT_TYPE_URL, entry.loadAssignment(), cluster.origin(), entry.name());
       }
+      scoping.cluster(cluster, entry.name(), entry.loadAssignment() != null);
     }
     for (Listener listener : ir.listeners()) {
+      List<String> routeNames = new ArrayList<>();
+      Set<ResourceKey> usedClusters = new LinkedHashSet<>();
       if (listener instanceof Listener.Socket socket) {
         String name = EnvoyNames.socket(socket);
         // Each HTTP chain's filters, from its virtual hosts' remembered facts rather than a scan of every route.
@@ -89,6 +96,7 @@ public final class Translator {
             for (io.holdfast.ir.VirtualHost host : http.virtualHosts()) {
               HostEntry entry = memo.envoyHosts.get(last.envoyHosts, host, Translator::envoyHost);
               hosts.add(entry.built());
+              usedClusters.addAll(entry.clusters());
               cors |= entry.cors();
               faults |= entry.faults();
             }
@@ -97,11 +105,15 @@ public final class Translator {
             // A lone chain's routes carry the listener's name and origin, as they always have.
             out.put(Resources.V3.ROUTE_TYPE_URL, routes, routesName.equals(name) ? socket.origin() : chain.origin(),
                 routesName);
+            routeNames.add(routesName);
+          } else if (chain instanceof Listener.FilterChain.Tcp tcp) {
+            tcp.clusters().forEach(target -> usedClusters.add(target.cluster()));
           }
         }
         // Rebuilt every time: there are few, and remembering one would mean comparing all its routes.
         out.put(Resources.V3.LISTENER_TYPE_URL, Built.of(ListenerTranslator.socket(socket, filters::get)),
             socket.origin(), name);
+        scoping.listener(socket, name, routeNames, usedClusters);
       } else if (listener instanceof Listener.ClientApi client) {
         Built host = memo.grpcHosts.get(last.grpcHosts, client.virtualHost(),
             h -> Built.of(RouteTranslator.virtualHost(h, RouteTranslator.Flavor.GRPC)));
@@ -113,13 +125,16 @@ public final class Translator {
         String routesName = EnvoyNames.apiRoutes(client.target());
         out.put(Resources.V3.ROUTE_TYPE_URL, memo.routes.get(last.routes, new RoutesKey(routesName, List.of(host)),
             Translator::routes), client.origin(), routesName);
+        usedClusters.addAll(memo.clientClusters.get(last.clientClusters, client.virtualHost(),
+            h -> ProxyScoping.clustersOf(h.routes())));
+        scoping.listener(client, EnvoyNames.apiListener(client.target()), List.of(routesName), usedClusters);
       }
     }
     for (Secret secret : ir.secrets()) {
       out.put(Resources.V3.SECRET_TYPE_URL, memo.secrets.get(last.secrets, secret,
           s -> Built.of(TlsTranslator.secret(s))), secret.origin(), secret.name());
     }
-    Translation translation = out.translation();
+    Translation translation = out.translation(scoping.scopes());
     this.last = memo; // only after success: a failed translation keeps the previous memory
     return translation;
   }
@@ -132,7 +147,7 @@ public final class Translator {
 
   private static HostEntry envoyHost(io.holdfast.ir.VirtualHost host) {
     return new HostEntry(Built.of(RouteTranslator.virtualHost(host, RouteTranslator.Flavor.ENVOY)),
-        HttpFilters.usesCors(host), HttpFilters.injectsFaults(host));
+        HttpFilters.usesCors(host), HttpFilters.injectsFaults(host), ProxyScoping.clustersOf(host.routes()));
   }
 
   /**
@@ -174,10 +189,11 @@ public final class Translator {
   }
 
   /**
-   * An Envoy virtual host and the facts about its routes the listener's HTTP filters depend on, so a listener is
-   * rebuilt from its hosts' facts without reading their routes.
+   * An Envoy virtual host and the facts about its routes the listener's HTTP filters and the proxies' scopes
+   * depend on (the clusters its routes use), so a listener is rebuilt from its hosts' facts without reading their
+   * routes.
    */
-  private record HostEntry(Built built, boolean cors, boolean faults) {
+  private record HostEntry(Built built, boolean cors, boolean faults, Set<ResourceKey> clusters) {
   }
 
   /** A cluster and, for EDS, its load assignment (null for DNS clusters, whose endpoints are inline). */
@@ -209,6 +225,7 @@ public final class Translator {
     final Cache<RoutesKey, Built> routes;
     final Cache<ApiKey, Built> apiListeners;
     final Cache<Secret, Built> secrets;
+    final Cache<io.holdfast.ir.VirtualHost, Set<ResourceKey>> clientClusters;
 
     /** @param byValue whether elements are also indexed by value, for the next build to find equal copies */
     Memo(boolean byValue) {
@@ -218,6 +235,7 @@ public final class Translator {
       routes = new Cache<>(byValue);
       apiListeners = new Cache<>(byValue);
       secrets = new Cache<>(byValue);
+      clientClusters = new Cache<>(byValue);
     }
   }
 
@@ -285,7 +303,7 @@ public final class Translator {
       }
     }
 
-    Translation translation() {
+    Translation translation(ProxyScopes scopes) {
       SortedMap<String, SortedMap<String, Message>> messages = new TreeMap<>();
       SortedMap<String, SortedMap<String, byte[]>> digests = new TreeMap<>();
       resources.forEach((type, byName) -> {
@@ -294,7 +312,8 @@ public final class Translator {
         digests.put(type, Sorted.of(sorted, built -> built.digest));
       });
       List<Map.Entry<String, Origin>> sortedOrigins = sortedByKey(origins);
-      return new Translation(new XdsSnapshot(XdsSnapshot.versionOfDigests(digests), messages),
+      String version = XdsSnapshot.scopedVersion(XdsSnapshot.versionOfDigests(digests), scopes);
+      return new Translation(new XdsSnapshot(version, messages, scopes),
           Sorted.of(sortedOrigins, Origin::object), Sorted.of(sortedOrigins, origin -> origin));
     }
 

@@ -61,7 +61,7 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * files under {@code tls/} that sslConfigs name as {@code tls/FILE}, as file mode reads them, and Kubernetes TLS
  * Secrets under {@code secrets/}, see {@link #withSecrets}) is loaded, validated
  * (certificate validity judged at {@link #NOW}), lowered by both front ends (Gateway API documents in the input
- * are lowered by the Gateway API front end, whose statuses are listed with their conditions) and translated; the statuses, snapshot version and every Envoy resource as protobuf JSON
+ * are lowered by the Gateway API front end, whose statuses are listed with their conditions) and translated; the statuses, snapshot version, every Envoy resource as protobuf JSON and each proxy's scope (names by type)
  * must equal {@code expected.json} exactly. Run with {@code -Dgolden.update=true} to rewrite the expected files
  * after an intended change, then review the diff.
  */
@@ -140,6 +140,13 @@ class GoldenTest {
     translation.snapshot().resources().forEach((type, byName) -> {
       ObjectNode ofType = resources.putObject(type);
       byName.forEach((resourceName, message) -> ofType.set(resourceName, toJson(message)));
+    });
+    // What each proxy may be served: the names per type of its Gateways' listeners and what they use.
+    ObjectNode scopes = root.putObject("scopes");
+    translation.snapshot().scopes().byProxy().forEach((proxy, scope) -> {
+      ObjectNode ofProxy = scopes.putObject(proxy);
+      scope.names().forEach((type, names) -> names.forEach(
+          ofProxy.putArray(type.substring(type.lastIndexOf('.') + 1))::add));
     });
     return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
   }

@@ -90,7 +90,9 @@ class IncrementalTranslationTest {
     Translation fresh = new Translator().translate(ir);
     assertThat(incremental.snapshot().resources()).as(when).isEqualTo(fresh.snapshot().resources());
     assertThat(incremental.snapshot().version()).as(when).isEqualTo(fresh.snapshot().version())
-        .isEqualTo(XdsSnapshot.contentVersion(fresh.snapshot().resources()));
+        .isEqualTo(XdsSnapshot.scopedVersion(XdsSnapshot.contentVersion(fresh.snapshot().resources()),
+            fresh.snapshot().scopes()));
+    assertThat(incremental.snapshot().scopes()).as(when).isEqualTo(fresh.snapshot().scopes());
     assertThat(incremental.fieldOrigins()).as(when).isEqualTo(fresh.fieldOrigins());
     assertThat(incremental.origins()).as(when).isEqualTo(fresh.origins());
   }
