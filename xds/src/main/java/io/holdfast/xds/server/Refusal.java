@@ -14,6 +14,8 @@ enum Refusal {
   TOO_MANY_TYPES(Status.Code.RESOURCE_EXHAUSTED),
   /** More names than {@link XdsLimits#maxNamesPerStream()} on one stream. */
   TOO_MANY_NAMES(Status.Code.RESOURCE_EXHAUSTED),
+  /** More concurrent streams on one connection than {@link XdsLimits#maxStreamsPerConnection()}. */
+  TOO_MANY_STREAMS(Status.Code.RESOURCE_EXHAUSTED),
   /** Authorisation {@code proxy-identity}: the stream's TLS client certificate names no proxy. */
   NO_PROXY_IDENTITY(Status.Code.PERMISSION_DENIED);
 

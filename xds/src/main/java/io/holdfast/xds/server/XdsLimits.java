@@ -7,8 +7,9 @@ import java.util.Objects;
  * What one xDS client may cost this server. Every limit has a reason; the defaults are meant to be far above what
  * a real Envoy (or grpc-java proxyless client) does, and far below what exhausts the server.
  *
- * @param maxStreamsPerConnection concurrent streams on one HTTP/2 connection, announced to the client as
- *                                SETTINGS_MAX_CONCURRENT_STREAMS; >= 1
+ * @param maxStreamsPerConnection concurrent streams on one HTTP/2 connection; one more is closed with
+ *                                RESOURCE_EXHAUSTED (HTTP/2's SETTINGS_MAX_CONCURRENT_STREAMS, announced at twice
+ *                                this, stops a client that ignores the status); >= 1
  * @param maxInboundMessageBytes  largest request message, bytes; >= 1
  * @param maxNodeIdLength         longest node id, and longest node cluster, in chars; a longer one closes the
  *                                stream with INVALID_ARGUMENT and nothing of it is kept; >= 1
@@ -29,8 +30,8 @@ public record XdsLimits(int maxStreamsPerConnection, int maxInboundMessageBytes,
 
   /**
    * 100: RFC 9113 advises a limit of at least 100 so as not to hold back parallelism. An Envoy opens one ADS
-   * stream, or one per type and one per SDS secret without ADS; when a server's limit is reached Envoy opens
-   * another connection and grpc-java queues the stream. Without a limit one connection held 10,000 streams.
+   * stream, or one per type and one per SDS secret without ADS (raise the limit for an Envoy with more than 100
+   * secrets and no ADS). Without a limit one connection held 10,000 streams.
    */
   public static final int DEFAULT_MAX_STREAMS_PER_CONNECTION = 100;
   /**

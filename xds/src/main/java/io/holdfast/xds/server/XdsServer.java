@@ -141,7 +141,7 @@ public final class XdsServer implements AutoCloseable {
       // it/bench.sh xds: server CPU per change -45% for delta, -8% for SotW at 2,000 streams). A request may
       // wait for the registry's lock while a snapshot is being pushed; the push never waits for an event loop.
       var builder = NettyServerBuilder.forAddress(address, credentials).directExecutor()
-          .maxConcurrentCallsPerConnection(limits.maxStreamsPerConnection())
+          .maxConcurrentCallsPerConnection(StreamsPerConnection.announcedLimit(limits.maxStreamsPerConnection()))
           .maxInboundMessageSize(limits.maxInboundMessageBytes())
           .maxRstFramesPerWindow(limits.maxResetsPerWindow(), (int) limits.resetWindow().getSeconds());
       if (!limits.maxConnectionAge().isZero()) {
@@ -149,7 +149,10 @@ public final class XdsServer implements AutoCloseable {
             .maxConnectionAgeGrace(limits.maxConnectionAgeGrace().toNanos(), TimeUnit.NANOSECONDS);
       }
       var authorisation = new ProxyAuthorisation(settings.authorisation(), metrics);
-      discovery.services().forEach(service -> builder.addService(ServerInterceptors.intercept(service, authorisation)));
+      var streamLimit = new StreamsPerConnection(limits.maxStreamsPerConnection(), metrics);
+      // intercept() runs the last interceptor first: the stream count is checked before authorisation.
+      discovery.services().forEach(service -> builder.addService(
+          ServerInterceptors.intercept(service, authorisation, streamLimit)));
       Server server = builder.build();
       try {
         server.start();

@@ -146,7 +146,7 @@ class XdsLimitsServingTest {
   }
 
   @Test
-  void streamsBeyondTheLimitPerConnectionWaitUntilOneCloses() {
+  void aStreamBeyondTheLimitPerConnectionIsRefusedWithAStatusWhileTheOthersKeepWorking() {
     XdsSnapshot v1 = config(10_001);
     harness.cache.setSnapshot(v1);
     AdsTestClient otherConnection = healthy();
@@ -159,15 +159,24 @@ class XdsLimitsServingTest {
     RawStream second = new RawStream(channel);
     await().atMost(WAIT).until(() -> first.responses.size() == 1 && second.responses.size() == 1);
 
+    // The limit is 2: grpc-java would queue a third stream forever had the server announced 2 in HTTP/2's
+    // SETTINGS; it announces more and refuses the third with a status the client sees.
     RawStream third = new RawStream(channel);
-    // The server announced 2 streams per connection: the client holds the third back, and the server serves
-    // no more than 2 from this connection.
-    await().during(Duration.ofMillis(500)).atMost(WAIT).until(() -> third.responses.isEmpty());
+    await().atMost(WAIT).until(() -> third.error != null);
+    assertThat(Status.fromThrowable(third.error).getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    assertThat(Status.fromThrowable(third.error).getDescription()).contains("too_many_streams", "2");
+    assertThat(third.responses).isEmpty();
+    assertThat(refused(Refusal.TOO_MANY_STREAMS)).isEqualTo(1);
     assertThat(harness.server.connectedStreams()).containsEntry("raw", 2);
 
+    // The admitted streams were not disturbed, and a closed one frees its place on the connection.
+    assertThat(first.error).isNull();
+    assertThat(second.error).isNull();
     first.requests.onCompleted();
-    await().atMost(WAIT).until(() -> third.responses.size() == 1);
-    assertThat(third.error).isNull();
+    await().atMost(WAIT).until(() -> harness.server.connectedStreams().getOrDefault("raw", 0) == 1);
+    RawStream fourth = new RawStream(channel);
+    await().atMost(WAIT).until(() -> fourth.responses.size() == 1);
+    assertThat(fourth.error).isNull();
     stillServed(otherConnection);
   }
 
