@@ -36,7 +36,7 @@ class MetricsAtStartTest {
       series.add("holdfast_xds_nacks_total{type=\"" + type + "\"}");
     }
     for (String reason : List.of("node_id_too_long", "node_id_invalid", "type_url_too_long", "too_many_types",
-        "too_many_names")) {
+        "too_many_names", "too_many_streams", "no_proxy_identity")) {
       series.add("holdfast_xds_refused_streams_total{reason=\"" + reason + "\"}");
     }
     return series;
