@@ -213,19 +213,27 @@ public final class LastGoodValidator {
     return b.build();
   }
 
-  /** {@code accepted} without the VirtualServices {@code drop}, and without the gateways' references to them. */
+  /**
+   * {@code accepted} without the VirtualServices {@code drop}, and without the gateways' references to them;
+   * every other resource (RouteTables and TcpGateways included) as it is.
+   */
   private static GatewayConfig without(GatewayConfig accepted, Set<ResourceKey> drop) {
     if (drop.isEmpty()) {
       return accepted;
     }
     GatewayConfig.Builder b = GatewayConfig.builder();
-    accepted.upstreams().forEach(b::add);
-    accepted.virtualServices().stream().filter(vs -> !drop.contains(vs.key())).forEach(b::add);
-    for (Gateway gateway : accepted.gateways()) {
-      List<ObjectRef> refs = ((VirtualServiceSelection.Named) gateway.selection()).refs().stream()
-          .filter(ref -> !drop.contains(ref.resolve(ResourceKey.VIRTUAL_SERVICE, gateway.metadata().namespace())))
-          .toList();
-      b.add(gateway.withSelection(new VirtualServiceSelection.Named(refs)));
+    for (GatewayResource resource : resourcesOf(accepted)) {
+      if (drop.contains(resource.key())) {
+        continue;
+      }
+      if (resource instanceof Gateway gateway && gateway.selection() instanceof VirtualServiceSelection.Named named) {
+        List<ObjectRef> refs = named.refs().stream()
+            .filter(ref -> !drop.contains(ref.resolve(ResourceKey.VIRTUAL_SERVICE, gateway.metadata().namespace())))
+            .toList();
+        b.add(gateway.withSelection(new VirtualServiceSelection.Named(refs)));
+      } else {
+        b.add(resource);
+      }
     }
     accepted.serviceEndpoints().forEach(b::endpoints);
     accepted.secrets().forEach(b::secret);

@@ -306,6 +306,56 @@ class TlsFrontEndTest {
     assertThat(built.secret("secret/default/a-tls").content()).isInstanceOf(Secret.Content.CertificateAndKey.class);
   }
 
+  /**
+   * Regression: holding back a VirtualService that names restored material rebuilt the accepted config from its
+   * Upstreams, VirtualServices and Gateways only, so every RouteTable and TcpGateway stopped being served.
+   */
+  @Test
+  void holdingBackAVirtualServiceKeepsTheRouteTablesAndTcpGatewaysServed() {
+    String delegating = """
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: shop, creationTimestamp: "2026-01-01T00:00:03Z"}
+        spec:
+          domains: [shop.test]
+          routes: [{match: {prefix: /cart/}, delegate: {ref: {name: cart}}}]
+        """;
+    String table = """
+        apiVersion: gateway.holdfast.io/v1
+        kind: RouteTable
+        metadata: {name: cart}
+        spec:
+          routes: [{match: {prefix: /cart/}, route: {upstream: up}}]
+        """;
+    String tcp = """
+        apiVersion: gateway.holdfast.io/v1
+        kind: TcpGateway
+        metadata: {name: edge}
+        spec: {port: 9000, hosts: [{name: api, sniDomains: [api.test], upstream: {name: up}}]}
+        """;
+    GatewayConfig good = withSecrets(config(vs("a", "a.test", secretSsl("a-tls"), "2026-01-01T00:00:00Z"),
+        delegating, table, tcp, HTTPS_GATEWAY, PLAIN_GATEWAY), Map.of("a-tls", tls(A)));
+    lower(good);
+
+    GatewayConfig.Builder broken = good.toBuilder();
+    broken.secret(TlsSecretData.secretKey("default", "a-tls"), tls(A, B.privateKeyPem()));
+    broken.add(((io.holdfast.api.ParseResult.Parsed) new io.holdfast.api.ModelParser().parse(
+        io.holdfast.api.TestManifests.tree(vs("late", "late.test", secretSsl("a-tls"), "2026-02-01T00:00:00Z"))))
+        .resource());
+    Built built = lower(broken.build());
+
+    assertThat(built.status(ResourceKey.virtualService("default", "late")).state())
+        .isEqualTo(ResourceStatus.State.REJECTED);
+    assertThat(built.status(ResourceKey.routeTable("default", "cart")).state())
+        .isEqualTo(ResourceStatus.State.ACCEPTED);
+    assertThat(built.result().ir().listeners()).anySatisfy(l ->
+        assertThat(l.origin().object()).isEqualTo(ResourceKey.tcpGateway("default", "edge")));
+    assertThat(built.socket(ResourceKey.gateway("default", "http")).virtualHosts())
+        .filteredOn(h -> h.origin().object().equals(ResourceKey.virtualService("default", "shop")))
+        .singleElement().satisfies(h -> assertThat(h.routes()).extracting(r -> r.origin().object())
+            .contains(ResourceKey.routeTable("default", "cart")));
+  }
+
   @Test
   void aRotatedCertificateReplacesTheSecretAndLeavesTheChainAsItWas() {
     GatewayConfig good = twoCertificatesAndADefault();
