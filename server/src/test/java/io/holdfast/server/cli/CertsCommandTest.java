@@ -226,7 +226,7 @@ class CertsCommandTest {
     "--proxy=/abs|--proxy: proxy name '/abs' is not a SPIFFE ID path",
     "--trust-domain=Example.COM|--trust-domain: trust domain 'Example.COM' may only have lower-case letters",
     "--server-dns=under_score.svc|--server-dns: 'under_score.svc' is not a DNS name",
-    "--server-dns=10.0.0.1|--server-dns: '10.0.0.1' is not a DNS name",
+    "--server-dns=192.0.2.1|--server-dns: '192.0.2.1' is not a DNS name",
     "--server-ip=300.1.1.1|--server-ip: '300.1.1.1' is not an IPv4 or IPv6 address",
     "--server-ip=xds.example|--server-ip: 'xds.example' is not an IPv4 or IPv6 address",
     "--validity-days=0|--validity-days must be in 1..36500, got 0",
