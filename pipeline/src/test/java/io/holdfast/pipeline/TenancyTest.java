@@ -10,7 +10,7 @@ import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.ServiceRef;
 import io.holdfast.frontend.gatewayapi.GatewayApiFrontEnd;
-import io.holdfast.frontend.holdfast.AccessPolicy;
+import io.holdfast.api.AccessPolicy;
 import io.holdfast.frontend.holdfast.ResourceStatus;
 import io.holdfast.pki.TestCertificates;
 import io.holdfast.xds.snapshot.XdsSnapshot;

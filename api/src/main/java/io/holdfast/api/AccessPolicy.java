@@ -1,4 +1,4 @@
-package io.holdfast.frontend.holdfast;
+package io.holdfast.api;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -98,7 +98,7 @@ public record AccessPolicy(CrossNamespaceRefs crossNamespaceRefs, List<Cidr> den
   }
 
   /** Whether a listener may bind {@code port}; why not, or null. */
-  String listenerPortProblem(int port) {
+  public String listenerPortProblem(int port) {
     if (port < minListenerPort || port > maxListenerPort) {
       return "port " + port + " is outside the allowed listener range " + minListenerPort + "-" + maxListenerPort
           + " (--listener-port-range)";
@@ -111,8 +111,18 @@ public record AccessPolicy(CrossNamespaceRefs crossNamespaceRefs, List<Cidr> den
   }
 
   /** The denied network {@code address} lies in; null if it may be used. */
-  Cidr deniedNetworkOf(java.net.InetAddress address) {
+  public Cidr deniedNetworkOf(java.net.InetAddress address) {
     return deniedUpstreamNetworks.stream().filter(c -> c.contains(address)).findFirst().orElse(null);
+  }
+
+  /** Whether the proxy may connect to {@code endpoint}: its address is no literal in a denied network. */
+  public boolean permits(Endpoint endpoint) {
+    return HostLiterals.literal(endpoint.address()).map(a -> deniedNetworkOf(a) == null).orElse(true);
+  }
+
+  /** {@code endpoints} without those in denied networks (the same list if none is). */
+  public List<Endpoint> permittedEndpoints(List<Endpoint> endpoints) {
+    return endpoints.stream().allMatch(this::permits) ? endpoints : endpoints.stream().filter(this::permits).toList();
   }
 
   private static List<Cidr> concat(List<Cidr> a, List<Cidr> b) {
