@@ -9,8 +9,9 @@ import java.util.TreeSet;
 
 /**
  * What one tenant's objects may reach: the settings of the Holdfast API's consent and address rules (README,
- * "Tenancy: references across namespaces, upstream addresses, listener ports"). One value for the process, like {@code InputLimits}: the server,
- * {@code holdfast validate} and the admission webhook judge with the same.
+ * "Tenancy: references across namespaces, upstream addresses, listener ports"), which the Gateway API front end
+ * follows too. One value for the process, like {@code InputLimits}: the server, {@code holdfast validate} and the
+ * admission webhook judge with the same.
  *
  * <ul>
  *   <li>A Secret in another namespace is never used without a ReferenceGrant there: that is not a setting.</li>
@@ -18,9 +19,11 @@ import java.util.TreeSet;
  *       RouteTable delegate to a RouteTable, in another namespace without a ReferenceGrant ({@link
  *       CrossNamespaceRefs#ALLOW}, Gloo Edge's behaviour) or only with one ({@link CrossNamespaceRefs#GRANT}).</li>
  *   <li>{@code deniedUpstreamNetworks}: static upstream addresses in these networks are refused
- *       ({@code AddressNotPermitted}).</li>
- *   <li>Listener ports (Gateway, TcpGateway) outside {@code minListenerPort}-{@code maxListenerPort}, or in
- *       {@code reservedListenerPorts}, are refused ({@code PortNotPermitted}).</li>
+ *       ({@code AddressNotPermitted}); Kubernetes endpoints there (of an Upstream's or a backendRef's Service) are
+ *       left out with a warning.</li>
+ *   <li>Listener ports (Gateway, TcpGateway, a Gateway API Gateway's listeners) outside
+ *       {@code minListenerPort}-{@code maxListenerPort}, or in {@code reservedListenerPorts}, are refused
+ *       ({@code PortNotPermitted}).</li>
  * </ul>
  */
 public record AccessPolicy(CrossNamespaceRefs crossNamespaceRefs, List<Cidr> deniedUpstreamNetworks,

@@ -2,6 +2,7 @@ package io.holdfast.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.holdfast.api.AccessPolicy;
 import io.holdfast.api.ConfigLoader;
 import io.holdfast.api.Endpoint;
 import io.holdfast.api.GatewayConfig;
@@ -10,7 +11,6 @@ import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.ServiceRef;
 import io.holdfast.frontend.gatewayapi.GatewayApiFrontEnd;
-import io.holdfast.api.AccessPolicy;
 import io.holdfast.frontend.holdfast.ResourceStatus;
 import io.holdfast.pki.TestCertificates;
 import io.holdfast.xds.snapshot.XdsSnapshot;
