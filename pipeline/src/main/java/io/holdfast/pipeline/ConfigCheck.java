@@ -74,7 +74,7 @@ public final class ConfigCheck {
   /** The front ends a check with {@code settings} runs, in order: Holdfast's kinds, then the Gateway API. */
   public static List<FrontEnd<GatewayConfig>> frontEnds(PipelineSettings settings) {
     return List.of(new HoldfastFrontEnd(Clock.systemUTC(), settings.limits(), settings.access()),
-        new GatewayApiFrontEnd(settings.gatewayControllerName(), settings.limits()));
+        new GatewayApiFrontEnd(settings.gatewayControllerName(), settings.limits(), settings.access()));
   }
 
   /**

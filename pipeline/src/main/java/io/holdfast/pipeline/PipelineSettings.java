@@ -1,8 +1,8 @@
 package io.holdfast.pipeline;
 
+import io.holdfast.api.AccessPolicy;
 import io.holdfast.api.InputLimits;
 import io.holdfast.frontend.gatewayapi.GatewayApiFrontEnd;
-import io.holdfast.frontend.holdfast.AccessPolicy;
 import java.util.Objects;
 
 /**

@@ -2,6 +2,7 @@ package io.holdfast.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.holdfast.api.AccessPolicy;
 import io.holdfast.api.ConfigLoader;
 import io.holdfast.api.Endpoint;
 import io.holdfast.api.GatewayConfig;
@@ -10,7 +11,6 @@ import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.ServiceRef;
 import io.holdfast.frontend.gatewayapi.GatewayApiFrontEnd;
-import io.holdfast.frontend.holdfast.AccessPolicy;
 import io.holdfast.frontend.holdfast.ResourceStatus;
 import io.holdfast.pki.TestCertificates;
 import io.holdfast.xds.snapshot.XdsSnapshot;
@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
  * Secret is served only once a ReferenceGrant there allows it (and no longer once it is removed, even though the
  * object was accepted before); an Upstream alone cannot pull in another namespace's key; RouteTable selectors and
  * Upstream references across namespaces follow {@code --cross-namespace-refs}; upstream addresses and listener
- * ports follow the deny-list and the port range.
+ * ports follow the deny-list and the port range, for the Gateway API's Gateways and backendRefs too.
  */
 class TenancyTest {
 
@@ -371,5 +371,49 @@ class TenancyTest {
     grant.apply(config, List.of());
     assertThat(reasons(status(ResourceKey.upstream("shop", "theirs"))))
         .containsExactly("spec.kube.namespace " + Reasons.REF_NOT_PERMITTED);
+  }
+
+  @Test
+  void gatewayApiListenersOnReservedPortsAndEndpointsInDeniedNetworksAreLeftOutOfTheSnapshot() {
+    String documents = """
+        apiVersion: gateway.networking.k8s.io/v1
+        kind: GatewayClass
+        metadata: {name: holdfast}
+        spec: {controllerName: holdfast.io/gateway-controller}
+        ---
+        apiVersion: gateway.networking.k8s.io/v1
+        kind: Gateway
+        metadata: {name: edge, namespace: shop}
+        spec:
+          gatewayClassName: holdfast
+          listeners:
+            - {name: admin, port: 19000, protocol: HTTP}
+            - {name: http, port: 8080, protocol: HTTP}
+        ---
+        apiVersion: gateway.networking.k8s.io/v1
+        kind: HTTPRoute
+        metadata: {name: web, namespace: shop}
+        spec:
+          parentRefs: [{name: edge}]
+          rules: [{backendRefs: [{name: web, port: 80}]}]
+        """;
+    GatewayConfig config = config(documents).toBuilder()
+        .endpoints(new ServiceRef("shop", "web", 80),
+            List.of(new Endpoint("169.254.169.254", 80), new Endpoint("192.0.2.40", 8080)))
+        .build();
+    pipeline(AccessPolicy.FILE_DEFAULTS).apply(config, List.of());
+
+    ResourceKey gateway = new ResourceKey(GatewayApiFrontEnd.GROUP, "Gateway", "shop", "edge");
+    assertThat(reasons(status(gateway))).anySatisfy(r -> assertThat(r).endsWith(Reasons.PORT_NOT_PERMITTED));
+    ResourceStatus route = status(new ResourceKey(GatewayApiFrontEnd.GROUP, "HTTPRoute", "shop", "web"));
+    assertThat(route.isServed()).isTrue();
+    assertThat(reasons(route)).containsExactly("spec.rules[0].backendRefs[0] " + Reasons.ADDRESS_NOT_PERMITTED);
+    XdsSnapshot snapshot = published.get(published.size() - 1);
+    String listeners = snapshot.ofType("type.googleapis.com/envoy.config.listener.v3.Listener").values()
+        .toString();
+    assertThat(listeners).contains("port_value: 8080").doesNotContain("port_value: 19000");
+    String endpoints = snapshot.ofType("type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment")
+        .values().toString();
+    assertThat(endpoints).contains("192.0.2.40").doesNotContain("169.254.169.254");
   }
 }

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.gatewayapi.v1.ParentReference;
 import io.holdfast.api.ApiObject;
 import io.holdfast.api.GatewayApiKinds;
 import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.AccessPolicy;
 import io.holdfast.api.InputLimits;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.frontend.gatewayapi.Models.Parsed;
@@ -54,16 +55,26 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
 
   private final String controllerName;
   private final InputLimits limits;
+  private final AccessPolicy policy;
   private final LastGood memory = new LastGood();
 
   public GatewayApiFrontEnd(String controllerName) {
     this(controllerName, InputLimits.DEFAULTS);
   }
 
-  /** @param limits the bounds on route regexes */
+  /** @param limits the bounds on route regexes; with the file-mode access policy */
   public GatewayApiFrontEnd(String controllerName, InputLimits limits) {
+    this(controllerName, limits, AccessPolicy.FILE_DEFAULTS);
+  }
+
+  /**
+   * @param limits the bounds on route regexes
+   * @param policy the listener ports and backend addresses allowed (README, "Tenancy"), as for Holdfast's kinds
+   */
+  public GatewayApiFrontEnd(String controllerName, InputLimits limits, AccessPolicy policy) {
     this.controllerName = Objects.requireNonNull(controllerName, "controllerName");
     this.limits = Objects.requireNonNull(limits, "limits");
+    this.policy = Objects.requireNonNull(policy, "policy");
   }
 
   public String controllerName() {
@@ -105,7 +116,7 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
       }
       Parsed<Gateway> gateway = result.parsed().get();
       List<ListenerState> listeners = ListenerRules.check(gateway.model(), object.key(), input, grants, memory,
-          secrets);
+          secrets, policy);
       portsHeldElsewhere(object.key(), gateway.created(), listeners, builder);
       gateways.put(object.key(), new OwnGateway(object.key(), gateway.created(), listeners));
       parsedGateways.put(object.key(), gateway);
@@ -118,10 +129,10 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
     for (ApiObject object : objects) {
       String kind = object.key().kind();
       if (kind.equals(GatewayApiKinds.HTTP_ROUTE.kind()) || kind.equals(GatewayApiKinds.GRPC_ROUTE.kind())) {
-        route(object, new World(input, grants, namespaces, gateways, existing), ir, clusters, builder);
+        route(object, new World(input, grants, namespaces, gateways, existing, policy), ir, clusters, builder);
       }
     }
-    streamRoutes(objects, new World(input, grants, namespaces, gateways, existing), ir, clusters, builder);
+    streamRoutes(objects, new World(input, grants, namespaces, gateways, existing, policy), ir, clusters, builder);
 
     clusters.values().forEach(builder::add);
     secrets.values().stream().filter(s -> ir.servesSecret(s.name())).forEach(builder::add);
@@ -172,7 +183,7 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
 
   /** What routes are attached and lowered against in one build. */
   private record World(GatewayConfig input, ReferenceGrants grants, Namespaces namespaces,
-      Map<ResourceKey, OwnGateway> gateways, Set<ResourceKey> existingGateways) {
+      Map<ResourceKey, OwnGateway> gateways, Set<ResourceKey> existingGateways, AccessPolicy policy) {
 
     RouteAttachment.Attachment attach(ResourceKey route, List<ParentReference> refs, List<String> hostnames) {
       return RouteAttachment.attach(new GroupKind(GROUP, route.kind()), route, refs, hostnames, gateways,
@@ -294,7 +305,7 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
     if (attachment.none()) {
       return Optional.empty();
     }
-    ServiceBackends backends = new ServiceBackends(world.input(), world.grants());
+    ServiceBackends backends = new ServiceBackends(world.input(), world.grants(), world.policy());
     LoweredRoute lowered = http ? RouteRules.http((HTTPRoute) model, object.key(), backends, limits)
         : RouteRules.grpc((GRPCRoute) model, object.key(), backends, limits);
     return Optional.of(new Version(object, parsed, attachment.outcomes(), attachment.dangling(), lowered,
@@ -388,6 +399,7 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
     for (ResolvedRefsProblem problem : version.lowered().problems()) {
       findings.add(new Finding(severity, problem.origin().field(), problem.finding(), problem.message()));
     }
+    findings.addAll(version.backends().warnings());
     served.ifPresent(g -> findings.add(new Finding(Finding.Severity.NOTE, "",
         Findings.LAST_GOOD_SERVED, "Holdfast still serves the last accepted version (generation " + g
         + ") until this one is fixed")));
@@ -423,7 +435,7 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
         continue;
       }
       List<Outcome> outcomes = attachment.outcomes();
-      ServiceBackends backends = new ServiceBackends(world.input(), world.grants());
+      ServiceBackends backends = new ServiceBackends(world.input(), world.grants(), world.policy());
       List<ResolvedRefsProblem> problems = new ArrayList<>();
       List<io.holdfast.ir.RouteAction.WeightedCluster> targets = new ArrayList<>();
       for (int i = 0; i < route.rules().size(); i++) {

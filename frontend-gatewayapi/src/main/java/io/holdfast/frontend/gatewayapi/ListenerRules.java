@@ -4,8 +4,10 @@ import io.fabric8.kubernetes.api.model.gatewayapi.v1.Gateway;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.Listener;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.RouteGroupKind;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.RouteNamespaces;
+import io.holdfast.api.AccessPolicy;
 import io.holdfast.api.GatewayApiKinds;
 import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.frontend.gatewayapi.ListenerState.Problem;
 import io.holdfast.ir.Secret;
@@ -19,7 +21,8 @@ import java.util.Optional;
 /**
  * The rules of a Gateway's listeners, each alone and then against each other. Alone: the protocol must be one
  * Holdfast serves (HTTP, HTTPS, TLS in Passthrough mode, TCP: {@code UnsupportedProtocol}; a TLS listener that
- * would terminate: {@code UnsupportedValue}), the port in range ({@code PortUnavailable}), the
+ * would terminate: {@code UnsupportedValue}), the port in range ({@code PortUnavailable}) and allowed by the
+ * {@link AccessPolicy} ({@code PortUnavailable}, finding {@code PortNotPermitted}), the
  * hostname a DNS name; {@code allowedRoutes.kinds} lists route kinds the protocol supports (others are left out of
  * {@code supportedKinds} with ResolvedRefs=False {@code InvalidRouteKinds}); an HTTPS listener's certificates
  * resolve ({@link CertificateRefs}). Against each other: on one port, listeners of another protocol than the first
@@ -43,13 +46,13 @@ final class ListenerRules {
   }
 
   static List<ListenerState> check(Gateway gateway, ResourceKey key, GatewayConfig config, ReferenceGrants grants,
-      LastGood memory, Map<String, Secret> secrets) {
+      LastGood memory, Map<String, Secret> secrets, AccessPolicy policy) {
     List<Listener> specs = gateway.getSpec() == null || gateway.getSpec().getListeners() == null
         ? List.of() : gateway.getSpec().getListeners();
     List<ListenerState> listeners = new ArrayList<>();
     for (int i = 0; i < specs.size(); i++) {
       ListenerState listener = new ListenerState(i, specs.get(i));
-      alone(listener, key, config, grants, memory, secrets);
+      alone(listener, key, config, grants, memory, secrets, policy);
       listeners.add(listener);
     }
     conflicts(listeners);
@@ -57,7 +60,7 @@ final class ListenerRules {
   }
 
   private static void alone(ListenerState listener, ResourceKey key, GatewayConfig config, ReferenceGrants grants,
-      LastGood memory, Map<String, Secret> secrets) {
+      LastGood memory, Map<String, Secret> secrets, AccessPolicy policy) {
     if (!List.of(ListenerState.HTTP, ListenerState.HTTPS, ListenerState.TLS, ListenerState.TCP)
         .contains(listener.protocol)) {
       listener.notAccepted = Optional.of(listener.protocol.isEmpty()
@@ -80,6 +83,13 @@ final class ListenerRules {
       listener.notAccepted = Optional.of(listener.spec.getPort() == null
           ? new Problem("PortUnavailable", "a listener needs a port", "port", Findings.MISSING_FIELD)
           : new Problem("PortUnavailable", "port " + listener.port + " is out of range 1-65535", "port"));
+      return;
+    }
+    String notPermitted = policy.listenerPortProblem(listener.port);
+    if (notPermitted != null) {
+      // The Gateway API's reason for a port the implementation cannot listen on; the finding names the setting.
+      listener.notAccepted = Optional.of(new Problem("PortUnavailable", notPermitted, "port",
+          Reasons.PORT_NOT_PERMITTED));
       return;
     }
     Optional<String> badHostname = listener.hostname.flatMap(Hostnames::problem);

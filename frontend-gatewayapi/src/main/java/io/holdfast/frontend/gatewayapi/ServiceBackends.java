@@ -1,14 +1,18 @@
 package io.holdfast.frontend.gatewayapi;
 
+import io.holdfast.api.AccessPolicy;
 import io.holdfast.api.Endpoint;
 import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.ResourceKey;
+import io.holdfast.api.Reasons;
 import io.holdfast.api.ServiceRef;
 import io.holdfast.api.Upstream;
 import io.holdfast.frontend.gatewayapi.BackendResolution.Reason;
 import io.holdfast.ir.Cluster;
 import io.holdfast.ir.Cluster.WeightedEndpoint;
+import io.holdfast.ir.Finding;
 import io.holdfast.ir.Origin;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -20,17 +24,23 @@ import java.util.TreeMap;
  * ({@code BackendNotFound}). Each Service port and protocol becomes one cluster fed by endpoint discovery, as the
  * Holdfast front end lowers Kubernetes Upstreams; its identity is the Service's key with the port (and
  * {@code :grpc} for HTTP/2) in the name, so two ports of one Service are two clusters. One instance per route: the
- * clusters it resolved are {@link #clusters()}, which the front end adds only for routes that attach.
+ * clusters it resolved are {@link #clusters()}, which the front end adds only for routes that attach. Endpoints
+ * in the {@link AccessPolicy}'s denied networks are left out of the cluster, as for a Holdfast Upstream's
+ * Kubernetes Service, each Service with a warning ({@code AddressNotPermitted}, {@link #warnings()}) at the
+ * backendRef: they change without the route changing, so the route stays accepted.
  */
 final class ServiceBackends implements Backends {
 
   private final GatewayConfig config;
   private final ReferenceGrants grants;
+  private final AccessPolicy policy;
   private final Map<ResourceKey, Cluster> clusters = new TreeMap<>();
+  private final List<Finding> warnings = new ArrayList<>();
 
-  ServiceBackends(GatewayConfig config, ReferenceGrants grants) {
+  ServiceBackends(GatewayConfig config, ReferenceGrants grants, AccessPolicy policy) {
     this.config = config;
     this.grants = grants;
+    this.policy = policy;
   }
 
   @Override
@@ -61,13 +71,26 @@ final class ServiceBackends implements Backends {
       return new BackendResolution.Unresolved(Reason.BACKEND_NOT_FOUND, "Service " + service
           + " does not exist (or has no such port)");
     }
+    List<Endpoint> permitted = policy.permittedEndpoints(endpoints);
+    if (permitted.size() < endpoints.size()) {
+      Endpoint first = endpoints.stream().filter(e -> !policy.permits(e)).findFirst().orElseThrow();
+      warnings.add(new Finding(Finding.Severity.WARNING, origin.field(), Reasons.ADDRESS_NOT_PERMITTED,
+          (endpoints.size() - permitted.size()) + " of the " + endpoints.size() + " endpoints of Service " + service
+          + " (" + first.address() + (endpoints.size() - permitted.size() > 1 ? ", ..." : "") + ") are in denied"
+          + " networks and left out (--upstream-deny-cidr, --upstream-allow-loopback)"));
+    }
     boolean http2 = protocol == BackendProtocol.GRPC;
     ResourceKey key = ResourceKey.core(BackendReference.SERVICE, namespace,
         ref.name() + ":" + service.port() + (http2 ? ":grpc" : ""));
     clusters.computeIfAbsent(key, k -> new Cluster(Origin.of(k), Upstream.DEFAULT_CONNECT_TIMEOUT,
-        Cluster.LbPolicy.ROUND_ROBIN, http2, endpoints.stream().sorted()
+        Cluster.LbPolicy.ROUND_ROBIN, http2, permitted.stream().sorted()
             .map(e -> new WeightedEndpoint(e.address(), e.port(), 1)).toList()));
     return new BackendResolution.Resolved(key);
+  }
+
+  /** Endpoints left out for the access policy, one warning per reference. */
+  List<Finding> warnings() {
+    return warnings;
   }
 
   /** The clusters this instance resolved references to, by identity. */

@@ -1,14 +1,15 @@
 package io.holdfast.frontend.holdfast;
 
-import com.google.common.net.InetAddresses;
+import io.holdfast.api.AccessPolicy;
+import io.holdfast.api.Cidr;
 import io.holdfast.api.Endpoint;
 import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.HostLiterals;
 import io.holdfast.api.Reasons;
 import io.holdfast.api.Upstream;
 import io.holdfast.api.UpstreamTarget;
 import java.net.InetAddress;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -54,7 +55,7 @@ final class AddressRules {
       return;
     }
     List<Endpoint> all = config.endpointsOf(kube.service(upstream.metadata().namespace()));
-    List<Endpoint> denied = all.stream().filter(e -> !permitted(e, policy)).toList();
+    List<Endpoint> denied = all.stream().filter(e -> !policy.permits(e)).toList();
     if (!denied.isEmpty()) {
       sink.warn("spec.kube", Reasons.ADDRESS_NOT_PERMITTED, denied.size() + " of the " + all.size()
           + " endpoints of Service " + kube.service(upstream.metadata().namespace()).namespace() + "/" + kube.name()
@@ -65,12 +66,7 @@ final class AddressRules {
 
   /** {@code endpoints} without those in denied networks. */
   static List<Endpoint> permitted(List<Endpoint> endpoints, AccessPolicy policy) {
-    return endpoints.stream().allMatch(e -> permitted(e, policy)) ? endpoints
-        : endpoints.stream().filter(e -> permitted(e, policy)).toList();
-  }
-
-  private static boolean permitted(Endpoint endpoint, AccessPolicy policy) {
-    return literal(endpoint.address()).map(a -> policy.deniedNetworkOf(a) == null).orElse(true);
+    return policy.permittedEndpoints(endpoints);
   }
 
   static void listenerPort(int port, Ledger.Sink sink, AccessPolicy policy) {
@@ -85,58 +81,6 @@ final class AddressRules {
 
   /** The address the proxy would connect to without asking DNS, if {@code host} names one. */
   static Optional<InetAddress> literal(String host) {
-    String bare = host.endsWith(".") ? host.substring(0, host.length() - 1) : host;
-    if (InetAddresses.isInetAddress(bare)) {
-      return Optional.of(InetAddresses.forString(bare));
-    }
-    String lower = bare.toLowerCase(Locale.ROOT);
-    if (lower.equals("localhost") || lower.endsWith(".localhost")) {
-      return Optional.of(InetAddress.getLoopbackAddress());
-    }
-    return ipv4Number(lower).map(AddressRules::ipv4);
-  }
-
-  /**
-   * {@code inet_aton}'s forms: one to four parts, each decimal, octal (leading 0) or hexadecimal (0x), the last
-   * filling the remaining bytes. At most 4 parts of at most 253 characters in all (a host name's bound).
-   */
-  private static Optional<Long> ipv4Number(String text) {
-    String[] parts = text.split("\\.", -1);
-    if (parts.length > 4 || text.length() > 253) {
-      return Optional.empty();
-    }
-    long value = 0;
-    for (int i = 0; i < parts.length; i++) {
-      Optional<Long> part = number(parts[i]);
-      long max = i == parts.length - 1 ? (1L << (8 * (4 - i))) - 1 : 255;
-      if (part.isEmpty() || part.get() > max) {
-        return Optional.empty();
-      }
-      value = i == parts.length - 1 ? value | part.get() : value | (part.get() << (8 * (3 - i)));
-    }
-    return Optional.of(value);
-  }
-
-  private static Optional<Long> number(String part) {
-    if (!part.matches("[0-9a-fx]*")) {
-      return Optional.empty();
-    }
-    try {
-      if (part.startsWith("0x")) {
-        return part.length() > 2 && part.length() <= 10 ? Optional.of(Long.parseLong(part.substring(2), 16))
-            : Optional.empty();
-      }
-      if (part.isEmpty() || part.length() > 12) {
-        return Optional.empty();
-      }
-      return Optional.of(part.length() > 1 && part.startsWith("0") ? Long.parseLong(part.substring(1), 8)
-          : Long.parseLong(part));
-    } catch (NumberFormatException e) {
-      return Optional.empty();
-    }
-  }
-
-  private static InetAddress ipv4(long value) {
-    return InetAddresses.fromInteger((int) value);
+    return HostLiterals.literal(host);
   }
 }

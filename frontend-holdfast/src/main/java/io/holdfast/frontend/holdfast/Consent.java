@@ -1,5 +1,6 @@
 package io.holdfast.frontend.holdfast;
 
+import io.holdfast.api.AccessPolicy;
 import io.holdfast.api.ApiObject;
 import io.holdfast.api.GatewayApiKinds;
 import io.holdfast.api.GatewayConfig;

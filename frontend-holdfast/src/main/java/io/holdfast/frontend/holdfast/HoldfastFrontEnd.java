@@ -1,5 +1,6 @@
 package io.holdfast.frontend.holdfast;
 
+import io.holdfast.api.AccessPolicy;
 import io.holdfast.api.Gateway;
 import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.GatewayResource;

@@ -1,16 +1,17 @@
 package io.holdfast.frontend.holdfast;
 
+import io.holdfast.api.AccessPolicy;
 import io.holdfast.api.Gateway;
 import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.GatewayResource;
 import io.holdfast.api.InputLimits;
 import io.holdfast.api.ObjectRef;
+import io.holdfast.api.Problem;
 import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
-import io.holdfast.api.Problem;
+import io.holdfast.api.TlsSecretData;
 import io.holdfast.api.UnparsedResource;
 import io.holdfast.api.Upstream;
-import io.holdfast.api.TlsSecretData;
 import io.holdfast.api.VirtualService;
 import io.holdfast.api.VirtualServiceSelection;
 import io.holdfast.ir.Finding;

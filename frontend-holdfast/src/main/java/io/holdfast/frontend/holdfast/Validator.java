@@ -1,5 +1,6 @@
 package io.holdfast.frontend.holdfast;
 
+import io.holdfast.api.AccessPolicy;
 import io.holdfast.api.Gateway;
 import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.GatewayResource;
@@ -7,10 +8,10 @@ import io.holdfast.api.InputLimits;
 import io.holdfast.api.ObjectRef;
 import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
-import io.holdfast.api.TcpGateway;
 import io.holdfast.api.Route;
 import io.holdfast.api.RouteAction;
 import io.holdfast.api.RouteTable;
+import io.holdfast.api.TcpGateway;
 import io.holdfast.api.UnparsedResource;
 import io.holdfast.api.Upstream;
 import io.holdfast.api.UpstreamTarget;

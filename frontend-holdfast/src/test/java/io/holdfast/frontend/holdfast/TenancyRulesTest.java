@@ -4,6 +4,8 @@ import static io.holdfast.api.TestManifests.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.holdfast.api.AccessPolicy;
+import io.holdfast.api.Cidr;
 import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.TlsSecretData;

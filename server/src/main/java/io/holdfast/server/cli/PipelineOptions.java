@@ -1,7 +1,7 @@
 package io.holdfast.server.cli;
 
-import io.holdfast.frontend.holdfast.AccessPolicy;
-import io.holdfast.frontend.holdfast.Cidr;
+import io.holdfast.api.AccessPolicy;
+import io.holdfast.api.Cidr;
 import io.holdfast.pipeline.PipelineSettings;
 import java.util.ArrayList;
 import java.util.List;

@@ -56,7 +56,7 @@ public record ServeSettings(
     InputLimits limits,
     GatewayAddressing gatewayAddressing,
     io.holdfast.xds.server.XdsLimits xdsLimits,
-    io.holdfast.frontend.holdfast.AccessPolicy access,
+    io.holdfast.api.AccessPolicy access,
     XdsAuthorisation xdsAuthorisation) {
 
   public static final int MAX_PORT = 65_535;
@@ -233,7 +233,7 @@ public record ServeSettings(
       Optional<Path> snapshotDir, LogFormat logFormat, Optional<XdsTls> tls, Optional<KubernetesSource> kubernetes,
       ElectionSettings election, Optional<Path> snapshotKeyFile, Optional<Webhook> webhook,
       String gatewayControllerName, InputLimits limits, GatewayAddressing gatewayAddressing,
-      io.holdfast.xds.server.XdsLimits xdsLimits, io.holdfast.frontend.holdfast.AccessPolicy access) {
+      io.holdfast.xds.server.XdsLimits xdsLimits, io.holdfast.api.AccessPolicy access) {
     this(configDir, xdsAddress, xdsPort, adminAddress, adminPort, snapshotDir, logFormat, tls, kubernetes, election,
         snapshotKeyFile, webhook, gatewayControllerName, limits, gatewayAddressing, xdsLimits, access,
         defaultAuthorisation(tls));
@@ -334,13 +334,13 @@ public record ServeSettings(
   }
 
   /** {@code AccessPolicy.KUBERNETES_DEFAULTS} with a Kubernetes source, else {@code FILE_DEFAULTS}. */
-  public static io.holdfast.frontend.holdfast.AccessPolicy defaultAccess(Optional<KubernetesSource> kubernetes) {
-    return kubernetes != null && kubernetes.isPresent() ? io.holdfast.frontend.holdfast.AccessPolicy.KUBERNETES_DEFAULTS
-        : io.holdfast.frontend.holdfast.AccessPolicy.FILE_DEFAULTS;
+  public static io.holdfast.api.AccessPolicy defaultAccess(Optional<KubernetesSource> kubernetes) {
+    return kubernetes != null && kubernetes.isPresent() ? io.holdfast.api.AccessPolicy.KUBERNETES_DEFAULTS
+        : io.holdfast.api.AccessPolicy.FILE_DEFAULTS;
   }
 
   /** The same settings with {@code value} as their access policy. */
-  public ServeSettings withAccess(io.holdfast.frontend.holdfast.AccessPolicy value) {
+  public ServeSettings withAccess(io.holdfast.api.AccessPolicy value) {
     return new ServeSettings(configDir, xdsAddress, xdsPort, adminAddress, adminPort, snapshotDir, logFormat, tls,
         kubernetes, election, snapshotKeyFile, webhook, gatewayControllerName, limits, gatewayAddressing, xdsLimits,
         value, xdsAuthorisation);

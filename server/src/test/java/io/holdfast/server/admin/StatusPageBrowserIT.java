@@ -87,7 +87,7 @@ class StatusPageBrowserIT {
         LogFormat.TEXT, Optional.empty(), Optional.of(new ServeSettings.KubernetesSource(Optional.of(NS),
         Optional.of("http://127.0.0.1:" + kubeProxy.port()))), election)
         // The backends are local processes: loopback upstreams allowed, as --upstream-allow-loopback does.
-        .withAccess(io.holdfast.frontend.holdfast.AccessPolicy.FILE_DEFAULTS), Clock.systemUTC());
+        .withAccess(io.holdfast.api.AccessPolicy.FILE_DEFAULTS), Clock.systemUTC());
     await().atMost(CONVERGE).until(() -> "leader".equals(holdfast.state().get("role"))
         && holdfast.state().get("snapshotVersion") != null);
     connectProxy();

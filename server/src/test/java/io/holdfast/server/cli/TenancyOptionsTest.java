@@ -2,8 +2,8 @@ package io.holdfast.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.holdfast.frontend.holdfast.AccessPolicy;
-import io.holdfast.frontend.holdfast.Cidr;
+import io.holdfast.api.AccessPolicy;
+import io.holdfast.api.Cidr;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -67,7 +67,9 @@ class GatewayApiKubernetesModeTest {
       ServeSettings settings = new ServeSettings(null, "127.0.0.1", 0, "127.0.0.1", 0, Optional.empty(),
           LogFormat.TEXT, Optional.empty(), Optional.of(new ServeSettings.KubernetesSource(Optional.empty(),
           Optional.of("http://127.0.0.1:" + api.port()), Optional.empty())), election, Optional.empty(),
-          Optional.empty(), GatewayApiConfig.CONTROLLER);
+          Optional.empty(), GatewayApiConfig.CONTROLLER)
+          // The backends are local processes: loopback endpoints allowed, as --upstream-allow-loopback does.
+          .withAccess(io.holdfast.api.AccessPolicy.FILE_DEFAULTS);
       try (HoldfastServer holdfast = HoldfastServer.start(settings, Clock.systemUTC())) {
         GrpcXdsClient xds = GrpcXdsClient.bootstrap(holdfast.xdsPort(), "gateway-api-e2e", "holdfast-e2e");
         ManagedChannel channel = xds.channel("echo.test");

@@ -111,7 +111,7 @@ class KubernetesModeEndToEndIT {
         LogFormat.TEXT, Optional.empty(), Optional.of(new ServeSettings.KubernetesSource(Optional.of(NS),
         Optional.of("http://127.0.0.1:" + proxy.port()))), election)
         // The backends are local processes: loopback upstreams allowed, as --upstream-allow-loopback does.
-        .withAccess(io.holdfast.frontend.holdfast.AccessPolicy.FILE_DEFAULTS);
+        .withAccess(io.holdfast.api.AccessPolicy.FILE_DEFAULTS);
     HoldfastServer h = HoldfastServer.start(settings, Clock.systemUTC());
     xdsFront.retarget(h.xdsPort());
     return h;

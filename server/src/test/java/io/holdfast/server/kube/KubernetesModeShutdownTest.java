@@ -81,7 +81,7 @@ class KubernetesModeShutdownTest {
         Optional.empty(), Optional.of(new ServeSettings.KubernetesSource(Optional.of(NS),
         Optional.of("http://127.0.0.1:" + api.port()))), election)
         // The backends are local processes: loopback upstreams allowed, as --upstream-allow-loopback does.
-        .withAccess(io.holdfast.frontend.holdfast.AccessPolicy.FILE_DEFAULTS);
+        .withAccess(io.holdfast.api.AccessPolicy.FILE_DEFAULTS);
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     StatusBoard board = new StatusBoard();
     ConfigPipeline pipeline = new ConfigPipeline(new XdsCache(), board, Clock.systemUTC(), registry, t -> { });

@@ -87,7 +87,7 @@ class RouteTableDelegationTest {
           LogFormat.TEXT, Optional.empty(), Optional.of(new ServeSettings.KubernetesSource(Optional.of(NS),
           Optional.of("http://127.0.0.1:" + api.port()), Optional.empty())), election)
         // The backends are local processes: loopback upstreams allowed, as --upstream-allow-loopback does.
-        .withAccess(io.holdfast.frontend.holdfast.AccessPolicy.FILE_DEFAULTS);
+        .withAccess(io.holdfast.api.AccessPolicy.FILE_DEFAULTS);
       try (HoldfastServer holdfast = HoldfastServer.start(settings, Clock.systemUTC())) {
         await().atMost(Duration.ofSeconds(30)).until(() -> routeNames(holdfast).contains("demo/team-a/api"));
         assertThat(routeNames(holdfast)).containsExactly("demo/team-a/api", "rest");

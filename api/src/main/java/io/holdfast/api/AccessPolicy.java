@@ -1,4 +1,4 @@
-package io.holdfast.frontend.holdfast;
+package io.holdfast.api;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -9,8 +9,9 @@ import java.util.TreeSet;
 
 /**
  * What one tenant's objects may reach: the settings of the Holdfast API's consent and address rules (README,
- * "Tenancy: references across namespaces, upstream addresses, listener ports"). One value for the process, like {@code InputLimits}: the server,
- * {@code holdfast validate} and the admission webhook judge with the same.
+ * "Tenancy: references across namespaces, upstream addresses, listener ports"), which the Gateway API front end
+ * follows too. One value for the process, like {@code InputLimits}: the server, {@code holdfast validate} and the
+ * admission webhook judge with the same.
  *
  * <ul>
  *   <li>A Secret in another namespace is never used without a ReferenceGrant there: that is not a setting.</li>
@@ -18,9 +19,11 @@ import java.util.TreeSet;
  *       RouteTable delegate to a RouteTable, in another namespace without a ReferenceGrant ({@link
  *       CrossNamespaceRefs#ALLOW}, Gloo Edge's behaviour) or only with one ({@link CrossNamespaceRefs#GRANT}).</li>
  *   <li>{@code deniedUpstreamNetworks}: static upstream addresses in these networks are refused
- *       ({@code AddressNotPermitted}).</li>
- *   <li>Listener ports (Gateway, TcpGateway) outside {@code minListenerPort}-{@code maxListenerPort}, or in
- *       {@code reservedListenerPorts}, are refused ({@code PortNotPermitted}).</li>
+ *       ({@code AddressNotPermitted}); Kubernetes endpoints there (of an Upstream's or a backendRef's Service) are
+ *       left out with a warning.</li>
+ *   <li>Listener ports (Gateway, TcpGateway, a Gateway API Gateway's listeners) outside
+ *       {@code minListenerPort}-{@code maxListenerPort}, or in {@code reservedListenerPorts}, are refused
+ *       ({@code PortNotPermitted}).</li>
  * </ul>
  */
 public record AccessPolicy(CrossNamespaceRefs crossNamespaceRefs, List<Cidr> deniedUpstreamNetworks,
@@ -98,7 +101,7 @@ public record AccessPolicy(CrossNamespaceRefs crossNamespaceRefs, List<Cidr> den
   }
 
   /** Whether a listener may bind {@code port}; why not, or null. */
-  String listenerPortProblem(int port) {
+  public String listenerPortProblem(int port) {
     if (port < minListenerPort || port > maxListenerPort) {
       return "port " + port + " is outside the allowed listener range " + minListenerPort + "-" + maxListenerPort
           + " (--listener-port-range)";
@@ -111,8 +114,18 @@ public record AccessPolicy(CrossNamespaceRefs crossNamespaceRefs, List<Cidr> den
   }
 
   /** The denied network {@code address} lies in; null if it may be used. */
-  Cidr deniedNetworkOf(java.net.InetAddress address) {
+  public Cidr deniedNetworkOf(java.net.InetAddress address) {
     return deniedUpstreamNetworks.stream().filter(c -> c.contains(address)).findFirst().orElse(null);
+  }
+
+  /** Whether the proxy may connect to {@code endpoint}: its address is no literal in a denied network. */
+  public boolean permits(Endpoint endpoint) {
+    return HostLiterals.literal(endpoint.address()).map(a -> deniedNetworkOf(a) == null).orElse(true);
+  }
+
+  /** {@code endpoints} without those in denied networks (the same list if none is). */
+  public List<Endpoint> permittedEndpoints(List<Endpoint> endpoints) {
+    return endpoints.stream().allMatch(this::permits) ? endpoints : endpoints.stream().filter(this::permits).toList();
   }
 
   private static List<Cidr> concat(List<Cidr> a, List<Cidr> b) {

@@ -1,4 +1,4 @@
-package io.holdfast.frontend.holdfast;
+package io.holdfast.api;
 
 import com.google.common.net.InetAddresses;
 import java.net.InetAddress;
