@@ -84,7 +84,7 @@ class AccessPolicyTest {
   @Test
   void endpointsInDeniedNetworksAreLeftOutWithAWarningOnTheRoute() {
     Map<ServiceRef, List<Endpoint>> endpoints = Map.of(new ServiceRef("infra", "web", 8080), List.of(
-        new Endpoint("169.254.169.254", 80), new Endpoint("127.0.0.1", 8080), new Endpoint("10.0.0.7", 8080)));
+        new Endpoint("169.254.169.254", 80), new Endpoint("127.0.0.1", 8080), new Endpoint("192.0.2.7", 8080)));
     IrBuilder.Result result = lower(config(endpoints, CLASS,
         gateway("infra", "edge", "- {name: http, port: 8080, protocol: HTTP}"),
         httpRoute("infra", "r", "[{name: edge}]", "[a.example.test]", "[{name: web, port: 8080}]")),
@@ -92,7 +92,7 @@ class AccessPolicyTest {
 
     assertThat(result.ir().clusters()).singleElement().extracting(Cluster::endpoints)
         .satisfies(list -> assertThat(list).extracting(Cluster.WeightedEndpoint::address)
-            .containsExactly("10.0.0.7"));
+            .containsExactly("192.0.2.7"));
     assertCondition(parent(result, httpRouteKey("infra", "r"), gatewayKey("infra", "edge")).conditions(),
         Condition.ACCEPTED, Condition.Status.TRUE, "Accepted");
     assertThat(status(result, httpRouteKey("infra", "r")).findings()).singleElement().satisfies(f -> {
@@ -108,6 +108,6 @@ class AccessPolicyTest {
         AccessPolicy.FILE_DEFAULTS);
     assertThat(file.ir().clusters()).singleElement().extracting(Cluster::endpoints)
         .satisfies(list -> assertThat(list).extracting(Cluster.WeightedEndpoint::address)
-            .as("file mode allows loopback").containsExactlyInAnyOrder("10.0.0.7", "127.0.0.1"));
+            .as("file mode allows loopback").containsExactlyInAnyOrder("192.0.2.7", "127.0.0.1"));
   }
 }
