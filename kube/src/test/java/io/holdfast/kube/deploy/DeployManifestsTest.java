@@ -34,7 +34,9 @@ class DeployManifestsTest {
     KubernetesSerialization serialization = new KubernetesSerialization();
     List<HasMetadata> out = new ArrayList<>();
     try (Stream<Path> files = Files.list(DEPLOY)) {
-      for (Path f : files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
+      // kustomization.yaml is kustomize's input, not an object (server's KustomizeTest renders it).
+      for (Path f : files.filter(p -> p.toString().endsWith(".yaml"))
+          .filter(p -> !p.getFileName().toString().equals("kustomization.yaml")).sorted().toList()) {
         try (InputStream in = Files.newInputStream(f)) {
           Object parsed = serialization.unmarshal(in);
           if (parsed instanceof List<?> list) {
@@ -159,8 +161,15 @@ class DeployManifestsTest {
     PodDisruptionBudget pdb = of(PodDisruptionBudget.class).get(0);
     assertThat(pdb.getSpec().getMinAvailable().getIntVal()).isEqualTo(2);
     assertThat(podLabels).containsAllEntriesOf(pdb.getSpec().getSelector().getMatchLabels());
-    Service svc = of(Service.class).get(0);
-    assertThat(podLabels).containsAllEntriesOf(svc.getSpec().getSelector());
+    // holdfast-xds (proxies), holdfast-admin and the headless holdfast-replicas (the status page, `holdfast status`).
+    assertThat(of(Service.class)).extracting(s -> s.getMetadata().getName())
+        .containsExactlyInAnyOrder("holdfast-admin", "holdfast-replicas", "holdfast-xds");
+    assertThat(of(Service.class)).allSatisfy(s -> assertThat(podLabels).containsAllEntriesOf(s.getSpec().getSelector()));
+    Service svc = of(Service.class).stream().filter(s -> s.getMetadata().getName().equals("holdfast-xds")).findFirst()
+        .orElseThrow();
     assertThat(svc.getSpec().getPorts()).singleElement().satisfies(p -> assertThat(p.getPort()).isEqualTo(18000));
+    assertThat(of(Service.class).stream().filter(s -> !s.getMetadata().getName().equals("holdfast-xds")))
+        .allSatisfy(s -> assertThat(s.getSpec().getPorts()).singleElement()
+            .satisfies(p -> assertThat(p.getTargetPort().getStrVal()).isEqualTo("admin")));
   }
 }

@@ -9,6 +9,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
 import io.holdfast.election.ElectionSettings;
+import io.holdfast.pki.TestCertificates;
 import io.holdfast.server.HoldfastServer;
 import io.holdfast.server.cli.LogFormat;
 import io.holdfast.server.cli.ServeSettings;
@@ -47,11 +48,21 @@ final class RunningServers {
 
   /**
    * The {@code /metrics} text of a file-mode server over {@code configDir} once a proxy ({@code node}) has an ADS
-   * stream open and has been answered: the series that exist per connected proxy are in it too.
+   * stream open and has been answered: the series that exist per connected proxy are in it too. The admission
+   * webhook is on (its certificate a fresh test one), so its series are too.
    */
   static String fileModeScrapeWithProxy(Path configDir, String node) throws Exception {
-    try (HoldfastServer server = HoldfastServer.start(new ServeSettings(configDir, "127.0.0.1", 0, "127.0.0.1", 0,
-        Optional.empty(), LogFormat.TEXT), Clock.systemUTC())) {
+    Path certs = Files.createTempDirectory("holdfast-webhook-certs");
+    TestCertificates.Issued leaf = TestCertificates.leaf(TestCertificates.ca("monitoring test CA"),
+        "holdfast-webhook");
+    Files.writeString(certs.resolve("tls.crt"), leaf.certificatePem());
+    Files.writeString(certs.resolve("tls.key"), leaf.privateKeyPem());
+    // Deleted in reverse order of registration: the files, then the directory.
+    Stream.of(certs, certs.resolve("tls.crt"), certs.resolve("tls.key")).forEach(p -> p.toFile().deleteOnExit());
+    ServeSettings settings = new ServeSettings(configDir, "127.0.0.1", 0, "127.0.0.1", 0, Optional.empty(),
+        LogFormat.TEXT, Optional.empty(), Optional.empty(), ServeSettings.SINGLE_REPLICA, Optional.empty(),
+        Optional.of(new ServeSettings.Webhook("127.0.0.1", 0, certs.resolve("tls.crt"), certs.resolve("tls.key"))));
+    try (HoldfastServer server = HoldfastServer.start(settings, Clock.systemUTC())) {
       ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", server.xdsPort()).usePlaintext().build();
       CountDownLatch answered = new CountDownLatch(1);
       try {
@@ -72,8 +83,8 @@ final class RunningServers {
             });
         requests.onNext(DiscoveryRequest.newBuilder().setNode(Node.newBuilder().setId(node))
             .setTypeUrl("type.googleapis.com/envoy.config.cluster.v3.Cluster").build());
-        if (!answered.await(15, TimeUnit.SECONDS)) {
-          throw new IllegalStateException("no CDS answer within 15 s");
+        if (!answered.await(60, TimeUnit.SECONDS)) {
+          throw new IllegalStateException("no CDS answer within 60 s");
         }
         return scrape(server);
       } finally {
