@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.holdfast.election.ElectionCluster.Replica;
 import io.holdfast.testkit.FaultProxy;
 import java.time.Duration;
@@ -192,11 +193,25 @@ class ElectionFaultIT {
     }
   }
 
+  /**
+   * A read-modify-write of the Lease, as any other client would do it: the leader renews concurrently, so a write
+   * based on a read that a renewal overtook gets 409 Conflict and is retried on a fresh read. Bounded at 20 tries:
+   * the leader renews once per retry period, so losing 20 races in a row means something else is wrong.
+   */
   private static void editLease(ElectionCluster c, Consumer<Lease> edit) {
     var res = c.api.admin().leases().inNamespace(ElectionCluster.NAMESPACE).withName(ElectionCluster.LEASE);
-    Lease l = res.get();
-    edit.accept(l);
-    c.api.admin().leases().inNamespace(ElectionCluster.NAMESPACE).resource(l).update();
+    for (int attempt = 1; ; attempt++) {
+      Lease l = res.get();
+      edit.accept(l);
+      try {
+        c.api.admin().leases().inNamespace(ElectionCluster.NAMESPACE).resource(l).update();
+        return;
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409 || attempt == 20) {
+          throw e;
+        }
+      }
+    }
   }
 
   @SuppressWarnings("unused")
