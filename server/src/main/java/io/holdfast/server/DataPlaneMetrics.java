@@ -1,0 +1,84 @@
+package io.holdfast.server;
+
+import io.holdfast.frontend.holdfast.ResourceStatus;
+import io.holdfast.pipeline.StatusBoard;
+import io.holdfast.server.admin.ProxyStanding;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+
+/**
+ * The meters behind the status page's verdict, so an alert can say what the banner says:
+ * {@code holdfast_config_rejected_resources{kind}}, {@code holdfast_config_manifest_errors},
+ * {@code holdfast_xds_proxies_nacking{type}}; plus {@code holdfast_build_info{version,commit}} and the JVM's and
+ * process's own meters (Micrometer's binders). Build failures are counted where they are contained
+ * ({@code holdfast_config_build_failures_total{stage}}, by the pipeline).
+ */
+final class DataPlaneMetrics implements AutoCloseable {
+  /** The xDS types a proxy can NACK, by the short name the other {@code holdfast_xds_*} meters use. */
+  static final List<String> TYPES = List.of("Cluster", "ClusterLoadAssignment", "Listener", "RouteConfiguration",
+      "Secret");
+
+  private final MultiGauge rejected;
+  private final JvmGcMetrics gc = new JvmGcMetrics();
+
+  /**
+   * @param standing read on each scrape: which connected proxies reject the current version
+   */
+  DataPlaneMetrics(MeterRegistry registry, StatusBoard board, Supplier<ProxyStanding> standing) {
+    rejected = MultiGauge.builder("holdfast.config.rejected.resources")
+        .description("Objects of the served build that are rejected (not served), by kind; 0 for the other kinds"
+            + " in the build")
+        .register(registry);
+    board.onPublish(() -> board.current().ifPresent(build -> {
+      Map<String, Integer> byKind = new TreeMap<>();
+      build.statuses().forEach((key, status) -> byKind.merge(key.kind(),
+          status.state() == ResourceStatus.State.REJECTED ? 1 : 0, Integer::sum));
+      rejected.register(byKind.entrySet().stream()
+          .map(e -> MultiGauge.Row.of(Tags.of("kind", e.getKey()), e.getValue())).toList(), true);
+    }));
+    Gauge.builder("holdfast.config.manifest.errors", board,
+            b -> b.current().map(build -> build.manifestErrors().size()).orElse(0))
+        .description("Problems reading the config's manifests (unreadable files, malformed YAML); each file's last"
+            + " good version is served meanwhile")
+        .register(registry);
+    for (String type : TYPES) {
+      Gauge.builder("holdfast.xds.proxies.nacking", standing,
+              s -> s.get().nackingByType().getOrDefault(type, 0))
+          .description("Connected proxies whose latest answer to the current version is a NACK, by the type of that"
+              + " NACK")
+          .tag("type", type)
+          .register(registry);
+    }
+    BuildInfo info = BuildInfo.read();
+    Gauge.builder("holdfast.build.info", () -> 1)
+        .description("Always 1; the labels name the running build")
+        .tag("version", info.version())
+        .tag("commit", info.commit())
+        .register(registry);
+    new JvmMemoryMetrics().bindTo(registry);
+    gc.bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ClassLoaderMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+    new FileDescriptorMetrics().bindTo(registry);
+  }
+
+  @Override
+  public void close() {
+    gc.close(); // unregisters its GC notification listeners
+  }
+}
