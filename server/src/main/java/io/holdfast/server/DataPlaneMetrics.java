@@ -21,7 +21,7 @@ import java.util.function.Supplier;
 
 /**
  * The meters behind the status page's verdict, so an alert can say what the banner says:
- * {@code holdfast_config_rejected_resources{kind}}, {@code holdfast_config_manifest_errors},
+ * {@code holdfast_config_rejected_resources{api,kind}}, {@code holdfast_config_manifest_errors},
  * {@code holdfast_xds_proxies_nacking{type}}; plus {@code holdfast_build_info{version,commit}} and the JVM's and
  * process's own meters (Micrometer's binders). Build failures are counted where they are contained
  * ({@code holdfast_config_build_failures_total{stage}}, by the pipeline).
@@ -39,15 +39,16 @@ final class DataPlaneMetrics implements AutoCloseable {
    */
   DataPlaneMetrics(MeterRegistry registry, StatusBoard board, Supplier<ProxyStanding> standing) {
     rejected = MultiGauge.builder("holdfast.config.rejected.resources")
-        .description("Objects of the served build that are rejected (not served), by kind; 0 for the other kinds"
-            + " in the build")
+        .description("Objects of the served build that are rejected (not served), by API group and kind; 0 for the"
+            + " other kinds in the build")
         .register(registry);
     board.onPublish(() -> board.current().ifPresent(build -> {
-      Map<String, Integer> byKind = new TreeMap<>();
-      build.statuses().forEach((key, status) -> byKind.merge(key.kind(),
+      // Bounded by the kinds the front ends know: only objects of those get a verdict.
+      Map<List<String>, Integer> byKind = new TreeMap<>(java.util.Comparator.comparing(List::toString));
+      build.statuses().forEach((key, status) -> byKind.merge(List.of(key.group(), key.kind()),
           status.state() == ResourceStatus.State.REJECTED ? 1 : 0, Integer::sum));
-      rejected.register(byKind.entrySet().stream()
-          .map(e -> MultiGauge.Row.of(Tags.of("kind", e.getKey()), e.getValue())).toList(), true);
+      rejected.register(byKind.entrySet().stream().map(e -> MultiGauge.Row.of(
+          Tags.of("api", e.getKey().get(0), "kind", e.getKey().get(1)), e.getValue())).toList(), true);
     }));
     Gauge.builder("holdfast.config.manifest.errors", board,
             b -> b.current().map(build -> build.manifestErrors().size()).orElse(0))
@@ -60,6 +61,7 @@ final class DataPlaneMetrics implements AutoCloseable {
           .description("Connected proxies whose latest answer to the current version is a NACK, by the type of that"
               + " NACK")
           .tag("type", type)
+          .strongReference(true) // the supplier is a method reference nothing else holds
           .register(registry);
     }
     BuildInfo info = BuildInfo.read();

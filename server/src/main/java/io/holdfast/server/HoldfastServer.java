@@ -369,8 +369,7 @@ public final class HoldfastServer implements AutoCloseable {
     }
     double age = elector.observedLeaderAgeSeconds();
     return elector.observedLeader().map(h -> h + (Double.isNaN(age) ? ""
-        : ", seen " + io.holdfast.common.Durations.format(
-        Duration.ofSeconds(Math.round(age))) + " ago"));
+        : ", seen " + Math.round(age) + "s ago"));
   }
 
   private static Map<String, Object> proxyState(ProxyStatus proxy) {
