@@ -108,7 +108,7 @@ final class StatusPage {
    */
   private static void summary(Page page, Map<String, Object> state) {
     Map<?, ?> verdict = map(state.get("verdict"));
-    String level = text(verdict.get("level"));
+    String level = verdict.get("level") == null ? "unknown" : text(verdict.get("level"));
     String cssClass = switch (level) {
       case "safe" -> "ok";
       case "broken" -> "bad";

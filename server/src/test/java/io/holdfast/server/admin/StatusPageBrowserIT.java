@@ -1,7 +1,7 @@
 package io.holdfast.server.admin;
 
-import static io.holdfast.server.admin.HeadlessChromium.tableRows;
-import static io.holdfast.server.admin.HeadlessChromium.textById;
+import static io.holdfast.server.admin.RenderedDom.tableRows;
+import static io.holdfast.server.admin.RenderedDom.textById;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
