@@ -1,5 +1,6 @@
 package io.holdfast.server;
 
+import io.holdfast.api.ResourceKey;
 import io.holdfast.frontend.holdfast.ResourceStatus;
 import io.holdfast.pipeline.StatusBoard;
 import io.holdfast.server.admin.ProxyStanding;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 /**
  * The meters behind the status page's verdict, so an alert can say what the banner says:
@@ -42,13 +44,15 @@ final class DataPlaneMetrics implements AutoCloseable {
         .description("Objects of the served build that are rejected (not served), by API group and kind; 0 for the"
             + " other kinds in the build")
         .register(registry);
+    // Holdfast's own kinds are always there (at 0 before the first build), so the series exist from start-up like
+    // the other meters; other kinds appear with their first object.
+    rejected.register(rows(holdfastKinds()));
     board.onPublish(() -> board.current().ifPresent(build -> {
       // Bounded by the kinds the front ends know: only objects of those get a verdict.
-      Map<List<String>, Integer> byKind = new TreeMap<>(java.util.Comparator.comparing(List::toString));
+      Map<List<String>, Integer> byKind = holdfastKinds();
       build.statuses().forEach((key, status) -> byKind.merge(List.of(key.group(), key.kind()),
           status.state() == ResourceStatus.State.REJECTED ? 1 : 0, Integer::sum));
-      rejected.register(byKind.entrySet().stream().map(e -> MultiGauge.Row.of(
-          Tags.of("api", e.getKey().get(0), "kind", e.getKey().get(1)), e.getValue())).toList(), true);
+      rejected.register(rows(byKind), true);
     }));
     Gauge.builder("holdfast.config.manifest.errors", board,
             b -> b.current().map(build -> build.manifestErrors().size()).orElse(0))
@@ -77,6 +81,19 @@ final class DataPlaneMetrics implements AutoCloseable {
     new ProcessorMetrics().bindTo(registry);
     new UptimeMetrics().bindTo(registry);
     new FileDescriptorMetrics().bindTo(registry);
+  }
+
+  /** Holdfast's kinds, each at 0, as (API group, kind). */
+  private static Map<List<String>, Integer> holdfastKinds() {
+    Map<List<String>, Integer> out = new TreeMap<>(java.util.Comparator.comparing(List::toString));
+    Stream.of(ResourceKey.UPSTREAM, ResourceKey.VIRTUAL_SERVICE, ResourceKey.GATEWAY, ResourceKey.TCP_GATEWAY,
+        ResourceKey.ROUTE_TABLE).forEach(kind -> out.put(List.of(ResourceKey.HOLDFAST_GROUP, kind), 0));
+    return out;
+  }
+
+  private static List<MultiGauge.Row<?>> rows(Map<List<String>, Integer> byKind) {
+    return byKind.entrySet().stream().<MultiGauge.Row<?>>map(e -> MultiGauge.Row.of(
+        Tags.of("api", e.getKey().get(0), "kind", e.getKey().get(1)), e.getValue())).toList();
   }
 
   @Override

@@ -322,7 +322,8 @@ public final class HoldfastServer implements AutoCloseable {
         .orElse(List.of());
     Optional<String> buildProblem = board.lastOutcome().filter(o -> o.verdict() != BuildOutcome.Verdict.OK)
         .map(o -> (o.verdict() == BuildOutcome.Verdict.FAILED ? "failed, so the previous snapshot is still served: "
-            : "contained a failure of Holdfast's own: ") + o.problems().get(0));
+            : "contained a failure of Holdfast's own: ") + o.problems().stream().findFirst().map(Object::toString)
+            .orElse("no detail"));
     List<String> expired = new ArrayList<>();
     List<String> expiring = new ArrayList<>();
     for (Map<String, Object> cert : certs) {
