@@ -189,7 +189,10 @@ public final class StatusBoard {
     return build == null ? Optional.empty() : Optional.ofNullable(build.statuses().get(key));
   }
 
-  /** A JSON-friendly view for the admin {@code /state} endpoint. */
+  /**
+   * A JSON-friendly view of the board with problems as strings, for tests and logs. The admin {@code /state} shows
+   * the board through the server's {@code ConfigState} instead (problems as objects, with file and line).
+   */
   public Map<String, Object> toState() {
     Map<String, Object> out = new LinkedHashMap<>();
     View now = view;
