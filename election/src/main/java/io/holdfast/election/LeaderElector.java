@@ -76,6 +76,9 @@ public final class LeaderElector implements Leadership, AutoCloseable {
 
   private volatile Tenure tenure = Tenure.FOLLOWER;
   private volatile String observedHolder = "";
+  /** When the lease was last read (or written) by this replica, on the monotonic clock; valid once observed. */
+  private volatile long observedAt;
+  private volatile boolean everObserved;
   private volatile long lastRenewSentAt;
   private volatile boolean everRenewed;
   private volatile boolean stopRequested;
@@ -199,6 +202,15 @@ public final class LeaderElector implements Leadership, AutoCloseable {
   @Override
   public void addListener(LeadershipListener listener) {
     listeners.add(Objects.requireNonNull(listener, "listener"));
+  }
+
+  /**
+   * Seconds since this replica last read or wrote the lease, so {@link #observedLeader()} can be shown as "last
+   * seen" with its age (a follower cut off from the API holds a record that may be long out of date); NaN if it
+   * never has.
+   */
+  public double observedLeaderAgeSeconds() {
+    return everObserved ? (clock.nanoTime() - observedAt) / 1e9 : Double.NaN;
   }
 
   /** Seconds since the last successful renewal was sent; NaN if this replica never led. */
@@ -525,6 +537,8 @@ public final class LeaderElector implements Leadership, AutoCloseable {
   /** Records what we saw (see {@link LeaseView}) and tells listeners when the holder changed. */
   private void observe(Optional<VersionedRecord> r, long now) {
     view.observe(r, now);
+    observedAt = now;
+    everObserved = true;
     LeaseRecord seen = r.map(VersionedRecord::record).orElse(null);
     String holder = seen == null ? "" : seen.holderIdentity();
     if (!holder.equals(observedHolder)) {

@@ -63,6 +63,7 @@ public final class StatusBoard {
   private final Deque<NackEvent> pending = new ArrayDeque<>();
   private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
   private final List<Runnable> publishListeners = new CopyOnWriteArrayList<>();
+  private final List<java.util.function.Consumer<BuildOutcome>> outcomeListeners = new CopyOnWriteArrayList<>();
   private volatile BuildOutcome lastOutcome;
 
   /** The current build and the NACKs of its version, swapped together. */
@@ -96,7 +97,13 @@ public final class StatusBoard {
    * build was served). A failed build publishes nothing else: the board goes on showing the build still served.
    */
   public void recordOutcome(BuildOutcome outcome) {
-    lastOutcome = java.util.Objects.requireNonNull(outcome, "outcome"); // read on demand: no listener to tell
+    lastOutcome = java.util.Objects.requireNonNull(outcome, "outcome");
+    outcomeListeners.forEach(l -> l.accept(outcome));
+  }
+
+  /** Called with every build's outcome, failed ones included, on the pipeline thread: keep it quick. */
+  public void onOutcome(java.util.function.Consumer<BuildOutcome> listener) {
+    outcomeListeners.add(listener);
   }
 
   public Optional<Build> current() {
@@ -156,6 +163,22 @@ public final class StatusBoard {
     listeners.forEach(Runnable::run);
   }
 
+  /**
+   * Every NACK of the current build's version (or of an unknown version) the board holds: the last per resource
+   * and the unattributed ones, each once, oldest first. Empty before the first build.
+   */
+  public List<NackEvent> currentNacks() {
+    View now = view;
+    java.util.Set<NackEvent> out = new java.util.LinkedHashSet<>(now.nacks().byResource.values());
+    out.addAll(now.nacks().unattributed);
+    return out.stream().sorted(java.util.Comparator.comparing(NackEvent::at)).toList();
+  }
+
+  /** NACKs of the current version not traced to any resource, oldest first. */
+  public List<NackEvent> unattributedNacks() {
+    return List.copyOf(view.nacks().unattributed);
+  }
+
   /** The last NACK a proxy sent for what this resource generated, for the current version. */
   public Optional<NackEvent> nackOf(ResourceKey key) {
     return Optional.ofNullable(view.nacks().byResource.get(key));
@@ -166,7 +189,10 @@ public final class StatusBoard {
     return build == null ? Optional.empty() : Optional.ofNullable(build.statuses().get(key));
   }
 
-  /** A JSON-friendly view for the admin {@code /state} endpoint. */
+  /**
+   * A JSON-friendly view of the board with problems as strings, for tests and logs. The admin {@code /state} shows
+   * the board through the server's {@code ConfigState} instead (problems as objects, with file and line).
+   */
   public Map<String, Object> toState() {
     Map<String, Object> out = new LinkedHashMap<>();
     View now = view;

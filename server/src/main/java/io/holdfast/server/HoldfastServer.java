@@ -1,7 +1,11 @@
 package io.holdfast.server;
 
 import io.holdfast.election.ElectionMetrics;
+import io.holdfast.election.LeaderElector;
 import io.holdfast.election.Leadership;
+import io.holdfast.frontend.holdfast.ResourceStatus;
+import io.holdfast.ir.NackEvent;
+import io.holdfast.pipeline.BuildOutcome;
 import io.holdfast.ir.NackListener;
 import io.holdfast.pipeline.ConfigCheck;
 import io.holdfast.pipeline.ConfigPipeline;
@@ -9,7 +13,10 @@ import io.holdfast.pipeline.PipelineSettings;
 import io.holdfast.pipeline.StatusBoard;
 import io.holdfast.server.admin.AdminServer;
 import io.holdfast.server.admin.AdminSources;
+import io.holdfast.server.admin.ConfigState;
+import io.holdfast.server.admin.DataPlaneVerdict;
 import io.holdfast.server.admin.EventTimeline;
+import io.holdfast.server.admin.ProxyStanding;
 import io.holdfast.server.admin.TimelineFeeds;
 import io.holdfast.server.cli.ServeSettings;
 import io.holdfast.server.kube.KubernetesMode;
@@ -27,16 +34,21 @@ import io.holdfast.xds.server.XdsCache;
 import io.holdfast.xds.server.XdsServer;
 import io.holdfast.xds.server.XdsServerSettings;
 import io.holdfast.xds.server.XdsTls;
+import io.holdfast.xds.snapshot.XdsSnapshot;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,6 +75,8 @@ public final class HoldfastServer implements AutoCloseable {
   private XdsServer xds;
   private AdminServer admin;
   private AdmissionWebhook webhook; // null when disabled
+  /** Where each resource was declared (file mode); none in Kubernetes mode. */
+  private volatile ConfigState.Locations locations = ConfigState.Locations.NONE;
   /** Set while serving a snapshot loaded from disk that no source has confirmed yet. */
   private volatile Optional<java.time.Instant> staleSince = Optional.empty();
 
@@ -145,6 +159,9 @@ public final class HoldfastServer implements AutoCloseable {
     }
     board.onPublish(() -> staleSince = Optional.empty()); // a source built a config: disk copy superseded
     board.onPublish(TimelineFeeds.snapshots(timeline, board));
+    board.onPublish(TimelineFeeds.rejections(timeline, board, key -> locations.of(key)));
+    board.onOutcome(TimelineFeeds.builds(timeline));
+    started.push(new DataPlaneMetrics(registry, board, this::proxyStanding));
     io.micrometer.core.instrument.Gauge.builder("holdfast.config.staleness", this,
             h -> h.staleSince().map(t -> Duration.between(t, h.clock.instant()).toMillis() / 1000.0).orElse(0.0))
         .baseUnit("seconds")
@@ -155,9 +172,11 @@ public final class HoldfastServer implements AutoCloseable {
     started.push(admin);
     if (settings.fileMode()) {
       timeline.record(EventTimeline.Kind.LEADERSHIP, "This replica leads: single-replica mode, no election");
-      started.push(DirectoryWatcher.start(settings.configDir(), new FileConfigSource(pipeline, ages,
+      FileConfigSource files = new FileConfigSource(pipeline, ages,
           () -> store.ifPresent(s -> cache.currentSnapshot().ifPresent(snapshot -> s.save(snapshot,
-              ages.current()))))));
+              ages.current()))));
+      locations = files::locationsOf;
+      started.push(DirectoryWatcher.start(settings.configDir(), files));
     } else {
       awaitingElection = true;
       // Pushed last, so closed first: the lease is released before streams are drained.
@@ -186,6 +205,7 @@ public final class HoldfastServer implements AutoCloseable {
           board.onNack(nack);
           nackFeed.onNack(nack);
         })
+        .disconnectListener(TimelineFeeds.disconnects(timeline))
         .clock(clock);
     if (settings.tls().isPresent()) {
       ReloadingTls tls = ReloadingTls.builder(settings.tls().get()).clock(clock).start();
@@ -270,12 +290,87 @@ public final class HoldfastServer implements AutoCloseable {
     board.current().ifPresent(b -> s.put("snapshotAgeSeconds",
         Duration.between(b.builtAt(), clock.instant()).toMillis() / 1000.0));
     s.put("xdsStreams", xds.connectedStreams());
-    s.put("proxies", xds.proxies().stream().map(HoldfastServer::proxyState).toList());
-    s.put("config", board.toState());
+    List<ProxyStatus> proxies = xds.proxies();
+    s.put("proxies", proxies.stream().map(HoldfastServer::proxyState).toList());
+    s.put("config", ConfigState.of(board, locations));
     s.put("timeline", timeline.toState());
     s.put("generatedAt", clock.instant().toString());
-    s.put("certificates", certificates.state());
+    List<Map<String, Object>> certs = certificates.state();
+    s.put("certificates", certs);
+    s.put("verdict", DataPlaneVerdict.judge(verdictFacts(proxies, certs)).toState());
     return s;
+  }
+
+  /** Which connected proxies reject the version served (the status page, the verdict, the NACKing gauge). */
+  private ProxyStanding proxyStanding() {
+    return ProxyStanding.of(xds.proxies(), cache.currentSnapshot().map(XdsSnapshot::version));
+  }
+
+  /** What the verdict is judged on, read now from the cache, the board, the xDS server and the election. */
+  private DataPlaneVerdict.Facts verdictFacts(List<ProxyStatus> proxies, List<Map<String, Object>> certs) {
+    Optional<String> version = cache.currentSnapshot().map(XdsSnapshot::version);
+    Set<String> connected = new TreeSet<>();
+    proxies.forEach(p -> connected.add(p.nodeId()));
+    List<String> gone = version.map(v -> board.currentNacks().stream()
+        .filter(n -> n.rejectedVersion().equals(v) && !connected.contains(n.nodeId()))
+        .map(NackEvent::nodeId).distinct().toList()).orElse(List.of());
+    Optional<StatusBoard.Build> build = board.current();
+    List<String> rejected = build.map(b -> b.statuses().entrySet().stream()
+        .filter(e -> e.getValue().state() == ResourceStatus.State.REJECTED)
+        .map(e -> ConfigState.described(e.getKey(), locations)).toList()).orElse(List.of());
+    List<String> manifestErrors = build.map(b -> b.manifestErrors().stream().map(Object::toString).toList())
+        .orElse(List.of());
+    Optional<String> buildProblem = board.lastOutcome().filter(o -> o.verdict() != BuildOutcome.Verdict.OK)
+        .map(o -> (o.verdict() == BuildOutcome.Verdict.FAILED ? "failed, so the previous snapshot is still served: "
+            : "contained a failure of Holdfast's own: ") + o.problems().stream().findFirst().map(Object::toString)
+            .orElse("no detail"));
+    List<String> expired = new ArrayList<>();
+    List<String> expiring = new ArrayList<>();
+    for (Map<String, Object> cert : certs) {
+      if (cert.get("daysLeft") instanceof Number days && days.longValue() < DataPlaneVerdict.CERTIFICATE_WARNING_DAYS) {
+        (days.longValue() < 0 ? expired : expiring).add(cert.get("secret") + " (" + days + " days left)");
+      }
+    }
+    Optional<Duration> staleFor = staleSince().map(t -> Duration.between(t, clock.instant()));
+    KubernetesMode k = kube;
+    DataPlaneVerdict.Api api = k == null ? DataPlaneVerdict.Api.NOT_USED : k.apiAnswered()
+        .map(answered -> answered ? DataPlaneVerdict.Api.ANSWERING : DataPlaneVerdict.Api.UNREACHABLE)
+        .orElse(DataPlaneVerdict.Api.UNCHECKED);
+    return new DataPlaneVerdict.Facts(version, List.copyOf(connected), proxyStanding().nacking(), gone, rejected,
+        manifestErrors, buildProblem, api, staleFor, k == null || k.synced(), leadershipFact(),
+        leaseHolderAsSeen(), expired, expiring);
+  }
+
+  /**
+   * Leading, following a holder seen within the lease's duration, or unconfirmed (nobody holds it, the record
+   * names this replica although it does not lead, or it is older than the lease).
+   */
+  private DataPlaneVerdict.Leadership leadershipFact() {
+    Leadership l = leadership;
+    if (awaitingElection) {
+      return DataPlaneVerdict.Leadership.STARTING;
+    }
+    if (l.isLeader()) {
+      return DataPlaneVerdict.Leadership.LEADING;
+    }
+    if (!(l instanceof LeaderElector elector)) {
+      return DataPlaneVerdict.Leadership.UNCONFIRMED; // a single replica that stopped
+    }
+    Optional<String> holder = l.observedLeader();
+    double age = elector.observedLeaderAgeSeconds();
+    boolean fresh = !Double.isNaN(age) && age <= elector.settings().leaseDuration().toMillis() / 1000.0;
+    return holder.isPresent() && !holder.get().equals(l.identity()) && fresh
+        ? DataPlaneVerdict.Leadership.FOLLOWING : DataPlaneVerdict.Leadership.UNCONFIRMED;
+  }
+
+  /** {@code replica-1, seen 12s ago}; empty when nobody holds the lease or there is no election. */
+  private Optional<String> leaseHolderAsSeen() {
+    if (!(leadership instanceof LeaderElector elector)) {
+      return Optional.empty();
+    }
+    double age = elector.observedLeaderAgeSeconds();
+    return elector.observedLeader().map(h -> h + (Double.isNaN(age) ? ""
+        : ", seen " + Math.round(age) + "s ago"));
   }
 
   private static Map<String, Object> proxyState(ProxyStatus proxy) {

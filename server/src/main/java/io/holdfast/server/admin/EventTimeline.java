@@ -12,7 +12,7 @@ import java.util.Objects;
 
 /**
  * The recent events an on-call engineer reads first on the status page: leadership changes, API outages,
- * snapshot versions served, NACKs. A bounded ring in memory (the oldest event goes when it is full), stamped
+ * snapshot versions served, NACKs, objects newly rejected or unreadable, proxies disconnecting, builds failing. A bounded ring in memory (the oldest event goes when it is full), stamped
  * from an injected clock; fed by listeners wired in {@code HoldfastServer} (see {@link TimelineFeeds}).
  * Thread-safe: the feeding listeners run on the elector's listener thread, the kube health thread, the
  * pipeline thread and gRPC threads.
@@ -26,7 +26,10 @@ public final class EventTimeline {
     LEADERSHIP("Leadership"),
     OUTAGE("API outage"),
     SNAPSHOT("Snapshot"),
-    NACK("NACK");
+    NACK("NACK"),
+    REJECTION("Rejected"),
+    DISCONNECT("Disconnect"),
+    BUILD("Build");
 
     private final String label;
 

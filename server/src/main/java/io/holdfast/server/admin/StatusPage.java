@@ -32,9 +32,8 @@ final class StatusPage {
   /** Top-level /state keys this page shows in its own sections; any other goes under "Other". */
   private static final Set<String> KNOWN = Set.of("identity", "role", "electionMode", "election", "kube",
       "snapshotVersion", "staleSince", "snapshotAgeSeconds", "xdsStreams", "proxies", "config", "timeline",
-      "generatedAt", "certificates");
-  /** A certificate this close to expiry is flagged in the summary. */
-  private static final long CERTIFICATE_WARNING_DAYS = 14;
+      "generatedAt", "certificates", "verdict");
+  private static final long CERTIFICATE_WARNING_DAYS = DataPlaneVerdict.CERTIFICATE_WARNING_DAYS;
 
   private StatusPage() {}
 
@@ -103,55 +102,34 @@ final class StatusPage {
 
   // ---- sections --------------------------------------------------------------------------------------
 
+  /**
+   * The verdict ({@link DataPlaneVerdict}, from {@code /state}'s {@code verdict}): its level, then every reason,
+   * worst first; when safe, what is fine.
+   */
   private static void summary(Page page, Map<String, Object> state) {
-    List<String> bad = new ArrayList<>();
-    List<String> warn = new ArrayList<>();
-    if (state.get("snapshotVersion") == null) {
-      bad.add("No config is served yet");
-    }
-    Optional<Instant> staleSince = instant(state.get("staleSince"));
-    if (staleSince.isPresent()) {
-      warn.add("Serving cached config, unconfirmed for " + humanDuration(Duration.between(staleSince.get(),
-          page.now())));
-    }
-    Map<?, ?> kube = map(state.get("kube"));
-    if (Boolean.FALSE.equals(kube.get("apiAnswered"))) {
-      bad.add("The Kubernetes API does not answer");
-    }
-    if (Boolean.FALSE.equals(kube.get("synced"))) {
-      warn.add("Not every kind has been listed from the API yet");
-    }
-    Map<?, ?> lastBuild = map(map(state.get("config")).get("lastBuild"));
-    if ("failed".equals(lastBuild.get("outcome"))) {
-      bad.add("The last config build failed at stage " + text(lastBuild.get("stage")) + " ("
-          + text(lastBuild.get("message")) + "); the previous snapshot is still served");
-    } else if ("degraded".equals(lastBuild.get("outcome"))) {
-      int count = list(lastBuild.get("problems")).size();
-      bad.add("The last config build contained " + count + " internal " + (count == 1 ? "error" : "errors")
-          + ", first at stage " + text(lastBuild.get("stage")) + " (" + text(lastBuild.get("message")) + ")");
-    }
-    long rejected = map(map(state.get("config")).get("resources")).values().stream()
-        .filter(r -> "REJECTED".equals(map(r).get("state"))).count();
-    if (rejected > 0) {
-      warn.add(rejected + (rejected == 1 ? " resource is" : " resources are") + " rejected");
-    }
-    long nacking = list(state.get("proxies")).stream().filter(p -> map(p).get("lastNack") != null).count();
-    if (nacking > 0) {
-      warn.add(nacking + (nacking == 1 ? " proxy has" : " proxies have") + " NACKed a response");
-    }
-    for (Object c : list(state.get("certificates"))) {
-      Map<?, ?> cert = map(c);
-      if (cert.get("daysLeft") instanceof Number days && days.longValue() < CERTIFICATE_WARNING_DAYS) {
-        (days.longValue() < 0 ? bad : warn).add("Certificate " + text(cert.get("secret")) + " "
-            + expiry(days.longValue()));
+    Map<?, ?> verdict = map(state.get("verdict"));
+    String level = verdict.get("level") == null ? "unknown" : text(verdict.get("level"));
+    String cssClass = switch (level) {
+      case "safe" -> "ok";
+      case "broken" -> "bad";
+      default -> "warn";
+    };
+    List<?> reasons = list(verdict.get("reasons"));
+    String sentence = verdict.isEmpty() ? "Verdict unknown: this replica's state has none"
+        : reasons.isEmpty() ? text(verdict.get("headline"))
+        : levelLabel(level) + ": " + String.join(". ", reasons.stream().map(r -> text(map(r).get("message")))
+        .toList()) + ".";
+    page.html.append("<p id=\"summary\" class=\"summary ").append(cssClass).append("\" data-level=\"")
+        .append(escape(level)).append("\">").append(escape(sentence)).append("</p>");
+  }
+
+  private static String levelLabel(String code) {
+    for (DataPlaneVerdict.Level l : DataPlaneVerdict.Level.values()) {
+      if (l.code().equals(code)) {
+        return l.label();
       }
     }
-    List<String> all = new ArrayList<>(bad);
-    all.addAll(warn);
-    String cssClass = !bad.isEmpty() ? "bad" : !warn.isEmpty() ? "warn" : "ok";
-    page.html.append("<p id=\"summary\" class=\"summary ").append(cssClass).append("\">")
-        .append(escape(all.isEmpty() ? "Healthy: serving current config" : String.join(". ", all) + "."))
-        .append("</p>");
+    return capitalise(code);
   }
 
   private static void replica(Page page, Map<String, Object> state) {
@@ -166,9 +144,8 @@ final class StatusPage {
     page.row("Election", "election-mode", lease ? "Lease" : "Single replica (always leader)");
     Map<?, ?> election = map(state.get("election"));
     if (!election.isEmpty()) {
-      page.row("Lease holder", "lease-holder", election.get("holder") == null ? "nobody"
-          : text(election.get("holder")) + (election.get("holder").equals(state.get("identity")) ? " (this replica)"
-          : ""));
+      page.row("Lease holder", "lease-holder", leaseHolder(election, "leader".equals(role),
+          election.get("holder") != null && election.get("holder").equals(state.get("identity"))));
       page.row("Term", "term", election.get("term") == null ? "not leading" : text(election.get("term")));
       if (lease) {
         Object renew = election.get("secondsSinceRenew");
@@ -185,6 +162,23 @@ final class StatusPage {
       }
     }
     page.html.append("</table>");
+  }
+
+  /**
+   * The holder as this replica last saw it. "This replica" only while it leads: a follower's record naming itself is
+   * from before it stopped leading (an API outage), so it is shown with its age like any other.
+   */
+  private static String leaseHolder(Map<?, ?> election, boolean leading, boolean namesThisReplica) {
+    Object holder = election.get("holder");
+    if (holder == null) {
+      return "nobody";
+    }
+    if (leading && namesThisReplica) {
+      return text(holder) + " (this replica)";
+    }
+    Object seen = election.get("holderSeenSecondsAgo");
+    return text(holder) + (seen instanceof Number n ? " as last seen " + humanDuration(seconds(n)) + " ago"
+        : " as last seen") + (namesThisReplica ? " (this replica's own record; it no longer leads)" : "");
   }
 
   private static void kubernetes(Page page, Map<String, Object> state) {
@@ -246,7 +240,10 @@ final class StatusPage {
     page.html.append("<table id=\"proxies\"><tr><th>Node id</th><th>Streams</th>");
     types.forEach(t -> page.html.append("<th>").append(escape(typeLabel(t) + " ACKed")).append("</th>"));
     page.html.append("<th>Last NACK</th></tr>");
-    for (Object p : proxies) {
+    Object current = state.get("snapshotVersion");
+    List<?> sorted = proxies.stream().sorted(java.util.Comparator.comparing(
+        (Object p) -> !nacksCurrent(map(p), current))).toList(); // problems first, then by node id (stable)
+    for (Object p : sorted) {
       Map<?, ?> proxy = map(p);
       Map<?, ?> acked = map(proxy.get("ackedVersions"));
       page.html.append("<tr><td class=\"node\">").append(escape(text(proxy.get("nodeId")))).append("</td><td>")
@@ -254,11 +251,19 @@ final class StatusPage {
       types.forEach(t -> page.html.append("<td>").append(escape(acked.containsKey(t) ? text(acked.get(t)) : "—"))
           .append("</td>"));
       Map<?, ?> nack = map(proxy.get("lastNack"));
-      page.html.append(nack.isEmpty() ? "<td class=\"muted\">none</td>" : "<td class=\"bad nack\">"
-          + escape(nackSentence(nack, page.now())) + "</td>");
+      page.html.append(nack.isEmpty() ? "<td class=\"muted\">none</td>" : "<td class=\""
+          + (nacksCurrent(proxy, current) ? "bad" : "muted") + " nack\">" + escape(nackSentence(nack, page.now())
+          + (nacksCurrent(proxy, current) ? "" : " (an earlier version)")) + "</td>");
       page.html.append("</tr>");
     }
     page.html.append("</table>");
+  }
+
+  /** The proxy's last NACK is of the version served, and it has not ACKed that version of that type since. */
+  private static boolean nacksCurrent(Map<?, ?> proxy, Object currentVersion) {
+    Map<?, ?> nack = map(proxy.get("lastNack"));
+    return !nack.isEmpty() && currentVersion != null && currentVersion.equals(nack.get("version"))
+        && !currentVersion.equals(map(proxy.get("ackedVersions")).get(nack.get("type")));
   }
 
   private static void resources(Page page, Map<String, Object> state) {
@@ -271,27 +276,34 @@ final class StatusPage {
     } else {
       page.html.append("<table id=\"resources\"><tr><th>Resource</th><th>Verdict</th><th>Problems</th>")
           .append("<th>Proxy rejection</th></tr>");
-      resources.forEach((key, value) -> {
-        Map<?, ?> r = map(value);
+      Set<String> connected = new java.util.HashSet<>();
+      list(state.get("proxies")).forEach(p -> connected.add(text(map(p).get("nodeId"))));
+      resources.entrySet().stream().sorted(java.util.Comparator.comparingInt(e -> verdictRank(map(e.getValue()))))
+          .forEach(entry -> { // problems first; the document's order (by key) within a verdict
+        Map<?, ?> r = map(entry.getValue());
         String verdict = text(r.get("state"));
         String cssClass = switch (verdict) {
           case "ACCEPTED" -> "ok";
           case "WARNING" -> "warn";
           default -> "bad";
         };
-        page.html.append("<tr><td class=\"resource\">").append(escape(text(key))).append("</td><td class=\"")
-            .append(cssClass).append(" verdict\">").append(escape(capitalise(verdict))).append("</td><td>");
-        bullets(page, list(r.get("problems")), "none");
+        String where = r.get("file") == null ? "" : " (" + text(r.get("file")) + ":" + text(r.get("line")) + ")";
+        page.html.append("<tr><td class=\"resource\">").append(escape(text(entry.getKey()) + where))
+            .append("</td><td class=\"").append(cssClass).append(" verdict\">").append(escape(capitalise(verdict)))
+            .append("</td><td>");
+        bullets(page, list(r.get("problems")).stream().map(StatusPage::problemText).toList(), "none");
         Map<?, ?> nack = map(r.get("nack"));
+        boolean gone = !nack.isEmpty() && !connected.contains(text(nack.get("node")));
         page.html.append("</td><td>").append(nack.isEmpty() ? "<span class=\"muted\">none</span>"
-            : "<span class=\"bad\">" + escape(nackSentence(nack, page.now())) + "</span>").append("</td></tr>");
+            : "<span class=\"" + (gone ? "muted" : "bad") + "\">" + escape(nackSentence(nack, page.now())
+            + (gone ? " (that proxy has since disconnected)" : "")) + "</span>").append("</td></tr>");
       });
       page.html.append("</table>");
     }
     List<?> manifestErrors = list(config.get("manifestErrors"));
     if (!manifestErrors.isEmpty()) {
       page.html.append("<h3>Unreadable manifests</h3><div id=\"manifest-errors\">");
-      bullets(page, manifestErrors, "none");
+      bullets(page, manifestErrors.stream().map(StatusPage::problemText).toList(), "none");
       page.html.append("</div>");
     }
     List<?> unattributed = list(config.get("unattributedNacks"));
@@ -300,6 +312,30 @@ final class StatusPage {
       bullets(page, unattributed, "none");
       page.html.append("</div>");
     }
+  }
+
+  private static int verdictRank(Map<?, ?> resource) {
+    return switch (text(resource.get("state"))) {
+      case "REJECTED" -> 0;
+      case "WARNING" -> 1;
+      default -> 2;
+    };
+  }
+
+  /**
+   * A problem object of {@code /state} as one line: a resource's ({@code field: message (Reason)}, the form the
+   * page always used) or a file's ({@code file:line:column: message}); any other value as its text.
+   */
+  private static String problemText(Object problem) {
+    if (!(problem instanceof Map<?, ?> p)) {
+      return text(problem);
+    }
+    if (p.containsKey("file")) {
+      return text(p.get("file")) + ":" + text(p.get("line")) + ":" + text(p.get("column")) + ": "
+          + text(p.get("message"));
+    }
+    String field = p.get("field") == null ? "" : text(p.get("field"));
+    return (field.isEmpty() ? "" : field + ": ") + text(p.get("message")) + " (" + text(p.get("reason")) + ")";
   }
 
   private static void certificates(Page page, Map<String, Object> state) {

@@ -215,6 +215,11 @@ public final class KubernetesMode implements AutoCloseable {
     return source.staleSince();
   }
 
+  /** Whether the API answered the source's last check; empty before the first. */
+  public Optional<Boolean> apiAnswered() {
+    return source.apiAnswered();
+  }
+
   /** {@code election} and {@code kube} sections of the admin state. */
   public Map<String, Object> state(Clock clock) {
     Map<String, Object> e = new LinkedHashMap<>();
@@ -223,6 +228,10 @@ public final class KubernetesMode implements AutoCloseable {
     e.put("term", leadership.currentTerm().map(Object::toString).orElse(null));
     e.put("leaseTransitions", leadership.currentTerm().map(t -> (Object) t.transitions()).orElse(null));
     if (elector != null) {
+      // The holder is as last seen: during an outage a follower's record (even one naming this replica) is old.
+      double seen = elector.observedLeaderAgeSeconds();
+      e.put("holderSeenSecondsAgo", Double.isNaN(seen) ? null : seen);
+      e.put("leaseDurationSeconds", elector.settings().leaseDuration().toMillis() / 1000.0);
       double age = elector.lastRenewAgeSeconds();
       e.put("secondsSinceRenew", Double.isNaN(age) ? null : age);
       e.put("watchHealthy", elector.watchHealthy());

@@ -27,6 +27,8 @@ public final class FileConfigSource implements ConfigFilesListener {
   private final Map<Path, String> lastGood = new HashMap<>();
   private final FirstServedOrder ages;
   private final Runnable agesChanged;
+  /** Where each resource of the latest read was declared; replaced whole by the watcher's thread. */
+  private volatile Map<io.holdfast.api.ResourceKey, List<ConfigLoader.Location>> locations = Map.of();
 
   /**
    * @param agesChanged called after a build that gave an object its first-served time or forgot one, on the
@@ -65,13 +67,20 @@ public final class FileConfigSource implements ConfigFilesListener {
     files.contents().keySet().forEach(path -> present.add(path.toString()));
     files.unreadable().forEach(problem -> present.add(problem.path().toString()));
     loader.retainOnly(present);
-    GatewayConfig.Builder config = loader.load(sources, Map.of()).config().toBuilder();
+    ConfigLoader.Loaded loaded = loader.load(sources, Map.of());
+    locations = loaded.locations();
+    GatewayConfig.Builder config = loaded.config().toBuilder();
     files.tlsFiles().forEach((path, text) -> config.secret(TlsSecretData.fileKey(path), TlsSecretData.file(text)));
     java.util.SortedMap<io.holdfast.api.ResourceKey, java.time.Instant> before = ages.current();
     pipeline.apply(ages.stamp(config.build()), errors);
     if (!ages.current().equals(before)) {
       agesChanged.run();
     }
+  }
+
+  /** Where {@code key} was declared in the latest read (file and first line); empty if no document named it. */
+  public List<ConfigLoader.Location> locationsOf(io.holdfast.api.ResourceKey key) {
+    return locations.getOrDefault(key, List.of());
   }
 
   private void keepLastGood(Path path, List<ConfigLoader.Source> sources, List<ManifestError> errors, String why) {

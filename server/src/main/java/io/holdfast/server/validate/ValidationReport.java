@@ -55,6 +55,16 @@ public record ValidationReport(List<ResourceReport> resources, List<FileError> f
       Objects.requireNonNull(reason, "reason");
       Objects.requireNonNull(message, "message");
     }
+
+    /** Its JSON object, as {@code validate --output json} and the admin {@code /state} give it. */
+    public Map<String, Object> json() {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("severity", severity.name());
+      m.put("field", field);
+      m.put("reason", reason);
+      m.put("message", message);
+      return m;
+    }
   }
 
   /** A problem of a file rather than of a resource. */
@@ -62,6 +72,16 @@ public record ValidationReport(List<ResourceReport> resources, List<FileError> f
     public FileError {
       Objects.requireNonNull(file, "file");
       Objects.requireNonNull(message, "message");
+    }
+
+    /** Its JSON object, as {@code validate --output json} and the admin {@code /state} give it. */
+    public Map<String, Object> json() {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("file", file);
+      m.put("line", line);
+      m.put("column", column);
+      m.put("message", message);
+      return m;
     }
   }
 
@@ -119,24 +139,10 @@ public record ValidationReport(List<ResourceReport> resources, List<FileError> f
       m.put("namespace", r.key().namespace());
       m.put("name", r.key().name());
       m.put("state", r.state().name());
-      m.put("problems", r.problems().stream().map(p -> {
-        Map<String, Object> pm = new LinkedHashMap<>();
-        pm.put("severity", p.severity().name());
-        pm.put("field", p.field());
-        pm.put("reason", p.reason());
-        pm.put("message", p.message());
-        return pm;
-      }).toList());
+      m.put("problems", r.problems().stream().map(Item::json).toList());
       return m;
     }).toList());
-    out.put("fileErrors", fileErrors.stream().map(e -> {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("file", e.file());
-      m.put("line", e.line());
-      m.put("column", e.column());
-      m.put("message", e.message());
-      return m;
-    }).toList());
+    out.put("fileErrors", fileErrors.stream().map(FileError::json).toList());
     out.put("buildProblems", buildProblems);
     return out;
   }

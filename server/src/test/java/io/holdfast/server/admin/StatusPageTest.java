@@ -10,6 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The status page's HTML without a browser: wording, escaping, empty states. */
+@SuppressWarnings("unchecked")
 class StatusPageTest {
   private static final String NOW = "2026-01-02T03:04:05Z";
   private static final String EVIL = "<script>alert(\"x\")</script> it's";
@@ -24,6 +25,7 @@ class StatusPageTest {
     Map<String, Object> election = new HashMap<>();
     election.put("state", "follower");
     election.put("holder", "replica-1");
+    election.put("holderSeenSecondsAgo", 195.0);
     election.put("term", null);
     election.put("leaseTransitions", 3);
     election.put("secondsSinceRenew", 192.4);
@@ -52,8 +54,11 @@ class StatusPageTest {
         "resources", new java.util.TreeMap<>(Map.of(
             "VirtualService/demo/echo", Map.of("state", "ACCEPTED", "observedGeneration", 1, "problems", List.of()),
             "VirtualService/demo/broken", Map.of("state", "REJECTED", "observedGeneration", 2,
-                "problems", List.of("spec.routes[0].route.upstream: upstream " + EVIL
-                    + " not found (UpstreamNotFound)"))))));
+                "problems", List.of(Map.of("severity", "ERROR", "field", "spec.routes[0].route.upstream",
+                    "reason", "UpstreamNotFound", "message", "upstream " + EVIL + " not found")))))));
+    s.put("verdict", Map.of("level", "broken", "headline", "Broken: whatever", "reasons", List.of(
+        Map.of("level", "broken", "code", "ProxiesNacking", "message", "1 connected proxy rejects version v-abc123"),
+        Map.of("level", "at-risk", "code", "ApiUnreachable", "message", "The Kubernetes API does not answer " + EVIL))));
     s.put("timeline", List.of(
         Map.of("at", "2026-01-02T03:00:53Z", "kind", "outage",
             "text", "Config view went stale: the API does not answer"),
@@ -68,15 +73,15 @@ class StatusPageTest {
 
     assertThat(html).contains("<meta http-equiv=\"refresh\" content=\"5\">")
         .contains("<td id=\"role\">Follower</td>")
-        .contains("<td id=\"lease-holder\">replica-1</td>")
+        .contains("<td id=\"lease-holder\">replica-1 as last seen 3m 15s ago</td>")
         .contains("<td id=\"term\">not leading</td>")
         .contains("<td id=\"since-renew\">3m 12s ago</td>")
         .contains("<td id=\"api\" class=\"bad\">Unreachable</td>")
         .contains("<td id=\"stale-for\" class=\"warn\">stale for 3m 12s (since 2026-01-02 03:00:53 UTC)</td>")
         .contains("<td id=\"snapshot-version\">v-abc123</td>")
         .contains("<td id=\"snapshot-age\">2h 2m ago</td>")
-        .contains("The Kubernetes API does not answer. Serving cached config, unconfirmed for 3m 12s. "
-            + "1 resource is rejected. 1 proxy has NACKed a response.")
+        .contains("<p id=\"summary\" class=\"summary bad\" data-level=\"broken\">Broken: 1 connected proxy rejects "
+            + "version v-abc123. The Kubernetes API does not answer " + EVIL_ESCAPED + ".</p>")
         .contains("<th>Clusters ACKed</th>", "<th>Listeners ACKed</th>", "v-old999")
         .contains("Listeners version v-abc123 rejected, 1m ago (2026-01-02 03:03:05 UTC): " + EVIL_ESCAPED)
         .contains("<td class=\"bad verdict\">Rejected</td>", "<td class=\"ok verdict\">Accepted</td>")
@@ -116,7 +121,8 @@ class StatusPageTest {
         "electionMode", "single-replica", "xdsStreams", Map.of(), "proxies", List.of(),
         "config", new HashMap<>(Map.of()), "timeline", List.of(), "generatedAt", NOW));
 
-    assertThat(html).contains("<p id=\"summary\" class=\"summary bad\">No config is served yet.</p>")
+    assertThat(html).contains("<p id=\"summary\" class=\"summary warn\" data-level=\"unknown\">Verdict unknown: "
+            + "this replica&#39;s state has none</p>")
         .contains("<td id=\"role\" class=\"ok\">Leader</td>")
         .contains("Single replica (always leader)")
         .contains("<td id=\"source\">Files in the config directory</td>")
@@ -136,9 +142,11 @@ class StatusPageTest {
     state.put("proxies", List.of());
     state.put("config", Map.of("version", "v-abc123", "resources", Map.of("Upstream/demo/a",
         Map.of("state", "ACCEPTED", "problems", List.of()))));
+    state.put("verdict", DataPlaneVerdict.judge(DataPlaneVerdict.Facts.healthy("v-abc123", List.of())).toState());
     String html = StatusPage.render(state);
 
-    assertThat(html).contains("<p id=\"summary\" class=\"summary ok\">Healthy: serving current config</p>")
+    assertThat(html).contains("<p id=\"summary\" class=\"summary ok\" data-level=\"safe\">Safe: serving version "
+            + "v-abc123; no proxy is connected to this replica</p>")
         .contains("<td id=\"api\" class=\"ok\">Reachable</td>")
         .contains("<td id=\"last-contact\">1s ago (2026-01-02 03:04:04 UTC)</td>");
   }
@@ -151,10 +159,36 @@ class StatusPageTest {
         Map.of("secret", "demo/long", "notAfter", "2027-01-05T00:00:00Z", "daysLeft", 367)));
     String html = StatusPage.render(state);
 
-    assertThat(html).contains("Certificate demo/" + EVIL_ESCAPED + " expires in 2 days.")
-        .contains("<td>demo/long</td><td>2027-01-05 00:00:00 UTC</td><td class=\"ok\">expires in 367 days</td>")
+    assertThat(html).contains("<td>demo/long</td><td>2027-01-05 00:00:00 UTC</td><td class=\"ok\">expires in 367 days</td>")
         .contains("<td class=\"warn\">expires in 2 days</td>")
         .doesNotContain("<th>Other</th>").doesNotContain("daysLeft");
+  }
+
+  /** Regression: a follower showed "Lease holder: replica-2 (this replica)" from its stale record. */
+  @Test
+  void aFollowersOwnStaleRecordIsNotCalledThisReplica() {
+    Map<String, Object> state = new LinkedHashMap<>(outage());
+    Map<String, Object> election = new HashMap<>((Map<String, Object>) state.get("election"));
+    election.put("holder", "replica-2");
+    election.put("holderSeenSecondsAgo", 12.0);
+    state.put("election", election);
+
+    assertThat(StatusPage.render(state)).contains("<td id=\"lease-holder\">replica-2 as last seen 12s ago (this "
+        + "replica&#39;s own record; it no longer leads)</td>").doesNotContain("(this replica)");
+    state.put("role", "leader");
+    assertThat(StatusPage.render(state)).contains("<td id=\"lease-holder\">replica-2 (this replica)</td>");
+  }
+
+  @Test
+  void problemsComeFirstAndFileProblemsReadAsFileLineColumn() {
+    Map<String, Object> state = new LinkedHashMap<>(outage());
+    Map<String, Object> config = new LinkedHashMap<>((Map<String, Object>) state.get("config"));
+    config.put("manifestErrors", List.of(Map.of("file", "web.yaml", "line", 4, "column", 7, "message", "bad")));
+    state.put("config", config);
+    String html = StatusPage.render(state);
+
+    assertThat(html.indexOf("VirtualService/demo/broken")).isLessThan(html.indexOf("VirtualService/demo/echo"));
+    assertThat(html).contains("<li>web.yaml:4:7: bad</li>");
   }
 
   @Test

@@ -53,8 +53,8 @@ class AlertRulesTest {
   /** The unit tests are not vacuous: a rule that does nothing fails them. */
   @Test
   void theUnitTestsCatchARuleThatNeverFires() throws Exception {
-    String neutered = MonitoringFiles.ruleFile().replace("holdfast_proxies_nacking) > 0",
-        "holdfast_proxies_nacking) > 1e9");
+    String neutered = MonitoringFiles.ruleFile().replace("holdfast_xds_proxies_nacking) > 0",
+        "holdfast_xds_proxies_nacking) > 1e9");
     assertThat(neutered).isNotEqualTo(MonitoringFiles.ruleFile());
     Files.writeString(dir.resolve("holdfast-rules.yaml"), neutered);
     copyTests();

@@ -36,6 +36,7 @@ final class StreamTracker {
   private final Clock clock;
   private final ProxyPresence presence;
   private final XdsLimits limits;
+  private volatile DisconnectListener disconnectListener = DisconnectListener.NONE;
 
   StreamTracker(XdsMetrics metrics, NackListener nackListener, Clock clock, XdsLimits limits) {
     this.limits = limits;
@@ -43,6 +44,11 @@ final class StreamTracker {
     this.nackListener = nackListener;
     this.clock = clock;
     this.presence = metrics.proxyPresence(clock);
+  }
+
+  /** Set once, before the server starts. */
+  void disconnectListener(DisconnectListener listener) {
+    this.disconnectListener = listener;
   }
 
   /** Open streams by node id; streams that have not sent a node id yet are not counted. */
@@ -220,8 +226,24 @@ final class StreamTracker {
     if (streams.remove(stream.id(), stream)) {
       if (!stream.nodeId().isEmpty()) {
         presence.closed(stream.nodeId());
+        reportIfLastStream(stream);
       }
       log.debug("xDS stream closed: node={} stream={} reason={}", stream.nodeId(), stream.id(), reason);
+    }
+  }
+
+  /** Tells the listener when {@code closed} was its node's last open stream, with that stream's last word. */
+  private void reportIfLastStream(StreamState closed) {
+    for (StreamState other : streams.values()) {
+      if (other.nodeId().equals(closed.nodeId())) {
+        return;
+      }
+    }
+    try {
+      disconnectListener.onDisconnected(new ProxyStatus(closed.nodeId(), 0, closed.ackedVersions(),
+          closed.lastNack()));
+    } catch (RuntimeException e) {
+      log.warn("DisconnectListener failed: node={}", closed.nodeId(), e);
     }
   }
 

@@ -97,6 +97,7 @@ public final class XdsServer implements AutoCloseable {
     private final MeterRegistry meterRegistry;
     private ServerCredentials credentials = InsecureServerCredentials.create();
     private NackListener nackListener = NackListener.NONE;
+    private DisconnectListener disconnectListener = DisconnectListener.NONE;
     private Clock clock = Clock.systemUTC();
 
     private Builder(XdsCache cache, XdsServerSettings settings, MeterRegistry meterRegistry) {
@@ -117,6 +118,12 @@ public final class XdsServer implements AutoCloseable {
       return this;
     }
 
+    /** Told when a proxy's last stream closes; default none. */
+    public Builder disconnectListener(DisconnectListener disconnectListener) {
+      this.disconnectListener = Objects.requireNonNull(disconnectListener, "disconnectListener");
+      return this;
+    }
+
     /** Time source for {@link NackEvent#at()}; default the UTC system clock. */
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
@@ -132,6 +139,7 @@ public final class XdsServer implements AutoCloseable {
       var metrics = new XdsMetrics(meterRegistry);
       XdsLimits limits = settings.limits();
       var tracker = new StreamTracker(metrics, nackListener, clock, limits);
+      tracker.disconnectListener(disconnectListener);
       var discovery = new DiscoveryService(cache.registry(), tracker);
       SocketAddress address = settings.bindHost().isEmpty()
           ? new InetSocketAddress(settings.port())
