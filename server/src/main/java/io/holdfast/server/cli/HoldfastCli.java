@@ -128,6 +128,7 @@ public final class HoldfastCli {
         .addSubcommand(new CertsCommand(java.time.Clock.systemUTC()))
         .addSubcommand(new StatusCommand())
         .addSubcommand(new TranslateCommand())
+        .addSubcommand(new ServedConfigCommand())
         .setOut(out)
         .setErr(err)
         .setParameterExceptionHandler(USAGE_ERROR)
