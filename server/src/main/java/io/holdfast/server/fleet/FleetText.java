@@ -28,7 +28,7 @@ public final class FleetText {
         "PROXIES", "REJECTED"));
     for (ReplicaAnswer r : report.replicas()) {
       if (r.state().isEmpty()) {
-        rows.add(List.of(r.name(), r.address(), "unreachable", "-", "-", "-", "-", "-", "-", "-"));
+        rows.add(List.of("?", r.address(), "unreachable", "-", "-", "-", "-", "-", "-", "-"));
         continue;
       }
       ReplicaState s = r.state().get();
@@ -39,7 +39,6 @@ public final class FleetText {
           Integer.toString(s.rejected().size())));
     }
     table(out, rows);
-    error(report, out);
 
     List<List<String>> proxies = new ArrayList<>();
     proxies.add(List.of("REPLICA", "NODE", "STREAMS", "ACKED", "LAST NACK"));
@@ -66,12 +65,6 @@ public final class FleetText {
       }
     }
     return out.toString();
-  }
-
-  private static void error(FleetReport report, StringBuilder out) {
-    for (ReplicaAnswer r : report.replicas()) {
-      r.error().ifPresent(e -> out.append("  ").append(r.address()).append(": ").append(oneLine(e)).append('\n'));
-    }
   }
 
   private static String leader(FleetReport.Leadership l) {

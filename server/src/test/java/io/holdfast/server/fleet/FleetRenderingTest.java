@@ -28,7 +28,7 @@ class FleetRenderingTest {
     assertThat(lines).anySatisfy(l -> assertThat(l).matches(
         "r1\\s+h1:9091\\s+follower\\s+r1\\s+" + V1 + "\\s+5m ago\\s+1m\\s+down\\s+1\\s+0"));
     assertThat(lines).anySatisfy(l -> assertThat(l).matches(
-        "h3:9091\\s+h3:9091\\s+unreachable.*"));
+        "\\?\\s+h3:9091\\s+unreachable.*"));
     assertThat(lines).anySatisfy(l -> assertThat(l).matches(
         "r1\\s+envoy-a\\s+1\\s+current \\(all types\\)\\s+none"));
   }
