@@ -285,6 +285,7 @@ public final class HoldfastServer implements AutoCloseable {
     Map<String, String> acked = new LinkedHashMap<>();
     proxy.ackedVersions().forEach((type, version) -> acked.put(shortTypeName(type), version));
     p.put("ackedVersions", acked);
+    p.put("servedVersion", proxy.servedVersion().orElse(null)); // its view's under proxy-identity authorisation
     p.put("lastNack", proxy.lastNack().map(n -> {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("type", shortTypeName(n.typeUrl()));

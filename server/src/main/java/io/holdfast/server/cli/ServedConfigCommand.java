@@ -36,7 +36,7 @@ import picocli.CommandLine.Spec;
 /**
  * {@code holdfast served-config --xds HOST:PORT --node NAME}: what a running replica serves to a node, fetched as
  * an xDS client over the replica's own serving path ({@link AdsDump}), so per-proxy scoping and authorisation
- * apply exactly as to that proxy; secrets redacted. With {@code --xds-authorization proxy-identity} the replica
+ * apply exactly as to that proxy; secrets redacted. With {@code --xds-authorisation proxy-identity} the replica
  * serves the proxy its client certificate names, so give that proxy's certificate and key.
  */
 @Command(

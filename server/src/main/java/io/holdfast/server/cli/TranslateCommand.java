@@ -46,7 +46,7 @@ final class TranslateCommand implements Callable<Integer> {
 
   @Option(names = "--proxy", paramLabel = "NAME",
       description = "Only what the proxy of this name is served (its Gateways' listeners and what they use),"
-          + " as with --xds-authorization proxy-identity.")
+          + " as with serve --xds-authorisation proxy-identity.")
   private String proxy;
 
   @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "yaml",

@@ -62,6 +62,7 @@ public final class FleetJson {
       proxy.put("nodeId", p.nodeId());
       proxy.put("streams", p.streams());
       proxy.put("ackedVersions", p.ackedVersions());
+      proxy.put("servedVersion", p.servedVersion().orElse(null));
       proxy.put("current", report.current(p));
       proxy.put("lastNack", p.lastNack().map(n -> {
         Map<String, Object> nack = new LinkedHashMap<>();

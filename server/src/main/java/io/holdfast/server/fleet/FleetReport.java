@@ -88,10 +88,21 @@ public record FleetReport(List<ReplicaAnswer> replicas, Leadership leadership, O
     return replicas.stream().filter(r -> r.state().isPresent()).toList();
   }
 
-  /** Whether {@code proxy}'s ACKed versions are all the current one. */
+  /**
+   * Whether {@code proxy} ACKed, for every type, the version its replica serves it ({@link #expected}).
+   */
   public boolean current(ReplicaState.Proxy proxy) {
-    return currentVersion.isPresent() && !proxy.ackedVersions().isEmpty()
-        && proxy.ackedVersions().values().stream().allMatch(currentVersion.get()::equals);
+    Optional<String> expected = expected(proxy, currentVersion);
+    return expected.isPresent() && !proxy.ackedVersions().isEmpty()
+        && proxy.ackedVersions().values().stream().allMatch(expected.get()::equals);
+  }
+
+  /**
+   * The version {@code proxy} should have ACKed: the one its replica says it serves it (its own view's under
+   * proxy-identity authorisation), else, from a replica that does not say, {@code fallback}.
+   */
+  static Optional<String> expected(ReplicaState.Proxy proxy, Optional<String> fallback) {
+    return proxy.servedVersion().or(() -> fallback);
   }
 
   /** Judges the fleet from its replicas' answers. */
@@ -180,7 +191,7 @@ public record FleetReport(List<ReplicaAnswer> replicas, Leadership leadership, O
     for (ReplicaState.Proxy p : s.proxies()) {
       p.lastNack().ifPresent(n -> {
         String acked = p.ackedVersions().get(n.type());
-        if (!Optional.ofNullable(acked).equals(s.snapshotVersion())) {
+        if (!Optional.ofNullable(acked).equals(expected(p, s.snapshotVersion()))) {
           out.add(new Finding(Verdict.BROKEN, name, "proxy " + p.nodeId() + " rejects " + n.type() + " version "
               + n.version() + " (it runs " + (acked == null ? "nothing of that type" : acked) + "): "
               + n.error()));
@@ -207,21 +218,25 @@ public record FleetReport(List<ReplicaAnswer> replicas, Leadership leadership, O
     }
   }
 
-  /** Proxies that have not ACKed the fleet's current version (and are not stuck on a NACK, said already). */
+  /**
+   * Proxies that have not ACKed what their replica serves them (and are not stuck on a NACK, said already). A
+   * replica serving another version than the fleet's is a finding of its own ({@link #fleetWide}).
+   */
   private static void behind(ReplicaState s, String name, Optional<String> current, List<Finding> out) {
-    if (current.isEmpty()) {
-      return;
-    }
     for (ReplicaState.Proxy p : s.proxies()) {
+      Optional<String> expected = expected(p, current);
+      if (expected.isEmpty()) {
+        continue;
+      }
       TreeSet<String> behind = new TreeSet<>();
       p.ackedVersions().forEach((type, version) -> {
-        if (!version.equals(current.get())) {
+        if (!version.equals(expected.get())) {
           behind.add(type + " " + version);
         }
       });
       if (!behind.isEmpty() && !(s.verdict().isEmpty() && p.lastNack().isPresent())) {
-        out.add(new Finding(Verdict.AT_RISK, name, "proxy " + p.nodeId() + " has not ACKed the current version "
-            + current.get() + " (" + String.join(", ", behind) + ")"));
+        out.add(new Finding(Verdict.AT_RISK, name, "proxy " + p.nodeId() + " has not ACKed the version served"
+            + " it, " + expected.get() + " (" + String.join(", ", behind) + ")"));
       }
     }
   }

@@ -90,8 +90,9 @@ public final class FleetText {
       return "current (all types)";
     }
     List<String> parts = new ArrayList<>();
-    p.ackedVersions().forEach((type, version) -> parts.add(type + " " + (report.currentVersion().equals(
-        Optional.of(version)) ? "current" : version)));
+    Optional<String> expected = p.servedVersion().or(report::currentVersion);
+    p.ackedVersions().forEach((type, version) -> parts.add(type + " " + (expected.equals(Optional.of(version))
+        ? "current" : version)));
     return String.join(", ", parts);
   }
 

@@ -58,8 +58,11 @@ public record ReplicaState(String identity, String role, String electionMode, Op
    *
    * @param ackedVersions the version it last ACKed, by short type name ({@code Listener}); sorted
    * @param lastNack      its most recent NACK on an open stream
+   * @param servedVersion the version the replica serves it now: under proxy-identity authorisation its own
+   *                      view's, not the snapshot's; empty from a replica that does not say
    */
-  public record Proxy(String nodeId, int streams, Map<String, String> ackedVersions, Optional<Nack> lastNack) {
+  public record Proxy(String nodeId, int streams, Map<String, String> ackedVersions, Optional<Nack> lastNack,
+      Optional<String> servedVersion) {
     public Proxy {
       ackedVersions = Collections.unmodifiableMap(new java.util.TreeMap<>(ackedVersions));
     }
@@ -99,7 +102,7 @@ public record ReplicaState(String identity, String role, String electionMode, Op
       map(proxy.get("ackedVersions")).forEach((type, version) -> acked.put(String.valueOf(type),
           String.valueOf(version)));
       proxies.add(new Proxy(string(proxy.get("nodeId")).orElse("(no node id)"), integer(proxy.get("streams")),
-          acked, nack(proxy.get("lastNack"))));
+          acked, nack(proxy.get("lastNack")), string(proxy.get("servedVersion"))));
     }
     List<Rejection> rejected = new ArrayList<>();
     for (Map.Entry<?, ?> r : map(config.get("resources")).entrySet()) {

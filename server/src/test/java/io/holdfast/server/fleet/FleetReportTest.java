@@ -78,7 +78,23 @@ class FleetReportTest {
 
     assertThat(report.verdict()).contains(Verdict.AT_RISK);
     assertThat(report.findings()).singleElement().extracting(FleetReport.Finding::text).asString()
-        .startsWith("proxy envoy-a has not ACKed the current version " + V1 + " (Cluster " + V0);
+        .startsWith("proxy envoy-a has not ACKed the version served it, " + V1 + " (Cluster " + V0);
+  }
+
+  @Test
+  void underProxyIdentityAProxyIsJudgedByTheVersionOfItsOwnViewNotTheSnapshots() {
+    String view = "77ee77ee77ee77ee";
+    String onView = proxy("envoy-a", view, "null").replaceFirst("\\{", "{\"servedVersion\": \"" + view + "\",");
+    String behindView = proxy("envoy-b", V0, "null").replaceFirst("\\{", "{\"servedVersion\": \"" + view + "\",");
+    FleetReport current = FleetReport.of(List.of(answer("h1:9091", kube("r1", "leader", "r1", true,
+        proxies(onView)))));
+    FleetReport behind = FleetReport.of(List.of(answer("h1:9091", kube("r1", "leader", "r1", true,
+        proxies(behindView)))));
+
+    assertThat(current.findings()).isEmpty();
+    assertThat(current.current(current.replicas().get(0).state().orElseThrow().proxies().get(0))).isTrue();
+    assertThat(behind.findings()).singleElement().extracting(FleetReport.Finding::text).asString()
+        .startsWith("proxy envoy-b has not ACKed the version served it, " + view);
   }
 
   @Test

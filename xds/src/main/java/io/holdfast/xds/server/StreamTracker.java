@@ -57,7 +57,7 @@ final class StreamTracker {
   }
 
   /** One entry per node id with an open stream, sorted by node id; unidentified streams are not listed. */
-  List<ProxyStatus> proxies() {
+  List<ProxyStatus> proxies(java.util.function.Function<Viewer, Optional<String>> servedVersion) {
     Map<String, List<StreamState>> byNode = new TreeMap<>();
     for (StreamState stream : streams.values()) {
       if (!stream.nodeId().isEmpty()) {
@@ -70,7 +70,7 @@ final class StreamTracker {
       list.forEach(stream -> acked.putAll(stream.ackedVersions()));
       Optional<NackEvent> lastNack = list.stream().flatMap(stream -> stream.lastNack().stream())
           .max(Comparator.comparing(NackEvent::at));
-      out.add(new ProxyStatus(node, list.size(), acked, lastNack));
+      out.add(new ProxyStatus(node, list.size(), acked, lastNack, servedVersion.apply(list.get(0).viewer())));
     });
     return List.copyOf(out);
   }

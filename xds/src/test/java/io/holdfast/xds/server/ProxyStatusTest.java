@@ -38,6 +38,8 @@ class ProxyStatusTest {
       await().atMost(WAIT).until(() -> proxy(harness, "node-a")
           .map(p -> p.ackedVersions().equals(Map.of(LDS, v1.version(), CDS, v1.version()))).orElse(false));
       assertThat(proxy(harness, "node-a").orElseThrow().streams()).isEqualTo(2);
+      // Every stream here sees the whole snapshot: it is served the snapshot's own version.
+      assertThat(proxy(harness, "node-a").orElseThrow().servedVersion()).contains(v1.version());
       assertThat(proxy(harness, "node-a").orElseThrow().lastNack()).isEmpty();
 
       sotw.nackWhen(r -> r.getTypeUrl().equals(LDS));
