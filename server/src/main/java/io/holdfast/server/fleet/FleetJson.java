@@ -62,8 +62,8 @@ public final class FleetJson {
       proxy.put("nodeId", p.nodeId());
       proxy.put("streams", p.streams());
       proxy.put("ackedVersions", p.ackedVersions());
-      proxy.put("servedVersion", p.servedVersion().orElse(null));
-      proxy.put("current", report.current(p));
+      proxy.put("sentVersions", p.sentVersions());
+      proxy.put("inSync", p.inSync().orElse(null));
       proxy.put("lastNack", p.lastNack().map(n -> {
         Map<String, Object> nack = new LinkedHashMap<>();
         nack.put("type", n.type());

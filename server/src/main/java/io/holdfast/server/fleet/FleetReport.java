@@ -88,23 +88,6 @@ public record FleetReport(List<ReplicaAnswer> replicas, Leadership leadership, O
     return replicas.stream().filter(r -> r.state().isPresent()).toList();
   }
 
-  /**
-   * Whether {@code proxy} ACKed, for every type, the version its replica serves it ({@link #expected}).
-   */
-  public boolean current(ReplicaState.Proxy proxy) {
-    Optional<String> expected = expected(proxy, currentVersion);
-    return expected.isPresent() && !proxy.ackedVersions().isEmpty()
-        && proxy.ackedVersions().values().stream().allMatch(expected.get()::equals);
-  }
-
-  /**
-   * The version {@code proxy} should have ACKed: the one its replica says it serves it (its own view's under
-   * proxy-identity authorisation), else, from a replica that does not say, {@code fallback}.
-   */
-  static Optional<String> expected(ReplicaState.Proxy proxy, Optional<String> fallback) {
-    return proxy.servedVersion().or(() -> fallback);
-  }
-
   /** Judges the fleet from its replicas' answers. */
   public static FleetReport of(List<ReplicaAnswer> replicas) {
     List<ReplicaAnswer> answered = replicas.stream().filter(r -> r.state().isPresent()).toList();
@@ -124,12 +107,12 @@ public record FleetReport(List<ReplicaAnswer> replicas, Leadership leadership, O
           if (own.reasons().isEmpty()) {
             findings.add(new Finding(own.verdict(), name, "reports itself " + own.verdict().label()));
           }
-          own.reasons().forEach(reason -> findings.add(new Finding(own.verdict(), name, reason)));
+          own.reasons().forEach(reason -> findings.add(new Finding(reason.level(), name, reason.text())));
         }
       } else {
         derive(s, name, findings);
       }
-      behind(s, name, current, findings);
+      behind(s, name, findings);
     }
     fleetWide(answered, leadership, findings);
     findings.sort(Comparator.comparing(Finding::severity, Comparator.reverseOrder()));
@@ -182,20 +165,17 @@ public record FleetReport(List<ReplicaAnswer> replicas, Leadership leadership, O
     s.lastBuildOutcome().ifPresent(outcome -> {
       String message = s.lastBuildMessage().map(m -> " (" + m + ")").orElse("");
       if (outcome.equals("failed")) {
-        out.add(new Finding(Verdict.BROKEN, name, "its last config build failed" + message
+        out.add(new Finding(Verdict.AT_RISK, name, "its last config build failed" + message
             + "; the previous snapshot is still served"));
       } else if (outcome.equals("degraded")) {
         out.add(new Finding(Verdict.AT_RISK, name, "its last config build contained internal errors" + message));
       }
     });
     for (ReplicaState.Proxy p : s.proxies()) {
-      p.lastNack().ifPresent(n -> {
+      p.lastNack().filter(n -> stuck(p, n, s)).ifPresent(n -> {
         String acked = p.ackedVersions().get(n.type());
-        if (!Optional.ofNullable(acked).equals(expected(p, s.snapshotVersion()))) {
-          out.add(new Finding(Verdict.BROKEN, name, "proxy " + p.nodeId() + " rejects " + n.type() + " version "
-              + n.version() + " (it runs " + (acked == null ? "nothing of that type" : acked) + "): "
-              + n.error()));
-        }
+        out.add(new Finding(Verdict.BROKEN, name, "proxy " + p.nodeId() + " rejects " + n.type() + " version "
+            + n.version() + " (it runs " + (acked == null ? "nothing of that type" : acked) + "): " + n.error()));
       });
     }
     if (s.apiAnswered().equals(Optional.of(false))) {
@@ -219,25 +199,31 @@ public record FleetReport(List<ReplicaAnswer> replicas, Leadership leadership, O
   }
 
   /**
-   * Proxies that have not ACKed what their replica serves them (and are not stuck on a NACK, said already). A
-   * replica serving another version than the fleet's is a finding of its own ({@link #fleetWide}).
+   * Whether {@code nack} still stands: the proxy has not ACKed that type's last response since (or, from a
+   * replica that does not say what it sent, the NACK is of the version served and not ACKed since).
    */
-  private static void behind(ReplicaState s, String name, Optional<String> current, List<Finding> out) {
+  static boolean stuck(ReplicaState.Proxy p, ReplicaState.Nack nack, ReplicaState s) {
+    String acked = p.ackedVersions().get(nack.type());
+    if (!p.sentVersions().isEmpty()) {
+      return p.pending().contains(nack.type());
+    }
+    return s.snapshotVersion().equals(Optional.of(nack.version())) && !nack.version().equals(acked);
+  }
+
+  /**
+   * Proxies that have not ACKed the last response of some type (and are not stuck on a NACK, said already):
+   * a push in flight, or a proxy that stopped answering. Not judged for a replica that does not say what it sent.
+   */
+  private static void behind(ReplicaState s, String name, List<Finding> out) {
     for (ReplicaState.Proxy p : s.proxies()) {
-      Optional<String> expected = expected(p, current);
-      if (expected.isEmpty()) {
+      if (p.pending().isEmpty() || (s.verdict().isEmpty() && p.lastNack().filter(n -> stuck(p, n, s)).isPresent())) {
         continue;
       }
-      TreeSet<String> behind = new TreeSet<>();
-      p.ackedVersions().forEach((type, version) -> {
-        if (!version.equals(expected.get())) {
-          behind.add(type + " " + version);
-        }
-      });
-      if (!behind.isEmpty() && !(s.verdict().isEmpty() && p.lastNack().isPresent())) {
-        out.add(new Finding(Verdict.AT_RISK, name, "proxy " + p.nodeId() + " has not ACKed the version served"
-            + " it, " + expected.get() + " (" + String.join(", ", behind) + ")"));
-      }
+      List<String> types = new ArrayList<>();
+      p.pending().forEach(type -> types.add(type + " " + p.sentVersions().get(type) + " (ACKed "
+          + p.ackedVersions().getOrDefault(type, "nothing") + ")"));
+      out.add(new Finding(Verdict.AT_RISK, name, "proxy " + p.nodeId() + " has not ACKed the last response of "
+          + String.join(", ", types)));
     }
   }
 

@@ -44,7 +44,7 @@ public final class FleetText {
     proxies.add(List.of("REPLICA", "NODE", "STREAMS", "ACKED", "LAST NACK"));
     for (ReplicaAnswer r : report.answered()) {
       for (ReplicaState.Proxy p : r.state().orElseThrow().proxies()) {
-        proxies.add(List.of(r.name(), p.nodeId(), Integer.toString(p.streams()), acked(report, p),
+        proxies.add(List.of(r.name(), p.nodeId(), Integer.toString(p.streams()), acked(p),
             p.lastNack().map(n -> n.type() + " " + n.version() + ": " + oneLine(n.error())).orElse("none")));
       }
     }
@@ -82,18 +82,21 @@ public final class FleetText {
     return leader.get() + " (" + how + "; " + (l.agreed() ? "replicas agree" : "replicas DISAGREE") + ")";
   }
 
-  private static String acked(FleetReport report, ReplicaState.Proxy p) {
-    if (p.ackedVersions().isEmpty()) {
+  private static String acked(ReplicaState.Proxy p) {
+    if (p.ackedVersions().isEmpty() && p.sentVersions().isEmpty()) {
       return "nothing yet";
     }
-    if (report.current(p)) {
-      return "current (all types)";
+    if (p.inSync().equals(Optional.of(true))) {
+      return "in sync";
     }
     List<String> parts = new ArrayList<>();
-    Optional<String> expected = p.servedVersion().or(report::currentVersion);
-    p.ackedVersions().forEach((type, version) -> parts.add(type + " " + (expected.equals(Optional.of(version))
-        ? "current" : version)));
-    return String.join(", ", parts);
+    if (p.inSync().isEmpty()) {
+      p.ackedVersions().forEach((type, version) -> parts.add(type + " " + version));
+      return String.join(", ", parts);
+    }
+    p.pending().forEach(type -> parts.add(type + " " + p.sentVersions().get(type) + " sent, "
+        + p.ackedVersions().getOrDefault(type, "nothing") + " ACKed"));
+    return "behind: " + String.join("; ", parts);
   }
 
   /** Left-aligned columns, two spaces apart. */

@@ -58,13 +58,32 @@ public record ReplicaState(String identity, String role, String electionMode, Op
    *
    * @param ackedVersions the version it last ACKed, by short type name ({@code Listener}); sorted
    * @param lastNack      its most recent NACK on an open stream
-   * @param servedVersion the version the replica serves it now: under proxy-identity authorisation its own
-   *                      view's, not the snapshot's; empty from a replica that does not say
+   * @param sentVersions  the version of the last response the replica sent it, by short type name; empty from a
+   *                      replica that does not say. A type whose content did not change is not sent again, and
+   *                      under proxy-identity authorisation versions are the proxy's own view's, so only these,
+   *                      never the snapshot's version, tell whether the proxy holds what it is served
    */
   public record Proxy(String nodeId, int streams, Map<String, String> ackedVersions, Optional<Nack> lastNack,
-      Optional<String> servedVersion) {
+      Map<String, String> sentVersions) {
     public Proxy {
       ackedVersions = Collections.unmodifiableMap(new java.util.TreeMap<>(ackedVersions));
+      sentVersions = Collections.unmodifiableMap(new java.util.TreeMap<>(sentVersions));
+    }
+
+    /** Types whose last response is not ACKed (sent and ACKed versions differ); empty when in sync or unknown. */
+    public java.util.SortedSet<String> pending() {
+      java.util.SortedSet<String> out = new java.util.TreeSet<>();
+      sentVersions.forEach((type, version) -> {
+        if (!version.equals(ackedVersions.get(type))) {
+          out.add(type);
+        }
+      });
+      return out;
+    }
+
+    /** Whether it ACKed every response sent it; empty when the replica does not say what it sent. */
+    public Optional<Boolean> inSync() {
+      return sentVersions.isEmpty() ? Optional.empty() : Optional.of(pending().isEmpty());
     }
   }
 
@@ -79,11 +98,18 @@ public record ReplicaState(String identity, String role, String electionMode, Op
     }
   }
 
-  /** The replica's own verdict ({@code /state}'s {@code verdict} object) and the reasons it gives. */
-  public record OwnVerdict(Verdict verdict, List<String> reasons) {
+  /**
+   * The replica's own verdict ({@code /state}'s {@code verdict} object: {@code level}, {@code reasons[]} each with
+   * its own {@code level}, {@code code} and {@code message}).
+   */
+  public record OwnVerdict(Verdict verdict, List<Reason> reasons) {
     public OwnVerdict {
       reasons = List.copyOf(reasons);
     }
+  }
+
+  /** One reason of a replica's own verdict, at its own level (the verdict's when it gives none). */
+  public record Reason(Verdict level, String text) {
   }
 
   /** Reads a parsed {@code /state} document (a JSON object as maps, lists, strings, numbers, booleans). */
@@ -98,11 +124,8 @@ public record ReplicaState(String identity, String role, String electionMode, Op
     List<Proxy> proxies = new ArrayList<>();
     for (Object p : first(list(state.get("proxies")))) {
       Map<?, ?> proxy = map(p);
-      Map<String, String> acked = new LinkedHashMap<>();
-      map(proxy.get("ackedVersions")).forEach((type, version) -> acked.put(String.valueOf(type),
-          String.valueOf(version)));
       proxies.add(new Proxy(string(proxy.get("nodeId")).orElse("(no node id)"), integer(proxy.get("streams")),
-          acked, nack(proxy.get("lastNack")), string(proxy.get("servedVersion"))));
+          versions(proxy.get("ackedVersions")), nack(proxy.get("lastNack")), versions(proxy.get("sentVersions"))));
     }
     List<Rejection> rejected = new ArrayList<>();
     for (Map.Entry<?, ?> r : map(config.get("resources")).entrySet()) {
@@ -133,6 +156,17 @@ public record ReplicaState(String identity, String role, String electionMode, Op
     return identity.isEmpty() ? fallback : identity;
   }
 
+  /** A map of short type name to version; entries that are not strings are left out. */
+  private static Map<String, String> versions(Object value) {
+    Map<String, String> out = new LinkedHashMap<>();
+    map(value).forEach((type, version) -> {
+      if (type instanceof String t && version instanceof String v) {
+        out.put(t, v);
+      }
+    });
+    return out;
+  }
+
   private static Optional<OwnVerdict> ownVerdict(Object value) {
     Map<?, ?> v = map(value);
     Optional<Verdict> verdict = Verdict.parse(v.get("state")).or(() -> Verdict.parse(v.get("level")))
@@ -142,8 +176,12 @@ public record ReplicaState(String identity, String role, String electionMode, Op
       return Optional.empty();
     }
     Object reasons = v.get("reasons") != null ? v.get("reasons") : v.get("problems");
-    return Optional.of(new OwnVerdict(verdict.get(), first(list(reasons)).stream().map(ReplicaState::line)
-        .toList()));
+    List<Reason> out = new ArrayList<>();
+    for (Object r : first(list(reasons))) {
+      Verdict level = Verdict.parse(map(r).get("level")).orElse(verdict.get());
+      out.add(new Reason(level, line(r)));
+    }
+    return Optional.of(new OwnVerdict(verdict.get(), out));
   }
 
   private static Optional<Nack> nack(Object value) {

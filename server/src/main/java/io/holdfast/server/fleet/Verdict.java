@@ -4,11 +4,12 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The data plane's state, from best to worst, with the exit status {@code holdfast status} gives for it.
- * {@link #SAFE}: proxies run the current config and nothing threatens that. {@link #AT_RISK}: proxies are served,
- * but something needs a look before it becomes an incident (API unreachable, no leader, rejected objects, a
- * replica not answering, a proxy still catching up). {@link #BROKEN}: config does not reach the data plane
- * (no config served, a proxy rejecting the current version, builds failing).
+ * The data plane's state, from best to worst, with the exit status {@code holdfast status} gives for it; the
+ * same three levels as a replica's own {@code verdict} on {@code /state}. {@link #SAFE}: proxies run what they
+ * are served and nothing threatens that. {@link #AT_RISK}: proxies are served, but something needs a look before
+ * it becomes an incident (API unreachable, no leader, rejected objects, builds failing, a replica not answering,
+ * a proxy not yet ACKing). {@link #BROKEN}: config does not reach the data plane (no config served, a connected
+ * proxy rejecting what it is sent).
  */
 public enum Verdict {
   SAFE("safe", 0),

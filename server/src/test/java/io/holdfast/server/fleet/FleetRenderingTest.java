@@ -30,7 +30,7 @@ class FleetRenderingTest {
     assertThat(lines).anySatisfy(l -> assertThat(l).matches(
         "\\?\\s+h3:9091\\s+unreachable.*"));
     assertThat(lines).anySatisfy(l -> assertThat(l).matches(
-        "r1\\s+envoy-a\\s+1\\s+current \\(all types\\)\\s+none"));
+        "r1\\s+envoy-a\\s+1\\s+in sync\\s+none"));
   }
 
   @Test
@@ -47,7 +47,7 @@ class FleetRenderingTest {
     assertThat(r1).containsEntry("identity", "r1").containsEntry("apiAnswered", false)
         .containsEntry("staleForSeconds", 60.0).containsEntry("leaseHolder", "r1");
     assertThat((List<?>) r1.get("proxies")).singleElement()
-        .satisfies(p -> assertThat(map(p)).containsEntry("nodeId", "envoy-a").containsEntry("current", true));
+        .satisfies(p -> assertThat(map(p)).containsEntry("nodeId", "envoy-a").containsEntry("inSync", true));
     assertThat(map(replicas.get(2))).containsEntry("reachable", false)
         .containsEntry("error", "connection refused");
   }

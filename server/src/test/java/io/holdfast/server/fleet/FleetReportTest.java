@@ -51,50 +51,72 @@ class FleetReportTest {
         .anySatisfy(t -> assertThat(t).isEqualTo("its config is unconfirmed by its source for 1m"));
     ReplicaState r1 = report.replicas().get(0).state().orElseThrow();
     assertThat(r1.staleFor()).contains(Duration.ofMinutes(1));
-    assertThat(report.current(r1.proxies().get(0))).isTrue();
+    assertThat(r1.proxies().get(0).inSync()).contains(true);
   }
 
   @Test
-  void aProxyRejectingTheCurrentVersionIsBroken() {
+  void aProxyRejectingWhatItWasSentIsBroken() {
     String nack = """
         {"type": "Listener", "version": "%s", "error": "duplicate listener", "at": "2026-12-04T17:00:30Z"}
         """.formatted(V1);
     String stuck = """
-        {"nodeId": "envoy-a", "streams": 1, "ackedVersions": {"Cluster": "%s", "Listener": "%s"}, "lastNack": %s}
-        """.formatted(V1, V0, nack);
+        {"nodeId": "envoy-a", "streams": 1, "ackedVersions": {"Cluster": "%s", "Listener": "%s"},
+         "sentVersions": {"Cluster": "%s", "Listener": "%s"}, "lastNack": %s}
+        """.formatted(V1, V0, V1, V1, nack);
     FleetReport report = FleetReport.of(List.of(answer("h1:9091", kube("r1", "leader", "r1", true,
         proxies(stuck)))));
 
     assertThat(report.verdict()).contains(Verdict.BROKEN);
     assertThat(report.exitCode()).isEqualTo(2);
-    assertThat(report.findings().get(0).text()).isEqualTo("proxy envoy-a rejects Listener version " + V1
-        + " (it runs " + V0 + "): duplicate listener");
+    assertThat(report.findings()).singleElement().extracting(FleetReport.Finding::text)
+        .isEqualTo("proxy envoy-a rejects Listener version " + V1 + " (it runs " + V0 + "): duplicate listener");
   }
 
   @Test
-  void aProxyBehindTheCurrentVersionWithoutANackIsAtRisk() {
+  void aProxyNotYetAckingItsLastResponseIsAtRisk() {
     FleetReport report = FleetReport.of(List.of(
-        answer("h1:9091", kube("r1", "leader", "r1", true, proxies(proxy("envoy-a", V0, "null"))))));
+        answer("h1:9091", kube("r1", "leader", "r1", true, proxies(proxy("envoy-a", V1, V0, "null"))))));
 
     assertThat(report.verdict()).contains(Verdict.AT_RISK);
     assertThat(report.findings()).singleElement().extracting(FleetReport.Finding::text).asString()
-        .startsWith("proxy envoy-a has not ACKed the version served it, " + V1 + " (Cluster " + V0);
+        .startsWith("proxy envoy-a has not ACKed the last response of Cluster " + V1 + " (ACKed " + V0 + ")");
+  }
+
+  /**
+   * A type whose content did not change is not sent again (its ACK keeps an older version), and under
+   * proxy-identity authorisation versions are the proxy's own view's: neither is "behind".
+   */
+  @Test
+  void aProxyIsJudgedByWhatItWasSentNeverByTheSnapshotsVersion() {
+    String view = "77ee77ee77ee77ee";
+    String mixed = """
+        {"nodeId": "envoy-a", "streams": 1, "ackedVersions": {"Cluster": "%s", "Listener": "%s"},
+         "sentVersions": {"Cluster": "%s", "Listener": "%s"}, "lastNack": null}
+        """.formatted(V0, view, V0, view);
+    FleetReport report = FleetReport.of(List.of(answer("h1:9091", kube("r1", "leader", "r1", true,
+        proxies(mixed)))));
+
+    assertThat(report.findings()).isEmpty();
+    assertThat(report.replicas().get(0).state().orElseThrow().proxies().get(0).inSync()).contains(true);
   }
 
   @Test
-  void underProxyIdentityAProxyIsJudgedByTheVersionOfItsOwnViewNotTheSnapshots() {
-    String view = "77ee77ee77ee77ee";
-    String onView = proxy("envoy-a", view, "null").replaceFirst("\\{", "{\"servedVersion\": \"" + view + "\",");
-    String behindView = proxy("envoy-b", V0, "null").replaceFirst("\\{", "{\"servedVersion\": \"" + view + "\",");
-    FleetReport current = FleetReport.of(List.of(answer("h1:9091", kube("r1", "leader", "r1", true,
-        proxies(onView)))));
-    FleetReport behind = FleetReport.of(List.of(answer("h1:9091", kube("r1", "leader", "r1", true,
-        proxies(behindView)))));
+  void fromAReplicaThatDoesNotSayWhatItSentOnlyANackOfTheServedVersionCounts() {
+    String older = """
+        {"nodeId": "envoy-a", "streams": 1, "ackedVersions": {"Cluster": "%s", "Listener": "%s"},
+         "lastNack": {"type": "Listener", "version": "%s", "error": "bad", "at": "2026-12-04T17:00:30Z"}}
+        """.formatted(V0, V0, V1);
+    String quiet = """
+        {"nodeId": "envoy-b", "streams": 1, "ackedVersions": {"Cluster": "%s"}, "lastNack": null}
+        """.formatted(V0);
+    FleetReport report = FleetReport.of(List.of(answer("h1:9091", kube("r1", "leader", "r1", true,
+        proxies(older, quiet)))));
 
-    assertThat(current.findings()).isEmpty();
-    assertThat(current.current(current.replicas().get(0).state().orElseThrow().proxies().get(0))).isTrue();
-    assertThat(behind.findings()).singleElement().extracting(FleetReport.Finding::text).asString()
-        .startsWith("proxy envoy-b has not ACKed the version served it, " + view);
+    assertThat(report.findings()).singleElement().satisfies(f -> {
+      assertThat(f.severity()).isEqualTo(Verdict.BROKEN);
+      assertThat(f.text()).startsWith("proxy envoy-a rejects Listener version " + V1);
+    });
+    assertThat(report.replicas().get(0).state().orElseThrow().proxies().get(1).inSync()).isEmpty();
   }
 
   @Test
@@ -132,17 +154,18 @@ class FleetReportTest {
   }
 
   @Test
-  void aReplicasOwnVerdictIsTakenAtItsWord() {
+  void aReplicasOwnVerdictIsTakenAtItsWordReasonByReason() {
     String ownBroken = kube("r1", "leader", "r1", true, proxies()).replaceFirst("\\{", """
-        {"verdict": {"state": "broken", "reasons": ["every config build fails", {"message": "m", "file": "a.yaml",
-        "line": 3}]},""");
+        {"verdict": {"level": "broken", "headline": "Broken: envoy-a rejects the config", "reasons": [
+          {"level": "broken", "code": "ProxiesNacking", "message": "1 connected proxy rejects version V"},
+          {"level": "at-risk", "code": "ManifestUnreadable", "message": "a.yaml:3: bad"}]},""");
     String ownSafe = kube("r2", "follower", "r1", false, proxies()).replaceFirst("\\{", """
-        {"verdict": {"level": "SAFE", "reasons": []},""");
+        {"verdict": {"level": "safe", "headline": "Safe", "reasons": []},""");
     FleetReport report = FleetReport.of(List.of(answer("h1:9091", ownBroken), answer("h2:9091", ownSafe)));
 
     assertThat(report.verdict()).contains(Verdict.BROKEN);
-    assertThat(report.findings()).extracting(f -> f.replica() + ": " + f.text())
-        .containsExactly("r1: every config build fails", "r1: a.yaml:3: m");
+    assertThat(report.findings()).extracting(f -> f.severity().label() + " " + f.replica() + ": " + f.text())
+        .containsExactly("broken r1: 1 connected proxy rejects version V", "at risk r1: a.yaml:3: bad");
   }
 
   @Test

@@ -55,14 +55,21 @@ final class StateFixtures {
         apiAnswered, staleSince, apiAnswered ? "0.2" : "60.0", V1, staleSince, proxiesJson, V1);
   }
 
-  /** One proxy that ACKed {@code version} for the four types it asks, optionally with a NACK. */
+  /** One proxy that was sent and ACKed {@code version} of the four types it asks, optionally with a NACK. */
   static String proxy(String node, String version, String nackJson) {
+    return proxy(node, version, version, nackJson);
+  }
+
+  /** One proxy sent {@code sent} and ACKing {@code acked} of the four types it asks. */
+  static String proxy(String node, String sent, String acked, String nackJson) {
     return """
         {"nodeId": "%s", "streams": 1,
          "ackedVersions": {"Cluster": "%s", "ClusterLoadAssignment": "%s", "Listener": "%s",
                            "RouteConfiguration": "%s"},
+         "sentVersions": {"Cluster": "%s", "ClusterLoadAssignment": "%s", "Listener": "%s",
+                           "RouteConfiguration": "%s"},
          "lastNack": %s}
-        """.formatted(node, version, version, version, version, nackJson);
+        """.formatted(node, acked, acked, acked, acked, sent, sent, sent, sent, nackJson);
   }
 
   static Map<?, ?> parse(String json) {

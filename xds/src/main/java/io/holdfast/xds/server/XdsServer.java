@@ -39,13 +39,10 @@ public final class XdsServer implements AutoCloseable {
   private final StreamTracker tracker;
   private final XdsMetrics metrics;
   private final XdsServerSettings settings;
-  private final XdsCache cache;
   private final int port;
 
-  private XdsServer(Server server, StreamTracker tracker, XdsMetrics metrics, XdsServerSettings settings,
-      XdsCache cache) {
+  private XdsServer(Server server, StreamTracker tracker, XdsMetrics metrics, XdsServerSettings settings) {
     this.server = server;
-    this.cache = cache;
     this.port = server.getPort();
     this.tracker = tracker;
     this.metrics = metrics;
@@ -67,13 +64,9 @@ public final class XdsServer implements AutoCloseable {
     return tracker.connectedStreams();
   }
 
-  /**
-   * Each connected proxy (by node id): its streams, what it ACKed per type, its last NACK, and the version this
-   * server serves it now (its view's, when streams see one proxy's scope). A copy.
-   */
+  /** Each connected proxy (by node id): its streams, what it ACKed per type and its last NACK. A copy. */
   public List<ProxyStatus> proxies() {
-    java.util.Optional<IndexedSnapshot> current = cache.registry().current();
-    return tracker.proxies(viewer -> current.map(viewer::select).map(IndexedSnapshot::version));
+    return tracker.proxies();
   }
 
   /** Stops the server: no new streams, open ones get the drain timeout, then are cancelled. Idempotent. */
@@ -169,7 +162,7 @@ public final class XdsServer implements AutoCloseable {
       metrics.bindStreams(tracker::openStreams);
       log.info("xDS server listening: address={} port={} authorisation={} limits={}", address, server.getPort(),
           settings.authorisation().flagValue(), limits);
-      return new XdsServer(server, tracker, metrics, settings, cache);
+      return new XdsServer(server, tracker, metrics, settings);
     }
   }
 }
