@@ -128,7 +128,7 @@ public final class HoldfastCli {
         .addSubcommand(new CertsCommand(java.time.Clock.systemUTC()))
         .addSubcommand(new StatusCommand())
         .addSubcommand(new TranslateCommand())
-        .addSubcommand(new ServedConfigCommand())
+        .addSubcommand(new XdsDumpCommand())
         .setOut(out)
         .setErr(err)
         .setParameterExceptionHandler(USAGE_ERROR)

@@ -67,7 +67,7 @@ public final class AdsDump {
   private Status failure;
 
   private AdsDump(String nodeId) {
-    this.node = Node.newBuilder().setId(nodeId).setCluster("holdfast-served-config").build();
+    this.node = Node.newBuilder().setId(nodeId).setCluster("holdfast-xds-dump").build();
   }
 
   /** Fetches what {@code channel}'s server serves to {@code nodeId}, waiting at most {@code deadline}. */

@@ -131,7 +131,10 @@ public record ReplicaState(String identity, String role, String electionMode, Op
     for (Map.Entry<?, ?> r : map(config.get("resources")).entrySet()) {
       Map<?, ?> resource = map(r.getValue());
       if ("REJECTED".equals(resource.get("state")) && rejected.size() < MAX_LISTED) {
-        rejected.add(new Rejection(String.valueOf(r.getKey()),
+        // Where it was declared, when the replica says (file mode): "Upstream/demo/a (upstreams.yaml:7)".
+        String at = string(resource.get("file")).map(f -> " (" + f + (resource.get("line") instanceof Number n
+            ? ":" + n : "") + ")").orElse("");
+        rejected.add(new Rejection(r.getKey() + at,
             list(resource.get("problems")).stream().map(ReplicaState::line).toList()));
       }
     }

@@ -59,7 +59,8 @@ public final class StateFetcher {
     }
     HttpClient http = HttpClient.newBuilder().connectTimeout(timeout)
         .followRedirects(HttpClient.Redirect.NEVER).build();
-    ExecutorService pool = Executors.newFixedThreadPool(Math.min(parallelism, addresses.size()), r -> {
+    int workers = Math.min(parallelism, addresses.size());
+    ExecutorService pool = Executors.newFixedThreadPool(workers, r -> {
       Thread t = new Thread(r, "holdfast-status-fetch");
       t.setDaemon(true); // a replica that never lets go must not keep the command alive
       return t;
@@ -67,9 +68,13 @@ public final class StateFetcher {
     try {
       List<Future<ReplicaAnswer>> futures = new ArrayList<>();
       addresses.forEach(a -> futures.add(pool.submit(() -> fetch(http, a))));
+      // A queued fetch starts when a worker is free: each round of fetches takes at most a timeout to the
+      // headers and about one more to read the body, so all are done by this deadline unless a replica hangs.
+      long rounds = (addresses.size() + workers - 1) / workers;
+      long deadline = System.nanoTime() + rounds * 2 * timeout.toNanos() + TimeUnit.SECONDS.toNanos(1);
       List<ReplicaAnswer> out = new ArrayList<>();
       for (int i = 0; i < addresses.size(); i++) {
-        out.add(await(futures.get(i), addresses.get(i)));
+        out.add(await(futures.get(i), addresses.get(i), deadline));
       }
       return out;
     } finally {
@@ -77,13 +82,10 @@ public final class StateFetcher {
     }
   }
 
-  /**
-   * Waits for one answer. A queued fetch starts only when a worker is free, so the wait is bounded by the rounds
-   * of {@code parallelism} fetches ahead of it, each within the timeout, plus a margin for the reading.
-   */
-  private ReplicaAnswer await(Future<ReplicaAnswer> future, String address) {
+  /** Waits for one answer until {@code deadline} ({@link System#nanoTime}); a fetch still running is cancelled. */
+  private ReplicaAnswer await(Future<ReplicaAnswer> future, String address, long deadline) {
     try {
-      return future.get(timeout.toMillis() * 2 + 1000, TimeUnit.MILLISECONDS);
+      return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
       future.cancel(true);
       return ReplicaAnswer.failed(address, "no answer within " + timeout.toMillis() + " ms");

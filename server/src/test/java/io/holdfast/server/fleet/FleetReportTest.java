@@ -206,13 +206,13 @@ class FleetReportTest {
   void rejectedResourcesAndProblemObjectsAreListed() {
     String json = kube("r1", "leader", "r1", true, proxies()).replace(
         "\"Upstream/demo/a\": {\"state\": \"ACCEPTED\", \"observedGeneration\": 1, \"problems\": []}",
-        "\"Upstream/demo/a\": {\"state\": \"REJECTED\", \"problems\": [{\"file\": \"u.yaml\", \"line\": 7,"
+        "\"Upstream/demo/a\": {\"state\": \"REJECTED\", \"file\": \"u.yaml\", \"line\": 7, \"problems\": [{\"file\": \"u.yaml\", \"line\": 7,"
             + " \"field\": \"spec.static\", \"reason\": \"UnknownField\", \"message\": \"no such field\"}]}");
     FleetReport report = FleetReport.of(List.of(answer("h1:9091", json)));
 
     ReplicaState s = report.replicas().get(0).state().orElseThrow();
     assertThat(s.rejected()).singleElement().satisfies(r -> {
-      assertThat(r.resource()).isEqualTo("Upstream/demo/a");
+      assertThat(r.resource()).isEqualTo("Upstream/demo/a (u.yaml:7)");
       assertThat(r.problems()).containsExactly("u.yaml:7: spec.static: UnknownField: no such field");
     });
     assertThat(report.verdict()).contains(Verdict.AT_RISK);

@@ -34,13 +34,13 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code holdfast served-config --xds HOST:PORT --node NAME}: what a running replica serves to a node, fetched as
+ * {@code holdfast xds-dump --xds HOST:PORT --node NAME}: what a running replica serves to a node, fetched as
  * an xDS client over the replica's own serving path ({@link AdsDump}), so per-proxy scoping and authorisation
  * apply exactly as to that proxy; secrets redacted. With {@code --xds-authorisation proxy-identity} the replica
  * serves the proxy its client certificate names, so give that proxy's certificate and key.
  */
 @Command(
-    name = "served-config",
+    name = "xds-dump",
     mixinStandardHelpOptions = true,
     sortOptions = false,
     usageHelpAutoWidth = true,
@@ -48,7 +48,7 @@ import picocli.CommandLine.Spec;
         + " secrets with private keys redacted), asked over its xDS port as that node would ask.",
         "Exit status: 0 every type answered, 1 the stream failed or a type was not answered in time, 2 usage"
             + " error."})
-final class ServedConfigCommand implements Callable<Integer> {
+final class XdsDumpCommand implements Callable<Integer> {
 
   @Spec
   private CommandSpec spec;
@@ -115,7 +115,7 @@ final class ServedConfigCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     if (result.failure().isPresent()) {
-      err.println("holdfast served-config: the xDS stream failed: " + result.failure().get().getCode()
+      err.println("holdfast xds-dump: the xDS stream failed: " + result.failure().get().getCode()
           + (result.failure().get().getDescription() == null ? "" : ": " + result.failure().get().getDescription()));
     }
     if (result.failure().isEmpty() || !result.resources().isEmpty()) {
@@ -132,7 +132,7 @@ final class ServedConfigCommand implements Callable<Integer> {
       out.print(ConfigDump.render(ConfigDump.document(header, result.resources()), format));
       out.flush();
     }
-    result.unanswered().forEach(t -> err.println("holdfast served-config: no answer for " + t + " within "
+    result.unanswered().forEach(t -> err.println("holdfast xds-dump: no answer for " + t + " within "
         + deadline.toMillis() + " ms"));
     err.flush();
     return result.failure().isEmpty() && result.unanswered().isEmpty() ? HoldfastCli.EXIT_OK

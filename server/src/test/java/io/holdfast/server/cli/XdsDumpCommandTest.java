@@ -18,12 +18,12 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * {@code holdfast served-config} against a replica serving examples/config over mutual TLS with proxy-identity
+ * {@code holdfast xds-dump} against a replica serving examples/config over mutual TLS with proxy-identity
  * authorisation (the files {@code holdfast certs} writes): asked with a proxy's certificate it gets exactly what
  * {@code holdfast translate --proxy} says that proxy is served; without a client certificate it is refused and
  * says so.
  */
-class ServedConfigCommandTest {
+class XdsDumpCommandTest {
   private static final String EXAMPLES = Path.of("..", "examples", "config").toString();
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -64,7 +64,7 @@ class ServedConfigCommandTest {
 
   @Test
   void withAProxysCertificateItGetsExactlyWhatTranslateSaysThatProxyIsServed() {
-    Run served = run("served-config", "--xds", "127.0.0.1:" + server.get().xdsPort(), "--node", "gateway-proxy",
+    Run served = run("xds-dump", "--xds", "127.0.0.1:" + server.get().xdsPort(), "--node", "gateway-proxy",
         "--ca", tmp.resolve("ca.crt").toString(), "--cert", tmp.resolve("proxy-gateway-proxy.crt").toString(),
         "--key", tmp.resolve("proxy-gateway-proxy.key").toString(), "-o", "json", "--timeout", "20s");
     Run translated = run("translate", EXAMPLES, "--proxy", "gateway-proxy", "-o", "json");
@@ -87,7 +87,7 @@ class ServedConfigCommandTest {
 
   @Test
   void withoutAClientCertificateTheStreamIsRefusedAndTheCommandSaysSo() {
-    Run served = run("served-config", "--xds", "127.0.0.1:" + server.get().xdsPort(), "--node", "anyone",
+    Run served = run("xds-dump", "--xds", "127.0.0.1:" + server.get().xdsPort(), "--node", "anyone",
         "--ca", tmp.resolve("ca.crt").toString(), "--timeout", "10s");
 
     assertThat(served.code()).isEqualTo(HoldfastCli.EXIT_FAILURE);
@@ -96,9 +96,9 @@ class ServedConfigCommandTest {
 
   @Test
   void flagsAreChecked() {
-    assertThat(run("served-config", "--node", "n").code()).isEqualTo(HoldfastCli.EXIT_USAGE);
-    assertThat(run("served-config", "--xds", "127.0.0.1", "--node", "n").code()).isEqualTo(HoldfastCli.EXIT_USAGE);
-    Run keyWithoutCa = run("served-config", "--xds", "127.0.0.1:1", "--node", "n", "--cert", "a", "--key", "b");
+    assertThat(run("xds-dump", "--node", "n").code()).isEqualTo(HoldfastCli.EXIT_USAGE);
+    assertThat(run("xds-dump", "--xds", "127.0.0.1", "--node", "n").code()).isEqualTo(HoldfastCli.EXIT_USAGE);
+    Run keyWithoutCa = run("xds-dump", "--xds", "127.0.0.1:1", "--node", "n", "--cert", "a", "--key", "b");
     assertThat(keyWithoutCa.code()).isEqualTo(HoldfastCli.EXIT_USAGE);
     assertThat(keyWithoutCa.err()).contains("--cert and --key need --ca");
   }

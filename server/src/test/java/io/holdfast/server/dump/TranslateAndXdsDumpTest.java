@@ -25,11 +25,11 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * {@code translate} and {@code served-config} against examples/config: the offline translation is what a running
+ * {@code translate} and {@code xds-dump} against examples/config: the offline translation is what a running
  * file-mode server serves for the same directory (fetched over its xDS port as a node would), and the document's
  * shape (sections and resource names) is pinned by a golden.
  */
-class TranslateAndServedConfigTest {
+class TranslateAndXdsDumpTest {
   private static final Path EXAMPLES = Path.of("..", "examples", "config");
   private static final Path SHAPE = Path.of("src/test/resources/fleet/translate-examples.shape.txt");
 
@@ -46,7 +46,7 @@ class TranslateAndServedConfigTest {
       ManagedChannel channel = Grpc.newChannelBuilderForAddress("127.0.0.1", server.xdsPort(),
           InsecureChannelCredentials.create()).build();
       try {
-        AdsDump.Result served = AdsDump.fetch(channel, "served-config-test", Duration.ofSeconds(20));
+        AdsDump.Result served = AdsDump.fetch(channel, "xds-dump-test", Duration.ofSeconds(20));
 
         assertThat(served.failure()).isEmpty();
         assertThat(served.unanswered()).isEmpty();
