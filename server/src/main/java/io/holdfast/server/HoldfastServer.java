@@ -380,6 +380,9 @@ public final class HoldfastServer implements AutoCloseable {
     Map<String, String> acked = new LinkedHashMap<>();
     proxy.ackedVersions().forEach((type, version) -> acked.put(shortTypeName(type), version));
     p.put("ackedVersions", acked);
+    Map<String, String> sent = new LinkedHashMap<>();
+    proxy.sentVersions().forEach((type, version) -> sent.put(shortTypeName(type), version));
+    p.put("sentVersions", sent); // holdfast status: in sync when every type's last response was ACKed
     p.put("lastNack", proxy.lastNack().map(n -> {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("type", shortTypeName(n.typeUrl()));

@@ -126,6 +126,9 @@ public final class HoldfastCli {
         .addSubcommand(serve)
         .addSubcommand(new ValidateCommand(stdin))
         .addSubcommand(new CertsCommand(java.time.Clock.systemUTC()))
+        .addSubcommand(new StatusCommand())
+        .addSubcommand(new TranslateCommand())
+        .addSubcommand(new XdsDumpCommand())
         .setOut(out)
         .setErr(err)
         .setParameterExceptionHandler(USAGE_ERROR)
@@ -136,12 +139,14 @@ public final class HoldfastCli {
     try {
       // Serve settings (environment, --config-file) are no concern of the other commands, except validate's share
       // of them (PipelineOptions): it must judge with the very settings the server has.
-      boolean takesSettings = args.length == 0 || args[0].equals("serve") || args[0].equals("validate");
+      boolean takesSettings = args.length == 0 || args[0].equals("serve") || args[0].equals("validate")
+          || args[0].equals("translate");
       SettingsSources sources = takesSettings ? SettingsSources.load(args, env, options)
           : SettingsSources.load(new String[0], java.util.Map.of(), options);
       serve.sources(sources);
       serveLine.setDefaultValueProvider(sources);
       commandLine.getSubcommands().get("validate").setDefaultValueProvider(sources);
+      commandLine.getSubcommands().get("translate").setDefaultValueProvider(sources);
     } catch (IllegalArgumentException e) {
       err.println("holdfast: " + e.getMessage());
       err.flush();

@@ -102,6 +102,8 @@ final class DeltaTypeState {
   private String rejectedVersion;
   /** The snapshot version of the last response the proxy ACKed, kept through NACKs (for display). */
   private String ackedVersion;
+  /** The version of the last response sent (for display; null before one). */
+  private String sentVersion;
 
   /** Names the proxy subscribed to by name. */
   synchronized int subscribedCount() {
@@ -378,8 +380,14 @@ final class DeltaTypeState {
     return !outstanding.isEmpty();
   }
 
+  /** The version of the last response sent on this stream; null before one (see SotwTypeState#sentVersion). */
+  synchronized String sentVersion() {
+    return sentVersion;
+  }
+
   private void record(String nonce, String version, Map<String, String> versions, List<String> removed,
       String sourceVersion) {
+    sentVersion = version;
     Sync sync = pendingSync != null && pendingSync.version().equals(version) ? pendingSync : null;
     pendingSync = null;
     outstanding.put(nonce, new Sent(version, Map.copyOf(versions), List.copyOf(removed), sync, sourceVersion));

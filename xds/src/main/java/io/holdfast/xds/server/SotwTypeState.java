@@ -53,6 +53,8 @@ final class SotwTypeState {
   private Sent rejected;
   /** The version of the last response the proxy ACKed, kept through NACKs (for display; null before one). */
   private String ackedVersion;
+  /** The version of the last response sent (for display; null before one). */
+  private String sentVersion;
 
   /** Classifies a request from the proxy and updates what it has accepted or rejected. */
   synchronized Reply onRequest(DiscoveryRequest request) {
@@ -115,5 +117,14 @@ final class SotwTypeState {
   /** Records that {@code sent} went out under {@code nonce}. */
   synchronized void sent(Sent sent, String nonce) {
     byNonce.put(nonce, new Tracked(sent));
+    sentVersion = sent.version();
+  }
+
+  /**
+   * The version of the last response sent on this stream; null before one. A type whose content did not change is
+   * not sent again, so this, not the snapshot's version, is what an in-sync proxy has ACKed.
+   */
+  synchronized String sentVersion() {
+    return sentVersion;
   }
 }

@@ -90,6 +90,14 @@ final class StreamState {
     return out;
   }
 
+  /** The version of the last response sent, by type URL, for the types sent something on this stream. */
+  SortedMap<String, String> sentVersions() {
+    SortedMap<String, String> out = new TreeMap<>();
+    sotw.forEach((type, state) -> Optional.ofNullable(state.sentVersion()).ifPresent(v -> out.put(type, v)));
+    delta.forEach((type, state) -> Optional.ofNullable(state.sentVersion()).ifPresent(v -> out.put(type, v)));
+    return out;
+  }
+
   /** Names subscribed across types; the types with state are those with an entry. */
   int namesTotal() {
     int total = 0;

@@ -73,10 +73,23 @@ final class StreamTracker {
     List<ProxyStatus> out = new ArrayList<>(byNode.size());
     byNode.forEach((node, list) -> {
       SortedMap<String, String> acked = new TreeMap<>();
-      list.forEach(stream -> acked.putAll(stream.ackedVersions()));
+      SortedMap<String, String> sent = new TreeMap<>();
+      // One stream's per type, the same stream's for both, so ACKed and sent compare like with like.
+      list.forEach(stream -> {
+        SortedMap<String, String> ackedHere = stream.ackedVersions();
+        acked.putAll(ackedHere);
+        stream.sentVersions().forEach((type, version) -> {
+          sent.put(type, version);
+          if (ackedHere.containsKey(type)) {
+            acked.put(type, ackedHere.get(type));
+          } else {
+            acked.remove(type);
+          }
+        });
+      });
       Optional<NackEvent> lastNack = list.stream().flatMap(stream -> stream.lastNack().stream())
           .max(Comparator.comparing(NackEvent::at));
-      out.add(new ProxyStatus(node, list.size(), acked, lastNack));
+      out.add(new ProxyStatus(node, list.size(), acked, lastNack, sent));
     });
     return List.copyOf(out);
   }

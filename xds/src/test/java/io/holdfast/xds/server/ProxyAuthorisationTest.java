@@ -184,6 +184,21 @@ class ProxyAuthorisationTest {
     assertThat(names(first(a, TypeUrls.LISTENER))).containsExactly("listener-a");
   }
 
+  /** What holdfast status compares a proxy's ACKs with: what was sent it (its own view's version). */
+  @Test
+  void aProxyIsInSyncWithTheVersionOfItsOwnViewNotTheSnapshots() {
+    XdsSnapshot whole = cache.currentSnapshot().orElseThrow();
+    MtlsAdsClient a = proxyA();
+    a.subscribe(TypeUrls.LISTENER);
+
+    await().atMost(WAIT).until(() -> server.proxies().stream().anyMatch(ProxyStatus::inSync));
+    ProxyStatus status = server.proxies().get(0);
+    String viewVersion = a.deltaResponses(TypeUrls.LISTENER).get(0).getSystemVersionInfo();
+    assertThat(status.sentVersions()).containsExactly(Map.entry(TypeUrls.LISTENER, viewVersion));
+    assertThat(status.ackedVersions()).containsEntry(TypeUrls.LISTENER, viewVersion);
+    assertThat(viewVersion).isNotEqualTo(whole.version());
+  }
+
   private MtlsAdsClient proxyA() {
     return client(ProxyCertificates.client(CA, "CN=ignored-when-spiffe",
         "https://example.com/not-spiffe", "spiffe://holdfast.local/proxy/" + PROXY_A));

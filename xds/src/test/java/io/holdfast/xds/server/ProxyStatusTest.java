@@ -38,6 +38,9 @@ class ProxyStatusTest {
       await().atMost(WAIT).until(() -> proxy(harness, "node-a")
           .map(p -> p.ackedVersions().equals(Map.of(LDS, v1.version(), CDS, v1.version()))).orElse(false));
       assertThat(proxy(harness, "node-a").orElseThrow().streams()).isEqualTo(2);
+      assertThat(proxy(harness, "node-a").orElseThrow().sentVersions())
+          .isEqualTo(Map.of(LDS, v1.version(), CDS, v1.version()));
+      assertThat(proxy(harness, "node-a").orElseThrow().inSync()).isTrue();
       assertThat(proxy(harness, "node-a").orElseThrow().lastNack()).isEmpty();
 
       sotw.nackWhen(r -> r.getTypeUrl().equals(LDS));
@@ -53,6 +56,32 @@ class ProxyStatusTest {
       // CDS moved on; LDS still shows what the proxy last ACKed (the other stream may have ACKed v2 already)
       await().atMost(WAIT).until(() -> proxy(harness, "node-a").orElseThrow().ackedVersions().get(CDS)
           .equals(v2.version()));
+    }
+  }
+
+  /** Why holdfast status compares ACKs with what was sent, never with the snapshot's version. */
+  @Test
+  void aTypeWhoseContentDidNotChangeIsNotSentAgainSoTheProxyStaysInSyncUntilItNacks() {
+    try (ServerHarness harness = new ServerHarness();
+         AdsTestClient sotw = AdsTestClient.ads(harness.port(), "node-b")) {
+      XdsSnapshot v1 = snapshot(listener("l1", 10001), edsCluster("c1"));
+      harness.cache.setSnapshot(v1);
+      sotw.subscribe(LDS);
+      sotw.subscribe(CDS);
+      await().atMost(WAIT).until(() -> proxy(harness, "node-b").map(ProxyStatus::inSync).orElse(false));
+
+      XdsSnapshot v2 = snapshot(listener("l1", 10002), edsCluster("c1")); // only the listener changes
+      harness.cache.setSnapshot(v2);
+      await().atMost(WAIT).until(() -> v2.version().equals(proxy(harness, "node-b").orElseThrow()
+          .ackedVersions().get(LDS)));
+      ProxyStatus after = proxy(harness, "node-b").orElseThrow();
+      assertThat(after.ackedVersions()).containsEntry(CDS, v1.version());
+      assertThat(after.inSync()).isTrue();
+
+      sotw.nackWhen(r -> r.getTypeUrl().equals(LDS));
+      harness.cache.setSnapshot(snapshot(listener("l1", 10003), edsCluster("c1")));
+      await().atMost(WAIT).until(() -> proxy(harness, "node-b").flatMap(ProxyStatus::lastNack).isPresent());
+      assertThat(proxy(harness, "node-b").orElseThrow().inSync()).isFalse();
     }
   }
 
