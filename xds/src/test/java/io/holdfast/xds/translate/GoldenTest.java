@@ -81,6 +81,10 @@ class GoldenTest {
           .add(Cors.getDescriptor())
           .add(CorsPolicy.getDescriptor())
           .add(HTTPFault.getDescriptor())
+          .add(io.envoyproxy.envoy.extensions.filters.http.jwt_authn.v3.JwtAuthentication.getDescriptor())
+          .add(io.envoyproxy.envoy.extensions.filters.http.jwt_authn.v3.PerRouteConfig.getDescriptor())
+          .add(io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBAC.getDescriptor())
+          .add(io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBACPerRoute.getDescriptor())
           .add(UpstreamTlsContext.getDescriptor())
           .add(DownstreamTlsContext.getDescriptor())
           .build());
