@@ -27,6 +27,18 @@ public record RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> 
     return jwt.isEmpty() && rbac.isEmpty();
   }
 
+  /**
+   * {@code host} with its routes' security left out: for proxyless gRPC clients' listeners, which run no security
+   * filters and have no {@link ListenerSecurity} for routes to name providers of. The same instance if none has any.
+   */
+  public static VirtualHost withoutSecurity(VirtualHost host) {
+    if (host.routes().stream().allMatch(r -> r.security().isNone())) {
+      return host;
+    }
+    return new VirtualHost(host.origin(), host.domains(), host.routes().stream()
+        .map(r -> new Route(r.origin(), r.name(), r.match(), r.action(), r.headers(), r.cors())).toList());
+  }
+
   /** The providers this route's rules and requirement name, in order, without duplicates. */
   public List<String> providers() {
     List<String> names = new java.util.ArrayList<>();

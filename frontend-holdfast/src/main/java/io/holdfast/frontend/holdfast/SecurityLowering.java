@@ -4,6 +4,7 @@ import io.holdfast.api.Cidr;
 import io.holdfast.api.HeaderMatch;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.Route;
+import io.holdfast.api.SecurityChecks;
 import io.holdfast.api.SecurityOptions;
 import io.holdfast.api.VirtualService;
 import io.holdfast.ir.ListenerSecurity;
@@ -52,7 +53,7 @@ final class SecurityLowering {
     Optional<SecurityOptions.Jwt> jwt = own.jwt().or(defaults::jwt)
         .filter(j -> j.mode() != SecurityOptions.JwtMode.DISABLED);
     Optional<SecurityOptions.Rbac> rbac = own.rbac().or(defaults::rbac).filter(r -> !r.disabled());
-    Set<String> verified = SecurityRules.effective(jwt);
+    Set<String> verified = SecurityChecks.effective(jwt);
     boolean broken = jwt.map(j -> !defined.containsAll(j.providers()) || j.providers().isEmpty()).orElse(false)
         || rbac.map(r -> r.rules().isEmpty() || r.rules().stream().flatMap(rule -> rule.claims().stream())
             .anyMatch(c -> !verified.contains(c.provider()) || !defined.contains(c.provider()))).orElse(false);
@@ -70,17 +71,9 @@ final class SecurityLowering {
     }
   }
 
-  /**
-   * {@code host} for proxyless gRPC clients, which run no security filters (validation warns): its routes without
-   * security, so they name no provider a client listener lacks.
-   */
+  /** {@code host} for proxyless gRPC clients, which run no security filters (validation warns). */
   static io.holdfast.ir.VirtualHost withoutSecurity(io.holdfast.ir.VirtualHost host) {
-    if (host.routes().stream().allMatch(r -> r.security().isNone())) {
-      return host;
-    }
-    return new io.holdfast.ir.VirtualHost(host.origin(), host.domains(), host.routes().stream()
-        .map(r -> new io.holdfast.ir.Route(r.origin(), r.name(), r.match(), r.action(), r.headers(), r.cors()))
-        .toList());
+    return RouteSecurity.withoutSecurity(host);
   }
 
   static String providerName(ResourceKey vs, String provider) {

@@ -6,6 +6,7 @@ import static org.assertj.core.groups.Tuple.tuple;
 import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.Problem;
 import io.holdfast.api.Reasons;
+import io.holdfast.api.SecurityChecks;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.TestManifests;
 import io.holdfast.frontend.holdfast.ResourceStatus.State;
@@ -62,23 +63,23 @@ class SecurityRulesTest {
             + " upstream: missing}}]}", plain, vs + "jwtProviders[0].remoteJwks.upstream",
             SecurityRules.JWKS_UPSTREAM_NOT_FOUND),
         Arguments.of("{jwtProviders: [" + PROVIDER + ", " + PROVIDER + "]}", plain, vs + "jwtProviders[1].name",
-            SecurityRules.DUPLICATE_JWT_PROVIDER),
+            SecurityChecks.DUPLICATE_JWT_PROVIDER),
         Arguments.of("{jwtProviders: [{name: a, issuer: i}]}", plain, vs + "jwtProviders[0]", Reasons.MISSING_FIELD),
         Arguments.of("{jwtProviders: [{name: a, issuer: i, localJwks: {inline: 'not json'}}]}", plain,
-            vs + "jwtProviders[0].localJwks.inline", SecurityRules.INVALID_JWKS),
+            vs + "jwtProviders[0].localJwks.inline", SecurityChecks.INVALID_JWKS),
         Arguments.of("{jwtProviders: [{name: a, issuer: i, localJwks: {inline: '{\"keys\":[{\"kty\":\"RSA\","
             + "\"n\":\"x\",\"e\":\"AQAB\",\"d\":\"private\"}]}'}}]}", plain,
-            vs + "jwtProviders[0].localJwks.inline", SecurityRules.PRIVATE_KEY_IN_JWKS),
+            vs + "jwtProviders[0].localJwks.inline", SecurityChecks.PRIVATE_KEY_IN_JWKS),
         Arguments.of("{jwtProviders: [{name: a, issuer: i, localJwks: {file: relative.json}}]}", plain,
             vs + "jwtProviders[0].localJwks.file", Reasons.INVALID_VALUE),
         Arguments.of("{jwtProviders: [" + PROVIDER + "]}", route("{jwt: {providers: [other]}}"),
-            rt + "jwt.providers[0]", SecurityRules.JWT_PROVIDER_NOT_FOUND),
+            rt + "jwt.providers[0]", SecurityChecks.JWT_PROVIDER_NOT_FOUND),
         Arguments.of("{jwtProviders: [" + PROVIDER + "], jwt: {providers: []}}", plain, vs + "jwt.providers",
             Reasons.MISSING_FIELD),
         Arguments.of("{jwt: {mode: Sometimes, providers: [idp]}}", plain, vs + "jwt.mode", Reasons.INVALID_VALUE),
         Arguments.of("{rbac: {rules: [{clientIp: [192.0.2.0/33]}]}}", plain, vs + "rbac.rules[0].clientIp[0]",
-            SecurityRules.INVALID_CIDR),
-        Arguments.of("{rbac: {rules: [{}]}}", plain, vs + "rbac.rules[0]", SecurityRules.EMPTY_RULE),
+            SecurityChecks.INVALID_CIDR),
+        Arguments.of("{rbac: {rules: [{}]}}", plain, vs + "rbac.rules[0]", SecurityChecks.EMPTY_RULE),
         Arguments.of("{rbac: {rules: []}}", plain, vs + "rbac.rules", Reasons.MISSING_FIELD),
         Arguments.of("{rbac: {action: Audit, rules: [{clientIp: [192.0.2.1]}]}}", plain, vs + "rbac.action",
             Reasons.INVALID_VALUE),
@@ -86,10 +87,10 @@ class SecurityRulesTest {
             vs + "rbac.rules[0].headers[0].regex", Reasons.INVALID_REGEX),
         Arguments.of("{jwtProviders: [" + PROVIDER + "]}",
             route("{rbac: {rules: [{claims: [{provider: idp, name: role, values: [admin]}]}]}}"),
-            rt + "rbac.rules[0].claims[0].provider", SecurityRules.CLAIM_WITHOUT_JWT),
+            rt + "rbac.rules[0].claims[0].provider", SecurityChecks.CLAIM_WITHOUT_JWT),
         Arguments.of("{jwtProviders: [" + PROVIDER + "], jwt: {providers: [idp]}}",
             route("{rbac: {rules: [{claims: [{provider: nobody, name: role, values: [admin]}]}]}}"),
-            rt + "rbac.rules[0].claims[0].provider", SecurityRules.JWT_PROVIDER_NOT_FOUND),
+            rt + "rbac.rules[0].claims[0].provider", SecurityChecks.JWT_PROVIDER_NOT_FOUND),
         Arguments.of("{}", route("{jwtProviders: []}"), "spec.routes[0].options.security.jwtProviders",
             Reasons.UNKNOWN_FIELD));
   }
@@ -111,7 +112,7 @@ class SecurityRulesTest {
         + " route: {upstream: up}}]");
     assertThat(result.status(VS).state()).isEqualTo(State.WARNING);
     assertThat(result.status(VS).problems()).extracting(Problem::reason)
-        .containsExactly(SecurityRules.SYMMETRIC_KEY_IN_JWKS);
+        .containsExactly(SecurityChecks.SYMMETRIC_KEY_IN_JWKS);
     assertThat(result.status(VS).toString()).doesNotContain(secret);
     Ir ir = HoldfastFrontEnd.lowerAccepted(result.accepted());
     assertThat(ir.toString()).doesNotContain(secret);
