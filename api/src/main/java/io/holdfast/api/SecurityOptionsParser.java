@@ -46,7 +46,12 @@ final class SecurityOptionsParser {
     if (!options.has(FIELD)) {
       return Optional.of(SecurityOptions.NONE);
     }
-    return options.object(FIELD, allowed).flatMap(fields -> {
+    return options.object(FIELD, allowed).flatMap(SecurityOptionsParser::read);
+  }
+
+  /** The security fields of {@code fields} (other fields are the caller's); empty on any problem. */
+  static Optional<SecurityOptions> read(Fields fields) {
+    {
       int before = fields.problems().size();
       List<SecurityOptions.JwtProvider> providers = fields.has("jwtProviders")
           ? fields.list("jwtProviders", false).flatMap(e -> each(e, fields, PROVIDER,
@@ -58,7 +63,7 @@ final class SecurityOptionsParser {
         return Optional.empty();
       }
       return Optional.of(new SecurityOptions(providers, jwt, rbac));
-    });
+    }
   }
 
   private static Optional<SecurityOptions.JwtProvider> provider(Fields fields) {
