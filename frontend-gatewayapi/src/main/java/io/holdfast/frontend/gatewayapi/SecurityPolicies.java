@@ -201,8 +201,9 @@ final class SecurityPolicies {
   private static ObjectStatus status(ApiObject object, boolean valid, List<Finding> findings,
       List<SecurityPolicyTargets.Result> results) {
     long generation = object.generation();
-    ObjectStatus status = ObjectStatus.of(object.key(), generation, findings);
-    String invalid = status.condition(Condition.ACCEPTED).message();
+    String invalid = ObjectStatus.of(object.key(), generation, findings).condition(Condition.ACCEPTED).message();
+    List<Condition> conditions = new ArrayList<>();
+    List<Finding> all = new ArrayList<>(findings);
     for (SecurityPolicyTargets.Result result : results) {
       Condition condition = switch (result.outcome()) {
         case ATTACHED -> valid
@@ -222,8 +223,16 @@ final class SecurityPolicies {
             "a SecurityPolicy targets a Gateway (optionally a listener by sectionName), an HTTPRoute or a"
                 + " GRPCRoute of " + GatewayApiFrontEnd.GROUP, generation);
       };
-      status = status.withParent(new ParentStatus(result.target().object(), result.target().section(),
-          List.of(condition)));
+      conditions.add(condition);
+      if (condition.status() == Condition.Status.FALSE && result.outcome() != Outcome.ATTACHED) {
+        // Also a finding, so the one-line views (holdfast validate, /state) show what a target's status says.
+        all.add(new Finding(Finding.Severity.WARNING, "spec.targetRefs", condition.reason(), condition.message()));
+      }
+    }
+    ObjectStatus status = ObjectStatus.of(object.key(), generation, all);
+    for (int i = 0; i < results.size(); i++) {
+      status = status.withParent(new ParentStatus(results.get(i).target().object(), results.get(i).target().section(),
+          List.of(conditions.get(i))));
     }
     return status;
   }
