@@ -39,6 +39,9 @@ public final class SecurityChecks {
   public static final String INVALID_JWKS = "InvalidJwks";
   public static final String PRIVATE_KEY_IN_JWKS = "PrivateKeyInJwks";
   public static final String SYMMETRIC_KEY_IN_JWKS = "SymmetricKeyInJwks";
+  public static final String INVALID_EXT_AUTHZ = "InvalidExtAuthz";
+  /** The request body Envoy buffers per request for the authorisation service (BufferSettings). */
+  public static final int MAX_AUTHZ_BODY_BYTES = 1 << 20;
   public static final String INVALID_CIDR = "InvalidCidr";
   public static final String EMPTY_RULE = "EmptyRule";
   public static final String CLAIM_WITHOUT_JWT = "ClaimWithoutJwt";
@@ -59,7 +62,8 @@ public final class SecurityChecks {
     if (names.isEmpty()) {
       return;
     }
-    boolean used = !defaults.jwtProviders().isEmpty() || defaults.rbac().isPresent();
+    boolean used = !defaults.jwtProviders().isEmpty() || defaults.rbac().isPresent()
+        || defaults.extAuthz().isPresent();
     for (int i = 0; i < vs.routes().size(); i++) {
       check(vs.routes().get(i), "spec.routes[" + i + "].options.security", names.get(), defaults.jwt(), sink);
       used |= !vs.routes().get(i).options().security().equals(SecurityOptions.NONE);
@@ -86,6 +90,7 @@ public final class SecurityChecks {
     }
     security.jwt().ifPresent(jwt -> checkJwt(jwt, at + ".jwt", names, sink));
     security.rbac().ifPresent(rbac -> checkRbac(rbac, at + ".rbac", names, effective(security.jwt()), sink));
+    security.extAuthz().ifPresent(authz -> checkExtAuthz(authz, at + ".extAuthz", sink));
     return Optional.of(names);
   }
 
@@ -163,6 +168,37 @@ public final class SecurityChecks {
         sink.error(at + ".claimsToHeaders[" + i + "].claim", Reasons.INVALID_VALUE, "claim must not be empty");
       }
     }
+  }
+
+  private static void checkExtAuthz(SecurityOptions.ExtAuthz authz, String at, Report sink) {
+    boolean service = authz.grpc().isPresent() || authz.http().isPresent();
+    if (authz.disabled()) {
+      if (service) {
+        sink.warn(at, Reasons.FIELD_IGNORED, "a service means nothing with disabled: true");
+      }
+      return;
+    }
+    if (authz.grpc().isPresent() == authz.http().isPresent()) {
+      sink.error(at, INVALID_EXT_AUTHZ, "give exactly one of grpc and http");
+    }
+    positive(authz.timeout(), at + ".timeout", sink);
+    for (int i = 0; i < authz.headersToAuthz().size(); i++) {
+      headerName(authz.headersToAuthz().get(i), at + ".headersToAuthz[" + i + "]", sink);
+    }
+    authz.maxRequestBytes().filter(b -> b < 1 || b > MAX_AUTHZ_BODY_BYTES).ifPresent(b -> sink.error(
+        at + ".withRequestBody.maxRequestBytes", INVALID_EXT_AUTHZ, b + " is not in 1-" + MAX_AUTHZ_BODY_BYTES));
+    authz.http().ifPresent(http -> {
+      if (!http.pathPrefix().isEmpty() && !http.pathPrefix().startsWith("/")) {
+        sink.error(at + ".http.pathPrefix", Reasons.INVALID_PATH, "pathPrefix must start with /");
+      }
+      headerSafe(http.pathPrefix(), at + ".http.pathPrefix", sink);
+      for (int i = 0; i < http.headersToUpstream().size(); i++) {
+        headerName(http.headersToUpstream().get(i), at + ".http.headersToUpstream[" + i + "]", sink);
+      }
+      for (int i = 0; i < http.headersToClient().size(); i++) {
+        headerName(http.headersToClient().get(i), at + ".http.headersToClient[" + i + "]", sink);
+      }
+    });
   }
 
   private static void checkLocal(SecurityOptions.LocalJwks local, String at, Report sink) {

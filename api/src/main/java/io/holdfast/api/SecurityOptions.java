@@ -13,10 +13,16 @@ import java.util.Optional;
  * @param jwtProviders VirtualService only: who issues the tokens its routes accept
  * @param jwt          which providers' tokens a request must (or may) carry
  * @param rbac         which requests are let through
+ * @param extAuthz     the external authorisation service asked about every request (on a route: only
+ *                     {@code disabled})
  */
-public record SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt, Optional<Rbac> rbac) {
+public record SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt, Optional<Rbac> rbac,
+    Optional<ExtAuthz> extAuthz) {
 
-  public static final SecurityOptions NONE = new SecurityOptions(List.of(), Optional.empty(), Optional.empty());
+  public static final SecurityOptions NONE = new SecurityOptions(List.of(), Optional.empty(), Optional.empty(),
+      Optional.empty());
+  /** Envoy's own default for an authorisation call. */
+  public static final Duration DEFAULT_AUTHZ_TIMEOUT = Duration.ofMillis(200);
 
   /** Envoy's default JWKS fetch timeout is none; one is required, so this is used when none is written. */
   public static final Duration DEFAULT_JWKS_TIMEOUT = Duration.ofSeconds(5);
@@ -27,6 +33,12 @@ public record SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt,
     jwtProviders = List.copyOf(jwtProviders);
     Objects.requireNonNull(jwt, "jwt");
     Objects.requireNonNull(rbac, "rbac");
+    Objects.requireNonNull(extAuthz, "extAuthz");
+  }
+
+  /** Without external authorisation. */
+  public SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt, Optional<Rbac> rbac) {
+    this(jwtProviders, jwt, rbac, Optional.empty());
   }
 
   /**
@@ -145,6 +157,41 @@ public record SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt,
       Objects.requireNonNull(provider, "provider");
       Objects.requireNonNull(name, "name");
       values = List.copyOf(values);
+    }
+  }
+
+  /**
+   * An external authorisation service: exactly one of {@code grpc} (Envoy's Authorization/Check over gRPC; the
+   * Upstream speaks HTTP/2) and {@code http}, unless {@code disabled} (a route's way to skip its VirtualService's).
+   *
+   * @param failureModeAllow let requests through when the service fails (default false: refused with 403)
+   * @param headersToAuthz   request headers sent to the service
+   * @param maxRequestBytes  also send the request body, up to this many bytes
+   */
+  public record ExtAuthz(Optional<ObjectRef> grpc, Optional<HttpAuthz> http, Duration timeout,
+      boolean failureModeAllow, List<String> headersToAuthz, Optional<Integer> maxRequestBytes, boolean disabled) {
+    public ExtAuthz {
+      Objects.requireNonNull(grpc, "grpc");
+      Objects.requireNonNull(http, "http");
+      Objects.requireNonNull(timeout, "timeout");
+      headersToAuthz = List.copyOf(headersToAuthz);
+      Objects.requireNonNull(maxRequestBytes, "maxRequestBytes");
+    }
+  }
+
+  /**
+   * An HTTP authorisation service: requests go to {@code pathPrefix} + the original path; a 2xx answer allows.
+   *
+   * @param headersToUpstream headers of an allowing answer added to the forwarded request
+   * @param headersToClient   headers of a denying answer passed to the client
+   */
+  public record HttpAuthz(ObjectRef upstream, String pathPrefix, List<String> headersToUpstream,
+      List<String> headersToClient) {
+    public HttpAuthz {
+      Objects.requireNonNull(upstream, "upstream");
+      Objects.requireNonNull(pathPrefix, "pathPrefix");
+      headersToUpstream = List.copyOf(headersToUpstream);
+      headersToClient = List.copyOf(headersToClient);
     }
   }
 }

@@ -16,8 +16,16 @@ import java.util.function.Function;
 final class SecurityOptionsParser {
 
   static final String FIELD = "security";
-  private static final Set<String> VIRTUAL_HOST = Set.of("jwtProviders", "jwt", "rbac");
-  private static final Set<String> ROUTE = Set.of("jwt", "rbac");
+  private static final Set<String> VIRTUAL_HOST = Set.of("jwtProviders", "jwt", "rbac", "extAuthz");
+  private static final Set<String> ROUTE = Set.of("jwt", "rbac", "extAuthz");
+  private static final Set<String> EXT_AUTHZ = Set.of("grpc", "http", "timeout", "failureModeAllow",
+      "headersToAuthz", "withRequestBody", "disabled");
+  /** On a route only turning it off: the service is the VirtualService's. */
+  private static final Set<String> ROUTE_EXT_AUTHZ = Set.of("disabled");
+  private static final Set<String> GRPC = Set.of("upstream", "namespace");
+  private static final Set<String> HTTP = Set.of("upstream", "namespace", "pathPrefix", "headersToUpstream",
+      "headersToClient");
+  private static final Set<String> BODY = Set.of("maxRequestBytes");
   private static final Set<String> PROVIDER = Set.of("name", "issuer", "audiences", "remoteJwks", "localJwks",
       "fromHeaders", "fromCookies", "fromParams", "claimsToHeaders", "forwardToken");
   private static final Set<String> REMOTE = Set.of("uri", "upstream", "namespace", "timeout", "cacheDuration");
@@ -46,11 +54,16 @@ final class SecurityOptionsParser {
     if (!options.has(FIELD)) {
       return Optional.of(SecurityOptions.NONE);
     }
-    return options.object(FIELD, allowed).flatMap(SecurityOptionsParser::read);
+    return options.object(FIELD, allowed).flatMap(fields -> read(fields, allowed == ROUTE));
+  }
+
+  /** The security fields of {@code fields} as a VirtualService or SecurityPolicy writes them. */
+  static Optional<SecurityOptions> read(Fields fields) {
+    return read(fields, false);
   }
 
   /** The security fields of {@code fields} (other fields are the caller's); empty on any problem. */
-  static Optional<SecurityOptions> read(Fields fields) {
+  private static Optional<SecurityOptions> read(Fields fields, boolean route) {
     {
       int before = fields.problems().size();
       List<SecurityOptions.JwtProvider> providers = fields.has("jwtProviders")
@@ -59,10 +72,12 @@ final class SecurityOptionsParser {
           : List.of();
       Optional<SecurityOptions.Jwt> jwt = fields.object("jwt", JWT).flatMap(SecurityOptionsParser::jwt);
       Optional<SecurityOptions.Rbac> rbac = fields.object("rbac", RBAC).flatMap(SecurityOptionsParser::rbac);
+      Optional<SecurityOptions.ExtAuthz> extAuthz = fields.object("extAuthz", route ? ROUTE_EXT_AUTHZ : EXT_AUTHZ)
+          .flatMap(SecurityOptionsParser::extAuthz);
       if (fields.problems().size() != before) {
         return Optional.empty();
       }
-      return Optional.of(new SecurityOptions(providers, jwt, rbac));
+      return Optional.of(new SecurityOptions(providers, jwt, rbac, extAuthz));
     }
   }
 
@@ -93,6 +108,28 @@ final class SecurityOptionsParser {
     }
     return Optional.of(new SecurityOptions.JwtProvider(name.get(), issuer.get(), audiences, remote, local, headers,
         cookies, params, claims, forward));
+  }
+
+  private static Optional<SecurityOptions.ExtAuthz> extAuthz(Fields fields) {
+    int before = fields.problems().size();
+    Optional<ObjectRef> grpc = fields.object("grpc", GRPC).flatMap(g -> ObjectRefs.read(g, "upstream"));
+    Optional<SecurityOptions.HttpAuthz> http = fields.object("http", HTTP).flatMap(h -> {
+      Optional<ObjectRef> upstream = ObjectRefs.read(h, "upstream");
+      String prefix = h.string("pathPrefix").orElse("");
+      return upstream.map(u -> new SecurityOptions.HttpAuthz(u, prefix, strings(h, "headersToUpstream"),
+          strings(h, "headersToClient")));
+    });
+    Duration timeout = fields.duration("timeout").orElse(SecurityOptions.DEFAULT_AUTHZ_TIMEOUT);
+    boolean failureModeAllow = fields.bool("failureModeAllow").orElse(false);
+    List<String> headers = strings(fields, "headersToAuthz");
+    Optional<Integer> maxBytes = fields.object("withRequestBody", BODY)
+        .flatMap(b -> b.requiredInteger("maxRequestBytes"));
+    boolean disabled = fields.bool("disabled").orElse(false);
+    if (fields.problems().size() != before) {
+      return Optional.empty();
+    }
+    return Optional.of(new SecurityOptions.ExtAuthz(grpc, http, timeout, failureModeAllow, headers, maxBytes,
+        disabled));
   }
 
   private static Optional<SecurityOptions.RemoteJwks> remote(Fields fields) {

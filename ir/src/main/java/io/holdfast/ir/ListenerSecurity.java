@@ -9,23 +9,42 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * What the routes of one HTTP filter chain refer to by name for their {@link RouteSecurity}: JWT providers.
- * The xDS translation puts them in the chain's connection manager, each route choosing by name.
+ * What the routes of one HTTP filter chain refer to by name for their {@link RouteSecurity}: JWT providers and
+ * external authorisation services. The xDS translation puts them in the chain's connection manager, each route
+ * choosing by name.
  *
  * @param jwtProviders names unique within the chain
+ * @param extAuthz     names unique within the chain
  */
-public record ListenerSecurity(List<JwtProvider> jwtProviders) {
+public record ListenerSecurity(List<JwtProvider> jwtProviders, List<ExtAuthzService> extAuthz) {
 
-  public static final ListenerSecurity NONE = new ListenerSecurity(List.of());
+  public static final ListenerSecurity NONE = new ListenerSecurity(List.of(), List.of());
 
   public ListenerSecurity {
     jwtProviders = List.copyOf(jwtProviders);
+    extAuthz = List.copyOf(extAuthz);
     Set<String> names = new HashSet<>();
     for (JwtProvider provider : jwtProviders) {
       if (!names.add(provider.name())) {
         throw new IllegalArgumentException("JWT provider " + provider.name() + " is defined twice");
       }
     }
+    Set<String> services = new HashSet<>();
+    for (ExtAuthzService service : extAuthz) {
+      if (!services.add(service.name())) {
+        throw new IllegalArgumentException("external authorisation service " + service.name()
+            + " is defined twice");
+      }
+    }
+  }
+
+  /** JWT providers only. */
+  public ListenerSecurity(List<JwtProvider> jwtProviders) {
+    this(jwtProviders, List.of());
+  }
+
+  public Optional<ExtAuthzService> extAuthz(String name) {
+    return extAuthz.stream().filter(s -> s.name().equals(name)).findFirst();
   }
 
   public Optional<JwtProvider> provider(String name) {
@@ -44,6 +63,10 @@ public record ListenerSecurity(List<JwtProvider> jwtProviders) {
                 + ", which its filter chain lacks");
           }
         }
+        route.security().extAuthz().filter(name -> extAuthz(name).isEmpty()).ifPresent(name -> {
+          throw new IllegalArgumentException(chain + ": route " + route.name() + " names external authorisation"
+              + " service " + name + ", which its filter chain lacks");
+        });
       }
     }
   }
@@ -142,6 +165,47 @@ public record ListenerSecurity(List<JwtProvider> jwtProviders) {
     public ClaimToHeader {
       Objects.requireNonNull(claim, "claim");
       Objects.requireNonNull(header, "header");
+    }
+  }
+
+  /** How Envoy talks to an external authorisation service. */
+  public enum AuthzProtocol {
+    /** Envoy's gRPC {@code envoy.service.auth.v3.Authorization/Check}; the cluster speaks HTTP/2. */
+    GRPC,
+    /** A plain HTTP request (the original's method, path after {@code pathPrefix}, and allowed headers). */
+    HTTP
+  }
+
+  /**
+   * An external authorisation service: every request of a route naming it is first sent to it, and forwarded only
+   * if it allows.
+   *
+   * @param failureModeAllow let requests through when the service cannot be reached (default false: refused)
+   * @param headersToAuthz   request headers sent to the service (besides Host, Method, Path, Content-Length and
+   *                         Authorization, which Envoy always sends)
+   * @param headersToUpstream HTTP only: headers of the service's OK answer added to the forwarded request
+   * @param headersToClient  HTTP only: headers of the service's denial passed to the client
+   * @param maxRequestBytes  send the request body up to this many bytes (empty: no body)
+   */
+  public record ExtAuthzService(String name, AuthzProtocol protocol, ResourceKey cluster, String pathPrefix,
+      Duration timeout, boolean failureModeAllow, List<String> headersToAuthz, List<String> headersToUpstream,
+      List<String> headersToClient, Optional<Integer> maxRequestBytes) {
+    public ExtAuthzService {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(protocol, "protocol");
+      Objects.requireNonNull(cluster, "cluster");
+      Objects.requireNonNull(pathPrefix, "pathPrefix");
+      Objects.requireNonNull(timeout, "timeout");
+      headersToAuthz = List.copyOf(headersToAuthz);
+      headersToUpstream = List.copyOf(headersToUpstream);
+      headersToClient = List.copyOf(headersToClient);
+      Objects.requireNonNull(maxRequestBytes, "maxRequestBytes");
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException(name + ": the authorisation timeout must be positive");
+      }
+      if (maxRequestBytes.map(b -> b < 1).orElse(false)) {
+        throw new IllegalArgumentException(name + ": the request body limit must be positive");
+      }
     }
   }
 }

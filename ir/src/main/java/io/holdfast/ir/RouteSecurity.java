@@ -11,20 +11,28 @@ import java.util.Optional;
  * host's): who must present a JWT, and which requests the authorisation rules let through. Provider names refer to
  * the {@link ListenerSecurity} of the filter chain serving the route.
  *
- * @param jwt  the JWT the request must (or may) carry; empty: none is checked
- * @param rbac the authorisation rules; empty: every request passes them
+ * @param jwt      the JWT the request must (or may) carry; empty: none is checked
+ * @param rbac     the authorisation rules; empty: every request passes them
+ * @param extAuthz the external authorisation service (of the chain's {@link ListenerSecurity}) that must allow
+ *                 the request; empty: none is asked
  */
-public record RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> rbac) {
+public record RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> rbac, Optional<String> extAuthz) {
 
   public static final RouteSecurity NONE = new RouteSecurity(Optional.empty(), Optional.empty());
 
   public RouteSecurity {
     Objects.requireNonNull(jwt, "jwt");
     Objects.requireNonNull(rbac, "rbac");
+    Objects.requireNonNull(extAuthz, "extAuthz");
+  }
+
+  /** Without external authorisation. */
+  public RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> rbac) {
+    this(jwt, rbac, Optional.empty());
   }
 
   public boolean isNone() {
-    return jwt.isEmpty() && rbac.isEmpty();
+    return jwt.isEmpty() && rbac.isEmpty() && extAuthz.isEmpty();
   }
 
   /**

@@ -33,6 +33,26 @@ public final class SecurityOptionsLowering {
     return providers;
   }
 
+  /** The external authorisation service {@code owner} defines in {@code security}, named after it. */
+  public static Optional<ListenerSecurity.ExtAuthzService> extAuthz(ResourceKey owner, SecurityOptions security) {
+    return security.extAuthz().filter(a -> !a.disabled() && (a.grpc().isPresent() || a.http().isPresent()))
+        .map(a -> {
+          boolean grpc = a.grpc().isPresent();
+          ResourceKey cluster = (grpc ? a.grpc().get() : a.http().get().upstream())
+              .resolve(ResourceKey.UPSTREAM, owner.namespace());
+          return new ListenerSecurity.ExtAuthzService(serviceName(owner), grpc
+              ? ListenerSecurity.AuthzProtocol.GRPC : ListenerSecurity.AuthzProtocol.HTTP, cluster,
+              a.http().map(SecurityOptions.HttpAuthz::pathPrefix).orElse(""), a.timeout(), a.failureModeAllow(),
+              a.headersToAuthz(), a.http().map(SecurityOptions.HttpAuthz::headersToUpstream).orElse(List.of()),
+              a.http().map(SecurityOptions.HttpAuthz::headersToClient).orElse(List.of()), a.maxRequestBytes());
+        });
+  }
+
+  /** The name of {@code owner}'s external authorisation service in its chain. */
+  public static String serviceName(ResourceKey owner) {
+    return owner.namespace() + "/" + owner.name();
+  }
+
   /**
    * The effective security of a route: its {@code own} {@code jwt} and {@code rbac} replacing those of
    * {@code defaults}, which define the providers (of {@code owner}).
@@ -53,8 +73,12 @@ public final class SecurityOptionsLowering {
     Optional<RouteSecurity.JwtRequirement> requirement = jwt.map(j -> new RouteSecurity.JwtRequirement(
         j.providers().stream().map(p -> providerName(owner, p)).toList(),
         j.mode() == SecurityOptions.JwtMode.OPTIONAL));
+    // A route only turns its owner's service off; the service is the owner's.
+    boolean authzOff = own.extAuthz().map(SecurityOptions.ExtAuthz::disabled).orElse(false);
+    Optional<String> authz = authzOff ? Optional.empty()
+        : extAuthz(owner, defaults).map(ListenerSecurity.ExtAuthzService::name);
     try {
-      return new RouteSecurity(requirement, rbac.map(r -> rules(owner, r)));
+      return new RouteSecurity(requirement, rbac.map(r -> rules(owner, r)), authz);
     } catch (IllegalArgumentException e) {
       // Only input validation did not see gets here; refuse rather than serve unchecked.
       return denyAll();

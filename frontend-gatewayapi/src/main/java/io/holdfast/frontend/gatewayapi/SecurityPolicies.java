@@ -50,6 +50,7 @@ final class SecurityPolicies {
   static final String CONFLICTED = "Conflicted";
   static final String TARGET_NOT_FOUND = "TargetNotFound";
   static final String JWKS_UPSTREAM_NOT_FOUND = "JwksUpstreamNotFound";
+  static final String EXT_AUTHZ_UPSTREAM_NOT_FOUND = "ExtAuthzUpstreamNotFound";
   /** Policies read per build: each is resolved against every target (a bound on one build's work). */
   static final int MAX_POLICIES = 4096;
 
@@ -123,13 +124,20 @@ final class SecurityPolicies {
       return ListenerSecurity.NONE;
     }
     Map<String, ListenerSecurity.JwtProvider> used = new LinkedHashMap<>();
+    Map<String, ListenerSecurity.ExtAuthzService> services = new LinkedHashMap<>();
     for (ResourceKey policy : new java.util.TreeSet<>(holders.values())) {
-      policies.get(policy).ifPresent(options -> SecurityOptionsLowering.providers(policy, options)
-          .forEach(p -> used.putIfAbsent(p.name(), p)));
+      policies.get(policy).ifPresent(options -> {
+        SecurityOptionsLowering.providers(policy, options).forEach(p -> used.putIfAbsent(p.name(), p));
+        SecurityOptionsLowering.extAuthz(policy, options).ifPresent(a -> services.putIfAbsent(a.name(), a));
+      });
     }
     Set<String> named = new java.util.HashSet<>();
-    hosts.forEach(h -> h.routes().forEach(r -> named.addAll(r.security().providers())));
-    return new ListenerSecurity(used.values().stream().filter(p -> named.contains(p.name())).toList());
+    hosts.forEach(h -> h.routes().forEach(r -> {
+      named.addAll(r.security().providers());
+      r.security().extAuthz().ifPresent(named::add);
+    }));
+    return new ListenerSecurity(used.values().stream().filter(p -> named.contains(p.name())).toList(),
+        services.values().stream().filter(a -> named.contains(a.name())).toList());
   }
 
   private static Optional<SecurityOptions> read(ApiObject object, Set<ResourceKey> upstreams, List<Finding> found) {
@@ -166,6 +174,11 @@ final class SecurityPolicies {
         }
       });
     }
+    spec.get().security().extAuthz().flatMap(a -> a.grpc().or(() -> a.http().map(SecurityOptions.HttpAuthz::upstream)))
+        .map(ref -> ref.resolve(ResourceKey.UPSTREAM, object.key().namespace()))
+        .filter(upstream -> !upstreams.contains(upstream))
+        .ifPresent(upstream -> found.add(new Finding(Finding.Severity.ERROR, "spec.extAuthz", EXT_AUTHZ_UPSTREAM_NOT_FOUND,
+            "Upstream " + upstream.namespace() + "/" + upstream.name() + " does not exist")));
     boolean errors = found.stream().anyMatch(f -> f.severity() == Finding.Severity.ERROR);
     return errors ? Optional.empty() : Optional.of(spec.get().security());
   }

@@ -22,8 +22,12 @@ final class SecurityLowering {
   /** The providers of {@code served}, for the chain that serves them. */
   static ListenerSecurity listener(Collection<VirtualService> served) {
     List<ListenerSecurity.JwtProvider> providers = new ArrayList<>();
-    served.forEach(vs -> providers.addAll(SecurityOptionsLowering.providers(vs.key(), vs.options().security())));
-    return new ListenerSecurity(providers);
+    List<ListenerSecurity.ExtAuthzService> services = new ArrayList<>();
+    for (VirtualService vs : served) {
+      providers.addAll(SecurityOptionsLowering.providers(vs.key(), vs.options().security()));
+      SecurityOptionsLowering.extAuthz(vs.key(), vs.options().security()).ifPresent(services::add);
+    }
+    return new ListenerSecurity(providers, services);
   }
 
   /** The effective security of {@code route}, one of {@code vs}'s routes or of a RouteTable under it. */

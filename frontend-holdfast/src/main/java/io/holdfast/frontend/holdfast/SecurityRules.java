@@ -7,8 +7,10 @@ import io.holdfast.api.ResourceKey;
 import io.holdfast.api.Route;
 import io.holdfast.api.SecurityChecks;
 import io.holdfast.api.SecurityOptions;
+import io.holdfast.api.Upstream;
 import io.holdfast.api.VirtualService;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -19,6 +21,10 @@ final class SecurityRules {
 
   static final String JWKS_UPSTREAM_NOT_FOUND = "JwksUpstreamNotFound";
   static final String JWKS_UPSTREAM_REJECTED = "JwksUpstreamRejected";
+  static final String EXT_AUTHZ_UPSTREAM_NOT_FOUND = "ExtAuthzUpstreamNotFound";
+  static final String EXT_AUTHZ_UPSTREAM_REJECTED = "ExtAuthzUpstreamRejected";
+  /** gRPC needs HTTP/2 to the service; Envoy would speak HTTP/1.1 to an Upstream without {@code http2}. */
+  static final String EXT_AUTHZ_UPSTREAM_NOT_HTTP2 = "ExtAuthzUpstreamNotHttp2";
 
   private SecurityRules() {
   }
@@ -34,31 +40,50 @@ final class SecurityRules {
   }
 
   /**
-   * Each remote key set's upstream must exist and be served (checked after the upstreams, as the mirror's is).
+   * Each remote key set's upstream and the authorisation service's must exist and be served (checked after the
+   * upstreams, as the mirror's is); a gRPC authorisation service's must speak HTTP/2.
    */
-  static void checkReferences(VirtualService vs, Ledger ledger, Consent consent) {
-    List<SecurityOptions.JwtProvider> providers = vs.options().security().jwtProviders();
+  static void checkReferences(VirtualService vs, Map<ResourceKey, Upstream> upstreams, Ledger ledger,
+      Consent consent) {
+    SecurityOptions security = vs.options().security();
+    List<SecurityOptions.JwtProvider> providers = security.jwtProviders();
     for (int i = 0; i < providers.size() && i < SecurityChecks.MAX_JWT_PROVIDERS; i++) {
-      Optional<SecurityOptions.RemoteJwks> remote = providers.get(i).remoteJwks();
-      if (remote.isEmpty()) {
-        continue;
-      }
-      String field = "spec.options.security.jwtProviders[" + i + "].remoteJwks.upstream";
-      ObjectRef ref = remote.get().upstream();
-      if (!Syntax.isObjectName(ref.name()) || !ref.namespace().map(Syntax::isNamespace).orElse(true)) {
-        ledger.error(vs.key(), field, Reasons.INVALID_NAME, "\"" + ref.name() + "\" is not an Upstream name");
-        continue;
-      }
-      ResourceKey target = ref.resolve(ResourceKey.UPSTREAM, vs.metadata().namespace());
-      if (!ConsentRules.reference(vs.key(), target, field, consent, ledger)) {
-        continue;
-      }
-      if (!ledger.isKnown(target)) {
-        ledger.error(vs.key(), field, JWKS_UPSTREAM_NOT_FOUND, target + " does not exist");
-      } else if (ledger.isRejected(target)) {
-        ledger.error(vs.key(), field, JWKS_UPSTREAM_REJECTED, target + " is rejected; see its status");
-      }
+      int index = i;
+      providers.get(i).remoteJwks().ifPresent(remote -> reference(vs, remote.upstream(),
+          "spec.options.security.jwtProviders[" + index + "].remoteJwks.upstream", JWKS_UPSTREAM_NOT_FOUND,
+          JWKS_UPSTREAM_REJECTED, ledger, consent));
     }
+    security.extAuthz().filter(a -> !a.disabled()).ifPresent(authz -> {
+      authz.grpc().flatMap(ref -> reference(vs, ref, "spec.options.security.extAuthz.grpc.upstream",
+          EXT_AUTHZ_UPSTREAM_NOT_FOUND, EXT_AUTHZ_UPSTREAM_REJECTED, ledger, consent))
+          .map(upstreams::get).filter(u -> !u.http2())
+          .ifPresent(u -> ledger.error(vs.key(), "spec.options.security.extAuthz.grpc.upstream",
+              EXT_AUTHZ_UPSTREAM_NOT_HTTP2, u.key() + " does not set http2: true; gRPC needs HTTP/2"));
+      authz.http().ifPresent(http -> reference(vs, http.upstream(), "spec.options.security.extAuthz.http.upstream",
+          EXT_AUTHZ_UPSTREAM_NOT_FOUND, EXT_AUTHZ_UPSTREAM_REJECTED, ledger, consent));
+    });
+  }
+
+  /** The upstream {@code ref} names if it exists and is served; otherwise the error, and empty. */
+  private static Optional<ResourceKey> reference(VirtualService vs, ObjectRef ref, String field, String notFound,
+      String rejected, Ledger ledger, Consent consent) {
+    if (!Syntax.isObjectName(ref.name()) || !ref.namespace().map(Syntax::isNamespace).orElse(true)) {
+      ledger.error(vs.key(), field, Reasons.INVALID_NAME, "\"" + ref.name() + "\" is not an Upstream name");
+      return Optional.empty();
+    }
+    ResourceKey target = ref.resolve(ResourceKey.UPSTREAM, vs.metadata().namespace());
+    if (!ConsentRules.reference(vs.key(), target, field, consent, ledger)) {
+      return Optional.empty();
+    }
+    if (!ledger.isKnown(target)) {
+      ledger.error(vs.key(), field, notFound, target + " does not exist");
+      return Optional.empty();
+    }
+    if (ledger.isRejected(target)) {
+      ledger.error(vs.key(), field, rejected, target + " is rejected; see its status");
+      return Optional.empty();
+    }
+    return Optional.of(target);
   }
 
   private static SecurityChecks.Report report(Ledger.Sink sink) {

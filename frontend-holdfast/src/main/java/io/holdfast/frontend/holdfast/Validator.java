@@ -148,7 +148,7 @@ public final class Validator {
       guarded(ledger, vs.key(), () -> {
         VirtualServiceRules.check(vs, ledger.sink(vs.key()));
         SecurityRules.check(vs, ledger.sink(vs.key()));
-        SecurityRules.checkReferences(vs, ledger, consent);
+        SecurityRules.checkReferences(vs, upstreamsByKey, ledger, consent);
         vs.sslConfig().ifPresent(ssl -> {
           Ledger.Sink sink = ledger.sink(vs.key());
           TlsRules.checkServerNames(ssl, sink);

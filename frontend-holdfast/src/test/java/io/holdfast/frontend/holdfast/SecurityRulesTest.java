@@ -92,7 +92,17 @@ class SecurityRulesTest {
             route("{rbac: {rules: [{claims: [{provider: nobody, name: role, values: [admin]}]}]}}"),
             rt + "rbac.rules[0].claims[0].provider", SecurityChecks.JWT_PROVIDER_NOT_FOUND),
         Arguments.of("{}", route("{jwtProviders: []}"), "spec.routes[0].options.security.jwtProviders",
-            Reasons.UNKNOWN_FIELD));
+            Reasons.UNKNOWN_FIELD),
+        Arguments.of("{extAuthz: {grpc: {upstream: missing}}}", plain, vs + "extAuthz.grpc.upstream",
+            SecurityRules.EXT_AUTHZ_UPSTREAM_NOT_FOUND),
+        Arguments.of("{extAuthz: {grpc: {upstream: up}}}", plain, vs + "extAuthz.grpc.upstream",
+            SecurityRules.EXT_AUTHZ_UPSTREAM_NOT_HTTP2),
+        Arguments.of("{extAuthz: {timeout: 1s}}", plain, vs + "extAuthz", SecurityChecks.INVALID_EXT_AUTHZ),
+        Arguments.of("{extAuthz: {http: {upstream: up, pathPrefix: check}}}", plain, vs + "extAuthz.http.pathPrefix",
+            Reasons.INVALID_PATH),
+        Arguments.of("{extAuthz: {http: {upstream: up}, withRequestBody: {maxRequestBytes: 0}}}", plain,
+            vs + "extAuthz.withRequestBody.maxRequestBytes", SecurityChecks.INVALID_EXT_AUTHZ),
+        Arguments.of("{}", route("{extAuthz: {grpc: {upstream: up}}}"), rt + "extAuthz.grpc", Reasons.UNKNOWN_FIELD));
   }
 
   @ParameterizedTest

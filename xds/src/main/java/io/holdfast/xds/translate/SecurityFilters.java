@@ -1,7 +1,15 @@
 package io.holdfast.xds.translate;
 
 import com.google.protobuf.Empty;
+import io.envoyproxy.envoy.config.core.v3.ApiVersion;
 import io.envoyproxy.envoy.config.core.v3.CidrRange;
+import io.envoyproxy.envoy.config.core.v3.GrpcService;
+import io.envoyproxy.envoy.config.route.v3.FilterConfig;
+import io.envoyproxy.envoy.extensions.filters.http.ext_authz.v3.AuthorizationResponse;
+import io.envoyproxy.envoy.extensions.filters.http.ext_authz.v3.BufferSettings;
+import io.envoyproxy.envoy.extensions.filters.http.ext_authz.v3.ExtAuthz;
+import io.envoyproxy.envoy.extensions.filters.http.ext_authz.v3.HttpService;
+import io.envoyproxy.envoy.type.matcher.v3.ListStringMatcher;
 import io.envoyproxy.envoy.config.core.v3.DataSource;
 import io.envoyproxy.envoy.config.core.v3.HttpUri;
 import io.envoyproxy.envoy.config.rbac.v3.Permission;
@@ -38,8 +46,8 @@ import java.util.Set;
 
 /**
  * The security filters of a connection manager, in the order Envoy runs them after CORS: authentication
- * ({@code jwt_authn}) before authorisation ({@code rbac}), so authorisation rules can read the verified token's
- * claims. Each filter is there only when some route of the chain uses it; its connection-manager config holds
+ * ({@code jwt_authn}) before authorisation (one {@code ext_authz} per service, then {@code rbac}), so authorisation
+ * can read the verified token's claims. Each filter is there only when some route of the chain uses it; its connection-manager config holds
  * what routes share (the JWT providers and the requirements routes name) and does nothing on its own, and each
  * route that uses it carries its settings in {@code typed_per_filter_config}. Envoy listeners only: gRPC
  * clients get none of these (their routes carry no security per-filter configs either).
@@ -48,6 +56,8 @@ final class SecurityFilters {
 
   static final String JWT_AUTHN = "envoy.filters.http.jwt_authn";
   static final String RBAC_FILTER = "envoy.filters.http.rbac";
+  /** One filter per authorisation service: this, then {@code /} and the service's name. */
+  static final String EXT_AUTHZ = "envoy.filters.http.ext_authz";
   /** Where Envoy's jwt_authn writes verified payloads, one entry per provider (its payload_in_metadata). */
   private static final String JWT_METADATA = JWT_AUTHN;
 
@@ -57,11 +67,13 @@ final class SecurityFilters {
   /** The security filters for {@code chain}, in order; empty when no route uses any. */
   static List<HttpFilter> filters(Listener.FilterChain.Http chain) {
     Map<String, JwtRequirement> requirements = new LinkedHashMap<>();
+    Set<String> services = new java.util.HashSet<>();
     boolean rbac = false;
     for (VirtualHost host : chain.virtualHosts()) {
       for (io.holdfast.ir.Route route : host.routes()) {
         RouteSecurity security = route.security();
         security.jwt().ifPresent(jwt -> requirements.putIfAbsent(requirementName(jwt), requirement(jwt)));
+        security.extAuthz().ifPresent(services::add);
         rbac |= security.rbac().isPresent();
       }
     }
@@ -70,6 +82,13 @@ final class SecurityFilters {
     if (!requirements.isEmpty()) {
       filters.add(HttpFilter.newBuilder().setName(JWT_AUTHN)
           .setTypedConfig(Protos.pack(jwtAuthentication(chain.security(), requirements))).build());
+    }
+    // Each service's filter is off by default, so only the routes that name it (and turn it on) call it.
+    for (ListenerSecurity.ExtAuthzService service : chain.security().extAuthz()) {
+      if (services.contains(service.name())) {
+        filters.add(HttpFilter.newBuilder().setName(extAuthzFilter(service.name())).setDisabled(true)
+            .setTypedConfig(Protos.pack(extAuthz(service))).build());
+      }
     }
     if (rbac) {
       // No rules at the connection manager: a route without its own RBACPerRoute is not checked.
@@ -88,6 +107,7 @@ final class SecurityFilters {
         clusters.add(remote.cluster());
       }
     }
+    chain.security().extAuthz().forEach(service -> clusters.add(service.cluster()));
     return clusters;
   }
 
@@ -96,9 +116,54 @@ final class SecurityFilters {
     RouteSecurity security = route.security();
     security.jwt().ifPresent(jwt -> envoy.putTypedPerFilterConfig(JWT_AUTHN,
         Protos.pack(PerRouteConfig.newBuilder().setRequirementName(requirementName(jwt)).build())));
+    // An empty config in a FilterConfig turns on a filter that is off by default (Envoy's per-filter configs).
+    security.extAuthz().ifPresent(service -> envoy.putTypedPerFilterConfig(extAuthzFilter(service),
+        Protos.pack(FilterConfig.newBuilder().setConfig(com.google.protobuf.Any.getDefaultInstance()).build())));
     security.rbac().ifPresent(rules -> envoy.putTypedPerFilterConfig(RBAC_FILTER,
         Protos.pack(RBACPerRoute.newBuilder().setRbac(
             io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBAC.newBuilder().setRules(rbac(rules))).build())));
+  }
+
+  static String extAuthzFilter(String service) {
+    return EXT_AUTHZ + "/" + service;
+  }
+
+  private static ExtAuthz extAuthz(ListenerSecurity.ExtAuthzService service) {
+    ExtAuthz.Builder config = ExtAuthz.newBuilder()
+        .setTransportApiVersion(ApiVersion.V3)
+        .setFailureModeAllow(service.failureModeAllow());
+    if (!service.headersToAuthz().isEmpty()) {
+      config.setAllowedHeaders(exact(service.headersToAuthz()));
+    }
+    service.maxRequestBytes().ifPresent(bytes -> config.setWithRequestBody(BufferSettings.newBuilder()
+        .setMaxRequestBytes(bytes)));
+    String cluster = EnvoyNames.cluster(service.cluster());
+    if (service.protocol() == ListenerSecurity.AuthzProtocol.GRPC) {
+      config.setGrpcService(GrpcService.newBuilder()
+          .setEnvoyGrpc(GrpcService.EnvoyGrpc.newBuilder().setClusterName(cluster))
+          .setTimeout(Protos.duration(service.timeout())));
+    } else {
+      AuthorizationResponse.Builder response = AuthorizationResponse.newBuilder();
+      if (!service.headersToUpstream().isEmpty()) {
+        response.setAllowedUpstreamHeaders(exact(service.headersToUpstream()));
+      }
+      if (!service.headersToClient().isEmpty()) {
+        response.setAllowedClientHeaders(exact(service.headersToClient()));
+      }
+      // The URI's host only names the request's authority; the cluster decides where it goes.
+      config.setHttpService(HttpService.newBuilder()
+          .setServerUri(HttpUri.newBuilder().setUri("http://" + cluster.replace('/', '.'))
+              .setCluster(cluster).setTimeout(Protos.duration(service.timeout())))
+          .setPathPrefix(service.pathPrefix())
+          .setAuthorizationResponse(response));
+    }
+    return config.build();
+  }
+
+  private static ListStringMatcher exact(List<String> names) {
+    ListStringMatcher.Builder list = ListStringMatcher.newBuilder();
+    names.forEach(n -> list.addPatterns(StringMatcher.newBuilder().setExact(n).setIgnoreCase(true)));
+    return list.build();
   }
 
   private static JwtAuthentication jwtAuthentication(ListenerSecurity security,

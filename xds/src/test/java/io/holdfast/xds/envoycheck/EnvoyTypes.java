@@ -79,6 +79,8 @@ final class EnvoyTypes {
       io.envoyproxy.envoy.extensions.filters.http.jwt_authn.v3.PerRouteConfig.getDescriptor(),
       io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBAC.getDescriptor(),
       io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBACPerRoute.getDescriptor(),
+      io.envoyproxy.envoy.extensions.filters.http.ext_authz.v3.ExtAuthz.getDescriptor(),
+      io.envoyproxy.envoy.config.route.v3.FilterConfig.getDescriptor(),
       LocalRateLimit.getDescriptor(),
       FileAccessLog.getDescriptor(),
       StdoutAccessLog.getDescriptor(),

@@ -85,6 +85,8 @@ class GoldenTest {
           .add(io.envoyproxy.envoy.extensions.filters.http.jwt_authn.v3.PerRouteConfig.getDescriptor())
           .add(io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBAC.getDescriptor())
           .add(io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBACPerRoute.getDescriptor())
+          .add(io.envoyproxy.envoy.extensions.filters.http.ext_authz.v3.ExtAuthz.getDescriptor())
+          .add(io.envoyproxy.envoy.config.route.v3.FilterConfig.getDescriptor())
           .add(UpstreamTlsContext.getDescriptor())
           .add(DownstreamTlsContext.getDescriptor())
           .build());

@@ -8,9 +8,11 @@ import com.google.protobuf.Message;
 import io.envoyproxy.controlplane.cache.Resources;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.config.rbac.v3.RBAC;
+import io.envoyproxy.envoy.config.route.v3.FilterConfig;
 import io.envoyproxy.envoy.config.route.v3.Route;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
 import io.envoyproxy.envoy.extensions.filters.http.cors.v3.Cors;
+import io.envoyproxy.envoy.extensions.filters.http.ext_authz.v3.ExtAuthz;
 import io.envoyproxy.envoy.extensions.filters.http.fault.v3.HTTPFault;
 import io.envoyproxy.envoy.extensions.filters.http.jwt_authn.v3.JwtAuthentication;
 import io.envoyproxy.envoy.extensions.filters.http.jwt_authn.v3.JwtProvider;
@@ -48,6 +50,7 @@ class SecurityFiltersTest {
               - {name: idp, issuer: https://idp.test, audiences: [api],
                  remoteJwks: {uri: 'https://idp.test/jwks', upstream: idp, cacheDuration: 60s}}
             jwt: {providers: [idp]}
+            extAuthz: {http: {upstream: idp, pathPrefix: /authz}, timeout: 1s}
         routes:
           - match: {prefix: /admin}
             route: {upstream: app}
@@ -90,11 +93,14 @@ class SecurityFiltersTest {
   void authenticationComesBeforeAuthorisationBetweenCorsAndFault() throws Exception {
     HttpConnectionManager hcm = connectionManager(translate(VS));
     assertThat(hcm.getHttpFiltersList()).extracting(HttpFilter::getName).containsExactly(
-        "envoy.filters.http.cors", "envoy.filters.http.jwt_authn", "envoy.filters.http.rbac",
-        "envoy.filters.http.fault", "envoy.filters.http.router");
+        "envoy.filters.http.cors", "envoy.filters.http.jwt_authn", "envoy.filters.http.ext_authz/default/api",
+        "envoy.filters.http.rbac", "envoy.filters.http.fault", "envoy.filters.http.router");
+    assertThat(hcm.getHttpFiltersList()).extracting(HttpFilter::getDisabled)
+        .containsExactly(false, false, true, false, false, false);
     Map<String, Class<? extends Message>> types = Map.of(
         "envoy.filters.http.cors", Cors.class,
         "envoy.filters.http.jwt_authn", JwtAuthentication.class,
+        "envoy.filters.http.ext_authz/default/api", ExtAuthz.class,
         "envoy.filters.http.rbac", io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBAC.class,
         "envoy.filters.http.fault", HTTPFault.class,
         "envoy.filters.http.router", Router.class);
@@ -132,6 +138,18 @@ class SecurityFiltersTest {
     var peer = rules.getPoliciesOrThrow("rule-1").getPrincipals(0).getAndIds().getIds(0).getOrIds().getIds(0);
     assertThat(peer.getDirectRemoteIp().getAddressPrefix()).isEqualTo("198.51.100.0");
     assertThat(peer.getDirectRemoteIp().getPrefixLen().getValue()).isEqualTo(24);
+    ExtAuthz authz = connectionManager(translation).getHttpFilters(2).getTypedConfig().unpack(ExtAuthz.class);
+    assertThat(authz.getFailureModeAllow()).isFalse();
+    assertThat(authz.getHttpService().getServerUri().getCluster()).isEqualTo("default/idp");
+    assertThat(authz.getHttpService().getServerUri().getTimeout().getSeconds()).isEqualTo(1);
+    assertThat(authz.getHttpService().getPathPrefix()).isEqualTo("/authz");
+    for (Route route : routes) {
+      FilterConfig enable = route.getTypedPerFilterConfigOrThrow("envoy.filters.http.ext_authz/default/api")
+          .unpack(FilterConfig.class);
+      assertThat(enable.hasConfig()).isTrue();
+      assertThat(enable.getConfig().getTypeUrl()).isEmpty();
+      assertThat(enable.getDisabled()).isFalse();
+    }
     // The second route has a requirement and no rules: the rbac filter leaves it alone.
     assertThat(routes.get(1).getTypedPerFilterConfigMap()).containsKey("envoy.filters.http.jwt_authn")
         .doesNotContainKey("envoy.filters.http.rbac");
@@ -140,6 +158,8 @@ class SecurityFiltersTest {
         assertThat(config.getTypeUrl()).startsWith("type.googleapis.com/envoy.");
       }
     }
+    assertThat(translation.snapshot().scopes().byProxy().get("gateway-proxy").names()
+        .get(Resources.V3.CLUSTER_TYPE_URL)).contains("default/idp");
   }
 
   @Test
