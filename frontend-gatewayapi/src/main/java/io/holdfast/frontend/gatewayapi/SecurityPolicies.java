@@ -51,8 +51,6 @@ final class SecurityPolicies {
   static final String TARGET_NOT_FOUND = "TargetNotFound";
   static final String JWKS_UPSTREAM_NOT_FOUND = "JwksUpstreamNotFound";
   static final String EXT_AUTHZ_UPSTREAM_NOT_FOUND = "ExtAuthzUpstreamNotFound";
-  /** Policies read per build: each is resolved against every target (a bound on one build's work). */
-  static final int MAX_POLICIES = 4096;
 
   /** No policy: routes keep the security they have. */
   static final SecurityPolicies NONE = new SecurityPolicies(Map.of(), Map.of());
@@ -68,12 +66,15 @@ final class SecurityPolicies {
 
   /**
    * Reads every SecurityPolicy of {@code input}, resolves its targets among {@code gateways} (Holdfast's own) and
-   * {@code routes} (the routes there are), and records each policy's status in {@code builder}.
+   * {@code routes} (the routes there are), and records each policy's status in {@code builder}. Every policy is
+   * read, none left out silently (a policy left out would leave its routes unprotected): the work is linear in the
+   * policies, each with at most {@link SecurityPolicySpec#MAX_TARGET_REFS} targets, so the config source's bound
+   * on objects bounds it.
    */
   static SecurityPolicies of(GatewayConfig input, Map<ResourceKey, OwnGateway> gateways, Set<ResourceKey> routes,
       IrBuilder builder) {
     List<ApiObject> objects = input.apiObjectsOf(HoldfastKinds.GROUP).stream()
-        .filter(o -> o.key().kind().equals(KIND)).limit(MAX_POLICIES).toList();
+        .filter(o -> o.key().kind().equals(KIND)).toList();
     if (objects.isEmpty()) {
       return NONE;
     }
