@@ -52,7 +52,7 @@ final class MatchParser {
     }));
   }
 
-  private static Optional<List<HeaderMatch>> headers(List<Fields.Element> elements, List<Problem> problems) {
+  static Optional<List<HeaderMatch>> headers(List<Fields.Element> elements, List<Problem> problems) {
     List<HeaderMatch> headers = new ArrayList<>();
     boolean ok = true;
     for (Fields.Element element : elements) {

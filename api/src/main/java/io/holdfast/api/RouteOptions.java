@@ -16,11 +16,12 @@ import java.util.Optional;
  * @param idleTimeout       how long the stream may stay without activity
  * @param maxStreamDuration how long the stream may last at all (also the deadline gRPC clients apply)
  * @param hashPolicies      what RING_HASH upstreams hash on to pick an endpoint, evaluated in order
+ * @param security          authentication and authorisation ({@code security}); replaces the VirtualService's
  */
 public record RouteOptions(Optional<HeaderManipulation> headerManipulation, Optional<String> hostRewrite,
     boolean autoHostRewrite, Optional<RegexRewrite> regexRewrite, Optional<Cors> cors,
     Optional<Duration> idleTimeout, Optional<Duration> maxStreamDuration, Optional<Faults> faults,
-    List<HashPolicy> hashPolicies, Optional<Mirror> mirror) {
+    List<HashPolicy> hashPolicies, Optional<Mirror> mirror, SecurityOptions security) {
 
   public static final RouteOptions NONE = new RouteOptions(Optional.empty(), Optional.empty(), false,
       Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), List.of(),
@@ -36,6 +37,16 @@ public record RouteOptions(Optional<HeaderManipulation> headerManipulation, Opti
     Objects.requireNonNull(faults, "faults");
     hashPolicies = List.copyOf(hashPolicies);
     Objects.requireNonNull(mirror, "mirror");
+    Objects.requireNonNull(security, "security");
+  }
+
+  /** Options without {@code security}. */
+  public RouteOptions(Optional<HeaderManipulation> headerManipulation, Optional<String> hostRewrite,
+      boolean autoHostRewrite, Optional<RegexRewrite> regexRewrite, Optional<Cors> cors,
+      Optional<Duration> idleTimeout, Optional<Duration> maxStreamDuration, Optional<Faults> faults,
+      List<HashPolicy> hashPolicies, Optional<Mirror> mirror) {
+    this(headerManipulation, hostRewrite, autoHostRewrite, regexRewrite, cors, idleTimeout, maxStreamDuration,
+        faults, hashPolicies, mirror, SecurityOptions.NONE);
   }
 
   /** Headers to add to and remove from requests (before forwarding) and responses (before answering). */

@@ -14,8 +14,10 @@ import java.util.Set;
 final class RouteOptionsParser {
 
   private static final Set<String> OPTIONS = Set.of("headerManipulation", "hostRewrite", "autoHostRewrite",
-      "regexRewrite", "cors", "idleTimeout", "maxStreamDuration", "faults", "hashPolicies", "mirror");
-  private static final Set<String> VIRTUAL_HOST_OPTIONS = Set.of("headerManipulation", "cors", "retries");
+      "regexRewrite", "cors", "idleTimeout", "maxStreamDuration", "faults", "hashPolicies", "mirror",
+      SecurityOptionsParser.FIELD);
+  private static final Set<String> VIRTUAL_HOST_OPTIONS = Set.of("headerManipulation", "cors", "retries",
+      SecurityOptionsParser.FIELD);
   private static final Set<String> HEADERS = Set.of("requestHeadersToAdd", "requestHeadersToRemove",
       "responseHeadersToAdd", "responseHeadersToRemove");
   private static final Set<String> HEADER_VALUE = Set.of("name", "value", "append");
@@ -58,11 +60,12 @@ final class RouteOptionsParser {
               RouteOptionsParser::hashPolicy))
           : Optional.of(List.of());
       Optional<RouteOptions.Mirror> mirror = fields.object("mirror", MIRROR).flatMap(RouteOptionsParser::mirror);
-      if (fields.problems().size() != before || hashPolicies.isEmpty()) {
+      Optional<SecurityOptions> security = SecurityOptionsParser.route(fields);
+      if (fields.problems().size() != before || hashPolicies.isEmpty() || security.isEmpty()) {
         return Optional.empty();
       }
       return Optional.of(new RouteOptions(headers, hostRewrite, autoHostRewrite, regexRewrite, cors, idleTimeout,
-          maxStreamDuration, faults, hashPolicies.get(), mirror));
+          maxStreamDuration, faults, hashPolicies.get(), mirror, security.get()));
     });
   }
 
@@ -78,10 +81,11 @@ final class RouteOptionsParser {
       Optional<RouteOptions.Cors> cors = fields.object("cors", CORS).flatMap(RouteOptionsParser::cors);
       Optional<RetryPolicy> retries = fields.object("retries", VirtualServiceSpecParser.RETRIES)
           .flatMap(VirtualServiceSpecParser::retries);
-      if (fields.problems().size() != before) {
+      Optional<SecurityOptions> security = SecurityOptionsParser.virtualHost(fields);
+      if (fields.problems().size() != before || security.isEmpty()) {
         return Optional.empty();
       }
-      return Optional.of(new VirtualHostOptions(headers, cors, retries));
+      return Optional.of(new VirtualHostOptions(headers, cors, retries, security.get()));
     });
   }
 

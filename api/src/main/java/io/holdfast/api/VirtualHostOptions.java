@@ -5,10 +5,11 @@ import java.util.Optional;
 
 /**
  * A VirtualService's {@code spec.options}: defaults for all its routes. A route's own retries or CORS policy
- * replace the default; its header manipulation is added to the default's, winning for a header both add.
+ * replace the default; its header manipulation is added to the default's, winning for a header both add. Its
+ * {@code security} defines JWT providers and the default {@code jwt} and {@code rbac} ({@link SecurityOptions}).
  */
 public record VirtualHostOptions(Optional<RouteOptions.HeaderManipulation> headerManipulation,
-    Optional<RouteOptions.Cors> cors, Optional<RetryPolicy> retries) {
+    Optional<RouteOptions.Cors> cors, Optional<RetryPolicy> retries, SecurityOptions security) {
 
   public static final VirtualHostOptions NONE =
       new VirtualHostOptions(Optional.empty(), Optional.empty(), Optional.empty());
@@ -17,5 +18,12 @@ public record VirtualHostOptions(Optional<RouteOptions.HeaderManipulation> heade
     Objects.requireNonNull(headerManipulation, "headerManipulation");
     Objects.requireNonNull(cors, "cors");
     Objects.requireNonNull(retries, "retries");
+    Objects.requireNonNull(security, "security");
+  }
+
+  /** Options without {@code security}. */
+  public VirtualHostOptions(Optional<RouteOptions.HeaderManipulation> headerManipulation,
+      Optional<RouteOptions.Cors> cors, Optional<RetryPolicy> retries) {
+    this(headerManipulation, cors, retries, SecurityOptions.NONE);
   }
 }

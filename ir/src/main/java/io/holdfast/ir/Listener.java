@@ -197,19 +197,31 @@ public sealed interface Listener {
     /** TLS terminated on this chain; empty for plain text, and for TLS passed through by SNI. */
     Optional<DownstreamTls> tls();
 
-    /** HTTP to a list of virtual hosts, after TLS termination if {@code tls} is present. */
+    /**
+     * HTTP to a list of virtual hosts, after TLS termination if {@code tls} is present.
+     *
+     * @param security what the routes' {@link RouteSecurity} names (every provider a route names is here)
+     */
     record Http(Origin origin, String name, ChainMatch match, Optional<DownstreamTls> tls,
-        List<VirtualHost> virtualHosts) implements FilterChain {
+        List<VirtualHost> virtualHosts, ListenerSecurity security) implements FilterChain {
       public Http {
         Objects.requireNonNull(origin, "origin");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(match, "match");
         Objects.requireNonNull(tls, "tls");
         virtualHosts = List.copyOf(virtualHosts);
+        Objects.requireNonNull(security, "security");
+        security.checkRoutes(origin, virtualHosts);
+      }
+
+      /** A chain without security definitions. */
+      public Http(Origin origin, String name, ChainMatch match, Optional<DownstreamTls> tls,
+          List<VirtualHost> virtualHosts) {
+        this(origin, name, match, tls, virtualHosts, ListenerSecurity.NONE);
       }
 
       public Http withVirtualHosts(List<VirtualHost> hosts) {
-        return new Http(origin, name, match, tls, hosts);
+        return new Http(origin, name, match, tls, hosts, security);
       }
     }
 

@@ -125,6 +125,8 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
     portsHeldByOlderGateways(gateways.values());
 
     GatewayIr ir = new GatewayIr(gateways, builder);
+    ir.security(SecurityPolicies.of(input, gateways, objects.stream().map(ApiObject::key)
+        .filter(k -> SecurityPolicyTargets.ROUTE_KINDS.contains(k.kind())).collect(Collectors.toSet()), builder));
     Map<ResourceKey, Cluster> clusters = new TreeMap<>();
     for (ApiObject object : objects) {
       String kind = object.key().kind();

@@ -10,6 +10,7 @@ import io.holdfast.ir.Listener.ChainMatch;
 import io.holdfast.ir.Origin;
 import io.holdfast.ir.Route;
 import io.holdfast.ir.RouteAction;
+import io.holdfast.ir.RouteSecurity;
 import io.holdfast.ir.VirtualHost;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -52,11 +53,18 @@ final class GatewayIr {
       new TreeMap<>();
 
   private final IrBuilder builder;
+  /** The SecurityPolicies' security for each route, and the providers a chain's routes name. */
+  private SecurityPolicies security = SecurityPolicies.NONE;
 
   /** @param builder asked which client targets an older object of another front end already holds */
   GatewayIr(Map<ResourceKey, OwnGateway> gateways, IrBuilder builder) {
     this.gateways = gateways;
     this.builder = builder;
+  }
+
+  /** Routes get the security of the SecurityPolicies attached to them, their listeners or Gateways. */
+  void security(SecurityPolicies policies) {
+    this.security = policies;
   }
 
   void attach(ResourceKey gateway, Attached at, ResourceKey route, List<RankedRoute> routes) {
@@ -139,13 +147,15 @@ final class GatewayIr {
           }
         } else if (first.protocol.equals(ListenerState.HTTPS)) {
           for (ListenerState listener : onPort) {
+            List<VirtualHost> hosts = hosts(gateway.key(), List.of(listener));
             chains.add(new Listener.FilterChain.Http(Origin.of(gateway.key()).at(listener.field()), listener.name,
                 new ChainMatch(listener.hostname.map(List::of).orElse(List.of())), listener.tls,
-                hosts(gateway.key(), List.of(listener))));
+                hosts, security.listenerSecurity(hosts)));
           }
         } else {
+          List<VirtualHost> hosts = hosts(gateway.key(), onPort);
           chains.add(new Listener.FilterChain.Http(Origin.of(gateway.key()).at(first.field()), "http",
-              ChainMatch.ANY, Optional.empty(), hosts(gateway.key(), onPort)));
+              ChainMatch.ANY, Optional.empty(), hosts, security.listenerSecurity(hosts)));
         }
         // A Gateway API Gateway is served by the proxy that authenticates as its namespace/name.
         SortedSet<String> proxyNames = new TreeSet<>(Set.of(gateway.key().namespace() + "/" + gateway.key().name()));
@@ -159,7 +169,8 @@ final class GatewayIr {
             String domain = host.domains().get(0);
             if (!domain.contains("*") && targets.add(domain)
                 && builder.olderTargetHolder(domain, gateway.key(), gateway.created()).isEmpty()) {
-              out.add(new Listener.ClientApi(host.origin(), domain, host.withDomains(List.of(domain)), proxyNames));
+              out.add(new Listener.ClientApi(host.origin(), domain,
+                  RouteSecurity.withoutSecurity(host).withDomains(List.of(domain)), proxyNames));
             }
           }
         }
@@ -178,7 +189,7 @@ final class GatewayIr {
         routes.values().forEach(ranked::addAll);
         ranked.sort(RankedRoute.ORDER);
         hosts.add(new VirtualHost(Origin.of(gateway).at(listener.field()), domains(hostname, listener.port),
-            uniquelyNamed(ranked)));
+            uniquelyNamed(ranked).stream().map(r -> security.apply(gateway, listener.name, r)).toList()));
       });
     }
     return hosts;
@@ -204,7 +215,8 @@ final class GatewayIr {
         ResourceKey owner = route.origin().object();
         String name = owner.namespace() + "/" + owner.name() + "/" + route.name();
         names.add(name);
-        route = new Route(route.origin(), name, route.match(), route.action(), route.headers(), route.cors());
+        route = new Route(route.origin(), name, route.match(), route.action(), route.headers(), route.cors(),
+            route.security());
       }
       routes.add(route);
     }

@@ -181,6 +181,8 @@ final class Lowering {
     private final Map<ResourceKey, ResourceKey> clusterKeys;
     private final InputLimits limits;
     private int visited;
+    /** The VirtualService being flattened: its security options resolve its routes' and its tables'. */
+    private VirtualService vs;
 
     Flattening(List<RouteTable> tables, VirtualHostOptions defaults, Map<ResourceKey, ResourceKey> clusterKeys,
         InputLimits limits, Consent consent) {
@@ -220,6 +222,7 @@ final class Lowering {
      * thread's stack; a table deeper than the depth limit is left out, and the walk stops after the route limit.
      */
     void run(VirtualService vs) {
+      this.vs = vs;
       Deque<Frame> stack = new ArrayDeque<>();
       Set<ResourceKey> onPath = new HashSet<>();
       stack.push(new Frame(Origin.of(vs.key()), vs.metadata().namespace(), vs.routes(), Optional.empty()));
@@ -277,7 +280,8 @@ final class Lowering {
       out.add(new io.holdfast.ir.Route(owner.at("spec.routes[" + i + "]"), unique, match(effective),
           action(route, defaults, frame.namespace, clusterKeys),
           LoweringOptions.headers(defaults.headerManipulation(), route.options().headerManipulation()),
-          route.options().cors().or(() -> defaults.cors()).map(LoweringOptions::cors)));
+          route.options().cors().or(() -> defaults.cors()).map(LoweringOptions::cors),
+          SecurityLowering.route(vs, route)));
     }
   }
 
@@ -288,7 +292,7 @@ final class Lowering {
       String domain = vs.domains().get(i);
       if (vs.grpcDomains().contains(domain)) {
         listeners.add(new Listener.ClientApi(Origin.of(vs.key()).at("spec.domains[" + i + "]"), domain,
-            host.withDomains(List.of(domain))));
+            SecurityLowering.withoutSecurity(host).withDomains(List.of(domain))));
       }
     }
     return listeners;
@@ -326,7 +330,8 @@ final class Lowering {
       List<VirtualHost> plain = served.values().stream()
           .map(vs -> vs.httpsRedirect() ? httpsRedirect(hosts.get(vs.key())) : hosts.get(vs.key())).toList();
       return Optional.of(new Listener.Socket(origin, gateway.bindAddress(), gateway.port(), List.of(
-          new Listener.FilterChain.Http(origin, "http", Listener.ChainMatch.ANY, Optional.empty(), plain)),
+          new Listener.FilterChain.Http(origin, "http", Listener.ChainMatch.ANY, Optional.empty(), plain,
+              SecurityLowering.listener(served.values()))),
           new TreeSet<>(gateway.proxyNames())));
     }
     List<Listener.FilterChain> chains = new ArrayList<>();
@@ -336,7 +341,7 @@ final class Lowering {
       chains.add(new Listener.FilterChain.Http(Origin.of(vs.key()).at("spec.sslConfig"),
           vs.metadata().namespace() + "/" + vs.metadata().name(),
           new Listener.ChainMatch(TlsRules.serverNames(vs, ssl)), Optional.of(downstreamTls(vs, ssl)),
-          List.of(hosts.get(vs.key()))));
+          List.of(hosts.get(vs.key())), SecurityLowering.listener(List.of(vs))));
     }
     return chains.isEmpty() ? Optional.empty()
         : Optional.of(new Listener.Socket(origin, gateway.bindAddress(), gateway.port(), chains,

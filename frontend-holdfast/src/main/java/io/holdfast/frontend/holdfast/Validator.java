@@ -138,6 +138,7 @@ public final class Validator {
     for (RouteTable table : routeTables) {
       guarded(ledger, table.key(), () -> {
         RouteTableRules.check(table, ledger.sink(table.key()));
+        SecurityRules.check(table.routes(), ledger.sink(table.key()));
         checkReferences(table, table.routes(), ledger, consent);
         RouteOptionsRules.checkReferences(table.key(), table.metadata().namespace(), table.routes(),
             upstreamsByKey, ledger, consent);
@@ -146,6 +147,8 @@ public final class Validator {
     for (VirtualService vs : virtualServices) {
       guarded(ledger, vs.key(), () -> {
         VirtualServiceRules.check(vs, ledger.sink(vs.key()));
+        SecurityRules.check(vs, ledger.sink(vs.key()));
+        SecurityRules.checkReferences(vs, upstreamsByKey, ledger, consent);
         vs.sslConfig().ifPresent(ssl -> {
           Ledger.Sink sink = ledger.sink(vs.key());
           TlsRules.checkServerNames(ssl, sink);

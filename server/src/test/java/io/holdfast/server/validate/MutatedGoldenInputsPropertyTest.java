@@ -187,6 +187,11 @@ class MutatedGoldenInputsPropertyTest {
     reached.addAll(values(mutated));
     boolean virtualServiceReached = isKind(mutated, "VirtualService", "")
         || isKind(parse(documents.get(target)), "VirtualService", "");
+    // An HTTPS Gateway selecting by namespace or labels (no virtualServices list) reaches the VirtualServices it
+    // serves, whose DuplicateSniDomain verdicts depend on it without naming it.
+    JsonNode original = parse(documents.get(target));
+    boolean targetSelects = isKind(original, "Gateway", "gateway.holdfast.io")
+        && original.path("spec").path("ssl").asBoolean(false) && !original.path("spec").has("virtualServices");
     boolean grew = true;
     while (grew) {
       grew = false;
@@ -197,7 +202,8 @@ class MutatedGoldenInputsPropertyTest {
         Set<String> own = values(object);
         boolean selector = isKind(object, "Gateway", "gateway.holdfast.io")
             && !object.path("spec").has("virtualServices");
-        if (own.stream().anyMatch(reached::contains) || (selector && virtualServiceReached)) {
+        if (own.stream().anyMatch(reached::contains) || (selector && virtualServiceReached)
+            || (targetSelects && isKind(object, "VirtualService", ""))) {
           related.add(i);
           reached.addAll(own);
           virtualServiceReached |= isKind(object, "VirtualService", "");

@@ -35,11 +35,17 @@ final class HttpFilters {
 
   /** The filters for routes of which some have a CORS policy ({@code cors}) or inject faults ({@code faults}). */
   static List<HttpFilter> beforeRouter(boolean cors, boolean faults) {
+    return beforeRouter(cors, List.of(), faults);
+  }
+
+  /** As {@link #beforeRouter(boolean, boolean)}, with {@code security} ({@link SecurityFilters}) after CORS. */
+  static List<HttpFilter> beforeRouter(boolean cors, List<HttpFilter> security, boolean faults) {
     List<HttpFilter> filters = new ArrayList<>();
     if (cors) {
       filters.add(HttpFilter.newBuilder().setName(CORS).setTypedConfig(Protos.pack(Cors.getDefaultInstance()))
           .build());
     }
+    filters.addAll(security);
     if (faults) {
       filters.add(HttpFilter.newBuilder().setName(FAULT).setTypedConfig(Protos.pack(HTTPFault.getDefaultInstance()))
           .build());

@@ -46,6 +46,7 @@ final class RoutePolicyTranslator {
     envoy.addAllResponseHeadersToRemove(headers.responseRemove());
     if (flavor == Flavor.ENVOY) {
       route.cors().ifPresent(cors -> envoy.putTypedPerFilterConfig(HttpFilters.CORS, Any.pack(cors(cors))));
+      SecurityFilters.decorate(route, envoy);
     }
     if (route.action() instanceof io.holdfast.ir.RouteAction.Forwarding forwarding) {
       forwarding.policy().fault().ifPresent(fault ->

@@ -114,7 +114,7 @@ final class RouteTranslator {
     return envoy.build();
   }
 
-  private static HeaderMatcher header(HeaderMatch header) {
+  static HeaderMatcher header(HeaderMatch header) {
     HeaderMatcher.Builder envoy = HeaderMatcher.newBuilder()
         .setName(header.name())
         .setInvertMatch(header.invert());

@@ -100,7 +100,8 @@ public final class Translator {
               cors |= entry.cors();
               faults |= entry.faults();
             }
-            filters.put(http, HttpFilters.beforeRouter(cors, faults));
+            filters.put(http, HttpFilters.beforeRouter(cors, SecurityFilters.filters(http), faults));
+            usedClusters.addAll(SecurityFilters.clusters(http));
             Built routes = memo.routes.get(last.routes, new RoutesKey(routesName, hosts), Translator::routes);
             // A lone chain's routes carry the listener's name and origin, as they always have.
             out.put(Resources.V3.ROUTE_TYPE_URL, routes, routesName.equals(name) ? socket.origin() : chain.origin(),

@@ -203,6 +203,9 @@ final class Walker {
     Any packed = reparse(any, Any.class, Any.parser());
     String url = packed.getTypeUrl();
     Descriptor type = types.get(url.substring(url.lastIndexOf('/') + 1));
+    if (url.isEmpty() && packed.getValue().isEmpty() && path.endsWith("(FilterConfig).config")) {
+      return; // Envoy's way to turn on, for a route, a filter that is off by default (HttpFilter.disabled)
+    }
     if (type == null) {
       findings.violation(path, "checker.known_any_type", url.isEmpty() ? "no type_url" : url);
       return;

@@ -81,6 +81,12 @@ class GoldenTest {
           .add(Cors.getDescriptor())
           .add(CorsPolicy.getDescriptor())
           .add(HTTPFault.getDescriptor())
+          .add(io.envoyproxy.envoy.extensions.filters.http.jwt_authn.v3.JwtAuthentication.getDescriptor())
+          .add(io.envoyproxy.envoy.extensions.filters.http.jwt_authn.v3.PerRouteConfig.getDescriptor())
+          .add(io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBAC.getDescriptor())
+          .add(io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBACPerRoute.getDescriptor())
+          .add(io.envoyproxy.envoy.extensions.filters.http.ext_authz.v3.ExtAuthz.getDescriptor())
+          .add(io.envoyproxy.envoy.config.route.v3.FilterConfig.getDescriptor())
           .add(UpstreamTlsContext.getDescriptor())
           .add(DownstreamTlsContext.getDescriptor())
           .build());
@@ -131,7 +137,7 @@ class GoldenTest {
     ObjectNode statuses = root.putObject("statuses");
     result.statuses().forEach((key, status) -> statuses.put(key.toString(), describe(status)));
     built.statuses().forEach((key, status) -> {
-      if (key.group().equals(GatewayApiFrontEnd.GROUP)) {
+      if (key.group().equals(GatewayApiFrontEnd.GROUP) || key.kind().equals("SecurityPolicy")) {
         statuses.set(key.toString(), describe(status));
       }
     });

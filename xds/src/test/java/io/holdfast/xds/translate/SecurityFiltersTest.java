@@ -1,0 +1,193 @@
+package io.holdfast.xds.translate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.Any;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
+import io.envoyproxy.controlplane.cache.Resources;
+import io.envoyproxy.envoy.config.listener.v3.Listener;
+import io.envoyproxy.envoy.config.rbac.v3.RBAC;
+import io.envoyproxy.envoy.config.route.v3.FilterConfig;
+import io.envoyproxy.envoy.config.route.v3.Route;
+import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
+import io.envoyproxy.envoy.extensions.filters.http.cors.v3.Cors;
+import io.envoyproxy.envoy.extensions.filters.http.ext_authz.v3.ExtAuthz;
+import io.envoyproxy.envoy.extensions.filters.http.fault.v3.HTTPFault;
+import io.envoyproxy.envoy.extensions.filters.http.jwt_authn.v3.JwtAuthentication;
+import io.envoyproxy.envoy.extensions.filters.http.jwt_authn.v3.JwtProvider;
+import io.envoyproxy.envoy.extensions.filters.http.jwt_authn.v3.PerRouteConfig;
+import io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBACPerRoute;
+import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
+import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
+import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
+import io.holdfast.api.TestManifests;
+import io.holdfast.frontend.holdfast.HoldfastFrontEnd;
+import io.holdfast.frontend.holdfast.ValidationResult;
+import io.holdfast.frontend.holdfast.Validator;
+import io.holdfast.xds.envoycheck.EnvoyConstraints;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The security filters in the connection manager: authentication before authorisation, both after CORS and before
+ * fault injection and the Router; every typed config parses back into its Envoy message; the filters are there
+ * only when a route uses them; a remote key set's cluster is served to the proxies that need it.
+ */
+class SecurityFiltersTest {
+
+  private static final String VS = """
+      apiVersion: gateway.holdfast.io/v1
+      kind: VirtualService
+      metadata: {name: api}
+      spec:
+        domains: ['*']
+        options:
+          cors: {allowOrigin: [https://app.test]}
+          security:
+            jwtProviders:
+              - {name: idp, issuer: https://idp.test, audiences: [api],
+                 remoteJwks: {uri: 'https://idp.test/jwks', upstream: idp, cacheDuration: 60s}}
+            jwt: {providers: [idp]}
+            extAuthz: {http: {upstream: idp, pathPrefix: /authz}, timeout: 1s}
+        routes:
+          - match: {prefix: /admin}
+            route: {upstream: app}
+            options:
+              faults: {abort: {percentage: 1, httpStatus: 503}}
+              security:
+                rbac: {rules: [{claims: [{provider: idp, name: groups, values: [admins]}]},
+                               {directClientIp: [198.51.100.0/24]}]}
+          - match: {prefix: /}
+            route: {upstream: app}
+      """;
+
+  private static Translation translate(String... docs) {
+    String[] all = new String[docs.length + 3];
+    all[0] = TestManifests.upstream("app", 9101);
+    all[1] = TestManifests.upstream("idp", 9443);
+    all[2] = """
+        apiVersion: gateway.holdfast.io/v1
+        kind: Gateway
+        metadata: {name: edge}
+        spec: {port: 8080}
+        """;
+    System.arraycopy(docs, 0, all, 3, docs.length);
+    ValidationResult result = new Validator().validate(TestManifests.config(all));
+    return EnvoyConstraints.checked(new Translator().translate(HoldfastFrontEnd.lowerAccepted(result.accepted())));
+  }
+
+  private static HttpConnectionManager connectionManager(Translation translation) throws Exception {
+    Listener listener = (Listener) translation.snapshot().ofType(Resources.V3.LISTENER_TYPE_URL)
+        .get("gateway/default/edge");
+    return listener.getFilterChains(0).getFilters(0).getTypedConfig().unpack(HttpConnectionManager.class);
+  }
+
+  private static List<Route> routes(Translation translation) {
+    return ((RouteConfiguration) translation.snapshot().ofType(Resources.V3.ROUTE_TYPE_URL)
+        .get("gateway/default/edge")).getVirtualHosts(0).getRoutesList();
+  }
+
+  @Test
+  void authenticationComesBeforeAuthorisationBetweenCorsAndFault() throws Exception {
+    HttpConnectionManager hcm = connectionManager(translate(VS));
+    assertThat(hcm.getHttpFiltersList()).extracting(HttpFilter::getName).containsExactly(
+        "envoy.filters.http.cors", "envoy.filters.http.jwt_authn", "envoy.filters.http.ext_authz/default/api",
+        "envoy.filters.http.rbac", "envoy.filters.http.fault", "envoy.filters.http.router");
+    assertThat(hcm.getHttpFiltersList()).extracting(HttpFilter::getDisabled)
+        .containsExactly(false, false, true, false, false, false);
+    Map<String, Class<? extends Message>> types = Map.of(
+        "envoy.filters.http.cors", Cors.class,
+        "envoy.filters.http.jwt_authn", JwtAuthentication.class,
+        "envoy.filters.http.ext_authz/default/api", ExtAuthz.class,
+        "envoy.filters.http.rbac", io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBAC.class,
+        "envoy.filters.http.fault", HTTPFault.class,
+        "envoy.filters.http.router", Router.class);
+    for (HttpFilter filter : hcm.getHttpFiltersList()) {
+      assertThat(filter.getTypedConfig().is(types.get(filter.getName()))).as(filter.getName()).isTrue();
+      unpack(filter.getTypedConfig(), types.get(filter.getName()));
+    }
+  }
+
+  @Test
+  void everyTypedConfigParsesBackIntoItsEnvoyMessage() throws Exception {
+    Translation translation = translate(VS);
+    JwtAuthentication jwt = connectionManager(translation).getHttpFilters(1).getTypedConfig()
+        .unpack(JwtAuthentication.class);
+    JwtProvider provider = jwt.getProvidersOrThrow("default/api/idp");
+    assertThat(provider.getIssuer()).isEqualTo("https://idp.test");
+    assertThat(provider.getAudiencesList()).containsExactly("api");
+    assertThat(provider.getRemoteJwks().getHttpUri().getCluster()).isEqualTo("default/idp");
+    assertThat(provider.getRemoteJwks().getCacheDuration().getSeconds()).isEqualTo(60);
+    assertThat(provider.getPayloadInMetadata()).isEqualTo("default/api/idp");
+    assertThat(provider.getForward()).isFalse();
+    assertThat(jwt.getRequirementMapMap()).containsOnlyKeys("required:default/api/idp");
+
+    List<Route> routes = routes(translation);
+    PerRouteConfig perRoute = routes.get(0).getTypedPerFilterConfigOrThrow("envoy.filters.http.jwt_authn")
+        .unpack(PerRouteConfig.class);
+    assertThat(perRoute.getRequirementName()).isEqualTo("required:default/api/idp");
+    RBAC rules = routes.get(0).getTypedPerFilterConfigOrThrow("envoy.filters.http.rbac")
+        .unpack(RBACPerRoute.class).getRbac().getRules();
+    assertThat(rules.getAction()).isEqualTo(RBAC.Action.ALLOW);
+    assertThat(rules.getPoliciesMap()).containsOnlyKeys("rule-0", "rule-1");
+    var claim = rules.getPoliciesOrThrow("rule-0").getPrincipals(0).getAndIds().getIds(0).getMetadata();
+    assertThat(claim.getFilter()).isEqualTo("envoy.filters.http.jwt_authn");
+    assertThat(claim.getPathList()).extracting(s -> s.getKey()).containsExactly("default/api/idp", "groups");
+    var peer = rules.getPoliciesOrThrow("rule-1").getPrincipals(0).getAndIds().getIds(0).getOrIds().getIds(0);
+    assertThat(peer.getDirectRemoteIp().getAddressPrefix()).isEqualTo("198.51.100.0");
+    assertThat(peer.getDirectRemoteIp().getPrefixLen().getValue()).isEqualTo(24);
+    ExtAuthz authz = connectionManager(translation).getHttpFilters(2).getTypedConfig().unpack(ExtAuthz.class);
+    assertThat(authz.getFailureModeAllow()).isFalse();
+    assertThat(authz.getHttpService().getServerUri().getCluster()).isEqualTo("default/idp");
+    assertThat(authz.getHttpService().getServerUri().getTimeout().getSeconds()).isEqualTo(1);
+    assertThat(authz.getHttpService().getPathPrefix()).isEqualTo("/authz");
+    for (Route route : routes) {
+      FilterConfig enable = route.getTypedPerFilterConfigOrThrow("envoy.filters.http.ext_authz/default/api")
+          .unpack(FilterConfig.class);
+      assertThat(enable.hasConfig()).isTrue();
+      assertThat(enable.getConfig().getTypeUrl()).isEmpty();
+      assertThat(enable.getDisabled()).isFalse();
+    }
+    // The second route has a requirement and no rules: the rbac filter leaves it alone.
+    assertThat(routes.get(1).getTypedPerFilterConfigMap()).containsKey("envoy.filters.http.jwt_authn")
+        .doesNotContainKey("envoy.filters.http.rbac");
+    for (Route route : routes) {
+      for (Any config : route.getTypedPerFilterConfigMap().values()) {
+        assertThat(config.getTypeUrl()).startsWith("type.googleapis.com/envoy.");
+      }
+    }
+    assertThat(translation.snapshot().scopes().byProxy().get("gateway-proxy").names()
+        .get(Resources.V3.CLUSTER_TYPE_URL)).contains("default/idp");
+  }
+
+  @Test
+  void theRemoteKeySetClusterIsInTheProxyScope() {
+    Translation translation = translate(VS);
+    assertThat(translation.snapshot().scopes().byProxy().get("gateway-proxy").names()
+        .get(Resources.V3.CLUSTER_TYPE_URL)).contains("default/idp", "default/app");
+  }
+
+  @Test
+  void withoutSecurityTheConnectionManagerIsAsBefore() throws Exception {
+    HttpConnectionManager hcm = connectionManager(translate("""
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: api}
+        spec:
+          domains: ['*']
+          options:
+            security:
+              jwtProviders: [{name: idp, issuer: https://idp.test, localJwks: {file: /etc/jwks.json}}]
+          routes: [{match: {prefix: /}, route: {upstream: app}}]
+        """));
+    // Providers alone ask nothing of any route: no filter is added.
+    assertThat(hcm.getHttpFiltersList()).extracting(HttpFilter::getName)
+        .containsExactly("envoy.filters.http.router");
+  }
+
+  private static void unpack(Any any, Class<? extends Message> type) throws InvalidProtocolBufferException {
+    assertThat(any.unpack(type)).isNotNull();
+  }
+}
