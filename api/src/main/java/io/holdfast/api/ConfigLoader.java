@@ -30,10 +30,19 @@ public final class ConfigLoader {
     }
   }
 
-  /** Where a resource's document starts: its source's name and the document's first content line (1-based). */
-  public record Location(String source, int line) {
+  /**
+   * Where a resource's document starts: its source's name and the document's first content line (1-based), and
+   * where its fields are.
+   */
+  public record Location(String source, int line, FieldPositions fields) {
     public Location {
       Objects.requireNonNull(source, "source");
+      Objects.requireNonNull(fields, "fields");
+    }
+
+    /** A location whose fields are all reported at {@code line}. */
+    public Location(String source, int line) {
+      this(source, line, FieldPositions.unknown(line));
     }
   }
 
@@ -73,7 +82,7 @@ public final class ConfigLoader {
       ManifestReader.Result read = reader.read(source.name(), source.text());
       errors.addAll(read.errors());
       for (ManifestDocument document : read.documents()) {
-        Location location = new Location(source.name(), document.line());
+        Location location = new Location(source.name(), document.line(), document.positions());
         if (cluster.offer(document.tree())) {
           continue; // a Service, EndpointSlice or TLS Secret: resolved below, as a cluster would
         }

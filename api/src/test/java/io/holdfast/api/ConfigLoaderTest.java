@@ -83,7 +83,8 @@ class ConfigLoaderTest {
     ApiObject route = loaded.config().apiObjectsOf("gateway.networking.k8s.io").get(2);
     assertThat(route.generation()).isEqualTo(4);
     assertThat(route.at("/spec/hostnames/0").asString()).isEqualTo("shop.test");
-    assertThat(loaded.locationsOf(route.key())).containsExactly(new ConfigLoader.Location("gw.yaml", 6));
+    assertThat(loaded.locationsOf(route.key())).singleElement()
+        .satisfies(l -> assertThat(List.of(l.source(), l.line())).containsExactly("gw.yaml", 6));
     // The ConfigMap is neither Holdfast's nor another front end's: rejected as before, with the kinds it could be.
     assertThat(loaded.config().resources()).isEmpty();
     assertThat(loaded.config().unparsed()).singleElement().satisfies(u -> {
