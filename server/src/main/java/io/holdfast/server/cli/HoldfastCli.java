@@ -138,6 +138,7 @@ public final class HoldfastCli {
         .setParameterExceptionHandler(USAGE_ERROR)
         .setExecutionExceptionHandler(ACTION_FAILURE);
     CommandLine serveLine = commandLine.getSubcommands().get("serve");
+    ServeHelpSections.install(serveLine);
     java.util.Set<String> options = new java.util.HashSet<>();
     serveLine.getCommandSpec().options().forEach(o -> options.add(o.longestName().replaceFirst("^--", "")));
     try {
