@@ -64,7 +64,15 @@ class CommandLineBasicsTest {
 
   @Test
   void serveHelpIsGroupedIntoSections() {
-    assertThat(run("serve", "--help")).isZero();
+    java.io.PrintStream stderr = System.err;
+    java.io.ByteArrayOutputStream picocliWarnings = new java.io.ByteArrayOutputStream();
+    System.setErr(new java.io.PrintStream(picocliWarnings, true, StandardCharsets.UTF_8));
+    try {
+      assertThat(run("serve", "--help")).isZero();
+    } finally {
+      System.setErr(stderr);
+    }
+    assertThat(picocliWarnings.toString(StandardCharsets.UTF_8)).as("every description formats").isEmpty();
     String help = out.toString().replace(System.lineSeparator(), "\n");
     String[] sections = {"Config source", "Kubernetes", "Election", "xDS", "TLS", "Admin", "Admission webhook",
         "Limits", "Tenancy", "Logging", "Help"};
@@ -79,6 +87,7 @@ class CommandLineBasicsTest {
     assertThat(between(help, "Admin", "Admission webhook")).contains("--admin-port=PORT", "--admin-address=ADDRESS");
     assertThat(between(help, "Election", "xDS")).contains("--lease-duration=DURATION").doesNotContain("--xds-port");
     assertThat(between(help, "TLS", "Admin")).contains("--xds-tls-client-ca=FILE");
+    assertThat(between(help, "Limits", "Tenancy")).contains("After this (+-10%) an xDS connection");
   }
 
   private static String between(String help, String section, String next) {
