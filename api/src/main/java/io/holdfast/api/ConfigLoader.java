@@ -155,7 +155,10 @@ public final class ConfigLoader {
             locations.computeIfAbsent(unparsed.get().key(), k -> new ArrayList<>()).add(location);
             config.addUnparsed(unparsed.get());
           } else {
-            errors.add(new ManifestError(source.name(), document.line(), 1, "document " + document.index()
+            // At the first problem's field (a missing name is reported at metadata), not the document's start.
+            FieldPositions.Position at = invalid.problems().isEmpty() ? document.positions().start()
+                : document.positions().of(invalid.problems().get(0).field());
+            errors.add(new ManifestError(source.name(), at.line(), at.column(), "document " + document.index()
                 + " is not a usable resource: " + invalid.problems().stream().map(Problem::toString)
                 .collect(Collectors.joining("; "))));
           }
