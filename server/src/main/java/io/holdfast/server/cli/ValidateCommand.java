@@ -104,19 +104,13 @@ final class ValidateCommand implements Callable<Integer> {
     };
     io.holdfast.pipeline.PipelineSettings settings;
     try {
-      settings = pipeline.settings();
-    } catch (IllegalArgumentException e) {
-      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
-    }
-    io.holdfast.pipeline.PipelineSettings limited;
-    try {
-      limited = settings.withLimits(limits.limits(name -> "--" + name));
+      settings = pipeline.settings().withLimits(limits.limits(name -> "--" + name));
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }
     List<String> emptyPaths = new ArrayList<>();
     List<ConfigFiles> reads = read(emptyPaths);
-    ValidationReport report = new ConfigValidation(limited, ignoreUnknownKinds ? ConfigLoader.UnknownKinds.SKIP
+    ValidationReport report = new ConfigValidation(settings, ignoreUnknownKinds ? ConfigLoader.UnknownKinds.SKIP
         : ConfigLoader.UnknownKinds.REJECT).validate(reads);
     PrintWriter err = spec.commandLine().getErr();
     emptyPaths.forEach(warning -> err.println("holdfast: warning: " + warning));
