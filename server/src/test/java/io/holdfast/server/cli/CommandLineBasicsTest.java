@@ -121,6 +121,24 @@ class CommandLineBasicsTest {
     }
   }
 
+  @Test
+  void aTakenWebhookPortIsOneLineNamingTheAddressThePortAndTheFlag() throws Exception {
+    Path certs = tmp.resolve("certs");
+    assertThat(new CertsFixture().run(certs)).isZero();
+    Path config = java.nio.file.Files.createDirectories(tmp.resolve("config"));
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      int port = taken.getLocalPort();
+      int code = HoldfastCli.withDefaultWiring().execute(new PrintWriter(out), new PrintWriter(err), "serve",
+          "--config-dir", config.toString(), "--xds-port", "0", "--admin-port", "0", "--webhook-address",
+          "127.0.0.1", "--webhook-port", Integer.toString(port), "--webhook-tls-cert",
+          certs.resolve(CertsOutput.SERVER_CERT).toString(), "--webhook-tls-key",
+          certs.resolve(CertsOutput.SERVER_KEY).toString());
+      assertThat(code).as(err.toString()).isEqualTo(HoldfastCli.EXIT_ADDRESS_IN_USE);
+      assertThat(err.toString()).isEqualTo("holdfast: --webhook-address 127.0.0.1:" + port + " is in use; stop"
+          + " what listens there or choose another --webhook-port" + System.lineSeparator());
+    }
+  }
+
   /** {@code git args} in this work tree, or null without git or outside a work tree. */
   private static String git(String... args) throws Exception {
     String[] command = new String[args.length + 1];
