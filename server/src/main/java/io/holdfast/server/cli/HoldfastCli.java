@@ -159,9 +159,11 @@ public final class HoldfastCli {
     try {
       code = commandLine.execute(args);
     } catch (RuntimeException | Error e) {
-      // Beyond picocli's handlers (an Error, a failure while printing): still one line and the internal code.
-      err.println("holdfast: internal error: " + summary(e));
-      code = EXIT_INTERNAL;
+      // Beyond picocli's handlers (an Error, a failure while printing): still one line and a documented code;
+      // an error after which the JVM cannot be trusted exits as the workers' fatal errors do.
+      boolean fatal = io.holdfast.common.WorkerFailures.isFatal(e);
+      err.println("holdfast: " + (fatal ? "fatal error: " : "internal error: ") + summary(e));
+      code = fatal ? io.holdfast.common.WorkerFailures.FATAL_EXIT_STATUS : EXIT_INTERNAL;
     }
     out.flush();
     err.flush();
