@@ -436,6 +436,23 @@ class ValidateCommandTest {
         + System.lineSeparator());
   }
 
+  /** An Error picocli does not handle is one line too: a fatal one exits 70 (as the workers' do), others 3. */
+  @Test
+  void anErrorIsOneLineWithTheFatalOrInternalCode() {
+    int fatal = new HoldfastCli(settings -> 0).execute(() -> {
+      throw new StackOverflowError("deep");
+    }, new PrintWriter(out), new PrintWriter(err), "validate", "-");
+    assertThat(fatal).isEqualTo(io.holdfast.common.WorkerFailures.FATAL_EXIT_STATUS);
+    assertThat(err.toString()).isEqualTo("holdfast: fatal error: deep" + System.lineSeparator());
+
+    err.getBuffer().setLength(0);
+    int internal = new HoldfastCli(settings -> 0).execute(() -> {
+      throw new AssertionError("broken invariant");
+    }, new PrintWriter(out), new PrintWriter(err), "validate", "-");
+    assertThat(internal).isEqualTo(HoldfastCli.EXIT_INTERNAL);
+    assertThat(err.toString()).contains("internal error: broken invariant").doesNotContain("\tat ");
+  }
+
   private static JsonNode find(JsonNode doc, String name) {
     for (JsonNode r : doc.get("resources")) {
       if (r.get("name").asString().equals(name)) {
