@@ -72,10 +72,12 @@ public final class FieldPositions {
     Optional<Node> root = Optional.empty();
     if (to > from && fields.stream().anyMatch(f -> !f.isEmpty())) {
       try {
+        // The same YAML library, with the same settings (a 3 MiB code point limit), as the reader that accepted it.
         root = new Compose(LoadSettings.builder().build())
             .composeString(ManifestReader.chunkText(sourceText.substring(from, to)));
       } catch (RuntimeException | StackOverflowError e) {
-        // Cannot happen for a document the reader accepted; if it does, fields fall back to the start.
+        // Not expected for a document the reader accepted (same text, same YAML library); if it happens, every
+        // field is reported at the document's start, as before field positions.
         root = Optional.empty();
       }
     }
