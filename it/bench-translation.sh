@@ -13,8 +13,8 @@ mvn -B -q ${MAVEN_ARGS:-} -pl it -am -DskipTests package \
   org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath \
   -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=runtime
 
-java -cp "it/target/classes:$(cat it/target/bench.classpath)" org.openjdk.jmh.Main \
+java -Dlogback.configurationFile=logback-it.xml -cp "it/target/classes:$(cat it/target/bench.classpath)" org.openjdk.jmh.Main \
   'io.holdfast.it.bench.TranslationBenchmark' -wi 5 -w 2 -i 3 -r 2 -f 1 -rf text -rff it/target/bench-translation.txt "$@"
 # The same operations for 10k routes in CPU time of the benchmark thread (robust on a shared machine), about 30 s.
-java -Xms1g -Xmx1g -cp "it/target/classes:$(cat it/target/bench.classpath)" io.holdfast.it.bench.TranslationCpuTime \
+java -Xms1g -Xmx1g -Dlogback.configurationFile=logback-it.xml -cp "it/target/classes:$(cat it/target/bench.classpath)" io.holdfast.it.bench.TranslationCpuTime \
   | grep -v -e " |-INFO" -e " |-WARN" | tee it/target/bench-translation-cpu.txt

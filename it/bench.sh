@@ -42,5 +42,5 @@ if [[ "$what" == all && "${SKIP_JMH:-0}" != 1 && "$quick" == 0 ]]; then
 fi
 
 # shellcheck disable=SC2086 # BENCH_JAVA_OPTS is a list of flags
-exec java -Xms2g -Xmx2g ${BENCH_JAVA_OPTS:-} -Dbench.command="it/bench.sh $*" \
+exec java -Xms2g -Xmx2g ${BENCH_JAVA_OPTS:-} -Dlogback.configurationFile=logback-it.xml -Dbench.command="it/bench.sh $*" \
   -cp "it/target/classes:$(cat it/target/bench.classpath)" io.holdfast.it.bench.BenchMain "$@" --root .

@@ -10,4 +10,4 @@ cd "$(dirname "$0")/.."
 mvn -B -q ${MAVEN_ARGS:-} -pl it -am -DskipTests package dependency:build-classpath \
   -Dmdep.outputFile="$PWD/it/target/demo.classpath" -Dmdep.includeScope=test
 
-exec java -cp "it/target/classes:$(cat it/target/demo.classpath)" io.holdfast.it.demo.DemoMain "$@"
+exec java -Dlogback.configurationFile=logback-it.xml -cp "it/target/classes:$(cat it/target/demo.classpath)" io.holdfast.it.demo.DemoMain "$@"

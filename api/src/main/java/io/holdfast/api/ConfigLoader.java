@@ -21,6 +21,45 @@ public final class ConfigLoader {
 
   private final ManifestReader reader = new ManifestReader();
   private final ModelParser parser = new ModelParser();
+  private final UnknownKinds unknownKinds;
+
+  /** What to do with a document of a kind Holdfast does not read (a Deployment, a CRD, a ConfigMap). */
+  public enum UnknownKinds {
+    /** Rejected as an unsupported kind, as the server does: a typo in Holdfast's group looks the same. */
+    REJECT,
+    /** Left out of the config, and listed ({@link Loaded#unknownKinds()}): a GitOps directory holds such kinds. */
+    SKIP
+  }
+
+  /** Rejects documents of kinds Holdfast does not read, as the server does. */
+  public ConfigLoader() {
+    this(UnknownKinds.REJECT);
+  }
+
+  public ConfigLoader(UnknownKinds unknownKinds) {
+    this.unknownKinds = Objects.requireNonNull(unknownKinds, "unknownKinds");
+  }
+
+  /** What this loader does with documents of kinds Holdfast does not read. */
+  public UnknownKinds unknownKinds() {
+    return unknownKinds;
+  }
+
+  /**
+   * A document of a kind Holdfast does not read: its API group is neither Holdfast's nor the Gateway API's, and
+   * it is none of the core kinds a directory stands in for the cluster with (Services, EndpointSlices, TLS
+   * Secrets, Namespaces). A document in Holdfast's group with an unknown kind is not one: it is a typo to report.
+   *
+   * @param key the object it names, if it names one
+   */
+  public record UnknownKind(Location at, String apiVersion, String kind, Optional<ResourceKey> key) {
+    public UnknownKind {
+      Objects.requireNonNull(at, "at");
+      Objects.requireNonNull(apiVersion, "apiVersion");
+      Objects.requireNonNull(kind, "kind");
+      Objects.requireNonNull(key, "key");
+    }
+  }
 
   /** One manifest text and the name it is reported under (a file path, a ConfigMap key). */
   public record Source(String name, String text) {
@@ -30,21 +69,38 @@ public final class ConfigLoader {
     }
   }
 
-  /** Where a resource's document starts: its source's name and the document's first content line (1-based). */
-  public record Location(String source, int line) {
+  /**
+   * Where a resource's document starts: its source's name and the document's first content line (1-based), and
+   * where its fields are.
+   */
+  public record Location(String source, int line, FieldPositions fields) {
     public Location {
       Objects.requireNonNull(source, "source");
+      Objects.requireNonNull(fields, "fields");
+    }
+
+    /** A location whose fields are all reported at {@code line}. */
+    public Location(String source, int line) {
+      this(source, line, FieldPositions.unknown(line));
     }
   }
 
   /**
    * @param locations where each resource named by a document (parsed or not) was read, in source order; a key
    *                  given twice has two locations
+   * @param unknownKinds the documents of kinds Holdfast does not read, in source order: left out of the config
+   *                  with {@link UnknownKinds#SKIP}, in it (rejected) with {@link UnknownKinds#REJECT}
    */
-  public record Loaded(GatewayConfig config, List<ManifestError> errors, Map<ResourceKey, List<Location>> locations) {
+  public record Loaded(GatewayConfig config, List<ManifestError> errors, Map<ResourceKey, List<Location>> locations,
+      List<UnknownKind> unknownKinds) {
+    public Loaded(GatewayConfig config, List<ManifestError> errors, Map<ResourceKey, List<Location>> locations) {
+      this(config, errors, locations, List.of());
+    }
+
     public Loaded {
       Objects.requireNonNull(config, "config");
       errors = List.copyOf(errors);
+      unknownKinds = List.copyOf(unknownKinds);
       Map<ResourceKey, List<Location>> copy = new java.util.TreeMap<>();
       locations.forEach((key, list) -> copy.put(key, List.copyOf(list)));
       locations = java.util.Collections.unmodifiableMap(copy);
@@ -69,11 +125,12 @@ public final class ConfigLoader {
     ClusterDocuments cluster = new ClusterDocuments();
     List<ManifestError> errors = new ArrayList<>();
     Map<ResourceKey, List<Location>> locations = new java.util.TreeMap<>();
+    List<UnknownKind> unknown = new ArrayList<>();
     for (Source source : sources) {
       ManifestReader.Result read = reader.read(source.name(), source.text());
       errors.addAll(read.errors());
       for (ManifestDocument document : read.documents()) {
-        Location location = new Location(source.name(), document.line());
+        Location location = new Location(source.name(), document.line(), document.positions());
         if (cluster.offer(document.tree())) {
           continue; // a Service, EndpointSlice or TLS Secret: resolved below, as a cluster would
         }
@@ -81,6 +138,11 @@ public final class ConfigLoader {
         if (foreign.isPresent()) {
           locations.computeIfAbsent(foreign.get().key(), k -> new ArrayList<>()).add(location);
           config.add(foreign.get());
+          continue;
+        }
+        Optional<UnknownKind> unknownKind = unknownKind(document.tree(), location);
+        unknownKind.ifPresent(unknown::add);
+        if (unknownKind.isPresent() && unknownKinds == UnknownKinds.SKIP) {
           continue;
         }
         ParseResult result = parser.parse(document.tree());
@@ -93,7 +155,10 @@ public final class ConfigLoader {
             locations.computeIfAbsent(unparsed.get().key(), k -> new ArrayList<>()).add(location);
             config.addUnparsed(unparsed.get());
           } else {
-            errors.add(new ManifestError(source.name(), document.line(), 1, "document " + document.index()
+            // At the first problem's field (a missing name is reported at metadata), not the document's start.
+            FieldPositions.Position at = invalid.problems().isEmpty() ? document.positions().start()
+                : document.positions().of(invalid.problems().get(0).field());
+            errors.add(new ManifestError(source.name(), at.line(), at.column(), "document " + document.index()
                 + " is not a usable resource: " + invalid.problems().stream().map(Problem::toString)
                 .collect(Collectors.joining("; "))));
           }
@@ -103,7 +168,26 @@ public final class ConfigLoader {
     cluster.serviceEndpoints().forEach(config::endpoints);
     serviceEndpoints.forEach(config::endpoints); // given ones win over the directory's
     cluster.secrets().forEach(config::secret);
-    return new Loaded(config.build(), errors, locations);
+    return new Loaded(config.build(), errors, locations, unknown);
+  }
+
+  /** The document as an {@link UnknownKind}, if it is one; called for documents no other reader took. */
+  private static Optional<UnknownKind> unknownKind(JsonNode tree, Location at) {
+    String apiVersion = tree.path("apiVersion").asString("");
+    String kind = tree.path("kind").asString("");
+    if (apiVersion.isEmpty() || kind.isEmpty()) {
+      return Optional.empty(); // says nothing of what it is: reported as a document missing fields
+    }
+    int slash = apiVersion.indexOf('/');
+    String group = slash < 0 ? ResourceKey.CORE_GROUP : apiVersion.substring(0, slash);
+    if (group.equals(ResourceKey.HOLDFAST_GROUP) || group.equals(GATEWAY_API_GROUP)) {
+      return Optional.empty();
+    }
+    String name = tree.path("metadata").path("name").asString("");
+    String namespace = tree.path("metadata").path("namespace").asString("");
+    Optional<ResourceKey> key = name.isEmpty() ? Optional.empty()
+        : Optional.of(new ResourceKey(group, kind, namespace, name));
+    return Optional.of(new UnknownKind(at, apiVersion, kind, key));
   }
 
   /** The API group of the Kubernetes Gateway API, whose objects its own front end parses. */

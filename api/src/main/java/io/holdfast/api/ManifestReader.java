@@ -122,7 +122,9 @@ public final class ManifestReader {
               "document " + index + " is " + Fields.describe(tree) + ", expected a mapping (a resource)"));
           continue;
         }
-        documents.add(new ManifestDocument(source, index, chunk.firstContentLine(), tree));
+        int line = chunk.firstContentLine();
+        documents.add(new ManifestDocument(source, index, line, tree, new FieldPositions(text, chunk.from(),
+            chunk.to(), chunk.startLine(), new FieldPositions.Position(line, 1))));
       } catch (JacksonException e) {
         errors.add(error(source, chunk, e));
       }
@@ -158,8 +160,11 @@ public final class ManifestReader {
     return Optional.empty();
   }
 
-  /** A document's text and the 1-based source line of its first line. */
-  private record Chunk(String text, int startLine) {
+  /**
+   * A document's text and the 1-based source line of its first line; {@code from} and {@code to} are where its
+   * lines are in the source, for {@link FieldPositions}.
+   */
+  private record Chunk(String text, int startLine, int from, int to) {
     boolean isBlank() {
       return text.lines().map(String::strip).allMatch(l -> l.isEmpty() || l.startsWith("#"));
     }
@@ -176,31 +181,50 @@ public final class ManifestReader {
     }
   }
 
+  /** Cuts {@code text} before every document marker line; the marker line starts the chunk that follows it. */
   private static List<Chunk> split(String text) {
     List<Chunk> chunks = new ArrayList<>();
-    // split drops the empty string after a final newline, so a document ends where its text does.
-    String[] lines = text.split("\n");
-    StringBuilder current = new StringBuilder();
+    int from = 0;
     int start = 1;
-    for (int i = 0; i < lines.length; i++) {
-      String line = lines[i];
-      if (isMarker(line, "---") || isMarker(line, "...")) {
-        chunks.add(new Chunk(current.toString(), start));
-        current.setLength(0);
-        start = i + 1;
-        // Keep what follows "---" on the same line (a comment or flow content), at its original column.
-        current.append(line.startsWith("---") ? "   " + line.substring(3) : "").append('\n');
-      } else if (line.startsWith("%")) {
-        current.append('\n');
-      } else {
-        current.append(line).append('\n');
+    int line = 1;
+    int at = 0;
+    while (at < text.length()) {
+      int end = text.indexOf('\n', at);
+      end = end < 0 ? text.length() : end;
+      String content = text.substring(at, end);
+      if (at > from && (isMarker(content, "---") || isMarker(content, "..."))) {
+        chunks.add(new Chunk(chunkText(text.substring(from, at)), start, from, at));
+        from = at;
+        start = line;
       }
+      at = end + 1;
+      line++;
     }
-    chunks.add(new Chunk(current.toString(), start));
+    int to = Math.min(at, text.length());
+    chunks.add(new Chunk(chunkText(text.substring(from, to)), start, from, to));
     return chunks;
   }
 
-  private static boolean isMarker(String line, String marker) {
+  /**
+   * What the parser is given of a document's lines: its marker line blanked (keeping what follows {@code ---} on
+   * the same line, a comment or flow content, at its original column) and directives ({@code %YAML}) blanked, so
+   * the parser's line numbers stay the source's.
+   */
+  static String chunkText(String lines) {
+    StringBuilder out = new StringBuilder(lines.length() + 4);
+    // split drops the empty string after a final newline, so a document ends where its text does.
+    for (String line : lines.split("\n")) {
+      if (isMarker(line, "---")) {
+        out.append("   ").append(line.substring(3));
+      } else if (!isMarker(line, "...") && !line.startsWith("%")) {
+        out.append(line);
+      }
+      out.append('\n');
+    }
+    return out.toString();
+  }
+
+  static boolean isMarker(String line, String marker) {
     return line.startsWith(marker)
         && (line.length() == marker.length() || Character.isWhitespace(line.charAt(marker.length())));
   }

@@ -41,6 +41,59 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void aDocumentThatNamesNoResourceIsReportedAtTheFieldThatIsMissing() {
+    String text = "# comment\napiVersion: gateway.holdfast.io/v1\nkind: Upstream\nmetadata:\n  namespace: x\n"
+        + "spec: {}\n";
+    ConfigLoader.Loaded loaded = new ConfigLoader().load(List.of(new ConfigLoader.Source("u.yaml", text)), Map.of());
+    assertThat(loaded.errors()).singleElement().satisfies(e -> {
+      assertThat(e.line()).as("metadata's line, where name is missing").isEqualTo(4);
+      assertThat(e.reason()).contains("metadata.name: required field is missing");
+    });
+  }
+
+  @Test
+  void documentsOfKindsHoldfastDoesNotReadAreRejectedOrSkippedAndListedEitherWay() {
+    String text = """
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: web, namespace: shop}
+        ---
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: settings}
+        ---
+        apiVersion: v1
+        kind: Secret
+        type: kubernetes.io/tls
+        metadata: {name: cert}
+        data: {}
+        ---
+        apiVersion: gateway.networking.k8s.io/v1
+        kind: HTTPRoute
+        metadata: {name: r}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstreem
+        metadata: {name: typo}
+        """;
+    List<ConfigLoader.Source> sources = List.of(new ConfigLoader.Source("repo.yaml", text));
+
+    ConfigLoader.Loaded rejected = new ConfigLoader().load(sources, Map.of());
+    ConfigLoader.Loaded skipped = new ConfigLoader(ConfigLoader.UnknownKinds.SKIP).load(sources, Map.of());
+
+    for (ConfigLoader.Loaded loaded : List.of(rejected, skipped)) {
+      assertThat(loaded.unknownKinds()).extracting(ConfigLoader.UnknownKind::kind)
+          .containsExactly("Deployment", "ConfigMap");
+      assertThat(loaded.unknownKinds().get(0).key()).contains(new ResourceKey("apps", "Deployment", "shop", "web"));
+      assertThat(loaded.unknownKinds().get(1).at().line()).isEqualTo(5);
+    }
+    assertThat(rejected.config().unparsed()).extracting(u -> u.key().kind())
+        .containsExactlyInAnyOrder("Deployment", "ConfigMap", "Upstreem");
+    assertThat(skipped.config().unparsed()).extracting(u -> u.key().kind()).containsExactly("Upstreem");
+    assertThat(skipped.config().apiObjects()).extracting(o -> o.key().kind()).containsExactly("HTTPRoute");
+  }
+
+  @Test
   void configIsIndependentOfInputOrder() {
     GatewayConfig forward = TestManifests.config(TestManifests.upstream("a", 1), TestManifests.upstream("b", 2));
     GatewayConfig backward = TestManifests.config(TestManifests.upstream("b", 2), TestManifests.upstream("a", 1));
@@ -83,7 +136,8 @@ class ConfigLoaderTest {
     ApiObject route = loaded.config().apiObjectsOf("gateway.networking.k8s.io").get(2);
     assertThat(route.generation()).isEqualTo(4);
     assertThat(route.at("/spec/hostnames/0").asString()).isEqualTo("shop.test");
-    assertThat(loaded.locationsOf(route.key())).containsExactly(new ConfigLoader.Location("gw.yaml", 6));
+    assertThat(loaded.locationsOf(route.key())).singleElement()
+        .satisfies(l -> assertThat(List.of(l.source(), l.line())).containsExactly("gw.yaml", 6));
     // The ConfigMap is neither Holdfast's nor another front end's: rejected as before, with the kinds it could be.
     assertThat(loaded.config().resources()).isEmpty();
     assertThat(loaded.config().unparsed()).singleElement().satisfies(u -> {

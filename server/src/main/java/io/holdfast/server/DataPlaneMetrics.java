@@ -68,7 +68,7 @@ final class DataPlaneMetrics implements AutoCloseable {
           .strongReference(true) // the supplier is a method reference nothing else holds
           .register(registry);
     }
-    BuildInfo info = BuildInfo.read();
+    BuildInfo info = BuildInfo.current();
     Gauge.builder("holdfast.build.info", () -> 1)
         .description("Always 1; the labels name the running build")
         .tag("version", info.version())

@@ -153,8 +153,9 @@ public final class HoldfastServer implements AutoCloseable {
       ServeSettings.Webhook w = settings.webhook().get();
       // Every replica serves it: the judgement reads only this replica's view and writes nothing. It judges with
       // the pipeline's own settings, so its verdicts are the server's.
-      webhook = AdmissionWebhook.builder(w.socketAddress(), XdsTls.serverOnly(w.certificate(), w.key()),
-          pipeline::currentInput).pipelineSettings(settings.pipeline()).meterRegistry(registry).start();
+      webhook = bind("--webhook-address", w.address(), w.port(), () -> AdmissionWebhook.builder(w.socketAddress(),
+          XdsTls.serverOnly(w.certificate(), w.key()), pipeline::currentInput).pipelineSettings(settings.pipeline())
+          .meterRegistry(registry).start());
       started.push(webhook);
     }
     board.onPublish(() -> staleSince = Optional.empty()); // a source built a config: disk copy superseded
@@ -167,8 +168,9 @@ public final class HoldfastServer implements AutoCloseable {
         .baseUnit("seconds")
         .description("How long the served config has not been confirmed by its source; 0 while fresh")
         .register(registry);
-    admin = AdminServer.start(settings.adminSocketAddress(), new AdminSources(
-        () -> cache.currentSnapshot().isPresent(), () -> "no config loaded yet", registry, this::state));
+    admin = bind("--admin-address", settings.adminAddress(), settings.adminPort(), () -> AdminServer.start(
+        settings.adminSocketAddress(), new AdminSources(() -> cache.currentSnapshot().isPresent(),
+            () -> "no config loaded yet", registry, this::state)));
     started.push(admin);
     if (settings.fileMode()) {
       timeline.record(EventTimeline.Kind.LEADERSHIP, "This replica leads: single-replica mode, no election");
@@ -212,8 +214,25 @@ public final class HoldfastServer implements AutoCloseable {
       started.push(tls);
       xdsBuilder.credentials(tls.credentials());
     }
-    xds = xdsBuilder.start();
+    xds = bind("--xds-address", settings.xdsAddress(), settings.xdsPort(), xdsBuilder::start);
     started.push(xds);
+  }
+
+  /** A listener's start. */
+  private interface Listening<T> {
+    T start() throws IOException;
+  }
+
+  /** Starts a listener; a taken address fails as an {@link AddressInUseException} naming {@code flag}. */
+  private static <T> T bind(String flag, String address, int port, Listening<T> listener) throws IOException {
+    try {
+      return listener.start();
+    } catch (IOException | RuntimeException e) {
+      if (AddressInUseException.isAddressInUse(e)) {
+        throw new AddressInUseException(flag, address, port, e);
+      }
+      throw e;
+    }
   }
 
   /** The restore thread's result: its failure is this start's failure. */

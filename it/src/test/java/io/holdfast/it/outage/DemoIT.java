@@ -24,10 +24,7 @@ class DemoIT {
     Path log = dir.resolve("demo.out");
     long start = System.currentTimeMillis();
     ManagedProcess demo = ManagedProcess.start("holdfast-demo",
-        Launcher.javaMain(
-        // The test class path has two logback.xml files; keep logback's notice about it out of the story.
-        List.of("-Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener"),
-        "io.holdfast.it.demo.DemoMain", List.of()), log);
+        Launcher.javaMain("io.holdfast.it.demo.DemoMain", List.of()), log);
     Optional<Integer> status = demo.awaitExit(Duration.ofSeconds(120));
     long tookMs = System.currentTimeMillis() - start;
     String out = demo.logText();

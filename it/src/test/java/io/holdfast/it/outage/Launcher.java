@@ -41,6 +41,8 @@ final class Launcher {
   static List<String> javaMain(List<String> jvmArgs, String mainClass, List<String> args) {
     List<String> cmd = new ArrayList<>(List.of(java(), "-Xmx192m"));
     cmd.addAll(CHILD_FLAGS);
+    // This module's quiet configuration, as the test JVM has it; a later -D in jvmArgs wins.
+    cmd.add("-Dlogback.configurationFile=logback-it.xml");
     cmd.addAll(jvmArgs);
     cmd.addAll(List.of("-cp", classpath(), mainClass));
     cmd.addAll(args);
@@ -60,7 +62,7 @@ final class Launcher {
       cmd.addAll(args);
       return cmd;
     }
-    // The test class path starts with this module's logback.xml (quiet, for JMH); use the server's own.
+    // The test JVM names this module's quiet configuration (logback-it.xml); the CLI uses the server's own.
     return javaMain(List.of("-Dlogback.configurationFile="
             + repoRoot().resolve("server/src/main/resources/logback.xml")),
         "io.holdfast.server.cli.HoldfastCli", args);

@@ -7,8 +7,8 @@ import io.holdfast.frontend.holdfast.ResourceStatus;
 import io.holdfast.ir.Finding;
 import io.holdfast.ir.NackEvent;
 import io.holdfast.pipeline.BuildOutcome;
+import io.holdfast.pipeline.ReportedProblem;
 import io.holdfast.pipeline.StatusBoard;
-import io.holdfast.server.validate.ValidationReport;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,9 +16,8 @@ import java.util.Optional;
 
 /**
  * The {@code config} part of {@code /state}: the build served, each resource's verdict with its problems as the
- * objects {@code holdfast validate --output json} gives ({@link ValidationReport.Item}, and
- * {@link ValidationReport.FileError} for unreadable manifests), and where each resource was read when the source
- * knows (file mode: {@code file} and {@code line}).
+ * objects {@code holdfast validate --output json} gives ({@link ReportedProblem}, for unreadable manifests too),
+ * and where each resource was read when the source knows (file mode: {@code file} and {@code line}).
  */
 public final class ConfigState {
   private ConfigState() {}
@@ -42,8 +41,8 @@ public final class ConfigState {
     StatusBoard.Build build = current.get();
     out.put("version", build.version());
     out.put("builtAt", build.builtAt().toString());
-    out.put("manifestErrors", build.manifestErrors().stream().map(ConfigState::fileError)
-        .map(ValidationReport.FileError::json).toList());
+    out.put("manifestErrors", build.manifestErrors().stream().map(ReportedProblem::of)
+        .map(ReportedProblem::json).toList());
     Map<String, Object> resources = new LinkedHashMap<>();
     build.statuses().forEach((key, status) -> {
       Map<String, Object> r = new LinkedHashMap<>();
@@ -54,7 +53,9 @@ public final class ConfigState {
         r.put("file", at.get(0).source());
         r.put("line", at.get(0).line());
       }
-      r.put("problems", items(status).stream().map(ValidationReport.Item::json).toList());
+      Optional<ReportedProblem.Place> place = at.isEmpty() ? Optional.empty()
+          : Optional.of(new ReportedProblem.Place(at.get(0).source(), at.get(0).line(), 1));
+      r.put("problems", problems(key, status, place).stream().map(ReportedProblem::json).toList());
       board.nackOf(key).ifPresent(n -> r.put("nack", nack(n)));
       resources.put(key.toString(), r);
     });
@@ -70,19 +71,18 @@ public final class ConfigState {
     return key + (at.isEmpty() ? "" : " (" + at.get(0).source() + ":" + at.get(0).line() + ")");
   }
 
-  static ValidationReport.FileError fileError(ManifestError e) {
-    return new ValidationReport.FileError(e.source(), e.line(), e.column(), e.reason());
-  }
-
   /**
-   * The status's problems as validation items. The board keeps problems without their severities, so those of a
-   * rejected resource are reported as errors and those of a served one as warnings.
+   * The status's problems in the one problem shape, placed at the object's document (the board keeps neither
+   * their severities nor their lines: those of a rejected resource are reported as errors, those of a served one
+   * as warnings).
    */
-  private static List<ValidationReport.Item> items(ResourceStatus status) {
+  private static List<ReportedProblem> problems(ResourceKey key, ResourceStatus status,
+      Optional<ReportedProblem.Place> place) {
     Finding.Severity severity = status.state() == ResourceStatus.State.REJECTED ? Finding.Severity.ERROR
         : Finding.Severity.WARNING;
     return status.problems().stream()
-        .map(p -> new ValidationReport.Item(severity, p.field(), p.reason(), p.message())).toList();
+        .map(p -> new ReportedProblem(severity, p.reason(), p.message(), p.field(), Optional.of(key), place))
+        .toList();
   }
 
   private static Map<String, Object> nack(NackEvent n) {

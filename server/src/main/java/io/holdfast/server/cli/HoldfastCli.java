@@ -2,6 +2,7 @@ package io.holdfast.server.cli;
 
 import io.holdfast.election.ElectionSettings;
 import io.holdfast.kube.status.StatusWriter;
+import io.holdfast.server.AddressInUseException;
 import io.holdfast.server.HoldfastServer;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -21,13 +22,18 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * The {@code holdfast} command line. Parsing and validation live here; what {@code serve} actually runs is the
  * injected {@link ServeAction}, so tests and the production wiring plug in the same way.
  *
- * <p>Exit codes: {@link #EXIT_OK} success or help, {@link #EXIT_FAILURE} the action failed, {@link #EXIT_USAGE}
- * bad flags (one-line error plus a hint, never a stack trace).
+ * <p>Exit codes: {@link #EXIT_OK} success or help, {@link #EXIT_FAILURE} the action failed (validate: something
+ * rejected), {@link #EXIT_USAGE} bad flags or no command (one-line error plus a hint, never a stack trace),
+ * {@link #EXIT_INTERNAL} Holdfast itself failed (validate), {@link #EXIT_ADDRESS_IN_USE} serve could not listen.
  */
 public final class HoldfastCli {
   public static final int EXIT_OK = 0;
   public static final int EXIT_FAILURE = 1;
   public static final int EXIT_USAGE = 2;
+  /** Holdfast failed (an unexpected exception: a bug): never reported as a rejection. */
+  public static final int EXIT_INTERNAL = 3;
+  /** An address serve listens on (xDS, admin, webhook) is taken: one line names it and its flag. */
+  public static final int EXIT_ADDRESS_IN_USE = 4;
 
   private static final Logger LOG = LoggerFactory.getLogger(HoldfastCli.class);
 
@@ -123,6 +129,7 @@ public final class HoldfastCli {
       String... args) {
     ServeCommand serve = new ServeCommand(serveAction);
     CommandLine commandLine = new CommandLine(new TopCommand())
+        .addSubcommand(new VersionCommand())
         .addSubcommand(serve)
         .addSubcommand(new ValidateCommand(stdin))
         .addSubcommand(new CertsCommand(java.time.Clock.systemUTC()))
@@ -134,13 +141,14 @@ public final class HoldfastCli {
         .setParameterExceptionHandler(USAGE_ERROR)
         .setExecutionExceptionHandler(ACTION_FAILURE);
     CommandLine serveLine = commandLine.getSubcommands().get("serve");
+    ServeHelpSections.install(serveLine);
     java.util.Set<String> options = new java.util.HashSet<>();
     serveLine.getCommandSpec().options().forEach(o -> options.add(o.longestName().replaceFirst("^--", "")));
     try {
       // Serve settings (environment, --config-file) are no concern of the other commands, except validate's share
       // of them (PipelineOptions): it must judge with the very settings the server has.
-      boolean takesSettings = args.length == 0 || args[0].equals("serve") || args[0].equals("validate")
-          || args[0].equals("translate");
+      boolean takesSettings = args.length > 0
+          && (args[0].equals("serve") || args[0].equals("validate") || args[0].equals("translate"));
       SettingsSources sources = takesSettings ? SettingsSources.load(args, env, options)
           : SettingsSources.load(new String[0], java.util.Map.of(), options);
       serve.sources(sources);
@@ -152,10 +160,23 @@ public final class HoldfastCli {
       err.flush();
       return EXIT_USAGE;
     }
-    int code = commandLine.execute(args);
+    int code;
+    try {
+      code = commandLine.execute(args);
+    } catch (RuntimeException | Error e) {
+      // Beyond picocli's handlers (an Error, a failure while printing): still one line and a documented code;
+      // an error after which the JVM cannot be trusted exits as the workers' fatal errors do.
+      boolean fatal = io.holdfast.common.WorkerFailures.isFatal(e);
+      err.println("holdfast: " + (fatal ? "fatal error: " : "internal error: ") + summary(e));
+      code = fatal ? io.holdfast.common.WorkerFailures.FATAL_EXIT_STATUS : EXIT_INTERNAL;
+    }
     out.flush();
     err.flush();
     return code;
+  }
+
+  private static String summary(Throwable e) {
+    return e.getMessage() == null ? e.getClass().getName() : e.getMessage();
   }
 
   private static final IParameterExceptionHandler USAGE_ERROR = (ParameterException e, String[] args) -> {
@@ -167,28 +188,76 @@ public final class HoldfastCli {
     return EXIT_USAGE;
   };
 
+  /**
+   * A command that threw: a taken address is one line naming its flag ({@link #EXIT_ADDRESS_IN_USE}); validate's
+   * failure is Holdfast's own ({@link #EXIT_INTERNAL}: its verdicts are returned, never thrown); any other action's
+   * failure is {@link #EXIT_FAILURE}. The stack trace goes to the log at debug level only: the line says it all.
+   */
   private static final IExecutionExceptionHandler ACTION_FAILURE = (e, commandLine, parseResult) -> {
-    String summary = e.getMessage() == null ? e.getClass().getName() : e.getMessage();
-    LOG.error("command failed command={} error={}", commandLine.getCommandSpec().qualifiedName(), summary, e);
-    commandLine.getErr().println("holdfast: " + commandLine.getCommandName() + " failed: " + summary);
-    return EXIT_FAILURE;
+    PrintWriter err = commandLine.getErr();
+    String command = commandLine.getCommandName();
+    Throwable inUse = e;
+    for (int depth = 0; inUse != null && !(inUse instanceof AddressInUseException) && depth < 16; depth++) {
+      inUse = inUse.getCause();
+    }
+    if (inUse instanceof AddressInUseException taken) {
+      LOG.debug("command failed command={}", command, e);
+      err.println("holdfast: " + taken.getMessage() + "; stop what listens there or choose another "
+          + taken.flag().replace("-address", "-port"));
+      return EXIT_ADDRESS_IN_USE;
+    }
+    boolean internal = commandLine.getCommand() instanceof ValidateCommand;
+    LOG.error("command failed command={} error={}", commandLine.getCommandSpec().qualifiedName(), summary(e), e);
+    err.println("holdfast: " + command + " failed: " + (internal ? "internal error: " : "") + summary(e));
+    return internal ? EXIT_INTERNAL : EXIT_FAILURE;
   };
 
-  /** Not runnable on its own: without a subcommand picocli reports "Missing required subcommand". */
+  /** Run without a command: prints the usage to standard error and exits {@link #EXIT_USAGE}. */
   @Command(
       name = "holdfast",
       mixinStandardHelpOptions = true,
       versionProvider = VersionProvider.class,
+      subcommands = CommandLine.HelpCommand.class,
       description = "Envoy control plane for Kubernetes that keeps the data plane up when the API server"
-          + " goes away.")
-  static final class TopCommand {
+          + " goes away.",
+      footer = {"", "Run 'holdfast help COMMAND' or 'holdfast COMMAND --help' for a command's options.",
+          "Exit status: 0 success, 1 failure (validate: rejected), 2 usage error, 3 internal error,"
+              + " 4 an address serve listens on is in use."})
+  static final class TopCommand implements java.util.concurrent.Callable<Integer> {
+    @picocli.CommandLine.Spec
+    private picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      PrintWriter err = spec.commandLine().getErr();
+      spec.commandLine().usage(err);
+      err.flush();
+      return EXIT_USAGE;
+    }
+  }
+
+  /** {@code holdfast version}: what {@code --version} prints. */
+  @Command(name = "version", mixinStandardHelpOptions = true,
+      description = "Print the version, the git commit it was built from and when.")
+  static final class VersionCommand implements java.util.concurrent.Callable<Integer> {
+    @picocli.CommandLine.Spec
+    private picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      PrintWriter out = spec.commandLine().getOut();
+      for (String line : new VersionProvider().getVersion()) {
+        out.println(line);
+      }
+      out.flush();
+      return EXIT_OK;
+    }
   }
 
   static final class VersionProvider implements IVersionProvider {
     @Override
     public String[] getVersion() {
-      String version = HoldfastCli.class.getPackage().getImplementationVersion();
-      return new String[] {"holdfast " + (version == null ? "(development build)" : version)};
+      return new String[] {io.holdfast.server.BuildInfo.current().toString()};
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.holdfast.server.cli;
 
+import io.holdfast.api.ConfigLoader;
 import io.holdfast.server.source.ConfigFiles;
 import io.holdfast.server.source.ConfigPaths;
 import io.holdfast.server.source.FileProblem;
@@ -34,8 +35,11 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code holdfast validate PATH...}: the server's parser and validation over files, directories or standard
- * input, without a cluster or a server. Exit 0 when everything is accepted (warnings allowed), 1 when a resource
- * is rejected or a file cannot be read or parsed, 2 on usage errors (no path, a path that does not exist).
+ * input, without a cluster or a server. Exit codes, the highest that applies: 0 everything is accepted (warnings
+ * allowed), 1 a resource is rejected or a file cannot be read or parsed, 2 usage errors (no path, a path that does
+ * not exist) and a path with nothing to read (an empty directory, or YAML only in subdirectories without
+ * {@code -R}: a warning says so, and what there is is still validated), 3 an internal error (Holdfast failed, a
+ * bug: never reported as a rejection).
  */
 @Command(
     name = "validate",
@@ -43,8 +47,10 @@ import tools.jackson.databind.json.JsonMapper;
     sortOptions = false,
     usageHelpAutoWidth = true,
     description = {"Check gateway config files as the server would: same parser, same validation, same reasons.",
-        "Files are validated together, as one config directory (references across files resolve). Exit status:"
-            + " 0 all accepted (warnings allowed), 1 something rejected or unreadable, 2 usage error."})
+        "Files are validated together, as one config directory (references across files resolve).",
+        "Each problem is reported at the line of its field. Exit status: 0 all accepted (warnings allowed),"
+            + " 1 something rejected or unreadable, 2 usage error or a path with nothing to read,"
+            + " 3 internal error."})
 final class ValidateCommand implements Callable<Integer> {
   /** The file name standard input is reported under. */
   static final String STDIN_NAME = "<stdin>";
@@ -62,6 +68,11 @@ final class ValidateCommand implements Callable<Integer> {
   @Option(names = {"-R", "--recursive"},
       description = "Also read the subdirectories of directories (dot-directories skipped).")
   private boolean recursive;
+
+  @Option(names = "--ignore-unknown-kinds",
+      description = "Skip documents of kinds Holdfast does not read (Deployments, CRDs, ConfigMaps...: a GitOps"
+          + " directory) and list them as notes, instead of rejecting them as the server does.")
+  private boolean ignoreUnknownKinds;
 
   @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "text",
       description = "text (one line per problem) or json (every resource with its verdict, for CI)"
@@ -93,16 +104,17 @@ final class ValidateCommand implements Callable<Integer> {
     };
     io.holdfast.pipeline.PipelineSettings settings;
     try {
-      settings = pipeline.settings();
+      settings = pipeline.settings().withLimits(limits.limits(name -> "--" + name));
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }
-    ValidationReport report;
-    try {
-      report = new ConfigValidation(settings.withLimits(limits.limits(name -> "--" + name))).validate(read());
-    } catch (IllegalArgumentException e) {
-      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
-    }
+    List<String> emptyPaths = new ArrayList<>();
+    List<ConfigFiles> reads = read(emptyPaths);
+    ValidationReport report = new ConfigValidation(settings, ignoreUnknownKinds ? ConfigLoader.UnknownKinds.SKIP
+        : ConfigLoader.UnknownKinds.REJECT).validate(reads);
+    PrintWriter err = spec.commandLine().getErr();
+    emptyPaths.forEach(warning -> err.println("holdfast: warning: " + warning));
+    err.flush();
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
       out.println(JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build()
@@ -111,10 +123,15 @@ final class ValidateCommand implements Callable<Integer> {
       out.print(report.text());
     }
     out.flush();
-    return report.passed() ? HoldfastCli.EXIT_OK : HoldfastCli.EXIT_FAILURE;
+    return switch (report.verdict()) {
+      case INTERNAL_ERROR -> HoldfastCli.EXIT_INTERNAL;
+      case REJECTED -> emptyPaths.isEmpty() ? HoldfastCli.EXIT_FAILURE : HoldfastCli.EXIT_USAGE;
+      case PASSED -> emptyPaths.isEmpty() ? HoldfastCli.EXIT_OK : HoldfastCli.EXIT_USAGE;
+    };
   }
 
-  private List<ConfigFiles> read() {
+  /** Reads every path; a directory that gives nothing to read adds a warning saying why to {@code empty}. */
+  private List<ConfigFiles> read(List<String> empty) {
     List<ConfigFiles> reads = new ArrayList<>();
     boolean stdinRead = false;
     for (String arg : paths) {
@@ -128,12 +145,18 @@ final class ValidateCommand implements Callable<Integer> {
       }
       Path path = Path.of(arg);
       if (Files.isDirectory(path)) {
-        for (Path dir : directories(path)) {
+        boolean anything = false;
+        for (Path dir : directories(path, recursive)) {
           try {
-            reads.add(ConfigPaths.readDirectory(dir, Clock.systemUTC()));
+            ConfigFiles read = ConfigPaths.readDirectory(dir, Clock.systemUTC());
+            anything |= !read.contents().isEmpty() || !read.unreadable().isEmpty();
+            reads.add(read);
           } catch (IOException e) {
             throw new ParameterException(spec.commandLine(), "cannot read directory '" + dir + "': " + e);
           }
+        }
+        if (!anything) {
+          empty.add(nothingToRead(arg, path));
         }
       } else if (Files.isRegularFile(path) && Files.isReadable(path)) {
         reads.add(ConfigPaths.readFile(path, Clock.systemUTC()));
@@ -145,8 +168,30 @@ final class ValidateCommand implements Callable<Integer> {
     return reads;
   }
 
-  private List<Path> directories(Path top) {
-    if (!recursive) {
+  /** Why {@code path}, a directory, gave nothing to read: with a hint when its subdirectories hold config. */
+  private String nothingToRead(String arg, Path path) {
+    if (recursive) {
+      return "'" + arg + "' and its subdirectories have no *.yaml or *.yml files: nothing to validate there";
+    }
+    long below = directories(path, true).stream().filter(d -> !d.equals(path)).mapToLong(ValidateCommand::configFiles)
+        .sum();
+    return below == 0 ? "'" + arg + "' has no *.yaml or *.yml files: nothing to validate there"
+        : "'" + arg + "' has no *.yaml or *.yml files; its subdirectories have " + below
+            + " (read them with -R)";
+  }
+
+  /** How many files of {@code dir} serve --config-dir would read (by name: they are not opened). */
+  private static long configFiles(Path dir) {
+    try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+      return files.map(f -> f.getFileName().toString())
+          .filter(n -> !n.startsWith(".") && (n.endsWith(".yaml") || n.endsWith(".yml"))).count();
+    } catch (IOException e) {
+      return 0;
+    }
+  }
+
+  private List<Path> directories(Path top, boolean walk) {
+    if (!walk) {
       return List.of(top);
     }
     List<Path> found = new ArrayList<>();

@@ -38,7 +38,7 @@ final class XdsLimitOptions {
   private String maxNamesPerStream;
 
   @Option(names = "--xds-max-connection-age", paramLabel = "DURATION", defaultValue = "1h",
-      description = "After this (+-10%) an xDS connection is asked to reconnect; 0s for never"
+      description = "After this (+-10%%) an xDS connection is asked to reconnect; 0s for never"
           + " (default: ${DEFAULT-VALUE}).")
   private String maxConnectionAge;
 

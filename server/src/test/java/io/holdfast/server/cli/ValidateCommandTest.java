@@ -165,19 +165,19 @@ class ValidateCommandTest {
     int code = run("validate", file.toString());
 
     assertThat(code).isEqualTo(0);
-    assertThat(out.toString()).contains(file + ":8: Gateway/demo/lonely: warning: NoVirtualServices: spec: ")
+    assertThat(out.toString()).contains(file + ":11:1: Gateway/demo/lonely: warning: NoVirtualServices: spec: ")
         .contains("2 resources: 1 accepted, 1 with warnings, 0 rejected; 0 file errors");
   }
 
   @Test
-  void aRejectionIsReportedAtItsDocumentsLineWithTheStatusReasonAndExitCode1() throws IOException {
+  void aRejectionIsReportedAtItsFieldsOwnLineWithTheStatusReasonAndExitCode1() throws IOException {
     Path file = write("vs.yaml", UPSTREAM + "---\n" + MISSING_UPSTREAM_VS);
 
     int code = run("validate", file.toString());
 
     assertThat(code).isEqualTo(1);
-    // "---" is line 7, the comment line 8: the document's first content line is 9.
-    assertThat(out.toString()).contains(file + ":9: VirtualService/demo/broken: UpstreamNotFound: "
+    // "---" is line 7, the document starts at 9; "route: {upstream: nowhere}" is line 16, the key at column 15.
+    assertThat(out.toString()).contains(file + ":16:15: VirtualService/demo/broken: UpstreamNotFound: "
         + "spec.routes[0].route.upstream: ");
     assertThat(out.toString()).contains("1 rejected");
   }
@@ -203,6 +203,15 @@ class ValidateCommandTest {
     assertThat(problem.get("field").asString()).isEqualTo("spec.routes[0].route.upstream");
     assertThat(problem.get("reason").asString()).isEqualTo("UpstreamNotFound");
     assertThat(problem.get("message").asString()).contains("nowhere");
+    // The one problem shape (ReportedProblem): self-contained, at the field's own line and column.
+    assertThat(problem.propertyNames()).containsExactly("severity", "reason", "message", "field", "group", "kind",
+        "namespace", "name", "file", "line", "column");
+    assertThat(problem.get("file").asString()).isEqualTo(file.toString());
+    assertThat(problem.get("line").asInt()).isEqualTo(16);
+    assertThat(problem.get("column").asInt()).isEqualTo(15);
+    assertThat(problem.get("kind").asString()).isEqualTo("VirtualService");
+    assertThat(problem.get("group").asString()).isEqualTo("gateway.holdfast.io");
+    assertThat(doc.get("verdict").asString()).isEqualTo("REJECTED");
     assertThat(find(doc, "lonely").get("problems").get(0).get("severity").asString()).isEqualTo("WARNING");
     assertThat(find(doc, "echo").get("state").asString()).isEqualTo("ACCEPTED");
     assertThat(find(doc, "echo").get("problems")).isEmpty();
@@ -224,7 +233,7 @@ class ValidateCommandTest {
     before.write(out.toString());
     assertThat(run("validate", "-")).isEqualTo(1);
     assertThat(out.toString().substring(before.toString().length()))
-        .contains("<stdin>:2: VirtualService/demo/broken: UpstreamNotFound: ");
+        .contains("<stdin>:9:15: VirtualService/demo/broken: UpstreamNotFound: ");
   }
 
   /** Standard input was read whole; it is held to the files' 8 MiB, before anything parses it. */
@@ -266,7 +275,7 @@ class ValidateCommandTest {
 
     out.getBuffer().setLength(0);
     assertThat(run("validate", "--recursive", dir.toString())).isEqualTo(1);
-    assertThat(out.toString()).contains(dir.resolve("sub").resolve("hidden.yaml") + ":2: VirtualService/demo/broken: ")
+    assertThat(out.toString()).contains(dir.resolve("sub").resolve("hidden.yaml") + ":9:15: VirtualService/demo/broken: ")
         .contains("3 resources: 2 accepted, 0 with warnings, 1 rejected; 1 file error");
   }
 
@@ -306,6 +315,142 @@ class ValidateCommandTest {
 
     assertThat(code).isEqualTo(HoldfastCli.EXIT_USAGE);
     assertThat(err.toString()).contains("absent.yaml");
+  }
+
+  /** Issue 26: an unknown field is reported at its own line, not at its document's start. */
+  @Test
+  void anUnknownFieldIsReportedAtItsOwnLineInTextAndJson() throws IOException {
+    Path file = write("typo.yaml", UPSTREAM + "---\n" + GOOD_VS.replace("route: {upstream: echo}",
+        "route: {upstream: echo}\n    - match: {prefx: /b}\n      route: {upstream: echo}"));
+
+    assertThat(run("validate", file.toString())).isEqualTo(1);
+    // The document starts at line 8; the second route's "prefx" is on line 16, column 15.
+    assertThat(out.toString()).contains(file + ":16:15: VirtualService/demo/web: UnknownField: "
+        + "spec.routes[1].match.prefx: unknown field");
+
+    out.getBuffer().setLength(0);
+    assertThat(run("validate", "-o", "json", file.toString())).isEqualTo(1);
+    JsonNode problems = find(JsonMapper.builder().build().readTree(out.toString()), "web").get("problems");
+    assertThat(problems).anySatisfy(p -> {
+      assertThat(p.get("field").asString()).isEqualTo("spec.routes[1].match.prefx");
+      assertThat(p.get("line").asInt()).isEqualTo(16);
+    });
+  }
+
+  /** Issue 26: an empty directory gave "0 resources" and exit 0. */
+  @Test
+  void aDirectoryWithNothingToReadIsAWarningAndExitCode2() throws IOException {
+    Path empty = Files.createDirectories(tmp.resolve("empty"));
+
+    assertThat(run("validate", empty.toString())).isEqualTo(HoldfastCli.EXIT_USAGE);
+    assertThat(err.toString()).contains("warning: '" + empty + "' has no *.yaml or *.yml files: nothing to"
+        + " validate there");
+
+    err.getBuffer().setLength(0);
+    assertThat(run("validate", "-R", empty.toString())).isEqualTo(HoldfastCli.EXIT_USAGE);
+    assertThat(err.toString()).contains("'" + empty + "' and its subdirectories have no *.yaml or *.yml files");
+  }
+
+  /** Issue 26: YAML only in subdirectories, without -R, gave "0 resources" and exit 0. */
+  @Test
+  void yamlOnlyInSubdirectoriesWithoutRecursiveIsAWarningThatSuggestsR() throws IOException {
+    Path dir = tmp.resolve("gitops");
+    write("gitops/apps/upstream.yaml", UPSTREAM);
+    write("gitops/apps/vs.yml", GOOD_VS);
+    write("gitops/README.md", "not config");
+
+    assertThat(run("validate", dir.toString())).isEqualTo(HoldfastCli.EXIT_USAGE);
+    assertThat(err.toString()).contains("warning: '" + dir + "' has no *.yaml or *.yml files; its subdirectories"
+        + " have 2 (read them with -R)");
+
+    err.getBuffer().setLength(0);
+    out.getBuffer().setLength(0);
+    assertThat(run("validate", "-R", dir.toString())).isZero();
+    assertThat(err.toString()).isEmpty();
+    assertThat(out.toString()).contains("2 resources: 2 accepted");
+  }
+
+  private static final String DEPLOYMENT = """
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: {name: echo, namespace: demo}
+      spec: {replicas: 1}
+      """;
+  private static final String CRD = """
+      apiVersion: apiextensions.k8s.io/v1
+      kind: CustomResourceDefinition
+      metadata: {name: upstreams.gateway.holdfast.io}
+      spec: {group: gateway.holdfast.io}
+      """;
+
+  /** Issue 26: any Deployment or CRD in a GitOps directory failed the run. */
+  @Test
+  void ignoreUnknownKindsSkipsWhatHoldfastDoesNotReadAndListsItAsNotes() throws IOException {
+    Path dir = tmp.resolve("repo");
+    write("repo/app.yaml", DEPLOYMENT + "---\n" + UPSTREAM + "---\n" + GOOD_VS);
+    write("repo/crds.yaml", CRD);
+
+    assertThat(run("validate", dir.toString())).as("as the server judges them").isEqualTo(1);
+    assertThat(out.toString()).contains("UnsupportedKind")
+        .contains("hint: 2 documents are of a kind Holdfast does not read (apps/v1 Deployment,"
+            + " apiextensions.k8s.io/v1 CustomResourceDefinition); pass --ignore-unknown-kinds to skip them");
+
+    out.getBuffer().setLength(0);
+    assertThat(run("validate", "--ignore-unknown-kinds", dir.toString())).isZero();
+    assertThat(out.toString())
+        .contains(dir.resolve("app.yaml") + ":1:1: note: skipped: apps/v1 Deployment is not a kind Holdfast reads")
+        .contains(dir.resolve("crds.yaml") + ":1:1: note: skipped: apiextensions.k8s.io/v1 CustomResourceDefinition")
+        .contains("2 resources: 2 accepted, 0 with warnings, 0 rejected; 0 file errors; 2 skipped")
+        .doesNotContain("hint:").doesNotContain("UnsupportedKind");
+
+    out.getBuffer().setLength(0);
+    assertThat(run("validate", "--ignore-unknown-kinds", "-o", "json", dir.toString())).isZero();
+    JsonNode skipped = JsonMapper.builder().build().readTree(out.toString()).get("skipped");
+    assertThat(skipped).hasSize(2);
+    assertThat(skipped.get(0).get("severity").asString()).isEqualTo("NOTE");
+    assertThat(skipped.get(0).get("reason").asString()).isEqualTo("SkippedKind");
+    assertThat(skipped.get(0).get("kind").asString()).isEqualTo("Deployment");
+    assertThat(skipped.get(0).get("group").asString()).isEqualTo("apps");
+  }
+
+  /** A typo in Holdfast's own group is not an unknown kind: it is still rejected with the flag. */
+  @Test
+  void ignoreUnknownKindsStillRejectsAnUnknownKindInHoldfastsGroup() throws IOException {
+    Path file = write("typo.yaml", UPSTREAM.replace("kind: Upstream", "kind: Upstreem"));
+
+    assertThat(run("validate", "--ignore-unknown-kinds", file.toString())).isEqualTo(1);
+    assertThat(out.toString()).contains(file + ":2:1: Upstreem/demo/echo: UnsupportedKind: kind: ");
+  }
+
+  /** Issue 26: a crash and a rejection both exited 1. */
+  @Test
+  void anInternalErrorExitsWith3InOneLine() {
+    int code = new HoldfastCli(settings -> {
+      throw new AssertionError("validate must not serve");
+    }).execute(() -> {
+      throw new IllegalStateException("boom");
+    }, new PrintWriter(out), new PrintWriter(err), "validate", "-");
+
+    assertThat(code).isEqualTo(HoldfastCli.EXIT_INTERNAL);
+    assertThat(err.toString()).isEqualTo("holdfast: validate failed: internal error: boom"
+        + System.lineSeparator());
+  }
+
+  /** An Error picocli does not handle is one line too: a fatal one exits 70 (as the workers' do), others 3. */
+  @Test
+  void anErrorIsOneLineWithTheFatalOrInternalCode() {
+    int fatal = new HoldfastCli(settings -> 0).execute(() -> {
+      throw new StackOverflowError("deep");
+    }, new PrintWriter(out), new PrintWriter(err), "validate", "-");
+    assertThat(fatal).isEqualTo(io.holdfast.common.WorkerFailures.FATAL_EXIT_STATUS);
+    assertThat(err.toString()).isEqualTo("holdfast: fatal error: deep" + System.lineSeparator());
+
+    err.getBuffer().setLength(0);
+    int internal = new HoldfastCli(settings -> 0).execute(() -> {
+      throw new AssertionError("broken invariant");
+    }, new PrintWriter(out), new PrintWriter(err), "validate", "-");
+    assertThat(internal).isEqualTo(HoldfastCli.EXIT_INTERNAL);
+    assertThat(err.toString()).contains("internal error: broken invariant").doesNotContain("\tat ");
   }
 
   private static JsonNode find(JsonNode doc, String name) {

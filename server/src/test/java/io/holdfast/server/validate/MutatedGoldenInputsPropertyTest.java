@@ -152,7 +152,7 @@ class MutatedGoldenInputsPropertyTest {
   private static Map<ResourceKey, String> verdicts(ValidationReport report) {
     Map<ResourceKey, String> out = new TreeMap<>();
     report.resources().forEach(r -> out.putIfAbsent(r.key(), r.state() + " "
-        + r.problems().stream().map(ValidationReport.Item::reason).toList()));
+        + r.problems().stream().map(io.holdfast.pipeline.ReportedProblem::reason).toList()));
     return out;
   }
 

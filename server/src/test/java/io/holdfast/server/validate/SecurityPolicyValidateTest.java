@@ -2,6 +2,7 @@ package io.holdfast.server.validate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.holdfast.pipeline.ReportedProblem;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.frontend.holdfast.ResourceStatus;
 import io.holdfast.server.source.ConfigPaths;
@@ -65,6 +66,6 @@ class SecurityPolicyValidateTest {
 
   private static List<String> reasons(ValidationReport report, String name) {
     return report.resources().stream().filter(r -> r.key().equals(policy(name))).findFirst().orElseThrow()
-        .problems().stream().map(ValidationReport.Item::reason).toList();
+        .problems().stream().map(ReportedProblem::reason).toList();
   }
 }

@@ -137,7 +137,7 @@ class ValidateMatchesServerTest {
         "(DuplicateDomain)", "(DuplicateListener)", "(NoVirtualServices)", "(KeyMismatch)", "(SecretNotFound)");
     assertThat(validated.get(io.holdfast.api.ResourceKey.virtualService("demo", "tls-good"))).startsWith("ACCEPTED");
     assertThat(report.fileErrors()).singleElement().satisfies(e -> {
-      assertThat(e.file()).endsWith("malformed.yaml");
+      assertThat(e.at().orElseThrow().file()).endsWith("malformed.yaml");
       assertThat(e.message()).startsWith("invalid YAML: ");
     });
     assertThat(report.passed()).isFalse();
