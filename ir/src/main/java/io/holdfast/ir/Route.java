@@ -11,9 +11,10 @@ import java.util.Optional;
  * @param name    unique within its virtual host; shown in Envoy's stats and NACKs
  * @param headers applied whatever the action (response headers reach redirects and direct responses too)
  * @param cors    answers CORS preflights and decorates responses, whatever the action
+ * @param traffic rate limits, compression, CSRF protection and body limit ({@link RouteTraffic#NONE}: none)
  */
 public record Route(Origin origin, String name, RouteMatch match, RouteAction action, HeaderMutation headers,
-    Optional<Cors> cors) {
+    Optional<Cors> cors, RouteTraffic traffic) {
 
   public Route {
     Objects.requireNonNull(origin, "origin");
@@ -22,6 +23,13 @@ public record Route(Origin origin, String name, RouteMatch match, RouteAction ac
     Objects.requireNonNull(action, "action");
     Objects.requireNonNull(headers, "headers");
     Objects.requireNonNull(cors, "cors");
+    Objects.requireNonNull(traffic, "traffic");
+  }
+
+  /** A route without traffic policies. */
+  public Route(Origin origin, String name, RouteMatch match, RouteAction action, HeaderMutation headers,
+      Optional<Cors> cors) {
+    this(origin, name, match, action, headers, cors, RouteTraffic.NONE);
   }
 
   /** A route without header mutations or CORS. */

@@ -204,7 +204,8 @@ final class GatewayIr {
         ResourceKey owner = route.origin().object();
         String name = owner.namespace() + "/" + owner.name() + "/" + route.name();
         names.add(name);
-        route = new Route(route.origin(), name, route.match(), route.action(), route.headers(), route.cors());
+        route = new Route(route.origin(), name, route.match(), route.action(), route.headers(), route.cors(),
+            route.traffic());
       }
       routes.add(route);
     }
