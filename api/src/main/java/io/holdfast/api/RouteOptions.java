@@ -16,11 +16,21 @@ import java.util.Optional;
  * @param idleTimeout       how long the stream may stay without activity
  * @param maxStreamDuration how long the stream may last at all (also the deadline gRPC clients apply)
  * @param hashPolicies      what RING_HASH upstreams hash on to pick an endpoint, evaluated in order
+ * @param traffic           rate limits, compression, CSRF and body limit ({@link TrafficOptions.Route#NONE})
  */
 public record RouteOptions(Optional<HeaderManipulation> headerManipulation, Optional<String> hostRewrite,
     boolean autoHostRewrite, Optional<RegexRewrite> regexRewrite, Optional<Cors> cors,
     Optional<Duration> idleTimeout, Optional<Duration> maxStreamDuration, Optional<Faults> faults,
-    List<HashPolicy> hashPolicies, Optional<Mirror> mirror) {
+    List<HashPolicy> hashPolicies, Optional<Mirror> mirror, TrafficOptions.Route traffic) {
+
+  /** Without traffic options. */
+  public RouteOptions(Optional<HeaderManipulation> headerManipulation, Optional<String> hostRewrite,
+      boolean autoHostRewrite, Optional<RegexRewrite> regexRewrite, Optional<Cors> cors,
+      Optional<Duration> idleTimeout, Optional<Duration> maxStreamDuration, Optional<Faults> faults,
+      List<HashPolicy> hashPolicies, Optional<Mirror> mirror) {
+    this(headerManipulation, hostRewrite, autoHostRewrite, regexRewrite, cors, idleTimeout, maxStreamDuration,
+        faults, hashPolicies, mirror, TrafficOptions.Route.NONE);
+  }
 
   public static final RouteOptions NONE = new RouteOptions(Optional.empty(), Optional.empty(), false,
       Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), List.of(),
@@ -36,6 +46,7 @@ public record RouteOptions(Optional<HeaderManipulation> headerManipulation, Opti
     Objects.requireNonNull(faults, "faults");
     hashPolicies = List.copyOf(hashPolicies);
     Objects.requireNonNull(mirror, "mirror");
+    Objects.requireNonNull(traffic, "traffic");
   }
 
   /** Headers to add to and remove from requests (before forwarding) and responses (before answering). */

@@ -13,9 +13,11 @@ import java.util.Set;
  */
 final class RouteOptionsParser {
 
-  private static final Set<String> OPTIONS = Set.of("headerManipulation", "hostRewrite", "autoHostRewrite",
-      "regexRewrite", "cors", "idleTimeout", "maxStreamDuration", "faults", "hashPolicies", "mirror");
-  private static final Set<String> VIRTUAL_HOST_OPTIONS = Set.of("headerManipulation", "cors", "retries");
+  private static final Set<String> OPTIONS = union(Set.of("headerManipulation", "hostRewrite", "autoHostRewrite",
+      "regexRewrite", "cors", "idleTimeout", "maxStreamDuration", "faults", "hashPolicies", "mirror"),
+      TrafficOptionsParser.ROUTE_FIELDS);
+  private static final Set<String> VIRTUAL_HOST_OPTIONS = union(Set.of("headerManipulation", "cors", "retries"),
+      TrafficOptionsParser.ROUTE_FIELDS);
   private static final Set<String> HEADERS = Set.of("requestHeadersToAdd", "requestHeadersToRemove",
       "responseHeadersToAdd", "responseHeadersToRemove");
   private static final Set<String> HEADER_VALUE = Set.of("name", "value", "append");
@@ -34,6 +36,12 @@ final class RouteOptionsParser {
   private static final double ALL = 100;
 
   private RouteOptionsParser() {
+  }
+
+  private static Set<String> union(Set<String> a, Set<String> b) {
+    java.util.Set<String> both = new java.util.HashSet<>(a);
+    both.addAll(b);
+    return Set.copyOf(both);
   }
 
   /** The route's {@code options}, {@link RouteOptions#NONE} if absent, empty on any problem. */
@@ -58,11 +66,12 @@ final class RouteOptionsParser {
               RouteOptionsParser::hashPolicy))
           : Optional.of(List.of());
       Optional<RouteOptions.Mirror> mirror = fields.object("mirror", MIRROR).flatMap(RouteOptionsParser::mirror);
-      if (fields.problems().size() != before || hashPolicies.isEmpty()) {
+      Optional<TrafficOptions.Route> traffic = TrafficOptionsParser.route(fields);
+      if (fields.problems().size() != before || hashPolicies.isEmpty() || traffic.isEmpty()) {
         return Optional.empty();
       }
       return Optional.of(new RouteOptions(headers, hostRewrite, autoHostRewrite, regexRewrite, cors, idleTimeout,
-          maxStreamDuration, faults, hashPolicies.get(), mirror));
+          maxStreamDuration, faults, hashPolicies.get(), mirror, traffic.get()));
     });
   }
 
@@ -78,10 +87,11 @@ final class RouteOptionsParser {
       Optional<RouteOptions.Cors> cors = fields.object("cors", CORS).flatMap(RouteOptionsParser::cors);
       Optional<RetryPolicy> retries = fields.object("retries", VirtualServiceSpecParser.RETRIES)
           .flatMap(VirtualServiceSpecParser::retries);
-      if (fields.problems().size() != before) {
+      Optional<TrafficOptions.Route> traffic = TrafficOptionsParser.route(fields);
+      if (fields.problems().size() != before || traffic.isEmpty()) {
         return Optional.empty();
       }
-      return Optional.of(new VirtualHostOptions(headers, cors, retries));
+      return Optional.of(new VirtualHostOptions(headers, cors, retries, traffic.get()));
     });
   }
 

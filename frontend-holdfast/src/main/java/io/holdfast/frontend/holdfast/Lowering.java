@@ -277,7 +277,8 @@ final class Lowering {
       out.add(new io.holdfast.ir.Route(owner.at("spec.routes[" + i + "]"), unique, match(effective),
           action(route, defaults, frame.namespace, clusterKeys),
           LoweringOptions.headers(defaults.headerManipulation(), route.options().headerManipulation()),
-          route.options().cors().or(() -> defaults.cors()).map(LoweringOptions::cors)));
+          route.options().cors().or(() -> defaults.cors()).map(LoweringOptions::cors),
+          TrafficLowering.route(route.options().traffic(), defaults.traffic())));
     }
   }
 

@@ -83,6 +83,7 @@ class GoldenTest {
           .add(HTTPFault.getDescriptor())
           .add(UpstreamTlsContext.getDescriptor())
           .add(DownstreamTlsContext.getDescriptor())
+          .add(TrafficTypes.DESCRIPTORS)
           .build());
   private static final JsonMapper JSON = JsonMapper.builder().build();
   /** Certificate validity is judged at this fixed instant, so committed test certificates never age out of a case. */
