@@ -100,7 +100,7 @@ public final class TrafficChecks {
       if (local.tokensPerFill().isPresent() && perFill <= 0) {
         out.add(new Problem(field + ".tokensPerFill", TrafficReasons.ZERO_RATE, "tokensPerFill " + perFill
             + " never refills the bucket; give at least 1"));
-      } else if (perFill > MAX_TOKENS) {
+      } else if (local.tokensPerFill().isPresent() && perFill > MAX_TOKENS) {
         out.add(new Problem(field + ".tokensPerFill", TrafficReasons.INVALID_RATE_LIMIT, "at most " + MAX_TOKENS));
       }
       if (local.fillInterval().compareTo(MIN_FILL_INTERVAL) < 0) {
