@@ -32,6 +32,11 @@ public record Route(Origin origin, String name, RouteMatch match, RouteAction ac
     this(origin, name, match, action, headers, cors, RouteTraffic.NONE);
   }
 
+  /** The same route with other traffic policies (a policy attached from outside the route). */
+  public Route withTraffic(RouteTraffic newTraffic) {
+    return new Route(origin, name, match, action, headers, cors, newTraffic);
+  }
+
   /** A route without header mutations or CORS. */
   public Route(Origin origin, String name, RouteMatch match, RouteAction action) {
     this(origin, name, match, action, HeaderMutation.NONE, Optional.empty());

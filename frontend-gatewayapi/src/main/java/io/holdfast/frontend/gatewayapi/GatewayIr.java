@@ -52,11 +52,18 @@ final class GatewayIr {
       new TreeMap<>();
 
   private final IrBuilder builder;
+  private final TrafficPolicies policies;
 
   /** @param builder asked which client targets an older object of another front end already holds */
   GatewayIr(Map<ResourceKey, OwnGateway> gateways, IrBuilder builder) {
+    this(gateways, builder, TrafficPolicies.NONE);
+  }
+
+  /** @param policies the traffic policies attached to the Gateways, their listeners and routes */
+  GatewayIr(Map<ResourceKey, OwnGateway> gateways, IrBuilder builder, TrafficPolicies policies) {
     this.gateways = gateways;
     this.builder = builder;
+    this.policies = policies;
   }
 
   void attach(ResourceKey gateway, Attached at, ResourceKey route, List<RankedRoute> routes) {
@@ -141,16 +148,16 @@ final class GatewayIr {
           for (ListenerState listener : onPort) {
             chains.add(new Listener.FilterChain.Http(Origin.of(gateway.key()).at(listener.field()), listener.name,
                 new ChainMatch(listener.hostname.map(List::of).orElse(List.of())), listener.tls,
-                hosts(gateway.key(), List.of(listener))));
+                hosts(gateway.key(), List.of(listener)), policies.chain(gateway.key(), List.of(listener))));
           }
         } else {
           chains.add(new Listener.FilterChain.Http(Origin.of(gateway.key()).at(first.field()), "http",
-              ChainMatch.ANY, Optional.empty(), hosts(gateway.key(), onPort)));
+              ChainMatch.ANY, Optional.empty(), hosts(gateway.key(), onPort), policies.chain(gateway.key(), onPort)));
         }
         // A Gateway API Gateway is served by the proxy that authenticates as its namespace/name.
         SortedSet<String> proxyNames = new TreeSet<>(Set.of(gateway.key().namespace() + "/" + gateway.key().name()));
         out.add(new Listener.Socket(Origin.of(gateway.key()).at(first.field()), ADDRESS, first.port, chains,
-            proxyNames));
+            proxyNames, policies.socket(gateway.key(), onPort)));
         for (Listener.FilterChain chain : chains) {
           if (!(chain instanceof Listener.FilterChain.Http http)) {
             continue;
@@ -178,7 +185,7 @@ final class GatewayIr {
         routes.values().forEach(ranked::addAll);
         ranked.sort(RankedRoute.ORDER);
         hosts.add(new VirtualHost(Origin.of(gateway).at(listener.field()), domains(hostname, listener.port),
-            uniquelyNamed(ranked)));
+            uniquelyNamed(ranked).stream().map(route -> policies.route(route, gateway, listener)).toList()));
       });
     }
     return hosts;

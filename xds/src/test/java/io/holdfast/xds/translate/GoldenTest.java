@@ -132,7 +132,7 @@ class GoldenTest {
     ObjectNode statuses = root.putObject("statuses");
     result.statuses().forEach((key, status) -> statuses.put(key.toString(), describe(status)));
     built.statuses().forEach((key, status) -> {
-      if (key.group().equals(GatewayApiFrontEnd.GROUP)) {
+      if (key.group().equals(GatewayApiFrontEnd.GROUP) || io.holdfast.api.PolicyKinds.ALL.contains(key.kind())) {
         statuses.set(key.toString(), describe(status));
       }
     });
