@@ -32,6 +32,8 @@ public final class TrafficReasons {
   public static final String ACCESS_LOG_UPSTREAM_NOT_FOUND = "AccessLogUpstreamNotFound";
   /** The rate-limit service's Upstream does not exist. */
   public static final String RATE_LIMIT_SERVICE_NOT_FOUND = "RateLimitServiceNotFound";
+  /** An access log service or rate-limit service Upstream without {@code http2: true}: gRPC needs HTTP/2. */
+  public static final String GRPC_SERVICE_WITHOUT_HTTP2 = "GrpcServiceWithoutHttp2";
   /** Routes send rate-limit descriptors, but their Gateway names no rate-limit service (a warning). */
   public static final String RATE_LIMIT_SERVICE_MISSING = "RateLimitServiceMissing";
   /** An empty rate-limit domain or a timeout that is not positive. */

@@ -8,7 +8,9 @@ import io.holdfast.api.TrafficChecks;
 import io.holdfast.api.TrafficOptions;
 import io.holdfast.api.TrafficReasons;
 import io.holdfast.api.VirtualService;
+import io.holdfast.api.Upstream;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Rules of traffic options on the Holdfast kinds: a Gateway's {@code spec.options} and the traffic fields of
@@ -28,8 +30,12 @@ final class TrafficRules {
     report(TrafficChecks.route(traffic, at), sink);
   }
 
-  /** Each Upstream the Gateway's options name must exist, be accepted and be one it may reference. */
-  static void checkReferences(Gateway gateway, Ledger ledger, Consent consent) {
+  /**
+   * Each Upstream the Gateway's options name must exist, be accepted and be one it may reference; one that does
+   * not speak HTTP/2 gets a warning, since these services are gRPC.
+   */
+  static void checkReferences(Gateway gateway, Map<ResourceKey, Upstream> upstreams, Ledger ledger,
+      Consent consent) {
     String namespace = gateway.metadata().namespace();
     for (TrafficChecks.UpstreamUse use : TrafficChecks.upstreams(gateway.options(), "spec.options")) {
       if (!Syntax.isObjectName(use.upstream().name())
@@ -46,6 +52,9 @@ final class TrafficRules {
         ledger.error(gateway.key(), use.field(), use.notFoundReason(), target + " does not exist");
       } else if (ledger.isRejected(target)) {
         ledger.error(gateway.key(), use.field(), Reasons.UPSTREAM_REJECTED, target + " is rejected; see its status");
+      } else if (upstreams.containsKey(target) && !upstreams.get(target).http2()) {
+        ledger.warn(gateway.key(), use.field(), TrafficReasons.GRPC_SERVICE_WITHOUT_HTTP2, target + " does not set"
+            + " http2: true, but this service speaks gRPC, which needs HTTP/2; Envoy's calls to it will fail");
       }
     }
   }
@@ -68,6 +77,24 @@ final class TrafficRules {
                 + " are not limited by them");
         return;
       }
+    }
+  }
+
+  /**
+   * Traffic options are left out of proxyless gRPC clients' config (they have none of these filters and would
+   * reject a route naming one): one warning per option given.
+   */
+  static void warnGrpc(TrafficOptions.Route traffic, String at, String domain, Ledger.Sink sink) {
+    List<String> given = new java.util.ArrayList<>();
+    if (traffic.localRateLimit().isPresent() || traffic.rateLimits().isPresent()) {
+      given.add("rateLimit");
+    }
+    traffic.compression().ifPresent(c -> given.add("compression"));
+    traffic.csrf().ifPresent(c -> given.add("csrf"));
+    traffic.maxRequestBodyBytes().ifPresent(b -> given.add("maxRequestBodyBytes"));
+    for (String field : given) {
+      sink.warn(at + "." + field, Reasons.GRPC_IGNORED_OPTION, "gRPC clients of " + domain + " have no filter for"
+          + " it and would reject routes naming one: it is left out of their config");
     }
   }
 

@@ -167,7 +167,7 @@ public final class Validator {
       GatewayRules.check(g, ledger.sink(g.key()));
       AddressRules.listenerPort(g.port(), ledger.sink(g.key()), policy);
       TrafficRules.checkGateway(g, ledger.sink(g.key()));
-      TrafficRules.checkReferences(g, ledger, consent);
+      TrafficRules.checkReferences(g, upstreamsByKey, ledger, consent);
     }));
     for (TcpGateway tcp : tcpGateways) {
       guarded(ledger, tcp.key(), () -> {

@@ -34,7 +34,12 @@ class TrafficRulesTest {
   private static final ResourceKey GW = ResourceKey.gateway("default", "gw");
 
   private static GatewayConfig config(String vsOptions, String routeOptions, String gatewayOptions) {
-    return TestManifests.config(TestManifests.upstream("up", 9101), TestManifests.upstream("als", 9102), """
+    return TestManifests.config(TestManifests.upstream("up", 9101), """
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: als}
+        spec: {static: {hosts: [{address: 127.0.0.1, port: 9102}]}, http2: true}
+        """, """
         apiVersion: gateway.holdfast.io/v1
         kind: Upstream
         metadata: {name: broken}
@@ -159,6 +164,32 @@ class TrafficRulesTest {
         {accessLogs: [{stdout: {}, format: {text: '[%START_TIME(%Y/%m/%dT%H:%M:%S%z %s)%] %REQ(X-FORWARDED-FOR):64%\
          100%% %RESPONSE_CODE% %DYNAMIC_METADATA(envoy.filters.http.jwt_authn:auth0:sub)%'}}]}"""));
     assertThat(result.status(GW).state()).isEqualTo(State.ACCEPTED);
+  }
+
+  @Test
+  void aLogServiceWithoutHttp2IsWarnedAbout() {
+    ValidationResult result = new Validator().validate(config("{}", "{}",
+        "{accessLogs: [{grpc: {upstream: up, logName: edge}}]}"));
+    assertThat(result.status(GW).state()).isEqualTo(State.WARNING);
+    assertThat(result.status(GW).problems()).extracting(Problem::field, Problem::reason).containsExactly(
+        tuple("spec.options.accessLogs[0].grpc.upstream", TrafficReasons.GRPC_SERVICE_WITHOUT_HTTP2));
+  }
+
+  @Test
+  void trafficOptionsOnAGrpcDomainAreWarnedAboutForGrpcClients() {
+    GatewayConfig config = TestManifests.config(TestManifests.upstream("up", 9101), """
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: web}
+        spec:
+          domains: [api.web.test]
+          options: {csrf: {}}
+          routes: [{match: {prefix: /}, route: {upstream: up}, options: {compression: [gzip]}}]
+        """);
+    ValidationResult result = new Validator().validate(config);
+    assertThat(result.status(VS).problems()).extracting(Problem::field, Problem::reason).contains(
+        tuple("spec.options.csrf", Reasons.GRPC_IGNORED_OPTION),
+        tuple("spec.routes[0].options.compression", Reasons.GRPC_IGNORED_OPTION));
   }
 
   @Test
