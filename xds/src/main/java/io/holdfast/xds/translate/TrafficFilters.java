@@ -38,7 +38,7 @@ import java.util.Set;
 /**
  * The traffic filters of {@link RouteTraffic}: local rate limit, global rate limit, CSRF and buffer (between the
  * authorisation filters and fault injection), and one compressor per algorithm (after fault injection, next to the
- * Router: it compresses what the upstream sends, and an injected abort is answered before it). Each is in the
+ * Router: it compresses what the upstream sends; a reply the fault filter makes itself never passes through it). Each is in the
  * connection manager only when a route of the chain uses it, and there {@code disabled}: a route enables it with
  * its own per-route config under the filter's name (Envoy enables a default-disabled filter on a route that has a
  * per-filter config for it). A route's output therefore depends on the route alone, and routes without the policy
