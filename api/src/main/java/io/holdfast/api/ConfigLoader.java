@@ -195,8 +195,9 @@ public final class ConfigLoader {
 
   /**
    * A document of another config API, carried as it is for that API's front end: any kind of the Gateway API's
-   * group, and core Namespaces (whose labels Gateway listeners select routes by). Empty for everything else,
-   * Holdfast's kinds included, except its Gateway API policy kind ({@link SecurityPolicySpec}). A document without a name is left to the Holdfast parser, which reports it.
+   * group, Holdfast's policy kinds for it ({@link PolicyKinds}), and core Namespaces (whose labels Gateway
+   * listeners select routes by). Empty for everything else,
+   * Holdfast's kinds included. A document without a name is left to the Holdfast parser, which reports it.
    */
   static Optional<ApiObject> foreignObject(JsonNode tree) {
     if (!(tree instanceof tools.jackson.databind.node.ObjectNode object)) {
@@ -207,7 +208,7 @@ public final class ConfigLoader {
     String name = object.path("metadata").path("name").asString("");
     boolean gatewayApi = apiVersion.startsWith(GATEWAY_API_GROUP + "/");
     boolean namespace = apiVersion.equals("v1") && kind.equals("Namespace");
-    boolean policy = SecurityPolicySpec.is(apiVersion, kind);
+    boolean policy = PolicyKinds.isPolicy(apiVersion, kind);
     if (!(gatewayApi || namespace || policy) || kind.isEmpty() || name.isEmpty()) {
       return Optional.empty();
     }
@@ -215,7 +216,7 @@ public final class ConfigLoader {
     boolean clusterScoped = namespace || kind.equals("GatewayClass");
     String ns = clusterScoped ? "" : object.path("metadata").path("namespace").asString(Metadata.DEFAULT_NAMESPACE);
     long generation = object.path("metadata").path("generation").asLong(1);
-    String group = gatewayApi ? GATEWAY_API_GROUP : policy ? HoldfastKinds.GROUP : ResourceKey.CORE_GROUP;
+    String group = gatewayApi ? GATEWAY_API_GROUP : policy ? PolicyKinds.GROUP : ResourceKey.CORE_GROUP;
     return Optional.of(new ApiObject(new ResourceKey(group, kind, ns, name), generation, object));
   }
 }

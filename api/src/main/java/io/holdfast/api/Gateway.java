@@ -11,9 +11,10 @@ import java.util.Objects;
  * @param ssl         an HTTPS gateway: it terminates TLS, and serves each selected VirtualService with the
  *                    certificate of its {@code sslConfig}
  * @param proxyNames  the proxies that serve this gateway ({@link ProxyNames}); default {@code [gateway-proxy]}
+ * @param options     connection settings and access logs ({@code spec.options}; {@link TrafficOptions.Listener#NONE})
  */
 public record Gateway(Metadata metadata, String bindAddress, int port, VirtualServiceSelection selection,
-    boolean ssl, List<String> proxyNames) implements GatewayResource {
+    boolean ssl, List<String> proxyNames, TrafficOptions.Listener options) implements GatewayResource {
 
   public static final String DEFAULT_BIND_ADDRESS = "0.0.0.0";
 
@@ -22,6 +23,13 @@ public record Gateway(Metadata metadata, String bindAddress, int port, VirtualSe
     Objects.requireNonNull(bindAddress, "bindAddress");
     Objects.requireNonNull(selection, "selection");
     proxyNames = List.copyOf(proxyNames);
+    Objects.requireNonNull(options, "options");
+  }
+
+  /** Without options. */
+  public Gateway(Metadata metadata, String bindAddress, int port, VirtualServiceSelection selection, boolean ssl,
+      List<String> proxyNames) {
+    this(metadata, bindAddress, port, selection, ssl, proxyNames, TrafficOptions.Listener.NONE);
   }
 
   /** Served by the default proxy ({@link ProxyNames#DEFAULT}). */
@@ -35,7 +43,7 @@ public record Gateway(Metadata metadata, String bindAddress, int port, VirtualSe
   }
 
   public Gateway withSelection(VirtualServiceSelection newSelection) {
-    return new Gateway(metadata, bindAddress, port, newSelection, ssl, proxyNames);
+    return new Gateway(metadata, bindAddress, port, newSelection, ssl, proxyNames, options);
   }
 
   @Override

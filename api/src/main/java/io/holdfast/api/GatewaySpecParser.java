@@ -11,7 +11,7 @@ import tools.jackson.databind.JsonNode;
 final class GatewaySpecParser {
 
   private static final Set<String> SPEC = Set.of("bindAddress", "port", "virtualServices", "selector", "ssl",
-      "proxyNames");
+      "proxyNames", "options");
   private static final Set<String> REF = Set.of("name", "namespace");
   private static final Set<String> SELECTOR = Set.of("matchLabels");
 
@@ -25,8 +25,9 @@ final class GatewaySpecParser {
       Optional<VirtualServiceSelection> selection = selection(fields);
       Optional<Boolean> ssl = fields.has("ssl") ? fields.bool("ssl") : Optional.of(false);
       Optional<List<String>> proxyNames = ProxyNames.parse(fields);
-      return port.flatMap(p -> selection.flatMap(s -> ssl.flatMap(tls -> proxyNames.map(names ->
-          new Gateway(metadata, bindAddress, p, s, tls, names)))));
+      Optional<TrafficOptions.Listener> options = TrafficOptionsParser.gateway(fields);
+      return port.flatMap(p -> selection.flatMap(s -> ssl.flatMap(tls -> proxyNames.flatMap(names -> options.map(o ->
+          new Gateway(metadata, bindAddress, p, s, tls, names, o))))));
     });
   }
 

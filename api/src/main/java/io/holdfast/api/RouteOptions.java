@@ -17,11 +17,40 @@ import java.util.Optional;
  * @param maxStreamDuration how long the stream may last at all (also the deadline gRPC clients apply)
  * @param hashPolicies      what RING_HASH upstreams hash on to pick an endpoint, evaluated in order
  * @param security          authentication and authorisation ({@code security}); replaces the VirtualService's
+ * @param traffic           rate limits, compression, CSRF and body limit ({@link TrafficOptions.Route#NONE})
  */
 public record RouteOptions(Optional<HeaderManipulation> headerManipulation, Optional<String> hostRewrite,
     boolean autoHostRewrite, Optional<RegexRewrite> regexRewrite, Optional<Cors> cors,
     Optional<Duration> idleTimeout, Optional<Duration> maxStreamDuration, Optional<Faults> faults,
-    List<HashPolicy> hashPolicies, Optional<Mirror> mirror, SecurityOptions security) {
+    List<HashPolicy> hashPolicies, Optional<Mirror> mirror, SecurityOptions security,
+    TrafficOptions.Route traffic) {
+
+  /** Without security or traffic options. */
+  public RouteOptions(Optional<HeaderManipulation> headerManipulation, Optional<String> hostRewrite,
+      boolean autoHostRewrite, Optional<RegexRewrite> regexRewrite, Optional<Cors> cors,
+      Optional<Duration> idleTimeout, Optional<Duration> maxStreamDuration, Optional<Faults> faults,
+      List<HashPolicy> hashPolicies, Optional<Mirror> mirror) {
+    this(headerManipulation, hostRewrite, autoHostRewrite, regexRewrite, cors, idleTimeout, maxStreamDuration,
+        faults, hashPolicies, mirror, SecurityOptions.NONE, TrafficOptions.Route.NONE);
+  }
+
+  /** Without traffic options. */
+  public RouteOptions(Optional<HeaderManipulation> headerManipulation, Optional<String> hostRewrite,
+      boolean autoHostRewrite, Optional<RegexRewrite> regexRewrite, Optional<Cors> cors,
+      Optional<Duration> idleTimeout, Optional<Duration> maxStreamDuration, Optional<Faults> faults,
+      List<HashPolicy> hashPolicies, Optional<Mirror> mirror, SecurityOptions security) {
+    this(headerManipulation, hostRewrite, autoHostRewrite, regexRewrite, cors, idleTimeout, maxStreamDuration,
+        faults, hashPolicies, mirror, security, TrafficOptions.Route.NONE);
+  }
+
+  /** Without security options. */
+  public RouteOptions(Optional<HeaderManipulation> headerManipulation, Optional<String> hostRewrite,
+      boolean autoHostRewrite, Optional<RegexRewrite> regexRewrite, Optional<Cors> cors,
+      Optional<Duration> idleTimeout, Optional<Duration> maxStreamDuration, Optional<Faults> faults,
+      List<HashPolicy> hashPolicies, Optional<Mirror> mirror, TrafficOptions.Route traffic) {
+    this(headerManipulation, hostRewrite, autoHostRewrite, regexRewrite, cors, idleTimeout, maxStreamDuration,
+        faults, hashPolicies, mirror, SecurityOptions.NONE, traffic);
+  }
 
   public static final RouteOptions NONE = new RouteOptions(Optional.empty(), Optional.empty(), false,
       Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), List.of(),
@@ -38,15 +67,7 @@ public record RouteOptions(Optional<HeaderManipulation> headerManipulation, Opti
     hashPolicies = List.copyOf(hashPolicies);
     Objects.requireNonNull(mirror, "mirror");
     Objects.requireNonNull(security, "security");
-  }
-
-  /** Options without {@code security}. */
-  public RouteOptions(Optional<HeaderManipulation> headerManipulation, Optional<String> hostRewrite,
-      boolean autoHostRewrite, Optional<RegexRewrite> regexRewrite, Optional<Cors> cors,
-      Optional<Duration> idleTimeout, Optional<Duration> maxStreamDuration, Optional<Faults> faults,
-      List<HashPolicy> hashPolicies, Optional<Mirror> mirror) {
-    this(headerManipulation, hostRewrite, autoHostRewrite, regexRewrite, cors, idleTimeout, maxStreamDuration,
-        faults, hashPolicies, mirror, SecurityOptions.NONE);
+    Objects.requireNonNull(traffic, "traffic");
   }
 
   /** Headers to add to and remove from requests (before forwarding) and responses (before answering). */

@@ -13,11 +13,11 @@ import java.util.Set;
  */
 final class RouteOptionsParser {
 
-  private static final Set<String> OPTIONS = Set.of("headerManipulation", "hostRewrite", "autoHostRewrite",
+  private static final Set<String> OPTIONS = union(Set.of("headerManipulation", "hostRewrite", "autoHostRewrite",
       "regexRewrite", "cors", "idleTimeout", "maxStreamDuration", "faults", "hashPolicies", "mirror",
-      SecurityOptionsParser.FIELD);
-  private static final Set<String> VIRTUAL_HOST_OPTIONS = Set.of("headerManipulation", "cors", "retries",
-      SecurityOptionsParser.FIELD);
+      SecurityOptionsParser.FIELD), TrafficOptionsParser.ROUTE_FIELDS);
+  private static final Set<String> VIRTUAL_HOST_OPTIONS = union(Set.of("headerManipulation", "cors", "retries",
+      SecurityOptionsParser.FIELD), TrafficOptionsParser.ROUTE_FIELDS);
   private static final Set<String> HEADERS = Set.of("requestHeadersToAdd", "requestHeadersToRemove",
       "responseHeadersToAdd", "responseHeadersToRemove");
   private static final Set<String> HEADER_VALUE = Set.of("name", "value", "append");
@@ -36,6 +36,12 @@ final class RouteOptionsParser {
   private static final double ALL = 100;
 
   private RouteOptionsParser() {
+  }
+
+  private static Set<String> union(Set<String> a, Set<String> b) {
+    java.util.Set<String> both = new java.util.HashSet<>(a);
+    both.addAll(b);
+    return Set.copyOf(both);
   }
 
   /** The route's {@code options}, {@link RouteOptions#NONE} if absent, empty on any problem. */
@@ -61,11 +67,12 @@ final class RouteOptionsParser {
           : Optional.of(List.of());
       Optional<RouteOptions.Mirror> mirror = fields.object("mirror", MIRROR).flatMap(RouteOptionsParser::mirror);
       Optional<SecurityOptions> security = SecurityOptionsParser.route(fields);
-      if (fields.problems().size() != before || hashPolicies.isEmpty() || security.isEmpty()) {
+      Optional<TrafficOptions.Route> traffic = TrafficOptionsParser.route(fields);
+      if (fields.problems().size() != before || hashPolicies.isEmpty() || security.isEmpty() || traffic.isEmpty()) {
         return Optional.empty();
       }
       return Optional.of(new RouteOptions(headers, hostRewrite, autoHostRewrite, regexRewrite, cors, idleTimeout,
-          maxStreamDuration, faults, hashPolicies.get(), mirror, security.get()));
+          maxStreamDuration, faults, hashPolicies.get(), mirror, security.get(), traffic.get()));
     });
   }
 
@@ -82,10 +89,11 @@ final class RouteOptionsParser {
       Optional<RetryPolicy> retries = fields.object("retries", VirtualServiceSpecParser.RETRIES)
           .flatMap(VirtualServiceSpecParser::retries);
       Optional<SecurityOptions> security = SecurityOptionsParser.virtualHost(fields);
-      if (fields.problems().size() != before || security.isEmpty()) {
+      Optional<TrafficOptions.Route> traffic = TrafficOptionsParser.route(fields);
+      if (fields.problems().size() != before || security.isEmpty() || traffic.isEmpty()) {
         return Optional.empty();
       }
-      return Optional.of(new VirtualHostOptions(headers, cors, retries, security.get()));
+      return Optional.of(new VirtualHostOptions(headers, cors, retries, security.get(), traffic.get()));
     });
   }
 

@@ -77,6 +77,12 @@ public record Ir(List<Listener> listeners, List<Cluster> clusters, List<Secret> 
                     + ", which is not in the IR", tcp.origin());
               });
         }
+        if (chain instanceof Listener.FilterChain.Http http) {
+          http.options().clusters().stream().filter(key -> !byKey.containsKey(key)).findFirst().ifPresent(key -> {
+            throw new IrInvariantViolation(http.origin() + " sends access logs or rate-limit requests to cluster "
+                + key + ", which is not in the IR", http.origin());
+          });
+        }
       }
       Map<String, Origin> domains = new HashMap<>();
       for (VirtualHost host : listener.virtualHosts()) {

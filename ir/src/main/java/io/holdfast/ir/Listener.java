@@ -50,10 +50,12 @@ public sealed interface Listener {
    * @param address      IP literal; the any-address ({@code 0.0.0.0}, {@code ::}) overlaps every address on the port
    * @param filterChains at least one; chain names are unique, and no two chains match the same connections (at
    *                     most one chain without server names, no server name on two chains)
+   * @param socketOptions PROXY protocol and buffer limit, for every chain
    */
   record Socket(Origin origin, String address, int port, List<FilterChain> filterChains,
-      SortedSet<String> proxyNames) implements Listener {
+      SortedSet<String> proxyNames, SocketOptions socketOptions) implements Listener {
     public Socket {
+      Objects.requireNonNull(socketOptions, "socketOptions");
       Objects.requireNonNull(origin, "origin");
       Objects.requireNonNull(address, "address");
       filterChains = List.copyOf(filterChains);
@@ -88,6 +90,12 @@ public sealed interface Listener {
       }
     }
 
+    /** Without socket options. */
+    public Socket(Origin origin, String address, int port, List<FilterChain> filterChains,
+        SortedSet<String> proxyNames) {
+      this(origin, address, port, filterChains, proxyNames, SocketOptions.NONE);
+    }
+
     /** Served by {@link #DEFAULT_PROXY_NAMES}. */
     public Socket(Origin origin, String address, int port, List<FilterChain> filterChains) {
       this(origin, address, port, filterChains, DEFAULT_PROXY_NAMES);
@@ -100,7 +108,7 @@ public sealed interface Listener {
 
     /** The same listener with other chains (the builder drops virtual hosts that lost a domain claim). */
     public Socket withFilterChains(List<FilterChain> chains) {
-      return new Socket(origin, address, port, chains, proxyNames);
+      return new Socket(origin, address, port, chains, proxyNames, socketOptions);
     }
   }
 
@@ -201,10 +209,14 @@ public sealed interface Listener {
      * HTTP to a list of virtual hosts, after TLS termination if {@code tls} is present.
      *
      * @param security what the routes' {@link RouteSecurity} names (every provider a route names is here)
+     * @param options  connection-manager settings and access logs ({@link HttpListenerOptions#NONE}: Envoy's
+     *                 defaults)
      */
     record Http(Origin origin, String name, ChainMatch match, Optional<DownstreamTls> tls,
-        List<VirtualHost> virtualHosts, ListenerSecurity security) implements FilterChain {
+        List<VirtualHost> virtualHosts, ListenerSecurity security, HttpListenerOptions options)
+        implements FilterChain {
       public Http {
+        Objects.requireNonNull(options, "options");
         Objects.requireNonNull(origin, "origin");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(match, "match");
@@ -214,14 +226,36 @@ public sealed interface Listener {
         security.checkRoutes(origin, virtualHosts);
       }
 
-      /** A chain without security definitions. */
+      /** A chain without security definitions, with Envoy's default connection-manager settings. */
       public Http(Origin origin, String name, ChainMatch match, Optional<DownstreamTls> tls,
           List<VirtualHost> virtualHosts) {
-        this(origin, name, match, tls, virtualHosts, ListenerSecurity.NONE);
+        this(origin, name, match, tls, virtualHosts, ListenerSecurity.NONE, HttpListenerOptions.NONE);
+      }
+
+      /** With Envoy's default connection-manager settings. */
+      public Http(Origin origin, String name, ChainMatch match, Optional<DownstreamTls> tls,
+          List<VirtualHost> virtualHosts, ListenerSecurity security) {
+        this(origin, name, match, tls, virtualHosts, security, HttpListenerOptions.NONE);
+      }
+
+      /** A chain without security definitions. */
+      public Http(Origin origin, String name, ChainMatch match, Optional<DownstreamTls> tls,
+          List<VirtualHost> virtualHosts, HttpListenerOptions options) {
+        this(origin, name, match, tls, virtualHosts, ListenerSecurity.NONE, options);
+      }
+
+      /** The same chain with other options (a policy attached from outside the chain's objects). */
+      public Http withOptions(HttpListenerOptions newOptions) {
+        return new Http(origin, name, match, tls, virtualHosts, security, newOptions);
+      }
+
+      /** The same chain with other security definitions. */
+      public Http withSecurity(ListenerSecurity newSecurity) {
+        return new Http(origin, name, match, tls, virtualHosts, newSecurity, options);
       }
 
       public Http withVirtualHosts(List<VirtualHost> hosts) {
-        return new Http(origin, name, match, tls, hosts, security);
+        return new Http(origin, name, match, tls, hosts, security, options);
       }
     }
 

@@ -44,7 +44,7 @@ public record RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> 
       return host;
     }
     return new VirtualHost(host.origin(), host.domains(), host.routes().stream()
-        .map(r -> new Route(r.origin(), r.name(), r.match(), r.action(), r.headers(), r.cors())).toList());
+        .map(r -> r.withSecurity(NONE)).toList());
   }
 
   /** The providers this route's rules and requirement name, in order, without duplicates. */

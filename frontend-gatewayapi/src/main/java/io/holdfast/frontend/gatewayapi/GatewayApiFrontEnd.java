@@ -10,6 +10,7 @@ import io.holdfast.api.GatewayApiKinds;
 import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.AccessPolicy;
 import io.holdfast.api.InputLimits;
+import io.holdfast.api.PolicyKinds;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.frontend.gatewayapi.Models.Parsed;
 import io.holdfast.frontend.gatewayapi.RouteAttachment.OwnGateway;
@@ -124,7 +125,10 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
 
     portsHeldByOlderGateways(gateways.values());
 
-    GatewayIr ir = new GatewayIr(gateways, builder);
+    Set<ResourceKey> httpRoutes = ofKind(objects, GatewayApiKinds.HTTP_ROUTE.kind()).stream().map(ApiObject::key)
+        .collect(Collectors.toSet());
+    GatewayIr ir = new GatewayIr(gateways, builder, TrafficPolicies.of(input.apiObjectsOf(PolicyKinds.GROUP),
+        gateways, httpRoutes, builder));
     ir.security(SecurityPolicies.of(input, gateways, objects.stream().map(ApiObject::key)
         .filter(k -> SecurityPolicyTargets.ROUTE_KINDS.contains(k.kind())).collect(Collectors.toSet()), builder));
     Map<ResourceKey, Cluster> clusters = new TreeMap<>();

@@ -55,11 +55,18 @@ final class GatewayIr {
   private final IrBuilder builder;
   /** The SecurityPolicies' security for each route, and the providers a chain's routes name. */
   private SecurityPolicies security = SecurityPolicies.NONE;
+  private final TrafficPolicies policies;
 
   /** @param builder asked which client targets an older object of another front end already holds */
   GatewayIr(Map<ResourceKey, OwnGateway> gateways, IrBuilder builder) {
+    this(gateways, builder, TrafficPolicies.NONE);
+  }
+
+  /** @param policies the traffic policies attached to the Gateways, their listeners and routes */
+  GatewayIr(Map<ResourceKey, OwnGateway> gateways, IrBuilder builder, TrafficPolicies policies) {
     this.gateways = gateways;
     this.builder = builder;
+    this.policies = policies;
   }
 
   /** Routes get the security of the SecurityPolicies attached to them, their listeners or Gateways. */
@@ -150,17 +157,18 @@ final class GatewayIr {
             List<VirtualHost> hosts = hosts(gateway.key(), List.of(listener));
             chains.add(new Listener.FilterChain.Http(Origin.of(gateway.key()).at(listener.field()), listener.name,
                 new ChainMatch(listener.hostname.map(List::of).orElse(List.of())), listener.tls,
-                hosts, security.listenerSecurity(hosts)));
+                hosts, security.listenerSecurity(hosts), policies.chain(gateway.key(), List.of(listener))));
           }
         } else {
           List<VirtualHost> hosts = hosts(gateway.key(), onPort);
           chains.add(new Listener.FilterChain.Http(Origin.of(gateway.key()).at(first.field()), "http",
-              ChainMatch.ANY, Optional.empty(), hosts, security.listenerSecurity(hosts)));
+              ChainMatch.ANY, Optional.empty(), hosts, security.listenerSecurity(hosts),
+              policies.chain(gateway.key(), onPort)));
         }
         // A Gateway API Gateway is served by the proxy that authenticates as its namespace/name.
         SortedSet<String> proxyNames = new TreeSet<>(Set.of(gateway.key().namespace() + "/" + gateway.key().name()));
         out.add(new Listener.Socket(Origin.of(gateway.key()).at(first.field()), ADDRESS, first.port, chains,
-            proxyNames));
+            proxyNames, policies.socket(gateway.key(), onPort)));
         for (Listener.FilterChain chain : chains) {
           if (!(chain instanceof Listener.FilterChain.Http http)) {
             continue;
@@ -189,7 +197,8 @@ final class GatewayIr {
         routes.values().forEach(ranked::addAll);
         ranked.sort(RankedRoute.ORDER);
         hosts.add(new VirtualHost(Origin.of(gateway).at(listener.field()), domains(hostname, listener.port),
-            uniquelyNamed(ranked).stream().map(r -> security.apply(gateway, listener.name, r)).toList()));
+            uniquelyNamed(ranked).stream().map(r -> security.apply(gateway, listener.name, r))
+                .map(route -> policies.route(route, gateway, listener)).toList()));
       });
     }
     return hosts;
@@ -216,7 +225,7 @@ final class GatewayIr {
         String name = owner.namespace() + "/" + owner.name() + "/" + route.name();
         names.add(name);
         route = new Route(route.origin(), name, route.match(), route.action(), route.headers(), route.cors(),
-            route.security());
+            route.security(), route.traffic());
       }
       routes.add(route);
     }

@@ -115,8 +115,7 @@ final class SecurityPolicies {
     RouteSecurity security = policies.get(policy.get())
         .map(options -> SecurityOptionsLowering.route(policy.get(), options, SecurityOptions.NONE))
         .orElseGet(SecurityOptionsLowering::denyAll);
-    return new Route(route.origin(), route.name(), route.match(), route.action(), route.headers(), route.cors(),
-        security);
+    return route.withSecurity(security);
   }
 
   /** The providers the routes of {@code hosts} name, for their chain. */

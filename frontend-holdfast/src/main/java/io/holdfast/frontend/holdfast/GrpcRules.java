@@ -126,6 +126,7 @@ final class GrpcRules {
     }
     options.cors().ifPresent(cors -> sink.warn(at + ".cors", Reasons.GRPC_IGNORED_OPTION, "gRPC clients of "
         + domain + " have no CORS filter and would reject the route with it: it is left out of their config"));
+    TrafficRules.warnGrpc(options.traffic(), at, domain, sink);
   }
 
   private static void checkDefaults(VirtualHostOptions options, String domain, Ledger.Sink sink) {
@@ -133,6 +134,7 @@ final class GrpcRules {
         "do not add or remove headers", sink);
     options.cors().ifPresent(cors -> sink.warn("spec.options.cors", Reasons.GRPC_IGNORED_OPTION, "gRPC clients of "
         + domain + " have no CORS filter and would reject routes with it: it is left out of their config"));
+    TrafficRules.warnGrpc(options.traffic(), "spec.options", domain, sink);
   }
 
   private static void ignored(boolean given, String field, String domain, String why, Ledger.Sink sink) {

@@ -22,6 +22,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -123,6 +124,8 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
       Consumer<Cluster> clusters, Consumer<Listener> listeners, Consumer<Secret> secrets) {
     memo.begin(accepted, Consent.of(policy.crossNamespaceRefs(), accepted));
     accepted.upstreams().forEach(u -> clusters.accept(memo.cluster(u, accepted)));
+    Set<ResourceKey> upstreamKeys = new java.util.HashSet<>();
+    accepted.upstreams().forEach(u -> upstreamKeys.add(u.key()));
     Map<ResourceKey, VirtualHost> hosts = new HashMap<>();
     List<Listener.ClientApi> clientListeners = new ArrayList<>();
     for (VirtualService vs : accepted.virtualServices()) {
@@ -136,7 +139,8 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
     accepted.virtualServices().forEach(vs -> byKey.put(vs.key(), vs));
     Map<String, Secret> named = new TreeMap<>();
     for (Gateway gateway : accepted.gateways()) {
-      Optional<Listener.Socket> socket = Lowering.socket(gateway, accepted.virtualServices(), hosts);
+      Optional<Listener.Socket> socket = Lowering.socket(gateway, accepted.virtualServices(), hosts)
+          .map(s -> TrafficLowering.socket(gateway, s, upstreamKeys));
       socket.ifPresent(listeners::accept);
       socket.ifPresent(s -> s.virtualHosts().forEach(host -> proxiesOfService
           .computeIfAbsent(host.origin().object(), k -> new TreeSet<>()).addAll(s.proxyNames())));

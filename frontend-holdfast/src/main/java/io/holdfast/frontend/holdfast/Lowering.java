@@ -281,7 +281,8 @@ final class Lowering {
           action(route, defaults, frame.namespace, clusterKeys),
           LoweringOptions.headers(defaults.headerManipulation(), route.options().headerManipulation()),
           route.options().cors().or(() -> defaults.cors()).map(LoweringOptions::cors),
-          SecurityLowering.route(vs, route)));
+          SecurityLowering.route(vs, route),
+          TrafficLowering.route(route.options().traffic(), defaults.traffic())));
     }
   }
 

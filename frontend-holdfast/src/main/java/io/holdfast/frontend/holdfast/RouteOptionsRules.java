@@ -69,6 +69,7 @@ final class RouteOptionsRules {
     for (int i = 0; i < options.hashPolicies().size(); i++) {
       checkHashPolicy(options.hashPolicies().get(i), at + ".hashPolicies[" + i + "]", sink);
     }
+    TrafficRules.checkRoute(options.traffic(), at, sink);
     options.mirror().ifPresent(mirror -> {
       MetadataRules.checkRef(mirror.upstream(), at + ".mirror.upstream", at + ".mirror.namespace", sink);
       checkPercentage(mirror.percentage(), at + ".mirror.percentage", sink);
@@ -90,6 +91,7 @@ final class RouteOptionsRules {
     options.headerManipulation().ifPresent(h -> checkHeaders(h, "spec.options.headerManipulation", sink));
     options.cors().ifPresent(c -> checkCors(c, "spec.options.cors", sink));
     options.retries().ifPresent(r -> RouteRules.checkRetries(r, "spec.options.retries", sink));
+    TrafficRules.checkRoute(options.traffic(), "spec.options", sink);
   }
 
   /**

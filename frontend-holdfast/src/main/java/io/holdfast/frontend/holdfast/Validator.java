@@ -169,6 +169,8 @@ public final class Validator {
     gateways.forEach(g -> guarded(ledger, g.key(), () -> {
       GatewayRules.check(g, ledger.sink(g.key()));
       AddressRules.listenerPort(g.port(), ledger.sink(g.key()), policy);
+      TrafficRules.checkGateway(g, ledger.sink(g.key()));
+      TrafficRules.checkReferences(g, upstreamsByKey, ledger, consent);
     }));
     for (TcpGateway tcp : tcpGateways) {
       guarded(ledger, tcp.key(), () -> {
@@ -190,6 +192,9 @@ public final class Validator {
       if (gateway.ssl()) {
         servedRefs = httpsOnly(gateway, servedRefs, byKey, ledger);
       }
+      TrafficRules.warnMissingService(gateway, servedRefs.stream()
+          .map(ref -> byKey.get(ref.resolve(ResourceKey.VIRTUAL_SERVICE, gateway.metadata().namespace())))
+          .filter(java.util.Objects::nonNull).toList(), ledger);
       acceptedGateways.add(gateway.withSelection(new VirtualServiceSelection.Named(servedRefs)));
     }
 

@@ -3,6 +3,7 @@ package io.holdfast.xds.translate;
 import io.envoyproxy.envoy.extensions.filters.http.cors.v3.Cors;
 import io.envoyproxy.envoy.extensions.filters.http.fault.v3.HTTPFault;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
+import io.holdfast.ir.HttpListenerOptions;
 import io.holdfast.ir.Route;
 import io.holdfast.ir.RouteAction;
 import io.holdfast.ir.VirtualHost;
@@ -25,8 +26,7 @@ final class HttpFilters {
   }
 
   /**
-   * CORS before fault: preflights are answered without injected faults, and an injected error passes back
-   * through the CORS filter, so it carries CORS headers and the browser lets the page read it.
+   * The filters of a gRPC client listener: fault only (gRPC clients have no CORS or traffic filters).
    */
   static List<HttpFilter> beforeRouter(List<VirtualHost> hosts, RouteTranslator.Flavor flavor) {
     return beforeRouter(flavor == RouteTranslator.Flavor.ENVOY && hosts.stream().anyMatch(HttpFilters::usesCors),
@@ -35,21 +35,36 @@ final class HttpFilters {
 
   /** The filters for routes of which some have a CORS policy ({@code cors}) or inject faults ({@code faults}). */
   static List<HttpFilter> beforeRouter(boolean cors, boolean faults) {
-    return beforeRouter(cors, List.of(), faults);
+    return beforeRouter(cors, List.of(), faults, TrafficFilters.Usage.NONE, HttpListenerOptions.NONE);
   }
 
-  /** As {@link #beforeRouter(boolean, boolean)}, with {@code security} ({@link SecurityFilters}) after CORS. */
-  static List<HttpFilter> beforeRouter(boolean cors, List<HttpFilter> security, boolean faults) {
+  /**
+   * In this order: CORS; authentication and authorisation ({@code security}, from {@link SecurityFilters}); the
+   * traffic filters before fault (local rate limit, global rate limit, CSRF, buffer:
+   * {@link TrafficFilters#beforeFault}); fault; the compressors ({@link TrafficFilters#afterFault}). CORS before
+   * everything: preflights are answered without authentication, limits or injected faults, and a refusal or
+   * injected error passes back through the CORS filter, so it carries CORS headers and the browser lets the page
+   * read it. Authentication before authorisation (rules may read the verified claims), both before rate limits
+   * (descriptors may read claims too, and an unauthenticated flood does not spend the callers' budget). Limits
+   * before fault: a refused request is not delayed first.
+   *
+   * @param traffic the traffic filters the chain's routes use
+   * @param options the chain's options (the global rate-limit filter needs its rate-limit service)
+   */
+  static List<HttpFilter> beforeRouter(boolean cors, List<HttpFilter> security, boolean faults,
+      TrafficFilters.Usage traffic, HttpListenerOptions options) {
     List<HttpFilter> filters = new ArrayList<>();
     if (cors) {
       filters.add(HttpFilter.newBuilder().setName(CORS).setTypedConfig(Protos.pack(Cors.getDefaultInstance()))
           .build());
     }
     filters.addAll(security);
+    filters.addAll(TrafficFilters.beforeFault(traffic, options));
     if (faults) {
       filters.add(HttpFilter.newBuilder().setName(FAULT).setTypedConfig(Protos.pack(HTTPFault.getDefaultInstance()))
           .build());
     }
+    filters.addAll(TrafficFilters.afterFault(traffic));
     return filters;
   }
 

@@ -47,6 +47,7 @@ final class ListenerTranslator {
         .setAddress(Address.newBuilder().setSocketAddress(SocketAddress.newBuilder()
             .setAddress(socket.address())
             .setPortValue(socket.port())));
+    ConnectionOptions.socket(socket.socketOptions(), listener);
     if (socket.inspectsTls()) {
       listener.addListenerFilters(ListenerFilter.newBuilder()
           .setName(TLS_INSPECTOR_FILTER)
@@ -69,7 +70,7 @@ final class ListenerTranslator {
       chain.tls().ifPresent(tls -> out.setTransportSocket(TlsTranslator.transportSocket(tls)));
       listener.addFilterChains(out.addFilters(Filter.newBuilder()
           .setName(HCM_FILTER)
-          .setTypedConfig(Protos.pack(connectionManager(routes, routes, httpFilters.apply(http))))));
+          .setTypedConfig(Protos.pack(connectionManager(routes, routes, httpFilters.apply(http), http.options())))));
     }
     return listener.build();
   }
@@ -80,20 +81,22 @@ final class ListenerTranslator {
         .setName(EnvoyNames.apiListener(domain))
         .setApiListener(ApiListener.newBuilder()
             .setApiListener(Protos.pack(connectionManager(domain, EnvoyNames.apiRoutes(domain),
-                HttpFilters.beforeRouter(java.util.List.of(host), RouteTranslator.Flavor.GRPC)))))
+                HttpFilters.beforeRouter(java.util.List.of(host), RouteTranslator.Flavor.GRPC),
+                io.holdfast.ir.HttpListenerOptions.NONE))))
         .build();
   }
 
   /** The Router must be the last HTTP filter; {@code filters} (those the routes need) go before it. */
   private static HttpConnectionManager connectionManager(String statPrefix, String routeConfigName,
-      java.util.List<HttpFilter> filters) {
-    return HttpConnectionManager.newBuilder()
+      java.util.List<HttpFilter> filters, io.holdfast.ir.HttpListenerOptions options) {
+    HttpConnectionManager.Builder hcm = HttpConnectionManager.newBuilder()
         .setStatPrefix(statPrefix.replaceAll("[^A-Za-z0-9-]", "_"))
         .setRds(Rds.newBuilder().setConfigSource(Protos.ADS).setRouteConfigName(routeConfigName))
         .addAllHttpFilters(filters)
         .addHttpFilters(HttpFilter.newBuilder()
             .setName(ROUTER_FILTER)
-            .setTypedConfig(Protos.pack(Router.getDefaultInstance())))
-        .build();
+            .setTypedConfig(Protos.pack(Router.getDefaultInstance())));
+    ConnectionOptions.connectionManager(options, hcm);
+    return hcm.build();
   }
 }

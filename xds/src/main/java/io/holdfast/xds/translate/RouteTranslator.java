@@ -85,6 +85,9 @@ final class RouteTranslator {
       envoy.setDirectResponse(response);
     }
     RoutePolicyTranslator.decorate(route, envoy, flavor);
+    if (flavor == Flavor.ENVOY) {
+      TrafficFilters.decorate(route, envoy);
+    }
     return envoy.build();
   }
 

@@ -93,16 +93,22 @@ public final class Translator {
             List<Built> hosts = new ArrayList<>(http.virtualHosts().size());
             boolean cors = false;
             boolean faults = false;
+            TrafficFilters.Usage traffic = TrafficFilters.Usage.NONE;
             for (io.holdfast.ir.VirtualHost host : http.virtualHosts()) {
               HostEntry entry = memo.envoyHosts.get(last.envoyHosts, host, Translator::envoyHost);
               hosts.add(entry.built());
               usedClusters.addAll(entry.clusters());
               cors |= entry.cors();
               faults |= entry.faults();
+              traffic = traffic.and(entry.traffic());
             }
-            filters.put(http, HttpFilters.beforeRouter(cors, SecurityFilters.filters(http), faults));
+            filters.put(http, HttpFilters.beforeRouter(cors, SecurityFilters.filters(http), faults, traffic,
+                http.options()));
+            // JWKS, authorisation, access log and rate-limit services: the proxy needs their clusters too.
             usedClusters.addAll(SecurityFilters.clusters(http));
-            Built routes = memo.routes.get(last.routes, new RoutesKey(routesName, hosts), Translator::routes);
+            http.options().clusters().forEach(key -> usedClusters.add(key));
+            Built routes = memo.routes.get(last.routes, new RoutesKey(routesName, hosts,
+                ConnectionOptions.responseHeadersToRemove(http.options())), Translator::routes);
             // A lone chain's routes carry the listener's name and origin, as they always have.
             out.put(Resources.V3.ROUTE_TYPE_URL, routes, routesName.equals(name) ? socket.origin() : chain.origin(),
                 routesName);
@@ -124,7 +130,7 @@ public final class Translator {
                 k -> Built.of(ListenerTranslator.api(k.target(), k.irHost()))),
             client.origin(), EnvoyNames.apiListener(client.target()));
         String routesName = EnvoyNames.apiRoutes(client.target());
-        out.put(Resources.V3.ROUTE_TYPE_URL, memo.routes.get(last.routes, new RoutesKey(routesName, List.of(host)),
+        out.put(Resources.V3.ROUTE_TYPE_URL, memo.routes.get(last.routes, new RoutesKey(routesName, List.of(host), List.of()),
             Translator::routes), client.origin(), routesName);
         usedClusters.addAll(memo.clientClusters.get(last.clientClusters, client.virtualHost(),
             h -> ProxyScoping.clustersOf(h.routes())));
@@ -148,7 +154,8 @@ public final class Translator {
 
   private static HostEntry envoyHost(io.holdfast.ir.VirtualHost host) {
     return new HostEntry(Built.of(RouteTranslator.virtualHost(host, RouteTranslator.Flavor.ENVOY)),
-        HttpFilters.usesCors(host), HttpFilters.injectsFaults(host), ProxyScoping.clustersOf(host.routes()));
+        HttpFilters.usesCors(host), HttpFilters.injectsFaults(host), TrafficFilters.Usage.of(host),
+        ProxyScoping.clustersOf(host.routes()));
   }
 
   /**
@@ -156,14 +163,16 @@ public final class Translator {
    * from the hosts' remembered digests: an edit of one host hashes that host only.
    */
   private static Built routes(RoutesKey key) {
-    RouteConfiguration.Builder routes = RouteConfiguration.newBuilder().setName(key.name());
+    RouteConfiguration.Builder routes = RouteConfiguration.newBuilder().setName(key.name())
+        .addAllResponseHeadersToRemove(key.responseHeadersToRemove());
     List<byte[]> digests = new ArrayList<>(key.hosts().size());
     for (Built host : key.hosts()) {
       routes.addVirtualHosts((VirtualHost) host.message());
       digests.add(host.digest);
     }
     return new Built(routes.build(), XdsSnapshot.routeConfigurationDigest(
-        RouteConfiguration.newBuilder().setName(key.name()).build(), digests));
+        RouteConfiguration.newBuilder().setName(key.name())
+            .addAllResponseHeadersToRemove(key.responseHeadersToRemove()).build(), digests));
   }
 
   /**
@@ -194,7 +203,8 @@ public final class Translator {
    * depend on (the clusters its routes use), so a listener is rebuilt from its hosts' facts without reading their
    * routes.
    */
-  private record HostEntry(Built built, boolean cors, boolean faults, Set<ResourceKey> clusters) {
+  private record HostEntry(Built built, boolean cors, boolean faults, TrafficFilters.Usage traffic,
+      Set<ResourceKey> clusters) {
   }
 
   /** A cluster and, for EDS, its load assignment (null for DNS clusters, whose endpoints are inline). */
@@ -214,8 +224,11 @@ public final class Translator {
     }
   }
 
-  /** A route configuration by name and its virtual hosts ({@link Built} compares by identity, so this is cheap). */
-  private record RoutesKey(String name, List<Built> hosts) {
+  /**
+   * A route configuration by name, its virtual hosts ({@link Built} compares by identity, so this is cheap) and the
+   * response headers it removes ({@link ConnectionOptions#responseHeadersToRemove}).
+   */
+  private record RoutesKey(String name, List<Built> hosts, List<String> responseHeadersToRemove) {
   }
 
   /** What one translation built, by IR element. */

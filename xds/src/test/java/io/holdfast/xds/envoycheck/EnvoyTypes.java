@@ -84,7 +84,18 @@ final class EnvoyTypes {
       LocalRateLimit.getDescriptor(),
       FileAccessLog.getDescriptor(),
       StdoutAccessLog.getDescriptor(),
-      StderrAccessLog.getDescriptor());
+      StderrAccessLog.getDescriptor(),
+      // Traffic policies (h-traffic).
+      io.envoyproxy.envoy.extensions.filters.http.ratelimit.v3.RateLimit.getDescriptor(),
+      io.envoyproxy.envoy.extensions.filters.http.csrf.v3.CsrfPolicy.getDescriptor(),
+      io.envoyproxy.envoy.extensions.filters.http.buffer.v3.Buffer.getDescriptor(),
+      io.envoyproxy.envoy.extensions.filters.http.compressor.v3.Compressor.getDescriptor(),
+      io.envoyproxy.envoy.extensions.compression.gzip.compressor.v3.Gzip.getDescriptor(),
+      io.envoyproxy.envoy.extensions.compression.brotli.compressor.v3.Brotli.getDescriptor(),
+      io.envoyproxy.envoy.extensions.compression.zstd.compressor.v3.Zstd.getDescriptor(),
+      io.envoyproxy.envoy.extensions.filters.listener.proxy_protocol.v3.ProxyProtocol.getDescriptor(),
+      io.envoyproxy.envoy.extensions.access_loggers.grpc.v3.HttpGrpcAccessLogConfig.getDescriptor(),
+      io.envoyproxy.envoy.extensions.access_loggers.open_telemetry.v3.OpenTelemetryAccessLogConfig.getDescriptor());
 
   /** Full message name (as in a type URL after the last '/') to descriptor. */
   static final Map<String, Descriptor> BY_NAME = index(SEEDS);

@@ -89,6 +89,7 @@ class GoldenTest {
           .add(io.envoyproxy.envoy.config.route.v3.FilterConfig.getDescriptor())
           .add(UpstreamTlsContext.getDescriptor())
           .add(DownstreamTlsContext.getDescriptor())
+          .add(TrafficTypes.DESCRIPTORS)
           .build());
   private static final JsonMapper JSON = JsonMapper.builder().build();
   /** Certificate validity is judged at this fixed instant, so committed test certificates never age out of a case. */
@@ -137,7 +138,7 @@ class GoldenTest {
     ObjectNode statuses = root.putObject("statuses");
     result.statuses().forEach((key, status) -> statuses.put(key.toString(), describe(status)));
     built.statuses().forEach((key, status) -> {
-      if (key.group().equals(GatewayApiFrontEnd.GROUP) || key.kind().equals("SecurityPolicy")) {
+      if (key.group().equals(GatewayApiFrontEnd.GROUP) || io.holdfast.api.PolicyKinds.ALL.contains(key.kind())) {
         statuses.set(key.toString(), describe(status));
       }
     });

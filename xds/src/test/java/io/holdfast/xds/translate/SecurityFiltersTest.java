@@ -110,6 +110,35 @@ class SecurityFiltersTest {
     }
   }
 
+  /**
+   * Both halves of the edge policies on one VirtualService: authentication, then authorisation, then the rate
+   * limits and the other traffic filters, then fault and compression, then the Router. A rate limit must never
+   * spend a caller's budget on a request authentication refuses, and authorisation reads the verified claims.
+   */
+  @Test
+  void authenticationThenAuthorisationThenRateLimitsThenRoutingFilters() throws Exception {
+    String vs = VS.replace("""
+          - match: {prefix: /}
+            route: {upstream: app}
+      """, """
+          - match: {prefix: /}
+            route: {upstream: app}
+            options:
+              rateLimit:
+                local: {maxTokens: 10, fillInterval: 1s}
+              csrf: {additionalOrigins: [https://app.test]}
+              maxRequestBodyBytes: 65536
+              compression: [gzip]
+      """);
+    assertThat(vs).as("the fixture was extended").isNotEqualTo(VS);
+    HttpConnectionManager hcm = connectionManager(translate(vs));
+    assertThat(hcm.getHttpFiltersList()).extracting(HttpFilter::getName).containsExactly(
+        "envoy.filters.http.cors",
+        "envoy.filters.http.jwt_authn", "envoy.filters.http.ext_authz/default/api", "envoy.filters.http.rbac",
+        TrafficFilters.LOCAL_RATE_LIMIT, TrafficFilters.CSRF, TrafficFilters.BUFFER,
+        "envoy.filters.http.fault", "envoy.filters.http.compressor.gzip", "envoy.filters.http.router");
+  }
+
   @Test
   void everyTypedConfigParsesBackIntoItsEnvoyMessage() throws Exception {
     Translation translation = translate(VS);

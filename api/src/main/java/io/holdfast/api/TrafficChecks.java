@@ -1,0 +1,297 @@
+package io.holdfast.api;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The rules of {@link TrafficOptions} that need no other object: ranges Envoy would refuse (so they are refused here
+ * with a reason instead of NACKed by every proxy), bounds on lists, command operators of formats. References to
+ * Upstreams are resolved by each front end. Shared by the Holdfast kinds and the Gateway API policies; pure.
+ * Problems whose reason is {@link Reasons#FIELD_IGNORED} are warnings (the object is still served); the others are
+ * errors.
+ */
+public final class TrafficChecks {
+
+  /** The largest byte count Holdfast passes on (buffer limits, body limits, tokens): Envoy's fields hold more. */
+  public static final long MAX_BYTES = Integer.MAX_VALUE;
+  public static final long MAX_BUFFER_BYTES = MAX_BYTES;
+  public static final long MAX_BODY_BYTES = MAX_BYTES;
+  public static final long MAX_TOKENS = MAX_BYTES;
+  /** More trusted proxies in front than any real chain has; a larger value trusts what the client wrote. */
+  public static final long MAX_TRUSTED_HOPS = 16;
+  /** Envoy's bounds of {@code max_request_headers_kb}. */
+  public static final long MAX_HEADERS_KB = 8192;
+  /** Envoy's bounds of HTTP/2 settings. */
+  public static final long MIN_WINDOW = 65535;
+  public static final long MAX_HTTP2_VALUE = Integer.MAX_VALUE;
+  /** Access logs per listener: each is work on every request. */
+  public static final int MAX_ACCESS_LOGS = 16;
+  /** Characters per format, and fields per JSON format: the operator check is linear in them. */
+  public static final int MAX_FORMAT_LENGTH = 4096;
+  public static final int MAX_JSON_FIELDS = 64;
+  /** Envoy refuses a token bucket filled more often. */
+  public static final Duration MIN_FILL_INTERVAL = Duration.ofMillis(50);
+  /** Descriptors per route and entries per descriptor: each is evaluated on every request. */
+  public static final int MAX_DESCRIPTORS = 16;
+  public static final int MAX_ENTRIES = 8;
+  /** The compression libraries java-control-plane 1.0.49 has protos for, by the name users write. */
+  public static final List<String> COMPRESSION = List.of("brotli", "zstd", "gzip");
+
+  private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9a-z-]+");
+  private static final Pattern CLAIM = Pattern.compile("[A-Za-z0-9_:/.-]+");
+
+  private TrafficChecks() {
+  }
+
+  public static List<Problem> listener(TrafficOptions.Listener options, String at) {
+    List<Problem> out = new ArrayList<>();
+    options.perConnectionBufferLimitBytes().filter(b -> b < 1 || b > MAX_BUFFER_BYTES).ifPresent(b ->
+        out.add(new Problem(at + ".perConnectionBufferLimitBytes", TrafficReasons.INVALID_BUFFER_LIMIT,
+            b + " is not in 1-" + MAX_BUFFER_BYTES)));
+    options.xffNumTrustedHops().filter(h -> h < 0 || h > MAX_TRUSTED_HOPS).ifPresent(h ->
+        out.add(new Problem(at + ".xffNumTrustedHops", TrafficReasons.INVALID_TRUSTED_HOPS,
+            h + " is not in 0-" + MAX_TRUSTED_HOPS)));
+    options.maxRequestHeadersKb().filter(kb -> kb < 1 || kb > MAX_HEADERS_KB).ifPresent(kb ->
+        out.add(new Problem(at + ".maxRequestHeadersKb", TrafficReasons.INVALID_HEADER_LIMIT,
+            kb + " is not in Envoy's range 1-" + MAX_HEADERS_KB)));
+    options.http2().ifPresent(http2 -> {
+      range(http2.maxConcurrentStreams(), 1, at + ".http2.maxConcurrentStreams", out);
+      range(http2.initialStreamWindowSize(), MIN_WINDOW, at + ".http2.initialStreamWindowSize", out);
+      range(http2.initialConnectionWindowSize(), MIN_WINDOW, at + ".http2.initialConnectionWindowSize", out);
+    });
+    options.serverHeader().ifPresent(server -> serverHeader(server, at + ".serverHeader", out));
+    if (options.accessLogs().size() > MAX_ACCESS_LOGS) {
+      out.add(new Problem(at + ".accessLogs", TrafficReasons.TOO_MANY_ACCESS_LOGS, options.accessLogs().size()
+          + " access logs; at most " + MAX_ACCESS_LOGS));
+    } else {
+      for (int i = 0; i < options.accessLogs().size(); i++) {
+        accessLog(options.accessLogs().get(i), at + ".accessLogs[" + i + "]", out);
+      }
+    }
+    options.rateLimitService().ifPresent(service -> {
+      if (service.domain().isEmpty() || !headerSafe(service.domain())) {
+        out.add(new Problem(at + ".rateLimitService.domain", TrafficReasons.INVALID_RATE_LIMIT_SERVICE,
+            "the domain must be a non-empty single line"));
+      }
+      service.timeout().filter(t -> t.isZero() || t.isNegative()).ifPresent(t -> out.add(new Problem(
+          at + ".rateLimitService.timeout", TrafficReasons.INVALID_RATE_LIMIT_SERVICE, "timeout must be positive")));
+    });
+    return out;
+  }
+
+  public static List<Problem> route(TrafficOptions.Route options, String at) {
+    List<Problem> out = new ArrayList<>();
+    options.localRateLimit().ifPresent(local -> {
+      String field = at + ".rateLimit.local";
+      long perFill = local.tokensPerFill().orElse(local.maxTokens());
+      if (local.maxTokens() <= 0) {
+        out.add(new Problem(field + ".maxTokens", TrafficReasons.ZERO_RATE, "maxTokens " + local.maxTokens()
+            + " lets no request through; give at least 1 (to block a route, use a direct response)"));
+      } else if (local.maxTokens() > MAX_TOKENS) {
+        out.add(new Problem(field + ".maxTokens", TrafficReasons.INVALID_RATE_LIMIT, "at most " + MAX_TOKENS));
+      }
+      if (local.tokensPerFill().isPresent() && perFill <= 0) {
+        out.add(new Problem(field + ".tokensPerFill", TrafficReasons.ZERO_RATE, "tokensPerFill " + perFill
+            + " never refills the bucket; give at least 1"));
+      } else if (local.tokensPerFill().isPresent() && perFill > MAX_TOKENS) {
+        out.add(new Problem(field + ".tokensPerFill", TrafficReasons.INVALID_RATE_LIMIT, "at most " + MAX_TOKENS));
+      }
+      if (local.fillInterval().compareTo(MIN_FILL_INTERVAL) < 0) {
+        out.add(new Problem(field + ".fillInterval", TrafficReasons.FILL_INTERVAL_TOO_SHORT, "fillInterval "
+            + local.fillInterval().toMillis() + "ms is under Envoy's minimum of " + MIN_FILL_INTERVAL.toMillis()
+            + "ms"));
+      }
+    });
+    options.rateLimits().ifPresent(descriptors -> descriptors(descriptors, at + ".rateLimit.descriptors", out));
+    options.compression().ifPresent(algorithms -> {
+      Set<String> seen = new HashSet<>();
+      for (int i = 0; i < algorithms.size(); i++) {
+        String name = algorithms.get(i).toLowerCase(Locale.ROOT);
+        String field = at + ".compression[" + i + "]";
+        if (!COMPRESSION.contains(name)) {
+          out.add(new Problem(field, TrafficReasons.UNSUPPORTED_COMPRESSION, "\"" + algorithms.get(i)
+              + "\" is not one of " + String.join(", ", COMPRESSION)));
+        } else if (!seen.add(name)) {
+          out.add(new Problem(field, TrafficReasons.DUPLICATE_COMPRESSION, name + " is listed twice"));
+        }
+      }
+    });
+    options.csrf().ifPresent(csrf -> {
+      for (int i = 0; i < csrf.additionalOrigins().size(); i++) {
+        String origin = csrf.additionalOrigins().get(i);
+        if (origin.isEmpty() || !headerSafe(origin)) {
+          out.add(new Problem(at + ".csrf.additionalOrigins[" + i + "]", TrafficReasons.INVALID_CSRF_ORIGIN,
+              "an origin is a non-empty single line, e.g. https://app.example.com"));
+        }
+      }
+    });
+    options.maxRequestBodyBytes().filter(b -> b < 1 || b > MAX_BODY_BYTES).ifPresent(b -> out.add(new Problem(
+        at + ".maxRequestBodyBytes", TrafficReasons.INVALID_BODY_LIMIT, b + " is not in 1-" + MAX_BODY_BYTES)));
+    return out;
+  }
+
+  /** Where an access log's or the rate-limit service's Upstream is referenced, with its field. */
+  public record UpstreamUse(ObjectRef upstream, String field, String notFoundReason) {
+  }
+
+  /** The Upstreams {@code options} references, for the front end to resolve. */
+  public static List<UpstreamUse> upstreams(TrafficOptions.Listener options, String at) {
+    List<UpstreamUse> uses = new ArrayList<>();
+    for (int i = 0; i < Math.min(options.accessLogs().size(), MAX_ACCESS_LOGS); i++) {
+      TrafficOptions.Sink sink = options.accessLogs().get(i).sink();
+      String field = at + ".accessLogs[" + i + "]";
+      if (sink instanceof TrafficOptions.Sink.Grpc grpc) {
+        uses.add(new UpstreamUse(grpc.upstream(), field + ".grpc.upstream",
+            TrafficReasons.ACCESS_LOG_UPSTREAM_NOT_FOUND));
+      } else if (sink instanceof TrafficOptions.Sink.OpenTelemetry otel) {
+        uses.add(new UpstreamUse(otel.upstream(), field + ".openTelemetry.upstream",
+            TrafficReasons.ACCESS_LOG_UPSTREAM_NOT_FOUND));
+      }
+    }
+    options.rateLimitService().ifPresent(service -> uses.add(new UpstreamUse(service.upstream(),
+        at + ".rateLimitService.upstream", TrafficReasons.RATE_LIMIT_SERVICE_NOT_FOUND)));
+    return uses;
+  }
+
+  private static void descriptors(List<TrafficOptions.Descriptor> descriptors, String at, List<Problem> out) {
+    if (descriptors.size() > MAX_DESCRIPTORS) {
+      out.add(new Problem(at, TrafficReasons.TOO_MANY_DESCRIPTORS, descriptors.size() + " descriptors; at most "
+          + MAX_DESCRIPTORS));
+      return;
+    }
+    for (int i = 0; i < descriptors.size(); i++) {
+      List<TrafficOptions.Entry> entries = descriptors.get(i).entries();
+      String field = at + "[" + i + "].entries";
+      if (entries.isEmpty()) {
+        out.add(new Problem(field, TrafficReasons.INVALID_DESCRIPTOR, "a descriptor needs at least one entry"));
+      } else if (entries.size() > MAX_ENTRIES) {
+        out.add(new Problem(field, TrafficReasons.TOO_MANY_DESCRIPTORS, entries.size() + " entries; at most "
+            + MAX_ENTRIES));
+        continue;
+      }
+      for (int j = 0; j < entries.size(); j++) {
+        entry(entries.get(j), field + "[" + j + "]", out);
+      }
+    }
+  }
+
+  private static void entry(TrafficOptions.Entry entry, String at, List<Problem> out) {
+    if (entry instanceof TrafficOptions.Entry.RequestHeader header) {
+      if (!HEADER_NAME.matcher(header.header()).matches()) {
+        out.add(new Problem(at + ".requestHeader.header", TrafficReasons.INVALID_DESCRIPTOR, "\"" + header.header()
+            + "\" is not a lower-case header name"));
+      }
+      descriptorKey(header.key(), at + ".requestHeader.key", out);
+    } else if (entry instanceof TrafficOptions.Entry.GenericKey generic) {
+      descriptorKey(generic.key(), at + ".genericKey.key", out);
+      if (generic.value().isEmpty() || !headerSafe(generic.value())) {
+        out.add(new Problem(at + ".genericKey.value", TrafficReasons.INVALID_DESCRIPTOR,
+            "the value must be a non-empty single line"));
+      }
+    } else if (entry instanceof TrafficOptions.Entry.JwtClaim claim) {
+      if (!CLAIM.matcher(claim.provider()).matches()) {
+        out.add(new Problem(at + ".jwtClaim.provider", TrafficReasons.INVALID_DESCRIPTOR,
+            "\"" + claim.provider() + "\" is not a JWT provider name"));
+      }
+      if (!CLAIM.matcher(claim.claim()).matches() || claim.claim().startsWith(".") || claim.claim().endsWith(".")
+          || claim.claim().contains("..")) {
+        out.add(new Problem(at + ".jwtClaim.claim", TrafficReasons.INVALID_DESCRIPTOR, "\"" + claim.claim()
+            + "\" is not a claim name (dots separate nested claims)"));
+      }
+      descriptorKey(claim.key(), at + ".jwtClaim.key", out);
+    }
+  }
+
+  private static void descriptorKey(String key, String field, List<Problem> out) {
+    if (key.isEmpty() || !headerSafe(key)) {
+      out.add(new Problem(field, TrafficReasons.INVALID_DESCRIPTOR, "the key must be a non-empty single line"));
+    }
+  }
+
+  private static void serverHeader(TrafficOptions.ServerHeader server, String at, List<Problem> out) {
+    String mode = server.mode().orElse(server.name().isPresent() ? TrafficOptions.ServerHeader.OVERWRITE : "");
+    switch (mode) {
+      case TrafficOptions.ServerHeader.OVERWRITE -> {
+        if (server.name().isEmpty() || server.name().get().isEmpty() || !headerSafe(server.name().get())) {
+          out.add(new Problem(at + ".name", TrafficReasons.INVALID_SERVER_HEADER,
+              "Overwrite needs a name: a non-empty single line"));
+        }
+      }
+      case TrafficOptions.ServerHeader.PASS_THROUGH, TrafficOptions.ServerHeader.STRIP -> {
+        if (server.name().isPresent()) {
+          out.add(new Problem(at + ".name", TrafficReasons.INVALID_SERVER_HEADER, mode + " takes no name"));
+        }
+      }
+      default -> out.add(new Problem(at + ".mode", TrafficReasons.INVALID_SERVER_HEADER, mode.isEmpty()
+          ? "give a mode (Overwrite, PassThrough, Strip) or a name"
+          : "\"" + mode + "\" is not one of Overwrite, PassThrough, Strip"));
+    }
+  }
+
+  private static void accessLog(TrafficOptions.AccessLog log, String at, List<Problem> out) {
+    TrafficOptions.Sink sink = log.sink();
+    if (sink instanceof TrafficOptions.Sink.File file && (!file.path().startsWith("/") || !headerSafe(file.path()))) {
+      out.add(new Problem(at + ".file.path", TrafficReasons.INVALID_ACCESS_LOG,
+          "\"" + file.path() + "\" is not an absolute path"));
+    }
+    String logName = sink instanceof TrafficOptions.Sink.Grpc grpc ? grpc.logName()
+        : sink instanceof TrafficOptions.Sink.OpenTelemetry otel ? otel.logName() : null;
+    if (logName != null && (logName.isEmpty() || !headerSafe(logName))) {
+      out.add(new Problem(at + ".logName", TrafficReasons.INVALID_ACCESS_LOG,
+          "the log name must be a non-empty single line"));
+    }
+    log.text().ifPresent(text -> format(text, at + ".format.text", out));
+    if (log.json().size() > MAX_JSON_FIELDS) {
+      out.add(new Problem(at + ".format.json", TrafficReasons.FORMAT_TOO_LONG, log.json().size()
+          + " fields; at most " + MAX_JSON_FIELDS));
+    } else {
+      for (Map.Entry<String, String> field : log.json().entrySet()) {
+        format(field.getValue(), at + ".format.json." + field.getKey(), out);
+      }
+    }
+    if (sink instanceof TrafficOptions.Sink.Grpc && (log.text().isPresent() || !log.json().isEmpty())) {
+      out.add(new Problem(at + ".format", Reasons.FIELD_IGNORED,
+          "the gRPC access log service sends structured entries; a format does not apply"));
+    }
+    TrafficOptions.LogFilter filter = log.filter();
+    status(filter.minStatus(), at + ".filter.minStatus", out);
+    status(filter.maxStatus(), at + ".filter.maxStatus", out);
+    if (filter.minStatus().isPresent() && filter.maxStatus().isPresent()
+        && filter.minStatus().get() > filter.maxStatus().get()) {
+      out.add(new Problem(at + ".filter", TrafficReasons.INVALID_ACCESS_LOG_FILTER,
+          "minStatus is above maxStatus: no request would be logged"));
+    }
+    filter.minDuration().filter(Duration::isNegative).ifPresent(d -> out.add(new Problem(at + ".filter.minDuration",
+        TrafficReasons.INVALID_ACCESS_LOG_FILTER, "must not be negative")));
+  }
+
+  private static void format(String format, String field, List<Problem> out) {
+    if (format.length() > MAX_FORMAT_LENGTH) {
+      out.add(new Problem(field, TrafficReasons.FORMAT_TOO_LONG, format.length() + " characters; at most "
+          + MAX_FORMAT_LENGTH));
+      return;
+    }
+    CommandOperators.check(format, field).ifPresent(out::add);
+  }
+
+  private static void status(Optional<Long> status, String field, List<Problem> out) {
+    status.filter(s -> s < 100 || s > 599).ifPresent(s -> out.add(new Problem(field,
+        TrafficReasons.INVALID_ACCESS_LOG_FILTER, s + " is not an HTTP status (100-599)")));
+  }
+
+  private static void range(Optional<Long> value, long min, String field, List<Problem> out) {
+    value.filter(v -> v < min || v > MAX_HTTP2_VALUE).ifPresent(v -> out.add(new Problem(field,
+        TrafficReasons.INVALID_HTTP2_SETTING, v + " is not in Envoy's range " + min + "-" + MAX_HTTP2_VALUE)));
+  }
+
+  private static boolean headerSafe(String value) {
+    return value.indexOf('\n') < 0 && value.indexOf('\r') < 0 && value.indexOf(0) < 0;
+  }
+}

@@ -1,0 +1,233 @@
+package io.holdfast.api;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * Traffic options as written: a Gateway's {@code spec.options} ({@link Listener}: connection settings and access
+ * logs, for every VirtualService it serves) and the {@code rateLimit}, {@code compression}, {@code csrf} and
+ * {@code maxRequestBodyBytes} of a VirtualService's {@code spec.options} and a route's {@code options}
+ * ({@link Route}: a route's value replaces the VirtualService's, field by field). Values are kept as written
+ * (numbers as {@code long}, algorithm names as strings) so validation can name what is wrong with each; the
+ * Gateway API's ClientTrafficPolicy and TrafficPolicy carry the same shapes.
+ */
+public final class TrafficOptions {
+
+  private TrafficOptions() {
+  }
+
+  /** A Gateway's {@code spec.options}. Everything is optional; {@link #NONE} keeps Envoy's defaults. */
+  public record Listener(boolean proxyProtocol, Optional<Long> perConnectionBufferLimitBytes,
+      Optional<Long> xffNumTrustedHops, Optional<Duration> idleTimeout, Optional<Duration> requestHeadersTimeout,
+      Optional<Long> maxRequestHeadersKb, Optional<Http2> http2, Optional<ServerHeader> serverHeader,
+      List<AccessLog> accessLogs, Optional<RateLimitService> rateLimitService) {
+
+    public static final Listener NONE = new Listener(false, Optional.empty(), Optional.empty(), Optional.empty(),
+        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), List.of(), Optional.empty());
+
+    public Listener {
+      Objects.requireNonNull(perConnectionBufferLimitBytes, "perConnectionBufferLimitBytes");
+      Objects.requireNonNull(xffNumTrustedHops, "xffNumTrustedHops");
+      Objects.requireNonNull(idleTimeout, "idleTimeout");
+      Objects.requireNonNull(requestHeadersTimeout, "requestHeadersTimeout");
+      Objects.requireNonNull(maxRequestHeadersKb, "maxRequestHeadersKb");
+      Objects.requireNonNull(http2, "http2");
+      Objects.requireNonNull(serverHeader, "serverHeader");
+      accessLogs = List.copyOf(accessLogs);
+      Objects.requireNonNull(rateLimitService, "rateLimitService");
+    }
+  }
+
+  public record Http2(Optional<Long> maxConcurrentStreams, Optional<Long> initialStreamWindowSize,
+      Optional<Long> initialConnectionWindowSize) {
+    public Http2 {
+      Objects.requireNonNull(maxConcurrentStreams, "maxConcurrentStreams");
+      Objects.requireNonNull(initialStreamWindowSize, "initialStreamWindowSize");
+      Objects.requireNonNull(initialConnectionWindowSize, "initialConnectionWindowSize");
+    }
+  }
+
+  /**
+   * {@code serverHeader}: {@code mode} is {@code Overwrite} (the default when {@code name} is given),
+   * {@code PassThrough} or {@code Strip}.
+   */
+  public record ServerHeader(Optional<String> mode, Optional<String> name) {
+    public static final String OVERWRITE = "Overwrite";
+    public static final String PASS_THROUGH = "PassThrough";
+    public static final String STRIP = "Strip";
+
+    public ServerHeader {
+      Objects.requireNonNull(mode, "mode");
+      Objects.requireNonNull(name, "name");
+    }
+  }
+
+  /**
+   * One access log: exactly one sink, a text or JSON format (neither: Envoy's default), and a filter.
+   *
+   * @param json field name to command-operator string
+   */
+  public record AccessLog(Sink sink, Optional<String> text, SortedMap<String, String> json, LogFilter filter) {
+    public AccessLog {
+      Objects.requireNonNull(sink, "sink");
+      Objects.requireNonNull(text, "text");
+      json = Collections.unmodifiableSortedMap(new TreeMap<>(json));
+      Objects.requireNonNull(filter, "filter");
+    }
+  }
+
+  /** Where an access log goes. */
+  public sealed interface Sink {
+    record Stdout() implements Sink {
+    }
+
+    record Stderr() implements Sink {
+    }
+
+    record File(String path) implements Sink {
+      public File {
+        Objects.requireNonNull(path, "path");
+      }
+    }
+
+    /** Envoy's gRPC access log service, served by an Upstream. */
+    record Grpc(ObjectRef upstream, String logName) implements Sink {
+      public Grpc {
+        Objects.requireNonNull(upstream, "upstream");
+        Objects.requireNonNull(logName, "logName");
+      }
+    }
+
+    /** An OpenTelemetry collector (OTLP/gRPC), served by an Upstream. */
+    record OpenTelemetry(ObjectRef upstream, String logName) implements Sink {
+      public OpenTelemetry {
+        Objects.requireNonNull(upstream, "upstream");
+        Objects.requireNonNull(logName, "logName");
+      }
+    }
+  }
+
+  /** Which requests are logged: status in {@code [minStatus, maxStatus]}, lasting at least {@code minDuration}. */
+  public record LogFilter(Optional<Long> minStatus, Optional<Long> maxStatus, Optional<Duration> minDuration) {
+    public static final LogFilter ALL = new LogFilter(Optional.empty(), Optional.empty(), Optional.empty());
+
+    public LogFilter {
+      Objects.requireNonNull(minStatus, "minStatus");
+      Objects.requireNonNull(maxStatus, "maxStatus");
+      Objects.requireNonNull(minDuration, "minDuration");
+    }
+  }
+
+  /**
+   * A rate-limit service (Envoy's RLS protocol) served by an Upstream.
+   *
+   * @param timeout  default {@link #DEFAULT_TIMEOUT}
+   * @param failOpen default true: requests pass when the service does not answer
+   */
+  public record RateLimitService(ObjectRef upstream, String domain, Optional<Duration> timeout, boolean failOpen) {
+    /** Envoy's default. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(20);
+
+    public RateLimitService {
+      Objects.requireNonNull(upstream, "upstream");
+      Objects.requireNonNull(domain, "domain");
+      Objects.requireNonNull(timeout, "timeout");
+    }
+  }
+
+  /**
+   * The traffic options of a route or a VirtualService's defaults; each absent field is inherited (a route from its
+   * VirtualService). {@link #NONE} sets nothing.
+   */
+  public record Route(Optional<LocalRateLimit> localRateLimit, Optional<List<Descriptor>> rateLimits,
+      Optional<List<String>> compression, Optional<Csrf> csrf, Optional<Long> maxRequestBodyBytes) {
+
+    public static final Route NONE = new Route(Optional.empty(), Optional.empty(), Optional.empty(),
+        Optional.empty(), Optional.empty());
+
+    public Route {
+      Objects.requireNonNull(localRateLimit, "localRateLimit");
+      rateLimits = rateLimits.map(List::copyOf);
+      compression = compression.map(List::copyOf);
+      Objects.requireNonNull(csrf, "csrf");
+      Objects.requireNonNull(maxRequestBodyBytes, "maxRequestBodyBytes");
+    }
+
+    /** This route's values, and {@code defaults}' where this one has none. */
+    public Route over(Route defaults) {
+      return new Route(localRateLimit.or(defaults::localRateLimit), rateLimits.or(defaults::rateLimits),
+          compression.or(defaults::compression), csrf.or(defaults::csrf),
+          maxRequestBodyBytes.or(defaults::maxRequestBodyBytes));
+    }
+  }
+
+  /**
+   * {@code rateLimit.local}: a token bucket per proxy.
+   *
+   * @param tokensPerFill default {@code maxTokens}
+   */
+  public record LocalRateLimit(long maxTokens, Optional<Long> tokensPerFill, Duration fillInterval,
+      boolean responseHeaders) {
+    public LocalRateLimit {
+      Objects.requireNonNull(tokensPerFill, "tokensPerFill");
+      Objects.requireNonNull(fillInterval, "fillInterval");
+    }
+  }
+
+  /** One descriptor of {@code rateLimit.descriptors}: its entries in order. */
+  public record Descriptor(List<Entry> entries) {
+    public Descriptor {
+      entries = List.copyOf(entries);
+    }
+  }
+
+  /** One entry of a descriptor. */
+  public sealed interface Entry {
+    record RemoteAddress() implements Entry {
+    }
+
+    record RequestHeader(String header, String key) implements Entry {
+      public RequestHeader {
+        Objects.requireNonNull(header, "header");
+        Objects.requireNonNull(key, "key");
+      }
+    }
+
+    record GenericKey(String key, String value) implements Entry {
+      public GenericKey {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+      }
+    }
+
+    /**
+     * A claim of the JWT the request was authenticated with by {@code provider} (a dotted path for nested
+     * claims), under {@code key}.
+     */
+    record JwtClaim(String provider, String claim, String key) implements Entry {
+      public JwtClaim {
+        Objects.requireNonNull(provider, "provider");
+        Objects.requireNonNull(claim, "claim");
+        Objects.requireNonNull(key, "key");
+      }
+    }
+  }
+
+  /** {@code csrf}: origins allowed besides the request's own host; {@code shadow} only counts violations. */
+  public record Csrf(List<String> additionalOrigins, boolean shadow) {
+    public Csrf {
+      additionalOrigins = List.copyOf(additionalOrigins);
+    }
+  }
+
+  /** Unmodifiable sorted copy, for parsers. */
+  static SortedMap<String, String> sorted(Map<String, String> map) {
+    return Collections.unmodifiableSortedMap(new TreeMap<>(map));
+  }
+}

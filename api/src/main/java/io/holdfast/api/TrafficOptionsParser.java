@@ -1,0 +1,233 @@
+package io.holdfast.api;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Reads {@link TrafficOptions}: a Gateway's {@code spec.options}, and the traffic fields of route and
+ * VirtualService {@code options}. Like {@link RouteOptionsParser}, each reader records every problem it finds with
+ * the field's path and returns empty if there was any; ranges and references are judged by validation, which names
+ * a reason for each.
+ */
+public final class TrafficOptionsParser {
+
+  /** The traffic fields of a route's or VirtualService's {@code options}. */
+  static final Set<String> ROUTE_FIELDS = Set.of("rateLimit", "compression", "csrf", "maxRequestBodyBytes");
+  static final Set<String> LISTENER = Set.of("proxyProtocol", "perConnectionBufferLimitBytes", "xffNumTrustedHops",
+      "idleTimeout", "requestHeadersTimeout", "maxRequestHeadersKb", "http2", "serverHeader", "accessLogs",
+      "rateLimitService");
+  private static final Set<String> HTTP2 = Set.of("maxConcurrentStreams", "initialStreamWindowSize",
+      "initialConnectionWindowSize");
+  private static final Set<String> SERVER_HEADER = Set.of("mode", "name");
+  private static final List<String> SINKS = List.of("stdout", "stderr", "file", "grpc", "openTelemetry");
+  private static final Set<String> ACCESS_LOG = Set.of("stdout", "stderr", "file", "grpc", "openTelemetry",
+      "format", "filter");
+  private static final Set<String> EMPTY = Set.of();
+  private static final Set<String> FILE = Set.of("path");
+  private static final Set<String> SERVICE_SINK = Set.of("upstream", "namespace", "logName");
+  private static final Set<String> FORMAT = Set.of("text", "json");
+  private static final Set<String> LOG_FILTER = Set.of("minStatus", "maxStatus", "minDuration");
+  private static final Set<String> RATE_LIMIT_SERVICE = Set.of("upstream", "namespace", "domain", "timeout",
+      "failOpen");
+  private static final Set<String> RATE_LIMIT = Set.of("local", "descriptors");
+  private static final Set<String> LOCAL = Set.of("maxTokens", "tokensPerFill", "fillInterval", "responseHeaders");
+  private static final List<String> ENTRY_KINDS = List.of("remoteAddress", "requestHeader", "genericKey",
+      "jwtClaim");
+  private static final Set<String> ENTRY = Set.copyOf(ENTRY_KINDS);
+  private static final Set<String> REQUEST_HEADER = Set.of("header", "key");
+  private static final Set<String> GENERIC_KEY = Set.of("key", "value");
+  private static final Set<String> JWT_CLAIM = Set.of("provider", "claim", "key");
+  private static final Set<String> CSRF = Set.of("additionalOrigins", "shadow");
+  private static final Set<String> DESCRIPTOR = Set.of("entries");
+
+  private TrafficOptionsParser() {
+  }
+
+  /** A Gateway's {@code spec.options}, {@link TrafficOptions.Listener#NONE} if absent. */
+  static Optional<TrafficOptions.Listener> gateway(Fields spec) {
+    if (!spec.has("options")) {
+      return Optional.of(TrafficOptions.Listener.NONE);
+    }
+    return spec.object("options", LISTENER).flatMap(TrafficOptionsParser::listener);
+  }
+
+  /**
+   * Listener options from a JSON object (a ClientTrafficPolicy's spec fields as well as a Gateway's
+   * {@code spec.options}), with problems recorded under {@code path}.
+   *
+   * @param allowed the object's permitted fields: {@link #listenerFields()} plus any of the caller's own
+   */
+  public static Optional<TrafficOptions.Listener> listener(JsonNode node, String path, List<Problem> problems,
+      Set<String> allowed) {
+    return Fields.of(node, path, problems, allowed).flatMap(TrafficOptionsParser::listener);
+  }
+
+  /**
+   * Route traffic options from a JSON object (a TrafficPolicy's spec fields), with problems under {@code path}.
+   *
+   * @param allowed the object's permitted fields: {@link #routeFields()} plus any of the caller's own
+   */
+  public static Optional<TrafficOptions.Route> route(JsonNode node, String path, List<Problem> problems,
+      Set<String> allowed) {
+    return Fields.of(node, path, problems, allowed).flatMap(TrafficOptionsParser::route);
+  }
+
+  public static Set<String> listenerFields() {
+    return LISTENER;
+  }
+
+  public static Set<String> routeFields() {
+    return ROUTE_FIELDS;
+  }
+
+  private static Optional<TrafficOptions.Listener> listener(Fields fields) {
+    int before = fields.problems().size();
+    boolean proxyProtocol = fields.bool("proxyProtocol").orElse(false);
+    Optional<Long> buffer = fields.longInteger("perConnectionBufferLimitBytes");
+    Optional<Long> hops = fields.longInteger("xffNumTrustedHops");
+    Optional<Duration> idle = fields.duration("idleTimeout");
+    Optional<Duration> headersTimeout = fields.duration("requestHeadersTimeout");
+    Optional<Long> headersKb = fields.longInteger("maxRequestHeadersKb");
+    Optional<TrafficOptions.Http2> http2 = fields.object("http2", HTTP2).map(h -> new TrafficOptions.Http2(
+        h.longInteger("maxConcurrentStreams"), h.longInteger("initialStreamWindowSize"),
+        h.longInteger("initialConnectionWindowSize")));
+    Optional<TrafficOptions.ServerHeader> server = fields.object("serverHeader", SERVER_HEADER)
+        .map(s -> new TrafficOptions.ServerHeader(s.string("mode"), s.string("name")));
+    List<TrafficOptions.AccessLog> logs = new ArrayList<>();
+    fields.list("accessLogs", false).ifPresent(elements -> {
+      for (Fields.Element element : elements) {
+        Fields.of(element.node(), element.path(), fields.problems(), ACCESS_LOG)
+            .flatMap(TrafficOptionsParser::accessLog).ifPresent(logs::add);
+      }
+    });
+    Optional<TrafficOptions.RateLimitService> service = fields.object("rateLimitService", RATE_LIMIT_SERVICE)
+        .flatMap(TrafficOptionsParser::rateLimitService);
+    if (fields.problems().size() != before) {
+      return Optional.empty();
+    }
+    return Optional.of(new TrafficOptions.Listener(proxyProtocol, buffer, hops, idle, headersTimeout, headersKb,
+        http2, server, logs, service));
+  }
+
+  private static Optional<TrafficOptions.AccessLog> accessLog(Fields fields) {
+    List<String> given = SINKS.stream().filter(fields::has).toList();
+    if (given.size() != 1) {
+      fields.problem(fields.path(), given.isEmpty() ? Reasons.MISSING_FIELD : Reasons.CONFLICTING_FIELDS,
+          given.isEmpty() ? "an access log needs one of " + String.join(", ", SINKS)
+              : "an access log has one sink, got " + String.join(" and ", given));
+      return Optional.empty();
+    }
+    Optional<TrafficOptions.Sink> sink = switch (given.get(0)) {
+      case "stdout" -> fields.object("stdout", EMPTY).map(f -> new TrafficOptions.Sink.Stdout());
+      case "stderr" -> fields.object("stderr", EMPTY).map(f -> new TrafficOptions.Sink.Stderr());
+      case "file" -> fields.object("file", FILE).flatMap(f -> f.requiredString("path"))
+          .map(TrafficOptions.Sink.File::new);
+      case "grpc" -> fields.object("grpc", SERVICE_SINK).flatMap(f -> ObjectRefs.read(f, "upstream")
+          .flatMap(ref -> f.requiredString("logName").map(name -> new TrafficOptions.Sink.Grpc(ref, name))));
+      default -> fields.object("openTelemetry", SERVICE_SINK).flatMap(f -> ObjectRefs.read(f, "upstream")
+          .flatMap(ref -> f.requiredString("logName")
+              .map(name -> new TrafficOptions.Sink.OpenTelemetry(ref, name))));
+    };
+    Optional<String> text = Optional.empty();
+    Map<String, String> json = Map.of();
+    if (fields.has("format")) {
+      Optional<Fields> format = fields.object("format", FORMAT);
+      if (format.isPresent()) {
+        Fields f = format.get();
+        if (f.has("text") == f.has("json")) {
+          f.problem(f.path(), f.has("text") ? Reasons.CONFLICTING_FIELDS : Reasons.MISSING_FIELD,
+              "a format is either text or json");
+          return Optional.empty();
+        }
+        text = f.string("text");
+        json = f.has("json") ? f.stringMap("json").orElse(Map.of()) : Map.of();
+      }
+    }
+    TrafficOptions.LogFilter filter = fields.object("filter", LOG_FILTER).map(f -> new TrafficOptions.LogFilter(
+        f.longInteger("minStatus"), f.longInteger("maxStatus"), f.duration("minDuration")))
+        .orElse(TrafficOptions.LogFilter.ALL);
+    Optional<String> textFormat = text;
+    Map<String, String> jsonFormat = new TreeMap<>(json);
+    return sink.map(s -> new TrafficOptions.AccessLog(s, textFormat, TrafficOptions.sorted(jsonFormat), filter));
+  }
+
+  private static Optional<TrafficOptions.RateLimitService> rateLimitService(Fields fields) {
+    Optional<ObjectRef> upstream = ObjectRefs.read(fields, "upstream");
+    Optional<String> domain = fields.requiredString("domain");
+    Optional<Duration> timeout = fields.duration("timeout");
+    boolean failOpen = fields.bool("failOpen").orElse(true);
+    return upstream.flatMap(u -> domain.map(d -> new TrafficOptions.RateLimitService(u, d, timeout, failOpen)));
+  }
+
+  /** The traffic fields of a route's or VirtualService's {@code options} ({@code options} already read). */
+  static Optional<TrafficOptions.Route> route(Fields fields) {
+    int before = fields.problems().size();
+    Optional<TrafficOptions.LocalRateLimit> local = Optional.empty();
+    Optional<List<TrafficOptions.Descriptor>> descriptors = Optional.empty();
+    Optional<Fields> rateLimit = fields.object("rateLimit", RATE_LIMIT);
+    if (rateLimit.isPresent()) {
+      local = rateLimit.get().object("local", LOCAL).flatMap(TrafficOptionsParser::local);
+      descriptors = rateLimit.get().list("descriptors", false).map(elements -> descriptors(elements,
+          fields.problems()));
+    }
+    Optional<List<String>> compression = fields.stringList("compression", false);
+    Optional<TrafficOptions.Csrf> csrf = fields.object("csrf", CSRF).map(c -> new TrafficOptions.Csrf(
+        c.stringList("additionalOrigins", false).orElse(List.of()), c.bool("shadow").orElse(false)));
+    Optional<Long> body = fields.longInteger("maxRequestBodyBytes");
+    if (fields.problems().size() != before) {
+      return Optional.empty();
+    }
+    return Optional.of(new TrafficOptions.Route(local, descriptors, compression, csrf, body));
+  }
+
+  private static Optional<TrafficOptions.LocalRateLimit> local(Fields fields) {
+    Optional<Long> maxTokens = fields.required("maxTokens").flatMap(v -> fields.longInteger("maxTokens"));
+    Optional<Long> perFill = fields.longInteger("tokensPerFill");
+    Optional<Duration> interval = fields.required("fillInterval").flatMap(v -> fields.duration("fillInterval"));
+    boolean headers = fields.bool("responseHeaders").orElse(false);
+    return maxTokens.flatMap(max -> interval.map(i -> new TrafficOptions.LocalRateLimit(max, perFill, i, headers)));
+  }
+
+  /** Each descriptor is {@code {entries: [...]}}; every element is read so every problem is reported. */
+  private static List<TrafficOptions.Descriptor> descriptors(List<Fields.Element> elements, List<Problem> problems) {
+    List<TrafficOptions.Descriptor> out = new ArrayList<>();
+    for (Fields.Element element : elements) {
+      Fields.of(element.node(), element.path(), problems, DESCRIPTOR).flatMap(d -> d.list("entries", true))
+          .ifPresent(entries -> {
+            List<TrafficOptions.Entry> parsed = new ArrayList<>();
+            for (Fields.Element entry : entries) {
+              Fields.of(entry.node(), entry.path(), problems, ENTRY).flatMap(TrafficOptionsParser::entry)
+                  .ifPresent(parsed::add);
+            }
+            out.add(new TrafficOptions.Descriptor(parsed));
+          });
+    }
+    return out;
+  }
+
+  private static Optional<TrafficOptions.Entry> entry(Fields fields) {
+    List<String> given = ENTRY_KINDS.stream().filter(fields::has).toList();
+    if (given.size() != 1) {
+      fields.problem(fields.path(), given.isEmpty() ? Reasons.MISSING_FIELD : Reasons.CONFLICTING_FIELDS,
+          "a descriptor entry is one of " + String.join(", ", ENTRY_KINDS)
+              + (given.isEmpty() ? "" : ", got " + String.join(" and ", given)));
+      return Optional.empty();
+    }
+    return switch (given.get(0)) {
+      case "remoteAddress" -> fields.object("remoteAddress", EMPTY).map(f -> new TrafficOptions.Entry.RemoteAddress());
+      case "requestHeader" -> fields.object("requestHeader", REQUEST_HEADER).flatMap(f -> f.requiredString("header")
+          .flatMap(h -> f.requiredString("key").map(k -> new TrafficOptions.Entry.RequestHeader(h, k))));
+      case "genericKey" -> fields.object("genericKey", GENERIC_KEY).flatMap(f -> f.requiredString("key")
+          .flatMap(k -> f.requiredString("value").map(v -> new TrafficOptions.Entry.GenericKey(k, v))));
+      default -> fields.object("jwtClaim", JWT_CLAIM).flatMap(f -> f.requiredString("provider")
+          .flatMap(p -> f.requiredString("claim").flatMap(c -> f.requiredString("key")
+              .map(k -> new TrafficOptions.Entry.JwtClaim(p, c, k)))));
+    };
+  }
+}

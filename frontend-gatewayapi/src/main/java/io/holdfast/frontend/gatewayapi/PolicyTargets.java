@@ -1,0 +1,206 @@
+package io.holdfast.frontend.gatewayapi;
+
+import io.holdfast.api.ApiObject;
+import io.holdfast.api.ResourceKey;
+import io.holdfast.ir.Claims.Claimant;
+import io.holdfast.ir.Condition;
+import io.holdfast.ir.ObjectStatus;
+import io.holdfast.ir.ParentStatus;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Policy attachment as in GEP-713, for any policy kind: a policy names its targets in {@code spec.targetRefs}
+ * ({@code group}, {@code kind}, {@code name}, optional {@code sectionName}; always in the policy's own namespace:
+ * a local reference has no namespace). Each target is resolved: one that does not exist is
+ * {@link #TARGET_NOT_FOUND}; of several policies of one kind on the same target the oldest (creation time, then
+ * namespace and name) wins and the others are {@link #CONFLICTED} there. A consumer then asks for the winner of the
+ * most specific target that has one ({@link Resolution#effective}). The policy's status lists each target as an
+ * ancestor with its {@code Accepted} condition (the Gateway API policy-status shape); the policy as a whole is
+ * accepted if any target is.
+ *
+ * <p>Bounded: at most {@link #MAX_TARGETS} targets per policy (more are {@link #INVALID}); each policy and target
+ * is looked at a constant number of times. Pure: statuses are returned, not written.
+ */
+final class PolicyTargets {
+
+  /** More targets per policy than this are refused: GEP-713 suggests 16 as the schema's bound. */
+  static final int MAX_TARGETS = 16;
+  static final String ACCEPTED = "Accepted";
+  static final String CONFLICTED = "Conflicted";
+  static final String TARGET_NOT_FOUND = "TargetNotFound";
+  static final String INVALID = "Invalid";
+
+  private PolicyTargets() {
+  }
+
+  /** A target, in the policy's namespace: a Gateway, or an HTTPRoute, or one listener of a Gateway. */
+  record Target(ResourceKey object, Optional<String> section) implements Comparable<Target> {
+    private static final Comparator<Target> ORDER = Comparator.comparing(Target::object)
+        .thenComparing(t -> t.section().orElse(""));
+
+    @Override
+    public int compareTo(Target other) {
+      return ORDER.compare(this, other);
+    }
+
+    @Override
+    public String toString() {
+      return object + section.map(s -> "/" + s).orElse("");
+    }
+  }
+
+  /** A policy with its parsed targets, or the reason its targets cannot be read. */
+  record Policy(ApiObject object, Optional<Instant> created, List<Target> targets, Optional<String> invalid) {
+    Claimant claimant() {
+      return new Claimant(object.key(), created);
+    }
+  }
+
+  /** How one target of a policy resolved. */
+  record Outcome(String reason, String message) {
+    boolean accepted() {
+      return reason.equals(ACCEPTED);
+    }
+  }
+
+  /**
+   * Reads {@code spec.targetRefs} of {@code object}.
+   *
+   * @param kinds the kinds (group/kind) the policy kind may target; others make the policy invalid
+   */
+  static Policy read(ApiObject object, Set<String> kinds) {
+    Optional<Instant> created = created(object);
+    JsonNode refs = object.at("/spec/targetRefs");
+    if (!refs.isArray() || refs.isEmpty()) {
+      return new Policy(object, created, List.of(), Optional.of("spec.targetRefs needs at least one target"));
+    }
+    if (refs.size() > MAX_TARGETS) {
+      return new Policy(object, created, List.of(), Optional.of("spec.targetRefs has " + refs.size()
+          + " targets; at most " + MAX_TARGETS));
+    }
+    List<Target> targets = new ArrayList<>();
+    for (int i = 0; i < refs.size(); i++) {
+      JsonNode ref = refs.get(i);
+      String group = ref.path("group").asString("");
+      String kind = ref.path("kind").asString("");
+      String name = ref.path("name").asString("");
+      if (!kinds.contains(group + "/" + kind) || name.isEmpty() || ref.has("namespace")) {
+        return new Policy(object, created, List.of(), Optional.of("spec.targetRefs[" + i + "] must name a "
+            + String.join(" or ", kinds) + " by name in the policy's namespace, got " + group + "/" + kind + " "
+            + name + (ref.has("namespace") ? " with a namespace" : "")));
+      }
+      Optional<String> section = ref.hasNonNull("sectionName")
+          ? Optional.of(ref.path("sectionName").asString("")) : Optional.empty();
+      targets.add(new Target(new ResourceKey(group, kind, object.key().namespace(), name), section));
+    }
+    return new Policy(object, created, List.copyOf(targets), Optional.empty());
+  }
+
+  /**
+   * Each valid policy's targets resolved against what {@code exists}.
+   *
+   * @param refusal why an existing target cannot take this policy kind (e.g. a listener sharing its connection
+   *                manager with others), as a non-accepted outcome; such a target wins nothing
+   */
+  static Resolution resolve(List<Policy> policies, Predicate<Target> exists,
+      java.util.function.Function<Target, Optional<Outcome>> refusal) {
+    List<Policy> oldestFirst = new ArrayList<>(policies);
+    oldestFirst.sort(Comparator.comparing(Policy::claimant, Claimant.OLDEST_FIRST));
+    Map<Target, Policy> winners = new TreeMap<>();
+    Map<ResourceKey, Map<Target, Outcome>> outcomes = new TreeMap<>();
+    for (Policy policy : oldestFirst) {
+      Map<Target, Outcome> mine = new LinkedHashMap<>();
+      outcomes.put(policy.object().key(), mine);
+      if (policy.invalid().isPresent()) {
+        continue;
+      }
+      for (Target target : policy.targets()) {
+        if (!exists.test(target)) {
+          mine.put(target, new Outcome(TARGET_NOT_FOUND, target + " does not exist"));
+          continue;
+        }
+        Optional<Outcome> refused = refusal.apply(target);
+        if (refused.isPresent()) {
+          mine.put(target, refused.get());
+          continue;
+        }
+        Policy winner = winners.putIfAbsent(target, policy);
+        mine.put(target, winner == null || winner == policy
+            ? new Outcome(ACCEPTED, "applies to " + target)
+            : new Outcome(CONFLICTED, winner.object().key() + " is older and applies to " + target + " instead"));
+      }
+    }
+    return new Resolution(winners, outcomes);
+  }
+
+  /** The outcome of resolving every policy of one kind. */
+  record Resolution(Map<Target, Policy> winners, Map<ResourceKey, Map<Target, Outcome>> outcomes) {
+
+    /** The winner of the first of {@code mostSpecificFirst} that has one. */
+    Optional<Policy> effective(List<Target> mostSpecificFirst) {
+      for (Target target : mostSpecificFirst) {
+        Policy winner = winners.get(target);
+        if (winner != null) {
+          return Optional.of(winner);
+        }
+      }
+      return Optional.empty();
+    }
+
+    /**
+     * The status of {@code policy}: one ancestor per target with its Accepted condition; overall Accepted when any
+     * target accepted it, else the first target's reason ({@code Invalid} when it could not be read).
+     *
+     * @param invalid a problem with the policy's own spec: every target then reports {@code Invalid}
+     */
+    ObjectStatus status(Policy policy, Optional<String> invalid) {
+      long generation = policy.object().generation();
+      Optional<String> problem = policy.invalid().or(() -> invalid);
+      List<ParentStatus> ancestors = new ArrayList<>();
+      Map<Target, Outcome> mine = outcomes.getOrDefault(policy.object().key(), Map.of());
+      boolean any = false;
+      Outcome first = null;
+      for (Target target : policy.targets()) {
+        Outcome outcome = problem.isPresent() ? new Outcome(INVALID, problem.get())
+            : mine.getOrDefault(target, new Outcome(TARGET_NOT_FOUND, target + " does not exist"));
+        first = first == null ? outcome : first;
+        any |= outcome.accepted();
+        ancestors.add(new ParentStatus(target.object(), target.section(), List.of(condition(outcome, generation))));
+      }
+      Outcome overall = any ? new Outcome(ACCEPTED, "applies to at least one target")
+          : problem.isPresent() ? new Outcome(INVALID, problem.get())
+          : first != null ? first : new Outcome(INVALID, "no target");
+      return new ObjectStatus(policy.object().key(), generation, List.of(condition(overall, generation)),
+          List.of(), ancestors);
+    }
+  }
+
+  private static Condition condition(Outcome outcome, long generation) {
+    return new Condition(Condition.ACCEPTED, outcome.accepted() ? Condition.Status.TRUE : Condition.Status.FALSE,
+        outcome.reason(), outcome.message(), generation);
+  }
+
+  /** {@code metadata.creationTimestamp}; empty when absent (files) or unparsable: such policies order last. */
+  static Optional<Instant> created(ApiObject object) {
+    String stamp = object.at("/metadata/creationTimestamp").asString("");
+    if (stamp.isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(Instant.parse(stamp));
+    } catch (DateTimeParseException e) {
+      return Optional.empty();
+    }
+  }
+}

@@ -1,0 +1,147 @@
+package io.holdfast.frontend.holdfast;
+
+import io.holdfast.api.Gateway;
+import io.holdfast.api.ResourceKey;
+import io.holdfast.api.TrafficOptions;
+import io.holdfast.ir.HttpListenerOptions;
+import io.holdfast.ir.Listener;
+import io.holdfast.ir.RouteTraffic;
+import io.holdfast.ir.SocketOptions;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Traffic options of validated Holdfast kinds to the IR: a Gateway's options on its socket and every HTTP chain,
+ * a route's effective traffic options (its own over its VirtualService's) on the route.
+ */
+final class TrafficLowering {
+
+  /**
+   * Where Holdfast expects the JWT filter to leave a provider's verified payload: the dynamic metadata namespace of
+   * {@code envoy.filters.http.jwt_authn}, under the provider's name ({@code payload_in_metadata}).
+   */
+  static final String JWT_METADATA = "envoy.filters.http.jwt_authn";
+
+  private TrafficLowering() {
+  }
+
+  /**
+   * The socket with the gateway's options. An access log or rate-limit service whose Upstream is not among
+   * {@code clusters} (a last accepted Gateway naming an Upstream since deleted) is left out rather than naming a
+   * cluster the proxy does not have.
+   */
+  static Listener.Socket socket(Gateway gateway, Listener.Socket socket, Set<ResourceKey> clusters) {
+    TrafficOptions.Listener options = gateway.options();
+    if (options.equals(TrafficOptions.Listener.NONE)) {
+      return socket;
+    }
+    HttpListenerOptions http = http(options, gateway.metadata().namespace(), clusters);
+    List<Listener.FilterChain> chains = new ArrayList<>();
+    for (Listener.FilterChain chain : socket.filterChains()) {
+      chains.add(chain instanceof Listener.FilterChain.Http h
+          ? new Listener.FilterChain.Http(h.origin(), h.name(), h.match(), h.tls(), h.virtualHosts(), http) : chain);
+    }
+    return new Listener.Socket(socket.origin(), socket.address(), socket.port(), chains, socket.proxyNames(),
+        new SocketOptions(options.proxyProtocol(), options.perConnectionBufferLimitBytes().map(Long::intValue)));
+  }
+
+  static HttpListenerOptions http(TrafficOptions.Listener options, String namespace, Set<ResourceKey> clusters) {
+    List<HttpListenerOptions.AccessLog> logs = new ArrayList<>();
+    for (TrafficOptions.AccessLog log : options.accessLogs()) {
+      sink(log.sink(), namespace, clusters).ifPresent(sink -> logs.add(new HttpListenerOptions.AccessLog(sink,
+          format(log), new HttpListenerOptions.LogFilter(log.filter().minStatus().map(Long::intValue),
+              log.filter().maxStatus().map(Long::intValue), log.filter().minDuration()))));
+    }
+    Optional<HttpListenerOptions.RateLimitService> service = options.rateLimitService().flatMap(s -> {
+      ResourceKey cluster = s.upstream().resolve(ResourceKey.UPSTREAM, namespace);
+      return clusters.contains(cluster) ? Optional.of(new HttpListenerOptions.RateLimitService(cluster, s.domain(),
+          s.timeout().orElse(TrafficOptions.RateLimitService.DEFAULT_TIMEOUT), s.failOpen())) : Optional.empty();
+    });
+    return new HttpListenerOptions(options.xffNumTrustedHops().map(Long::intValue), options.idleTimeout(),
+        options.requestHeadersTimeout(), options.maxRequestHeadersKb().map(Long::intValue),
+        options.http2().map(h -> new HttpListenerOptions.Http2(h.maxConcurrentStreams().map(Long::intValue),
+            h.initialStreamWindowSize().map(Long::intValue), h.initialConnectionWindowSize().map(Long::intValue))),
+        options.serverHeader().map(TrafficLowering::serverHeader), logs, service);
+  }
+
+  /** A route's effective traffic options: {@code own} over {@code defaults}, field by field. */
+  static RouteTraffic route(TrafficOptions.Route own, TrafficOptions.Route defaults) {
+    TrafficOptions.Route effective = own.over(defaults);
+    if (effective.equals(TrafficOptions.Route.NONE)) {
+      return RouteTraffic.NONE;
+    }
+    Optional<RouteTraffic.LocalRateLimit> local = effective.localRateLimit().map(l -> new RouteTraffic.LocalRateLimit(
+        (int) l.maxTokens(), (int) (long) l.tokensPerFill().orElse(l.maxTokens()), l.fillInterval(),
+        l.responseHeaders()));
+    List<RouteTraffic.Descriptor> descriptors = effective.rateLimits().orElse(List.of()).stream()
+        .map(d -> new RouteTraffic.Descriptor(d.entries().stream().map(TrafficLowering::entry).toList())).toList();
+    Set<RouteTraffic.Compression> compression = EnumSet.noneOf(RouteTraffic.Compression.class);
+    effective.compression().orElse(List.of()).forEach(name ->
+        compression.add(RouteTraffic.Compression.valueOf(name.toUpperCase(Locale.ROOT))));
+    return new RouteTraffic(local, descriptors, compression,
+        effective.csrf().map(c -> new RouteTraffic.Csrf(c.additionalOrigins(), c.shadow())),
+        effective.maxRequestBodyBytes().map(Long::intValue));
+  }
+
+  static RouteTraffic.Entry entry(TrafficOptions.Entry entry) {
+    if (entry instanceof TrafficOptions.Entry.RequestHeader header) {
+      return new RouteTraffic.Entry.RequestHeader(header.header(), header.key());
+    }
+    if (entry instanceof TrafficOptions.Entry.GenericKey generic) {
+      return new RouteTraffic.Entry.GenericKey(generic.key(), generic.value());
+    }
+    if (entry instanceof TrafficOptions.Entry.JwtClaim claim) {
+      List<String> path = new ArrayList<>();
+      path.add(claim.provider());
+      path.addAll(List.of(claim.claim().split("\\.")));
+      return new RouteTraffic.Entry.Metadata(claim.key(), JWT_METADATA, path);
+    }
+    return new RouteTraffic.Entry.RemoteAddress();
+  }
+
+  private static Optional<HttpListenerOptions.Sink> sink(TrafficOptions.Sink sink, String namespace,
+      Set<ResourceKey> clusters) {
+    if (sink instanceof TrafficOptions.Sink.Stdout) {
+      return Optional.of(new HttpListenerOptions.Sink.Stdout());
+    }
+    if (sink instanceof TrafficOptions.Sink.Stderr) {
+      return Optional.of(new HttpListenerOptions.Sink.Stderr());
+    }
+    if (sink instanceof TrafficOptions.Sink.File file) {
+      return Optional.of(new HttpListenerOptions.Sink.File(file.path()));
+    }
+    if (sink instanceof TrafficOptions.Sink.Grpc grpc) {
+      ResourceKey cluster = grpc.upstream().resolve(ResourceKey.UPSTREAM, namespace);
+      return clusters.contains(cluster) ? Optional.of(new HttpListenerOptions.Sink.Grpc(cluster, grpc.logName()))
+          : Optional.empty();
+    }
+    TrafficOptions.Sink.OpenTelemetry otel = (TrafficOptions.Sink.OpenTelemetry) sink;
+    ResourceKey cluster = otel.upstream().resolve(ResourceKey.UPSTREAM, namespace);
+    return clusters.contains(cluster)
+        ? Optional.of(new HttpListenerOptions.Sink.OpenTelemetry(cluster, otel.logName())) : Optional.empty();
+  }
+
+  private static HttpListenerOptions.Format format(TrafficOptions.AccessLog log) {
+    if (log.text().isPresent()) {
+      return new HttpListenerOptions.Format.Text(log.text().get());
+    }
+    if (!log.json().isEmpty()) {
+      return new HttpListenerOptions.Format.Json(log.json());
+    }
+    return new HttpListenerOptions.Format.Default();
+  }
+
+  private static HttpListenerOptions.ServerHeader serverHeader(TrafficOptions.ServerHeader server) {
+    String mode = server.mode().orElse(TrafficOptions.ServerHeader.OVERWRITE);
+    return switch (mode) {
+      case TrafficOptions.ServerHeader.PASS_THROUGH -> new HttpListenerOptions.ServerHeader.PassThrough();
+      case TrafficOptions.ServerHeader.STRIP -> new HttpListenerOptions.ServerHeader.Strip();
+      default -> new HttpListenerOptions.ServerHeader.Name(server.name().orElseThrow(() ->
+          new IllegalArgumentException("serverHeader Overwrite without a name; lower only Validator output")));
+    };
+  }
+}

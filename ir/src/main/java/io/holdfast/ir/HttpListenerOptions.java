@@ -1,0 +1,242 @@
+package io.holdfast.ir;
+
+import io.holdfast.api.ResourceKey;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.Collections;
+
+/**
+ * Connection-manager settings of one HTTP filter chain: how much of {@code X-Forwarded-For} to trust, connection
+ * timeouts, header and HTTP/2 limits, the {@code Server} header, access logs and the rate-limit service the
+ * chain's routes ask. Everything is optional; {@link #NONE} keeps Envoy's defaults. Front ends check ranges and
+ * references with named reasons; the factories here only refuse values Envoy could never take.
+ *
+ * @param xffNumTrustedHops     how many {@code X-Forwarded-For} entries, from the right, come from trusted proxies
+ *                              (Envoy's {@code xff_num_trusted_hops}): the client address is the next one
+ * @param idleTimeout           a downstream connection without streams is closed after this long
+ * @param requestHeadersTimeout a request whose headers have not all arrived after this long gets 408
+ * @param maxRequestHeadersKb   request headers larger than this get 431 (Envoy: 1-8192, default 60)
+ * @param accessLogs            written in order, each for every request its filter admits
+ * @param rateLimitService      where the chain's routes' global rate-limit descriptors are sent
+ */
+public record HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<Duration> idleTimeout,
+    Optional<Duration> requestHeadersTimeout, Optional<Integer> maxRequestHeadersKb, Optional<Http2> http2,
+    Optional<ServerHeader> serverHeader, List<AccessLog> accessLogs, Optional<RateLimitService> rateLimitService) {
+
+  /** Envoy's bound on {@code max_request_headers_kb}. */
+  public static final int MAX_REQUEST_HEADERS_KB = 8192;
+
+  public static final HttpListenerOptions NONE = new HttpListenerOptions(Optional.empty(), Optional.empty(),
+      Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), List.of(), Optional.empty());
+
+  public HttpListenerOptions {
+    Objects.requireNonNull(xffNumTrustedHops, "xffNumTrustedHops");
+    Objects.requireNonNull(idleTimeout, "idleTimeout");
+    Objects.requireNonNull(requestHeadersTimeout, "requestHeadersTimeout");
+    Objects.requireNonNull(maxRequestHeadersKb, "maxRequestHeadersKb");
+    Objects.requireNonNull(http2, "http2");
+    Objects.requireNonNull(serverHeader, "serverHeader");
+    accessLogs = List.copyOf(accessLogs);
+    Objects.requireNonNull(rateLimitService, "rateLimitService");
+    xffNumTrustedHops.filter(hops -> hops < 0).ifPresent(hops -> {
+      throw new IllegalArgumentException("xffNumTrustedHops " + hops + " is negative");
+    });
+    idleTimeout.ifPresent(d -> requireNotNegative(d, "idleTimeout"));
+    requestHeadersTimeout.ifPresent(d -> requireNotNegative(d, "requestHeadersTimeout"));
+    maxRequestHeadersKb.filter(kb -> kb < 1 || kb > MAX_REQUEST_HEADERS_KB).ifPresent(kb -> {
+      throw new IllegalArgumentException("maxRequestHeadersKb " + kb + " is out of range 1-" + MAX_REQUEST_HEADERS_KB);
+    });
+  }
+
+  /** The clusters the chain's access logs and rate-limit service send to. */
+  public List<ResourceKey> clusters() {
+    java.util.ArrayList<ResourceKey> out = new java.util.ArrayList<>();
+    for (AccessLog log : accessLogs) {
+      if (log.sink() instanceof Sink.Grpc grpc) {
+        out.add(grpc.cluster());
+      } else if (log.sink() instanceof Sink.OpenTelemetry otel) {
+        out.add(otel.cluster());
+      }
+    }
+    rateLimitService.ifPresent(service -> out.add(service.cluster()));
+    return List.copyOf(out);
+  }
+
+  private static void requireNotNegative(Duration duration, String field) {
+    if (duration.isNegative()) {
+      throw new IllegalArgumentException(field + " " + duration + " is negative");
+    }
+  }
+
+  /**
+   * HTTP/2 settings the proxy announces to downstream clients (Envoy's bounds: streams 1-2147483647, windows
+   * 65535-2147483647).
+   */
+  public record Http2(Optional<Integer> maxConcurrentStreams, Optional<Integer> initialStreamWindowSize,
+      Optional<Integer> initialConnectionWindowSize) {
+    public static final int MIN_WINDOW = 65535;
+
+    public Http2 {
+      Objects.requireNonNull(maxConcurrentStreams, "maxConcurrentStreams");
+      Objects.requireNonNull(initialStreamWindowSize, "initialStreamWindowSize");
+      Objects.requireNonNull(initialConnectionWindowSize, "initialConnectionWindowSize");
+      maxConcurrentStreams.filter(n -> n < 1).ifPresent(n -> {
+        throw new IllegalArgumentException("maxConcurrentStreams " + n + " is below 1");
+      });
+      initialStreamWindowSize.filter(n -> n < MIN_WINDOW).ifPresent(n -> {
+        throw new IllegalArgumentException("initialStreamWindowSize " + n + " is below " + MIN_WINDOW);
+      });
+      initialConnectionWindowSize.filter(n -> n < MIN_WINDOW).ifPresent(n -> {
+        throw new IllegalArgumentException("initialConnectionWindowSize " + n + " is below " + MIN_WINDOW);
+      });
+    }
+  }
+
+  /** What the proxy does with the {@code Server} response header. */
+  public sealed interface ServerHeader {
+    /** Sets it to {@code value}, replacing the upstream's. */
+    record Name(String value) implements ServerHeader {
+      public Name {
+        Objects.requireNonNull(value, "value");
+        if (value.isEmpty()) {
+          throw new IllegalArgumentException("a server name must not be empty");
+        }
+      }
+    }
+
+    /** Leaves the upstream's as it is, and adds none when it has none. */
+    record PassThrough() implements ServerHeader {
+    }
+
+    /** Removes the upstream's and adds none. */
+    record Strip() implements ServerHeader {
+    }
+  }
+
+  /**
+   * One access log.
+   *
+   * @param filter which requests are logged: all of its conditions must hold
+   */
+  public record AccessLog(Sink sink, Format format, LogFilter filter) {
+    public AccessLog {
+      Objects.requireNonNull(sink, "sink");
+      Objects.requireNonNull(format, "format");
+      Objects.requireNonNull(filter, "filter");
+    }
+  }
+
+  /** Where an access log goes. */
+  public sealed interface Sink {
+    record Stdout() implements Sink {
+    }
+
+    record Stderr() implements Sink {
+    }
+
+    /** A file on the proxy's file system, opened by Envoy. */
+    record File(String path) implements Sink {
+      public File {
+        Objects.requireNonNull(path, "path");
+        if (path.isEmpty()) {
+          throw new IllegalArgumentException("an access log path must not be empty");
+        }
+      }
+    }
+
+    /** Envoy's gRPC access log service on {@code cluster}, under {@code logName}. */
+    record Grpc(ResourceKey cluster, String logName) implements Sink {
+      public Grpc {
+        Objects.requireNonNull(cluster, "cluster");
+        requireLogName(logName);
+      }
+    }
+
+    /** An OpenTelemetry logs collector (OTLP over gRPC) on {@code cluster}. */
+    record OpenTelemetry(ResourceKey cluster, String logName) implements Sink {
+      public OpenTelemetry {
+        Objects.requireNonNull(cluster, "cluster");
+        requireLogName(logName);
+      }
+    }
+
+    private static void requireLogName(String logName) {
+      Objects.requireNonNull(logName, "logName");
+      if (logName.isEmpty()) {
+        throw new IllegalArgumentException("a log name must not be empty");
+      }
+    }
+  }
+
+  /**
+   * How a line is written, with Envoy's command operators ({@code %RESPONSE_CODE%}...). The gRPC access log service
+   * ignores it (it sends structured entries); OpenTelemetry sends a text format as the body and JSON fields as
+   * attributes.
+   */
+  public sealed interface Format {
+    /** Envoy's default text format. */
+    record Default() implements Format {
+    }
+
+    record Text(String format) implements Format {
+      public Text {
+        Objects.requireNonNull(format, "format");
+      }
+    }
+
+    /** One JSON object per line, each field a command-operator string; sorted by field name. */
+    record Json(SortedMap<String, String> fields) implements Format {
+      public Json {
+        fields = Collections.unmodifiableSortedMap(new TreeMap<>(fields));
+        if (fields.isEmpty()) {
+          throw new IllegalArgumentException("a JSON access log format needs at least one field");
+        }
+      }
+    }
+  }
+
+  /**
+   * Which requests are logged: response codes in {@code [minStatus, maxStatus]} and requests that lasted at least
+   * {@code minDuration}; {@link #ALL} logs everything.
+   */
+  public record LogFilter(Optional<Integer> minStatus, Optional<Integer> maxStatus, Optional<Duration> minDuration) {
+    public static final LogFilter ALL = new LogFilter(Optional.empty(), Optional.empty(), Optional.empty());
+
+    public LogFilter {
+      Objects.requireNonNull(minStatus, "minStatus");
+      Objects.requireNonNull(maxStatus, "maxStatus");
+      Objects.requireNonNull(minDuration, "minDuration");
+      if (minStatus.isPresent() && maxStatus.isPresent() && minStatus.get() > maxStatus.get()) {
+        throw new IllegalArgumentException("minStatus " + minStatus.get() + " is above maxStatus " + maxStatus.get());
+      }
+      minDuration.filter(Duration::isNegative).ifPresent(d -> {
+        throw new IllegalArgumentException("minDuration " + d + " is negative");
+      });
+    }
+  }
+
+  /**
+   * A rate-limit service speaking Envoy's RLS protocol (gRPC) on {@code cluster}.
+   *
+   * @param domain   the RLS domain the descriptors are counted in
+   * @param timeout  how long to wait for an answer
+   * @param failOpen true: a request is let through when the service does not answer; false: it gets 500
+   */
+  public record RateLimitService(ResourceKey cluster, String domain, Duration timeout, boolean failOpen) {
+    public RateLimitService {
+      Objects.requireNonNull(cluster, "cluster");
+      Objects.requireNonNull(domain, "domain");
+      Objects.requireNonNull(timeout, "timeout");
+      if (domain.isEmpty()) {
+        throw new IllegalArgumentException("a rate-limit domain must not be empty");
+      }
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("rate-limit service timeout " + timeout + " is not positive");
+      }
+    }
+  }
+}

@@ -1,0 +1,72 @@
+package io.holdfast.xds.translate;
+
+import com.google.protobuf.UInt32Value;
+import io.envoyproxy.envoy.config.core.v3.Http2ProtocolOptions;
+import io.envoyproxy.envoy.config.core.v3.HttpProtocolOptions;
+import io.envoyproxy.envoy.config.listener.v3.Listener;
+import io.envoyproxy.envoy.config.listener.v3.ListenerFilter;
+import io.envoyproxy.envoy.extensions.filters.listener.proxy_protocol.v3.ProxyProtocol;
+import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
+import io.holdfast.ir.HttpListenerOptions;
+import io.holdfast.ir.SocketOptions;
+import java.util.List;
+
+/**
+ * {@link SocketOptions} on an Envoy listener and {@link HttpListenerOptions} on a connection manager. Unset options
+ * leave Envoy's defaults, so configs without options translate as before.
+ */
+final class ConnectionOptions {
+
+  static final String PROXY_PROTOCOL_FILTER = "envoy.filters.listener.proxy_protocol";
+  /** The {@code Server} header the route configuration removes when it is stripped. */
+  static final String SERVER_HEADER = "server";
+
+  private ConnectionOptions() {
+  }
+
+  /**
+   * The PROXY protocol filter (first: it reads the header before the TLS inspector reads the ClientHello) and
+   * the buffer limit.
+   */
+  static void socket(SocketOptions options, Listener.Builder listener) {
+    if (options.proxyProtocol()) {
+      listener.addListenerFilters(ListenerFilter.newBuilder()
+          .setName(PROXY_PROTOCOL_FILTER)
+          .setTypedConfig(Protos.pack(ProxyProtocol.getDefaultInstance())));
+    }
+    options.perConnectionBufferLimitBytes().ifPresent(bytes ->
+        listener.setPerConnectionBufferLimitBytes(UInt32Value.of(bytes)));
+  }
+
+  static void connectionManager(HttpListenerOptions options, HttpConnectionManager.Builder hcm) {
+    options.xffNumTrustedHops().ifPresent(hcm::setXffNumTrustedHops);
+    options.idleTimeout().ifPresent(timeout -> hcm.setCommonHttpProtocolOptions(
+        HttpProtocolOptions.newBuilder().setIdleTimeout(Protos.duration(timeout))));
+    options.requestHeadersTimeout().ifPresent(timeout -> hcm.setRequestHeadersTimeout(Protos.duration(timeout)));
+    options.maxRequestHeadersKb().ifPresent(kb -> hcm.setMaxRequestHeadersKb(UInt32Value.of(kb)));
+    options.http2().ifPresent(http2 -> {
+      Http2ProtocolOptions.Builder envoy = Http2ProtocolOptions.newBuilder();
+      http2.maxConcurrentStreams().ifPresent(n -> envoy.setMaxConcurrentStreams(UInt32Value.of(n)));
+      http2.initialStreamWindowSize().ifPresent(n -> envoy.setInitialStreamWindowSize(UInt32Value.of(n)));
+      http2.initialConnectionWindowSize().ifPresent(n -> envoy.setInitialConnectionWindowSize(UInt32Value.of(n)));
+      hcm.setHttp2ProtocolOptions(envoy);
+    });
+    options.serverHeader().ifPresent(server -> {
+      if (server instanceof HttpListenerOptions.ServerHeader.Name name) {
+        hcm.setServerName(name.value());
+      } else {
+        hcm.setServerHeaderTransformation(HttpConnectionManager.ServerHeaderTransformation.PASS_THROUGH);
+      }
+    });
+    hcm.addAllAccessLog(AccessLogs.of(options.accessLogs()));
+  }
+
+  /**
+   * Response headers the chain's route configuration removes: {@code server} when the header is stripped (the
+   * connection manager then passes through, so removing the upstream's leaves none).
+   */
+  static List<String> responseHeadersToRemove(HttpListenerOptions options) {
+    return options.serverHeader().filter(HttpListenerOptions.ServerHeader.Strip.class::isInstance).isPresent()
+        ? List.of(SERVER_HEADER) : List.of();
+  }
+}

@@ -1,0 +1,106 @@
+package io.holdfast.xds.translate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
+import io.holdfast.api.ResourceKey;
+import io.holdfast.ir.HttpListenerOptions;
+import io.holdfast.ir.Origin;
+import io.holdfast.ir.Route;
+import io.holdfast.ir.RouteAction;
+import io.holdfast.ir.RoutePolicies;
+import io.holdfast.ir.RouteTraffic;
+import io.holdfast.ir.SocketOptions;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The documented order of HTTP filters in the connection manager ({@link HttpFilters#beforeRouter}): CORS, then
+ * (authentication, authorisation), then local rate limit, global rate limit, CSRF, buffer, then fault, then the
+ * compressors, then the Router. Each filter is there only when a route uses it.
+ */
+class HttpFilterOrderTest {
+
+  private static final List<String> DOCUMENTED = List.of(
+      HttpFilters.CORS,
+      TrafficFilters.LOCAL_RATE_LIMIT,
+      TrafficFilters.RATE_LIMIT,
+      TrafficFilters.CSRF,
+      TrafficFilters.BUFFER,
+      HttpFilters.FAULT,
+      "envoy.filters.http.compressor.brotli",
+      "envoy.filters.http.compressor.zstd",
+      "envoy.filters.http.compressor.gzip",
+      ListenerTranslator.ROUTER_FILTER);
+
+  @Test
+  void everyFilterInTheDocumentedOrder() throws Exception {
+    // Each policy on a different route, in an order unlike the documented one: the chain's order is fixed.
+    Route compressing = TrafficFixtures.route("compressing", new RouteTraffic(Optional.empty(), List.of(),
+        EnumSet.allOf(RouteTraffic.Compression.class), Optional.empty(), Optional.empty()));
+    Route faulty = TrafficFixtures.route("faulty", new RouteAction.Forward(TrafficFixtures.UPSTREAM,
+        new RouteAction.ForwardPolicy(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+            Optional.empty(), Optional.empty(), Optional.empty(),
+            Optional.of(new RoutePolicies.Fault(Optional.of(new RoutePolicies.Abort(RoutePolicies.Percent.ALL,
+                Optional.of(503), Optional.empty())), Optional.empty())), List.of(), Optional.empty())),
+        RouteTraffic.NONE);
+    Route buffered = TrafficFixtures.route("buffered", new RouteTraffic(Optional.empty(), List.of(), EnumSet.noneOf(
+        RouteTraffic.Compression.class), Optional.empty(), Optional.of(4096)));
+    Route csrf = TrafficFixtures.route("csrf", new RouteTraffic(Optional.empty(), List.of(), EnumSet.noneOf(
+        RouteTraffic.Compression.class), Optional.of(new RouteTraffic.Csrf(List.of(), false)), Optional.empty()));
+    Route global = TrafficFixtures.route("global", new RouteTraffic(Optional.empty(), List.of(
+        new RouteTraffic.Descriptor(List.of(new RouteTraffic.Entry.RemoteAddress()))), EnumSet.noneOf(
+        RouteTraffic.Compression.class), Optional.empty(), Optional.empty()));
+    Route local = TrafficFixtures.route("local", new RouteTraffic(Optional.of(new RouteTraffic.LocalRateLimit(10, 5,
+        Duration.ofSeconds(1), true)), List.of(), EnumSet.noneOf(RouteTraffic.Compression.class), Optional.empty(),
+        Optional.empty()));
+    Route cors = new Route(Origin.of(TrafficFixtures.ROUTES).at("spec.routes[9]"), "cors",
+        new io.holdfast.ir.RouteMatch(new io.holdfast.ir.RouteMatch.PathMatch.Prefix("/cors"), List.of(), List.of()),
+        new RouteAction.Forward(TrafficFixtures.UPSTREAM, RouteAction.ForwardPolicy.NONE),
+        RoutePolicies.HeaderMutation.NONE, Optional.of(new RoutePolicies.Cors(List.of("https://a.example"), List.of(),
+            List.of(), List.of(), List.of(), Optional.empty(), Optional.empty())));
+    ResourceKey rls = ResourceKey.upstream("demo", "rls");
+    HttpListenerOptions options = new HttpListenerOptions(Optional.empty(), Optional.empty(), Optional.empty(),
+        Optional.empty(), Optional.empty(), Optional.empty(), List.of(),
+        Optional.of(new HttpListenerOptions.RateLimitService(rls, "edge", Duration.ofMillis(20), true)));
+
+    Translation translation = TrafficFixtures.translate(SocketOptions.NONE, options,
+        List.of(compressing, faulty, buffered, csrf, global, local, cors),
+        List.of(TrafficFixtures.cluster(TrafficFixtures.UPSTREAM), TrafficFixtures.cluster(rls)));
+
+    List<HttpFilter> filters = TrafficFixtures.hcm(translation).getHttpFiltersList();
+    assertThat(filters).extracting(HttpFilter::getName).containsExactlyElementsOf(DOCUMENTED);
+    // The traffic filters wait, disabled, for the routes that enable them; CORS, fault and Router are always on.
+    assertThat(filters).filteredOn(HttpFilter::getDisabled).extracting(HttpFilter::getName)
+        .containsExactly(TrafficFilters.LOCAL_RATE_LIMIT, TrafficFilters.RATE_LIMIT, TrafficFilters.CSRF,
+            TrafficFilters.BUFFER, "envoy.filters.http.compressor.brotli", "envoy.filters.http.compressor.zstd",
+            "envoy.filters.http.compressor.gzip");
+  }
+
+  @Test
+  void filtersNoRouteUsesAreLeftOut() throws Exception {
+    Route buffered = TrafficFixtures.route("buffered", new RouteTraffic(Optional.empty(), List.of(), EnumSet.noneOf(
+        RouteTraffic.Compression.class), Optional.empty(), Optional.of(4096)));
+    Route gzip = TrafficFixtures.route("gzip", new RouteTraffic(Optional.empty(), List.of(),
+        EnumSet.of(RouteTraffic.Compression.GZIP), Optional.empty(), Optional.empty()));
+    Translation translation = TrafficFixtures.translate(SocketOptions.NONE, HttpListenerOptions.NONE,
+        List.of(gzip, buffered), List.of(TrafficFixtures.cluster(TrafficFixtures.UPSTREAM)));
+    assertThat(TrafficFixtures.hcm(translation).getHttpFiltersList()).extracting(HttpFilter::getName)
+        .containsExactly(TrafficFilters.BUFFER, "envoy.filters.http.compressor.gzip",
+            ListenerTranslator.ROUTER_FILTER);
+  }
+
+  @Test
+  void descriptorsWithoutARateLimitServiceAddNoFilter() throws Exception {
+    Route global = TrafficFixtures.route("global", new RouteTraffic(Optional.empty(), List.of(
+        new RouteTraffic.Descriptor(List.of(new RouteTraffic.Entry.RemoteAddress()))), EnumSet.noneOf(
+        RouteTraffic.Compression.class), Optional.empty(), Optional.empty()));
+    Translation translation = TrafficFixtures.translate(SocketOptions.NONE, HttpListenerOptions.NONE,
+        List.of(global), List.of(TrafficFixtures.cluster(TrafficFixtures.UPSTREAM)));
+    assertThat(TrafficFixtures.hcm(translation).getHttpFiltersList()).extracting(HttpFilter::getName)
+        .containsExactly(ListenerTranslator.ROUTER_FILTER);
+  }
+}
