@@ -76,7 +76,11 @@ public final class GlooFrontEnd implements FrontEnd<GatewayConfig> {
       if (rejected != null) {
         builder.status(ObjectStatus.of(key, object.generation(), rejected), created);
       } else {
-        builder.status(byGlooKey.getOrDefault(key, ObjectStatus.of(key, object.generation(), List.of())), created);
+        ObjectStatus status = byGlooKey.getOrDefault(key, ObjectStatus.of(key, object.generation(), List.of()));
+        for (Finding warning : reading.warnings().getOrDefault(key, List.of())) {
+          status = status.with(warning);
+        }
+        builder.status(status, created);
       }
     }
   }

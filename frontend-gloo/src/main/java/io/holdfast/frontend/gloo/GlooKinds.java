@@ -15,11 +15,14 @@ public final class GlooKinds {
   public static final String ROUTE_TABLE = "RouteTable";
   public static final String UPSTREAM = "Upstream";
   public static final String UPSTREAM_GROUP = "UpstreamGroup";
+  public static final String VIRTUAL_HOST_OPTION = "VirtualHostOption";
+  public static final String ROUTE_OPTION = "RouteOption";
   /** Not a Gloo kind: the IR key of a route's {@code kube} destination (a Service port), see {@link Destinations}. */
   static final String KUBE_DESTINATION = "KubeServiceDestination";
 
   /** Kinds read natively, per group. */
-  public static final Set<String> GATEWAY_KINDS = Set.of(GATEWAY, VIRTUAL_SERVICE, ROUTE_TABLE);
+  public static final Set<String> GATEWAY_KINDS = Set.of(GATEWAY, VIRTUAL_SERVICE, ROUTE_TABLE, VIRTUAL_HOST_OPTION,
+      ROUTE_OPTION);
   public static final Set<String> GLOO_KINDS = Set.of(UPSTREAM, UPSTREAM_GROUP);
 
   private GlooKinds() {

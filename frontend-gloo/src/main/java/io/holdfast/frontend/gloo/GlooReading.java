@@ -36,6 +36,9 @@ final class GlooReading {
   private final GatewayConfig input;
   private final Map<ResourceKey, ResourceKey> toGloo = new TreeMap<>();
   private final Map<ResourceKey, List<Finding>> rejected = new TreeMap<>();
+  private final Map<ResourceKey, List<Finding>> warnings = new TreeMap<>();
+  private final OptionObjects hostOptions = new OptionObjects();
+  private final OptionObjects routeOptions = new OptionObjects();
   private final Map<ResourceKey, ApiObject> objects = new TreeMap<>();
   private final Map<ResourceKey, Optional<RouteAction.Split>> groups = new TreeMap<>();
   private final Destinations destinations = new Destinations();
@@ -68,6 +71,11 @@ final class GlooReading {
     return rejected;
   }
 
+  /** The warnings found while reading objects that are served, to add to their statuses. */
+  Map<ResourceKey, List<Finding>> warnings() {
+    return warnings;
+  }
+
   /** Every Gloo object of the input by key. */
   Map<ResourceKey, ApiObject> objects() {
     return objects;
@@ -81,6 +89,7 @@ final class GlooReading {
     List<ApiObject> routeTables = new ArrayList<>();
     List<ApiObject> upstreams = new ArrayList<>();
     List<ApiObject> upstreamGroups = new ArrayList<>();
+    List<ApiObject> options = new ArrayList<>();
     for (ApiObject object : input.apiObjects()) {
       if (!GlooKinds.isGloo(object.key())) {
         continue;
@@ -94,14 +103,14 @@ final class GlooReading {
         case GlooKinds.ROUTE_TABLE -> routeTables;
         case GlooKinds.UPSTREAM -> upstreams;
         case GlooKinds.UPSTREAM_GROUP -> upstreamGroups;
+        case GlooKinds.VIRTUAL_HOST_OPTION, GlooKinds.ROUTE_OPTION -> options;
         default -> null;
       };
       boolean groupOk = object.key().group().equals(GlooKinds.GLOO_GROUP)
           ? GlooKinds.GLOO_KINDS.contains(kind) : GlooKinds.GATEWAY_KINDS.contains(kind);
       if (bucket == null || !groupOk) {
         reject(object, "kind", GlooFeatures.UNSUPPORTED, "Gloo's " + kind + " kind is not read by Holdfast (read: "
-            + "Gateway, VirtualService, RouteTable, Upstream, UpstreamGroup); options objects are merged into the"
-            + " objects that reference them only in Gloo");
+            + "Gateway, VirtualService, RouteTable, VirtualHostOption, RouteOption, Upstream, UpstreamGroup)");
       } else if (!GlooKinds.isGlooApiVersion(apiVersion)) {
         reject(object, "apiVersion", Reasons.UNSUPPORTED_API_VERSION, "apiVersion " + apiVersion
             + " is not read (expected " + object.key().group() + "/" + GlooKinds.VERSION + ")");
@@ -110,6 +119,7 @@ final class GlooReading {
       }
     }
     // In dependency order: what routes name (groups) before the routes, VirtualServices before Gateways.
+    options.forEach(o -> guarded(o, () -> readOptions(o)));
     upstreamGroups.forEach(o -> guarded(o, () -> readUpstreamGroup(o)));
     upstreams.forEach(o -> guarded(o, () -> readUpstream(o)));
     routeTables.forEach(o -> guarded(o, () -> readRouteTable(o)));
@@ -136,9 +146,12 @@ final class GlooReading {
 
   /** Findings collected while reading {@code object}; the object is rejected if any is an error. */
   private boolean accept(ApiObject object, List<Finding> findings, GatewayResource resource) {
-    if (!findings.isEmpty()) {
+    if (findings.stream().anyMatch(f -> f.severity() == Finding.Severity.ERROR)) {
       rejected.computeIfAbsent(object.key(), k -> new ArrayList<>()).addAll(findings);
       return false;
+    }
+    if (!findings.isEmpty()) {
+      warnings.put(object.key(), List.copyOf(findings));
     }
     toGloo.put(resource.key(), object.key());
     out.add(resource);
@@ -146,7 +159,31 @@ final class GlooReading {
   }
 
   private GlooRoutes routes(ApiObject object) {
-    return new GlooRoutes(object.key().namespace(), destinations, this::split);
+    return new GlooRoutes(object.key().namespace(), destinations, this::split, routeOptions, this::selectTables);
+  }
+
+  /** Gloo's RouteTables picked by a selector with expressions, in Holdfast's selector order (weight, then key). */
+  private List<ObjectRef> selectTables(String owner, List<String> namespaces, Map<String, String> labels,
+      LabelExpressions expressions) {
+    record Pick(int weight, ResourceKey key) {
+    }
+    List<Pick> picks = new ArrayList<>();
+    for (ApiObject table : objects.values()) {
+      ResourceKey key = table.key();
+      if (!key.group().equals(GlooKinds.GATEWAY_GROUP) || !key.kind().equals(GlooKinds.ROUTE_TABLE)) {
+        continue;
+      }
+      boolean inNamespace = namespaces.isEmpty() ? key.namespace().equals(owner)
+          : namespaces.contains("*") || namespaces.contains(key.namespace());
+      Map<String, String> tableLabels = new HashMap<>();
+      table.at("/metadata/labels").properties().forEach(e -> tableLabels.put(e.getKey(), e.getValue().asString()));
+      if (inNamespace && tableLabels.entrySet().containsAll(labels.entrySet()) && expressions.matches(tableLabels)) {
+        picks.add(new Pick(table.at("/spec/weight").asInt(0), key));
+      }
+    }
+    picks.sort(java.util.Comparator.comparingInt(Pick::weight).thenComparing(p -> new ResourceKey(
+        ResourceKey.ROUTE_TABLE, p.key().namespace(), p.key().name())));
+    return picks.stream().map(p -> ObjectRef.of(p.key().namespace(), p.key().name())).toList();
   }
 
   private Optional<RouteAction.Split> split(ResourceKey group, Node at) {
@@ -157,6 +194,33 @@ final class GlooReading {
       return Optional.empty();
     }
     return split;
+  }
+
+  /**
+   * A VirtualHostOption or RouteOption: its {@code options} are read as they would be in place, so the object's own
+   * status says whether they can be honoured; referrers merge them ({@link OptionObjects}).
+   */
+  private void readOptions(ApiObject object) {
+    List<Finding> findings = new ArrayList<>();
+    metadata(object, findings);
+    Node spec = spec(object, findings);
+    spec.only(object.key().kind(), java.util.Set.of("options"));
+    Node options = spec.child("options");
+    boolean host = object.key().kind().equals(GlooKinds.VIRTUAL_HOST_OPTION);
+    if (host) {
+      VirtualServiceReader.hostOptions(options);
+    } else {
+      routes(object).options(options);
+    }
+    boolean ok = findings.stream().noneMatch(f -> f.severity() == Finding.Severity.ERROR);
+    (host ? hostOptions : routeOptions).put(object.key(), ok && options.json.isObject()
+        ? Optional.of(options.json) : Optional.empty());
+    if (!ok) {
+      rejected.computeIfAbsent(object.key(), k -> new ArrayList<>()).addAll(findings);
+    } else if (!options.json.isObject()) {
+      rejected.computeIfAbsent(object.key(), k -> new ArrayList<>()).add(new Finding(Finding.Severity.ERROR,
+          "spec.options", Reasons.MISSING_FIELD, "spec.options is required"));
+    }
   }
 
   private void readUpstreamGroup(ApiObject object) {
@@ -200,7 +264,8 @@ final class GlooReading {
   private Optional<VirtualService> readVirtualService(ApiObject object) {
     List<Finding> findings = new ArrayList<>();
     Metadata metadata = metadata(object, findings);
-    VirtualService vs = VirtualServiceReader.virtualService(metadata, spec(object, findings), routes(object), input);
+    VirtualService vs = VirtualServiceReader.virtualService(metadata, spec(object, findings), routes(object), input,
+        hostOptions);
     return accept(object, findings, vs) ? Optional.of(vs) : Optional.empty();
   }
 
@@ -237,7 +302,8 @@ final class GlooReading {
   }
 
   private static Node spec(ApiObject object, List<Finding> findings) {
-    Node spec = new Node(object.at("/spec"), "spec", findings);
+    // A copy: optionsConfigRefs merge referenced options into it.
+    Node spec = new Node(object.bodyCopy().path("spec"), "spec", findings);
     if (!spec.json.isObject()) {
       findings.add(new Finding(Finding.Severity.ERROR, "spec", Reasons.MISSING_FIELD, "spec is required"));
     }

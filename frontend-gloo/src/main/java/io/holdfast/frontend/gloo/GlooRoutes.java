@@ -29,8 +29,7 @@ import java.util.Set;
 final class GlooRoutes {
 
   private static final Set<String> ROUTE = Set.of("matchers", "routeAction", "redirectAction",
-      "directResponseAction", "delegateAction", "options", "name", "inheritableMatchers",
-      "inheritablePathMatchers");
+      "directResponseAction", "delegateAction", "options", "name", "optionsConfigRefs");
   private static final Set<String> MATCHER = Set.of("prefix", "exact", "regex", "headers", "queryParameters",
       "methods", "caseSensitive");
   private static final Set<String> HEADER = Set.of("name", "value", "regex", "invertMatch");
@@ -45,7 +44,7 @@ final class GlooRoutes {
       "responseCode", "httpsRedirect", "stripQuery");
   private static final Set<String> DIRECT = Set.of("status", "body");
   private static final Set<String> DELEGATE = Set.of("ref", "selector", "name", "namespace");
-  private static final Set<String> SELECTOR = Set.of("labels", "namespaces");
+  private static final Set<String> SELECTOR = Set.of("labels", "namespaces", "expressions");
   static final Set<String> ROUTE_OPTIONS = Set.of("prefixRewrite", "timeout", "retries", "headerManipulation",
       "cors", "faults", "hostRewrite", "autoHostRewrite", "regexRewrite", "lbHash", "shadowing", "idleTimeout");
   static final Set<String> RETRIES = Set.of("retryOn", "numRetries", "perTryTimeout", "retryBackOff");
@@ -71,6 +70,16 @@ final class GlooRoutes {
       "SEE_OTHER", 303, "TEMPORARY_REDIRECT", 307, "PERMANENT_REDIRECT", 308, "0", 301, "1", 302, "2", 303,
       "3", 307, "4", 308);
 
+  /** The RouteTables a delegate selector with {@code expressions} can pick, read from the config. */
+  interface RouteTables {
+    /**
+     * The RouteTables in {@code namespaces} (empty: {@code owner}'s; {@code *}: all) whose labels match, in the
+     * order Holdfast serves a selector's picks (weight, then key).
+     */
+    List<ObjectRef> select(String owner, List<String> namespaces, Map<String, String> labels,
+        LabelExpressions expressions);
+  }
+
   /** What a route's {@code upstreamGroup} destination resolves to, as the front end read the UpstreamGroups. */
   interface UpstreamGroups {
     /** The split of UpstreamGroup {@code key}; empty (with an error added at {@code field}) if it cannot serve. */
@@ -80,11 +89,16 @@ final class GlooRoutes {
   private final String namespace;
   private final Destinations destinations;
   private final UpstreamGroups groups;
+  private final OptionObjects routeOptions;
+  private final RouteTables tables;
 
-  GlooRoutes(String namespace, Destinations destinations, UpstreamGroups groups) {
+  GlooRoutes(String namespace, Destinations destinations, UpstreamGroups groups, OptionObjects routeOptions,
+      RouteTables tables) {
     this.namespace = namespace;
     this.destinations = destinations;
     this.groups = groups;
+    this.routeOptions = routeOptions;
+    this.tables = tables;
   }
 
   /** The routes of {@code owner}'s {@code field}; routes with errors are left out (the caller rejects the owner). */
@@ -99,7 +113,17 @@ final class GlooRoutes {
   private List<Route> route(Node route) {
     route.only("route", ROUTE);
     Optional<String> name = route.string("name");
-    Optional<RouteAction> action = action(route);
+    Optional<Expanded> expanded = route.has("delegateAction") ? expanded(route.child("delegateAction"))
+        : Optional.empty();
+    Optional<RouteAction> action = action(route); // also when expanded: it checks there is exactly one action
+    if ((expanded.isPresent() || action.filter(a -> a instanceof RouteAction.Delegate).isPresent())
+        && (route.has("options") || route.has("optionsConfigRefs"))) {
+      route.error(route.at(route.has("options") ? "options" : "optionsConfigRefs"), GlooFeatures.UNSUPPORTED,
+          "options on a delegating route: Gloo merges them into the delegated routes, Holdfast does not inherit"
+              + " route options through delegation; set them on the RouteTable's routes");
+      return List.of();
+    }
+    routeOptions.merge(route, "RouteOption", namespace);
     Node options = route.child("options");
     RouteParts parts = options(options);
     List<Node> matchers = route.list("matchers");
@@ -110,10 +134,22 @@ final class GlooRoutes {
     for (Node matcher : matchers) {
       match(matcher).ifPresent(matches::add);
     }
+    if (expanded.isPresent() && action.isPresent()) {
+      // A selector with expressions: one delegating route per picked RouteTable, in the selector's order, which is
+      // how Holdfast serves a label selector's picks.
+      List<Route> out = new ArrayList<>();
+      for (RouteMatch match : matches) {
+        for (ObjectRef table : expanded.get().tables()) {
+          out.add(new Route(Optional.empty(), match, new RouteAction.Delegate(new RouteAction.DelegateRef(table)),
+              Optional.empty(), Optional.empty(), Optional.empty(), RouteOptions.NONE));
+        }
+      }
+      return out;
+    }
     if (action.isEmpty()) {
       return List.of();
     }
-    List<Route> out = new ArrayList<>();
+    List<Route> out = new ArrayList<>(); // one Holdfast route per matcher
     for (int i = 0; i < matches.size(); i++) {
       // Several matchers are one Gloo route; Holdfast names routes uniquely, so each copy gets its index.
       String suffix = matches.size() == 1 ? "" : "-" + i;
@@ -269,6 +305,25 @@ final class GlooRoutes {
         redirect.string("prefixRewrite"), code, redirect.bool("httpsRedirect").orElse(false)));
   }
 
+  /** A delegate selector with {@code expressions}, resolved to the RouteTables it picks; empty for any other. */
+  private Optional<Expanded> expanded(Node delegate) {
+    Node selector = delegate.child("selector");
+    if (!selector.has("expressions")) {
+      return Optional.empty();
+    }
+    Optional<LabelExpressions> expressions = LabelExpressions.read(selector);
+    if (expressions.isEmpty()) {
+      return Optional.of(new Expanded(List.of()));
+    }
+    List<ObjectRef> picked = tables.select(namespace, selector.strings("namespaces"), selector.stringMap("labels"),
+        expressions.get());
+    if (picked.isEmpty()) {
+      selector.warn(selector.path, "NoRouteTableSelected", "the selector picks no RouteTable; its prefix has no"
+          + " routes until one matches");
+    }
+    return Optional.of(new Expanded(picked));
+  }
+
   private Optional<RouteAction> delegate(Node delegate) {
     delegate.only("delegateAction", DELEGATE);
     if (delegate.has("selector")) {
@@ -279,6 +334,13 @@ final class GlooRoutes {
     Node ref = delegate.has("ref") ? delegate.child("ref").only("delegate reference", REF) : delegate;
     return ref.requiredString("name").map(name -> new RouteAction.Delegate(
         new RouteAction.DelegateRef(new ObjectRef(name, ref.string("namespace")))));
+  }
+
+  /**
+   * Not a Holdfast action: a delegate selector with expressions, already resolved to the RouteTables it picks;
+   * {@link #route} turns it into one delegating route per table.
+   */
+  private record Expanded(List<ObjectRef> tables) {
   }
 
   /** The parts of a Holdfast route that Gloo writes in a route's {@code options}. */

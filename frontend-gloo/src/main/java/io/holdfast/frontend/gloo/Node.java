@@ -51,6 +51,11 @@ final class Node {
     findings.add(new Finding(Finding.Severity.ERROR, field, reason, message));
   }
 
+  /** A finding that leaves the object served. */
+  void warn(String field, String reason, String message) {
+    findings.add(new Finding(Finding.Severity.WARNING, field, reason, message));
+  }
+
   /** Rejects every field of this object outside {@code supported}, naming each and why Holdfast lacks it. */
   Node only(String kind, Set<String> supported) {
     if (json.isMissingNode() || json.isNull()) {

@@ -22,7 +22,7 @@ import java.util.Set;
 final class VirtualServiceReader {
 
   private static final Set<String> SPEC = Set.of("virtualHost", "sslConfig", "displayName");
-  private static final Set<String> HOST = Set.of("domains", "routes", "options");
+  private static final Set<String> HOST = Set.of("domains", "routes", "options", "optionsConfigRefs");
   private static final Set<String> HOST_OPTIONS = Set.of("headerManipulation", "cors", "retries");
   private static final Set<String> SSL = Set.of("secretRef", "sslFiles", "sniDomains", "oneWayTls", "parameters");
   private static final Set<String> REF = Set.of("name", "namespace");
@@ -33,26 +33,32 @@ final class VirtualServiceReader {
   private VirtualServiceReader() {
   }
 
-  static VirtualService virtualService(Metadata metadata, Node spec, GlooRoutes routes, GatewayConfig config) {
+  static VirtualService virtualService(Metadata metadata, Node spec, GlooRoutes routes, GatewayConfig config,
+      OptionObjects hostOptionObjects) {
     spec.only("VirtualService", SPEC);
     Node host = spec.child("virtualHost").only("virtualHost", HOST);
     List<String> domains = host.strings("domains");
     if (domains.isEmpty()) {
       domains = List.of("*"); // Gloo's default: the virtual host takes every domain
     }
-    VirtualHostOptions options = VirtualHostOptions.NONE;
-    Node hostOptions = host.child("options");
-    if (hostOptions.json.isObject()) {
-      hostOptions.only("virtualHost's options", HOST_OPTIONS);
-      options = new VirtualHostOptions(
-          hostOptions.has("headerManipulation")
-              ? Optional.of(GlooRoutes.headers(hostOptions.child("headerManipulation"))) : Optional.empty(),
-          hostOptions.has("cors") ? Optional.of(GlooRoutes.cors(hostOptions.child("cors"))) : Optional.empty(),
-          hostOptions.has("retries") ? GlooRoutes.retries(hostOptions.child("retries")) : Optional.empty());
-    }
+    hostOptionObjects.merge(host, "VirtualHostOption", metadata.namespace());
+    VirtualHostOptions options = hostOptions(host.child("options"));
     Optional<SslConfig> ssl = spec.has("sslConfig")
         ? Optional.of(ssl(metadata, spec.child("sslConfig"), config)) : Optional.empty();
     return new VirtualService(metadata, domains, routes.routes(host, "routes"), options, ssl, false);
+  }
+
+  /** A virtual host's {@code options} (also a VirtualHostOption's); none when absent. */
+  static VirtualHostOptions hostOptions(Node hostOptions) {
+    if (!hostOptions.json.isObject()) {
+      return VirtualHostOptions.NONE;
+    }
+    hostOptions.only("virtualHost's options", HOST_OPTIONS);
+    return new VirtualHostOptions(
+        hostOptions.has("headerManipulation")
+            ? Optional.of(GlooRoutes.headers(hostOptions.child("headerManipulation"))) : Optional.empty(),
+        hostOptions.has("cors") ? Optional.of(GlooRoutes.cors(hostOptions.child("cors"))) : Optional.empty(),
+        hostOptions.has("retries") ? GlooRoutes.retries(hostOptions.child("retries")) : Optional.empty());
   }
 
   static RouteTable routeTable(Metadata metadata, Node spec, GlooRoutes routes) {
