@@ -33,6 +33,10 @@ final class GlooFeatures {
       return field + " (an edge policy: authentication, rate limiting or access logging) is not read from Gloo's"
           + " kinds yet; the object is rejected rather than served without it";
     }
+    if (field.equals("targetRefs")) {
+      return "targetRefs attach options to Kubernetes Gateway API objects (Gloo Gateway's policy attachment, not"
+          + " Gloo Edge's optionsConfigRefs); Holdfast reads Gateway API objects with their own filters instead";
+    }
     if (SOLO_ENVOY.contains(field)) {
       return field + " needs Solo's own Envoy build (or a Solo service) and has no upstream-Envoy equivalent in"
           + " Holdfast; the object is rejected rather than served without it";

@@ -83,10 +83,48 @@ class GlooCorpusTest {
         || finding.reason().equals("UnsupportedApiVersion") || finding.reason().equals("InternalError");
   }
 
+  /**
+   * Objects Gloo itself rejects: its e2e tests apply them to see the validation webhook refuse them (typos,
+   * missing ports, invalid matchers). They are not in the denominator of the read rate.
+   */
+  static boolean invalidForGloo(Verdict v) {
+    String file = v.file().getFileName().toString();
+    return file.contains("invalid-resources") || file.contains("webhook-reject") || v.key().name().equals("i-am-invalid");
+  }
+
+  /**
+   * Option objects attached with {@code targetRefs} to Kubernetes Gateway API objects: Gloo Gateway's policy
+   * attachment, not Gloo Edge's kinds in use; rejected with that reason, and not in the denominator either.
+   */
+  static boolean gatewayApiAttachment(Verdict v) {
+    return v.status().findings().stream().anyMatch(f -> f.field().equals("spec.targetRefs"));
+  }
+
+  /** Why an object was not read, by family (see GlooFeatures): edge, solo, unsupported, or malformed. */
+  static String family(ObjectStatus status) {
+    Finding first = status.findings().stream().filter(GlooCorpusTest::isReadingError).findFirst().orElseThrow();
+    String field = lastField(first.field());
+    if (!first.reason().equals(GlooFeatures.UNSUPPORTED)) {
+      return "malformed";
+    }
+    if (status.findings().stream().filter(GlooCorpusTest::isReadingError)
+        .allMatch(f -> GlooFeatures.EDGE_POLICIES.contains(lastField(f.field())))) {
+      return "edge policy (deferred)";
+    }
+    if (GlooFeatures.SOLO_ENVOY.contains(field)) {
+      return "Solo's Envoy";
+    }
+    return field.equals("selector") ? "kube.selector" : "unsupported";
+  }
+
   @Test
-  void mostOfGlooExamplesAreReadAsTheyAreAndEveryRejectionSaysWhy() throws IOException {
+  void glooExamplesAreReadAsTheyAreOrRejectedWithANamedFieldAndReason() throws IOException {
     List<Verdict> verdicts = verdicts();
-    long read = verdicts.stream().filter(Verdict::read).count();
+    List<Verdict> valid = verdicts.stream().filter(v -> !invalidForGloo(v) && !gatewayApiAttachment(v)).toList();
+    long read = valid.stream().filter(Verdict::read).count();
+    Map<String, Integer> families = new TreeMap<>();
+    valid.stream().filter(v -> !v.read()).forEach(v -> families.merge(family(v.status()), 1, Integer::sum));
+    long deferred = families.getOrDefault("edge policy (deferred)", 0);
     long served = verdicts.stream().filter(v -> v.status().isAccepted()).count();
     Map<String, Integer> reasons = new TreeMap<>();
     for (Verdict v : verdicts) {
@@ -97,12 +135,22 @@ class GlooCorpusTest {
         }
       }
     }
-    System.out.printf("Gloo corpus: %d objects, %d read as they are (%.1f %%), %d served within their file;"
-        + " rejection reasons: %s%n", verdicts.size(), read, 100.0 * read / verdicts.size(), served, reasons);
+    double rate = 100.0 * read / valid.size();
+    double rateWithoutDeferred = 100.0 * read / (valid.size() - deferred);
+    System.out.printf("Gloo corpus: %d objects, %d valid Gloo Edge objects (left out: %d Gloo rejects itself, %d"
+        + " Gateway API attachments); %d of those read as they are (%.1f %%; %.1f %%"
+        + " leaving out the %d rejected only for edge policies other helpers are adding); not read, by family: %s;"
+        + " %d served within their file alone; error reasons: %s%n", verdicts.size(), valid.size(),
+        verdicts.stream().filter(GlooCorpusTest::invalidForGloo).count(),
+        verdicts.stream().filter(v -> !invalidForGloo(v) && gatewayApiAttachment(v)).count(), read, rate,
+        rateWithoutDeferred, deferred, families, served, reasons);
     verdicts.stream().filter(v -> !v.read()).forEach(v -> System.out.println("  not read: " + v.key() + " ("
         + v.file().getFileName() + "): " + v.status().findings().stream().filter(GlooCorpusTest::isReadingError)
         .map(Finding::toString).toList()));
-    assertThat(verdicts.size()).isGreaterThanOrEqualTo(150);
+
+    assertThat(verdicts.size()).isGreaterThanOrEqualTo(200);
+    // The measured floor (issue 27 asks for 90 %: see docs/GLOO.md for what keeps it below, kube.selector first).
+    assertThat(rateWithoutDeferred).isGreaterThanOrEqualTo(MEASURED_FLOOR);
     for (Verdict v : verdicts) {
       if (!v.status().isAccepted()) {
         assertThat(v.status().findings()).as("%s", v.key())
@@ -112,6 +160,9 @@ class GlooCorpusTest {
           .forEach(f -> assertThat(f.field()).as("%s names the field", v.key()).isNotBlank());
     }
   }
+
+  /** The read rate this front end reaches (percent, valid objects, deferred edge policies left out); not lower. */
+  private static final double MEASURED_FLOOR = 70.0;
 
   private static String lastField(String path) {
     String[] parts = path.replaceAll("\\[\\d+]", "").split("\\.");
