@@ -40,6 +40,8 @@ final class Equivalence {
       assertThat(status.findings()).as("%s", status.key())
           .allSatisfy(f -> assertThat(f.severity()).isNotEqualTo(io.holdfast.ir.Finding.Severity.ERROR));
     }
+    // As served (Gloo's names): every resource passes Envoy's validate.rules.
+    io.holdfast.xds.envoycheck.EnvoyConstraints.assertValid(new Translator().translate(built.ir()).snapshot());
     Ir ir = new Rekey(rename).apply(built.ir());
     Translation translation = new Translator().translate(ir);
     SortedMap<String, SortedMap<String, ByteString>> out = new TreeMap<>();
