@@ -6,10 +6,13 @@ import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.InputLimits;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.frontend.holdfast.HoldfastFrontEnd;
+import io.holdfast.ir.Cluster;
 import io.holdfast.ir.Finding;
 import io.holdfast.ir.FrontEnd;
 import io.holdfast.ir.IrBuilder;
+import io.holdfast.ir.Listener;
 import io.holdfast.ir.ObjectStatus;
+import io.holdfast.ir.Secret;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -58,10 +61,16 @@ public final class GlooFrontEnd implements FrontEnd<GatewayConfig> {
     holdfast.lower(reading.holdfastConfig(), own);
     IrBuilder.Contribution lowered = own.since(start);
     Rekey rekey = new Rekey(reading.irKeys());
-    lowered.clusters().forEach(c -> builder.add(rekey.apply(c)));
-    lowered.listeners().forEach(l -> builder.add(rekey.apply(l)));
-    lowered.secrets().forEach(s -> builder.add(rekey.apply(s)));
     Map<ResourceKey, ResourceKey> irKeys = reading.irKeys();
+    // A failure to re-key one element (a Holdfast bug) costs only the object it came from.
+    Map<ResourceKey, String> failed = new java.util.HashMap<>();
+    List<Cluster> clusters = rekeyAll(lowered.clusters(), c -> c.origin().object(), rekey, irKeys, failed);
+    List<Listener> listeners = rekeyAll(lowered.listeners(), l -> l.origin().object(), rekey, irKeys, failed);
+    List<Secret> secrets = rekeyAll(lowered.secrets(), s -> s.origin().object(), rekey, irKeys, failed);
+    // Only then added: an object whose element failed contributes none of its elements.
+    clusters.stream().filter(c -> !failed.containsKey(c.origin().object())).forEach(builder::add);
+    listeners.stream().filter(l -> !failed.containsKey(l.origin().object())).forEach(builder::add);
+    secrets.stream().filter(s -> !failed.containsKey(s.origin().object())).forEach(builder::add);
     Map<ResourceKey, ObjectStatus> byGlooKey = new java.util.HashMap<>();
     for (ObjectStatus status : lowered.statuses()) {
       ResourceKey gloo = irKeys.get(status.key());
@@ -73,6 +82,11 @@ public final class GlooFrontEnd implements FrontEnd<GatewayConfig> {
       ResourceKey key = object.key();
       Optional<Instant> created = createdAt(object);
       List<Finding> rejected = reading.rejected().get(key);
+      if (failed.containsKey(key)) {
+        rejected = List.of(new Finding(Finding.Severity.ERROR, "", io.holdfast.api.Reasons.INTERNAL_ERROR,
+            "Holdfast could not build this object's config (" + failed.get(key) + "); this is a bug in Holdfast,"
+                + " please report it"));
+      }
       if (rejected != null) {
         builder.status(ObjectStatus.of(key, object.generation(), rejected), created);
       } else {
@@ -83,6 +97,21 @@ public final class GlooFrontEnd implements FrontEnd<GatewayConfig> {
         builder.status(status, created);
       }
     }
+  }
+
+  /** Each element re-keyed; one that cannot be is left out and its Gloo object noted in {@code failed}. */
+  private static <T> List<T> rekeyAll(List<T> elements, java.util.function.Function<T, ResourceKey> origin,
+      Rekey rekey, Map<ResourceKey, ResourceKey> irKeys, Map<ResourceKey, String> failed) {
+    List<T> out = new java.util.ArrayList<>();
+    for (T element : elements) {
+      try {
+        out.add(rekey.apply(element));
+      } catch (RuntimeException e) {
+        ResourceKey key = origin.apply(element);
+        failed.put(irKeys.getOrDefault(key, key), e.toString());
+      }
+    }
+    return out;
   }
 
   private static Optional<Instant> createdAt(ApiObject object) {

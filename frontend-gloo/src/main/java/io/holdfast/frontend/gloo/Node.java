@@ -75,7 +75,7 @@ final class Node {
 
   /** The object at {@code field}; a missing node when absent. */
   Node child(String field) {
-    JsonNode value = json.isObject() ? json.path(field) : json.path(field);
+    JsonNode value = json.path(field);
     if (has(field) && !value.isObject()) {
       error(at(field), Reasons.WRONG_TYPE, "expected an object");
     }
