@@ -55,6 +55,13 @@ final class GatewayReader {
   static Read read(Metadata metadata, Node spec, GlooRoutes routes) {
     spec.only("Gateway", SPEC);
     String bindAddress = spec.string("bindAddress").orElse(DEFAULT_BIND_ADDRESS);
+    if (bindAddress.contains(":")) {
+      // Gloo sets Envoy's ipv4_compat on IPv6 bind addresses, so "::" also takes IPv4; Holdfast's listeners do not
+      // (Envoy then binds IPv6 only). Served, but said, so the difference is never silent.
+      spec.warn(spec.at("bindAddress"), "Ipv6OnlyListener", "bind address " + bindAddress + " takes IPv6"
+          + " connections only on Holdfast (Gloo also takes IPv4 there, with Envoy's ipv4_compat); for IPv4"
+          + " clients bind 0.0.0.0 (or another IPv4 address)");
+    }
     int port = spec.integer("bindPort").orElseGet(() -> {
       spec.error(spec.at("bindPort"), Reasons.MISSING_FIELD, "bindPort is required");
       return 0;

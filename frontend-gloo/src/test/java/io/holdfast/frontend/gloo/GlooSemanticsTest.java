@@ -213,4 +213,22 @@ class GlooSemanticsTest {
     assertThat(socket(result, "default-proxy").proxyNames()).containsExactly("gateway-proxy");
     assertThat(socket(result, "edge").proxyNames()).containsExactly("edge-a", "edge-b");
   }
+
+  @Test
+  void anIpv6BindAddressIsServedWithAWarningSinceHoldfastDoesNotAddIpv4() {
+    IrBuilder.Result result = GlooFixtures.build(GlooFixtures.load(UPSTREAM + vs("gloo-system", "a", "")
+        + gateway("v6", 8080, "httpGateway: {}") + """
+        apiVersion: gateway.solo.io/v1
+        kind: Gateway
+        metadata: {name: v4, namespace: gloo-system}
+        spec: {bindAddress: 0.0.0.0, bindPort: 9090, httpGateway: {}}
+        """));
+    io.holdfast.ir.ObjectStatus v6 = GlooFixtures.gateway(result, "gloo-system", "v6");
+    assertThat(v6.isAccepted()).isTrue();
+    assertThat(v6.findings()).singleElement().satisfies(f -> {
+      assertThat(f.reason()).isEqualTo("Ipv6OnlyListener");
+      assertThat(f.field()).isEqualTo("spec.bindAddress");
+    });
+    assertThat(GlooFixtures.gateway(result, "gloo-system", "v4").findings()).isEmpty();
+  }
 }
