@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.holdfast.ir.IrBuilder;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
+import io.holdfast.frontend.holdfast.ResourceStatus;
 
 class GlooStatusTest {
 
   @Test
-  void statusesAreWrittenInGloosShapePerControllerNamespace() {
+  void verdictsAreAcceptedWarningOrRejectedWithGloosFieldPaths() {
     String yaml = HelloWorldTest.PETSTORE + """
         ---
         apiVersion: gateway.solo.io/v1
@@ -35,21 +35,19 @@ class GlooStatusTest {
         """;
     IrBuilder.Result result = GlooFixtures.build(GlooFixtures.load(yaml));
 
-    JsonNode accepted = GlooStatus.body(GlooFixtures.virtualService(result, "gloo-system", "default"),
-        "holdfast-system").path("namespacedStatuses").path("statuses").path("holdfast-system");
-    assertThat(accepted.path("state").asString()).isEqualTo("Accepted");
-    assertThat(accepted.path("reportedBy").asString()).isEqualTo("holdfast");
-    assertThat(accepted.has("reason")).isFalse();
+    ResourceStatus accepted = ResourceStatus.of(GlooFixtures.virtualService(result, "gloo-system", "default"));
+    assertThat(accepted.state()).isEqualTo(ResourceStatus.State.ACCEPTED);
 
-    JsonNode rejected = GlooStatus.body(GlooFixtures.virtualService(result, "gloo-system", "lambda"),
-        "holdfast-system").path("namespacedStatuses").path("statuses").path("holdfast-system");
-    assertThat(rejected.path("state").asString()).isEqualTo("Rejected");
-    assertThat(rejected.path("reason").asString())
-        .contains("spec.virtualHost.routes[0].routeAction.single.destinationSpec", "UnsupportedGlooFeature");
+    ResourceStatus rejected = ResourceStatus.of(GlooFixtures.virtualService(result, "gloo-system", "lambda"));
+    assertThat(rejected.state()).isEqualTo(ResourceStatus.State.REJECTED);
+    assertThat(rejected.problems()).anySatisfy(p -> {
+      assertThat(p.field()).isEqualTo("spec.virtualHost.routes[0].routeAction.single.destinationSpec");
+      assertThat(p.reason()).isEqualTo("UnsupportedGlooFeature");
+    });
 
-    JsonNode warned = GlooStatus.body(GlooFixtures.virtualService(result, "gloo-system", "grpc-visible"),
-        "holdfast-system").path("namespacedStatuses").path("statuses").path("holdfast-system");
-    assertThat(warned.path("state").asString()).isEqualTo("Warning");
-    assertThat(warned.path("warnings").get(0).asString()).contains("spec.virtualHost.routes[0]");
+    // Findings of Holdfast's validation are given back in Gloo's paths (spec.virtualHost.routes, not spec.routes).
+    ResourceStatus warned = ResourceStatus.of(GlooFixtures.virtualService(result, "gloo-system", "grpc-visible"));
+    assertThat(warned.state()).isEqualTo(ResourceStatus.State.WARNING);
+    assertThat(warned.problems()).allSatisfy(p -> assertThat(p.field()).startsWith("spec.virtualHost.routes[0]"));
   }
 }

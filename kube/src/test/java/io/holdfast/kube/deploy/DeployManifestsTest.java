@@ -104,6 +104,13 @@ class DeployManifestsTest {
         "gateway.solo.io/routeoptions:list,watch",
         "gloo.solo.io/upstreams:list,watch",
         "gloo.solo.io/upstreamgroups:list,watch",
+        "gateway.solo.io/gateways/status:update",
+        "gateway.solo.io/virtualservices/status:update",
+        "gateway.solo.io/routetables/status:update",
+        "gateway.solo.io/virtualhostoptions/status:update",
+        "gateway.solo.io/routeoptions/status:update",
+        "gloo.solo.io/upstreams/status:update",
+        "gloo.solo.io/upstreamgroups/status:update",
         "/namespaces:list,watch");
     RoleBinding rb = of(RoleBinding.class).get(0);
     assertThat(rb.getRoleRef().getName()).isEqualTo(role.getMetadata().getName());
