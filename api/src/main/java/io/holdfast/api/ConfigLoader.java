@@ -193,10 +193,13 @@ public final class ConfigLoader {
   /** The API group of the Kubernetes Gateway API, whose objects its own front end parses. */
   public static final String GATEWAY_API_GROUP = "gateway.networking.k8s.io";
 
+  /** The API groups of Gloo Edge's kinds, which the Gloo front end reads (any version; it rejects other ones). */
+  public static final List<String> GLOO_GROUPS = List.of("gateway.solo.io", "gloo.solo.io");
+
   /**
    * A document of another config API, carried as it is for that API's front end: any kind of the Gateway API's
-   * group, Holdfast's policy kinds for it ({@link PolicyKinds}), and core Namespaces (whose labels Gateway
-   * listeners select routes by). Empty for everything else,
+   * group, Holdfast's policy kinds for it ({@link PolicyKinds}), Gloo Edge's groups ({@link #GLOO_GROUPS}), and
+   * core Namespaces (whose labels Gateway listeners select routes by). Empty for everything else,
    * Holdfast's kinds included. A document without a name is left to the Holdfast parser, which reports it.
    */
   static Optional<ApiObject> foreignObject(JsonNode tree) {
@@ -209,14 +212,15 @@ public final class ConfigLoader {
     boolean gatewayApi = apiVersion.startsWith(GATEWAY_API_GROUP + "/");
     boolean namespace = apiVersion.equals("v1") && kind.equals("Namespace");
     boolean policy = PolicyKinds.isPolicy(apiVersion, kind);
-    if (!(gatewayApi || namespace || policy) || kind.isEmpty() || name.isEmpty()) {
+    Optional<String> gloo = GLOO_GROUPS.stream().filter(g -> apiVersion.startsWith(g + "/")).findFirst();
+    if (!(gatewayApi || namespace || policy || gloo.isPresent()) || kind.isEmpty() || name.isEmpty()) {
       return Optional.empty();
     }
     // Namespaces and GatewayClasses are cluster-scoped: their key has no namespace, as the API server's has none.
     boolean clusterScoped = namespace || kind.equals("GatewayClass");
     String ns = clusterScoped ? "" : object.path("metadata").path("namespace").asString(Metadata.DEFAULT_NAMESPACE);
     long generation = object.path("metadata").path("generation").asLong(1);
-    String group = gatewayApi ? GATEWAY_API_GROUP : policy ? PolicyKinds.GROUP : ResourceKey.CORE_GROUP;
+    String group = gatewayApi ? GATEWAY_API_GROUP : policy ? PolicyKinds.GROUP : gloo.orElse(ResourceKey.CORE_GROUP);
     return Optional.of(new ApiObject(new ResourceKey(group, kind, ns, name), generation, object));
   }
 }

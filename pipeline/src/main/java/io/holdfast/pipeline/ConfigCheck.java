@@ -8,6 +8,7 @@ import io.holdfast.api.ResourceKey;
 import io.holdfast.api.UnparsedResource;
 import io.holdfast.common.WorkerFailures;
 import io.holdfast.frontend.gatewayapi.GatewayApiFrontEnd;
+import io.holdfast.frontend.gloo.GlooFrontEnd;
 import io.holdfast.frontend.holdfast.HoldfastFrontEnd;
 import io.holdfast.frontend.holdfast.ResourceStatus;
 import io.holdfast.ir.Finding;
@@ -71,10 +72,14 @@ public final class ConfigCheck {
     this(frontEnds(settings));
   }
 
-  /** The front ends a check with {@code settings} runs, in order: Holdfast's kinds, then the Gateway API. */
+  /**
+   * The front ends a check with {@code settings} runs, in order: Holdfast's kinds, the Gateway API, then Gloo
+   * Edge's kinds.
+   */
   public static List<FrontEnd<GatewayConfig>> frontEnds(PipelineSettings settings) {
     return List.of(new HoldfastFrontEnd(Clock.systemUTC(), settings.limits(), settings.access()),
-        new GatewayApiFrontEnd(settings.gatewayControllerName(), settings.limits(), settings.access()));
+        new GatewayApiFrontEnd(settings.gatewayControllerName(), settings.limits(), settings.access()),
+        new GlooFrontEnd(Clock.systemUTC(), settings.limits(), settings.access()));
   }
 
   /**

@@ -108,6 +108,20 @@ final class ConfigAssembler {
         secrets.addAll(GatewayApiRefs.secrets(object));
       }
     }
+    for (ResourceDefinitionContext kind : GatewayCrds.GLOO) {
+      for (GenericKubernetesResource resource : view.customResources(kind)) {
+        ObjectMeta meta = resource.getMetadata();
+        if (meta == null || meta.getName() == null) {
+          continue;
+        }
+        ApiObject object = apiObject(tree(resource, kind), kind.getGroup(), kind.getKind(), namespaceOf(meta),
+            meta.getGeneration());
+        observed.put(object.key(), observedOf(meta));
+        config.add(object);
+        services.addAll(GlooRefs.services(object));
+        secrets.addAll(GlooRefs.secrets(object));
+      }
+    }
     for (io.fabric8.kubernetes.api.model.Namespace namespace : view.namespaces()) {
       ObjectMeta meta = namespace.getMetadata();
       if (meta != null && meta.getName() != null) {

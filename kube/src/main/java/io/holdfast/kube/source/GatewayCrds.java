@@ -44,14 +44,28 @@ public final class GatewayCrds {
   public static final List<ResourceDefinitionContext> GATEWAY_API = List.of(GATEWAY_CLASS, GATEWAY_API_GATEWAY,
       HTTP_ROUTE, GRPC_ROUTE, TLS_ROUTE, TCP_ROUTE, REFERENCE_GRANT);
 
+  /**
+   * Gloo Edge's kinds the Gloo front end reads ({@code gateway.solo.io/v1}, {@code gloo.solo.io/v1}), all optional:
+   * their CRDs are Gloo's, present in a cluster moving from Gloo Edge. Holdfast writes no status on them yet.
+   */
+  public static final List<ResourceDefinitionContext> GLOO = List.of(
+      gloo("gateway.solo.io", "Gateway", "gateways"),
+      gloo("gateway.solo.io", "VirtualService", "virtualservices"),
+      gloo("gateway.solo.io", "RouteTable", "routetables"),
+      gloo("gateway.solo.io", "VirtualHostOption", "virtualhostoptions"),
+      gloo("gateway.solo.io", "RouteOption", "routeoptions"),
+      gloo("gloo.solo.io", "Upstream", "upstreams"),
+      gloo("gloo.solo.io", "UpstreamGroup", "upstreamgroups"));
+
   private GatewayCrds() {
   }
 
-  /** The definition for a Holdfast or Gateway API kind, chosen by the key's group; empty for anything else. */
+  /** The definition for a Holdfast, Gateway API or Gloo Edge kind, chosen by the key's group; empty for anything else. */
   public static java.util.Optional<ResourceDefinitionContext> context(io.holdfast.api.ResourceKey key) {
     List<ResourceDefinitionContext> candidates = key.group().equals(GROUP) ? ALL
-        : key.group().equals(GATEWAY_API_GROUP) ? GATEWAY_API : List.of();
-    return candidates.stream().filter(c -> c.getKind().equals(key.kind())).findFirst();
+        : key.group().equals(GATEWAY_API_GROUP) ? GATEWAY_API : GLOO;
+    return candidates.stream().filter(c -> c.getGroup().equals(key.group()) && c.getKind().equals(key.kind()))
+        .findFirst();
   }
 
   /** Whether Holdfast writes statuses of {@code key}'s kind: its own kinds, and the Gateway API's but ReferenceGrant. */
@@ -63,6 +77,16 @@ public final class GatewayCrds {
   public static ResourceDefinitionContext context(String kind) {
     return ALL.stream().filter(c -> c.getKind().equals(kind)).findFirst()
         .orElseThrow(() -> new IllegalArgumentException("not a " + API_VERSION + " kind: " + kind));
+  }
+
+  private static ResourceDefinitionContext gloo(String group, String kind, String plural) {
+    return new ResourceDefinitionContext.Builder()
+        .withGroup(group)
+        .withVersion("v1")
+        .withKind(kind)
+        .withPlural(plural)
+        .withNamespaced(true)
+        .build();
   }
 
   private static ResourceDefinitionContext gatewayApi(GatewayApiKinds.Kind kind) {

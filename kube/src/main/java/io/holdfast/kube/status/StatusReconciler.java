@@ -188,7 +188,9 @@ final class StatusReconciler {
         log.debug("status: resource={} is another controller's, not written", key);
         return;
       }
-      Map<String, Object> next = want.full().isPresent()
+      Map<String, Object> next = GlooStatusDocument.isGloo(key)
+          ? GlooStatusDocument.compute(want.verdict(), current)
+          : want.full().isPresent()
           ? GatewayApiStatusDocument.compute(want.full().get(), want.addresses(), current, controllerName,
               clock.instant())
           : StatusDocument.compute(want, current, clock.instant());

@@ -191,7 +191,8 @@ public final class StatusWriter implements AutoCloseable {
   private static Map<ResourceKey, DesiredStatus> accepted(Map<ResourceKey, DesiredStatus> desired) {
     Map<ResourceKey, DesiredStatus> copy = new LinkedHashMap<>();
     desired.forEach((k, v) -> {
-      if (HoldfastKinds.isHoldfast(k) || GatewayCrds.hasStatus(k) && v != null && v.full().isPresent()) {
+      if (HoldfastKinds.isHoldfast(k) || GlooStatusDocument.isGloo(k)
+          || GatewayCrds.hasStatus(k) && v != null && v.full().isPresent()) {
         copy.put(k, Objects.requireNonNull(v, "desired status of " + k));
       } else {
         log.debug("status: ignoring resource={}: no status of its kind is written here", k);

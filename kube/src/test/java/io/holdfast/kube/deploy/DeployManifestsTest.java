@@ -99,6 +99,20 @@ class DeployManifestsTest {
         "gateway.networking.k8s.io/grpcroutes/status:update",
         "gateway.networking.k8s.io/tlsroutes/status:update",
         "gateway.networking.k8s.io/tcproutes/status:update",
+        "gateway.solo.io/gateways:list,watch",
+        "gateway.solo.io/virtualservices:list,watch",
+        "gateway.solo.io/routetables:list,watch",
+        "gateway.solo.io/virtualhostoptions:list,watch",
+        "gateway.solo.io/routeoptions:list,watch",
+        "gloo.solo.io/upstreams:list,watch",
+        "gloo.solo.io/upstreamgroups:list,watch",
+        "gateway.solo.io/gateways/status:update",
+        "gateway.solo.io/virtualservices/status:update",
+        "gateway.solo.io/routetables/status:update",
+        "gateway.solo.io/virtualhostoptions/status:update",
+        "gateway.solo.io/routeoptions/status:update",
+        "gloo.solo.io/upstreams/status:update",
+        "gloo.solo.io/upstreamgroups/status:update",
         "/namespaces:list,watch");
     RoleBinding rb = of(RoleBinding.class).get(0);
     assertThat(rb.getRoleRef().getName()).isEqualTo(role.getMetadata().getName());

@@ -40,7 +40,7 @@ class ConfigAssemblerTest {
     @Override
     public List<GenericKubernetesResource> customResources(ResourceDefinitionContext kind) {
       return customs.getOrDefault(kind.getKind(), List.of()).stream()
-          .filter(r -> !kind.getGroup().equals(GatewayCrds.GATEWAY_API_GROUP)).toList();
+          .filter(r -> kind.getGroup().equals(GatewayCrds.GROUP)).toList();
     }
 
     @Override

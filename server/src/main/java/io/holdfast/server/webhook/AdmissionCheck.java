@@ -82,6 +82,9 @@ final class AdmissionCheck {
 
   Verdict decide(Request request) throws ViewUnavailable {
     AdmissionJson.GroupVersionKind kind = request.kind();
+    if (io.holdfast.api.ConfigLoader.GLOO_GROUPS.contains(kind.group())) {
+      return decideGloo(request);
+    }
     if (!kind.group().equals(HoldfastKinds.GROUP) || !kind.version().equals(HoldfastKinds.VERSION)
         || HoldfastKinds.find(kind.kind()).isEmpty()) {
       return Verdict.allow(List.of("holdfast does not check " + kind + " objects: allowed unchecked"
@@ -112,7 +115,39 @@ final class AdmissionCheck {
     } else {
       after.addUnparsed(((ParseResult.Invalid) parsed).toUnparsed().orElseThrow());
     }
-    ConfigCheck.Result result = configCheck().run(after.build());
+    return judge(current, after.build(), key);
+  }
+
+  /**
+   * A Gloo Edge object (issue 27), judged as the Gloo front end judges it in the view. Only clusters that opt in
+   * send these (docs/GLOO.md): while Gloo itself still runs, its own webhook has the say on them.
+   */
+  private Verdict decideGloo(Request request) throws ViewUnavailable {
+    if (request.operation().equals("CONNECT")) {
+      return Verdict.allow(List.of());
+    }
+    GatewayConfig current = view.get().orElseThrow(ViewUnavailable::new);
+    AdmissionJson.GroupVersionKind kind = request.kind();
+    ResourceKey key = new ResourceKey(kind.group(), kind.kind(), request.namespace(), request.name());
+    if (request.operation().equals("DELETE")) {
+      GatewayConfig after = current.toBuilder().remove(key).build();
+      return Verdict.allow(consequences(current, configCheck().run(after), key));
+    }
+    ObjectNode object = withIdentity(request.object().orElseThrow(), request);
+    if (!object.hasNonNull("apiVersion")) {
+      object.put("apiVersion", kind.group() + "/" + kind.version());
+    }
+    if (!object.hasNonNull("kind")) {
+      object.put("kind", kind.kind());
+    }
+    long generation = object.path("metadata").path("generation").asLong(1);
+    return judge(current, current.toBuilder().remove(key).add(new io.holdfast.api.ApiObject(key, generation, object))
+        .build(), key);
+  }
+
+  /** The verdict on {@code key} in {@code after}, with warnings for what the change breaks elsewhere. */
+  private Verdict judge(GatewayConfig current, GatewayConfig after, ResourceKey key) {
+    ConfigCheck.Result result = configCheck().run(after);
     Optional<ObjectStatus> judged = result.objectStatus(key);
     if (judged.isEmpty()) {
       // Only when Holdfast itself failed on the way (a front end threw; contained, see ConfigCheck): an object

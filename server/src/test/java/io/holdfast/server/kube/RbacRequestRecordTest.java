@@ -156,6 +156,50 @@ class RbacRequestRecordTest {
         spec:
           from: [{group: gateway.networking.k8s.io, kind: HTTPRoute, namespace: other}]
           to: [{group: "", kind: Service}]
+        ---
+        apiVersion: gloo.solo.io/v1
+        kind: Upstream
+        metadata: {name: gloo, namespace: %1$s}
+        spec: {kube: {serviceName: web, servicePort: 8080}}
+        ---
+        apiVersion: gloo.solo.io/v1
+        kind: UpstreamGroup
+        metadata: {name: gloo, namespace: %1$s}
+        spec: {destinations: [{destination: {upstream: {name: gloo}}, weight: 1}]}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: RouteOption
+        metadata: {name: gloo, namespace: %1$s}
+        spec: {options: {timeout: 5s}}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: VirtualHostOption
+        metadata: {name: gloo, namespace: %1$s}
+        spec: {options: {headerManipulation: {responseHeadersToRemove: [server]}}}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: RouteTable
+        metadata: {name: gloo, namespace: %1$s}
+        spec:
+          routes:
+          - matchers: [{prefix: /gloo/api}]
+            routeAction: {upstreamGroup: {name: gloo}}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: VirtualService
+        metadata: {name: gloo, namespace: %1$s}
+        spec:
+          virtualHost:
+            domains: [gloo.%1$s.test]
+            optionsConfigRefs: {delegateOptions: [{name: gloo}]}
+            routes:
+            - matchers: [{prefix: /gloo}]
+              delegateAction: {ref: {name: gloo}}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: Gateway
+        metadata: {name: gloo, namespace: %1$s}
+        spec: {bindAddress: 0.0.0.0, bindPort: 18080, httpGateway: {virtualServiceNamespaces: [%1$s]}}
         """.formatted(ns);
   }
 
@@ -209,6 +253,7 @@ class RbacRequestRecordTest {
         }
       }
       GatewayApiCrds.install(admin);
+      installGlooCrds(admin);
       apply(admin, CLUSTER_OBJECTS);
       for (String ns : List.of("team-a", "team-b", "team-c")) {
         apply(admin, objects(ns));
@@ -233,6 +278,10 @@ class RbacRequestRecordTest {
                 GatewayCrds.TCP_ROUTE)) {
               assertThat(status(admin, kind, ns, name(kind))).as(kind.getKind() + " in " + ns).isNotEmpty();
             }
+            for (ResourceDefinitionContext kind : GatewayCrds.GLOO) {
+              assertThat(status(admin, kind, ns, "gloo")).as(kind.getKind() + "." + kind.getGroup() + " in " + ns)
+                  .isNotEmpty();
+            }
           }
         });
         // The unwatched namespace gets no status: the server never saw it.
@@ -244,6 +293,23 @@ class RbacRequestRecordTest {
           .toList();
       assertThat(ours).as("the server's requests were recorded").hasSizeGreaterThan(20);
       return ours;
+    }
+  }
+
+  /** Open-schema definitions of Gloo Edge's kinds (their CRDs are Gloo's), so the emulated API serves them. */
+  private static void installGlooCrds(KubernetesClient admin) {
+    for (ResourceDefinitionContext kind : GatewayCrds.GLOO) {
+      admin.apiextensions().v1().customResourceDefinitions().resource(
+          new io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder()
+          .withNewMetadata().withName(kind.getPlural() + "." + kind.getGroup()).endMetadata()
+          .withNewSpec().withGroup(kind.getGroup()).withScope("Namespaced")
+          .withNewNames().withKind(kind.getKind()).withPlural(kind.getPlural())
+          .withSingular(kind.getKind().toLowerCase(java.util.Locale.ROOT)).withListKind(kind.getKind() + "List")
+          .endNames()
+          .addNewVersion().withName("v1").withServed(true).withStorage(true)
+          .withNewSubresources().withNewStatus().endStatus().endSubresources()
+          .withNewSchema().withNewOpenAPIV3Schema().withType("object").withXKubernetesPreserveUnknownFields(true)
+          .endOpenAPIV3Schema().endSchema().endVersion().endSpec().build()).create();
     }
   }
 

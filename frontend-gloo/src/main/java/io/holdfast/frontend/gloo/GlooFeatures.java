@@ -1,0 +1,47 @@
+package io.holdfast.frontend.gloo;
+
+import java.util.Set;
+
+/**
+ * Why a Gloo field is not read: the message of every {@link #UNSUPPORTED} rejection. Three families, so a user
+ * knows whether to wait, to rewrite, or to stay on Gloo for that object: edge policies Holdfast is building
+ * (authentication, rate limits, access logs), features that need Solo's own Envoy build (transformations, WAF,
+ * DLP, function destinations), and everything else the front end does not read.
+ */
+final class GlooFeatures {
+
+  /** Reason of every rejection of a Gloo field Holdfast does not honour. */
+  static final String UNSUPPORTED = "UnsupportedGlooFeature";
+
+  /** Edge policies being added to Holdfast's own kinds; until then their Gloo fields are rejected. */
+  static final Set<String> EDGE_POLICIES = Set.of("extauth", "extAuth", "jwt", "jwtStaged", "jwtProvidersStaged",
+      "rbac", "ratelimit", "ratelimitBasic", "rateLimitConfigs", "ratelimitRegular", "ratelimitEarly",
+      "rateLimitEarlyConfigs", "rateLimitRegularConfigs", "accessLoggingService", "rateLimitBeforeAuth");
+
+  /** Filters that exist only in Solo's Envoy build (envoy-gloo / envoy-gloo-ee), or Solo's function destinations. */
+  static final Set<String> SOLO_ENVOY = Set.of("transformations", "stagedTransformations", "waf", "dlp",
+      "destinationSpec", "aws", "awsEc2", "azure", "consul", "rest", "grpcJsonTranscoder", "graphqlApiRef",
+      "extProc", "extProcEarly", "extProcLate", "envoyMetadata", "wasm", "sanitizeClusterHeader", "csrf",
+      "bufferPerRoute", "serviceSpec", "proxyLatency", "responseTransformation", "sds");
+
+  private GlooFeatures() {
+  }
+
+  /** The message for {@code field} of a Gloo {@code kind}'s object that Holdfast does not read. */
+  static String why(String kind, String field) {
+    if (EDGE_POLICIES.contains(field)) {
+      return field + " (an edge policy: authentication, rate limiting or access logging) is not read from Gloo's"
+          + " kinds yet; the object is rejected rather than served without it";
+    }
+    if (field.equals("targetRefs")) {
+      return "targetRefs attach options to Kubernetes Gateway API objects (Gloo Gateway's policy attachment, not"
+          + " Gloo Edge's optionsConfigRefs); Holdfast reads Gateway API objects with their own filters instead";
+    }
+    if (SOLO_ENVOY.contains(field)) {
+      return field + " needs Solo's own Envoy build (or a Solo service) and has no upstream-Envoy equivalent in"
+          + " Holdfast; the object is rejected rather than served without it";
+    }
+    return field + " of a Gloo " + kind + " is not supported by Holdfast (or is not a Gloo field); the object is"
+        + " rejected rather than served without it";
+  }
+}

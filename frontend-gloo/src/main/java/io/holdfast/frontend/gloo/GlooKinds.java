@@ -1,0 +1,40 @@
+package io.holdfast.frontend.gloo;
+
+import io.holdfast.api.ResourceKey;
+import java.util.Set;
+
+/** Gloo Edge's API groups and the kinds this front end reads ({@code gateway.solo.io/v1}, {@code gloo.solo.io/v1}). */
+public final class GlooKinds {
+
+  public static final String GATEWAY_GROUP = "gateway.solo.io";
+  public static final String GLOO_GROUP = "gloo.solo.io";
+  public static final String VERSION = "v1";
+
+  public static final String GATEWAY = "Gateway";
+  public static final String VIRTUAL_SERVICE = "VirtualService";
+  public static final String ROUTE_TABLE = "RouteTable";
+  public static final String UPSTREAM = "Upstream";
+  public static final String UPSTREAM_GROUP = "UpstreamGroup";
+  public static final String VIRTUAL_HOST_OPTION = "VirtualHostOption";
+  public static final String ROUTE_OPTION = "RouteOption";
+  /** Not a Gloo kind: the IR key of a route's {@code kube} destination (a Service port), see {@link Destinations}. */
+  static final String KUBE_DESTINATION = "KubeServiceDestination";
+
+  /** Kinds read natively, per group. */
+  public static final Set<String> GATEWAY_KINDS = Set.of(GATEWAY, VIRTUAL_SERVICE, ROUTE_TABLE, VIRTUAL_HOST_OPTION,
+      ROUTE_OPTION);
+  public static final Set<String> GLOO_KINDS = Set.of(UPSTREAM, UPSTREAM_GROUP);
+
+  private GlooKinds() {
+  }
+
+  /** Whether {@code key} is in one of Gloo's groups (read or rejected by this front end). */
+  public static boolean isGloo(ResourceKey key) {
+    return key.group().equals(GATEWAY_GROUP) || key.group().equals(GLOO_GROUP);
+  }
+
+  /** Whether {@code group/version} is one of the API versions this front end reads. */
+  public static boolean isGlooApiVersion(String apiVersion) {
+    return apiVersion.equals(GATEWAY_GROUP + "/" + VERSION) || apiVersion.equals(GLOO_GROUP + "/" + VERSION);
+  }
+}

@@ -1,0 +1,330 @@
+package io.holdfast.frontend.gloo;
+
+import io.holdfast.api.ApiObject;
+import io.holdfast.api.Gateway;
+import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.GatewayResource;
+import io.holdfast.api.Metadata;
+import io.holdfast.api.ObjectRef;
+import io.holdfast.api.Reasons;
+import io.holdfast.api.ResourceKey;
+import io.holdfast.api.RouteAction;
+import io.holdfast.api.TcpGateway;
+import io.holdfast.api.VirtualService;
+import io.holdfast.api.VirtualServiceSelection;
+import io.holdfast.ir.Finding;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * One build's reading of every Gloo object in a config: each object either becomes the Holdfast resource it reads
+ * as (in {@link #holdfastConfig()}, keyed as Holdfast's kinds are) or is rejected with the findings that say why
+ * ({@link #rejected()}). Gloo's cross-object rules are settled here, before Holdfast's validation sees anything:
+ * which VirtualServices each Gateway serves (every namespace unless {@code virtualServiceNamespaces} narrows it,
+ * only those with an {@code sslConfig} on an {@code ssl} Gateway and only those without one elsewhere), and what
+ * an {@code upstreamGroup} destination splits to. Never throws: a failure reading one object rejects that object.
+ */
+final class GlooReading {
+
+  /** The kinds read, by the Holdfast kind they become; anything else in Gloo's groups is rejected. */
+  private final GatewayConfig input;
+  private final Map<ResourceKey, ResourceKey> toGloo = new TreeMap<>();
+  private final Map<ResourceKey, List<Finding>> rejected = new TreeMap<>();
+  private final Map<ResourceKey, List<Finding>> warnings = new TreeMap<>();
+  private final OptionObjects hostOptions = new OptionObjects();
+  private final OptionObjects routeOptions = new OptionObjects();
+  private final Map<ResourceKey, ApiObject> objects = new TreeMap<>();
+  private final Map<ResourceKey, Optional<RouteAction.Split>> groups = new TreeMap<>();
+  private final Destinations destinations = new Destinations();
+  private final GatewayConfig.Builder out = GatewayConfig.builder();
+
+  private GlooReading(GatewayConfig input) {
+    this.input = input;
+  }
+
+  static GlooReading of(GatewayConfig input) {
+    GlooReading reading = new GlooReading(input);
+    reading.readAll();
+    return reading;
+  }
+
+  /** The Holdfast form of every Gloo object read without error, plus the endpoints and secrets of the input. */
+  GatewayConfig holdfastConfig() {
+    return out.build();
+  }
+
+  /** Holdfast key of each resource in {@link #holdfastConfig()} to the key its IR elements and status carry. */
+  Map<ResourceKey, ResourceKey> irKeys() {
+    Map<ResourceKey, ResourceKey> all = new TreeMap<>(toGloo);
+    all.putAll(destinations.irKeys());
+    return all;
+  }
+
+  /** The Gloo objects rejected while reading, with why. */
+  Map<ResourceKey, List<Finding>> rejected() {
+    return rejected;
+  }
+
+  /** The warnings found while reading objects that are served, to add to their statuses. */
+  Map<ResourceKey, List<Finding>> warnings() {
+    return warnings;
+  }
+
+  /** Every Gloo object of the input by key. */
+  Map<ResourceKey, ApiObject> objects() {
+    return objects;
+  }
+
+  private void readAll() {
+    input.serviceEndpoints().forEach(out::endpoints);
+    input.secrets().forEach(out::secret);
+    List<ApiObject> gateways = new ArrayList<>();
+    List<ApiObject> virtualServices = new ArrayList<>();
+    List<ApiObject> routeTables = new ArrayList<>();
+    List<ApiObject> upstreams = new ArrayList<>();
+    List<ApiObject> upstreamGroups = new ArrayList<>();
+    List<ApiObject> options = new ArrayList<>();
+    for (ApiObject object : input.apiObjects()) {
+      if (!GlooKinds.isGloo(object.key())) {
+        continue;
+      }
+      objects.put(object.key(), object);
+      String apiVersion = object.at("/apiVersion").asString("");
+      String kind = object.key().kind();
+      List<ApiObject> bucket = switch (kind) {
+        case GlooKinds.GATEWAY -> gateways;
+        case GlooKinds.VIRTUAL_SERVICE -> virtualServices;
+        case GlooKinds.ROUTE_TABLE -> routeTables;
+        case GlooKinds.UPSTREAM -> upstreams;
+        case GlooKinds.UPSTREAM_GROUP -> upstreamGroups;
+        case GlooKinds.VIRTUAL_HOST_OPTION, GlooKinds.ROUTE_OPTION -> options;
+        default -> null;
+      };
+      boolean groupOk = object.key().group().equals(GlooKinds.GLOO_GROUP)
+          ? GlooKinds.GLOO_KINDS.contains(kind) : GlooKinds.GATEWAY_KINDS.contains(kind);
+      if (bucket == null || !groupOk) {
+        reject(object, "kind", GlooFeatures.UNSUPPORTED, "Gloo's " + kind + " kind is not read by Holdfast (read: "
+            + "Gateway, VirtualService, RouteTable, VirtualHostOption, RouteOption, Upstream, UpstreamGroup)");
+      } else if (!GlooKinds.isGlooApiVersion(apiVersion)) {
+        reject(object, "apiVersion", Reasons.UNSUPPORTED_API_VERSION, "apiVersion " + apiVersion
+            + " is not read (expected " + object.key().group() + "/" + GlooKinds.VERSION + ")");
+      } else {
+        bucket.add(object);
+      }
+    }
+    // In dependency order: what routes name (groups) before the routes, VirtualServices before Gateways.
+    options.forEach(o -> guarded(o, () -> readOptions(o)));
+    upstreamGroups.forEach(o -> guarded(o, () -> readUpstreamGroup(o)));
+    upstreams.forEach(o -> guarded(o, () -> readUpstream(o)));
+    routeTables.forEach(o -> guarded(o, () -> readRouteTable(o)));
+    Map<ResourceKey, VirtualService> served = new TreeMap<>();
+    virtualServices.forEach(o -> guarded(o, () -> readVirtualService(o).ifPresent(vs -> served.put(vs.key(), vs))));
+    gateways.forEach(o -> guarded(o, () -> readGateway(o, served)));
+    destinations.upstreams().values().forEach(out::add);
+  }
+
+  /** Runs one object's reading; a failure of Holdfast itself on it rejects that object only. */
+  private void guarded(ApiObject object, Runnable read) {
+    try {
+      read.run();
+    } catch (RuntimeException e) {
+      reject(object, "", Reasons.INTERNAL_ERROR, "Holdfast could not read this object (" + e
+          + "); this is a bug in Holdfast, please report it");
+    }
+  }
+
+  private void reject(ApiObject object, String field, String reason, String message) {
+    rejected.computeIfAbsent(object.key(), k -> new ArrayList<>())
+        .add(new Finding(Finding.Severity.ERROR, field, reason, message));
+  }
+
+  /** Findings collected while reading {@code object}; the object is rejected if any is an error. */
+  private boolean accept(ApiObject object, List<Finding> findings, GatewayResource resource) {
+    if (findings.stream().anyMatch(f -> f.severity() == Finding.Severity.ERROR)) {
+      rejected.computeIfAbsent(object.key(), k -> new ArrayList<>()).addAll(findings);
+      return false;
+    }
+    if (!findings.isEmpty()) {
+      warnings.put(object.key(), List.copyOf(findings));
+    }
+    toGloo.put(resource.key(), object.key());
+    out.add(resource);
+    return true;
+  }
+
+  private GlooRoutes routes(ApiObject object) {
+    return new GlooRoutes(object.key().namespace(), destinations, this::split, routeOptions, this::selectTables);
+  }
+
+  /** Gloo's RouteTables picked by a selector with expressions, in Holdfast's selector order (weight, then key). */
+  private List<ObjectRef> selectTables(String owner, List<String> namespaces, Map<String, String> labels,
+      LabelExpressions expressions) {
+    record Pick(int weight, ResourceKey key) {
+    }
+    List<Pick> picks = new ArrayList<>();
+    for (ApiObject table : objects.values()) {
+      ResourceKey key = table.key();
+      if (!key.group().equals(GlooKinds.GATEWAY_GROUP) || !key.kind().equals(GlooKinds.ROUTE_TABLE)) {
+        continue;
+      }
+      boolean inNamespace = namespaces.isEmpty() ? key.namespace().equals(owner)
+          : namespaces.contains("*") || namespaces.contains(key.namespace());
+      Map<String, String> tableLabels = new HashMap<>();
+      table.at("/metadata/labels").properties().forEach(e -> tableLabels.put(e.getKey(), e.getValue().asString()));
+      if (inNamespace && tableLabels.entrySet().containsAll(labels.entrySet()) && expressions.matches(tableLabels)) {
+        picks.add(new Pick(table.at("/spec/weight").asInt(0), key));
+      }
+    }
+    picks.sort(java.util.Comparator.comparingInt(Pick::weight).thenComparing(p -> new ResourceKey(
+        ResourceKey.ROUTE_TABLE, p.key().namespace(), p.key().name())));
+    return picks.stream().map(p -> ObjectRef.of(p.key().namespace(), p.key().name())).toList();
+  }
+
+  private Optional<RouteAction.Split> split(ResourceKey group, Node at) {
+    Optional<RouteAction.Split> split = groups.get(group);
+    if (split == null || split.isEmpty()) {
+      at.error(at.path, split == null ? Reasons.MISSING_FIELD : Reasons.INVALID_VALUE, "UpstreamGroup "
+          + group.namespace() + "/" + group.name() + (split == null ? " does not exist" : " is rejected"));
+      return Optional.empty();
+    }
+    return split;
+  }
+
+  /**
+   * A VirtualHostOption or RouteOption: its {@code options} are read as they would be in place, so the object's own
+   * status says whether they can be honoured; referrers merge them ({@link OptionObjects}).
+   */
+  private void readOptions(ApiObject object) {
+    List<Finding> findings = new ArrayList<>();
+    metadata(object, findings);
+    Node spec = spec(object, findings);
+    spec.only(object.key().kind(), java.util.Set.of("options"));
+    Node options = spec.child("options");
+    boolean host = object.key().kind().equals(GlooKinds.VIRTUAL_HOST_OPTION);
+    if (host) {
+      VirtualServiceReader.hostOptions(options);
+    } else {
+      routes(object).options(options);
+    }
+    boolean ok = findings.stream().noneMatch(f -> f.severity() == Finding.Severity.ERROR);
+    (host ? hostOptions : routeOptions).put(object.key(), ok && options.json.isObject()
+        ? Optional.of(options.json) : Optional.empty());
+    if (!ok) {
+      rejected.computeIfAbsent(object.key(), k -> new ArrayList<>()).addAll(findings);
+    } else if (!options.json.isObject()) {
+      rejected.computeIfAbsent(object.key(), k -> new ArrayList<>()).add(new Finding(Finding.Severity.ERROR,
+          "spec.options", Reasons.MISSING_FIELD, "spec.options is required"));
+    }
+  }
+
+  private void readUpstreamGroup(ApiObject object) {
+    List<Finding> findings = new ArrayList<>();
+    Node spec = spec(object, findings);
+    spec.only("UpstreamGroup", java.util.Set.of("destinations"));
+    GlooRoutes routes = routes(object);
+    List<RouteAction.WeightedTarget> targets = new ArrayList<>();
+    for (Node weighted : spec.list("destinations")) {
+      weighted.only("weighted destination", java.util.Set.of("destination", "weight"));
+      int weight = weighted.integer("weight").orElse(0);
+      routes.destination(weighted.child("destination"))
+          .ifPresent(ref -> targets.add(new RouteAction.WeightedTarget(ref, weight)));
+    }
+    if (targets.isEmpty()) {
+      findings.add(new Finding(Finding.Severity.ERROR, "spec.destinations", Reasons.MISSING_FIELD,
+          "an UpstreamGroup needs at least one destination"));
+    }
+    groups.put(object.key(), findings.isEmpty() ? Optional.of(new RouteAction.Split(targets)) : Optional.empty());
+    if (!findings.isEmpty()) {
+      rejected.computeIfAbsent(object.key(), k -> new ArrayList<>()).addAll(findings);
+    }
+  }
+
+  private void readUpstream(ApiObject object) {
+    List<Finding> findings = new ArrayList<>();
+    Metadata metadata = metadata(object, findings);
+    if (metadata.name().startsWith(Destinations.PREFIX)) {
+      findings.add(new Finding(Finding.Severity.ERROR, "metadata.name", Reasons.INVALID_NAME, "names starting with "
+          + Destinations.PREFIX + " are Holdfast's, for the Upstreams of routes' kube destinations"));
+    }
+    accept(object, findings, UpstreamReader.read(metadata, spec(object, findings), input));
+  }
+
+  private void readRouteTable(ApiObject object) {
+    List<Finding> findings = new ArrayList<>();
+    Metadata metadata = metadata(object, findings);
+    accept(object, findings, VirtualServiceReader.routeTable(metadata, spec(object, findings), routes(object)));
+  }
+
+  private Optional<VirtualService> readVirtualService(ApiObject object) {
+    List<Finding> findings = new ArrayList<>();
+    Metadata metadata = metadata(object, findings);
+    VirtualService vs = VirtualServiceReader.virtualService(metadata, spec(object, findings), routes(object), input,
+        hostOptions);
+    return accept(object, findings, vs) ? Optional.of(vs) : Optional.empty();
+  }
+
+  private void readGateway(ApiObject object, Map<ResourceKey, VirtualService> served) {
+    List<Finding> findings = new ArrayList<>();
+    Metadata metadata = metadata(object, findings);
+    GatewayReader.Read read = GatewayReader.read(metadata, spec(object, findings), routes(object));
+    if (read.tcpHosts().isPresent()) {
+      accept(object, findings, new TcpGateway(metadata, read.bindAddress(), read.port(), read.tcpHosts().get(),
+          read.proxyNames()));
+      return;
+    }
+    List<ObjectRef> refs = served.values().stream().filter(vs -> selects(read, vs))
+        .map(vs -> ObjectRef.of(vs.metadata().namespace(), vs.metadata().name())).toList();
+    accept(object, findings, new Gateway(metadata, read.bindAddress(), read.port(),
+        new VirtualServiceSelection.Named(refs), read.ssl(), read.proxyNames()));
+  }
+
+  /** Gloo's selection: named, or by labels, or all; in the given namespaces (default all); ssl matching ssl. */
+  static boolean selects(GatewayReader.Read gateway, VirtualService vs) {
+    if (vs.sslConfig().isPresent() != gateway.ssl()) {
+      return false; // Gloo serves VirtualServices with sslConfig only on ssl Gateways, and the others only elsewhere
+    }
+    String gatewayNamespace = gateway.metadata().namespace();
+    if (gateway.named().isPresent()) {
+      return gateway.named().get().stream().anyMatch(ref -> ref.namespace().orElse(gatewayNamespace)
+          .equals(vs.metadata().namespace()) && ref.name().equals(vs.metadata().name()));
+    }
+    List<String> namespaces = gateway.namespaces();
+    boolean inNamespace = namespaces.isEmpty() || namespaces.contains("*")
+        || namespaces.contains(vs.metadata().namespace());
+    return inNamespace && gateway.selector()
+        .map(labels -> vs.metadata().labels().entrySet().containsAll(labels.entrySet())).orElse(true);
+  }
+
+  private static Node spec(ApiObject object, List<Finding> findings) {
+    // A copy: optionsConfigRefs merge referenced options into it.
+    Node spec = new Node(object.bodyCopy().path("spec"), "spec", findings);
+    if (!spec.json.isObject()) {
+      findings.add(new Finding(Finding.Severity.ERROR, "spec", Reasons.MISSING_FIELD, "spec is required"));
+    }
+    return spec;
+  }
+
+  private static Metadata metadata(ApiObject object, List<Finding> findings) {
+    Node metadata = new Node(object.at("/metadata"), "metadata", findings);
+    Map<String, String> labels = metadata.stringMap("labels");
+    Optional<Instant> created = Optional.empty();
+    Optional<String> timestamp = metadata.string("creationTimestamp");
+    if (timestamp.isPresent()) {
+      try {
+        created = Optional.of(Instant.parse(timestamp.get()));
+      } catch (DateTimeParseException e) {
+        findings.add(new Finding(Finding.Severity.ERROR, "metadata.creationTimestamp", Reasons.INVALID_VALUE,
+            "invalid timestamp \"" + timestamp.get() + "\""));
+      }
+    }
+    ResourceKey key = object.key();
+    return new Metadata(key.name(), key.namespace(), new HashMap<>(labels), object.generation(),
+        metadata.string("resourceVersion").orElse(""), created);
+  }
+}

@@ -1,0 +1,238 @@
+package io.holdfast.frontend.gloo;
+
+import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.LoadBalancing;
+import io.holdfast.api.Metadata;
+import io.holdfast.api.ObjectRef;
+import io.holdfast.api.Reasons;
+import io.holdfast.api.SslConfig;
+import io.holdfast.api.TlsSecretData;
+import io.holdfast.api.Upstream;
+import io.holdfast.api.UpstreamOptions;
+import io.holdfast.api.UpstreamTarget;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A Gloo {@code Upstream} ({@code gloo.solo.io/v1}) as a Holdfast {@link Upstream}, with Gloo's TLS semantics: a
+ * static Upstream without {@code useTls} speaks TLS when a host's port is 443; the backends' certificates are
+ * checked only when a root CA is given ({@code ca.crt} of the {@code sslConfig} Secret, or {@code sslFiles.rootCa});
+ * the Secret's {@code tls.crt} and {@code tls.key} are the client certificate.
+ */
+final class UpstreamReader {
+
+  private static final Set<String> SPEC = Set.of("kube", "static", "sslConfig", "useHttp2", "circuitBreakers",
+      "healthChecks", "outlierDetection", "loadBalancerConfig", "connectionConfig", "discoveryMetadata",
+      "disableIstioAutoMtls");
+  private static final Set<String> KUBE = Set.of("serviceName", "serviceNamespace", "servicePort");
+  private static final Set<String> STATIC = Set.of("hosts", "useTls", "autoSniRewrite");
+  private static final Set<String> HOST = Set.of("addr", "port", "sniAddr");
+  private static final Set<String> SSL = Set.of("secretRef", "sslFiles", "sni", "oneWayTls");
+  private static final Set<String> REF = Set.of("name", "namespace");
+  private static final Set<String> FILES = Set.of("tlsCert", "tlsKey", "rootCa");
+  private static final Set<String> BREAKERS = Set.of("maxConnections", "maxPendingRequests", "maxRequests",
+      "maxRetries");
+  private static final Set<String> HEALTH = Set.of("timeout", "interval", "healthyThreshold", "unhealthyThreshold",
+      "httpHealthCheck", "tcpHealthCheck", "grpcHealthCheck");
+  private static final Set<String> HTTP_HEALTH = Set.of("path", "host");
+  private static final Set<String> GRPC_HEALTH = Set.of("serviceName");
+  private static final Set<String> OUTLIER = Set.of("consecutive5xx", "consecutiveGatewayFailure", "interval",
+      "baseEjectionTime", "maxEjectionPercent");
+  private static final Set<String> LB = Set.of("roundRobin", "leastRequest", "random", "ringHash");
+  private static final Set<String> CONNECTION = Set.of("connectTimeout");
+  private static final Set<String> EMPTY = Set.of();
+
+  private UpstreamReader() {
+  }
+
+  static Upstream read(Metadata metadata, Node spec, GatewayConfig config) {
+    spec.only("Upstream", SPEC);
+    // disableIstioAutoMtls is read and has no effect: without Gloo's Istio integration there is no auto-mTLS to
+    // disable, as in Gloo without it.
+    spec.bool("disableIstioAutoMtls");
+    UpstreamTarget target = target(metadata, spec);
+    LoadBalancing lb = loadBalancing(spec);
+    Duration connectTimeout = Upstream.DEFAULT_CONNECT_TIMEOUT;
+    if (spec.has("connectionConfig")) {
+      Node connection = spec.child("connectionConfig").only("connectionConfig", CONNECTION);
+      connectTimeout = connection.duration("connectTimeout").orElse(connectTimeout);
+    }
+    UpstreamOptions options = UpstreamOptions.NONE;
+    if (spec.has("circuitBreakers")) {
+      Node breakers = spec.child("circuitBreakers").only("circuitBreakers", BREAKERS);
+      options = options.withCircuitBreakers(new UpstreamOptions.CircuitBreakers(breakers.integer("maxConnections"),
+          breakers.integer("maxPendingRequests"), breakers.integer("maxRequests"), breakers.integer("maxRetries")));
+    }
+    if (spec.has("outlierDetection")) {
+      Node outlier = spec.child("outlierDetection").only("outlierDetection", OUTLIER);
+      options = options.withOutlierDetection(new UpstreamOptions.OutlierDetection(outlier.integer("consecutive5xx"),
+          outlier.integer("consecutiveGatewayFailure"), Optional.empty(), Optional.empty(),
+          outlier.duration("interval"), outlier.duration("baseEjectionTime"), outlier.integer("maxEjectionPercent")));
+    }
+    List<UpstreamOptions.HealthCheck> checks = new ArrayList<>();
+    for (Node check : spec.list("healthChecks")) {
+      healthCheck(check).ifPresent(checks::add);
+    }
+    if (!checks.isEmpty()) {
+      options = options.withHealthChecks(checks);
+    }
+    Optional<UpstreamOptions.Tls> tls = tls(metadata, spec, target, config);
+    if (tls.isPresent()) {
+      options = options.withTls(tls.get());
+    }
+    return new Upstream(metadata, target, lb, connectTimeout, spec.bool("useHttp2").orElse(false), options);
+  }
+
+  private static UpstreamTarget target(Metadata metadata, Node spec) {
+    if (spec.has("kube") == spec.has("static")) {
+      spec.error(spec.path, spec.has("kube") ? Reasons.CONFLICTING_FIELDS : GlooFeatures.UNSUPPORTED,
+          spec.has("kube") ? "give either kube or static, not both"
+              : "an Upstream without kube or static (Gloo's other upstream types) is not supported by Holdfast");
+      return new UpstreamTarget.Static(List.of());
+    }
+    if (spec.has("kube")) {
+      Node kube = spec.child("kube");
+      if (kube.has("selector")) {
+        kube.error(kube.at("selector"), GlooFeatures.UNSUPPORTED, "selector narrows a Service's endpoints by pod"
+            + " labels, which Holdfast does not read; remove it when it equals the Service's own selector (it then"
+            + " narrows nothing). The object is rejected rather than served the wider endpoint set");
+      }
+      kube.only("Upstream kube", union(KUBE, Set.of("selector")));
+      String name = kube.requiredString("serviceName").orElse("");
+      String namespace = kube.string("serviceNamespace").orElse(metadata.namespace());
+      int port = kube.integer("servicePort").orElseGet(() -> {
+        kube.error(kube.at("servicePort"), Reasons.MISSING_FIELD, "servicePort is required");
+        return 0;
+      });
+      return new UpstreamTarget.Kube(Optional.of(namespace), name, port);
+    }
+    Node fixed = spec.child("static").only("Upstream static", STATIC);
+    List<UpstreamTarget.Host> hosts = new ArrayList<>();
+    for (Node host : fixed.list("hosts")) {
+      host.only("static host", HOST);
+      hosts.add(new UpstreamTarget.Host(host.requiredString("addr").orElse(""), host.integer("port").orElse(80), 1));
+    }
+    return new UpstreamTarget.Static(hosts);
+  }
+
+  private static LoadBalancing loadBalancing(Node spec) {
+    if (!spec.has("loadBalancerConfig")) {
+      return LoadBalancing.ROUND_ROBIN;
+    }
+    Node lb = spec.child("loadBalancerConfig").only("loadBalancerConfig", LB);
+    List<String> given = LB.stream().filter(lb::has).sorted().toList();
+    if (given.size() > 1) {
+      lb.error(lb.path, Reasons.CONFLICTING_FIELDS, "one load balancer at most, got " + given);
+    }
+    if (given.isEmpty()) {
+      return LoadBalancing.ROUND_ROBIN;
+    }
+    lb.child(given.get(0)).only(given.get(0), EMPTY); // ringHashConfig and the like are not read
+    return switch (given.get(0)) {
+      case "leastRequest" -> LoadBalancing.LEAST_REQUEST;
+      case "random" -> LoadBalancing.RANDOM;
+      case "ringHash" -> LoadBalancing.RING_HASH;
+      default -> LoadBalancing.ROUND_ROBIN;
+    };
+  }
+
+  private static Optional<UpstreamOptions.HealthCheck> healthCheck(Node check) {
+    check.only("health check", HEALTH);
+    Optional<Duration> timeout = check.duration("timeout");
+    Optional<Duration> interval = check.duration("interval");
+    if (timeout.isEmpty() || interval.isEmpty()) {
+      check.error(check.path, Reasons.MISSING_FIELD, "a health check needs timeout and interval");
+      return Optional.empty();
+    }
+    UpstreamOptions.Probe probe;
+    if (check.has("httpHealthCheck")) {
+      Node http = check.child("httpHealthCheck").only("httpHealthCheck", HTTP_HEALTH);
+      probe = new UpstreamOptions.Probe.Http(http.requiredString("path").orElse("/"), http.string("host"), List.of());
+    } else if (check.has("grpcHealthCheck")) {
+      Node grpc = check.child("grpcHealthCheck").only("grpcHealthCheck", GRPC_HEALTH);
+      probe = new UpstreamOptions.Probe.Grpc(grpc.string("serviceName"));
+    } else if (check.has("tcpHealthCheck")) {
+      check.child("tcpHealthCheck").only("tcpHealthCheck", EMPTY);
+      probe = new UpstreamOptions.Probe.Tcp();
+    } else {
+      check.error(check.path, Reasons.MISSING_FIELD, "one of httpHealthCheck, tcpHealthCheck, grpcHealthCheck");
+      return Optional.empty();
+    }
+    return Optional.of(new UpstreamOptions.HealthCheck(timeout.get(), interval.get(),
+        check.integer("healthyThreshold"), check.integer("unhealthyThreshold"), probe));
+  }
+
+  /**
+   * Gloo's upstream TLS. On when {@code sslConfig} is given, or for a static Upstream when {@code useTls} says so
+   * or, unset, when a host's port is 443. The certificate is verified only against a root CA; without one Gloo
+   * does not verify, and neither does this (verify NONE).
+   */
+  private static Optional<UpstreamOptions.Tls> tls(Metadata metadata, Node spec, UpstreamTarget target,
+      GatewayConfig config) {
+    Optional<String> sni = Optional.empty();
+    boolean on = spec.has("sslConfig");
+    if (target instanceof UpstreamTarget.Static fixed && spec.has("static")) {
+      Node node = spec.child("static");
+      boolean port443 = fixed.hosts().stream().anyMatch(h -> h.port() == 443);
+      on |= node.bool("useTls").orElse(port443);
+      List<Node> hosts = node.list("hosts");
+      sni = hosts.stream().map(h -> h.string("sniAddr")).flatMap(Optional::stream).findFirst();
+      boolean autoSni = node.bool("autoSniRewrite").orElse(true);
+      long names = fixed.hosts().stream().map(UpstreamTarget.Host::address).distinct().count();
+      if (on && autoSni && names > 1 && sni.isEmpty()) {
+        node.error(node.at("autoSniRewrite"), GlooFeatures.UNSUPPORTED, "per-host SNI (autoSniRewrite with hosts of"
+            + " different addresses) is not supported by Holdfast, which sends one SNI per Upstream; set"
+            + " sslConfig.sni, or autoSniRewrite: false");
+      }
+      if (on && autoSni && sni.isEmpty() && names == 1 && !fixed.hosts().isEmpty()) {
+        sni = Optional.of(fixed.hosts().get(0).address());
+      }
+    }
+    if (!on) {
+      return Optional.empty();
+    }
+    Optional<SslConfig.CaSource> rootCa = Optional.empty();
+    Optional<SslConfig.CertificateSource> clientCertificate = Optional.empty();
+    if (spec.has("sslConfig")) {
+      Node ssl = spec.child("sslConfig").only("Upstream sslConfig", SSL);
+      Optional<String> explicit = ssl.string("sni");
+      if (explicit.isPresent()) {
+        sni = explicit;
+      }
+      boolean oneWay = ssl.bool("oneWayTls").orElse(false);
+      if (ssl.has("secretRef")) {
+        Node ref = ssl.child("secretRef").only("secretRef", REF);
+        ObjectRef secret = new ObjectRef(ref.requiredString("name").orElse(""), ref.string("namespace"));
+        Optional<TlsSecretData> data = config.secretOf(TlsSecretData.secretKey(secret, metadata.namespace()));
+        boolean hasCa = data.map(d -> d.entries().containsKey(TlsSecretData.CA_CRT)).orElse(false);
+        boolean hasCert = data.map(d -> d.entries().containsKey(TlsSecretData.TLS_CRT)).orElse(true);
+        if (hasCa) {
+          rootCa = Optional.of(new SslConfig.CaSource.SecretRef(secret));
+        }
+        if (hasCert && !oneWay) {
+          clientCertificate = Optional.of(new SslConfig.CertificateSource.SecretRef(secret));
+        }
+      } else if (ssl.has("sslFiles")) {
+        Node files = ssl.child("sslFiles").only("sslFiles", FILES);
+        rootCa = files.string("rootCa").map(SslConfig.CaSource.File::new);
+        Optional<String> cert = files.string("tlsCert");
+        Optional<String> key = files.string("tlsKey");
+        if (cert.isPresent() && key.isPresent() && !oneWay) {
+          clientCertificate = Optional.of(new SslConfig.CertificateSource.Files(cert.get(), key.get()));
+        }
+      }
+    }
+    UpstreamOptions.TlsVerify verify = rootCa.isPresent() ? UpstreamOptions.TlsVerify.CA
+        : UpstreamOptions.TlsVerify.NONE;
+    return Optional.of(new UpstreamOptions.Tls(sni, Optional.of(verify), rootCa, clientCertificate));
+  }
+
+  static Set<String> union(Set<String> a, Set<String> b) {
+    Set<String> all = new java.util.HashSet<>(a);
+    all.addAll(b);
+    return all;
+  }
+}

@@ -1,0 +1,548 @@
+package io.holdfast.frontend.gloo;
+
+import io.holdfast.api.Endpoint;
+import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.ResourceKey;
+import io.holdfast.api.ServiceRef;
+import io.holdfast.api.TlsSecretData;
+import io.holdfast.pki.TestCertificates;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Gloo's common guides (hello world / petstore, delegation, TLS and SNI, TCP, upstream options), each written as
+ * Gloo's YAML and as its hand-written Holdfast equivalent: both produce byte-identical xDS ({@link Equivalence}).
+ */
+class GlooEquivalenceTest {
+
+  private static final TestCertificates.Issued CA = TestCertificates.ca("gloo equivalence CA");
+  private static final TestCertificates.Issued PETSTORE_CERT =
+      TestCertificates.leaf(CA, "petstore", "petstore.example.test");
+  private static final TestCertificates.Issued ANIMALS_CERT =
+      TestCertificates.leaf(CA, "animals", "animals.example.test");
+
+  private static final Map<ServiceRef, List<Endpoint>> ENDPOINTS = Map.of(
+      new ServiceRef("default", "petstore", 8080), List.of(new Endpoint("192.0.2.20", 8080)),
+      new ServiceRef("default", "petstore-v2", 8080), List.of(new Endpoint("192.0.2.21", 8080)));
+
+  @Test
+  void helloWorldPetstore() {
+    String gloo = """
+        apiVersion: gloo.solo.io/v1
+        kind: Upstream
+        metadata: {name: default-petstore-8080, namespace: gloo-system}
+        spec:
+          kube: {serviceName: petstore, serviceNamespace: default, servicePort: 8080}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: VirtualService
+        metadata: {name: default, namespace: gloo-system}
+        spec:
+          virtualHost:
+            domains: ['*']
+            routes:
+            - matchers:
+              - exact: /all-pets
+              options:
+                prefixRewrite: /api/pets
+              routeAction:
+                single:
+                  upstream: {name: default-petstore-8080, namespace: gloo-system}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: Gateway
+        metadata: {name: gateway-proxy, namespace: gloo-system}
+        spec:
+          bindAddress: '::'
+          bindPort: 8080
+          httpGateway: {}
+          proxyNames: [gateway-proxy]
+          useProxyProto: false
+        """;
+    String holdfast = """
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: default-petstore-8080, namespace: gloo-system}
+        spec:
+          kube: {name: petstore, namespace: default, port: 8080}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: default, namespace: gloo-system}
+        spec:
+          domains: ['*']
+          routes:
+          - match: {exact: /all-pets}
+            prefixRewrite: /api/pets
+            route: {upstream: default-petstore-8080}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: Gateway
+        metadata: {name: gateway-proxy, namespace: gloo-system}
+        spec:
+          bindAddress: '::'
+          port: 8080
+          virtualServices: [{name: default}]
+        """;
+    Equivalence.assertSameXds(GlooFixtures.load(gloo, ENDPOINTS), GlooFixtures.load(holdfast, ENDPOINTS), Map.of());
+  }
+
+  @Test
+  void delegationByReferenceAndSelectorWithRouteOptions() {
+    String gloo = """
+        apiVersion: gloo.solo.io/v1
+        kind: Upstream
+        metadata: {name: pets, namespace: apps}
+        spec:
+          static: {hosts: [{addr: 192.0.2.30, port: 8080}]}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: VirtualService
+        metadata: {name: animals, namespace: gloo-system}
+        spec:
+          virtualHost:
+            domains: [animals.example.test]
+            options:
+              headerManipulation:
+                responseHeadersToAdd:
+                - header: {key: x-served-by, value: holdfast}
+            routes:
+            - matchers: [{prefix: /pets}]
+              delegateAction:
+                ref: {name: pets-routes, namespace: apps}
+            - matchers: [{prefix: /birds}]
+              delegateAction:
+                selector:
+                  labels: {team: birds}
+                  namespaces: [apps]
+            - matchers: [{prefix: /}]
+              directResponseAction: {status: 404, body: no such animal}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: RouteTable
+        metadata: {name: pets-routes, namespace: apps}
+        spec:
+          routes:
+          - matchers:
+            - prefix: /pets/search
+              headers: [{name: x-beta, value: "true"}]
+              methods: [GET]
+            options:
+              timeout: 5s
+              retries: {retryOn: '5xx,reset', numRetries: 3, perTryTimeout: 1s}
+            routeAction:
+              single: {upstream: {name: pets}}
+          - matchers: [{prefix: /pets}]
+            options:
+              prefixRewrite: /api/pets
+              cors:
+                allowOrigin: [https://app.example.test]
+                allowMethods: [GET, POST]
+                maxAge: "600"
+            routeAction:
+              single: {upstream: {name: pets}}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: RouteTable
+        metadata: {name: birds-routes, namespace: apps, labels: {team: birds}}
+        spec:
+          weight: 10
+          routes:
+          - matchers: [{exact: /birds/parrot}, {prefix: /birds/, queryParameters: [{name: kind, value: '[a-z]+', regex: true}]}]
+            redirectAction: {hostRedirect: birds.example.test, responseCode: FOUND}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: Gateway
+        metadata: {name: gateway-proxy, namespace: gloo-system}
+        spec:
+          bindAddress: '::'
+          bindPort: 8080
+          httpGateway: {}
+        """;
+    String holdfast = """
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: pets, namespace: apps}
+        spec:
+          static: {hosts: [{address: 192.0.2.30, port: 8080}]}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: animals, namespace: gloo-system}
+        spec:
+          domains: [animals.example.test]
+          options:
+            headerManipulation:
+              responseHeadersToAdd:
+              - {name: x-served-by, value: holdfast}
+          routes:
+          - match: {prefix: /pets}
+            delegate: {ref: {name: pets-routes, namespace: apps}}
+          - match: {prefix: /birds}
+            delegate:
+              selector:
+                matchLabels: {team: birds}
+                namespaces: [apps]
+          - match: {prefix: /}
+            directResponse: {status: 404, body: no such animal}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: RouteTable
+        metadata: {name: pets-routes, namespace: apps}
+        spec:
+          routes:
+          - match:
+              prefix: /pets/search
+              headers: [{name: x-beta, exact: "true"}]
+              methods: [GET]
+            timeout: 5s
+            retries: {attempts: 3, perTryTimeout: 1s, retryOn: [5xx, reset]}
+            route: {upstream: pets}
+          - match: {prefix: /pets}
+            prefixRewrite: /api/pets
+            options:
+              cors:
+                allowOrigin: [https://app.example.test]
+                allowMethods: [GET, POST]
+                maxAge: 600s
+            route: {upstream: pets}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: RouteTable
+        metadata: {name: birds-routes, namespace: apps, labels: {team: birds}}
+        spec:
+          weight: 10
+          routes:
+          - match: {exact: /birds/parrot}
+            redirect: {host: birds.example.test, responseCode: 302}
+          - match: {prefix: /birds/, queryParameters: [{name: kind, regex: '[a-z]+'}]}
+            redirect: {host: birds.example.test, responseCode: 302}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: Gateway
+        metadata: {name: gateway-proxy, namespace: gloo-system}
+        spec:
+          bindAddress: '::'
+          port: 8080
+          virtualServices: [{name: animals}]
+        """;
+    Equivalence.assertSameXds(GlooFixtures.load(gloo), GlooFixtures.load(holdfast), Map.of());
+  }
+
+  @Test
+  void tlsWithSniAndClientCertificatesFromCaCrt() {
+    String gloo = """
+        apiVersion: gloo.solo.io/v1
+        kind: Upstream
+        metadata: {name: pets, namespace: gloo-system}
+        spec:
+          static: {hosts: [{addr: 192.0.2.30, port: 8080}]}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: VirtualService
+        metadata: {name: petstore, namespace: gloo-system}
+        spec:
+          sslConfig:
+            secretRef: {name: petstore-tls, namespace: gloo-system}
+            sniDomains: [petstore.example.test]
+          virtualHost:
+            domains: [petstore.example.test]
+            routes:
+            - routeAction: {single: {upstream: {name: pets}}}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: VirtualService
+        metadata: {name: animals, namespace: gloo-system}
+        spec:
+          sslConfig:
+            secretRef: {name: animals-tls, namespace: gloo-system}
+            sniDomains: [animals.example.test]
+            oneWayTls: true
+            parameters: {minimumProtocolVersion: TLSv1_3}
+          virtualHost:
+            domains: [animals.example.test]
+            routes:
+            - routeAction: {single: {upstream: {name: pets}}}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: VirtualService
+        metadata: {name: plain, namespace: gloo-system}
+        spec:
+          virtualHost:
+            routes:
+            - routeAction: {single: {upstream: {name: pets}}}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: Gateway
+        metadata: {name: gateway-proxy-ssl, namespace: gloo-system}
+        spec:
+          bindAddress: '::'
+          bindPort: 8443
+          ssl: true
+          httpGateway: {}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: Gateway
+        metadata: {name: gateway-proxy, namespace: gloo-system}
+        spec:
+          bindAddress: '::'
+          bindPort: 8080
+          httpGateway: {}
+        """;
+    String holdfast = """
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: pets, namespace: gloo-system}
+        spec:
+          static: {hosts: [{address: 192.0.2.30, port: 8080}]}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: petstore, namespace: gloo-system}
+        spec:
+          sslConfig:
+            secretRef: {name: petstore-tls}
+            sniDomains: [petstore.example.test]
+            clientCa: {secretRef: {name: petstore-tls}}
+          domains: [petstore.example.test]
+          routes:
+          - match: {prefix: /}
+            route: {upstream: pets}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: animals, namespace: gloo-system}
+        spec:
+          sslConfig:
+            secretRef: {name: animals-tls}
+            sniDomains: [animals.example.test]
+            minTlsVersion: TLSv1_3
+          domains: [animals.example.test]
+          routes:
+          - match: {prefix: /}
+            route: {upstream: pets}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: plain, namespace: gloo-system}
+        spec:
+          domains: ['*']
+          routes:
+          - match: {prefix: /}
+            route: {upstream: pets}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: Gateway
+        metadata: {name: gateway-proxy-ssl, namespace: gloo-system}
+        spec:
+          bindAddress: '::'
+          port: 8443
+          ssl: true
+          virtualServices: [{name: animals}, {name: petstore}]
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: Gateway
+        metadata: {name: gateway-proxy, namespace: gloo-system}
+        spec:
+          bindAddress: '::'
+          port: 8080
+          virtualServices: [{name: plain}]
+        """;
+    Equivalence.assertSameXds(withTlsSecrets(GlooFixtures.load(gloo)), withTlsSecrets(GlooFixtures.load(holdfast)),
+        Map.of());
+  }
+
+  @Test
+  void tcpProxyAndSniPassthrough() {
+    String gloo = """
+        apiVersion: gloo.solo.io/v1
+        kind: Upstream
+        metadata: {name: tcp-echo, namespace: gloo-system}
+        spec:
+          static: {hosts: [{addr: 192.0.2.40, port: 9000}]}
+        ---
+        apiVersion: gloo.solo.io/v1
+        kind: Upstream
+        metadata: {name: tls-backend, namespace: gloo-system}
+        spec:
+          static: {hosts: [{addr: 192.0.2.41, port: 9443}], useTls: false}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: Gateway
+        metadata: {name: tcp, namespace: gloo-system}
+        spec:
+          bindAddress: '::'
+          bindPort: 8000
+          tcpGateway:
+            tcpHosts:
+            - name: passthrough
+              sslConfig: {sniDomains: [tls.example.test]}
+              destination:
+                single: {upstream: {name: tls-backend, namespace: gloo-system}}
+            - name: one-tcp
+              destination:
+                single: {upstream: {name: tcp-echo, namespace: gloo-system}}
+          useProxyProto: false
+        """;
+    String holdfast = """
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: tcp-echo, namespace: gloo-system}
+        spec:
+          static: {hosts: [{address: 192.0.2.40, port: 9000}]}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: tls-backend, namespace: gloo-system}
+        spec:
+          static: {hosts: [{address: 192.0.2.41, port: 9443}]}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: TcpGateway
+        metadata: {name: tcp, namespace: gloo-system}
+        spec:
+          bindAddress: '::'
+          port: 8000
+          hosts:
+          - name: passthrough
+            sniDomains: [tls.example.test]
+            upstream: {name: tls-backend}
+          - name: one-tcp
+            upstream: {name: tcp-echo}
+        """;
+    GatewayConfig glooConfig = GlooFixtures.load(gloo);
+    Equivalence.assertSameXds(glooConfig, GlooFixtures.load(holdfast), Map.of(
+        new ResourceKey(GlooKinds.GATEWAY_GROUP, "Gateway", "gloo-system", "tcp"),
+        ResourceKey.tcpGateway("gloo-system", "tcp")));
+  }
+
+  @Test
+  void upstreamOptionsAndImplicitTlsOn443() {
+    String gloo = """
+        apiVersion: gloo.solo.io/v1
+        kind: Upstream
+        metadata: {name: petstore, namespace: gloo-system}
+        spec:
+          kube: {serviceName: petstore, serviceNamespace: default, servicePort: 8080}
+          useHttp2: true
+          loadBalancerConfig: {leastRequest: {}}
+          connectionConfig: {connectTimeout: 2s}
+          circuitBreakers: {maxConnections: 100, maxPendingRequests: 10, maxRequests: 200, maxRetries: 3}
+          outlierDetection: {consecutive5xx: 5, interval: 10s, baseEjectionTime: 30s, maxEjectionPercent: 50}
+          healthChecks:
+          - timeout: 1s
+            interval: 5s
+            healthyThreshold: 1
+            unhealthyThreshold: 3
+            httpHealthCheck: {path: /healthz}
+        ---
+        apiVersion: gloo.solo.io/v1
+        kind: Upstream
+        metadata: {name: example-com, namespace: gloo-system}
+        spec:
+          static: {hosts: [{addr: www.example.com, port: 443}]}
+        ---
+        apiVersion: gloo.solo.io/v1
+        kind: UpstreamGroup
+        metadata: {name: canary, namespace: gloo-system}
+        spec:
+          destinations:
+          - destination: {upstream: {name: petstore, namespace: gloo-system}}
+            weight: 9
+          - destination: {kube: {ref: {name: petstore-v2, namespace: default}, port: 8080}}
+            weight: 1
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: VirtualService
+        metadata: {name: default, namespace: gloo-system}
+        spec:
+          virtualHost:
+            domains: ['*']
+            routes:
+            - matchers: [{prefix: /external}]
+              options: {autoHostRewrite: true}
+              routeAction: {single: {upstream: {name: example-com}}}
+            - matchers: [{prefix: /}]
+              routeAction: {upstreamGroup: {name: canary}}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: Gateway
+        metadata: {name: gateway-proxy, namespace: gloo-system}
+        spec:
+          bindAddress: '::'
+          bindPort: 8080
+          httpGateway: {}
+        """;
+    String holdfast = """
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: petstore, namespace: gloo-system}
+        spec:
+          kube: {name: petstore, namespace: default, port: 8080}
+          http2: true
+          loadBalancing: LEAST_REQUEST
+          connectTimeout: 2s
+          circuitBreakers: {maxConnections: 100, maxPendingRequests: 10, maxRequests: 200, maxRetries: 3}
+          outlierDetection: {consecutive5xx: 5, interval: 10s, baseEjectionTime: 30s, maxEjectionPercent: 50}
+          healthChecks:
+          - timeout: 1s
+            interval: 5s
+            healthyThreshold: 1
+            unhealthyThreshold: 3
+            http: {path: /healthz}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: petstore-v2, namespace: default}
+        spec:
+          kube: {name: petstore-v2, namespace: default, port: 8080}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: example-com, namespace: gloo-system}
+        spec:
+          static: {hosts: [{address: www.example.com, port: 443}]}
+          tls: {sni: www.example.com, verify: NONE}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: default, namespace: gloo-system}
+        spec:
+          domains: ['*']
+          routes:
+          - match: {prefix: /external}
+            options: {autoHostRewrite: true}
+            route: {upstream: example-com}
+          - match: {prefix: /}
+            split:
+            - {upstream: petstore, weight: 9}
+            - {upstream: petstore-v2, namespace: default, weight: 1}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: Gateway
+        metadata: {name: gateway-proxy, namespace: gloo-system}
+        spec:
+          bindAddress: '::'
+          port: 8080
+          virtualServices: [{name: default}]
+        """;
+    Equivalence.assertSameXds(GlooFixtures.load(gloo, ENDPOINTS), GlooFixtures.load(holdfast, ENDPOINTS), Map.of(
+        new ResourceKey(GlooKinds.GLOO_GROUP, GlooKinds.KUBE_DESTINATION, "default", "petstore-v2:8080"),
+        ResourceKey.upstream("default", "petstore-v2")));
+  }
+
+  private static GatewayConfig withTlsSecrets(GatewayConfig config) {
+    return config.toBuilder()
+        .secret(TlsSecretData.secretKey("gloo-system", "petstore-tls"), new TlsSecretData(new TreeMap<>(Map.of(
+            TlsSecretData.TLS_CRT, PETSTORE_CERT.certificatePem() + CA.certificatePem(),
+            TlsSecretData.TLS_KEY, PETSTORE_CERT.privateKeyPem(),
+            TlsSecretData.CA_CRT, CA.certificatePem()))))
+        .secret(TlsSecretData.secretKey("gloo-system", "animals-tls"), new TlsSecretData(new TreeMap<>(Map.of(
+            TlsSecretData.TLS_CRT, ANIMALS_CERT.certificatePem() + CA.certificatePem(),
+            TlsSecretData.TLS_KEY, ANIMALS_CERT.privateKeyPem(),
+            TlsSecretData.CA_CRT, CA.certificatePem()))))
+        .build();
+  }
+}

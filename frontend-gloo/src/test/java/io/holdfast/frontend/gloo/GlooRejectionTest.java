@@ -1,0 +1,153 @@
+package io.holdfast.frontend.gloo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.holdfast.ir.Finding;
+import io.holdfast.ir.IrBuilder;
+import io.holdfast.ir.ObjectStatus;
+import org.junit.jupiter.api.Test;
+
+/** Never silent: what Holdfast cannot honour rejects its object, naming the field and why. */
+class GlooRejectionTest {
+
+  private static ObjectStatus virtualService(String routeOptions, String hostOptions) {
+    String yaml = """
+        apiVersion: gateway.solo.io/v1
+        kind: VirtualService
+        metadata: {name: web, namespace: gloo-system}
+        spec:
+          virtualHost:
+            options: %s
+            routes:
+            - options: %s
+              directResponseAction: {status: 200}
+        """.formatted(hostOptions, routeOptions);
+    IrBuilder.Result result = GlooFixtures.build(GlooFixtures.load(yaml));
+    return GlooFixtures.virtualService(result, "gloo-system", "web");
+  }
+
+  private static Finding onlyError(ObjectStatus status) {
+    assertThat(status.isAccepted()).isFalse();
+    return status.findings().stream().filter(f -> f.severity() == Finding.Severity.ERROR).findFirst().orElseThrow();
+  }
+
+  @Test
+  void soloEnvoyFeaturesRejectTheirObjectNamingTheField() {
+    Finding finding = onlyError(virtualService("{}", "{transformations: {clearRouteCache: true}}"));
+    assertThat(finding.reason()).isEqualTo("UnsupportedGlooFeature");
+    assertThat(finding.field()).isEqualTo("spec.virtualHost.options.transformations");
+    assertThat(finding.message()).contains("Solo's own Envoy build");
+
+    Finding waf = onlyError(virtualService("{waf: {disabled: false}}", "{}"));
+    assertThat(waf.field()).isEqualTo("spec.virtualHost.routes[0].options.waf");
+    assertThat(waf.message()).contains("Solo's own Envoy build");
+  }
+
+  @Test
+  void edgePoliciesAreRejectedUntilHoldfastReadsThem() {
+    Finding extauth = onlyError(virtualService("{}", "{extauth: {configRef: {name: a, namespace: b}}}"));
+    assertThat(extauth.field()).isEqualTo("spec.virtualHost.options.extauth");
+    assertThat(extauth.message()).contains("edge policy");
+    for (String policy : new String[] {"jwt: {}", "rbac: {}", "ratelimit: {}", "rateLimitConfigs: {}"}) {
+      assertThat(onlyError(virtualService("{" + policy + "}", "{}")).reason()).isEqualTo("UnsupportedGlooFeature");
+    }
+  }
+
+  @Test
+  void unknownFieldsRejectTheirObject() {
+    String yaml = """
+        apiVersion: gateway.solo.io/v1
+        kind: VirtualService
+        metadata: {name: typo, namespace: default}
+        spec:
+          virtualHoost:
+            domains: ['*']
+        """;
+    ObjectStatus status = GlooFixtures.virtualService(GlooFixtures.build(GlooFixtures.load(yaml)), "default", "typo");
+    assertThat(onlyError(status).field()).isEqualTo("spec.virtualHoost");
+  }
+
+  @Test
+  void gatewayAccessLogsAndProxyProtocolAreNotDropped() {
+    String yaml = """
+        apiVersion: gateway.solo.io/v1
+        kind: Gateway
+        metadata: {name: gw, namespace: gloo-system}
+        spec:
+          bindPort: 8080
+          useProxyProto: true
+          httpGateway: {}
+          options:
+            accessLoggingService:
+              accessLog: [{fileSink: {path: /dev/stdout, stringFormat: ""}}]
+        """;
+    ObjectStatus status = GlooFixtures.gateway(GlooFixtures.build(GlooFixtures.load(yaml)), "gloo-system", "gw");
+    assertThat(status.isAccepted()).isFalse();
+    assertThat(status.findings()).extracting(Finding::field)
+        .contains("spec.useProxyProto", "spec.options.accessLoggingService");
+  }
+
+  @Test
+  void kubeSelectorIsRejectedRatherThanWideningTheEndpoints() {
+    String yaml = """
+        apiVersion: gloo.solo.io/v1
+        kind: Upstream
+        metadata: {name: petstore, namespace: gloo-system}
+        spec:
+          kube:
+            serviceName: petstore
+            serviceNamespace: default
+            servicePort: 8080
+            selector: {app: petstore, version: v2}
+        """;
+    ObjectStatus status = GlooFixtures.upstream(GlooFixtures.build(GlooFixtures.load(yaml)), "gloo-system",
+        "petstore");
+    assertThat(onlyError(status).field()).isEqualTo("spec.kube.selector");
+  }
+
+  @Test
+  void otherGlooKindsAreRejectedByKind() {
+    String yaml = """
+        apiVersion: gateway.solo.io/v1
+        kind: MatchableHttpGateway
+        metadata: {name: m, namespace: gloo-system}
+        spec: {}
+        """;
+    IrBuilder.Result result = GlooFixtures.build(GlooFixtures.load(yaml));
+    ObjectStatus status = GlooFixtures.status(result, GlooKinds.GATEWAY_GROUP, "MatchableHttpGateway", "gloo-system",
+        "m");
+    assertThat(onlyError(status).field()).isEqualTo("kind");
+  }
+
+  @Test
+  void aRejectedVirtualServiceLeavesItsGatewayServingTheOthers() {
+    String yaml = """
+        apiVersion: gateway.solo.io/v1
+        kind: VirtualService
+        metadata: {name: bad, namespace: gloo-system}
+        spec:
+          virtualHost:
+            domains: [bad.example.test]
+            options: {waf: {}}
+            routes: [{directResponseAction: {status: 200}}]
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: VirtualService
+        metadata: {name: good, namespace: gloo-system}
+        spec:
+          virtualHost:
+            domains: [good.example.test]
+            routes: [{directResponseAction: {status: 200}}]
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: Gateway
+        metadata: {name: gw, namespace: gloo-system}
+        spec: {bindPort: 8080, httpGateway: {}}
+        """;
+    IrBuilder.Result result = GlooFixtures.build(GlooFixtures.load(yaml));
+    assertThat(GlooFixtures.gateway(result, "gloo-system", "gw").isAccepted()).isTrue();
+    assertThat(result.ir().listeners().stream().filter(l -> l instanceof io.holdfast.ir.Listener.Socket)
+        .flatMap(l -> l.virtualHosts().stream())
+        .map(h -> h.origin().object().name())).containsExactly("good");
+  }
+}

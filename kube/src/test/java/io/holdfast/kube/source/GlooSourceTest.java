@@ -1,0 +1,125 @@
+package io.holdfast.kube.source;
+
+import static io.holdfast.kube.source.KubeObjects.resource;
+import static io.holdfast.kube.source.KubeObjects.service;
+import static io.holdfast.kube.source.KubeObjects.slice;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.holdfast.api.ApiObject;
+import io.holdfast.api.Endpoint;
+import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.ResourceKey;
+import io.holdfast.api.ServiceRef;
+import io.holdfast.api.TlsSecretData;
+import io.holdfast.kube.source.KubeObjects.Ep;
+import io.holdfast.testkit.MockKubeApi;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Gloo Edge's kinds on the emulated API reach the config as ApiObjects, with the endpoints of the Service ports
+ * their Upstreams and kube destinations name and the Secrets their sslConfigs name (issue 27, Kubernetes mode).
+ */
+class GlooSourceTest {
+
+  private static final Duration WAIT = Duration.ofSeconds(10);
+
+  /** Minimal definitions with an open schema: only so the emulated API serves Gloo's kinds. */
+  private static void installGlooCrds(KubernetesClient admin) {
+    for (ResourceDefinitionContext kind : GatewayCrds.GLOO) {
+      admin.apiextensions().v1().customResourceDefinitions().resource(new CustomResourceDefinitionBuilder()
+          .withNewMetadata().withName(kind.getPlural() + "." + kind.getGroup()).endMetadata()
+          .withNewSpec().withGroup(kind.getGroup()).withScope("Namespaced")
+          .withNewNames().withKind(kind.getKind()).withPlural(kind.getPlural())
+          .withSingular(kind.getKind().toLowerCase(java.util.Locale.ROOT)).withListKind(kind.getKind() + "List")
+          .endNames()
+          .addNewVersion().withName("v1").withServed(true).withStorage(true)
+          .withNewSubresources().withNewStatus().endStatus().endSubresources()
+          .withNewSchema().withNewOpenAPIV3Schema().withType("object").withXKubernetesPreserveUnknownFields(true)
+          .endOpenAPIV3Schema().endSchema().endVersion().endSpec().build()).create();
+    }
+  }
+
+  private static ResourceDefinitionContext kind(String group, String kind) {
+    return GatewayCrds.GLOO.stream().filter(c -> c.getGroup().equals(group) && c.getKind().equals(kind))
+        .findFirst().orElseThrow();
+  }
+
+  private static void create(KubernetesClient admin, ResourceDefinitionContext kind, String yaml) {
+    GenericKubernetesResource resource = resource(yaml);
+    admin.genericKubernetesResources(kind).inNamespace(resource.getMetadata().getNamespace()).resource(resource)
+        .create();
+  }
+
+  @Test
+  void glooObjectsTheirServicesAndSecretsReachTheConfig() {
+    try (MockKubeApi api = MockKubeApi.start();
+         KubernetesClient client = new KubernetesClientBuilder().withConfig(MockKubeApi.configFor(api.port()))
+             .build()) {
+      KubernetesClient admin = api.admin();
+      installGlooCrds(admin);
+      create(admin, kind("gloo.solo.io", "Upstream"), """
+          apiVersion: gloo.solo.io/v1
+          kind: Upstream
+          metadata: {name: default-petstore-8080, namespace: gloo-system}
+          spec:
+            kube: {serviceName: petstore, serviceNamespace: default, servicePort: 8080}
+          """);
+      create(admin, kind("gateway.solo.io", "VirtualService"), """
+          apiVersion: gateway.solo.io/v1
+          kind: VirtualService
+          metadata: {name: default, namespace: gloo-system}
+          spec:
+            sslConfig: {secretRef: {name: petstore-tls, namespace: gloo-system}}
+            virtualHost:
+              routes:
+              - matchers: [{prefix: /v2}]
+                routeAction: {single: {kube: {ref: {name: petstore-v2, namespace: default}, port: 8080}}}
+              - routeAction: {single: {upstream: {name: default-petstore-8080}}}
+          """);
+      create(admin, kind("gateway.solo.io", "Gateway"), """
+          apiVersion: gateway.solo.io/v1
+          kind: Gateway
+          metadata: {name: gateway-proxy-ssl, namespace: gloo-system}
+          spec: {bindPort: 8443, ssl: true, httpGateway: {}}
+          """);
+      admin.services().inNamespace("default").resource(service("default", "petstore", "http:8080")).create();
+      admin.discovery().v1().endpointSlices().inNamespace("default").resource(slice("default", "petstore-1",
+          "petstore", "http", 8080, List.of(new Ep("127.0.0.21", true)))).create();
+      admin.services().inNamespace("default").resource(service("default", "petstore-v2", "http:8080")).create();
+      admin.secrets().inNamespace("gloo-system").resource(new SecretBuilder().withNewMetadata()
+          .withName("petstore-tls").withNamespace("gloo-system").endMetadata().withType("kubernetes.io/tls")
+          .addToStringData(Map.of("tls.crt", "CERT", "tls.key", "KEY")).build()).create();
+
+      List<GatewayConfig> configs = new CopyOnWriteArrayList<>();
+      try (KubeConfigSource source = KubeConfigSource.builder(client, configs::add).build()) {
+        source.start();
+        await().atMost(WAIT).until(() -> !configs.isEmpty()
+            && configs.get(configs.size() - 1).apiObjects().size() == 3
+            && configs.get(configs.size() - 1).secrets().size() == 1);
+        GatewayConfig config = configs.get(configs.size() - 1);
+        assertThat(config.apiObjects()).extracting(ApiObject::key).containsExactlyInAnyOrder(
+            new ResourceKey("gloo.solo.io", "Upstream", "gloo-system", "default-petstore-8080"),
+            new ResourceKey("gateway.solo.io", "VirtualService", "gloo-system", "default"),
+            new ResourceKey("gateway.solo.io", "Gateway", "gloo-system", "gateway-proxy-ssl"));
+        assertThat(config.apiObjects()).allSatisfy(o -> assertThat(o.at("/apiVersion").asString())
+            .endsWith(".solo.io/v1"));
+        assertThat(config.endpointsOf(new ServiceRef("default", "petstore", 8080)))
+            .containsExactly(new Endpoint("127.0.0.21", 8080));
+        assertThat(config.serviceEndpoints()).containsKey(new ServiceRef("default", "petstore-v2", 8080));
+        assertThat(config.secrets()).containsOnlyKeys(TlsSecretData.secretKey("gloo-system", "petstore-tls"));
+        assertThat(source.hasSynced()).isTrue();
+      }
+    }
+  }
+}
