@@ -324,13 +324,14 @@ final class StatusPage {
 
   /**
    * A problem object of {@code /state} as one line: a resource's ({@code field: message (Reason)}, the form the
-   * page always used) or a file's ({@code file:line:column: message}); any other value as its text.
+   * page always used) or a file's, which names no object ({@code file:line:column: message}); any other value as
+   * its text. Every key is present in the one problem shape, with {@code null} where unknown.
    */
   private static String problemText(Object problem) {
     if (!(problem instanceof Map<?, ?> p)) {
       return text(problem);
     }
-    if (p.containsKey("file")) {
+    if (p.get("kind") == null && p.get("file") != null) {
       return text(p.get("file")) + ":" + text(p.get("line")) + ":" + text(p.get("column")) + ": "
           + text(p.get("message"));
     }
