@@ -18,6 +18,7 @@ import io.holdfast.server.admin.DataPlaneVerdict;
 import io.holdfast.server.admin.EventTimeline;
 import io.holdfast.server.admin.ProxyStanding;
 import io.holdfast.server.admin.TimelineFeeds;
+import io.holdfast.server.admin.UnconfirmedProxies;
 import io.holdfast.server.cli.ServeSettings;
 import io.holdfast.server.kube.KubernetesMode;
 import io.holdfast.server.snapshot.SnapshotKey;
@@ -65,6 +66,8 @@ public final class HoldfastServer implements AutoCloseable {
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final XdsCache cache = new XdsCache();
   private final StatusBoard board = new StatusBoard();
+  /** Which connected proxies have left what was sent to them unconfirmed (the verdict's ProxiesBehind). */
+  private final UnconfirmedProxies unconfirmed = new UnconfirmedProxies();
   private final Clock clock;
   private final EventTimeline timeline;
   private final CertificateExpiry certificates;
@@ -355,9 +358,10 @@ public final class HoldfastServer implements AutoCloseable {
     DataPlaneVerdict.Api api = k == null ? DataPlaneVerdict.Api.NOT_USED : k.apiAnswered()
         .map(answered -> answered ? DataPlaneVerdict.Api.ANSWERING : DataPlaneVerdict.Api.UNREACHABLE)
         .orElse(DataPlaneVerdict.Api.UNCHECKED);
-    return new DataPlaneVerdict.Facts(version, List.copyOf(connected), proxyStanding().nacking(), gone, rejected,
+    List<String> nacking = proxyStanding().nacking();
+    return new DataPlaneVerdict.Facts(version, List.copyOf(connected), nacking, gone, rejected,
         manifestErrors, buildProblem, api, staleFor, k == null || k.synced(), leadershipFact(),
-        leaseHolderAsSeen(), expired, expiring);
+        leaseHolderAsSeen(), expired, expiring, unconfirmed.behind(proxies, Set.copyOf(nacking), clock.instant()));
   }
 
   /**

@@ -97,11 +97,13 @@ public final class DataPlaneVerdict {
    *                        nobody holds it or there is no lease
    * @param expired         served certificates past their end
    * @param expiring        served certificates within the warning window
+   * @param behind          connected proxies that have left what this replica sent them unconfirmed longer than
+   *                        {@link UnconfirmedProxies#GRACE} (NACKing ones are in {@code nacking} instead)
    */
   public record Facts(Optional<String> currentVersion, List<String> proxies, List<String> nacking,
       List<String> nackedThenGone, List<String> rejected, List<String> manifestErrors,
       Optional<String> buildProblem, Api api, Optional<Duration> staleFor, boolean synced, Leadership leadership,
-      Optional<String> leaseHolder, List<String> expired, List<String> expiring) {
+      Optional<String> leaseHolder, List<String> expired, List<String> expiring, List<String> behind) {
     public Facts {
       Objects.requireNonNull(currentVersion, "currentVersion");
       proxies = List.copyOf(proxies);
@@ -116,13 +118,14 @@ public final class DataPlaneVerdict {
       Objects.requireNonNull(leaseHolder, "leaseHolder");
       expired = List.copyOf(expired);
       expiring = List.copyOf(expiring);
+      behind = List.copyOf(behind);
     }
 
     /** A replica serving {@code version} to {@code proxies}, all of them on it, with nothing wrong. */
     public static Facts healthy(String version, List<String> proxies) {
       return new Facts(Optional.of(version), proxies, List.of(), List.of(), List.of(), List.of(),
           Optional.empty(), Api.NOT_USED, Optional.empty(), true, Leadership.LEADING, Optional.empty(), List.of(),
-          List.of());
+          List.of(), List.of());
     }
   }
 
@@ -188,6 +191,11 @@ public final class DataPlaneVerdict {
       new Rule("NackedThenGone", Level.AT_RISK, f -> !f.nackedThenGone().isEmpty(),
           f -> count(f.nackedThenGone().size(), "proxy", "proxies") + " rejected version " + version(f)
               + " and disconnected, so the next proxy may reject it too: " + names(f.nackedThenGone())),
+      new Rule("ProxiesBehind", Level.AT_RISK, f -> !f.behind().isEmpty(),
+          f -> count(f.behind().size(), "connected proxy has", "connected proxies have")
+              + " not confirmed the config last sent to " + (f.behind().size() == 1 ? "it" : "them") + " for over "
+              + UnconfirmedProxies.GRACE.toSeconds() + "s, so " + (f.behind().size() == 1 ? "it runs" : "they run")
+              + " an older version: " + names(f.behind())),
       new Rule("ApiUnreachable", Level.AT_RISK, f -> f.api() == Api.UNREACHABLE,
           f -> "The Kubernetes API does not answer: serving the cached config" + f.staleFor()
               .map(d -> ", unconfirmed for " + StatusPage.humanDuration(d)).orElse("")

@@ -27,7 +27,7 @@ class DataPlaneVerdictTest {
     return Stream.of(
         Arguments.of("no snapshot", new Facts(Optional.empty(), h.proxies(), List.of(), List.of(), List.of(),
             List.of(), Optional.empty(), Api.NOT_USED, Optional.empty(), true, Leadership.LEADING, Optional.empty(),
-            List.of(), List.of()), Level.BROKEN, "NoSnapshot", "No config is served: a proxy that connects gets nothing"),
+            List.of(), List.of(), List.of()), Level.BROKEN, "NoSnapshot", "No config is served: a proxy that connects gets nothing"),
         Arguments.of("a connected proxy NACKs the current version", with(h, "nacking", List.of("envoy-a")),
             Level.BROKEN, "ProxiesNacking",
             "1 connected proxy rejects version v1 and keeps running the last version accepted: envoy-a"),
@@ -45,6 +45,9 @@ class DataPlaneVerdictTest {
         Arguments.of("a proxy NACKed the current version and left", with(h, "gone", List.of("envoy-c")),
             Level.AT_RISK, "NackedThenGone",
             "1 proxy rejected version v1 and disconnected, so the next proxy may reject it too: envoy-c"),
+        Arguments.of("a proxy leaves what was sent unconfirmed", with(h, "behind", List.of("envoy-b")),
+            Level.AT_RISK, "ProxiesBehind", "1 connected proxy has not confirmed the config last sent to it for over "
+                + "30s, so it runs an older version: envoy-b"),
         Arguments.of("API down, leading", with(with(h, "api", Api.UNREACHABLE), "stale", Duration.ofSeconds(75)),
             Level.AT_RISK, "ApiUnreachable", "The Kubernetes API does not answer: serving the cached config, "
                 + "unconfirmed for 1m 15s; this replica leads but cannot write statuses"),
@@ -143,6 +146,7 @@ class DataPlaneVerdictTest {
         field.equals("leadership") ? (Leadership) value : f.leadership(),
         field.equals("holder") ? Optional.of((String) value) : f.leaseHolder(),
         field.equals("expired") ? (List<String>) value : f.expired(),
-        field.equals("expiring") ? (List<String>) value : f.expiring());
+        field.equals("expiring") ? (List<String>) value : f.expiring(),
+        field.equals("behind") ? (List<String>) value : f.behind());
   }
 }
