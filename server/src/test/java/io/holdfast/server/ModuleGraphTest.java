@@ -33,7 +33,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The module graph is one-way (README, architecture): common and pki at the bottom (everything may use them, they use
- * no other Holdfast module), api <- ir <- frontend-holdfast and frontend-gatewayapi (never each other), ir <- xds <- pipeline <- server, kube <- server, election standalone
+ * no other Holdfast module), api <- ir <- frontend-options <- frontend-holdfast and frontend-gatewayapi (never each
+ * other) <- frontend-gloo (reads Gloo's kinds into Holdfast's), ir <- xds <- pipeline <- server, kube <- server,
+ * election standalone
  * above common. Maven's dependencies already refuse a cycle, but they are transitive: xds sees api through ir, and
  * server's class path holds everything. This test reads every class the main code of each module compiled to and
  * fails on a reference across a boundary, fully qualified names included.
@@ -60,8 +62,18 @@ class ModuleGraphTest {
       new Rule("ir", Ir.class, concat(PROTOCOLS, List.of("io/fabric8/", "io/holdfast/api/", "io/holdfast/frontend/",
           "io/holdfast/xds/", "io/holdfast/pipeline/", "io/holdfast/kube/", "io/holdfast/server/")),
           Set.of(RESOURCE_KEY)),
+      // Shared lowering of Holdfast's option types: below both front ends, never seeing either.
+      new Rule("frontend-options", io.holdfast.frontend.options.SecurityOptionsLowering.class, concat(PROTOCOLS,
+          List.of("io/fabric8/", "io/holdfast/frontend/holdfast/", "io/holdfast/frontend/gatewayapi/",
+              "io/holdfast/frontend/gloo/", "io/holdfast/xds/", "io/holdfast/pipeline/", "io/holdfast/kube/",
+              "io/holdfast/server/", "io/holdfast/election/")), Set.of()),
+      // Gloo's kinds are read into Holdfast's and lowered by the Holdfast front end; never the Gateway API's.
+      new Rule("frontend-gloo", io.holdfast.frontend.gloo.GlooFrontEnd.class, concat(PROTOCOLS, List.of(
+          "io/holdfast/frontend/gatewayapi/", "io/holdfast/xds/", "io/holdfast/pipeline/", "io/holdfast/kube/",
+          "io/holdfast/server/", "io/holdfast/election/")), Set.of()),
       new Rule("frontend-holdfast", HoldfastFrontEnd.class, concat(PROTOCOLS, List.of("io/holdfast/xds/",
-          "io/holdfast/pipeline/", "io/holdfast/kube/", "io/holdfast/server/", "io/holdfast/frontend/gatewayapi/")),
+          "io/holdfast/pipeline/", "io/holdfast/kube/", "io/holdfast/server/", "io/holdfast/frontend/gatewayapi/",
+          "io/holdfast/frontend/gloo/")),
           Set.of()),
       // Two front ends never see each other: each lowers its own API into the IR.
       new Rule("frontend-gatewayapi", GatewayApiFrontEnd.class, concat(PROTOCOLS, List.of("io/holdfast/xds/",

@@ -2,9 +2,9 @@ package io.holdfast.frontend.holdfast;
 
 import io.holdfast.api.Route;
 import io.holdfast.api.VirtualService;
+import io.holdfast.frontend.options.SecurityOptionsLowering;
 import io.holdfast.ir.ListenerSecurity;
 import io.holdfast.ir.RouteSecurity;
-import io.holdfast.ir.SecurityOptionsLowering;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

@@ -1,10 +1,13 @@
-package io.holdfast.ir;
+package io.holdfast.frontend.options;
 
 import io.holdfast.api.Cidr;
 import io.holdfast.api.HeaderMatch;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.SecurityChecks;
 import io.holdfast.api.SecurityOptions;
+import io.holdfast.ir.ListenerSecurity;
+import io.holdfast.ir.RouteMatch;
+import io.holdfast.ir.RouteSecurity;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
@@ -14,7 +17,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Lowers {@code security} options ({@link SecurityOptions}) into the IR, for both front ends. The owner of a set of
+ * Lowers {@code security} options ({@link SecurityOptions}) into the IR, for both front ends that read them (the
+ * Holdfast kinds' options and the Gateway API's SecurityPolicy): one module, because two front ends never see
+ * each other and the IR never reads the API's parsing. The owner of a set of
  * providers (a VirtualService, a SecurityPolicy) prefixes their names with its {@code namespace/name}, so owners
  * sharing a filter chain never collide. Fails closed: a requirement or claim rule naming a provider its owner does
  * not define (what validation cannot see, such as a RouteTable's route) refuses every request.
