@@ -72,9 +72,17 @@ public final class GatewayCrds {
     return candidates.stream().filter(c -> c.getKind().equals(key.kind())).findFirst();
   }
 
-  /** Whether Holdfast writes statuses of {@code key}'s kind: its own kinds, and the Gateway API's but ReferenceGrant. */
+  /**
+   * Whether Holdfast writes statuses of {@code key}'s kind: its own kinds and policy kinds, and the Gateway API's but
+   * ReferenceGrant.
+   */
   public static boolean hasStatus(io.holdfast.api.ResourceKey key) {
-    return HoldfastKinds.isHoldfast(key) || GatewayApiKinds.hasStatus(key);
+    return HoldfastKinds.isHoldfast(key) || GatewayApiKinds.hasStatus(key) || isPolicy(key);
+  }
+
+  /** Whether {@code key} is one of Holdfast's Gateway API policy kinds. */
+  public static boolean isPolicy(io.holdfast.api.ResourceKey key) {
+    return key.group().equals(GROUP) && PolicyKinds.ALL.contains(key.kind());
   }
 
   /** The definition for a Holdfast kind; throws for anything else. */
