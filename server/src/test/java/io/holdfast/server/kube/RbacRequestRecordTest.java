@@ -156,6 +156,27 @@ class RbacRequestRecordTest {
         spec:
           from: [{group: gateway.networking.k8s.io, kind: HTTPRoute, namespace: other}]
           to: [{group: "", kind: Service}]
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: SecurityPolicy
+        metadata: {name: web, namespace: %1$s}
+        spec:
+          targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: web}]
+          rbac: {action: Deny, rules: [{clientIp: [192.0.2.0/24]}]}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: TrafficPolicy
+        metadata: {name: web, namespace: %1$s}
+        spec:
+          targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: web}]
+          compression: [gzip]
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: ClientTrafficPolicy
+        metadata: {name: web, namespace: %1$s}
+        spec:
+          targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: edge}]
+          idleTimeout: 30s
         """.formatted(ns);
   }
 
@@ -201,7 +222,8 @@ class RbacRequestRecordTest {
   private static List<ApiRequest> run(List<String> watched) throws Exception {
     try (MockKubeApi api = MockKubeApi.start()) {
       KubernetesClient admin = api.admin();
-      for (String file : List.of("upstreams", "virtualservices", "gateways", "tcpgateways", "routetables")) {
+      for (String file : List.of("upstreams", "virtualservices", "gateways", "tcpgateways", "routetables",
+          "clienttrafficpolicies", "trafficpolicies", "securitypolicies")) {
         try (InputStream in = Files.newInputStream(DEPLOY.resolve("crds").resolve("gateway.holdfast.io_" + file
             + ".yaml"))) {
           admin.apiextensions().v1().customResourceDefinitions().resource(admin.getKubernetesSerialization()
@@ -230,7 +252,8 @@ class RbacRequestRecordTest {
             for (ResourceDefinitionContext kind : List.of(GatewayCrds.UPSTREAM, GatewayCrds.VIRTUAL_SERVICE,
                 GatewayCrds.GATEWAY, GatewayCrds.TCP_GATEWAY, GatewayCrds.ROUTE_TABLE,
                 GatewayCrds.GATEWAY_API_GATEWAY, GatewayCrds.HTTP_ROUTE, GatewayCrds.GRPC_ROUTE, GatewayCrds.TLS_ROUTE,
-                GatewayCrds.TCP_ROUTE)) {
+                GatewayCrds.TCP_ROUTE, GatewayCrds.SECURITY_POLICY, GatewayCrds.TRAFFIC_POLICY,
+                GatewayCrds.CLIENT_TRAFFIC_POLICY)) {
               assertThat(status(admin, kind, ns, name(kind))).as(kind.getKind() + " in " + ns).isNotEmpty();
             }
           }
