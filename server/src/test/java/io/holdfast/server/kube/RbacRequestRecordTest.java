@@ -258,6 +258,12 @@ class RbacRequestRecordTest {
             }
           }
         });
+        // The policies reached the Gateway API front end from the cluster and attached to their targets.
+        for (ResourceDefinitionContext kind : List.of(GatewayCrds.SECURITY_POLICY, GatewayCrds.TRAFFIC_POLICY,
+            GatewayCrds.CLIENT_TRAFFIC_POLICY)) {
+          assertThat(status(admin, kind, expected.get(0), "web").get("conditions")).as(kind.getKind())
+              .asString().contains("type=Accepted").contains("status=True");
+        }
         // The unwatched namespace gets no status: the server never saw it.
         if (!watched.isEmpty()) {
           assertThat(status(admin, GatewayCrds.VIRTUAL_SERVICE, "team-c", "web")).isEmpty();
