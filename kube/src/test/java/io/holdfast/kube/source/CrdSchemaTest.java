@@ -179,6 +179,33 @@ class CrdSchemaTest {
     }
   }
 
+  /**
+   * A policy's option fields are the same schema as the Holdfast fields its parser shares (SecurityPolicy: a
+   * VirtualService's options.security; ClientTrafficPolicy: a Gateway's options; TrafficPolicy: a VirtualService's
+   * route traffic fields): a change to one CRD that the other misses fails here.
+   */
+  @Test
+  void policyOptionSchemasAreTheHoldfastKindsOnes() {
+    Map<String, JSONSchemaProps> vsOptions = spec("VirtualService").get("options").getProperties();
+    Map<String, JSONSchemaProps> gatewayOptions = spec("Gateway").get("options").getProperties();
+    assertThat(without(spec("SecurityPolicy"), "targetRefs"))
+        .isEqualTo(vsOptions.get("security").getProperties());
+    assertThat(without(spec("ClientTrafficPolicy"), "targetRefs")).isEqualTo(gatewayOptions);
+    Map<String, JSONSchemaProps> traffic = without(spec("TrafficPolicy"), "targetRefs");
+    assertThat(traffic).containsOnlyKeys("rateLimit", "compression", "csrf", "maxRequestBodyBytes");
+    traffic.forEach((field, schema) -> assertThat(schema).as(field).isEqualTo(vsOptions.get(field)));
+  }
+
+  private static Map<String, JSONSchemaProps> spec(String kind) {
+    return schema(kind).getProperties().get("spec").getProperties();
+  }
+
+  private static Map<String, JSONSchemaProps> without(Map<String, JSONSchemaProps> fields, String field) {
+    Map<String, JSONSchemaProps> out = new java.util.TreeMap<>(fields);
+    out.remove(field);
+    return out;
+  }
+
   /** A policy's fields beyond its parser's (a typo, a field of another kind) are rejected, as the parser does. */
   @Test
   void policySchemasRejectFieldsTheirParsersReject() {
