@@ -121,11 +121,16 @@ public final class ConfigCheck {
       this(built, statuses, List.of());
     }
 
-    /** The full statuses of the Gateway API's objects (whose writer needs more than the one-line view). */
+    /**
+     * The full statuses of the Gateway API's objects and of Holdfast's policy kinds (whose writer needs more than
+     * the one-line view: a policy's status lists its targets as ancestors).
+     */
     public SortedMap<ResourceKey, ObjectStatus> gatewayApiStatuses() {
       SortedMap<ResourceKey, ObjectStatus> out = new TreeMap<>();
       built.statuses().forEach((key, status) -> {
-        if (key.group().equals(GatewayApiFrontEnd.GROUP)) {
+        if (key.group().equals(GatewayApiFrontEnd.GROUP)
+            || key.group().equals(io.holdfast.api.PolicyKinds.GROUP) && io.holdfast.api.PolicyKinds.ALL.contains(
+                key.kind())) {
           out.put(key, status);
         }
       });

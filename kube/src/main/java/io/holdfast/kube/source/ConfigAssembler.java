@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -40,6 +41,10 @@ import tools.jackson.databind.node.ObjectNode;
 final class ConfigAssembler {
 
   private static final Logger log = LoggerFactory.getLogger(ConfigAssembler.class);
+
+  /** The kinds carried as {@link ApiObject}s: the Gateway API's, then Holdfast's policy kinds. */
+  private static final List<ResourceDefinitionContext> FOREIGN = java.util.stream.Stream.concat(
+      GatewayCrds.GATEWAY_API.stream(), GatewayCrds.POLICIES.stream()).toList();
 
   private final ModelParser parser = new ModelParser();
   private final KubernetesSerialization serialization;
@@ -94,7 +99,9 @@ final class ConfigAssembler {
         }
       }
     }
-    for (ResourceDefinitionContext kind : GatewayCrds.GATEWAY_API) {
+    // The Gateway API's kinds and Holdfast's policy kinds both go to the Gateway API front end as ApiObjects, as
+    // ConfigLoader.foreignObject carries them from files.
+    for (ResourceDefinitionContext kind : FOREIGN) {
       for (GenericKubernetesResource resource : view.customResources(kind)) {
         ObjectMeta meta = resource.getMetadata();
         if (meta == null || meta.getName() == null) {

@@ -3,6 +3,8 @@ package io.holdfast.kube.source;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.holdfast.api.GatewayApiKinds;
 import io.holdfast.api.HoldfastKinds;
+import io.holdfast.api.PolicyKinds;
+import io.holdfast.api.SecurityPolicySpec;
 import java.util.List;
 
 /**
@@ -57,20 +59,44 @@ public final class GatewayCrds {
       gloo("gloo.solo.io", "Upstream", "upstreams"),
       gloo("gloo.solo.io", "UpstreamGroup", "upstreamgroups"));
 
+  /** Holdfast's Gateway API policy kinds ({@link PolicyKinds}): Holdfast's group, read as ApiObjects. */
+  public static final ResourceDefinitionContext CLIENT_TRAFFIC_POLICY = policy(PolicyKinds.CLIENT_TRAFFIC_POLICY,
+      "clienttrafficpolicies");
+  public static final ResourceDefinitionContext TRAFFIC_POLICY = policy(PolicyKinds.TRAFFIC_POLICY,
+      "trafficpolicies");
+  public static final ResourceDefinitionContext SECURITY_POLICY = policy(PolicyKinds.SECURITY_POLICY,
+      SecurityPolicySpec.PLURAL);
+
+  /**
+   * The policy kinds, in the order of {@link PolicyKinds#ALL}; optional (a cluster upgraded without their CRDs has
+   * none). Not in {@link #ALL}: they are not parsed by ModelParser but carried to the Gateway API front end.
+   */
+  public static final List<ResourceDefinitionContext> POLICIES = List.of(CLIENT_TRAFFIC_POLICY, TRAFFIC_POLICY,
+      SECURITY_POLICY);
+
   private GatewayCrds() {
   }
 
   /** The definition for a Holdfast, Gateway API or Gloo Edge kind, chosen by the key's group; empty for anything else. */
   public static java.util.Optional<ResourceDefinitionContext> context(io.holdfast.api.ResourceKey key) {
-    List<ResourceDefinitionContext> candidates = key.group().equals(GROUP) ? ALL
+    List<ResourceDefinitionContext> candidates = key.group().equals(GROUP)
+        ? (PolicyKinds.ALL.contains(key.kind()) ? POLICIES : ALL)
         : key.group().equals(GATEWAY_API_GROUP) ? GATEWAY_API : GLOO;
     return candidates.stream().filter(c -> c.getGroup().equals(key.group()) && c.getKind().equals(key.kind()))
         .findFirst();
   }
 
-  /** Whether Holdfast writes statuses of {@code key}'s kind: its own kinds, and the Gateway API's but ReferenceGrant. */
+  /**
+   * Whether Holdfast writes statuses of {@code key}'s kind: its own kinds and policy kinds, and the Gateway API's but
+   * ReferenceGrant.
+   */
   public static boolean hasStatus(io.holdfast.api.ResourceKey key) {
-    return HoldfastKinds.isHoldfast(key) || GatewayApiKinds.hasStatus(key);
+    return HoldfastKinds.isHoldfast(key) || GatewayApiKinds.hasStatus(key) || isPolicy(key);
+  }
+
+  /** Whether {@code key} is one of Holdfast's Gateway API policy kinds. */
+  public static boolean isPolicy(io.holdfast.api.ResourceKey key) {
+    return key.group().equals(GROUP) && PolicyKinds.ALL.contains(key.kind());
   }
 
   /** The definition for a Holdfast kind; throws for anything else. */
@@ -96,6 +122,16 @@ public final class GatewayCrds {
         .withKind(kind.kind())
         .withPlural(kind.plural())
         .withNamespaced(kind.namespaced())
+        .build();
+  }
+
+  private static ResourceDefinitionContext policy(String kind, String plural) {
+    return new ResourceDefinitionContext.Builder()
+        .withGroup(GROUP)
+        .withVersion(VERSION)
+        .withKind(kind)
+        .withPlural(plural)
+        .withNamespaced(true)
         .build();
   }
 

@@ -162,6 +162,11 @@ public final class KubeConfigSource implements AutoCloseable {
       customs.put(kind, new InformerSlot<>(kind.getKind() + "." + kind.getGroup(), true,
           perNamespace(ns -> in(client.genericKubernetesResources(kind), ns).runnableInformer(0)), listener));
     }
+    // Holdfast's Gateway API policy kinds: optional too, so an upgrade that has not applied their CRDs yet serves.
+    for (ResourceDefinitionContext kind : GatewayCrds.POLICIES) {
+      customs.put(kind, new InformerSlot<>(kind.getKind(), true,
+          perNamespace(ns -> in(client.genericKubernetesResources(kind), ns).runnableInformer(0)), listener));
+    }
     // Namespaces (cluster-scoped) for listeners' allowedRoutes selectors; optional like the Gateway API kinds. With
     // namespaces given, only those are read, each by name: RBAC can then name them (resourceNames).
     namespaces = new InformerSlot<>(NAMESPACE, true, watched.isEmpty()

@@ -3,6 +3,7 @@ package io.holdfast.kube.status;
 import io.holdfast.api.GatewayApiKinds;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.ir.Condition;
+import io.holdfast.kube.source.GatewayCrds;
 import io.holdfast.ir.ObjectStatus;
 import io.holdfast.ir.ParentStatus;
 import io.holdfast.ir.SectionStatus;
@@ -35,6 +36,8 @@ import java.util.Optional;
 final class GatewayApiStatusDocument {
 
   static final String GROUP = "gateway.networking.k8s.io";
+  private static final String PARENT_REF = "parentRef";
+  private static final String ANCESTOR_REF = "ancestorRef";
 
   private GatewayApiStatusDocument() {
   }
@@ -55,7 +58,7 @@ final class GatewayApiStatusDocument {
       String controllerName, Instant now) {
     Map<String, Object> current = existing instanceof Map<?, ?> m ? copy(m) : new LinkedHashMap<>();
     if (GatewayApiKinds.isRoute(desired.key())) {
-      List<Object> parents = parents(desired, current.get("parents"), controllerName, now);
+      List<Object> parents = entries(desired, current.get("parents"), controllerName, now, PARENT_REF);
       if (parents.isEmpty() && !current.containsKey("parents")) {
         // Nothing of ours to say on a route that has no parent entries: leave its status as it is (a route
         // of other controllers only must not get an empty status from Holdfast).
@@ -65,6 +68,11 @@ final class GatewayApiStatusDocument {
       return current;
     }
     current.put("conditions", conditions(desired.conditions(), current.get("conditions"), now));
+    if (GatewayCrds.isPolicy(desired.key())) {
+      // GEP-713's policy status: one entry per target (ancestor), shared with other controllers like route parents.
+      current.put("ancestors", entries(desired, current.get("ancestors"), controllerName, now, ANCESTOR_REF));
+      return current;
+    }
     if (desired.key().kind().equals(GatewayApiKinds.GATEWAY.kind())) {
       current.put("listeners", listeners(desired.sections(), current.get("listeners"), now));
       if (!addresses.isEmpty()) {
@@ -114,7 +122,12 @@ final class GatewayApiStatusDocument {
     return out;
   }
 
-  private static List<Object> parents(ObjectStatus desired, Object existing, String controllerName, Instant now) {
+  /**
+   * A route's {@code parents} or a policy's {@code ancestors}: the entries of {@code desired.parents()} under
+   * {@code refField}, other controllers' entries kept as they are.
+   */
+  private static List<Object> entries(ObjectStatus desired, Object existing, String controllerName, Instant now,
+      String refField) {
     String routeNamespace = desired.key().namespace();
     Map<List<Object>, ParentStatus> wanted = new LinkedHashMap<>();
     for (ParentStatus parent : desired.parents()) {
@@ -127,21 +140,21 @@ final class GatewayApiStatusDocument {
           out.add(item); // another controller's: not ours to change
           continue;
         }
-        List<Object> id = identity(entry.get("parentRef"), routeNamespace);
+        List<Object> id = identity(entry.get(refField), routeNamespace);
         ParentStatus replacement = wanted.remove(id);
         if (replacement != null) {
-          out.add(parentEntry(replacement, entry.get("conditions"), controllerName, now));
+          out.add(parentEntry(replacement, entry.get("conditions"), controllerName, now, refField));
         } // else: a parent we no longer report on; our entry goes
       }
     }
-    wanted.values().forEach(p -> out.add(parentEntry(p, null, controllerName, now)));
+    wanted.values().forEach(p -> out.add(parentEntry(p, null, controllerName, now, refField)));
     return out;
   }
 
   private static Map<String, Object> parentEntry(ParentStatus parent, Object existingConditions,
-      String controllerName, Instant now) {
+      String controllerName, Instant now, String refField) {
     Map<String, Object> entry = new LinkedHashMap<>();
-    entry.put("parentRef", parentRef(parent));
+    entry.put(refField, parentRef(parent));
     entry.put("controllerName", controllerName);
     entry.put("conditions", conditions(parent.conditions(), existingConditions, now));
     return entry;

@@ -10,6 +10,8 @@ import io.holdfast.api.ManifestDocument;
 import io.holdfast.api.ManifestReader;
 import io.holdfast.api.ModelParser;
 import io.holdfast.api.ParseResult;
+import io.holdfast.api.PolicyKinds;
+import io.holdfast.api.ResourceKey;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -31,7 +33,8 @@ class CrdSchemaTest {
   private static final Path EXAMPLES = Path.of("../examples/config");
   private static final Map<String, String> PLURALS =
       Map.of("Upstream", "upstreams", "VirtualService", "virtualservices", "Gateway", "gateways",
-          "TcpGateway", "tcpgateways", "RouteTable", "routetables");
+          "TcpGateway", "tcpgateways", "RouteTable", "routetables", "ClientTrafficPolicy", "clienttrafficpolicies",
+          "TrafficPolicy", "trafficpolicies", "SecurityPolicy", "securitypolicies");
 
   static CustomResourceDefinition load(String kind) {
     Path file = CRDS.resolve("gateway.holdfast.io_" + PLURALS.get(kind) + ".yaml");
@@ -50,13 +53,17 @@ class CrdSchemaTest {
   void everyHoldfastKindHasItsCrdFile() throws IOException {
     try (Stream<Path> files = Files.list(CRDS)) {
       assertThat(files.map(f -> f.getFileName().toString())).containsExactlyInAnyOrderElementsOf(
-          GatewayCrds.ALL.stream().map(c -> "gateway.holdfast.io_" + c.getPlural() + ".yaml").toList());
+          Stream.concat(GatewayCrds.ALL.stream(), GatewayCrds.POLICIES.stream())
+              .map(c -> "gateway.holdfast.io_" + c.getPlural() + ".yaml").toList());
     }
-    assertThat(GatewayCrds.ALL).extracting(c -> c.getKind()).containsExactlyInAnyOrderElementsOf(PLURALS.keySet());
+    assertThat(Stream.concat(GatewayCrds.ALL.stream(), GatewayCrds.POLICIES.stream())).extracting(c -> c.getKind())
+        .containsExactlyInAnyOrderElementsOf(PLURALS.keySet());
+    assertThat(GatewayCrds.POLICIES).extracting(c -> c.getKind()).containsExactlyElementsOf(PolicyKinds.ALL);
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"Upstream", "VirtualService", "Gateway", "TcpGateway", "RouteTable"})
+  @ValueSource(strings = {"Upstream", "VirtualService", "Gateway", "TcpGateway", "RouteTable", "ClientTrafficPolicy",
+      "TrafficPolicy", "SecurityPolicy"})
   void crdNamesGroupScopeAndStatusSubresource(String kind) {
     CustomResourceDefinition crd = load(kind);
     assertThat(crd.getApiVersion()).isEqualTo("apiextensions.k8s.io/v1");
@@ -78,7 +85,7 @@ class CrdSchemaTest {
             "Reason=.status.conditions[?(@.type==\"Accepted\")].reason",
             "Age=.metadata.creationTimestamp");
     // The CRD and the client-side definition must name the same resource.
-    var context = GatewayCrds.context(kind);
+    var context = GatewayCrds.context(new ResourceKey(GatewayCrds.GROUP, kind, "demo", "x")).orElseThrow();
     assertThat(context.getPlural()).isEqualTo(crd.getSpec().getNames().getPlural());
     assertThat(context.getGroup()).isEqualTo(crd.getSpec().getGroup());
     assertThat(context.isNamespaceScoped()).isTrue();
@@ -145,6 +152,89 @@ class CrdSchemaTest {
 
   static Stream<SchemaFixtures.Case> cases() {
     return SchemaFixtures.CASES.stream();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"ClientTrafficPolicy", "TrafficPolicy", "SecurityPolicy"})
+  void policySchemaIsStructuralWithTheGatewayApiPolicyStatus(String kind) {
+    JSONSchemaProps root = schema(kind);
+    assertThat(SchemaCheck.structuralProblems(root)).isEmpty();
+    assertThat(root.getProperties().get("spec").getRequired()).containsExactly("targetRefs");
+    assertThat(root.getProperties().get("status").getProperties()).containsOnlyKeys("conditions", "ancestors");
+    assertThat(preservingPaths(root, "")).isEmpty();
+  }
+
+  /** Every policy document of the policy goldens (which the front end reads, valid or not) conforms to its CRD. */
+  @ParameterizedTest
+  @ValueSource(strings = {"gateway-api-security-policy", "gateway-api-traffic-policies"})
+  void policyGoldenInputsConform(String golden) throws IOException {
+    Path file = Path.of("../xds/src/test/resources/golden", golden, "input.yaml");
+    List<ManifestDocument> policies = new ManifestReader().read(file.toString(), Files.readString(file)).documents()
+        .stream().filter(d -> PolicyKinds.isPolicy(d.tree().path("apiVersion").asString(""),
+            d.tree().path("kind").asString(""))).toList();
+    assertThat(policies).isNotEmpty();
+    for (ManifestDocument document : policies) {
+      assertThat(SchemaCheck.violations(document.tree(), schema(document.tree().get("kind").stringValue())))
+          .as(document.location()).isEmpty();
+    }
+  }
+
+  /**
+   * A policy's option fields are the same schema as the Holdfast fields its parser shares (SecurityPolicy: a
+   * VirtualService's options.security; ClientTrafficPolicy: a Gateway's options; TrafficPolicy: a VirtualService's
+   * route traffic fields): a change to one CRD that the other misses fails here.
+   */
+  @Test
+  void policyOptionSchemasAreTheHoldfastKindsOnes() {
+    Map<String, JSONSchemaProps> vsOptions = spec("VirtualService").get("options").getProperties();
+    Map<String, JSONSchemaProps> gatewayOptions = spec("Gateway").get("options").getProperties();
+    assertThat(without(spec("SecurityPolicy"), "targetRefs"))
+        .isEqualTo(vsOptions.get("security").getProperties());
+    assertThat(without(spec("ClientTrafficPolicy"), "targetRefs")).isEqualTo(gatewayOptions);
+    Map<String, JSONSchemaProps> traffic = without(spec("TrafficPolicy"), "targetRefs");
+    assertThat(traffic).containsOnlyKeys("rateLimit", "compression", "csrf", "maxRequestBodyBytes");
+    traffic.forEach((field, schema) -> assertThat(schema).as(field).isEqualTo(vsOptions.get(field)));
+  }
+
+  private static Map<String, JSONSchemaProps> spec(String kind) {
+    return schema(kind).getProperties().get("spec").getProperties();
+  }
+
+  private static Map<String, JSONSchemaProps> without(Map<String, JSONSchemaProps> fields, String field) {
+    Map<String, JSONSchemaProps> out = new java.util.TreeMap<>(fields);
+    out.remove(field);
+    return out;
+  }
+
+  /** A policy's fields beyond its parser's (a typo, a field of another kind) are rejected, as the parser does. */
+  @Test
+  void policySchemasRejectFieldsTheirParsersReject() {
+    JsonNode typo = SchemaFixtures.tree("""
+        apiVersion: gateway.holdfast.io/v1
+        kind: TrafficPolicy
+        metadata: {name: a, namespace: demo}
+        spec:
+          targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: web}]
+          compresion: [gzip]
+        """);
+    assertThat(SchemaCheck.violations(typo, schema("TrafficPolicy"))).isNotEmpty();
+    JsonNode listenerFieldOnRoutePolicy = SchemaFixtures.tree("""
+        apiVersion: gateway.holdfast.io/v1
+        kind: TrafficPolicy
+        metadata: {name: a, namespace: demo}
+        spec:
+          targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: edge}]
+          idleTimeout: 30s
+        """);
+    assertThat(SchemaCheck.violations(listenerFieldOnRoutePolicy, schema("TrafficPolicy"))).isNotEmpty();
+    assertThat(SchemaCheck.violations(listenerFieldOnRoutePolicy, schema("ClientTrafficPolicy"))).isEmpty();
+    JsonNode noTargets = SchemaFixtures.tree("""
+        apiVersion: gateway.holdfast.io/v1
+        kind: SecurityPolicy
+        metadata: {name: a, namespace: demo}
+        spec: {rbac: {rules: [{clientIp: [192.0.2.0/24]}]}}
+        """);
+    assertThat(SchemaCheck.violations(noTargets, schema("SecurityPolicy"))).isNotEmpty();
   }
 
   private static List<String> preservingPaths(JSONSchemaProps schema, String path) {

@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.holdfast.api.ApiObject;
 import io.holdfast.api.Endpoint;
 import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.PolicyKinds;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.ServiceRef;
 import io.holdfast.api.TlsSecretData;
@@ -196,6 +197,89 @@ class GatewayApiSourceTest {
         assertThat(config.serviceEndpoints().get(new ServiceRef("apps", "store", 8443)))
             .containsExactly(new Endpoint("127.0.0.21", 18443));
         assertThat(source.cached(new ResourceKey(G, "TCPRoute", "apps", "db"))).isPresent();
+      }
+    }
+  }
+
+  @Test
+  void holdfastPolicyKindsReachTheConfigAsApiObjectsWithoutTheirStatus() {
+    try (MockKubeApi api = MockKubeApi.start();
+         KubernetesClient client = new KubernetesClientBuilder().withConfig(MockKubeApi.configFor(api.port()))
+             .build()) {
+      KubernetesClient admin = api.admin();
+      for (String kind : PolicyKinds.ALL) {
+        admin.apiextensions().v1().customResourceDefinitions().resource(CrdSchemaTest.load(kind)).create();
+      }
+      create(admin, GatewayCrds.SECURITY_POLICY, """
+          apiVersion: gateway.holdfast.io/v1
+          kind: SecurityPolicy
+          metadata: {name: deny-docs, namespace: web}
+          spec:
+            targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: edge}]
+            rbac: {action: Deny, rules: [{clientIp: [192.0.2.0/24]}]}
+          status: {conditions: [{type: Accepted, status: "True", reason: Accepted}]}
+          """);
+      create(admin, GatewayCrds.TRAFFIC_POLICY, """
+          apiVersion: gateway.holdfast.io/v1
+          kind: TrafficPolicy
+          metadata: {name: gzip, namespace: web}
+          spec:
+            targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: shop}]
+            compression: [gzip]
+          """);
+      create(admin, GatewayCrds.CLIENT_TRAFFIC_POLICY, """
+          apiVersion: gateway.holdfast.io/v1
+          kind: ClientTrafficPolicy
+          metadata: {name: timeouts, namespace: web}
+          spec:
+            targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: edge}]
+            idleTimeout: 30s
+          """);
+      List<GatewayConfig> configs = new CopyOnWriteArrayList<>();
+      try (KubeConfigSource source = KubeConfigSource.builder(client, configs::add).build()) {
+        source.start();
+        await().atMost(WAIT).until(() -> !configs.isEmpty()
+            && configs.get(configs.size() - 1).apiObjects().size() == 3);
+        GatewayConfig config = configs.get(configs.size() - 1);
+        // The keys ConfigLoader.foreignObject gives the same documents in files: one front-end path for both.
+        String p = PolicyKinds.GROUP;
+        assertThat(config.apiObjects()).extracting(ApiObject::key).containsExactlyInAnyOrder(
+            new ResourceKey(p, "SecurityPolicy", "web", "deny-docs"),
+            new ResourceKey(p, "TrafficPolicy", "web", "gzip"),
+            new ResourceKey(p, "ClientTrafficPolicy", "web", "timeouts"));
+        ApiObject security = config.apiObjectsOf(p).stream().filter(o -> o.key().kind().equals("SecurityPolicy"))
+            .findFirst().orElseThrow();
+        assertThat(security.at("/apiVersion").asString()).isEqualTo(PolicyKinds.API_VERSION);
+        assertThat(security.at("/spec/rbac/action").asString()).isEqualTo("Deny");
+        assertThat(security.at("/status").isMissingNode()).isTrue();
+        assertThat(source.observed()).containsKey(new ResourceKey(p, "TrafficPolicy", "web", "gzip"));
+        assertThat(source.cached(new ResourceKey(p, "ClientTrafficPolicy", "web", "timeouts"))).isPresent();
+
+        admin.genericKubernetesResources(GatewayCrds.TRAFFIC_POLICY).inNamespace("web").withName("gzip").delete();
+        await().atMost(WAIT).until(() -> configs.get(configs.size() - 1).apiObjects().size() == 2);
+      }
+    }
+  }
+
+  @Test
+  void withoutThePolicyCrdsTheSourceStillServes() {
+    try (MockKubeApi api = MockKubeApi.start();
+         KubernetesClient client = new KubernetesClientBuilder().withConfig(MockKubeApi.configFor(api.port()))
+             .build()) {
+      for (String kind : List.of("Upstream", "VirtualService", "Gateway", "TcpGateway", "RouteTable")) {
+        api.admin().apiextensions().v1().customResourceDefinitions().resource(CrdSchemaTest.load(kind)).create();
+      }
+      GatewayApiCrds.install(api.admin());
+      // An upgrade that has not applied the policy CRDs yet: their lists answer 404 (the fragment names only them).
+      api.refuseReads("policies", 404);
+      GenericKubernetesResource vs = KubeObjects.virtualService("demo", "web", "web.test");
+      api.admin().genericKubernetesResources(GatewayCrds.VIRTUAL_SERVICE).inNamespace("demo").resource(vs).create();
+      List<GatewayConfig> configs = new CopyOnWriteArrayList<>();
+      try (KubeConfigSource source = KubeConfigSource.builder(client, configs::add).build()) {
+        source.start();
+        await().atMost(WAIT).until(() -> !configs.isEmpty());
+        assertThat(configs.get(configs.size() - 1).virtualServices()).hasSize(1);
+        assertThat(source.hasSynced()).isTrue();
       }
     }
   }

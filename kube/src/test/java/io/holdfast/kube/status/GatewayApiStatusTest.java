@@ -177,6 +177,62 @@ class GatewayApiStatusTest {
     }
   }
 
+  @Test
+  void aPolicyGetsItsConditionsAndOneAncestorPerTargetBesideAnotherControllersEntry() {
+    try (MockKubeApi api = MockKubeApi.start();
+         KubernetesClient client = new KubernetesClientBuilder().withConfig(MockKubeApi.configFor(api.port()))
+             .build()) {
+      KubernetesClient admin = api.admin();
+      admin.apiextensions().v1().customResourceDefinitions().resource(
+          io.holdfast.kube.source.CrdSchemaTestAccess.load("SecurityPolicy")).create();
+      GenericKubernetesResource policy = create(admin, GatewayCrds.SECURITY_POLICY, """
+          apiVersion: gateway.holdfast.io/v1
+          kind: SecurityPolicy
+          metadata: {name: deny, namespace: infra}
+          spec:
+            targetRefs:
+              - {group: gateway.networking.k8s.io, kind: Gateway, name: edge}
+              - {group: gateway.networking.k8s.io, kind: Gateway, name: gone}
+            rbac: {action: Deny, rules: [{clientIp: [192.0.2.0/24]}]}
+          """);
+      Map<String, Object> foreignEntry = Map.of(
+          "ancestorRef", Map.of("group", G, "kind", "Gateway", "namespace", "infra", "name", "edge"),
+          "controllerName", FOREIGN,
+          "conditions", List.of(Map.of("type", "Accepted", "status", "True", "reason", "Accepted", "message", "ok",
+              "observedGeneration", 1, "lastTransitionTime", "2025-06-01T00:00:00Z")));
+      policy.getAdditionalProperties().put("status", Map.of("ancestors", List.of(foreignEntry)));
+      admin.genericKubernetesResources(GatewayCrds.SECURITY_POLICY).inNamespace("infra").resource(policy)
+          .updateStatus();
+      ResourceKey key = new ResourceKey(GatewayCrds.GROUP, "SecurityPolicy", "infra", "deny");
+      ObjectStatus desired = new ObjectStatus(key, 1,
+          List.of(new Condition("Accepted", Condition.Status.TRUE, "Accepted", "applies to at least one target", 1)),
+          List.of(), List.of(
+              new ParentStatus(GATEWAY, Optional.empty(),
+                  List.of(new Condition("Accepted", Condition.Status.TRUE, "Accepted", "applied", 1))),
+              new ParentStatus(new ResourceKey(G, "Gateway", "infra", "gone"), Optional.empty(),
+                  List.of(new Condition("Accepted", Condition.Status.FALSE, "TargetNotFound", "no such Gateway",
+                      1)))));
+
+      FakeLeadership leadership = new FakeLeadership();
+      leadership.elect();
+      try (StatusWriter writer = StatusWriter.builder(client, leadership).clock(clock).gatewayControllerName(OURS)
+          .build().start()) {
+        writer.publish(Map.of(key, DesiredStatus.gatewayApi(desired)));
+        await().atMost(WAIT).until(() -> status(admin, key) != null && status(admin, key).get("conditions") != null);
+        Map<String, Object> status = status(admin, key);
+        assertThat(condition(status, "Accepted")).containsEntry("status", "True").containsEntry("reason", "Accepted");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> ancestors = (List<Map<String, Object>>) status.get("ancestors");
+        assertThat(ancestors).hasSize(3);
+        assertThat(ancestors.get(0)).isEqualTo(foreignEntry); // another controller's: untouched
+        assertThat(ancestors.get(1)).containsEntry("controllerName", OURS).containsEntry("ancestorRef",
+            Map.of("group", G, "kind", "Gateway", "namespace", "infra", "name", "edge"));
+        assertThat(condition(ancestors.get(2), "Accepted")).containsEntry("status", "False")
+            .containsEntry("reason", "TargetNotFound");
+      }
+    }
+  }
+
   private static ObjectStatus classStatus(ResourceKey key) {
     return ObjectStatus.of(key, 1, List.of()).withConditions(List.of(
         new Condition("SupportedVersion", Condition.Status.TRUE, "SupportedVersion", "v1", 1)));

@@ -67,7 +67,7 @@ class KustomizeTest {
     assertThat(seen).containsExactlyInAnyOrder(Set.of(Stage.values()).stream()
         .filter(s -> s != Stage.CONFIG).toArray(Stage[]::new));
     assertThat(objects.get(0).getKind()).isEqualTo("Namespace");
-    assertThat(objects).filteredOn(o -> o.getKind().equals("CustomResourceDefinition")).hasSize(5);
+    assertThat(objects).filteredOn(o -> o.getKind().equals("CustomResourceDefinition")).hasSize(8);
   }
 
   @Test

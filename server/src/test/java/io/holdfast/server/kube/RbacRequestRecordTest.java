@@ -200,6 +200,27 @@ class RbacRequestRecordTest {
         kind: Gateway
         metadata: {name: gloo, namespace: %1$s}
         spec: {bindAddress: 0.0.0.0, bindPort: 18080, httpGateway: {virtualServiceNamespaces: [%1$s]}}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: SecurityPolicy
+        metadata: {name: web, namespace: %1$s}
+        spec:
+          targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: web}]
+          rbac: {action: Deny, rules: [{clientIp: [192.0.2.0/24]}]}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: TrafficPolicy
+        metadata: {name: web, namespace: %1$s}
+        spec:
+          targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: web}]
+          compression: [gzip]
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: ClientTrafficPolicy
+        metadata: {name: web, namespace: %1$s}
+        spec:
+          targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: edge}]
+          idleTimeout: 30s
         """.formatted(ns);
   }
 
@@ -245,7 +266,8 @@ class RbacRequestRecordTest {
   private static List<ApiRequest> run(List<String> watched) throws Exception {
     try (MockKubeApi api = MockKubeApi.start()) {
       KubernetesClient admin = api.admin();
-      for (String file : List.of("upstreams", "virtualservices", "gateways", "tcpgateways", "routetables")) {
+      for (String file : List.of("upstreams", "virtualservices", "gateways", "tcpgateways", "routetables",
+          "clienttrafficpolicies", "trafficpolicies", "securitypolicies")) {
         try (InputStream in = Files.newInputStream(DEPLOY.resolve("crds").resolve("gateway.holdfast.io_" + file
             + ".yaml"))) {
           admin.apiextensions().v1().customResourceDefinitions().resource(admin.getKubernetesSerialization()
@@ -275,7 +297,8 @@ class RbacRequestRecordTest {
             for (ResourceDefinitionContext kind : List.of(GatewayCrds.UPSTREAM, GatewayCrds.VIRTUAL_SERVICE,
                 GatewayCrds.GATEWAY, GatewayCrds.TCP_GATEWAY, GatewayCrds.ROUTE_TABLE,
                 GatewayCrds.GATEWAY_API_GATEWAY, GatewayCrds.HTTP_ROUTE, GatewayCrds.GRPC_ROUTE, GatewayCrds.TLS_ROUTE,
-                GatewayCrds.TCP_ROUTE)) {
+                GatewayCrds.TCP_ROUTE, GatewayCrds.SECURITY_POLICY, GatewayCrds.TRAFFIC_POLICY,
+                GatewayCrds.CLIENT_TRAFFIC_POLICY)) {
               assertThat(status(admin, kind, ns, name(kind))).as(kind.getKind() + " in " + ns).isNotEmpty();
             }
             for (ResourceDefinitionContext kind : GatewayCrds.GLOO) {
@@ -284,6 +307,12 @@ class RbacRequestRecordTest {
             }
           }
         });
+        // The policies reached the Gateway API front end from the cluster and attached to their targets.
+        for (ResourceDefinitionContext kind : List.of(GatewayCrds.SECURITY_POLICY, GatewayCrds.TRAFFIC_POLICY,
+            GatewayCrds.CLIENT_TRAFFIC_POLICY)) {
+          assertThat(status(admin, kind, expected.get(0), "web").get("conditions")).as(kind.getKind())
+              .asString().contains("type=Accepted").contains("status=True");
+        }
         // The unwatched namespace gets no status: the server never saw it.
         if (!watched.isEmpty()) {
           assertThat(status(admin, GatewayCrds.VIRTUAL_SERVICE, "team-c", "web")).isEmpty();
