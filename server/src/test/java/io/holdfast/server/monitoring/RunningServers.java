@@ -122,7 +122,17 @@ final class RunningServers {
     }
   }
 
-  private static String scrape(HoldfastServer server) throws IOException, InterruptedException {
+  /**
+   * The server's {@code /metrics}, after one garbage collection: Micrometer registers {@code jvm.gc.pause} when it is
+   * first told of a collection, and a young server may not have had one yet (the dashboard reads it).
+   */
+  private static String scrape(HoldfastServer server) {
+    System.gc();
+    return org.awaitility.Awaitility.await("a scrape with the GC pause timer").atMost(java.time.Duration.ofSeconds(10))
+        .until(() -> get(server), body -> body.contains("jvm_gc_pause_seconds"));
+  }
+
+  private static String get(HoldfastServer server) throws IOException, InterruptedException {
     HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
         URI.create("http://127.0.0.1:" + server.adminPort() + "/metrics")).build(),
         HttpResponse.BodyHandlers.ofString());
