@@ -358,7 +358,8 @@ public final class HoldfastServer implements AutoCloseable {
     DataPlaneVerdict.Api api = k == null ? DataPlaneVerdict.Api.NOT_USED : k.apiAnswered()
         .map(answered -> answered ? DataPlaneVerdict.Api.ANSWERING : DataPlaneVerdict.Api.UNREACHABLE)
         .orElse(DataPlaneVerdict.Api.UNCHECKED);
-    List<String> nacking = proxyStanding().nacking();
+    // From the same list of proxies and the same version as the rest of the facts, not a second read of each.
+    List<String> nacking = ProxyStanding.of(proxies, version).nacking();
     return new DataPlaneVerdict.Facts(version, List.copyOf(connected), nacking, gone, rejected,
         manifestErrors, buildProblem, api, staleFor, k == null || k.synced(), leadershipFact(),
         leaseHolderAsSeen(), expired, expiring, unconfirmed.behind(proxies, Set.copyOf(nacking), clock.instant()));
