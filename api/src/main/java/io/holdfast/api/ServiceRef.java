@@ -19,7 +19,7 @@ public record ServiceRef(String namespace, String name, int port, SortedMap<Stri
   private static final Comparator<ServiceRef> ORDER = Comparator.comparing(ServiceRef::namespace)
       .thenComparing(ServiceRef::name)
       .thenComparingInt(ServiceRef::port)
-      .thenComparing(ref -> ref.selector().toString());
+      .thenComparing(ServiceRef::selector, ServiceRef::compareSelectors);
 
   public ServiceRef {
     Objects.requireNonNull(namespace, "namespace");
@@ -61,6 +61,28 @@ public record ServiceRef(String namespace, String name, int port, SortedMap<Stri
       }
     }
     return true;
+  }
+
+  /**
+   * Label by label (key, then value), the shorter first on a tie: consistent with equals, so two selectors are one
+   * map key only when they are equal (comparing their text would let {@code {a: "b, c=d"}} stand for
+   * {@code {a: b, c: d}}).
+   */
+  private static int compareSelectors(SortedMap<String, String> a, SortedMap<String, String> b) {
+    var left = a.entrySet().iterator();
+    var right = b.entrySet().iterator();
+    while (left.hasNext() && right.hasNext()) {
+      Map.Entry<String, String> l = left.next();
+      Map.Entry<String, String> r = right.next();
+      int order = l.getKey().compareTo(r.getKey());
+      if (order == 0) {
+        order = l.getValue().compareTo(r.getValue());
+      }
+      if (order != 0) {
+        return order;
+      }
+    }
+    return Boolean.compare(left.hasNext(), right.hasNext());
   }
 
   @Override

@@ -131,4 +131,15 @@ class PodSelectorFilesTest {
     assertThat(loaded.config().unparsed()).singleElement().satisfies(u -> assertThat(u.problems())
         .extracting(Problem::field).containsExactly("spec.kube.selector"));
   }
+
+  @Test
+  void selectorsAreKeysOnlyWhenEqualNotWhenTheirTextIs() {
+    ServiceRef packed = echo(Map.of("a", "b, c=d"));
+    ServiceRef split = echo(Map.of("a", "b", "c", "d"));
+    assertThat(packed.toString()).isEqualTo(split.toString());
+    assertThat(packed.compareTo(split)).isNotZero();
+    assertThat(new TreeMap<>(Map.of(packed, 1, split, 2))).hasSize(2);
+    assertThat(echo(Map.of("a", "b")).compareTo(echo(Map.of("a", "b", "c", "d")))).isNegative();
+    assertThat(echo(Map.of()).compareTo(new ServiceRef("shop", "echo", 80))).isZero();
+  }
 }
