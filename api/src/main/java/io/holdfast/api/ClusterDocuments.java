@@ -45,7 +45,8 @@ final class ClusterDocuments {
     }
     if (apiVersion.equals("v1") && kind.equals("Pod")) {
       Map<String, String> labels = new TreeMap<>();
-      tree.path("metadata").path("labels").properties().forEach(e -> labels.put(e.getKey(), e.getValue().asString("")));
+      tree.path("metadata").path("labels").properties()
+          .forEach(label -> labels.put(label.getKey(), label.getValue().asString("")));
       podLabels.put(namespace(tree) + "/" + tree.path("metadata").path("name").asString(), labels);
       return true;
     }
@@ -69,8 +70,8 @@ final class ClusterDocuments {
       String name = service.path("metadata").path("name").asString();
       for (JsonNode port : service.path("spec").path("ports")) {
         if (port.path("port").isNumber() && isTcp(port)) {
-          out.put(new ServiceRef(namespace, name, port.path("port").asInt()),
-              endpoints(new ServiceRef(namespace, name, port.path("port").asInt()), port.path("name").asString("")));
+          ServiceRef ref = new ServiceRef(namespace, name, port.path("port").asInt());
+          out.put(ref, endpoints(ref, port.path("name").asString("")));
         }
       }
     }

@@ -80,7 +80,8 @@ class GlooKubeSelectorTest {
 
   @Test
   void theSelectorIsReadAndNarrowsTheEndpointsToThePodsCarryingItsLabels() {
-    IrBuilder.Result result = GlooFixtures.build(GlooFixtures.load(CLUSTER + glooUpstream("{app: petstore, version: v2}")));
+    IrBuilder.Result result =
+        GlooFixtures.build(GlooFixtures.load(CLUSTER + glooUpstream("{app: petstore, version: v2}")));
 
     assertThat(GlooFixtures.upstream(result, "gloo-system", "default-petstore-8080").isAccepted()).isTrue();
     assertThat(GlooFixtures.upstream(result, "gloo-system", "default-petstore-8080").findings()).isEmpty();

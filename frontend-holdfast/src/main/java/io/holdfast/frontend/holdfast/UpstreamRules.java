@@ -65,7 +65,7 @@ final class UpstreamRules {
     ServiceRef ref = kube.service(upstream.metadata().namespace());
     if (!config.serviceEndpoints().containsKey(ref) && config.serviceEndpoints().containsKey(ref.wholeService())) {
       sink.warn("spec.kube.selector", Reasons.POD_LABELS_UNAVAILABLE, "the labels of Service " + ref.wholeService()
-          + "'s pods cannot be read (in Kubernetes mode: grant get, list and watch on pods, deploy/rbac.yaml), so"
+          + "'s pods cannot be read (in Kubernetes mode: grant list and watch on pods, deploy/rbac.yaml), so"
           + " the Upstream has no endpoints rather than the Service's unselected ones");
     }
   }

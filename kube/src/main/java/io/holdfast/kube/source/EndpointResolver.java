@@ -60,7 +60,7 @@ final class EndpointResolver {
 
   /**
    * The endpoints {@code ref} takes: all, if it is not narrowed; else those whose {@code targetRef} is a Pod (in the
-   * slice's namespace when the reference names none) that {@code pods} knows and whose labels {@code ref} selects.
+   * slice's namespace when the targetRef names none) that {@code pods} knows and whose labels {@code ref} selects.
    */
   static Selection selection(ServiceRef ref, PodLabels pods) {
     if (!ref.isNarrowed()) {

@@ -12,8 +12,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * What a Gloo Edge object names in the cluster, so the source resolves it: the Service ports of an Upstream's
  * {@code spec.kube} (narrowed by its {@code selector}) and of routes' {@code kube: {ref, port}} destinations
- * (endpoints), and the Secrets of {@code sslConfig.secretRef}s (TLS material). Read from the raw object, as the Gloo front end reads it; anything
- * malformed is skipped here and reported by the front end.
+ * (endpoints), and the Secrets of {@code sslConfig.secretRef}s (TLS material). Read from the raw object, as the
+ * Gloo front end reads it; anything malformed is skipped here and reported by the front end.
  */
 final class GlooRefs {
 
