@@ -93,6 +93,12 @@ public final class KubeConfigSource implements AutoCloseable {
   public static final int MAX_NAMESPACES = 32;
   private static final String BY_SERVICE = "byService";
   /**
+   * Pods per list page. Reason: Pods are the one kind read whose list is the size of the cluster's workload; a page
+   * is parsed whole before the store keeps only labels, so paging bounds that transient memory (500: client-go's
+   * default page size).
+   */
+  private static final long POD_LIST_PAGE = 500;
+  /**
    * Kinds without which nothing is served: Holdfast's first three. A kind added later is optional (see
    * {@link InformerSlot}): a cluster upgraded without its CRD still gets the rest of its config.
    */
@@ -194,8 +200,8 @@ public final class KubeConfigSource implements AutoCloseable {
     // Pods, for kube Upstreams' selectors: only their labels are kept (PodLabelStore), without the namespace index,
     // and only a label change counts as a change (most Pod updates are status writes). Optional: without the pods
     // RBAC rule, everything else is served and selector-bearing Upstreams get no endpoints (PodLabelsUnavailable).
-    pods = new InformerSlot<>(POD, true, perNamespace(ns -> in(client.pods(), ns).runnableInformer(0)
-        .itemStore(new PodLabelStore()).removeNamespaceIndex()), listener,
+    pods = new InformerSlot<>(POD, true, perNamespace(ns -> in(client.pods(), ns).withLimit(POD_LIST_PAGE)
+        .runnableInformer(0).itemStore(new PodLabelStore()).removeNamespaceIndex()), listener,
         (before, after) -> !labelsOf(before).equals(labelsOf(after)));
     slots.addAll(customs.values());
     slots.add(services);
