@@ -16,21 +16,23 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Predicate;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Policy attachment as in GEP-713, for any policy kind: a policy names its targets in {@code spec.targetRefs}
- * ({@code group}, {@code kind}, {@code name}, optional {@code sectionName}; always in the policy's own namespace:
- * a local reference has no namespace). Each target is resolved: one that does not exist is
+ * Policy attachment as in GEP-713, for every Holdfast policy kind: a policy names its targets in
+ * {@code spec.targetRefs} ({@code group}, {@code kind}, {@code name}, optional {@code sectionName}; always in the
+ * policy's own namespace: a local reference has no namespace). What a kind may target, and how strictly its
+ * references are read, are its {@link Rules}. Each target is resolved: one that does not exist is
  * {@link #TARGET_NOT_FOUND}; of several policies of one kind on the same target the oldest (creation time, then
- * namespace and name) wins and the others are {@link #CONFLICTED} there. A consumer then asks for the winner of the
- * most specific target that has one ({@link Resolution#effective}). The policy's status lists each target as an
- * ancestor with its {@code Accepted} condition (the Gateway API policy-status shape); the policy as a whole is
- * accepted if any target is.
+ * namespace and name) wins and the others are {@link #CONFLICTED} there; a reference the kind cannot take is
+ * {@link #INVALID} on its own. A consumer then asks for the winner of the most specific target that has one
+ * ({@link Resolution#effective}). The policy's status lists each target as an ancestor with its {@code Accepted}
+ * condition (the Gateway API policy-status shape); the policy as a whole is accepted if any target is.
  *
- * <p>Bounded: at most {@link #MAX_TARGETS} targets per policy (more are {@link #INVALID}); each policy and target
- * is looked at a constant number of times. Pure: statuses are returned, not written.
+ * <p>Bounded: at most {@link #MAX_TARGETS} targets per policy; each policy and target is looked at a constant
+ * number of times. Pure: statuses are returned, not written; the order of the policies given does not matter.
  */
 final class PolicyTargets {
 
@@ -60,8 +62,34 @@ final class PolicyTargets {
     }
   }
 
-  /** A policy with its parsed targets, or the reason its targets cannot be read. */
-  record Policy(ApiObject object, Optional<Instant> created, List<Target> targets, Optional<String> invalid) {
+  /**
+   * What one policy kind may target.
+   *
+   * @param kinds        the targets' kinds as {@code group/kind}
+   * @param sectionKinds the kinds a target may name a section of ({@code sectionName}); on another kind the
+   *                     reference is {@link #INVALID} on its own
+   * @param strict       whether a reference to another kind (or with a namespace, or without a name) makes the whole
+   *                     policy invalid; else that reference alone is {@link #INVALID} and the others resolve
+   */
+  record Rules(Set<String> kinds, Set<String> sectionKinds, boolean strict) {
+    Rules {
+      kinds = Set.copyOf(kinds);
+      sectionKinds = Set.copyOf(sectionKinds);
+    }
+  }
+
+  /**
+   * A policy with its parsed targets, or the reason its targets cannot be read.
+   *
+   * @param refused the targets it names that its kind cannot take, with why; they resolve to {@link #INVALID}
+   */
+  record Policy(ApiObject object, Optional<Instant> created, List<Target> targets, Map<Target, String> refused,
+      Optional<String> invalid) {
+    Policy {
+      targets = List.copyOf(targets);
+      refused = Map.copyOf(refused);
+    }
+
     Claimant claimant() {
       return new Claimant(object.key(), created);
     }
@@ -74,37 +102,44 @@ final class PolicyTargets {
     }
   }
 
-  /**
-   * Reads {@code spec.targetRefs} of {@code object}.
-   *
-   * @param kinds the kinds (group/kind) the policy kind may target; others make the policy invalid
-   */
-  static Policy read(ApiObject object, Set<String> kinds) {
+  /** Reads {@code spec.targetRefs} of {@code object} under {@code rules}. */
+  static Policy read(ApiObject object, Rules rules) {
     Optional<Instant> created = created(object);
     JsonNode refs = object.at("/spec/targetRefs");
     if (!refs.isArray() || refs.isEmpty()) {
-      return new Policy(object, created, List.of(), Optional.of("spec.targetRefs needs at least one target"));
+      return new Policy(object, created, List.of(), Map.of(),
+          Optional.of("spec.targetRefs needs at least one target"));
     }
-    if (refs.size() > MAX_TARGETS) {
-      return new Policy(object, created, List.of(), Optional.of("spec.targetRefs has " + refs.size()
+    if (refs.size() > MAX_TARGETS && rules.strict()) {
+      return new Policy(object, created, List.of(), Map.of(), Optional.of("spec.targetRefs has " + refs.size()
           + " targets; at most " + MAX_TARGETS));
     }
     List<Target> targets = new ArrayList<>();
-    for (int i = 0; i < refs.size(); i++) {
+    Map<Target, String> refused = new LinkedHashMap<>();
+    String namespace = object.key().namespace();
+    for (int i = 0; i < refs.size() && i < MAX_TARGETS; i++) {
       JsonNode ref = refs.get(i);
-      String group = ref.path("group").asString("");
+      String group = ref.path("group").asString(GatewayApiFrontEnd.GROUP);
       String kind = ref.path("kind").asString("");
       String name = ref.path("name").asString("");
-      if (!kinds.contains(group + "/" + kind) || name.isEmpty() || ref.has("namespace")) {
-        return new Policy(object, created, List.of(), Optional.of("spec.targetRefs[" + i + "] must name a "
-            + String.join(" or ", kinds) + " by name in the policy's namespace, got " + group + "/" + kind + " "
-            + name + (ref.has("namespace") ? " with a namespace" : "")));
-      }
       Optional<String> section = ref.hasNonNull("sectionName")
           ? Optional.of(ref.path("sectionName").asString("")) : Optional.empty();
-      targets.add(new Target(new ResourceKey(group, kind, object.key().namespace(), name), section));
+      Target target = new Target(new ResourceKey(group, kind, namespace, name), section);
+      if (!rules.kinds().contains(group + "/" + kind) || name.isEmpty() || ref.has("namespace")) {
+        String problem = "spec.targetRefs[" + i + "] must name a " + String.join(" or ", new TreeSet<>(rules.kinds()))
+            + " by name in the policy's namespace, got " + group + "/" + kind + " " + name
+            + (ref.has("namespace") ? " with a namespace" : "");
+        if (rules.strict()) {
+          return new Policy(object, created, List.of(), Map.of(), Optional.of(problem));
+        }
+        refused.putIfAbsent(target, problem);
+      } else if (section.isPresent() && !rules.sectionKinds().contains(group + "/" + kind)) {
+        refused.putIfAbsent(target, "sectionName on " + kind + " target " + name + " is not supported; target the"
+            + " whole " + kind);
+      }
+      targets.add(target);
     }
-    return new Policy(object, created, List.copyOf(targets), Optional.empty());
+    return new Policy(object, created, targets, refused, Optional.empty());
   }
 
   /**
@@ -126,6 +161,11 @@ final class PolicyTargets {
         continue;
       }
       for (Target target : policy.targets()) {
+        String refusedHere = policy.refused().get(target);
+        if (refusedHere != null) {
+          mine.put(target, new Outcome(INVALID, refusedHere));
+          continue;
+        }
         if (!exists.test(target)) {
           mine.put(target, new Outcome(TARGET_NOT_FOUND, target + " does not exist"));
           continue;

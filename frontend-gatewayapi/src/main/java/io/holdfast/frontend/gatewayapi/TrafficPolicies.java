@@ -48,6 +48,11 @@ final class TrafficPolicies {
 
   static final String GATEWAY = GatewayApiKinds.GROUP + "/" + GatewayApiKinds.GATEWAY.kind();
   static final String HTTP_ROUTE = GatewayApiKinds.GROUP + "/" + GatewayApiKinds.HTTP_ROUTE.kind();
+  /** A ClientTrafficPolicy targets a Gateway or one of its listeners. */
+  static final PolicyTargets.Rules CLIENT_RULES = new PolicyTargets.Rules(Set.of(GATEWAY), Set.of(GATEWAY), true);
+  /** A TrafficPolicy targets a Gateway, one of its listeners, or a whole HTTPRoute. */
+  static final PolicyTargets.Rules TRAFFIC_RULES = new PolicyTargets.Rules(Set.of(GATEWAY, HTTP_ROUTE),
+      Set.of(GATEWAY), true);
   /** A policy that applies nowhere. */
   static final TrafficPolicies NONE = new TrafficPolicies(new PolicyTargets.Resolution(Map.of(), Map.of()),
       new PolicyTargets.Resolution(Map.of(), Map.of()), Map.of(), Map.of());
@@ -81,7 +86,7 @@ final class TrafficPolicies {
     Map<ResourceKey, String> invalid = new HashMap<>();
     List<Policy> clientPolicies = new ArrayList<>();
     for (ApiObject object : clientObjects) {
-      Policy policy = PolicyTargets.read(object, Set.of(GATEWAY));
+      Policy policy = PolicyTargets.read(object, CLIENT_RULES);
       clientPolicies.add(policy);
       List<Problem> problems = new ArrayList<>();
       Set<String> allowed = with(TrafficOptionsParser.listenerFields(), "targetRefs");
@@ -95,7 +100,7 @@ final class TrafficPolicies {
     Map<ResourceKey, RouteTraffic> routeTraffic = new HashMap<>();
     List<Policy> trafficPolicies = new ArrayList<>();
     for (ApiObject object : trafficObjects) {
-      Policy policy = PolicyTargets.read(object, Set.of(GATEWAY, HTTP_ROUTE));
+      Policy policy = PolicyTargets.read(object, TRAFFIC_RULES);
       trafficPolicies.add(policy);
       List<Problem> problems = new ArrayList<>();
       Optional<TrafficOptions.Route> options = TrafficOptionsParser.route(object.at("/spec"), "spec", problems,
@@ -113,7 +118,7 @@ final class TrafficPolicies {
         target -> exists(target, gateways, routes), target -> sharedPort(target, gateways));
     PolicyTargets.Resolution trafficResolution = PolicyTargets.resolve(
         trafficPolicies.stream().filter(p -> !invalid.containsKey(p.object().key())).toList(),
-        target -> exists(target, gateways, routes), TrafficPolicies::routeSection);
+        target -> exists(target, gateways, routes), target -> Optional.empty());
     for (Policy policy : clientPolicies) {
       builder.status(clientResolution.status(policy, Optional.ofNullable(invalid.get(policy.object().key()))),
           policy.created());
@@ -175,13 +180,6 @@ final class TrafficPolicies {
     List<String> sharing = gateway.listeners().stream().filter(l -> l.port == port).map(l -> l.name).toList();
     return sharing.size() > 1 ? Optional.of(new Outcome(PolicyTargets.CONFLICTED, "listeners "
         + String.join(", ", sharing) + " share port " + port + ", which one socket serves; target the Gateway"))
-        : Optional.empty();
-  }
-
-  private static Optional<Outcome> routeSection(Target target) {
-    return target.object().kind().equals(GatewayApiKinds.HTTP_ROUTE.kind()) && target.section().isPresent()
-        ? Optional.of(new Outcome(PolicyTargets.INVALID, "sectionName on an HTTPRoute target is not supported;"
-            + " target the whole HTTPRoute"))
         : Optional.empty();
   }
 
