@@ -4,6 +4,7 @@ import io.holdfast.api.ApiObject;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.ir.Claims.Claimant;
 import io.holdfast.ir.Condition;
+import io.holdfast.ir.Finding;
 import io.holdfast.ir.ObjectStatus;
 import io.holdfast.ir.ParentStatus;
 import java.time.Instant;
@@ -42,6 +43,8 @@ final class PolicyTargets {
   static final String CONFLICTED = "Conflicted";
   static final String TARGET_NOT_FOUND = "TargetNotFound";
   static final String INVALID = "Invalid";
+  /** A policy without targetRefs that no ExtensionRef filter names: it applies nowhere (a warning). */
+  static final String NO_TARGETS = "NoTargets";
 
   private PolicyTargets() {
   }
@@ -70,8 +73,10 @@ final class PolicyTargets {
    *                     reference is {@link #INVALID} on its own
    * @param strict       whether a reference to another kind (or with a namespace, or without a name) makes the whole
    *                     policy invalid; else that reference alone is {@link #INVALID} and the others resolve
+   * @param referable    whether a route rule may name the kind in an ExtensionRef filter: then it may have no
+   *                     targetRefs at all (it applies where rules name it)
    */
-  record Rules(Set<String> kinds, Set<String> sectionKinds, boolean strict) {
+  record Rules(Set<String> kinds, Set<String> sectionKinds, boolean strict, boolean referable) {
     Rules {
       kinds = Set.copyOf(kinds);
       sectionKinds = Set.copyOf(sectionKinds);
@@ -106,6 +111,9 @@ final class PolicyTargets {
   static Policy read(ApiObject object, Rules rules) {
     Optional<Instant> created = created(object);
     JsonNode refs = object.at("/spec/targetRefs");
+    if (rules.referable() && (refs.isMissingNode() || refs.isNull() || (refs.isArray() && refs.isEmpty()))) {
+      return new Policy(object, created, List.of(), Map.of(), Optional.empty());
+    }
     if (!refs.isArray() || refs.isEmpty()) {
       return new Policy(object, created, List.of(), Map.of(),
           Optional.of("spec.targetRefs needs at least one target"));
@@ -199,12 +207,14 @@ final class PolicyTargets {
     }
 
     /**
-     * The status of {@code policy}: one ancestor per target with its Accepted condition; overall Accepted when any
-     * target accepted it, else the first target's reason ({@code Invalid} when it could not be read).
+     * The status of {@code policy}: one ancestor per target and per route naming it in an ExtensionRef filter, each
+     * with its Accepted condition; overall Accepted when any of them accepted it, else the first target's reason
+     * ({@code Invalid} when it could not be read, {@link #NO_TARGETS} when it has neither).
      *
-     * @param invalid a problem with the policy's own spec: every target then reports {@code Invalid}
+     * @param invalid a problem with the policy's own spec: every ancestor then reports {@code Invalid}
+     * @param users   the routes whose rules name the policy through an ExtensionRef filter
      */
-    ObjectStatus status(Policy policy, Optional<String> invalid) {
+    ObjectStatus status(Policy policy, Optional<String> invalid, Set<ResourceKey> users) {
       long generation = policy.object().generation();
       Optional<String> problem = policy.invalid().or(() -> invalid);
       List<ParentStatus> ancestors = new ArrayList<>();
@@ -218,11 +228,24 @@ final class PolicyTargets {
         any |= outcome.accepted();
         ancestors.add(new ParentStatus(target.object(), target.section(), List.of(condition(outcome, generation))));
       }
+      for (ResourceKey route : users) {
+        Outcome outcome = problem.isPresent() ? new Outcome(INVALID, problem.get())
+            : new Outcome(ACCEPTED, "applies to the rules of " + route + " that name it in an ExtensionRef filter");
+        any |= outcome.accepted();
+        ancestors.add(new ParentStatus(route, Optional.empty(), List.of(condition(outcome, generation))));
+      }
+      List<Finding> findings = new ArrayList<>();
+      if (policy.targets().isEmpty() && users.isEmpty() && problem.isEmpty()) {
+        String unused = "the policy has no targetRefs and no route names it in an ExtensionRef filter: it applies"
+            + " nowhere";
+        findings.add(new Finding(Finding.Severity.WARNING, "spec.targetRefs", NO_TARGETS, unused));
+        first = new Outcome(NO_TARGETS, unused);
+      }
       Outcome overall = any ? new Outcome(ACCEPTED, "applies to at least one target")
           : problem.isPresent() ? new Outcome(INVALID, problem.get())
           : first != null ? first : new Outcome(INVALID, "no target");
       return new ObjectStatus(policy.object().key(), generation, List.of(condition(overall, generation)),
-          List.of(), ancestors);
+          findings, ancestors);
     }
   }
 

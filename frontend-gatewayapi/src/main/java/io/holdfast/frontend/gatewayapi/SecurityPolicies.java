@@ -29,6 +29,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedSet;
+import java.util.Collections;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
@@ -38,7 +40,9 @@ import java.util.stream.Collectors;
  * ({@link PolicyTargets} under {@link #RULES}), and its status written in the policy-status shape: one ancestor per target
  * with an Accepted condition (Accepted, Conflicted, TargetNotFound, Invalid). A route gets the policy of the most
  * specific target that holds it: its own, else its listener's, else its Gateway's; the policy replaces, never
- * merges with, a less specific one. Fails closed: the routes under a policy that does not pass its checks refuse
+ * merges with, a less specific one. A route rule may name a policy in an {@code ExtensionRef} filter
+ * ({@link RulePolicies}): that policy then applies to the rule before any attached one, and needs no
+ * {@code targetRefs}. Fails closed: the routes under a policy that does not pass its checks refuse
  * every request (403) rather than being served without the protection it asks for.
  */
 final class SecurityPolicies {
@@ -57,7 +61,8 @@ final class SecurityPolicies {
    * Invalid on its own and the others still resolve, so an invalid policy keeps (and fails closed on) what it can.
    */
   static final PolicyTargets.Rules RULES = new PolicyTargets.Rules(Set.of(GATEWAY,
-      GatewayApiFrontEnd.GROUP + "/HTTPRoute", GatewayApiFrontEnd.GROUP + "/GRPCRoute"), Set.of(GATEWAY), false);
+      GatewayApiFrontEnd.GROUP + "/HTTPRoute", GatewayApiFrontEnd.GROUP + "/GRPCRoute"), Set.of(GATEWAY), false,
+      true);
 
   /** No policy: routes keep the security they have. */
   static final SecurityPolicies NONE = new SecurityPolicies(new PolicyTargets.Resolution(Map.of(), Map.of()),
@@ -80,7 +85,7 @@ final class SecurityPolicies {
    * on objects bounds it.
    */
   static SecurityPolicies of(GatewayConfig input, Map<ResourceKey, OwnGateway> gateways, Set<ResourceKey> routes,
-      IrBuilder builder) {
+      Map<ResourceKey, SortedSet<ResourceKey>> ruleUsers, IrBuilder builder) {
     List<ApiObject> objects = input.apiObjectsOf(HoldfastKinds.GROUP).stream()
         .filter(o -> o.key().kind().equals(KIND)).toList();
     if (objects.isEmpty()) {
@@ -102,19 +107,23 @@ final class SecurityPolicies {
         target -> exists(target, gateways, routes), target -> Optional.empty());
     for (Policy policy : candidates) {
       builder.status(status(policy, policies.get(policy.object().key()).isPresent(),
-          findings.get(policy.object().key()), resolution), policy.created());
+          findings.get(policy.object().key()), resolution,
+          ruleUsers.getOrDefault(policy.object().key(), Collections.emptySortedSet())), policy.created());
     }
     return new SecurityPolicies(resolution, policies);
   }
 
-  /** {@code route} (on {@code listener} of {@code gateway}) with the security of the policy that applies, if any. */
-  Route apply(ResourceKey gateway, String listener, Route route) {
-    if (resolution.winners().isEmpty()) {
+  /**
+   * {@code route} (on {@code listener} of {@code gateway}) with the security of the policy that applies, if any: the
+   * one its rule names ({@code ruleChoice}, an ExtensionRef filter), else the most specific attached one.
+   */
+  Route apply(ResourceKey gateway, String listener, Route route, Optional<ResourceKey> ruleChoice) {
+    if (policies.isEmpty()) {
       return route;
     }
-    Optional<ResourceKey> policy = resolution.effective(List.of(new Target(route.origin().object(), Optional.empty()),
-        new Target(gateway, Optional.of(listener)), new Target(gateway, Optional.empty())))
-        .map(p -> p.object().key());
+    Optional<ResourceKey> policy = ruleChoice.filter(policies::containsKey).or(() -> resolution.effective(List.of(
+        new Target(route.origin().object(), Optional.empty()), new Target(gateway, Optional.of(listener)),
+        new Target(gateway, Optional.empty()))).map(p -> p.object().key()));
     if (policy.isEmpty()) {
       return route;
     }
@@ -126,14 +135,13 @@ final class SecurityPolicies {
 
   /** The providers the routes of {@code hosts} name, for their chain. */
   ListenerSecurity listenerSecurity(List<VirtualHost> hosts) {
-    if (resolution.winners().isEmpty()) {
+    if (policies.isEmpty()) {
       return ListenerSecurity.NONE;
     }
     Map<String, ListenerSecurity.JwtProvider> used = new LinkedHashMap<>();
     Map<String, ListenerSecurity.ExtAuthzService> services = new LinkedHashMap<>();
-    Set<ResourceKey> holding = new java.util.TreeSet<>();
-    resolution.winners().values().forEach(p -> holding.add(p.object().key()));
-    for (ResourceKey policy : holding) {
+    // Every policy, attached or named by a rule: only the providers some route of these hosts names are kept.
+    for (ResourceKey policy : policies.keySet()) {
       policies.get(policy).ifPresent(options -> {
         SecurityOptionsLowering.providers(policy, options).forEach(p -> used.putIfAbsent(p.name(), p));
         SecurityOptionsLowering.extAuthz(policy, options).ifPresent(a -> services.putIfAbsent(a.name(), a));
@@ -202,7 +210,7 @@ final class SecurityPolicies {
 
   /** Accepted overall unless the spec is invalid; one ancestor per target, with its own Accepted condition. */
   private static ObjectStatus status(Policy policy, boolean valid, List<Finding> findings,
-      PolicyTargets.Resolution resolution) {
+      PolicyTargets.Resolution resolution, SortedSet<ResourceKey> users) {
     ApiObject object = policy.object();
     long generation = object.generation();
     String invalid = ObjectStatus.of(object.key(), generation, findings).condition(Condition.ACCEPTED).message();
@@ -234,6 +242,17 @@ final class SecurityPolicies {
         all.add(new Finding(Finding.Severity.WARNING, "spec.targetRefs", condition.reason(), condition.message()));
       }
       ancestors.add(new ParentStatus(target.object(), target.section(), List.of(condition)));
+    }
+    for (ResourceKey route : users) {
+      ancestors.add(new ParentStatus(route, Optional.empty(), List.of(valid
+          ? new Condition(Condition.ACCEPTED, Condition.Status.TRUE, Condition.ACCEPTED, "the policy applies to the"
+              + " rules of this route that name it in an ExtensionRef filter", generation)
+          : new Condition(Condition.ACCEPTED, Condition.Status.FALSE, INVALID, "the policy is invalid, so the rules"
+              + " of this route that name it refuse every request until it is fixed: " + invalid, generation))));
+    }
+    if (policy.targets().isEmpty() && users.isEmpty() && policy.invalid().isEmpty()) {
+      all.add(new Finding(Finding.Severity.WARNING, "spec.targetRefs", PolicyTargets.NO_TARGETS, "the policy has no"
+          + " targetRefs and no route names it in an ExtensionRef filter: it applies nowhere"));
     }
     ObjectStatus status = ObjectStatus.of(object.key(), generation, all);
     for (ParentStatus ancestor : ancestors) {

@@ -39,6 +39,9 @@ import java.util.stream.Collectors;
  * the whole policy (no field merging). A policy with any problem is {@code Invalid} on every target and applies
  * nowhere.
  *
+ * <p>A TrafficPolicy may also be named by a route rule's {@code ExtensionRef} filter ({@link RulePolicies}): it
+ * then applies to that rule before any attached policy, and needs no {@code targetRefs}.
+ *
  * <p>Not here yet: access logs and rate-limit services through Upstreams (the Gateway API front end lowers Services,
  * not Holdfast Upstreams), hence no global rate-limit descriptors either; such fields make the policy Invalid with
  * a message saying so. A listener-targeted ClientTrafficPolicy on a port other listeners share is
@@ -49,10 +52,11 @@ final class TrafficPolicies {
   static final String GATEWAY = GatewayApiKinds.GROUP + "/" + GatewayApiKinds.GATEWAY.kind();
   static final String HTTP_ROUTE = GatewayApiKinds.GROUP + "/" + GatewayApiKinds.HTTP_ROUTE.kind();
   /** A ClientTrafficPolicy targets a Gateway or one of its listeners. */
-  static final PolicyTargets.Rules CLIENT_RULES = new PolicyTargets.Rules(Set.of(GATEWAY), Set.of(GATEWAY), true);
+  static final PolicyTargets.Rules CLIENT_RULES = new PolicyTargets.Rules(Set.of(GATEWAY), Set.of(GATEWAY), true,
+      false);
   /** A TrafficPolicy targets a Gateway, one of its listeners, or a whole HTTPRoute. */
   static final PolicyTargets.Rules TRAFFIC_RULES = new PolicyTargets.Rules(Set.of(GATEWAY, HTTP_ROUTE),
-      Set.of(GATEWAY), true);
+      Set.of(GATEWAY), true, true);
   /** A policy that applies nowhere. */
   static final TrafficPolicies NONE = new TrafficPolicies(new PolicyTargets.Resolution(Map.of(), Map.of()),
       new PolicyTargets.Resolution(Map.of(), Map.of()), Map.of(), Map.of());
@@ -76,7 +80,7 @@ final class TrafficPolicies {
    * @param routes the HTTPRoutes that exist (a TrafficPolicy may target them)
    */
   static TrafficPolicies of(List<ApiObject> objects, Map<ResourceKey, OwnGateway> gateways, Set<ResourceKey> routes,
-      IrBuilder builder) {
+      Map<ResourceKey, java.util.SortedSet<ResourceKey>> ruleUsers, IrBuilder builder) {
     List<ApiObject> clientObjects = ofKind(objects, PolicyKinds.CLIENT_TRAFFIC_POLICY);
     List<ApiObject> trafficObjects = ofKind(objects, PolicyKinds.TRAFFIC_POLICY);
     if (clientObjects.isEmpty() && trafficObjects.isEmpty()) {
@@ -120,12 +124,12 @@ final class TrafficPolicies {
         trafficPolicies.stream().filter(p -> !invalid.containsKey(p.object().key())).toList(),
         target -> exists(target, gateways, routes), target -> Optional.empty());
     for (Policy policy : clientPolicies) {
-      builder.status(clientResolution.status(policy, Optional.ofNullable(invalid.get(policy.object().key()))),
-          policy.created());
+      builder.status(clientResolution.status(policy, Optional.ofNullable(invalid.get(policy.object().key())),
+          Set.of()), policy.created());
     }
     for (Policy policy : trafficPolicies) {
-      builder.status(trafficResolution.status(policy, Optional.ofNullable(invalid.get(policy.object().key()))),
-          policy.created());
+      builder.status(trafficResolution.status(policy, Optional.ofNullable(invalid.get(policy.object().key())),
+          ruleUsers.getOrDefault(policy.object().key(), java.util.Collections.emptySortedSet())), policy.created());
     }
     return new TrafficPolicies(clientResolution, trafficResolution, clientOptions, routeTraffic);
   }
@@ -141,8 +145,17 @@ final class TrafficPolicies {
         o.perConnectionBufferLimitBytes().map(Long::intValue))).orElse(SocketOptions.NONE);
   }
 
-  /** {@code route} (of an HTTPRoute or GRPCRoute) with the traffic policy that applies to it on {@code listener}. */
-  Route route(Route route, ResourceKey gateway, ListenerState listener) {
+  /**
+   * {@code route} (of an HTTPRoute or GRPCRoute) with the traffic policy that applies to it on {@code listener}: the
+   * one its rule names ({@code ruleChoice}, an ExtensionRef filter), else the most specific attached one. A rule
+   * naming an invalid policy answers 500: the spec forbids skipping a filter that cannot be applied.
+   */
+  Route route(Route route, ResourceKey gateway, ListenerState listener, Optional<ResourceKey> ruleChoice) {
+    if (ruleChoice.isPresent()) {
+      RouteTraffic chosen = routeTraffic.get(ruleChoice.get());
+      return chosen != null ? route.withTraffic(chosen) : new Route(route.origin(), route.name(), route.match(),
+          RouteRules.internalError(), route.headers(), route.cors(), route.security(), route.traffic());
+    }
     if (routeTraffic.isEmpty()) {
       return route;
     }
