@@ -132,12 +132,14 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
     Map<ResourceKey, SortedSet<ResourceKey>> ruleUsers = ExtensionRefs.users(objects);
     Set<ResourceKey> rulePolicies = input.apiObjectsOf(PolicyKinds.GROUP).stream().map(ApiObject::key)
         .filter(k -> ExtensionRefs.KINDS.contains(k.kind())).collect(Collectors.toSet());
+    // The services policies send to (access logs, rate limits) resolve as route backends do, to the same clusters.
+    ServiceBackends policyBackends = new ServiceBackends(input, grants, policy);
     GatewayIr ir = new GatewayIr(gateways, builder, TrafficPolicies.of(input.apiObjectsOf(PolicyKinds.GROUP),
-        gateways, httpRoutes, ruleUsers, builder));
+        gateways, httpRoutes, ruleUsers, policyBackends, builder));
     ir.security(SecurityPolicies.of(input, gateways, objects.stream().map(ApiObject::key)
         .filter(k -> SecurityPolicies.ROUTE_KINDS.contains(k.kind())).collect(Collectors.toSet()), ruleUsers,
         builder));
-    Map<ResourceKey, Cluster> clusters = new TreeMap<>();
+    Map<ResourceKey, Cluster> clusters = new TreeMap<>(policyBackends.clusters());
     for (ApiObject object : objects) {
       String kind = object.key().kind();
       if (kind.equals(GatewayApiKinds.HTTP_ROUTE.kind()) || kind.equals(GatewayApiKinds.GRPC_ROUTE.kind())) {

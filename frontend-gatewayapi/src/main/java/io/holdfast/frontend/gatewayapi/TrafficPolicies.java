@@ -13,6 +13,7 @@ import io.holdfast.frontend.gatewayapi.PolicyTargets.Outcome;
 import io.holdfast.frontend.gatewayapi.PolicyTargets.Policy;
 import io.holdfast.frontend.gatewayapi.PolicyTargets.Target;
 import io.holdfast.frontend.gatewayapi.RouteAttachment.OwnGateway;
+import io.holdfast.frontend.options.TrafficOptionsLowering;
 import io.holdfast.ir.HttpListenerOptions;
 import io.holdfast.ir.IrBuilder;
 import io.holdfast.ir.Route;
@@ -42,9 +43,11 @@ import java.util.stream.Collectors;
  * <p>A TrafficPolicy may also be named by a route rule's {@code ExtensionRef} filter ({@link RulePolicies}): it
  * then applies to that rule before any attached policy, and needs no {@code targetRefs}.
  *
- * <p>Not here yet: access logs and rate-limit services through Upstreams (the Gateway API front end lowers Services,
- * not Holdfast Upstreams), hence no global rate-limit descriptors either; such fields make the policy Invalid with
- * a message saying so. A listener-targeted ClientTrafficPolicy on a port other listeners share is
+ * <p>Access log and rate-limit services are named by {@code backendRef} (a Service and port, as HTTPRoute backends;
+ * {@link PolicyBackendRefs}), not by Upstream: an {@code upstream} there makes the policy Invalid, as does a
+ * backendRef that does not resolve ({@code BackendNotFound}, {@code RefNotPermitted}, {@code InvalidKind}). A
+ * TrafficPolicy's global rate-limit descriptors go to the rate-limit service of the chain's ClientTrafficPolicy.
+ * A listener-targeted ClientTrafficPolicy on a port other listeners share is
  * {@code Conflicted}: one socket and connection manager serve the whole port.
  */
 final class TrafficPolicies {
@@ -63,11 +66,16 @@ final class TrafficPolicies {
 
   private final PolicyTargets.Resolution client;
   private final PolicyTargets.Resolution traffic;
-  private final Map<ResourceKey, TrafficOptions.Listener> clientOptions;
+  /** Each valid ClientTrafficPolicy's connection-manager and socket options, lowered. */
+  private final Map<ResourceKey, Lowered> clientOptions;
   private final Map<ResourceKey, RouteTraffic> routeTraffic;
 
+  /** A ClientTrafficPolicy lowered: its options and the clusters its backendRefs resolved to. */
+  private record Lowered(HttpListenerOptions http, SocketOptions socket) {
+  }
+
   private TrafficPolicies(PolicyTargets.Resolution client, PolicyTargets.Resolution traffic,
-      Map<ResourceKey, TrafficOptions.Listener> clientOptions, Map<ResourceKey, RouteTraffic> routeTraffic) {
+      Map<ResourceKey, Lowered> clientOptions, Map<ResourceKey, RouteTraffic> routeTraffic) {
     this.client = client;
     this.traffic = traffic;
     this.clientOptions = clientOptions;
@@ -77,16 +85,18 @@ final class TrafficPolicies {
   /**
    * Reads, checks and resolves every traffic policy among {@code objects}, and gives each its status.
    *
-   * @param routes the HTTPRoutes that exist (a TrafficPolicy may target them)
+   * @param routes    the HTTPRoutes that exist (a TrafficPolicy may target them)
+   * @param ruleUsers the routes naming each policy in an ExtensionRef filter
+   * @param backends  resolves the backendRefs of access log and rate-limit services to clusters
    */
   static TrafficPolicies of(List<ApiObject> objects, Map<ResourceKey, OwnGateway> gateways, Set<ResourceKey> routes,
-      Map<ResourceKey, java.util.SortedSet<ResourceKey>> ruleUsers, IrBuilder builder) {
+      Map<ResourceKey, java.util.SortedSet<ResourceKey>> ruleUsers, Backends backends, IrBuilder builder) {
     List<ApiObject> clientObjects = ofKind(objects, PolicyKinds.CLIENT_TRAFFIC_POLICY);
     List<ApiObject> trafficObjects = ofKind(objects, PolicyKinds.TRAFFIC_POLICY);
     if (clientObjects.isEmpty() && trafficObjects.isEmpty()) {
       return NONE;
     }
-    Map<ResourceKey, TrafficOptions.Listener> clientOptions = new HashMap<>();
+    Map<ResourceKey, Lowered> clientOptions = new HashMap<>();
     Map<ResourceKey, String> invalid = new HashMap<>();
     List<Policy> clientPolicies = new ArrayList<>();
     for (ApiObject object : clientObjects) {
@@ -94,11 +104,16 @@ final class TrafficPolicies {
       clientPolicies.add(policy);
       List<Problem> problems = new ArrayList<>();
       Set<String> allowed = with(TrafficOptionsParser.listenerFields(), "targetRefs");
-      Optional<TrafficOptions.Listener> options = TrafficOptionsParser.listener(object.at("/spec"), "spec", problems,
+      PolicyBackendRefs.Extracted extracted = PolicyBackendRefs.extract(object.at("/spec"));
+      extracted.both().forEach(field -> problems.add(new Problem(field, Reasons.INVALID_VALUE,
+          "give a backendRef or an upstream, not both")));
+      Optional<TrafficOptions.Listener> options = TrafficOptionsParser.listener(extracted.spec(), "spec", problems,
           allowed);
       options.ifPresent(o -> problems.addAll(errors(TrafficChecks.listener(o, "spec"))));
-      options.ifPresent(o -> problems.addAll(upstreamFields(o)));
-      options.filter(o -> problems.isEmpty()).ifPresent(o -> clientOptions.put(object.key(), o));
+      Map<String, ResourceKey> clusters = new HashMap<>();
+      options.ifPresent(o -> problems.addAll(services(object.key(), o, extracted, backends, clusters)));
+      options.filter(o -> problems.isEmpty()).ifPresent(o -> clientOptions.put(object.key(), new Lowered(
+          http(o, clusters), new SocketOptions(o.proxyProtocol(), o.perConnectionBufferLimitBytes().map(Long::intValue)))));
       describe(problems).ifPresent(message -> invalid.put(object.key(), message));
     }
     Map<ResourceKey, RouteTraffic> routeTraffic = new HashMap<>();
@@ -110,9 +125,6 @@ final class TrafficPolicies {
       Optional<TrafficOptions.Route> options = TrafficOptionsParser.route(object.at("/spec"), "spec", problems,
           with(TrafficOptionsParser.routeFields(), "targetRefs"));
       options.ifPresent(o -> problems.addAll(errors(TrafficChecks.route(o, "spec"))));
-      options.filter(o -> o.rateLimits().isPresent()).ifPresent(o -> problems.add(new Problem(
-          "spec.rateLimit.descriptors", Reasons.INVALID_VALUE, "global rate limits need a rate-limit service, which"
-          + " Gateway API policies cannot name yet; use rateLimit.local")));
       options.filter(o -> problems.isEmpty()).ifPresent(o -> routeTraffic.put(object.key(), lower(o)));
       describe(problems).ifPresent(message -> invalid.put(object.key(), message));
     }
@@ -136,13 +148,12 @@ final class TrafficPolicies {
 
   /** The connection-manager options of a chain serving {@code listeners} (all on one port) of {@code gateway}. */
   HttpListenerOptions chain(ResourceKey gateway, List<ListenerState> listeners) {
-    return clientPolicy(gateway, listeners).map(o -> http(o)).orElse(HttpListenerOptions.NONE);
+    return clientPolicy(gateway, listeners).map(Lowered::http).orElse(HttpListenerOptions.NONE);
   }
 
   /** The socket options of the port {@code listeners} share. */
   SocketOptions socket(ResourceKey gateway, List<ListenerState> listeners) {
-    return clientPolicy(gateway, listeners).map(o -> new SocketOptions(o.proxyProtocol(),
-        o.perConnectionBufferLimitBytes().map(Long::intValue))).orElse(SocketOptions.NONE);
+    return clientPolicy(gateway, listeners).map(Lowered::socket).orElse(SocketOptions.NONE);
   }
 
   /**
@@ -165,7 +176,7 @@ final class TrafficPolicies {
   }
 
   /** A listener-targeted policy only where the port has that one listener (else {@link #sharedPort} refused it). */
-  private Optional<TrafficOptions.Listener> clientPolicy(ResourceKey gateway, List<ListenerState> listeners) {
+  private Optional<Lowered> clientPolicy(ResourceKey gateway, List<ListenerState> listeners) {
     List<Target> targets = new ArrayList<>();
     if (listeners.size() == 1) {
       targets.add(new Target(gateway, Optional.of(listeners.get(0).name)));
@@ -196,23 +207,34 @@ final class TrafficPolicies {
         : Optional.empty();
   }
 
-  /** Access logs and rate-limit services through Upstreams are for Holdfast Gateways only, for now. */
-  private static List<Problem> upstreamFields(TrafficOptions.Listener options) {
+  /**
+   * The clusters of the services {@code options} sends to, by the field naming each, into {@code clusters}; the
+   * problems of those that cannot be used. On the Gateway API a service is a backendRef: an Upstream name there is
+   * refused, since Upstreams are Holdfast's kind.
+   */
+  private static List<Problem> services(ResourceKey policy, TrafficOptions.Listener options,
+      PolicyBackendRefs.Extracted extracted, Backends backends, Map<String, ResourceKey> clusters) {
     List<Problem> out = new ArrayList<>();
     for (TrafficChecks.UpstreamUse use : TrafficChecks.upstreams(options, "spec")) {
-      out.add(new Problem(use.field(), Reasons.INVALID_VALUE, "Gateway API policies cannot name Upstreams yet;"
-          + " use stdout, stderr or file access logs, or a Holdfast Gateway"));
+      BackendReference ref = extracted.refs().get(use.field());
+      if (ref == null) {
+        out.add(new Problem(use.field(), Reasons.INVALID_VALUE, "Gateway API policies name a service by backendRef"
+            + " (a Service and port), not by Upstream"));
+        continue;
+      }
+      PolicyBackendRefs.Resolved resolved = PolicyBackendRefs.resolve(policy, use.field(), ref, backends);
+      resolved.cluster().ifPresent(cluster -> clusters.put(use.field(), cluster));
+      resolved.problem().ifPresent(out::add);
     }
     return out;
   }
 
-  private static HttpListenerOptions http(TrafficOptions.Listener options) {
+  /** The connection-manager options; {@code clusters} holds the cluster of every service they name. */
+  private static HttpListenerOptions http(TrafficOptions.Listener options, Map<String, ResourceKey> clusters) {
     List<HttpListenerOptions.AccessLog> logs = new ArrayList<>();
-    for (TrafficOptions.AccessLog log : options.accessLogs()) {
-      HttpListenerOptions.Sink sink = log.sink() instanceof TrafficOptions.Sink.File file
-          ? new HttpListenerOptions.Sink.File(file.path())
-          : log.sink() instanceof TrafficOptions.Sink.Stderr ? new HttpListenerOptions.Sink.Stderr()
-          : new HttpListenerOptions.Sink.Stdout();
+    for (int i = 0; i < options.accessLogs().size(); i++) {
+      TrafficOptions.AccessLog log = options.accessLogs().get(i);
+      HttpListenerOptions.Sink sink = sink(log.sink(), "spec.accessLogs[" + i + "].", clusters);
       HttpListenerOptions.Format format = log.text().<HttpListenerOptions.Format>map(HttpListenerOptions.Format.Text::new)
           .orElse(log.json().isEmpty() ? new HttpListenerOptions.Format.Default()
               : new HttpListenerOptions.Format.Json(log.json()));
@@ -220,11 +242,30 @@ final class TrafficPolicies {
           log.filter().minStatus().map(Long::intValue), log.filter().maxStatus().map(Long::intValue),
           log.filter().minDuration())));
     }
+    Optional<HttpListenerOptions.RateLimitService> service = options.rateLimitService().map(s ->
+        new HttpListenerOptions.RateLimitService(clusters.get("spec.rateLimitService.upstream"), s.domain(),
+            s.timeout().orElse(TrafficOptions.RateLimitService.DEFAULT_TIMEOUT), s.failOpen()));
     return new HttpListenerOptions(options.xffNumTrustedHops().map(Long::intValue), options.idleTimeout(),
         options.requestHeadersTimeout(), options.maxRequestHeadersKb().map(Long::intValue),
         options.http2().map(h -> new HttpListenerOptions.Http2(h.maxConcurrentStreams().map(Long::intValue),
             h.initialStreamWindowSize().map(Long::intValue), h.initialConnectionWindowSize().map(Long::intValue))),
-        options.serverHeader().map(TrafficPolicies::serverHeader), logs, Optional.empty());
+        options.serverHeader().map(TrafficPolicies::serverHeader), logs, service);
+  }
+
+  private static HttpListenerOptions.Sink sink(TrafficOptions.Sink sink, String at, Map<String, ResourceKey> clusters) {
+    if (sink instanceof TrafficOptions.Sink.File file) {
+      return new HttpListenerOptions.Sink.File(file.path());
+    }
+    if (sink instanceof TrafficOptions.Sink.Stderr) {
+      return new HttpListenerOptions.Sink.Stderr();
+    }
+    if (sink instanceof TrafficOptions.Sink.Grpc grpc) {
+      return new HttpListenerOptions.Sink.Grpc(clusters.get(at + "grpc.upstream"), grpc.logName());
+    }
+    if (sink instanceof TrafficOptions.Sink.OpenTelemetry otel) {
+      return new HttpListenerOptions.Sink.OpenTelemetry(clusters.get(at + "openTelemetry.upstream"), otel.logName());
+    }
+    return new HttpListenerOptions.Sink.Stdout();
   }
 
   private static HttpListenerOptions.ServerHeader serverHeader(TrafficOptions.ServerHeader server) {
@@ -241,7 +282,7 @@ final class TrafficPolicies {
         compression.add(RouteTraffic.Compression.valueOf(name.toUpperCase(Locale.ROOT))));
     return new RouteTraffic(options.localRateLimit().map(l -> new RouteTraffic.LocalRateLimit((int) l.maxTokens(),
             (int) (long) l.tokensPerFill().orElse(l.maxTokens()), l.fillInterval(), l.responseHeaders())),
-        List.of(), compression, options.csrf().map(c -> new RouteTraffic.Csrf(c.additionalOrigins(), c.shadow())),
+        TrafficOptionsLowering.descriptors(options.rateLimits().orElse(List.of())), compression, options.csrf().map(c -> new RouteTraffic.Csrf(c.additionalOrigins(), c.shadow())),
         options.maxRequestBodyBytes().map(Long::intValue));
   }
 
