@@ -1,6 +1,7 @@
 package io.holdfast.frontend.gatewayapi;
 
 import io.holdfast.api.ApiObject;
+import io.holdfast.api.Problem;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.ir.Claims.Claimant;
 import io.holdfast.ir.Condition;
@@ -19,6 +20,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -209,14 +211,21 @@ final class PolicyTargets {
     /**
      * The status of {@code policy}: one ancestor per target and per route naming it in an ExtensionRef filter, each
      * with its Accepted condition; overall Accepted when any of them accepted it, else the first target's reason
-     * ({@code Invalid} when it could not be read, {@link #NO_TARGETS} when it has neither).
+     * ({@code Invalid} when it could not be read, {@link #NO_TARGETS} when it has neither). Findings: an error per
+     * problem of the spec (with its own named reason), a warning per target that did not take the policy, so the
+     * one-line views ({@code holdfast validate}, the admission webhook) tell a bad policy from one waiting for its
+     * target.
      *
-     * @param invalid a problem with the policy's own spec: every ancestor then reports {@code Invalid}
-     * @param users   the routes whose rules name the policy through an ExtensionRef filter
+     * @param problems the problems of the policy's own spec: every ancestor then reports {@code Invalid}
+     * @param users    the routes whose rules name the policy through an ExtensionRef filter
      */
-    ObjectStatus status(Policy policy, Optional<String> invalid, Set<ResourceKey> users) {
+    ObjectStatus status(Policy policy, List<Problem> problems, Set<ResourceKey> users) {
       long generation = policy.object().generation();
-      Optional<String> problem = policy.invalid().or(() -> invalid);
+      Optional<String> problem = policy.invalid().or(() -> problems.isEmpty() ? Optional.empty()
+          : Optional.of(problems.stream().map(Problem::toString).collect(Collectors.joining("; "))));
+      List<Finding> findings = new ArrayList<>();
+      policy.invalid().ifPresent(m -> findings.add(new Finding(Finding.Severity.ERROR, "spec.targetRefs", INVALID, m)));
+      problems.forEach(p -> findings.add(new Finding(Finding.Severity.ERROR, p.field(), p.reason(), p.message())));
       List<ParentStatus> ancestors = new ArrayList<>();
       Map<Target, Outcome> mine = outcomes.getOrDefault(policy.object().key(), Map.of());
       boolean any = false;
@@ -226,6 +235,9 @@ final class PolicyTargets {
             : mine.getOrDefault(target, new Outcome(TARGET_NOT_FOUND, target + " does not exist"));
         first = first == null ? outcome : first;
         any |= outcome.accepted();
+        if (problem.isEmpty() && !outcome.accepted()) {
+          findings.add(new Finding(Finding.Severity.WARNING, "spec.targetRefs", outcome.reason(), outcome.message()));
+        }
         ancestors.add(new ParentStatus(target.object(), target.section(), List.of(condition(outcome, generation))));
       }
       for (ResourceKey route : users) {
@@ -234,7 +246,6 @@ final class PolicyTargets {
         any |= outcome.accepted();
         ancestors.add(new ParentStatus(route, Optional.empty(), List.of(condition(outcome, generation))));
       }
-      List<Finding> findings = new ArrayList<>();
       if (policy.targets().isEmpty() && users.isEmpty() && problem.isEmpty()) {
         String unused = "the policy has no targetRefs and no route names it in an ExtensionRef filter: it applies"
             + " nowhere";

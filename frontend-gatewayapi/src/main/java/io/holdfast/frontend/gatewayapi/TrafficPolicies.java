@@ -28,7 +28,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * Holdfast's traffic policies on the Gateway API ({@link PolicyKinds}): a {@code ClientTrafficPolicy} (listener and
@@ -97,7 +96,7 @@ final class TrafficPolicies {
       return NONE;
     }
     Map<ResourceKey, Lowered> clientOptions = new HashMap<>();
-    Map<ResourceKey, String> invalid = new HashMap<>();
+    Map<ResourceKey, List<Problem>> invalid = new HashMap<>();
     List<Policy> clientPolicies = new ArrayList<>();
     for (ApiObject object : clientObjects) {
       Policy policy = PolicyTargets.read(object, CLIENT_RULES);
@@ -114,7 +113,9 @@ final class TrafficPolicies {
       options.ifPresent(o -> problems.addAll(services(object.key(), o, extracted, backends, clusters)));
       options.filter(o -> problems.isEmpty()).ifPresent(o -> clientOptions.put(object.key(), new Lowered(
           http(o, clusters), new SocketOptions(o.proxyProtocol(), o.perConnectionBufferLimitBytes().map(Long::intValue)))));
-      describe(problems).ifPresent(message -> invalid.put(object.key(), message));
+      if (!problems.isEmpty()) {
+        invalid.put(object.key(), List.copyOf(problems));
+      }
     }
     Map<ResourceKey, RouteTraffic> routeTraffic = new HashMap<>();
     List<Policy> trafficPolicies = new ArrayList<>();
@@ -126,7 +127,9 @@ final class TrafficPolicies {
           with(TrafficOptionsParser.routeFields(), "targetRefs"));
       options.ifPresent(o -> problems.addAll(errors(TrafficChecks.route(o, "spec"))));
       options.filter(o -> problems.isEmpty()).ifPresent(o -> routeTraffic.put(object.key(), lower(o)));
-      describe(problems).ifPresent(message -> invalid.put(object.key(), message));
+      if (!problems.isEmpty()) {
+        invalid.put(object.key(), List.copyOf(problems));
+      }
     }
     // Invalid policies win nothing: resolve only the valid ones, then give every policy its status.
     PolicyTargets.Resolution clientResolution = PolicyTargets.resolve(
@@ -136,11 +139,11 @@ final class TrafficPolicies {
         trafficPolicies.stream().filter(p -> !invalid.containsKey(p.object().key())).toList(),
         target -> exists(target, gateways, routes), target -> Optional.empty());
     for (Policy policy : clientPolicies) {
-      builder.status(clientResolution.status(policy, Optional.ofNullable(invalid.get(policy.object().key())),
+      builder.status(clientResolution.status(policy, invalid.getOrDefault(policy.object().key(), List.of()),
           Set.of()), policy.created());
     }
     for (Policy policy : trafficPolicies) {
-      builder.status(trafficResolution.status(policy, Optional.ofNullable(invalid.get(policy.object().key())),
+      builder.status(trafficResolution.status(policy, invalid.getOrDefault(policy.object().key(), List.of()),
           ruleUsers.getOrDefault(policy.object().key(), java.util.Collections.emptySortedSet())), policy.created());
     }
     return new TrafficPolicies(clientResolution, trafficResolution, clientOptions, routeTraffic);
@@ -288,11 +291,6 @@ final class TrafficPolicies {
 
   private static List<Problem> errors(List<Problem> problems) {
     return problems.stream().filter(p -> !p.reason().equals(Reasons.FIELD_IGNORED)).toList();
-  }
-
-  private static Optional<String> describe(List<Problem> problems) {
-    return problems.isEmpty() ? Optional.empty()
-        : Optional.of(problems.stream().map(Problem::toString).collect(Collectors.joining("; ")));
   }
 
   private static Set<String> with(Set<String> fields, String extra) {
