@@ -140,13 +140,14 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
         .filter(k -> SecurityPolicies.ROUTE_KINDS.contains(k.kind())).collect(Collectors.toSet()), ruleUsers,
         builder));
     Map<ResourceKey, Cluster> clusters = new TreeMap<>(policyBackends.clusters());
+    World world = new World(input, grants, namespaces, gateways, existing, policy, rulePolicies);
     for (ApiObject object : objects) {
       String kind = object.key().kind();
       if (kind.equals(GatewayApiKinds.HTTP_ROUTE.kind()) || kind.equals(GatewayApiKinds.GRPC_ROUTE.kind())) {
-        route(object, new World(input, grants, namespaces, gateways, existing, policy, rulePolicies), ir, clusters, builder);
+        route(object, world, ir, clusters, builder);
       }
     }
-    streamRoutes(objects, new World(input, grants, namespaces, gateways, existing, policy, rulePolicies), ir, clusters, builder);
+    streamRoutes(objects, world, ir, clusters, builder);
 
     clusters.values().forEach(builder::add);
     secrets.values().stream().filter(s -> ir.servesSecret(s.name())).forEach(builder::add);

@@ -24,20 +24,20 @@ import io.holdfast.ir.Route;
 import io.holdfast.ir.RouteSecurity;
 import io.holdfast.ir.VirtualHost;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedSet;
-import java.util.Collections;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
  * Holdfast's {@code SecurityPolicy} kind on the Gateway API: each policy is read and checked
- * ({@link SecurityChecks}, as a VirtualService's security options), its targets resolved
- * ({@link PolicyTargets} under {@link #RULES}), and its status written in the policy-status shape: one ancestor per target
+ * ({@link SecurityChecks}, as a VirtualService's security options), its targets resolved ({@link PolicyTargets}
+ * under {@link #RULES}), and its status written in the policy-status shape: one ancestor per target
  * with an Accepted condition (Accepted, Conflicted, TargetNotFound, Invalid). A route gets the policy of the most
  * specific target that holds it: its own, else its listener's, else its Gateway's; the policy replaces, never
  * merges with, a less specific one. A route rule may name a policy in an {@code ExtensionRef} filter

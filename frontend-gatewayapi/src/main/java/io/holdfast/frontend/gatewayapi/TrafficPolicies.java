@@ -69,7 +69,7 @@ final class TrafficPolicies {
   private final Map<ResourceKey, Lowered> clientOptions;
   private final Map<ResourceKey, RouteTraffic> routeTraffic;
 
-  /** A ClientTrafficPolicy lowered: its options and the clusters its backendRefs resolved to. */
+  /** A ClientTrafficPolicy lowered: its connection-manager options (naming its services' clusters) and socket's. */
   private record Lowered(HttpListenerOptions http, SocketOptions socket) {
   }
 
@@ -112,7 +112,8 @@ final class TrafficPolicies {
       Map<String, ResourceKey> clusters = new HashMap<>();
       options.ifPresent(o -> problems.addAll(services(object.key(), o, extracted, backends, clusters)));
       options.filter(o -> problems.isEmpty()).ifPresent(o -> clientOptions.put(object.key(), new Lowered(
-          http(o, clusters), new SocketOptions(o.proxyProtocol(), o.perConnectionBufferLimitBytes().map(Long::intValue)))));
+          http(o, clusters), new SocketOptions(o.proxyProtocol(),
+              o.perConnectionBufferLimitBytes().map(Long::intValue)))));
       if (!problems.isEmpty()) {
         invalid.put(object.key(), List.copyOf(problems));
       }
@@ -285,7 +286,8 @@ final class TrafficPolicies {
         compression.add(RouteTraffic.Compression.valueOf(name.toUpperCase(Locale.ROOT))));
     return new RouteTraffic(options.localRateLimit().map(l -> new RouteTraffic.LocalRateLimit((int) l.maxTokens(),
             (int) (long) l.tokensPerFill().orElse(l.maxTokens()), l.fillInterval(), l.responseHeaders())),
-        TrafficOptionsLowering.descriptors(options.rateLimits().orElse(List.of())), compression, options.csrf().map(c -> new RouteTraffic.Csrf(c.additionalOrigins(), c.shadow())),
+        TrafficOptionsLowering.descriptors(options.rateLimits().orElse(List.of())), compression,
+        options.csrf().map(c -> new RouteTraffic.Csrf(c.additionalOrigins(), c.shadow())),
         options.maxRequestBodyBytes().map(Long::intValue));
   }
 

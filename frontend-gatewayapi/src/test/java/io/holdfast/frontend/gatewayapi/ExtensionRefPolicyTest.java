@@ -23,14 +23,7 @@ import org.junit.jupiter.api.Test;
  */
 class ExtensionRefPolicyTest {
 
-  private static final String GATEWAY = """
-      apiVersion: gateway.networking.k8s.io/v1
-      kind: Gateway
-      metadata: {name: edge, namespace: web}
-      spec:
-        gatewayClassName: holdfast
-        listeners: [{name: http, port: 8080, protocol: HTTP}]
-      """;
+  private static final String GATEWAY = Fixtures.gateway("web", "edge", "- {name: http, port: 8080, protocol: HTTP}");
   private static final String GATEWAY_POLICY = """
       apiVersion: gateway.holdfast.io/v1
       kind: SecurityPolicy

@@ -21,23 +21,9 @@ import org.junit.jupiter.api.Test;
  */
 class PolicyBackendRefsTest {
 
-  private static final String GATEWAY = """
-      apiVersion: gateway.networking.k8s.io/v1
-      kind: Gateway
-      metadata: {name: edge, namespace: web}
-      spec:
-        gatewayClassName: holdfast
-        listeners: [{name: http, port: 8080, protocol: HTTP}]
-      """;
-  private static final String ROUTE = """
-      apiVersion: gateway.networking.k8s.io/v1
-      kind: HTTPRoute
-      metadata: {name: store, namespace: web}
-      spec:
-        parentRefs: [{name: edge}]
-        hostnames: [store.test]
-        rules: [{backendRefs: [{name: store, port: 8080}]}]
-      """;
+  private static final String GATEWAY = Fixtures.gateway("web", "edge", "- {name: http, port: 8080, protocol: HTTP}");
+  private static final String ROUTE = Fixtures.httpRoute("web", "store", "[{name: edge}]", "[store.test]",
+      "[{name: store, port: 8080}]");
   private static final ResourceKey ALS = ResourceKey.core("Service", "web", "als:9000:grpc");
   private static final ResourceKey RLS = ResourceKey.core("Service", "ops", "rls:8081:grpc");
 
