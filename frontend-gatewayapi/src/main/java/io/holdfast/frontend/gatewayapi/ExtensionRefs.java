@@ -18,9 +18,10 @@ import tools.jackson.databind.JsonNode;
  * ancestors, and a policy without {@code targetRefs} is in use only through them. Whether the reference is honoured
  * (the route attaches, the filter is valid) is the route's status.
  *
- * <p>Bounded by the Gateway API schema's own limits, applied here as hard bounds with a named reason: at most
- * {@link #MAX_RULES} rules, {@link #MAX_FILTERS} filters per list and {@link #MAX_BACKEND_REFS} backendRefs per rule
- * are scanned (the CRDs refuse more; a file source may hold more, and its lowering reports them).
+ * <p>Bounded by the Gateway API schema's own limits: at most {@link #MAX_RULES} rules, {@link #MAX_FILTERS} filters
+ * per list and {@link #MAX_BACKEND_REFS} backendRefs per rule are scanned. The API server refuses more; a file
+ * source may hold more, whose references beyond the bounds still apply to their rules but do not list the route
+ * among the policy's ancestors.
  */
 final class ExtensionRefs {
 

@@ -106,6 +106,30 @@ class ExtensionRefPolicyTest {
   }
 
   @Test
+  void aGrpcRouteRuleNamesAPolicyToo() {
+    IrBuilder.Result result = lower(RULE_POLICY, """
+        apiVersion: gateway.networking.k8s.io/v1
+        kind: GRPCRoute
+        metadata: {name: rpc, namespace: web}
+        spec:
+          parentRefs: [{name: edge}]
+          hostnames: [rpc.test]
+          rules:
+            - filters:
+                - type: ExtensionRef
+                  extensionRef: {group: gateway.holdfast.io, kind: SecurityPolicy, name: admins}
+              backendRefs: [{name: store, port: 8080}]
+        """);
+
+    Route rpc = result.ir().listeners().stream().filter(l -> l instanceof Listener.Socket)
+        .flatMap(l -> l.virtualHosts().stream()).filter(h -> h.domains().get(0).equals("rpc.test"))
+        .flatMap(h -> h.routes().stream()).findFirst().orElseThrow();
+    assertThat(rpc.security().rbac()).hasValueSatisfying(r -> assertThat(r.toString()).contains("198.51.100.0"));
+    assertThat(Fixtures.status(result, policy(PolicyKinds.SECURITY_POLICY, "admins")).parents())
+        .extracting(ParentStatus::parent).containsExactly(Fixtures.grpcRouteKey("web", "rpc"));
+  }
+
+  @Test
   void aTrafficPolicyNamedOnEveryBackendRefAppliesToTheRule() {
     IrBuilder.Result result = lower(LIMIT, route("""
         - matches: [{path: {type: Exact, value: /slow}}]
