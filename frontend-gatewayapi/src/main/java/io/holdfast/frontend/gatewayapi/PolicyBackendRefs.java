@@ -82,19 +82,22 @@ final class PolicyBackendRefs {
   }
 
   /**
-   * The cluster {@code ref} resolves to for {@code policy}, or the problem at {@code field}.
+   * The cluster {@code ref} resolves to for {@code policy}, or the problem at its backendRef.
+   *
+   * @param field where the parser reads the upstream the backendRef stands for ({@code ....upstream})
    *
    * @param backends resolves and creates the clusters (with the ReferenceGrant check against the policy's kind)
    */
   static Resolved resolve(ResourceKey policy, String field, BackendReference ref, Backends backends) {
+    String written = field.substring(0, field.length() - ".upstream".length()) + "." + BACKEND_REF;
     BackendResolution resolution = backends.resolve(policy.namespace(), ref, BackendProtocol.GRPC,
-        Origin.of(policy).at(field));
+        Origin.of(policy).at(written));
     if (resolution instanceof BackendResolution.Resolved resolved) {
       return new Resolved(Optional.of(resolved.cluster()), Optional.empty());
     }
     BackendResolution.Unresolved unresolved = (BackendResolution.Unresolved) resolution;
-    return new Resolved(Optional.empty(), Optional.of(new Problem(field.replace(".upstream", "." + BACKEND_REF),
-        unresolved.reason().reason(), unresolved.message())));
+    return new Resolved(Optional.empty(), Optional.of(new Problem(written, unresolved.reason().reason(),
+        unresolved.message())));
   }
 
   /** A cluster, or why there is none. */

@@ -218,14 +218,16 @@ final class PolicyTargets {
      *
      * @param problems the problems of the policy's own spec: every ancestor then reports {@code Invalid}
      * @param users    the routes whose rules name the policy through an ExtensionRef filter
+     * @param warnings more warnings about the policy (e.g. endpoints of its services left out)
      */
-    ObjectStatus status(Policy policy, List<Problem> problems, Set<ResourceKey> users) {
+    ObjectStatus status(Policy policy, List<Problem> problems, Set<ResourceKey> users, List<Finding> warnings) {
       long generation = policy.object().generation();
       Optional<String> problem = policy.invalid().or(() -> problems.isEmpty() ? Optional.empty()
           : Optional.of(problems.stream().map(Problem::toString).collect(Collectors.joining("; "))));
       List<Finding> findings = new ArrayList<>();
       policy.invalid().ifPresent(m -> findings.add(new Finding(Finding.Severity.ERROR, "spec.targetRefs", INVALID, m)));
       problems.forEach(p -> findings.add(new Finding(Finding.Severity.ERROR, p.field(), p.reason(), p.message())));
+      findings.addAll(warnings);
       List<ParentStatus> ancestors = new ArrayList<>();
       Map<Target, Outcome> mine = outcomes.getOrDefault(policy.object().key(), Map.of());
       boolean any = false;

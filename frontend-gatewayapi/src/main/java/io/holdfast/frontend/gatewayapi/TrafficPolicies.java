@@ -14,6 +14,7 @@ import io.holdfast.frontend.gatewayapi.PolicyTargets.Policy;
 import io.holdfast.frontend.gatewayapi.PolicyTargets.Target;
 import io.holdfast.frontend.gatewayapi.RouteAttachment.OwnGateway;
 import io.holdfast.frontend.options.TrafficOptionsLowering;
+import io.holdfast.ir.Finding;
 import io.holdfast.ir.HttpListenerOptions;
 import io.holdfast.ir.IrBuilder;
 import io.holdfast.ir.Route;
@@ -86,10 +87,11 @@ final class TrafficPolicies {
    *
    * @param routes    the HTTPRoutes that exist (a TrafficPolicy may target them)
    * @param ruleUsers the routes naming each policy in an ExtensionRef filter
-   * @param backends  resolves the backendRefs of access log and rate-limit services to clusters
+   * @param backends  resolves the backendRefs of access log and rate-limit services to clusters; the endpoints it
+   *                  leaves out for the access policy are warnings on the policy naming the Service
    */
   static TrafficPolicies of(List<ApiObject> objects, Map<ResourceKey, OwnGateway> gateways, Set<ResourceKey> routes,
-      Map<ResourceKey, java.util.SortedSet<ResourceKey>> ruleUsers, Backends backends, IrBuilder builder) {
+      Map<ResourceKey, java.util.SortedSet<ResourceKey>> ruleUsers, ServiceBackends backends, IrBuilder builder) {
     List<ApiObject> clientObjects = ofKind(objects, PolicyKinds.CLIENT_TRAFFIC_POLICY);
     List<ApiObject> trafficObjects = ofKind(objects, PolicyKinds.TRAFFIC_POLICY);
     if (clientObjects.isEmpty() && trafficObjects.isEmpty()) {
@@ -97,6 +99,7 @@ final class TrafficPolicies {
     }
     Map<ResourceKey, Lowered> clientOptions = new HashMap<>();
     Map<ResourceKey, List<Problem>> invalid = new HashMap<>();
+    Map<ResourceKey, List<Finding>> warnings = new HashMap<>();
     List<Policy> clientPolicies = new ArrayList<>();
     for (ApiObject object : clientObjects) {
       Policy policy = PolicyTargets.read(object, CLIENT_RULES);
@@ -110,7 +113,9 @@ final class TrafficPolicies {
           allowed);
       options.ifPresent(o -> problems.addAll(errors(TrafficChecks.listener(o, "spec"))));
       Map<String, ResourceKey> clusters = new HashMap<>();
+      int warned = backends.warnings().size();
       options.ifPresent(o -> problems.addAll(services(object.key(), o, extracted, backends, clusters)));
+      warnings.put(object.key(), List.copyOf(backends.warnings().subList(warned, backends.warnings().size())));
       options.filter(o -> problems.isEmpty()).ifPresent(o -> clientOptions.put(object.key(), new Lowered(
           http(o, clusters), new SocketOptions(o.proxyProtocol(),
               o.perConnectionBufferLimitBytes().map(Long::intValue)))));
@@ -141,11 +146,12 @@ final class TrafficPolicies {
         target -> exists(target, gateways, routes), target -> Optional.empty());
     for (Policy policy : clientPolicies) {
       builder.status(clientResolution.status(policy, invalid.getOrDefault(policy.object().key(), List.of()),
-          Set.of()), policy.created());
+          Set.of(), warnings.getOrDefault(policy.object().key(), List.of())), policy.created());
     }
     for (Policy policy : trafficPolicies) {
       builder.status(trafficResolution.status(policy, invalid.getOrDefault(policy.object().key(), List.of()),
-          ruleUsers.getOrDefault(policy.object().key(), java.util.Collections.emptySortedSet())), policy.created());
+          ruleUsers.getOrDefault(policy.object().key(), java.util.Collections.emptySortedSet()), List.of()),
+          policy.created());
     }
     return new TrafficPolicies(clientResolution, trafficResolution, clientOptions, routeTraffic);
   }

@@ -2,15 +2,22 @@ package io.holdfast.frontend.gatewayapi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.holdfast.api.AccessPolicy;
+import io.holdfast.api.Endpoint;
+import io.holdfast.api.InputLimits;
 import io.holdfast.api.PolicyKinds;
+import io.holdfast.api.Reasons;
+import io.holdfast.api.ServiceRef;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.ir.Cluster;
 import io.holdfast.ir.Condition;
+import io.holdfast.ir.Finding;
 import io.holdfast.ir.HttpListenerOptions;
 import io.holdfast.ir.IrBuilder;
 import io.holdfast.ir.Listener;
 import io.holdfast.ir.RouteTraffic;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -117,5 +124,29 @@ class PolicyBackendRefsTest {
       assertThat(accepted(result, PolicyKinds.CLIENT_TRAFFIC_POLICY, name).reason()).isEqualTo(PolicyTargets.INVALID);
     }
     assertThat(chain(result)).isEqualTo(HttpListenerOptions.NONE);
+  }
+
+  @Test
+  void endpointsOfAServiceInDeniedNetworksAreLeftOutWithAWarningOnThePolicy() {
+    Map<ServiceRef, List<Endpoint>> endpoints = Map.of(new ServiceRef("web", "store", 8080),
+        List.of(new Endpoint("192.0.2.8", 8080)), new ServiceRef("web", "als", 9000),
+        List.of(new Endpoint("169.254.169.254", 9000), new Endpoint("192.0.2.9", 9000)));
+    IrBuilder builder = new IrBuilder();
+    new GatewayApiFrontEnd(GatewayApiFrontEnd.DEFAULT_CONTROLLER_NAME, InputLimits.DEFAULTS,
+        AccessPolicy.KUBERNETES_DEFAULTS).lower(Fixtures.config(endpoints, Fixtures.CLASS, GATEWAY, ROUTE,
+        client("edge", "accessLogs: [{grpc: {backendRef: {name: als, port: 9000}, logName: edge}}]")), builder);
+    IrBuilder.Result result = builder.build();
+
+    var status = Fixtures.status(result, new ResourceKey(PolicyKinds.GROUP, PolicyKinds.CLIENT_TRAFFIC_POLICY, "web",
+        "edge"));
+    assertThat(status.condition(Condition.ACCEPTED).status()).isEqualTo(Condition.Status.TRUE);
+    assertThat(status.findings()).singleElement().satisfies(f -> {
+      assertThat(f.severity()).isEqualTo(Finding.Severity.WARNING);
+      assertThat(f.reason()).isEqualTo(Reasons.ADDRESS_NOT_PERMITTED);
+      assertThat(f.field()).isEqualTo("spec.accessLogs[0].grpc.backendRef");
+    });
+    assertThat(result.ir().clusters()).filteredOn(c -> c.origin().object().equals(ALS)).singleElement()
+        .satisfies(c -> assertThat(c.endpoints()).extracting(Cluster.WeightedEndpoint::address)
+            .containsExactly("192.0.2.9"));
   }
 }
