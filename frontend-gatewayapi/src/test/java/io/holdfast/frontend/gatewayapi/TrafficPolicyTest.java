@@ -156,7 +156,7 @@ class TrafficPolicyTest {
     assertThat(accepted(Fixtures.status(result, key(PolicyKinds.TRAFFIC_POLICY, "deflate"))).message())
         .contains("UnsupportedCompression");
     assertThat(accepted(Fixtures.status(result, key(PolicyKinds.CLIENT_TRAFFIC_POLICY, "als"))).message())
-        .contains("cannot name Upstreams");
+        .contains("by backendRef");
     assertThat(accepted(Fixtures.status(result, key(PolicyKinds.CLIENT_TRAFFIC_POLICY, "elsewhere"))).reason())
         .isEqualTo(PolicyTargets.INVALID);
     // The invalid "zero" policy is older than nothing else on the Gateway, yet wins nothing.

@@ -3,6 +3,7 @@ package io.holdfast.frontend.holdfast;
 import io.holdfast.api.Gateway;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.TrafficOptions;
+import io.holdfast.frontend.options.TrafficOptionsLowering;
 import io.holdfast.ir.HttpListenerOptions;
 import io.holdfast.ir.Listener;
 import io.holdfast.ir.RouteTraffic;
@@ -19,12 +20,6 @@ import java.util.Set;
  * a route's effective traffic options (its own over its VirtualService's) on the route.
  */
 final class TrafficLowering {
-
-  /**
-   * Where Holdfast expects the JWT filter to leave a provider's verified payload: the dynamic metadata namespace of
-   * {@code envoy.filters.http.jwt_authn}, under the provider's name ({@code payload_in_metadata}).
-   */
-  static final String JWT_METADATA = "envoy.filters.http.jwt_authn";
 
   private TrafficLowering() {
   }
@@ -77,30 +72,14 @@ final class TrafficLowering {
     Optional<RouteTraffic.LocalRateLimit> local = effective.localRateLimit().map(l -> new RouteTraffic.LocalRateLimit(
         (int) l.maxTokens(), (int) (long) l.tokensPerFill().orElse(l.maxTokens()), l.fillInterval(),
         l.responseHeaders()));
-    List<RouteTraffic.Descriptor> descriptors = effective.rateLimits().orElse(List.of()).stream()
-        .map(d -> new RouteTraffic.Descriptor(d.entries().stream().map(TrafficLowering::entry).toList())).toList();
+    List<RouteTraffic.Descriptor> descriptors = TrafficOptionsLowering.descriptors(
+        effective.rateLimits().orElse(List.of()));
     Set<RouteTraffic.Compression> compression = EnumSet.noneOf(RouteTraffic.Compression.class);
     effective.compression().orElse(List.of()).forEach(name ->
         compression.add(RouteTraffic.Compression.valueOf(name.toUpperCase(Locale.ROOT))));
     return new RouteTraffic(local, descriptors, compression,
         effective.csrf().map(c -> new RouteTraffic.Csrf(c.additionalOrigins(), c.shadow())),
         effective.maxRequestBodyBytes().map(Long::intValue));
-  }
-
-  static RouteTraffic.Entry entry(TrafficOptions.Entry entry) {
-    if (entry instanceof TrafficOptions.Entry.RequestHeader header) {
-      return new RouteTraffic.Entry.RequestHeader(header.header(), header.key());
-    }
-    if (entry instanceof TrafficOptions.Entry.GenericKey generic) {
-      return new RouteTraffic.Entry.GenericKey(generic.key(), generic.value());
-    }
-    if (entry instanceof TrafficOptions.Entry.JwtClaim claim) {
-      List<String> path = new ArrayList<>();
-      path.add(claim.provider());
-      path.addAll(List.of(claim.claim().split("\\.")));
-      return new RouteTraffic.Entry.Metadata(claim.key(), JWT_METADATA, path);
-    }
-    return new RouteTraffic.Entry.RemoteAddress();
   }
 
   private static Optional<HttpListenerOptions.Sink> sink(TrafficOptions.Sink sink, String namespace,
