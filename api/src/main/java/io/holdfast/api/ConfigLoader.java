@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
  * {@link ModelParser} parses each document. A document that fails to parse but names its resource becomes an
  * {@link UnparsedResource} (validation reports it per resource); problems without any resource to attach to
  * (YAML syntax, non-mapping documents, no kind or name) are returned as {@link ManifestError}s. Kubernetes
- * Services, EndpointSlices and TLS Secrets among the documents become endpoints and secrets
+ * Services, EndpointSlices and TLS and Opaque Secrets among the documents become endpoints and secrets
  * ({@link ClusterDocuments}), so Gateway API objects resolve their backends and certificates. Nothing is
  * all-or-nothing: every readable resource is in the config. Thread-safe.
  */
@@ -132,7 +132,7 @@ public final class ConfigLoader {
       for (ManifestDocument document : read.documents()) {
         Location location = new Location(source.name(), document.line(), document.positions());
         if (cluster.offer(document.tree())) {
-          continue; // a Service, EndpointSlice or TLS Secret: resolved below, as a cluster would
+          continue; // a Service, EndpointSlice or TLS/Opaque Secret: resolved below, as a cluster would
         }
         Optional<ApiObject> foreign = foreignObject(document.tree());
         if (foreign.isPresent()) {

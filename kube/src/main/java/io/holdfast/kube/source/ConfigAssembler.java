@@ -35,8 +35,8 @@ import tools.jackson.databind.node.ObjectNode;
  * {@link ModelParser} (the same parser as files), resources that fail to parse are kept as unparsed so
  * validation reports them, the Gateway API's objects and the Namespaces are carried as {@link ApiObject}s for their
  * front end, every Service port a kube Upstream or a Gateway API route's backendRef names gets its ready endpoints,
- * and every Secret an {@code sslConfig}, an Upstream's {@code spec.tls} or a Gateway listener's
- * {@code tls.certificateRefs} names gets its data. Stateless.
+ * and every Secret an {@code sslConfig}, an Upstream's {@code spec.tls}, a Gateway listener's
+ * {@code tls.certificateRefs} or security options ({@link SecurityRefs}) name gets its data. Stateless.
  */
 final class ConfigAssembler {
 
@@ -90,6 +90,7 @@ final class ConfigAssembler {
               secrets.addAll(ssl.certificateKeys(vs.metadata().namespace()));
               secrets.addAll(ssl.clientCaKeys(vs.metadata().namespace()));
             });
+            secrets.addAll(SecurityRefs.secrets(vs));
           }
         } else if (result instanceof ParseResult.Invalid invalid) {
           invalid.toUnparsed().ifPresentOrElse(config::addUnparsed, () -> log.warn(
@@ -113,6 +114,7 @@ final class ConfigAssembler {
         config.add(object);
         GatewayApiRefs.services(object).forEach(services::add);
         secrets.addAll(GatewayApiRefs.secrets(object));
+        secrets.addAll(SecurityRefs.secrets(object));
       }
     }
     for (ResourceDefinitionContext kind : GatewayCrds.GLOO) {
