@@ -60,10 +60,11 @@ public record SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt,
     for (int i = 0; i < jwtProviders.size(); i++) {
       int index = i;
       jwtProviders.get(i).localJwks().flatMap(LocalJwks::secretRef).ifPresent(ref -> refs.add(
-          SecretReference.of("jwtProviders[" + index + "].localJwks.secretRef", ref, namespace)));
+          SecretReference.of("jwtProviders[" + index + "].localJwks.secretRef", ref, namespace,
+              SecretContent.JWKS)));
     }
-    basicAuth.filter(b -> !b.disabled()).flatMap(BasicAuth::users)
-        .ifPresent(ref -> refs.add(SecretReference.of("basicAuth.users", ref, namespace)));
+    basicAuth.filter(b -> !b.disabled()).flatMap(BasicAuth::users).ifPresent(ref -> refs.add(
+        SecretReference.of("basicAuth.users", ref, namespace, SecretContent.HTPASSWD)));
     return refs;
   }
 
@@ -78,22 +79,32 @@ public record SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt,
     }
   }
 
+  /** What a Secret entry must hold, which decides how {@link SecretChecks} checks it. */
+  public enum SecretContent {
+    /** htpasswd lines with {@code {SHA}} hashes ({@link Htpasswd}). */
+    HTPASSWD,
+    /** A JSON Web Key Set of public keys. */
+    JWKS
+  }
+
   /**
    * A Secret entry some option reads.
    *
-   * @param field  where the reference is written, relative to the security options ({@code basicAuth.users})
-   * @param secret the Secret's key in {@link GatewayConfig#secrets()}
-   * @param entry  the entry of its data read
+   * @param field   where the reference is written, relative to the security options ({@code basicAuth.users})
+   * @param secret  the Secret's key in {@link GatewayConfig#secrets()}
+   * @param entry   the entry of its data read
+   * @param content what the entry must hold
    */
-  public record SecretReference(String field, ResourceKey secret, String entry) {
+  public record SecretReference(String field, ResourceKey secret, String entry, SecretContent content) {
     public SecretReference {
       Objects.requireNonNull(field, "field");
       Objects.requireNonNull(secret, "secret");
       Objects.requireNonNull(entry, "entry");
+      Objects.requireNonNull(content, "content");
     }
 
-    static SecretReference of(String field, SecretKeyRef ref, String namespace) {
-      return new SecretReference(field, TlsSecretData.secretKey(ref.secret(), namespace), ref.key());
+    static SecretReference of(String field, SecretKeyRef ref, String namespace, SecretContent content) {
+      return new SecretReference(field, TlsSecretData.secretKey(ref.secret(), namespace), ref.key(), content);
     }
   }
 

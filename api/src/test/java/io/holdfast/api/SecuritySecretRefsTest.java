@@ -41,11 +41,11 @@ class SecuritySecretRefsTest {
         new SecurityOptions.SecretKeyRef(ObjectRef.of("users"), ".htpasswd")), Optional.of("x-user"), false));
     assertThat(security.secretRefs("shop")).containsExactly(
         new SecurityOptions.SecretReference("jwtProviders[1].localJwks.secretRef",
-            TlsSecretData.secretKey("pki", "keys"), "k.json"),
+            TlsSecretData.secretKey("pki", "keys"), "k.json", SecurityOptions.SecretContent.JWKS),
         new SecurityOptions.SecretReference("jwtProviders[2].localJwks.secretRef",
-            TlsSecretData.secretKey("shop", "more"), "jwks"),
+            TlsSecretData.secretKey("shop", "more"), "jwks", SecurityOptions.SecretContent.JWKS),
         new SecurityOptions.SecretReference("basicAuth.users", TlsSecretData.secretKey("shop", "users"),
-            ".htpasswd"));
+            ".htpasswd", SecurityOptions.SecretContent.HTPASSWD));
     SecurityOptions route = vs.routes().get(0).options().security();
     assertThat(route.basicAuth()).contains(new SecurityOptions.BasicAuth(Optional.empty(), Optional.empty(), true));
     assertThat(route.secretRefs("shop")).isEmpty();

@@ -129,7 +129,7 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
         .collect(Collectors.toSet());
     GatewayIr ir = new GatewayIr(gateways, builder, TrafficPolicies.of(input.apiObjectsOf(PolicyKinds.GROUP),
         gateways, httpRoutes, builder));
-    ir.security(SecurityPolicies.of(input, gateways, objects.stream().map(ApiObject::key)
+    ir.security(SecurityPolicies.of(input, grants, gateways, objects.stream().map(ApiObject::key)
         .filter(k -> SecurityPolicyTargets.ROUTE_KINDS.contains(k.kind())).collect(Collectors.toSet()), builder));
     Map<ResourceKey, Cluster> clusters = new TreeMap<>();
     for (ApiObject object : objects) {
