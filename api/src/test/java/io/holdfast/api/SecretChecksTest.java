@@ -28,23 +28,27 @@ class SecretChecksTest {
     List<Found> found = new ArrayList<>();
     SecretChecks.check(options, "spec", "shop",
         key -> key.namespace().equals("shop") ? Optional.empty() : Optional.of("not yours"),
-        key -> Optional.ofNullable(secrets.get(key)).map(m -> new TlsSecretData(new TreeMap<>(m))),
-        new SecurityChecks.Report() {
-          @Override
-          public void error(String field, String reason, String message) {
-            found.add(new Found(field, reason, message));
-          }
-
-          @Override
-          public void warn(String field, String reason, String message) {
-          }
-
-          @Override
-          public InputLimits limits() {
-            return InputLimits.DEFAULTS;
-          }
-        });
+        key -> Optional.ofNullable(secrets.get(key)).map(m -> new TlsSecretData(new TreeMap<>(m))), errors(found));
     return found;
+  }
+
+  /** A report collecting the errors into {@code found}. */
+  private static SecurityChecks.Report errors(List<Found> found) {
+    return new SecurityChecks.Report() {
+      @Override
+      public void error(String field, String reason, String message) {
+        found.add(new Found(field, reason, message));
+      }
+
+      @Override
+      public void warn(String field, String reason, String message) {
+      }
+
+      @Override
+      public InputLimits limits() {
+        return InputLimits.DEFAULTS;
+      }
+    };
   }
 
   @Test
@@ -87,21 +91,7 @@ class SecretChecksTest {
     SecurityChecks.checkDefinitions(options("""
         basicAuth: {forwardUsernameHeader: "bad header"}
         jwtProviders: [{name: a, issuer: https://a.test, localJwks: {file: /k.json, secretRef: {name: k}}}]
-        """), "spec", new SecurityChecks.Report() {
-          @Override
-          public void error(String field, String reason, String message) {
-            shape.add(new Found(field, reason, message));
-          }
-
-          @Override
-          public void warn(String field, String reason, String message) {
-          }
-
-          @Override
-          public InputLimits limits() {
-            return InputLimits.DEFAULTS;
-          }
-        });
+        """), "spec", errors(shape));
     assertThat(shape).extracting(Found::field, Found::reason).containsExactlyInAnyOrder(
         org.assertj.core.groups.Tuple.tuple("spec.jwtProviders[0].localJwks", Reasons.CONFLICTING_FIELDS),
         org.assertj.core.groups.Tuple.tuple("spec.basicAuth.users", Reasons.MISSING_FIELD),

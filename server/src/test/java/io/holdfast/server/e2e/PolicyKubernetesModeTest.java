@@ -156,12 +156,7 @@ class PolicyKubernetesModeTest {
 
   /** The users of every basic_auth filter in the current snapshot. */
   private static List<String> basicAuthUsers(HoldfastServer holdfast) {
-    return holdfast.cache().currentSnapshot().stream()
-        .flatMap(s -> s.ofType(Resources.V3.LISTENER_TYPE_URL).values().stream())
-        .flatMap(l -> ((Listener) l).getFilterChainsList().stream())
-        .flatMap(chain -> chain.getFiltersList().stream())
-        .filter(f -> f.getTypedConfig().is(HttpConnectionManager.class))
-        .flatMap(PolicyKubernetesModeTest::unpack)
+    return connectionManagerFilters(holdfast)
         .filter(f -> f.getName().startsWith("envoy.filters.http.basic_auth/"))
         .map(f -> {
           try {
@@ -183,14 +178,17 @@ class PolicyKubernetesModeTest {
 
   /** The names of the HTTP filters of every listener's connection managers in the current snapshot. */
   private static List<String> httpFilters(HoldfastServer holdfast) {
+    return connectionManagerFilters(holdfast).map(HttpFilter::getName).toList();
+  }
+
+  /** The HTTP filters of every listener's connection managers in the current snapshot. */
+  private static Stream<HttpFilter> connectionManagerFilters(HoldfastServer holdfast) {
     return holdfast.cache().currentSnapshot().stream()
         .flatMap(s -> s.ofType(Resources.V3.LISTENER_TYPE_URL).values().stream())
         .flatMap(l -> ((Listener) l).getFilterChainsList().stream())
         .flatMap(chain -> chain.getFiltersList().stream())
         .filter(f -> f.getTypedConfig().is(HttpConnectionManager.class))
-        .flatMap(PolicyKubernetesModeTest::unpack)
-        .map(HttpFilter::getName)
-        .toList();
+        .flatMap(PolicyKubernetesModeTest::unpack);
   }
 
   private static Stream<HttpFilter> unpack(Filter filter) {
