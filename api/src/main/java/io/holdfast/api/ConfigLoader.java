@@ -47,8 +47,8 @@ public final class ConfigLoader {
 
   /**
    * A document of a kind Holdfast does not read: its API group is neither Holdfast's nor the Gateway API's, and
-   * it is none of the core kinds a directory stands in for the cluster with (Services, EndpointSlices, TLS
-   * Secrets, Namespaces). A document in Holdfast's group with an unknown kind is not one: it is a typo to report.
+   * it is none of the core kinds a directory stands in for the cluster with (Services, EndpointSlices, TLS and
+   * Opaque Secrets, Namespaces). A document in Holdfast's group with an unknown kind is not one: it is a typo to report.
    *
    * @param key the object it names, if it names one
    */
