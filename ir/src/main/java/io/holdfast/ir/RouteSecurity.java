@@ -15,8 +15,11 @@ import java.util.Optional;
  * @param rbac     the authorisation rules; empty: every request passes them
  * @param extAuthz the external authorisation service (of the chain's {@link ListenerSecurity}) that must allow
  *                 the request; empty: none is asked
+ * @param basicAuth the basic-auth user set (of the chain's {@link ListenerSecurity}) whose credentials the request
+ *                 must carry; empty: none is checked
  */
-public record RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> rbac, Optional<String> extAuthz) {
+public record RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> rbac, Optional<String> extAuthz,
+    Optional<String> basicAuth) {
 
   public static final RouteSecurity NONE = new RouteSecurity(Optional.empty(), Optional.empty());
 
@@ -24,6 +27,12 @@ public record RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> 
     Objects.requireNonNull(jwt, "jwt");
     Objects.requireNonNull(rbac, "rbac");
     Objects.requireNonNull(extAuthz, "extAuthz");
+    Objects.requireNonNull(basicAuth, "basicAuth");
+  }
+
+  /** Without basic authentication. */
+  public RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> rbac, Optional<String> extAuthz) {
+    this(jwt, rbac, extAuthz, Optional.empty());
   }
 
   /** Without external authorisation. */
@@ -32,7 +41,7 @@ public record RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> 
   }
 
   public boolean isNone() {
-    return jwt.isEmpty() && rbac.isEmpty() && extAuthz.isEmpty();
+    return jwt.isEmpty() && rbac.isEmpty() && extAuthz.isEmpty() && basicAuth.isEmpty();
   }
 
   /**

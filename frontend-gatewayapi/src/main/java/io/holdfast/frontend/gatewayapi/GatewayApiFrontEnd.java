@@ -136,7 +136,7 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
     ServiceBackends policyBackends = new ServiceBackends(input, grants, policy);
     GatewayIr ir = new GatewayIr(gateways, builder, TrafficPolicies.of(input.apiObjectsOf(PolicyKinds.GROUP),
         gateways, httpRoutes, ruleUsers, policyBackends, builder));
-    ir.security(SecurityPolicies.of(input, gateways, objects.stream().map(ApiObject::key)
+    ir.security(SecurityPolicies.of(input, grants, gateways, objects.stream().map(ApiObject::key)
         .filter(k -> SecurityPolicies.ROUTE_KINDS.contains(k.kind())).collect(Collectors.toSet()), ruleUsers,
         builder));
     Map<ResourceKey, Cluster> clusters = new TreeMap<>(policyBackends.clusters());

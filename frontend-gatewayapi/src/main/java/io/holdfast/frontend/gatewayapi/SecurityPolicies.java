@@ -6,6 +6,7 @@ import io.holdfast.api.HoldfastKinds;
 import io.holdfast.api.InputLimits;
 import io.holdfast.api.Problem;
 import io.holdfast.api.ResourceKey;
+import io.holdfast.api.SecretChecks;
 import io.holdfast.api.SecurityChecks;
 import io.holdfast.api.SecurityOptions;
 import io.holdfast.api.SecurityPolicySpec;
@@ -13,6 +14,8 @@ import io.holdfast.frontend.gatewayapi.RouteAttachment.OwnGateway;
 import io.holdfast.frontend.gatewayapi.PolicyTargets.Outcome;
 import io.holdfast.frontend.gatewayapi.PolicyTargets.Policy;
 import io.holdfast.frontend.gatewayapi.PolicyTargets.Target;
+import io.holdfast.frontend.options.BasicAuthLowering;
+import io.holdfast.frontend.options.SecretLookup;
 import io.holdfast.frontend.options.SecurityOptionsLowering;
 import io.holdfast.ir.Condition;
 import io.holdfast.ir.Finding;
@@ -66,15 +69,19 @@ final class SecurityPolicies {
 
   /** No policy: routes keep the security they have. */
   static final SecurityPolicies NONE = new SecurityPolicies(new PolicyTargets.Resolution(Map.of(), Map.of()),
-      Map.of());
+      Map.of(), owner -> SecretLookup.NONE);
 
   /** The policies holding targets: valid ones with their options, invalid ones as empty. */
   private final PolicyTargets.Resolution resolution;
   private final Map<ResourceKey, Optional<SecurityOptions>> policies;
+  /** The Secret entries each policy may read (its own namespace's, or another's a ReferenceGrant grants). */
+  private final java.util.function.Function<ResourceKey, SecretLookup> secrets;
 
-  private SecurityPolicies(PolicyTargets.Resolution resolution, Map<ResourceKey, Optional<SecurityOptions>> policies) {
+  private SecurityPolicies(PolicyTargets.Resolution resolution, Map<ResourceKey, Optional<SecurityOptions>> policies,
+      java.util.function.Function<ResourceKey, SecretLookup> secrets) {
     this.resolution = resolution;
     this.policies = policies;
+    this.secrets = secrets;
   }
 
   /**
@@ -84,8 +91,8 @@ final class SecurityPolicies {
    * policies, each with at most {@link SecurityPolicySpec#MAX_TARGET_REFS} targets, so the config source's bound
    * on objects bounds it.
    */
-  static SecurityPolicies of(GatewayConfig input, Map<ResourceKey, OwnGateway> gateways, Set<ResourceKey> routes,
-      Map<ResourceKey, SortedSet<ResourceKey>> ruleUsers, IrBuilder builder) {
+  static SecurityPolicies of(GatewayConfig input, ReferenceGrants grants, Map<ResourceKey, OwnGateway> gateways,
+      Set<ResourceKey> routes, Map<ResourceKey, SortedSet<ResourceKey>> ruleUsers, IrBuilder builder) {
     List<ApiObject> objects = input.apiObjectsOf(HoldfastKinds.GROUP).stream()
         .filter(o -> o.key().kind().equals(KIND)).toList();
     if (objects.isEmpty()) {
@@ -98,7 +105,7 @@ final class SecurityPolicies {
     List<Policy> candidates = new ArrayList<>();
     for (ApiObject object : objects) {
       List<Finding> found = new ArrayList<>();
-      policies.put(object.key(), read(object, upstreams, found));
+      policies.put(object.key(), read(object, upstreams, input, grants, found));
       findings.put(object.key(), found);
       candidates.add(PolicyTargets.read(object, RULES));
     }
@@ -110,7 +117,17 @@ final class SecurityPolicies {
           findings.get(policy.object().key()), resolution,
           ruleUsers.getOrDefault(policy.object().key(), Collections.emptySortedSet())), policy.created());
     }
-    return new SecurityPolicies(resolution, policies);
+    return new SecurityPolicies(resolution, policies, owner -> (secret, entry) ->
+        refusal(owner, secret, grants).isPresent() ? Optional.empty()
+            : input.secretOf(secret).map(data -> data.entries().get(entry)));
+  }
+
+  /** Why the SecurityPolicy {@code owner} may not read {@code secret}, or empty if it may. */
+  private static Optional<String> refusal(ResourceKey owner, ResourceKey secret, ReferenceGrants grants) {
+    boolean permitted = grants.permits(new ReferenceGrants.Reference(HoldfastKinds.GROUP, KIND, owner.namespace(),
+        ResourceKey.CORE_GROUP, secret.kind(), secret.namespace(), secret.name()));
+    return permitted ? Optional.empty() : Optional.of("no ReferenceGrant in namespace " + secret.namespace()
+        + " lets SecurityPolicies of namespace " + owner.namespace() + " use Secret " + secret.name());
   }
 
   /**
@@ -140,30 +157,38 @@ final class SecurityPolicies {
     }
     Map<String, ListenerSecurity.JwtProvider> used = new LinkedHashMap<>();
     Map<String, ListenerSecurity.ExtAuthzService> services = new LinkedHashMap<>();
+    Map<String, ListenerSecurity.BasicAuthUsers> users = new LinkedHashMap<>();
     // Every policy, attached or named by a rule: only the providers some route of these hosts names are kept.
     for (ResourceKey policy : policies.keySet()) {
       policies.get(policy).ifPresent(options -> {
-        SecurityOptionsLowering.providers(policy, options).forEach(p -> used.putIfAbsent(p.name(), p));
+        SecurityOptionsLowering.providers(policy, options, secrets.apply(policy))
+            .forEach(p -> used.putIfAbsent(p.name(), p));
         SecurityOptionsLowering.extAuthz(policy, options).ifPresent(a -> services.putIfAbsent(a.name(), a));
+        BasicAuthLowering.users(policy, options, secrets.apply(policy))
+            .ifPresent(b -> users.putIfAbsent(b.name(), b));
       });
     }
     Set<String> named = new java.util.HashSet<>();
+    Set<String> namedUsers = new java.util.HashSet<>();
     hosts.forEach(h -> h.routes().forEach(r -> {
       named.addAll(r.security().providers());
       r.security().extAuthz().ifPresent(named::add);
+      r.security().basicAuth().ifPresent(namedUsers::add);
     }));
     return new ListenerSecurity(used.values().stream().filter(p -> named.contains(p.name())).toList(),
-        services.values().stream().filter(a -> named.contains(a.name())).toList());
+        services.values().stream().filter(a -> named.contains(a.name())).toList(),
+        users.values().stream().filter(b -> namedUsers.contains(b.name())).toList());
   }
 
-  private static Optional<SecurityOptions> read(ApiObject object, Set<ResourceKey> upstreams, List<Finding> found) {
+  private static Optional<SecurityOptions> read(ApiObject object, Set<ResourceKey> upstreams, GatewayConfig input,
+      ReferenceGrants grants, List<Finding> found) {
     List<Problem> problems = new ArrayList<>();
     Optional<SecurityPolicySpec> spec = SecurityPolicySpec.parse(object.at("/spec"), problems);
     problems.forEach(p -> found.add(new Finding(Finding.Severity.ERROR, p.field(), p.reason(), p.message())));
     if (spec.isEmpty()) {
       return Optional.empty();
     }
-    SecurityChecks.checkDefinitions(spec.get().security(), "spec", new SecurityChecks.Report() {
+    SecurityChecks.Report report = new SecurityChecks.Report() {
       @Override
       public void error(String field, String reason, String message) {
         found.add(new Finding(Finding.Severity.ERROR, field, reason, message));
@@ -178,7 +203,10 @@ final class SecurityPolicies {
       public InputLimits limits() {
         return InputLimits.DEFAULTS;
       }
-    });
+    };
+    SecurityChecks.checkDefinitions(spec.get().security(), "spec", report);
+    SecretChecks.check(spec.get().security(), "spec", object.key().namespace(),
+        secret -> refusal(object.key(), secret, grants), input::secretOf, report);
     List<SecurityOptions.JwtProvider> providers = spec.get().security().jwtProviders();
     for (int i = 0; i < providers.size() && i < SecurityChecks.MAX_JWT_PROVIDERS; i++) {
       providers.get(i).remoteJwks().ifPresent(remote -> {

@@ -122,7 +122,8 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
 
   private static void lowerInto(GatewayConfig accepted, AccessPolicy policy, LoweringMemo memo,
       Consumer<Cluster> clusters, Consumer<Listener> listeners, Consumer<Secret> secrets) {
-    memo.begin(accepted, Consent.of(policy.crossNamespaceRefs(), accepted));
+    Consent consent = Consent.of(policy.crossNamespaceRefs(), accepted);
+    memo.begin(accepted, consent);
     accepted.upstreams().forEach(u -> clusters.accept(memo.cluster(u, accepted)));
     Set<ResourceKey> upstreamKeys = new java.util.HashSet<>();
     accepted.upstreams().forEach(u -> upstreamKeys.add(u.key()));
@@ -139,7 +140,8 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
     accepted.virtualServices().forEach(vs -> byKey.put(vs.key(), vs));
     Map<String, Secret> named = new TreeMap<>();
     for (Gateway gateway : accepted.gateways()) {
-      Optional<Listener.Socket> socket = Lowering.socket(gateway, accepted.virtualServices(), hosts)
+      Optional<Listener.Socket> socket = Lowering.socket(gateway, accepted.virtualServices(), hosts, accepted,
+          consent)
           .map(s -> TrafficLowering.socket(gateway, s, upstreamKeys));
       socket.ifPresent(listeners::accept);
       socket.ifPresent(s -> s.virtualHosts().forEach(host -> proxiesOfService

@@ -1,13 +1,17 @@
 package io.holdfast.frontend.holdfast;
 
+import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.Route;
 import io.holdfast.api.VirtualService;
+import io.holdfast.frontend.options.BasicAuthLowering;
+import io.holdfast.frontend.options.SecretLookup;
 import io.holdfast.frontend.options.SecurityOptionsLowering;
 import io.holdfast.ir.ListenerSecurity;
 import io.holdfast.ir.RouteSecurity;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Security options of Holdfast's kinds into the IR ({@link SecurityOptionsLowering}): each served VirtualService
@@ -19,15 +23,27 @@ final class SecurityLowering {
   private SecurityLowering() {
   }
 
-  /** The providers of {@code served}, for the chain that serves them. */
-  static ListenerSecurity listener(Collection<VirtualService> served) {
+  /**
+   * The providers, authorisation services and basic-auth users of {@code served}, for the chain that serves them;
+   * Secrets read from {@code config} as {@code consent} lets each VirtualService read them.
+   */
+  static ListenerSecurity listener(Collection<VirtualService> served, GatewayConfig config, Consent consent) {
     List<ListenerSecurity.JwtProvider> providers = new ArrayList<>();
     List<ListenerSecurity.ExtAuthzService> services = new ArrayList<>();
+    List<ListenerSecurity.BasicAuthUsers> users = new ArrayList<>();
     for (VirtualService vs : served) {
-      providers.addAll(SecurityOptionsLowering.providers(vs.key(), vs.options().security()));
+      SecretLookup secrets = secrets(vs, config, consent);
+      providers.addAll(SecurityOptionsLowering.providers(vs.key(), vs.options().security(), secrets));
       SecurityOptionsLowering.extAuthz(vs.key(), vs.options().security()).ifPresent(services::add);
+      BasicAuthLowering.users(vs.key(), vs.options().security(), secrets).ifPresent(users::add);
     }
-    return new ListenerSecurity(providers, services);
+    return new ListenerSecurity(providers, services, users);
+  }
+
+  /** The Secret entries {@code vs} may read: none of another namespace without consent. */
+  private static SecretLookup secrets(VirtualService vs, GatewayConfig config, Consent consent) {
+    return (secret, entry) -> consent.secret(vs.key(), secret).isPresent() ? Optional.empty()
+        : config.secretOf(secret).map(data -> data.entries().get(entry));
   }
 
   /** The effective security of {@code route}, one of {@code vs}'s routes or of a RouteTable under it. */

@@ -150,6 +150,7 @@ public final class Validator {
         VirtualServiceRules.check(vs, ledger.sink(vs.key()));
         SecurityRules.check(vs, ledger.sink(vs.key()));
         SecurityRules.checkReferences(vs, upstreamsByKey, ledger, consent);
+        SecurityRules.checkSecrets(vs, config, consent, ledger.sink(vs.key()));
         vs.sslConfig().ifPresent(ssl -> {
           Ledger.Sink sink = ledger.sink(vs.key());
           TlsRules.checkServerNames(ssl, sink);

@@ -81,6 +81,8 @@ final class EnvoyTypes {
       io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBACPerRoute.getDescriptor(),
       io.envoyproxy.envoy.extensions.filters.http.ext_authz.v3.ExtAuthz.getDescriptor(),
       io.envoyproxy.envoy.config.route.v3.FilterConfig.getDescriptor(),
+      // Basic authentication (h-basicauth).
+      io.envoyproxy.envoy.extensions.filters.http.basic_auth.v3.BasicAuth.getDescriptor(),
       LocalRateLimit.getDescriptor(),
       FileAccessLog.getDescriptor(),
       StdoutAccessLog.getDescriptor(),
