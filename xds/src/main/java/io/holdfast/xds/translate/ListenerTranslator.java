@@ -87,7 +87,7 @@ final class ListenerTranslator {
   }
 
   /** The Router must be the last HTTP filter; {@code filters} (those the routes need) go before it. */
-  private static HttpConnectionManager connectionManager(String statPrefix, String routeConfigName,
+  static HttpConnectionManager connectionManager(String statPrefix, String routeConfigName,
       java.util.List<HttpFilter> filters, io.holdfast.ir.HttpListenerOptions options) {
     HttpConnectionManager.Builder hcm = HttpConnectionManager.newBuilder()
         .setStatPrefix(statPrefix.replaceAll("[^A-Za-z0-9-]", "_"))
