@@ -1,7 +1,5 @@
 package io.holdfast.xds.translate;
 
-import io.envoyproxy.envoy.config.core.v3.Address;
-import io.envoyproxy.envoy.config.core.v3.SocketAddress;
 import io.envoyproxy.envoy.config.listener.v3.Filter;
 import io.envoyproxy.envoy.config.listener.v3.FilterChain;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
@@ -46,11 +44,7 @@ final class GrpcServerListeners {
   /** The listener of a gRPC server socket; {@code socket} is one of those (the IR guarantees plain HTTP chains). */
   static Listener listener(Socket socket) {
     String name = EnvoyNames.socket(socket);
-    Listener.Builder listener = Listener.newBuilder()
-        .setName(name)
-        .setAddress(Address.newBuilder().setSocketAddress(SocketAddress.newBuilder()
-            .setAddress(socket.address())
-            .setPortValue(socket.port())));
+    Listener.Builder listener = ListenerTranslator.bound(socket);
     for (io.holdfast.ir.Listener.FilterChain chain : socket.filterChains()) {
       io.holdfast.ir.Listener.FilterChain.Http http = (io.holdfast.ir.Listener.FilterChain.Http) chain;
       String routes = EnvoyNames.chainRoutes(socket, chain);

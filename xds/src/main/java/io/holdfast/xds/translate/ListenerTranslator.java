@@ -42,11 +42,7 @@ final class ListenerTranslator {
   static Listener socket(Socket socket,
       Function<io.holdfast.ir.Listener.FilterChain.Http, List<HttpFilter>> httpFilters) {
     String name = EnvoyNames.socket(socket);
-    Listener.Builder listener = Listener.newBuilder()
-        .setName(name)
-        .setAddress(Address.newBuilder().setSocketAddress(SocketAddress.newBuilder()
-            .setAddress(socket.address())
-            .setPortValue(socket.port())));
+    Listener.Builder listener = bound(socket);
     ConnectionOptions.socket(socket.socketOptions(), listener);
     if (socket.inspectsTls()) {
       listener.addListenerFilters(ListenerFilter.newBuilder()
@@ -73,6 +69,15 @@ final class ListenerTranslator {
           .setTypedConfig(Protos.pack(connectionManager(routes, routes, httpFilters.apply(http), http.options())))));
     }
     return listener.build();
+  }
+
+  /** A listener named for {@code socket} on its address and port, with nothing else yet. */
+  static Listener.Builder bound(Socket socket) {
+    return Listener.newBuilder()
+        .setName(EnvoyNames.socket(socket))
+        .setAddress(Address.newBuilder().setSocketAddress(SocketAddress.newBuilder()
+            .setAddress(socket.address())
+            .setPortValue(socket.port())));
   }
 
   /** The listener grpc-java asks for when a channel targets {@code xds:///domain}. */
