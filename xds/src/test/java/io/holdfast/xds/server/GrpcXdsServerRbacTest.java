@@ -79,6 +79,8 @@ class GrpcXdsServerRbacTest {
     ValidationResult first = publish("mallory");
     assertThat(first.status(ResourceKey.gateway("default", "echo-server")).problems())
         .extracting(Problem::reason).containsExactly(Reasons.GRPC_SERVER_DENIES_ROUTE);
+    assertThat(first.status(ResourceKey.virtualService("default", "echo-client")).problems())
+        .extracting(Problem::reason).containsExactly(Reasons.GRPC_IGNORED_OPTION);
     xds = GrpcXdsClient.bootstrap(harness.port(), "grpc-echo-server", "holdfast-test", SERVER_LISTENER);
     // The server binds loopback only; it compares the listener's address with 0.0.0.0:port, as it always does.
     server = XdsServerBuilder.forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), port),
@@ -165,9 +167,22 @@ class GrpcXdsServerRbacTest {
     assertThat(harness.nacks).isEmpty();
   }
 
-  /** A policy change in Holdfast reaches the running server: the denied caller flips. */
+  /**
+   * Security on a client VirtualService is for Envoy only, as its GrpcIgnoredOption warning says: the xDS client
+   * gets no security filter (it would reject a listener naming one it does not implement), so the rule does not
+   * refuse the call, and nothing is NACKed.
+   */
   @Test
   @Order(5)
+  void theXdsClientRunsNoSecurityFilterAsWarned() {
+    assertThat(call(mesh, Map.of(Metadata.Key.of("x-client", Metadata.ASCII_STRING_MARSHALLER), "blocked")))
+        .isEqualTo("echo hi");
+    assertThat(harness.nacks).isEmpty();
+  }
+
+  /** A policy change in Holdfast reaches the running server: the denied caller flips. */
+  @Test
+  @Order(6)
   void changingThePolicyFlipsTheOutcome() {
     publish("alice");
     await().atMost(WAIT).untilAsserted(() -> {
@@ -179,7 +194,7 @@ class GrpcXdsServerRbacTest {
 
   /**
    * Holdfast's config: an Upstream for the server (for the xDS client's channel), a client VirtualService for
-   * {@code echo.test} with a fault-injecting route, and the server's VirtualService served by a gRPC-server Gateway
+   * {@code echo.test} with a fault-injecting route (and a rule gRPC clients do not run), and the server's VirtualService served by a gRPC-server Gateway
    * on the server's port, denying {@code deniedUser} by header, loopback callers on one route, and requiring a JWT
    * on another.
    */
@@ -191,6 +206,12 @@ class GrpcXdsServerRbacTest {
         metadata: {name: echo-client}
         spec:
           domains: [echo.test]
+          options:
+            security:
+              rbac:
+                action: Deny
+                rules:
+                  - headers: [{name: x-client, exact: blocked}]
           routes:
             - match: {prefix: /, headers: [{name: x-case, exact: abort}]}
               route: {upstream: echo}
