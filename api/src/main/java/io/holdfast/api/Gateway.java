@@ -63,6 +63,6 @@ public record Gateway(Metadata metadata, String bindAddress, int port, VirtualSe
 
   @Override
   public Gateway withMetadata(Metadata value) {
-    return new Gateway(value, bindAddress, port, selection, ssl, proxyNames, options);
+    return new Gateway(value, bindAddress, port, selection, ssl, proxyNames, options, grpcServer);
   }
 }
