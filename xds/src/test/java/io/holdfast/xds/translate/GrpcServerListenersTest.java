@@ -27,6 +27,10 @@ class GrpcServerListenersTest {
   private static final String NAME = "gateway/default/grpc";
 
   private static Translation translate(String routes, String gatewayOptions) {
+    return EnvoyConstraints.checked(new Translator().translate(lower(routes, gatewayOptions)));
+  }
+
+  private static io.holdfast.ir.Ir lower(String routes, String gatewayOptions) {
     ValidationResult result = new Validator().validate(TestManifests.config(TestManifests.upstream("app", 9101), """
         apiVersion: gateway.holdfast.io/v1
         kind: VirtualService
@@ -46,7 +50,7 @@ class GrpcServerListenersTest {
         spec: {port: 50051, grpcServer: true, options: %s}
         """.formatted(gatewayOptions)));
     assertThat(result.accepted().virtualServices()).as("the VirtualService is accepted").hasSize(1);
-    return EnvoyConstraints.checked(new Translator().translate(HoldfastFrontEnd.lowerAccepted(result.accepted())));
+    return HoldfastFrontEnd.lowerAccepted(result.accepted());
   }
 
   private static Listener listener(Translation translation) {
@@ -118,5 +122,20 @@ class GrpcServerListenersTest {
     assertThat(routes.get(2).getTypedPerFilterConfigMap()).isEmpty();
     assertThat(connectionManager(translation).getHttpFiltersList()).extracting(HttpFilter::getName)
         .containsExactly(SecurityFilters.RBAC_FILTER, ListenerTranslator.ROUTER_FILTER);
+  }
+
+  /** A translator that remembers the previous build gives what a fresh one gives, as the rules change. */
+  @Test
+  void anIncrementalTranslationEqualsAFreshOne() {
+    Translator incremental = new Translator();
+    for (String user : List.of("mallory", "alice", "alice", "mallory")) {
+      io.holdfast.ir.Ir ir = lower("""
+          [{match: {prefix: /}, route: {upstream: app}, options: {security: {extAuthz: {disabled: true},
+            rbac: {action: Deny, rules: [{headers: [{name: x-user, exact: %s}]}]}}}}]""".formatted(user), "{}");
+      Translation again = incremental.translate(ir);
+      Translation fresh = new Translator().translate(ir);
+      assertThat(again.snapshot().resources()).as(user).isEqualTo(fresh.snapshot().resources());
+      assertThat(again.snapshot().version()).as(user).isEqualTo(fresh.snapshot().version());
+    }
   }
 }
