@@ -12,7 +12,6 @@ import io.grpc.Metadata;
 import io.grpc.Server;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.stub.MetadataUtils;
 import io.grpc.stub.StreamObserver;
 import io.grpc.testing.protobuf.SimpleRequest;
 import io.grpc.testing.protobuf.SimpleResponse;
@@ -26,6 +25,7 @@ import io.holdfast.frontend.holdfast.HoldfastFrontEnd;
 import io.holdfast.frontend.holdfast.ValidationResult;
 import io.holdfast.frontend.holdfast.Validator;
 import io.holdfast.xds.testing.GrpcXdsClient;
+import io.holdfast.xds.testing.UnaryCalls;
 import io.holdfast.xds.translate.Translator;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -294,14 +294,7 @@ class GrpcXdsServerRbacTest {
   }
 
   private static String call(ManagedChannel channel, Map<Metadata.Key<String>, String> headers) {
-    Metadata metadata = new Metadata();
-    headers.forEach(metadata::put);
-    return SimpleServiceGrpc.newBlockingStub(channel)
-        .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(metadata))
-        .withWaitForReady()
-        .withDeadlineAfter(10, TimeUnit.SECONDS)
-        .unaryRpc(SimpleRequest.newBuilder().setRequestMessage("hi").build())
-        .getResponseMessage();
+    return UnaryCalls.unary(channel, headers, "hi");
   }
 
   private static void assertRefused(ManagedChannel channel, Map<Metadata.Key<String>, String> headers,
