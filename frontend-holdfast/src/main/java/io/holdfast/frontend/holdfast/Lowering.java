@@ -26,6 +26,7 @@ import io.holdfast.ir.Listener;
 import io.holdfast.ir.Origin;
 import io.holdfast.ir.UpstreamTls;
 import io.holdfast.ir.Secret;
+import io.holdfast.ir.SocketOptions;
 import io.holdfast.ir.RouteAction.WeightedCluster;
 import io.holdfast.ir.RouteMatch.HeaderMatch;
 import io.holdfast.ir.RouteMatch.PathMatch;
@@ -333,7 +334,8 @@ final class Lowering {
       return Optional.of(new Listener.Socket(origin, gateway.bindAddress(), gateway.port(), List.of(
           new Listener.FilterChain.Http(origin, "http", Listener.ChainMatch.ANY, Optional.empty(), plain,
               SecurityLowering.listener(served.values(), config, consent))),
-          new TreeSet<>(gateway.proxyNames())));
+          new TreeSet<>(gateway.proxyNames()), SocketOptions.NONE,
+          gateway.grpcServer() ? Listener.DataPlane.GRPC_SERVER : Listener.DataPlane.ENVOY));
     }
     List<Listener.FilterChain> chains = new ArrayList<>();
     for (VirtualService vs : served.values()) {

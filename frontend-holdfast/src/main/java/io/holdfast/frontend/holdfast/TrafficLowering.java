@@ -27,11 +27,12 @@ final class TrafficLowering {
   /**
    * The socket with the gateway's options. An access log or rate-limit service whose Upstream is not among
    * {@code clusters} (a last accepted Gateway naming an Upstream since deleted) is left out rather than naming a
-   * cluster the proxy does not have.
+   * cluster the proxy does not have. A gRPC server's socket gets none: gRPC servers apply none of them (the
+   * Gateway is warned, see {@code GrpcServerRules}).
    */
   static Listener.Socket socket(Gateway gateway, Listener.Socket socket, Set<ResourceKey> clusters) {
     TrafficOptions.Listener options = gateway.options();
-    if (options.equals(TrafficOptions.Listener.NONE)) {
+    if (options.equals(TrafficOptions.Listener.NONE) || gateway.grpcServer()) {
       return socket;
     }
     HttpListenerOptions http = http(options, gateway.metadata().namespace(), clusters);

@@ -133,9 +133,13 @@ final class SecurityFilters {
         Protos.pack(FilterConfig.newBuilder().setConfig(com.google.protobuf.Any.getDefaultInstance()).build())));
     security.basicAuth().ifPresent(users -> envoy.putTypedPerFilterConfig(basicAuthFilter(users),
         Protos.pack(FilterConfig.newBuilder().setConfig(com.google.protobuf.Any.getDefaultInstance()).build())));
-    security.rbac().ifPresent(rules -> envoy.putTypedPerFilterConfig(RBAC_FILTER,
-        Protos.pack(RBACPerRoute.newBuilder().setRbac(
-            io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBAC.newBuilder().setRules(rbac(rules))).build())));
+    security.rbac().ifPresent(rules -> envoy.putTypedPerFilterConfig(RBAC_FILTER, Protos.pack(rbacPerRoute(rules))));
+  }
+
+  /** The per-route config of authorisation rules, as {@link #decorate} puts it on a route. */
+  static RBACPerRoute rbacPerRoute(RouteSecurity.AccessRules rules) {
+    return RBACPerRoute.newBuilder().setRbac(
+        io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBAC.newBuilder().setRules(rbac(rules))).build();
   }
 
   static String extAuthzFilter(String service) {
