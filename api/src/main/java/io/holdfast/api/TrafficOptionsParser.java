@@ -21,7 +21,8 @@ public final class TrafficOptionsParser {
   static final Set<String> ROUTE_FIELDS = Set.of("rateLimit", "compression", "csrf", "maxRequestBodyBytes");
   static final Set<String> LISTENER = Set.of("proxyProtocol", "perConnectionBufferLimitBytes", "xffNumTrustedHops",
       "idleTimeout", "requestHeadersTimeout", "maxRequestHeadersKb", "http2", "serverHeader", "accessLogs",
-      "rateLimitService");
+      "rateLimitService", "healthCheck");
+  private static final Set<String> HEALTH_CHECK = Set.of("path");
   private static final Set<String> HTTP2 = Set.of("maxConcurrentStreams", "initialStreamWindowSize",
       "initialConnectionWindowSize");
   private static final Set<String> SERVER_HEADER = Set.of("mode", "name");
@@ -108,11 +109,13 @@ public final class TrafficOptionsParser {
     });
     Optional<TrafficOptions.RateLimitService> service = fields.object("rateLimitService", RATE_LIMIT_SERVICE)
         .flatMap(TrafficOptionsParser::rateLimitService);
+    Optional<TrafficOptions.HealthCheck> healthCheck = fields.object("healthCheck", HEALTH_CHECK)
+        .flatMap(h -> h.requiredString("path")).map(TrafficOptions.HealthCheck::new);
     if (fields.problems().size() != before) {
       return Optional.empty();
     }
     return Optional.of(new TrafficOptions.Listener(proxyProtocol, buffer, hops, idle, headersTimeout, headersKb,
-        http2, server, logs, service));
+        http2, server, logs, service, healthCheck));
   }
 
   private static Optional<TrafficOptions.AccessLog> accessLog(Fields fields) {

@@ -213,7 +213,8 @@ final class TrafficPolicies {
         options.requestHeadersTimeout(), options.maxRequestHeadersKb().map(Long::intValue),
         options.http2().map(h -> new HttpListenerOptions.Http2(h.maxConcurrentStreams().map(Long::intValue),
             h.initialStreamWindowSize().map(Long::intValue), h.initialConnectionWindowSize().map(Long::intValue))),
-        options.serverHeader().map(TrafficPolicies::serverHeader), logs, Optional.empty());
+        options.serverHeader().map(TrafficPolicies::serverHeader), logs, Optional.empty(),
+        options.healthCheck().map(TrafficOptions.HealthCheck::path));
   }
 
   private static HttpListenerOptions.ServerHeader serverHeader(TrafficOptions.ServerHeader server) {

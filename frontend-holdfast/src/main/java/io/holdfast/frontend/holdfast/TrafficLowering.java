@@ -65,7 +65,8 @@ final class TrafficLowering {
         options.requestHeadersTimeout(), options.maxRequestHeadersKb().map(Long::intValue),
         options.http2().map(h -> new HttpListenerOptions.Http2(h.maxConcurrentStreams().map(Long::intValue),
             h.initialStreamWindowSize().map(Long::intValue), h.initialConnectionWindowSize().map(Long::intValue))),
-        options.serverHeader().map(TrafficLowering::serverHeader), logs, service);
+        options.serverHeader().map(TrafficLowering::serverHeader), logs, service,
+        options.healthCheck().map(TrafficOptions.HealthCheck::path));
   }
 
   /** A route's effective traffic options: {@code own} over {@code defaults}, field by field. */
