@@ -6,6 +6,7 @@ import io.holdfast.api.ProxyNames;
 import io.holdfast.api.Reasons;
 import io.holdfast.api.RouteAction;
 import io.holdfast.api.TcpGateway;
+import io.holdfast.api.TrafficOptions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -43,10 +44,11 @@ final class GatewayReader {
    * @param selector   {@code httpGateway.virtualServiceSelector}, empty when not given
    * @param namespaces {@code httpGateway.virtualServiceNamespaces}; empty or {@code *}: all namespaces
    * @param tcpHosts   present for a TCP gateway
+   * @param options    an HTTP gateway's listener options ({@link GlooListenerOptions})
    */
   record Read(Metadata metadata, String bindAddress, int port, boolean ssl, List<String> proxyNames,
       Optional<List<ObjectRef>> named, Optional<Map<String, String>> selector, List<String> namespaces,
-      Optional<List<TcpGateway.Host>> tcpHosts) {
+      Optional<List<TcpGateway.Host>> tcpHosts, TrafficOptions.Listener options) {
   }
 
   private GatewayReader() {
@@ -66,11 +68,6 @@ final class GatewayReader {
       spec.error(spec.at("bindPort"), Reasons.MISSING_FIELD, "bindPort is required");
       return 0;
     });
-    if (spec.bool("useProxyProto").orElse(false)) {
-      spec.error(spec.at("useProxyProto"), GlooFeatures.UNSUPPORTED, "the PROXY protocol is not supported by"
-          + " Holdfast; the Gateway is rejected rather than served without it");
-    }
-    spec.child("options").only("Gateway's options", EMPTY);
     List<String> proxyNames = spec.has("proxyNames") ? spec.strings("proxyNames") : ProxyNames.DEFAULT;
     Node http = spec.child("httpGateway");
     Node tcp = spec.child("tcpGateway");
@@ -82,7 +79,7 @@ final class GatewayReader {
             + matched.size() + " matched gateways (matchers on source ranges or TLS) is not supported by"
             + " Holdfast; one matched gateway without a matcher is read as that gateway");
         return new Read(metadata, bindAddress, port, spec.bool("ssl").orElse(false), proxyNames, Optional.empty(),
-            Optional.empty(), List.of(), Optional.empty());
+            Optional.empty(), List.of(), Optional.empty(), TrafficOptions.Listener.NONE);
       }
       Node only = matched.get(0).only("matched gateway", MATCHED);
       http = only.child("httpGateway");
@@ -93,14 +90,15 @@ final class GatewayReader {
       spec.error(spec.path, http.json.isObject() ? Reasons.CONFLICTING_FIELDS : Reasons.MISSING_FIELD,
           "a Gateway has one of httpGateway, tcpGateway, hybridGateway");
       return new Read(metadata, bindAddress, port, ssl, proxyNames, Optional.empty(), Optional.empty(), List.of(),
-          Optional.empty());
+          Optional.empty(), TrafficOptions.Listener.NONE);
     }
     if (tcp.json.isObject()) {
+      GlooListenerOptions.tcp(spec);
       return new Read(metadata, bindAddress, port, ssl, proxyNames, Optional.empty(), Optional.empty(), List.of(),
-          Optional.of(tcpHosts(tcp, routes)));
+          Optional.of(tcpHosts(tcp, routes)), TrafficOptions.Listener.NONE);
     }
     http.only("httpGateway", HTTP);
-    http.child("options").only("httpGateway's options", EMPTY);
+    TrafficOptions.Listener options = GlooListenerOptions.http(spec, http.child("options"));
     Optional<List<ObjectRef>> named = Optional.empty();
     if (http.has("virtualServices")) {
       List<ObjectRef> refs = new ArrayList<>();
@@ -116,7 +114,7 @@ final class GatewayReader {
       http.error(http.path, Reasons.CONFLICTING_FIELDS, "give either virtualServices or virtualServiceSelector");
     }
     return new Read(metadata, bindAddress, port, ssl, proxyNames, named, selector,
-        http.strings("virtualServiceNamespaces"), Optional.empty());
+        http.strings("virtualServiceNamespaces"), Optional.empty(), options);
   }
 
   private static List<TcpGateway.Host> tcpHosts(Node tcp, GlooRoutes routes) {

@@ -281,7 +281,7 @@ final class GlooReading {
     List<ObjectRef> refs = served.values().stream().filter(vs -> selects(read, vs))
         .map(vs -> ObjectRef.of(vs.metadata().namespace(), vs.metadata().name())).toList();
     accept(object, findings, new Gateway(metadata, read.bindAddress(), read.port(),
-        new VirtualServiceSelection.Named(refs), read.ssl(), read.proxyNames()));
+        new VirtualServiceSelection.Named(refs), read.ssl(), read.proxyNames(), read.options()));
   }
 
   /** Gloo's selection: named, or by labels, or all; in the given namespaces (default all); ssl matching ssl. */
