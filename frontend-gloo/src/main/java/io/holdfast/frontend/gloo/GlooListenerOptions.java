@@ -1,7 +1,9 @@
 package io.holdfast.frontend.gloo;
 
+import io.holdfast.api.ApiObject;
 import io.holdfast.api.ObjectRef;
 import io.holdfast.api.Reasons;
+import io.holdfast.api.ResourceKey;
 import io.holdfast.api.TrafficOptions;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -128,5 +130,33 @@ final class GlooListenerOptions {
       return Optional.empty();
     }
     return Optional.of(ObjectRef.of(cluster.substring(underscore + 1), cluster.substring(0, underscore)));
+  }
+
+  /** Gloo's listener option kinds: policies for Gateway API Gateways, not attachable to Gloo Edge's Gateways. */
+  static final Set<String> OPTION_KINDS = Set.of("ListenerOption", "HttpListenerOption");
+
+  static boolean isOptionKind(ResourceKey key) {
+    return key.group().equals(GlooKinds.GATEWAY_GROUP) && OPTION_KINDS.contains(key.kind());
+  }
+
+  /** Why a ListenerOption or HttpListenerOption is rejected, at the field that says it. */
+  record OptionKindRejection(String field, String message) {
+  }
+
+  /**
+   * Gloo attaches a ListenerOption or HttpListenerOption only with {@code targetRefs} to a Gateway API Gateway
+   * (Gloo 1.17's changelog: "can not currently be used as a standalone resource (i.e. delegated option) for the
+   * Gloo Edge API"); a Gloo Edge Gateway has no field naming one. So one with {@code targetRefs} is rejected as
+   * every Gateway API attachment is, and one without attaches to nothing in Gloo either.
+   */
+  static OptionKindRejection rejectOptionKind(ApiObject object) {
+    String kind = object.key().kind();
+    if (object.at("/spec/targetRefs").isArray() || object.at("/spec/targetRefs").isObject()) {
+      return new OptionKindRejection("spec.targetRefs", GlooFeatures.why(kind, "targetRefs"));
+    }
+    return new OptionKindRejection("kind", "Gloo's " + kind + " attaches only to Kubernetes Gateway API Gateways"
+        + " (with targetRefs); a Gloo Edge Gateway cannot reference one, so it configures nothing in Gloo Edge"
+        + " either: write its options in the Gloo Gateway's " + (kind.equals("ListenerOption") ? "options"
+        : "httpGateway.options") + ", or attach Holdfast's ClientTrafficPolicy to a Gateway API Gateway");
   }
 }

@@ -108,7 +108,10 @@ final class GlooReading {
       };
       boolean groupOk = object.key().group().equals(GlooKinds.GLOO_GROUP)
           ? GlooKinds.GLOO_KINDS.contains(kind) : GlooKinds.GATEWAY_KINDS.contains(kind);
-      if (bucket == null || !groupOk) {
+      if (GlooListenerOptions.isOptionKind(object.key())) {
+        GlooListenerOptions.OptionKindRejection why = GlooListenerOptions.rejectOptionKind(object);
+        reject(object, why.field(), GlooFeatures.UNSUPPORTED, why.message());
+      } else if (bucket == null || !groupOk) {
         reject(object, "kind", GlooFeatures.UNSUPPORTED, "Gloo's " + kind + " kind is not read by Holdfast (read: "
             + "Gateway, VirtualService, RouteTable, VirtualHostOption, RouteOption, Upstream, UpstreamGroup)");
       } else if (!GlooKinds.isGlooApiVersion(apiVersion)) {

@@ -264,4 +264,35 @@ class GlooListenerOptionsTest {
         .extracting(c -> ((io.holdfast.ir.Listener.FilterChain.Http) c).options().healthCheckPath())
         .containsOnly(Optional.of("/healthz"));
   }
+
+  @Test
+  void listenerOptionKindsAttachOnlyToGatewayApiGatewaysSoTheyAreRejectedWithWhy() {
+    String yaml = """
+        apiVersion: gateway.solo.io/v1
+        kind: HttpListenerOption
+        metadata: {name: attached, namespace: gloo-system}
+        spec:
+          targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]
+          options: {healthCheck: {path: /healthz}}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: ListenerOption
+        metadata: {name: loose, namespace: gloo-system}
+        spec:
+          options: {perConnectionBufferLimitBytes: 1024}
+        """;
+    IrBuilder.Result result = GlooFixtures.build(GlooFixtures.load(yaml));
+    ObjectStatus attached = GlooFixtures.status(result, GlooKinds.GATEWAY_GROUP, "HttpListenerOption", "gloo-system",
+        "attached");
+    assertThat(attached.isAccepted()).isFalse();
+    assertThat(attached.findings()).extracting(Finding::field, Finding::reason).containsExactly(
+        org.assertj.core.groups.Tuple.tuple("spec.targetRefs", "UnsupportedGlooFeature"));
+    ObjectStatus loose = GlooFixtures.status(result, GlooKinds.GATEWAY_GROUP, "ListenerOption", "gloo-system",
+        "loose");
+    assertThat(loose.isAccepted()).isFalse();
+    assertThat(loose.findings()).singleElement().satisfies(f -> {
+      assertThat(f.field()).isEqualTo("kind");
+      assertThat(f.message()).contains("cannot reference one", "Gloo Gateway's options");
+    });
+  }
 }
