@@ -45,10 +45,11 @@ final class GatewayReader {
    * @param namespaces {@code httpGateway.virtualServiceNamespaces}; empty or {@code *}: all namespaces
    * @param tcpHosts   present for a TCP gateway
    * @param options    an HTTP gateway's listener options ({@link GlooListenerOptions})
+   * @param collectors the Upstreams its OpenTelemetry access logs send to, served with it
    */
   record Read(Metadata metadata, String bindAddress, int port, boolean ssl, List<String> proxyNames,
       Optional<List<ObjectRef>> named, Optional<Map<String, String>> selector, List<String> namespaces,
-      Optional<List<TcpGateway.Host>> tcpHosts, TrafficOptions.Listener options) {
+      Optional<List<TcpGateway.Host>> tcpHosts, TrafficOptions.Listener options, OtelCollectors collectors) {
   }
 
   private GatewayReader() {
@@ -56,6 +57,7 @@ final class GatewayReader {
 
   static Read read(Metadata metadata, Node spec, GlooRoutes routes) {
     spec.only("Gateway", SPEC);
+    OtelCollectors collectors = new OtelCollectors(metadata.namespace(), metadata.name());
     String bindAddress = spec.string("bindAddress").orElse(DEFAULT_BIND_ADDRESS);
     if (bindAddress.contains(":")) {
       // Gloo sets Envoy's ipv4_compat on IPv6 bind addresses, so "::" also takes IPv4; Holdfast's listeners do not
@@ -79,7 +81,7 @@ final class GatewayReader {
             + matched.size() + " matched gateways (matchers on source ranges or TLS) is not supported by"
             + " Holdfast; one matched gateway without a matcher is read as that gateway");
         return new Read(metadata, bindAddress, port, spec.bool("ssl").orElse(false), proxyNames, Optional.empty(),
-            Optional.empty(), List.of(), Optional.empty(), TrafficOptions.Listener.NONE);
+            Optional.empty(), List.of(), Optional.empty(), TrafficOptions.Listener.NONE, collectors);
       }
       Node only = matched.get(0).only("matched gateway", MATCHED);
       http = only.child("httpGateway");
@@ -90,15 +92,15 @@ final class GatewayReader {
       spec.error(spec.path, http.json.isObject() ? Reasons.CONFLICTING_FIELDS : Reasons.MISSING_FIELD,
           "a Gateway has one of httpGateway, tcpGateway, hybridGateway");
       return new Read(metadata, bindAddress, port, ssl, proxyNames, Optional.empty(), Optional.empty(), List.of(),
-          Optional.empty(), TrafficOptions.Listener.NONE);
+          Optional.empty(), TrafficOptions.Listener.NONE, collectors);
     }
     if (tcp.json.isObject()) {
       GlooListenerOptions.tcp(spec);
       return new Read(metadata, bindAddress, port, ssl, proxyNames, Optional.empty(), Optional.empty(), List.of(),
-          Optional.of(tcpHosts(tcp, routes)), TrafficOptions.Listener.NONE);
+          Optional.of(tcpHosts(tcp, routes)), TrafficOptions.Listener.NONE, collectors);
     }
     http.only("httpGateway", HTTP);
-    TrafficOptions.Listener options = GlooListenerOptions.http(spec, http.child("options"));
+    TrafficOptions.Listener options = GlooListenerOptions.http(spec, http.child("options"), collectors);
     Optional<List<ObjectRef>> named = Optional.empty();
     if (http.has("virtualServices")) {
       List<ObjectRef> refs = new ArrayList<>();
@@ -114,7 +116,7 @@ final class GatewayReader {
       http.error(http.path, Reasons.CONFLICTING_FIELDS, "give either virtualServices or virtualServiceSelector");
     }
     return new Read(metadata, bindAddress, port, ssl, proxyNames, named, selector,
-        http.strings("virtualServiceNamespaces"), Optional.empty(), options);
+        http.strings("virtualServiceNamespaces"), Optional.empty(), options, collectors);
   }
 
   private static List<TcpGateway.Host> tcpHosts(Node tcp, GlooRoutes routes) {

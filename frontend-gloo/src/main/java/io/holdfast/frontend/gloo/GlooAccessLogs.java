@@ -6,6 +6,7 @@ import io.holdfast.api.TrafficOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -17,8 +18,9 @@ import java.util.TreeMap;
  * names, and a {@code filter} is Envoy's access log filter. Holdfast's equivalents: a {@code file} sink; a
  * {@code grpc} sink on the Upstream whose cluster that is (Gloo names an Upstream's cluster
  * {@code <name>_<namespace>}; a cluster of Envoy's bootstrap, such as Gloo's Helm access logger
- * {@code access_log_cluster}, has none); and status and duration bounds. Anything else rejects the Gateway with the
- * field named.
+ * {@code access_log_cluster}, has none); an {@code openTelemetryService} collector, Holdfast's OpenTelemetry sink
+ * on an Upstream made for it ({@link OtelCollectors}); and status and duration bounds. Anything else rejects the
+ * Gateway with the field named.
  */
 final class GlooAccessLogs {
 
@@ -27,6 +29,11 @@ final class GlooAccessLogs {
   private static final Set<String> FILE_SINK = Set.of("path", "stringFormat", "jsonFormat");
   private static final Set<String> GRPC = Set.of("logName", "staticClusterName");
   private static final Set<String> LEAF_FILTER = Set.of("statusCodeFilter", "durationFilter");
+  private static final Set<String> OTEL = Set.of("logName", "collector", "body", "attributes");
+  private static final Set<String> COLLECTOR = Set.of("endpoint", "insecure");
+  private static final Set<String> STRING_VALUE = Set.of("stringValue");
+  private static final Set<String> KEY_VALUES = Set.of("values");
+  private static final Set<String> KEY_VALUE = Set.of("key", "value");
   private static final Set<String> FILTER = Set.of("statusCodeFilter", "durationFilter", "andFilter");
   private static final Set<String> COMPARED = Set.of("comparison");
   private static final Set<String> COMPARISON = Set.of("op", "value");
@@ -37,16 +44,17 @@ final class GlooAccessLogs {
   }
 
   /** Each {@code accessLog} entry of Gloo's {@code accessLoggingService}, in order. */
-  static List<TrafficOptions.AccessLog> read(Node service) {
+  static List<TrafficOptions.AccessLog> read(Node service, OtelCollectors collectors) {
     service.only("accessLoggingService", SERVICE);
     List<TrafficOptions.AccessLog> logs = new ArrayList<>();
-    for (Node log : service.list("accessLog")) {
-      accessLog(log.only("accessLog", ACCESS_LOG)).ifPresent(logs::add);
+    List<Node> entries = service.list("accessLog");
+    for (int i = 0; i < entries.size(); i++) {
+      accessLog(entries.get(i).only("accessLog", ACCESS_LOG), i, collectors).ifPresent(logs::add);
     }
     return logs;
   }
 
-  private static Optional<TrafficOptions.AccessLog> accessLog(Node log) {
+  private static Optional<TrafficOptions.AccessLog> accessLog(Node log, int index, OtelCollectors collectors) {
     Bounds bounds = new Bounds();
     if (log.has("filter")) {
       filter(log.child("filter"), bounds, true);
@@ -61,13 +69,8 @@ final class GlooAccessLogs {
       return Optional.empty();
     }
     if (log.has("openTelemetryService")) {
-      // Gloo makes a cluster from the collector's host:port (TLS unless insecure) and sends AnyValue bodies and
-      // attributes; Holdfast's OpenTelemetry sink sends to an Upstream with a text body and string attributes.
-      log.error(log.at("openTelemetryService"), GlooFeatures.UNSUPPORTED, "openTelemetryService (a collector"
-          + " given by endpoint) is not read by Holdfast; write the Gateway as Holdfast's kind with an"
-          + " openTelemetry access log naming an Upstream for the collector. The Gateway is rejected rather than"
-          + " served without the log");
-      return Optional.empty();
+      return openTelemetry(log.child("openTelemetryService").only("openTelemetryService", OTEL), index, collectors,
+          filter);
     }
     if (log.has("grpcService")) {
       Node grpc = log.child("grpcService").only("grpcService", GRPC);
@@ -104,6 +107,55 @@ final class GlooAccessLogs {
       }
     }
     return path.map(p -> new TrafficOptions.AccessLog(new TrafficOptions.Sink.File(p), text, json, filter));
+  }
+
+  /**
+   * Gloo's {@code openTelemetryService} with a {@code collector} endpoint: Holdfast's OpenTelemetry sink on a
+   * synthetic Upstream for the collector ({@link OtelCollectors}); a {@code body} that is a string is the text
+   * format (Envoy's log body), {@code attributes} whose values are strings the JSON fields (Envoy's attributes), as
+   * Holdfast's OpenTelemetry log sends them. Other AnyValue kinds, the collector's {@code authority},
+   * {@code headers}, {@code sslConfig} and {@code timeout} have no Holdfast equivalent.
+   */
+  private static Optional<TrafficOptions.AccessLog> openTelemetry(Node otel, int index, OtelCollectors collectors,
+      TrafficOptions.LogFilter filter) {
+    Optional<String> logName = otel.requiredString("logName").filter(n -> !n.isEmpty());
+    Node collector = otel.child("collector").only("collector", COLLECTOR);
+    Optional<String> endpoint = collector.requiredString("endpoint");
+    Optional<Map.Entry<String, Integer>> hostPort = endpoint.flatMap(OtelCollectors::hostPort);
+    if (endpoint.isPresent() && hostPort.isEmpty()) {
+      collector.error(collector.at("endpoint"), Reasons.INVALID_VALUE, "\"" + endpoint.get() + "\" is not host:port");
+    }
+    boolean insecure = collector.bool("insecure").orElse(false);
+    Optional<String> text = Optional.empty();
+    if (otel.has("body")) {
+      Node body = otel.child("body").only("body (only stringValue)", STRING_VALUE);
+      text = body.requiredString("stringValue");
+    }
+    TreeMap<String, String> attributes = new TreeMap<>();
+    if (otel.has("attributes")) {
+      for (Node attribute : otel.child("attributes").only("attributes", KEY_VALUES).list("values")) {
+        attribute.only("attribute", KEY_VALUE);
+        Optional<String> key = attribute.requiredString("key");
+        Node valueNode = attribute.child("value").only("attribute value (only stringValue)", STRING_VALUE);
+        Optional<String> value = valueNode.string("stringValue");
+        if (!valueNode.has("stringValue") && valueNode.json.size() == 0) { // another kind is reported by only()
+          valueNode.error(valueNode.at("stringValue"), Reasons.MISSING_FIELD, "an attribute needs a stringValue");
+        }
+        if (key.isPresent() && value.isPresent() && attributes.put(key.get(), value.get()) != null) {
+          attribute.error(attribute.at("key"), Reasons.INVALID_VALUE, "attribute " + key.get() + " is given twice");
+        }
+      }
+    }
+    if (logName.isEmpty() || hostPort.isEmpty()) {
+      if (otel.has("logName") && logName.isEmpty()) {
+        otel.error(otel.at("logName"), Reasons.MISSING_FIELD, "the log name cannot be empty (as in Gloo)");
+      }
+      return Optional.empty();
+    }
+    ObjectRef upstream = collectors.collector(index, logName.get(), hostPort.get().getKey(),
+        hostPort.get().getValue(), insecure);
+    return Optional.of(new TrafficOptions.AccessLog(new TrafficOptions.Sink.OpenTelemetry(upstream, logName.get()),
+        text, attributes, filter));
   }
 
   /** What Holdfast's filter holds: a status range and a minimum duration, all of which must hold. */

@@ -37,13 +37,14 @@ final class GlooListenerOptions {
    *
    * @param spec        the Gateway's {@code spec} ({@code useProxyProto}, {@code options})
    * @param httpOptions {@code httpGateway.options}, missing when not given
+   * @param collectors  where the Upstreams of OpenTelemetry collectors are made
    */
-  static TrafficOptions.Listener http(Node spec, Node httpOptions) {
+  static TrafficOptions.Listener http(Node spec, Node httpOptions, OtelCollectors collectors) {
     boolean proxyProtocol = spec.bool("useProxyProto").orElse(false);
     Node options = spec.child("options").only("Gateway's options", LISTENER);
     Optional<Long> buffer = options.integer("perConnectionBufferLimitBytes").map(Integer::longValue);
     List<TrafficOptions.AccessLog> logs = options.has("accessLoggingService")
-        ? GlooAccessLogs.read(options.child("accessLoggingService")) : List.of();
+        ? GlooAccessLogs.read(options.child("accessLoggingService"), collectors) : List.of();
 
     httpOptions.only("httpGateway's options", HTTP);
     Node hcm = httpOptions.child("httpConnectionManagerSettings").only("httpConnectionManagerSettings", HCM);

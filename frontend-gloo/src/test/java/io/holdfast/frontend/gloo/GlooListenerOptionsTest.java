@@ -135,7 +135,7 @@ class GlooListenerOptionsTest {
   }
 
   @Test
-  void aBootstrapClusterOrAnOpenTelemetryEndpointRejectsTheGatewayByField() {
+  void aBootstrapClusterRejectsTheGatewayByField() {
     assertThat(errors(gateway("""
         options:
           accessLoggingService:
@@ -143,15 +143,77 @@ class GlooListenerOptionsTest {
             - grpcService: {logName: example, staticClusterName: access_log_cluster}
         """, "{}"))).extracting(Finding::field, Finding::reason).containsExactly(org.assertj.core.groups.Tuple.tuple(
             "spec.options.accessLoggingService.accessLog[0].grpcService.staticClusterName", "UnsupportedGlooFeature"));
-    assertThat(errors(gateway("""
+  }
+
+  @Test
+  void anOpenTelemetryCollectorIsAnUpstreamAsGlooMakesItsCluster() {
+    String yaml = gateway("""
         options:
           accessLoggingService:
             accessLog:
             - openTelemetryService:
                 logName: example
                 collector: {endpoint: otel-collector.default.svc.cluster.local:4317}
+            - openTelemetryService:
+                logName: plain
+                collector: {endpoint: '192.0.2.40:4317', insecure: true}
+                body: {stringValue: '%REQ(USER-AGENT)%'}
+                attributes: {values: [{key: foo, value: {stringValue: bar}}]}
+        """, "{}");
+    GlooReading reading = GlooReading.of(GlooFixtures.load(yaml));
+    assertThat(reading.rejected()).isEmpty();
+    TrafficOptions.Listener options = reading.holdfastConfig().gateways().get(0).options();
+    ObjectRef first = ObjectRef.of("gloo-system", OtelCollectors.PREFIX + "gw-0");
+    ObjectRef second = ObjectRef.of("gloo-system", OtelCollectors.PREFIX + "gw-1");
+    assertThat(options.accessLogs()).extracting(TrafficOptions.AccessLog::sink).containsExactly(
+        new TrafficOptions.Sink.OpenTelemetry(first, "example"), new TrafficOptions.Sink.OpenTelemetry(second, "plain"));
+    assertThat(options.accessLogs().get(1).text()).contains("%REQ(USER-AGENT)%");
+    assertThat(options.accessLogs().get(1).json()).containsExactlyEntriesOf(new java.util.TreeMap<>(
+        Map.of("foo", "bar")));
+    Map<String, io.holdfast.api.Upstream> upstreams = new java.util.HashMap<>();
+    reading.holdfastConfig().upstreams().forEach(u -> upstreams.put(u.metadata().name(), u));
+    // Gloo's cluster: HTTP/2, TLS with the host as SNI and no certificate check unless insecure.
+    io.holdfast.api.Upstream tls = upstreams.get(first.name());
+    assertThat(tls.http2()).isTrue();
+    assertThat(tls.target()).isEqualTo(new io.holdfast.api.UpstreamTarget.Static(List.of(
+        io.holdfast.api.UpstreamTarget.Host.of("otel-collector.default.svc.cluster.local", 4317))));
+    assertThat(tls.options().tls()).contains(new io.holdfast.api.UpstreamOptions.Tls(
+        Optional.of("otel-collector.default.svc.cluster.local"),
+        Optional.of(io.holdfast.api.UpstreamOptions.TlsVerify.NONE)));
+    assertThat(upstreams.get(second.name()).options().tls()).isEmpty();
+
+    IrBuilder.Result result = GlooFixtures.build(GlooFixtures.load(yaml));
+    assertThat(GlooFixtures.gateway(result, "gloo-system", "gw").isAccepted()).isTrue();
+    assertThat(result.ir().clusters()).extracting(c -> c.origin().object()).contains(new io.holdfast.api.ResourceKey(
+        GlooKinds.GLOO_GROUP, OtelCollectors.KIND, "gloo-system", "gw:example"));
+  }
+
+  @Test
+  void openTelemetryFieldsHoldfastLacksRejectTheGateway() {
+    assertThat(errors(gateway("""
+        options:
+          accessLoggingService:
+            accessLog:
+            - openTelemetryService:
+                logName: example
+                collector:
+                  endpoint: otel-collector.default.svc.cluster.local:4317
+                  authority: authority.example.com
+                attributes:
+                  values:
+                  - key: bar
+                    value: {kvlistValue: {values: [{key: baz, value: {stringValue: qux}}]}}
+        """, "{}"))).extracting(Finding::field).containsExactlyInAnyOrder(
+            "spec.options.accessLoggingService.accessLog[0].openTelemetryService.collector.authority",
+            "spec.options.accessLoggingService.accessLog[0].openTelemetryService.attributes.values[0].value"
+                + ".kvlistValue");
+    assertThat(errors(gateway("""
+        options:
+          accessLoggingService:
+            accessLog:
+            - openTelemetryService: {logName: x, collector: {endpoint: no-port}}
         """, "{}"))).extracting(Finding::field)
-        .containsExactly("spec.options.accessLoggingService.accessLog[0].openTelemetryService");
+        .containsExactly("spec.options.accessLoggingService.accessLog[0].openTelemetryService.collector.endpoint");
   }
 
   @Test
