@@ -33,7 +33,7 @@ final class GatewayReader {
   private static final Set<String> TCP_SSL = Set.of("sniDomains");
   private static final Set<String> TCP_DESTINATION = Set.of("single", "multi", "upstreamGroup");
   private static final Set<String> HYBRID = Set.of("matchedGateways");
-  private static final Set<String> MATCHED = Set.of("httpGateway", "tcpGateway");
+  private static final Set<String> MATCHED = Set.of("httpGateway", "tcpGateway", "matcher");
   private static final Set<String> REF = Set.of("name", "namespace");
   private static final Set<String> EMPTY = Set.of();
 
@@ -84,6 +84,16 @@ final class GatewayReader {
             Optional.empty(), List.of(), Optional.empty(), TrafficOptions.Listener.NONE, collectors);
       }
       Node only = matched.get(0).only("matched gateway", MATCHED);
+      Node matcher = only.child("matcher");
+      if (matcher.json.isObject()) {
+        // An empty matcher matches every connection, as no matcher does; the others select connections by source
+        // range or TLS, which Holdfast's listener filter chains cannot (they match on SNI only).
+        for (String field : matcher.json.propertyNames()) {
+          matcher.error(matcher.at(field), GlooFeatures.UNSUPPORTED, "a hybridGateway matcher on " + field
+              + " is not supported by Holdfast (its filter chains match on SNI only); the Gateway is rejected"
+              + " rather than served to connections the matcher would not take");
+        }
+      }
       http = only.child("httpGateway");
       tcp = only.child("tcpGateway");
     }

@@ -357,4 +357,26 @@ class GlooListenerOptionsTest {
       assertThat(f.message()).contains("cannot reference one", "Gloo Gateway's options");
     });
   }
+
+  @Test
+  void aHybridGatewayWithOneEmptyMatcherIsThatGatewayAndRealMatchersAreRejected() {
+    String hybrid = """
+        apiVersion: gateway.solo.io/v1
+        kind: Gateway
+        metadata: {name: gw, namespace: gloo-system}
+        spec:
+          bindAddress: 0.0.0.0
+          bindPort: 8080
+          hybridGateway:
+            matchedGateways:
+            - matcher: %s
+              httpGateway:
+                options: {healthCheck: {path: /healthz}}
+        """;
+    TrafficOptions.Listener options = read(hybrid.formatted("{}"));
+    assertThat(options.healthCheck()).contains(new TrafficOptions.HealthCheck("/healthz"));
+    assertThat(errors(hybrid.formatted("{sourcePrefixRanges: [{addressPrefix: 192.0.2.0, prefixLen: 24}]}")))
+        .extracting(Finding::field)
+        .containsExactly("spec.hybridGateway.matchedGateways[0].matcher.sourcePrefixRanges");
+  }
 }
