@@ -14,13 +14,16 @@ import java.util.Set;
 /**
  * A Gloo Gateway's listener options as Holdfast's Gateway {@code options} ({@link TrafficOptions.Listener}):
  * {@code useProxyProto}, the Gateway's {@code options} (Gloo's ListenerOptions: {@code accessLoggingService},
- * {@code perConnectionBufferLimitBytes}) and {@code httpGateway.options} (Gloo's HttpListenerOptions:
- * {@code httpConnectionManagerSettings}, {@code healthCheck}), with the meaning Gloo gives them (its als, hcm and
- * healthcheck plugins). A field or value without a Holdfast equivalent rejects the Gateway naming it.
+ * {@code proxyProtocol}, {@code perConnectionBufferLimitBytes}) and {@code httpGateway.options} (Gloo's
+ * HttpListenerOptions: {@code httpConnectionManagerSettings}, {@code healthCheck}), with the meaning Gloo gives them
+ * (its als, proxy_protocol, hcm and healthcheck plugins). A field or value without a Holdfast equivalent rejects
+ * the Gateway naming it.
  */
 final class GlooListenerOptions {
 
-  private static final Set<String> LISTENER = Set.of("accessLoggingService", "perConnectionBufferLimitBytes");
+  private static final Set<String> LISTENER = Set.of("accessLoggingService", "perConnectionBufferLimitBytes",
+      "proxyProtocol");
+  private static final Set<String> PROXY_PROTOCOL = Set.of("rules", "allowRequestsWithoutProxyProtocol");
   private static final Set<String> HTTP = Set.of("httpConnectionManagerSettings", "healthCheck");
   private static final Set<String> HCM = Set.of("xffNumTrustedHops", "useRemoteAddress", "idleTimeout",
       "requestHeadersTimeout", "maxRequestHeadersKb", "serverName", "serverHeaderTransformation",
@@ -40,8 +43,9 @@ final class GlooListenerOptions {
    * @param collectors  where the Upstreams of OpenTelemetry collectors are made
    */
   static TrafficOptions.Listener http(Node spec, Node httpOptions, OtelCollectors collectors) {
-    boolean proxyProtocol = spec.bool("useProxyProto").orElse(false);
     Node options = spec.child("options").only("Gateway's options", LISTENER);
+    // Gloo's proxy_protocol plugin: useProxyProto or options.proxyProtocol adds Envoy's PROXY protocol filter.
+    boolean proxyProtocol = spec.bool("useProxyProto").orElse(false) | proxyProtocol(options);
     Optional<Long> buffer = options.integer("perConnectionBufferLimitBytes").map(Integer::longValue);
     List<TrafficOptions.AccessLog> logs = options.has("accessLoggingService")
         ? GlooAccessLogs.read(options.child("accessLoggingService"), collectors) : List.of();
@@ -78,6 +82,27 @@ final class GlooListenerOptions {
     }
     return new TrafficOptions.Listener(proxyProtocol, buffer, hops, idle, headersTimeout, headersKb, http2, server,
         logs, Optional.empty(), healthCheck);
+  }
+
+  /**
+   * Gloo's {@code options.proxyProtocol}: Envoy's PROXY protocol filter, as {@code useProxyProto}; its TLV
+   * {@code rules} (metadata from TLVs) and {@code allowRequestsWithoutProxyProtocol} (Gloo Enterprise only) have no
+   * Holdfast equivalent.
+   */
+  private static boolean proxyProtocol(Node options) {
+    if (!options.has("proxyProtocol")) {
+      return false;
+    }
+    Node proxyProtocol = options.child("proxyProtocol").only("proxyProtocol", PROXY_PROTOCOL);
+    if (!proxyProtocol.list("rules").isEmpty()) {
+      proxyProtocol.error(proxyProtocol.at("rules"), GlooFeatures.UNSUPPORTED, "PROXY protocol TLV rules are not"
+          + " supported by Holdfast; the Gateway is rejected rather than served without the metadata they set");
+    }
+    if (proxyProtocol.bool("allowRequestsWithoutProxyProtocol").orElse(false)) {
+      proxyProtocol.error(proxyProtocol.at("allowRequestsWithoutProxyProtocol"), GlooFeatures.UNSUPPORTED,
+          "allowRequestsWithoutProxyProtocol (Gloo Enterprise only) is not supported by Holdfast");
+    }
+    return true;
   }
 
   /**

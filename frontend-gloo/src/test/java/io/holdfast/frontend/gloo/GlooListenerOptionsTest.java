@@ -166,7 +166,8 @@ class GlooListenerOptionsTest {
     ObjectRef first = ObjectRef.of("gloo-system", OtelCollectors.PREFIX + "gw-0");
     ObjectRef second = ObjectRef.of("gloo-system", OtelCollectors.PREFIX + "gw-1");
     assertThat(options.accessLogs()).extracting(TrafficOptions.AccessLog::sink).containsExactly(
-        new TrafficOptions.Sink.OpenTelemetry(first, "example"), new TrafficOptions.Sink.OpenTelemetry(second, "plain"));
+        new TrafficOptions.Sink.OpenTelemetry(first, "example"),
+        new TrafficOptions.Sink.OpenTelemetry(second, "plain"));
     assertThat(options.accessLogs().get(1).text()).contains("%REQ(USER-AGENT)%");
     assertThat(options.accessLogs().get(1).json()).containsExactlyEntriesOf(new java.util.TreeMap<>(
         Map.of("foo", "bar")));
@@ -378,5 +379,15 @@ class GlooListenerOptionsTest {
     assertThat(errors(hybrid.formatted("{sourcePrefixRanges: [{addressPrefix: 192.0.2.0, prefixLen: 24}]}")))
         .extracting(Finding::field)
         .containsExactly("spec.hybridGateway.matchedGateways[0].matcher.sourcePrefixRanges");
+  }
+
+  @Test
+  void optionsProxyProtocolIsThePROXYProtocolFilterAsUseProxyProtoIs() {
+    assertThat(read(gateway("options: {proxyProtocol: {}}", "{}")).proxyProtocol()).isTrue();
+    assertThat(read(gateway("", "{}")).proxyProtocol()).isFalse();
+    assertThat(errors(gateway("options: {proxyProtocol: {allowRequestsWithoutProxyProtocol: true,"
+        + " rules: [{tlvType: 2, onTlvPresent: {key: authority}}]}}", "{}"))).extracting(Finding::field)
+        .containsExactlyInAnyOrder("spec.options.proxyProtocol.rules",
+            "spec.options.proxyProtocol.allowRequestsWithoutProxyProtocol");
   }
 }

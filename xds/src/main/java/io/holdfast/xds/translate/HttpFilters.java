@@ -1,11 +1,11 @@
 package io.holdfast.xds.translate;
 
-import io.envoyproxy.envoy.extensions.filters.http.cors.v3.Cors;
 import io.envoyproxy.envoy.config.route.v3.HeaderMatcher;
+import io.envoyproxy.envoy.extensions.filters.http.cors.v3.Cors;
 import io.envoyproxy.envoy.extensions.filters.http.fault.v3.HTTPFault;
 import io.envoyproxy.envoy.extensions.filters.http.health_check.v3.HealthCheck;
-import io.envoyproxy.envoy.type.matcher.v3.StringMatcher;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
+import io.envoyproxy.envoy.type.matcher.v3.StringMatcher;
 import io.holdfast.ir.HttpListenerOptions;
 import io.holdfast.ir.Route;
 import io.holdfast.ir.RouteAction;
@@ -44,15 +44,15 @@ final class HttpFilters {
 
   /**
    * In this order: CORS; authentication and authorisation ({@code security}, from {@link SecurityFilters}); the
-   * health check when the chain has one ({@link #healthCheck}); the traffic filters before fault (local rate limit, global rate limit, CSRF, buffer:
+   * traffic filters before fault (local rate limit, global rate limit, CSRF, buffer:
    * {@link TrafficFilters#beforeFault}); fault; the compressors ({@link TrafficFilters#afterFault}). CORS before
    * everything: preflights are answered without authentication, limits or injected faults, and a refusal or
    * injected error passes back through the CORS filter, so it carries CORS headers and the browser lets the page
    * read it. Authentication before authorisation (rules may read the verified claims), both before rate limits
    * (descriptors may read claims too, and an unauthenticated flood does not spend the callers' budget). Limits
-   * before fault: a refused request is not delayed first. The health check after authorisation and before the
-   * limits, where Gloo Edge puts it: a probe is never rate limited or delayed, and a route that requires
-   * credentials on the probe's path requires them of the probe too.
+   * before fault: a refused request is not delayed first. The chain's health check ({@link #healthCheck}), if any,
+   * between authorisation and the traffic filters, where Gloo Edge puts it: a probe is never rate limited or
+   * delayed, and a route that requires credentials on the probe's path requires them of the probe too.
    *
    * @param traffic the traffic filters the chain's routes use
    * @param options the chain's options (the global rate-limit filter needs its rate-limit service)
