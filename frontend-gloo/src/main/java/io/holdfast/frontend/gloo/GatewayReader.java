@@ -139,7 +139,16 @@ final class GatewayReader {
       List<String> sni = List.of();
       if (host.has("sslConfig")) {
         // Only SNI matching (passthrough): terminating TLS on a TCP host is not what Holdfast's TCP chains do.
-        Node ssl = host.child("sslConfig").only("tcpHost sslConfig (only sniDomains, for passthrough)", TCP_SSL);
+        Node ssl = host.child("sslConfig");
+        if (ssl.json.isObject()) {
+          for (String field : ssl.json.propertyNames()) {
+            if (!TCP_SSL.contains(field)) {
+              ssl.error(ssl.at(field), GlooFeatures.UNSUPPORTED, field + ": terminating TLS on a tcpHost is not"
+                  + " supported by Holdfast, whose TCP gateways forward TLS connections still encrypted (choosing"
+                  + " the host by sniDomains); the Gateway is rejected rather than served without TLS termination");
+            }
+          }
+        }
         sni = ssl.strings("sniDomains");
       }
       Node destination = host.child("destination").only("tcpHost destination", TCP_DESTINATION);

@@ -390,4 +390,26 @@ class GlooListenerOptionsTest {
         .containsExactlyInAnyOrder("spec.options.proxyProtocol.rules",
             "spec.options.proxyProtocol.allowRequestsWithoutProxyProtocol");
   }
+
+  @Test
+  void tlsTerminationOnATcpHostIsRejectedSayingWhy() {
+    String yaml = GRPC_UPSTREAM + """
+        apiVersion: gateway.solo.io/v1
+        kind: Gateway
+        metadata: {name: gw, namespace: gloo-system}
+        spec:
+          bindPort: 9000
+          tcpGateway:
+            tcpHosts:
+            - name: one
+              sslConfig:
+                secretRef: {name: failover-downstream, namespace: gloo-system}
+                sniDomains: [failover.example.test]
+              destination: {single: {upstream: {name: als, namespace: gloo-system}}}
+        """;
+    assertThat(errors(yaml)).singleElement().satisfies(f -> {
+      assertThat(f.field()).isEqualTo("spec.tcpGateway.tcpHosts[0].sslConfig.secretRef");
+      assertThat(f.message()).contains("terminating TLS on a tcpHost");
+    });
+  }
 }
