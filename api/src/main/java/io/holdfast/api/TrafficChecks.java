@@ -253,6 +253,11 @@ public final class TrafficChecks {
       out.add(new Problem(at + ".logName", TrafficReasons.INVALID_ACCESS_LOG,
           "the log name must be a non-empty single line"));
     }
+    if (sink instanceof TrafficOptions.Sink.OpenTelemetry otel) {
+      otel.authority().filter(a -> a.isEmpty() || !headerSafe(a)).ifPresent(a -> out.add(new Problem(
+          at + ".openTelemetry.authority", TrafficReasons.INVALID_ACCESS_LOG, "the authority must be a non-empty"
+          + " single line")));
+    }
     log.text().ifPresent(text -> format(text, at + ".format.text", out));
     if (log.json().size() > MAX_JSON_FIELDS) {
       out.add(new Problem(at + ".format.json", TrafficReasons.FORMAT_TOO_LONG, log.json().size()

@@ -125,11 +125,20 @@ public final class TrafficOptions {
       }
     }
 
-    /** An OpenTelemetry collector (OTLP/gRPC), served by an Upstream. */
-    record OpenTelemetry(ObjectRef upstream, String logName) implements Sink {
+    /**
+     * An OpenTelemetry collector (OTLP/gRPC), served by an Upstream.
+     *
+     * @param authority the {@code :authority} of the gRPC requests; default the Upstream's cluster name
+     */
+    record OpenTelemetry(ObjectRef upstream, String logName, Optional<String> authority) implements Sink {
       public OpenTelemetry {
         Objects.requireNonNull(upstream, "upstream");
         Objects.requireNonNull(logName, "logName");
+        Objects.requireNonNull(authority, "authority");
+      }
+
+      public OpenTelemetry(ObjectRef upstream, String logName) {
+        this(upstream, logName, Optional.empty());
       }
     }
   }

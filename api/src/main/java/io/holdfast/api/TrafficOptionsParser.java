@@ -32,6 +32,7 @@ public final class TrafficOptionsParser {
   private static final Set<String> EMPTY = Set.of();
   private static final Set<String> FILE = Set.of("path");
   private static final Set<String> SERVICE_SINK = Set.of("upstream", "namespace", "logName");
+  private static final Set<String> OTEL_SINK = Set.of("upstream", "namespace", "logName", "authority");
   private static final Set<String> FORMAT = Set.of("text", "json");
   private static final Set<String> LOG_FILTER = Set.of("minStatus", "maxStatus", "minDuration");
   private static final Set<String> RATE_LIMIT_SERVICE = Set.of("upstream", "namespace", "domain", "timeout",
@@ -133,9 +134,9 @@ public final class TrafficOptionsParser {
           .map(TrafficOptions.Sink.File::new);
       case "grpc" -> fields.object("grpc", SERVICE_SINK).flatMap(f -> ObjectRefs.read(f, "upstream")
           .flatMap(ref -> f.requiredString("logName").map(name -> new TrafficOptions.Sink.Grpc(ref, name))));
-      default -> fields.object("openTelemetry", SERVICE_SINK).flatMap(f -> ObjectRefs.read(f, "upstream")
+      default -> fields.object("openTelemetry", OTEL_SINK).flatMap(f -> ObjectRefs.read(f, "upstream")
           .flatMap(ref -> f.requiredString("logName")
-              .map(name -> new TrafficOptions.Sink.OpenTelemetry(ref, name))));
+              .map(name -> new TrafficOptions.Sink.OpenTelemetry(ref, name, f.string("authority")))));
     };
     Optional<String> text = Optional.empty();
     Map<String, String> json = Map.of();

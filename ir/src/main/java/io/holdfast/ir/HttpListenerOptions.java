@@ -172,11 +172,20 @@ public record HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<
       }
     }
 
-    /** An OpenTelemetry logs collector (OTLP over gRPC) on {@code cluster}. */
-    record OpenTelemetry(ResourceKey cluster, String logName) implements Sink {
+    /**
+     * An OpenTelemetry logs collector (OTLP over gRPC) on {@code cluster}.
+     *
+     * @param authority the {@code :authority} of the gRPC requests; empty: Envoy's default, the cluster name
+     */
+    record OpenTelemetry(ResourceKey cluster, String logName, Optional<String> authority) implements Sink {
       public OpenTelemetry {
         Objects.requireNonNull(cluster, "cluster");
         requireLogName(logName);
+        Objects.requireNonNull(authority, "authority");
+      }
+
+      public OpenTelemetry(ResourceKey cluster, String logName) {
+        this(cluster, logName, Optional.empty());
       }
     }
 

@@ -30,7 +30,7 @@ final class GlooAccessLogs {
   private static final Set<String> GRPC = Set.of("logName", "staticClusterName");
   private static final Set<String> LEAF_FILTER = Set.of("statusCodeFilter", "durationFilter");
   private static final Set<String> OTEL = Set.of("logName", "collector", "body", "attributes");
-  private static final Set<String> COLLECTOR = Set.of("endpoint", "insecure");
+  private static final Set<String> COLLECTOR = Set.of("endpoint", "insecure", "authority");
   private static final Set<String> STRING_VALUE = Set.of("stringValue");
   private static final Set<String> KEY_VALUES = Set.of("values");
   private static final Set<String> KEY_VALUE = Set.of("key", "value");
@@ -113,8 +113,9 @@ final class GlooAccessLogs {
    * Gloo's {@code openTelemetryService} with a {@code collector} endpoint: Holdfast's OpenTelemetry sink on a
    * synthetic Upstream for the collector ({@link OtelCollectors}); a {@code body} that is a string is the text
    * format (Envoy's log body), {@code attributes} whose values are strings the JSON fields (Envoy's attributes), as
-   * Holdfast's OpenTelemetry log sends them. Other AnyValue kinds, the collector's {@code authority},
-   * {@code headers}, {@code sslConfig} and {@code timeout} have no Holdfast equivalent.
+   * Holdfast's OpenTelemetry log sends them, and the collector's {@code authority} that of the gRPC requests. Other
+   * AnyValue kinds, the collector's {@code headers}, {@code sslConfig} and {@code timeout} have no Holdfast
+   * equivalent.
    */
   private static Optional<TrafficOptions.AccessLog> openTelemetry(Node otel, int index, OtelCollectors collectors,
       TrafficOptions.LogFilter filter) {
@@ -154,8 +155,10 @@ final class GlooAccessLogs {
     }
     ObjectRef upstream = collectors.collector(index, logName.get(), hostPort.get().getKey(),
         hostPort.get().getValue(), insecure);
-    return Optional.of(new TrafficOptions.AccessLog(new TrafficOptions.Sink.OpenTelemetry(upstream, logName.get()),
-        text, attributes, filter));
+    // Gloo: the collector's authority is the gRPC service's (EnvoyGrpc.authority); "" leaves Envoy's default.
+    Optional<String> authority = collector.string("authority").filter(a -> !a.isEmpty());
+    return Optional.of(new TrafficOptions.AccessLog(new TrafficOptions.Sink.OpenTelemetry(upstream, logName.get(),
+        authority), text, attributes, filter));
   }
 
   /** What Holdfast's filter holds: a status range and a minimum duration, all of which must hold. */

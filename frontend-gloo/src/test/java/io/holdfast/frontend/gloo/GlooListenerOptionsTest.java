@@ -156,7 +156,7 @@ class GlooListenerOptionsTest {
                 collector: {endpoint: otel-collector.default.svc.cluster.local:4317}
             - openTelemetryService:
                 logName: plain
-                collector: {endpoint: '192.0.2.40:4317', insecure: true}
+                collector: {endpoint: '192.0.2.40:4317', insecure: true, authority: collector.example.test}
                 body: {stringValue: '%REQ(USER-AGENT)%'}
                 attributes: {values: [{key: foo, value: {stringValue: bar}}]}
         """, "{}");
@@ -167,7 +167,7 @@ class GlooListenerOptionsTest {
     ObjectRef second = ObjectRef.of("gloo-system", OtelCollectors.PREFIX + "gw-1");
     assertThat(options.accessLogs()).extracting(TrafficOptions.AccessLog::sink).containsExactly(
         new TrafficOptions.Sink.OpenTelemetry(first, "example"),
-        new TrafficOptions.Sink.OpenTelemetry(second, "plain"));
+        new TrafficOptions.Sink.OpenTelemetry(second, "plain", Optional.of("collector.example.test")));
     assertThat(options.accessLogs().get(1).text()).contains("%REQ(USER-AGENT)%");
     assertThat(options.accessLogs().get(1).json()).containsExactlyEntriesOf(new java.util.TreeMap<>(
         Map.of("foo", "bar")));
@@ -204,8 +204,7 @@ class GlooListenerOptionsTest {
                   values:
                   - key: bar
                     value: {kvlistValue: {values: [{key: baz, value: {stringValue: qux}}]}}
-        """, "{}"))).extracting(Finding::field).containsExactlyInAnyOrder(
-            "spec.options.accessLoggingService.accessLog[0].openTelemetryService.collector.authority",
+        """, "{}"))).extracting(Finding::field).containsExactly(
             "spec.options.accessLoggingService.accessLog[0].openTelemetryService.attributes.values[0].value"
                 + ".kvlistValue");
     assertThat(errors(gateway("""

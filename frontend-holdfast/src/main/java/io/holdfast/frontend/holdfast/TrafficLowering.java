@@ -123,7 +123,8 @@ final class TrafficLowering {
     TrafficOptions.Sink.OpenTelemetry otel = (TrafficOptions.Sink.OpenTelemetry) sink;
     ResourceKey cluster = otel.upstream().resolve(ResourceKey.UPSTREAM, namespace);
     return clusters.contains(cluster)
-        ? Optional.of(new HttpListenerOptions.Sink.OpenTelemetry(cluster, otel.logName())) : Optional.empty();
+        ? Optional.of(new HttpListenerOptions.Sink.OpenTelemetry(cluster, otel.logName(), otel.authority()))
+        : Optional.empty();
   }
 
   private static HttpListenerOptions.Format format(TrafficOptions.AccessLog log) {

@@ -138,6 +138,8 @@ class TrafficRulesTest {
             TrafficReasons.ACCESS_LOG_UPSTREAM_NOT_FOUND),
         Arguments.of("{accessLogs: [{openTelemetry: {upstream: broken, logName: edge}}]}",
             at + "accessLogs[0].openTelemetry.upstream", Reasons.UPSTREAM_REJECTED),
+        Arguments.of("{accessLogs: [{openTelemetry: {upstream: als, logName: edge, authority: ''}}]}",
+            at + "accessLogs[0].openTelemetry.authority", TrafficReasons.INVALID_ACCESS_LOG),
         Arguments.of("{rateLimitService: {upstream: gone, domain: d}}", at + "rateLimitService.upstream",
             TrafficReasons.RATE_LIMIT_SERVICE_NOT_FOUND),
         Arguments.of("{rateLimitService: {upstream: als, domain: d, timeout: 0s}}", at + "rateLimitService.timeout",
