@@ -2,7 +2,9 @@ package io.holdfast.frontend.gloo;
 
 import io.holdfast.api.ObjectRef;
 import io.holdfast.api.Reasons;
+import io.holdfast.api.TrafficChecks;
 import io.holdfast.api.TrafficOptions;
+import io.holdfast.api.TrafficReasons;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,6 +50,13 @@ final class GlooAccessLogs {
     service.only("accessLoggingService", SERVICE);
     List<TrafficOptions.AccessLog> logs = new ArrayList<>();
     List<Node> entries = service.list("accessLog");
+    if (entries.size() > TrafficChecks.MAX_ACCESS_LOGS) {
+      // Holdfast's bound, checked here too: each OpenTelemetry entry makes an Upstream, and a Gateway Holdfast
+      // would reject must not leave thousands of them behind.
+      service.error(service.at("accessLog"), TrafficReasons.TOO_MANY_ACCESS_LOGS, entries.size()
+          + " access logs; at most " + TrafficChecks.MAX_ACCESS_LOGS);
+      return logs;
+    }
     for (int i = 0; i < entries.size(); i++) {
       accessLog(entries.get(i).only("accessLog", ACCESS_LOG), i, collectors).ifPresent(logs::add);
     }

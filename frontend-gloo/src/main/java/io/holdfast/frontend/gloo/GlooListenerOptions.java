@@ -6,7 +6,6 @@ import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.TrafficOptions;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;

@@ -411,4 +411,15 @@ class GlooListenerOptionsTest {
       assertThat(f.message()).contains("terminating TLS on a tcpHost");
     });
   }
+
+  @Test
+  void moreAccessLogsThanHoldfastsBoundRejectTheGatewayBeforeAnyCollectorIsMade() {
+    String entry = "{openTelemetryService: {logName: l, collector: {endpoint: '192.0.2.40:4317'}}},";
+    String yaml = gateway("options: {accessLoggingService: {accessLog: [" + entry.repeat(17) + "]}}", "{}");
+    GlooReading reading = GlooReading.of(GlooFixtures.load(yaml));
+    assertThat(reading.rejected().values()).flatMap(f -> f).extracting(Finding::field, Finding::reason)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("spec.options.accessLoggingService.accessLog",
+            "TooManyAccessLogs"));
+    assertThat(reading.holdfastConfig().upstreams()).isEmpty();
+  }
 }
