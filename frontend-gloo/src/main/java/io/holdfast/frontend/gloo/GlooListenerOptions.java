@@ -184,4 +184,40 @@ final class GlooListenerOptions {
         + " either: write its options in the Gloo Gateway's " + (kind.equals("ListenerOption") ? "options"
         : "httpGateway.options") + ", or attach Holdfast's ClientTrafficPolicy to a Gateway API Gateway");
   }
+
+  private static final String HCM_PATH = "spec.httpGateway.options.httpConnectionManagerSettings.";
+  private static final java.util.regex.Pattern ACCESS_LOG = java.util.regex.Pattern.compile(
+      "spec\\.options\\.accessLogs(\\[\\d+])(.*)");
+
+  /**
+   * A Holdfast Gateway option's field path ({@code spec.options.idleTimeout}) as the Gloo field it was read from
+   * ({@code spec.httpGateway.options.httpConnectionManagerSettings.idleTimeout}), so Holdfast's findings name the
+   * Gloo object's field. (Under a {@code hybridGateway} the HTTP options' path names {@code spec.httpGateway}.)
+   */
+  static String glooPath(String field) {
+    String option = field.substring("spec.options.".length());
+    String head = option.split("[.\\[]", 2)[0];
+    String rest = option.substring(head.length());
+    java.util.regex.Matcher log = ACCESS_LOG.matcher(field);
+    if (log.matches()) {
+      String within = log.group(2)
+          .replaceFirst("^\\.file\\.", ".fileSink.")
+          .replaceFirst("^\\.format\\.text", ".fileSink.stringFormat")
+          .replaceFirst("^\\.format\\.json", ".fileSink.jsonFormat")
+          .replaceFirst("^\\.grpc\\.upstream", ".grpcService.staticClusterName")
+          .replaceFirst("^\\.grpc\\.", ".grpcService.")
+          .replaceFirst("^\\.openTelemetry\\.upstream", ".openTelemetryService.collector.endpoint")
+          .replaceFirst("^\\.openTelemetry\\.authority", ".openTelemetryService.collector.authority")
+          .replaceFirst("^\\.openTelemetry\\.", ".openTelemetryService.");
+      return "spec.options.accessLoggingService.accessLog" + log.group(1) + within;
+    }
+    return switch (head) {
+      case "proxyProtocol" -> "spec.useProxyProto";
+      case "xffNumTrustedHops", "idleTimeout", "requestHeadersTimeout", "maxRequestHeadersKb" -> HCM_PATH + option;
+      case "http2" -> HCM_PATH + "http2ProtocolOptions" + rest;
+      case "serverHeader" -> HCM_PATH + "serverName";
+      case "healthCheck" -> "spec.httpGateway.options.healthCheck" + rest;
+      default -> field; // perConnectionBufferLimitBytes is where Holdfast has it
+    };
+  }
 }

@@ -281,8 +281,22 @@ class GlooListenerOptionsTest {
     assertThat(errors(gateway("", "{healthCheck: {path: ''}}"))).extracting(Finding::field)
         .containsExactly("spec.httpGateway.options.healthCheck.path");
     // Holdfast's own checks apply to the read values, with the Gloo field path.
-    assertThat(errors(gateway("", "{healthCheck: {path: healthz}}"))).extracting(Finding::reason)
-        .containsExactly("InvalidHealthCheck");
+    assertThat(errors(gateway("", "{healthCheck: {path: healthz}}"))).extracting(Finding::field, Finding::reason)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("spec.httpGateway.options.healthCheck.path",
+            "InvalidHealthCheck"));
+    assertThat(errors(gateway("", "{httpConnectionManagerSettings: {xffNumTrustedHops: 99,"
+        + " http2ProtocolOptions: {initialStreamWindowSize: 1}}}"))).extracting(Finding::field).containsExactlyInAnyOrder(
+            "spec.httpGateway.options.httpConnectionManagerSettings.xffNumTrustedHops",
+            "spec.httpGateway.options.httpConnectionManagerSettings.http2ProtocolOptions.initialStreamWindowSize");
+    assertThat(errors(gateway("""
+        options:
+          accessLoggingService:
+            accessLog:
+            - fileSink: {path: /dev/stdout, stringFormat: '%NO_SUCH_OPERATOR%'}
+            - grpcService: {logName: x, staticClusterName: missing_gloo-system}
+        """, "{}"))).extracting(Finding::field).containsExactlyInAnyOrder(
+            "spec.options.accessLoggingService.accessLog[0].fileSink.stringFormat",
+            "spec.options.accessLoggingService.accessLog[1].grpcService.staticClusterName");
   }
 
   @Test
