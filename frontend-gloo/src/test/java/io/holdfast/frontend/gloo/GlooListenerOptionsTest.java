@@ -285,7 +285,8 @@ class GlooListenerOptionsTest {
         .containsExactly(org.assertj.core.groups.Tuple.tuple("spec.httpGateway.options.healthCheck.path",
             "InvalidHealthCheck"));
     assertThat(errors(gateway("", "{httpConnectionManagerSettings: {xffNumTrustedHops: 99,"
-        + " http2ProtocolOptions: {initialStreamWindowSize: 1}}}"))).extracting(Finding::field).containsExactlyInAnyOrder(
+        + " http2ProtocolOptions: {initialStreamWindowSize: 1}}}"))).extracting(Finding::field)
+        .containsExactlyInAnyOrder(
             "spec.httpGateway.options.httpConnectionManagerSettings.xffNumTrustedHops",
             "spec.httpGateway.options.httpConnectionManagerSettings.http2ProtocolOptions.initialStreamWindowSize");
     assertThat(errors(gateway("""
