@@ -259,7 +259,8 @@ final class TrafficPolicies {
         options.requestHeadersTimeout(), options.maxRequestHeadersKb().map(Long::intValue),
         options.http2().map(h -> new HttpListenerOptions.Http2(h.maxConcurrentStreams().map(Long::intValue),
             h.initialStreamWindowSize().map(Long::intValue), h.initialConnectionWindowSize().map(Long::intValue))),
-        options.serverHeader().map(TrafficPolicies::serverHeader), logs, service);
+        options.serverHeader().map(TrafficPolicies::serverHeader), logs, service,
+        options.healthCheck().map(TrafficOptions.HealthCheck::path));
   }
 
   private static HttpListenerOptions.Sink sink(TrafficOptions.Sink sink, String at, Map<String, ResourceKey> clusters) {
@@ -273,7 +274,8 @@ final class TrafficPolicies {
       return new HttpListenerOptions.Sink.Grpc(clusters.get(at + "grpc.upstream"), grpc.logName());
     }
     if (sink instanceof TrafficOptions.Sink.OpenTelemetry otel) {
-      return new HttpListenerOptions.Sink.OpenTelemetry(clusters.get(at + "openTelemetry.upstream"), otel.logName());
+      return new HttpListenerOptions.Sink.OpenTelemetry(clusters.get(at + "openTelemetry.upstream"), otel.logName(),
+          otel.authority());
     }
     return new HttpListenerOptions.Sink.Stdout();
   }

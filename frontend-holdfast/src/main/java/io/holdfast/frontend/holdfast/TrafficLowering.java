@@ -61,7 +61,8 @@ final class TrafficLowering {
         options.requestHeadersTimeout(), options.maxRequestHeadersKb().map(Long::intValue),
         options.http2().map(h -> new HttpListenerOptions.Http2(h.maxConcurrentStreams().map(Long::intValue),
             h.initialStreamWindowSize().map(Long::intValue), h.initialConnectionWindowSize().map(Long::intValue))),
-        options.serverHeader().map(TrafficLowering::serverHeader), logs, service);
+        options.serverHeader().map(TrafficLowering::serverHeader), logs, service,
+        options.healthCheck().map(TrafficOptions.HealthCheck::path));
   }
 
   /** A route's effective traffic options: {@code own} over {@code defaults}, field by field. */
@@ -102,7 +103,8 @@ final class TrafficLowering {
     TrafficOptions.Sink.OpenTelemetry otel = (TrafficOptions.Sink.OpenTelemetry) sink;
     ResourceKey cluster = otel.upstream().resolve(ResourceKey.UPSTREAM, namespace);
     return clusters.contains(cluster)
-        ? Optional.of(new HttpListenerOptions.Sink.OpenTelemetry(cluster, otel.logName())) : Optional.empty();
+        ? Optional.of(new HttpListenerOptions.Sink.OpenTelemetry(cluster, otel.logName(), otel.authority()))
+        : Optional.empty();
   }
 
   private static HttpListenerOptions.Format format(TrafficOptions.AccessLog log) {

@@ -96,6 +96,7 @@ final class EnvoyTypes {
       io.envoyproxy.envoy.extensions.compression.brotli.compressor.v3.Brotli.getDescriptor(),
       io.envoyproxy.envoy.extensions.compression.zstd.compressor.v3.Zstd.getDescriptor(),
       io.envoyproxy.envoy.extensions.filters.listener.proxy_protocol.v3.ProxyProtocol.getDescriptor(),
+      io.envoyproxy.envoy.extensions.filters.http.health_check.v3.HealthCheck.getDescriptor(),
       io.envoyproxy.envoy.extensions.access_loggers.grpc.v3.HttpGrpcAccessLogConfig.getDescriptor(),
       io.envoyproxy.envoy.extensions.access_loggers.open_telemetry.v3.OpenTelemetryAccessLogConfig.getDescriptor());
 
