@@ -167,6 +167,11 @@ final class EdgePolicies {
               ? RATE_LIMIT_CONFIG_NOT_FOUND : RATE_LIMIT_CONFIG_REJECTED, "RateLimitConfig " + key.namespace() + "/"
               + key.name() + (found == null ? " does not exist" : " is rejected (see its status)") + "; the routes it"
               + " applies to answer " + RATE_LIMIT_REFUSAL_STATUS + " until it is fixed")));
+        } else if (descriptors.size() + found.get().size() > io.holdfast.api.TrafficChecks.MAX_DESCRIPTORS) {
+          // Bound: refs may repeat one config thousands of times; Holdfast serves at most this many per route.
+          ref.error(ref.path, io.holdfast.api.TrafficReasons.TOO_MANY_DESCRIPTORS, "more than "
+              + io.holdfast.api.TrafficChecks.MAX_DESCRIPTORS + " rate limits on one virtual host or route");
+          break;
         } else {
           descriptors.addAll(found.get());
         }

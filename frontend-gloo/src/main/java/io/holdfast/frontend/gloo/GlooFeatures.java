@@ -15,14 +15,16 @@ final class GlooFeatures {
 
   /** Edge policies being added to Holdfast's own kinds; until then their Gloo fields are rejected. */
   static final Set<String> EDGE_POLICIES = Set.of("jwt", "jwtStaged", "jwtProvidersStaged",
-      "rbac", "ratelimitBasic", "ratelimitRegular", "ratelimitEarly",
+      "rbac", "ratelimitRegular", "ratelimitEarly",
       "rateLimitEarlyConfigs", "rateLimitRegularConfigs", "accessLoggingService", "rateLimitBeforeAuth");
 
   /** Filters that exist only in Solo's Envoy build (envoy-gloo / envoy-gloo-ee), or Solo's function destinations. */
   static final Set<String> SOLO_ENVOY = Set.of("transformations", "stagedTransformations", "waf", "dlp",
       "destinationSpec", "aws", "awsEc2", "azure", "consul", "rest", "grpcJsonTranscoder", "graphqlApiRef",
       "extProc", "extProcEarly", "extProcLate", "envoyMetadata", "wasm", "sanitizeClusterHeader", "csrf",
-      "bufferPerRoute", "serviceSpec", "proxyLatency", "responseTransformation", "sds");
+      "bufferPerRoute", "serviceSpec", "proxyLatency", "responseTransformation", "sds",
+      // Solo's rate limiter's own limits for authorised and anonymous clients: no standard-RLS equivalent.
+      "ratelimitBasic");
 
   private GlooFeatures() {
   }

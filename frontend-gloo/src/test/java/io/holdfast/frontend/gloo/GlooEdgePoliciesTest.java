@@ -393,4 +393,16 @@ class GlooEdgePoliciesTest {
           assertThat(f.field()).isEqualTo("spec.routes[0].options.extauth");
         });
   }
+
+  @Test
+  void repeatedRateLimitConfigReferencesAreBoundedByHoldfastsDescriptorLimit() {
+    String refs = "{name: per-client}, ".repeat(io.holdfast.api.TrafficChecks.MAX_DESCRIPTORS + 1);
+    IrBuilder.Result result = GlooFixtures.build(GlooFixtures.load(UPSTREAMS + SETTINGS + RATE_LIMIT_CONFIG
+        + virtualService("{rateLimitConfigs: {refs: [" + refs + "]}}", "{}")));
+    ObjectStatus vs = GlooFixtures.virtualService(result, "gloo-system", "shop");
+    assertThat(errors(vs)).singleElement().satisfies(f -> {
+      assertThat(f.reason()).isEqualTo(io.holdfast.api.TrafficReasons.TOO_MANY_DESCRIPTORS);
+      assertThat(f.field()).isEqualTo("spec.virtualHost.options.rateLimitConfigs.refs[16]");
+    });
+  }
 }
