@@ -325,7 +325,8 @@ final class EdgePolicies {
     if (host.limits().descriptors().isPresent() && host.limits().refuse().isEmpty()) {
       traffic = withRateLimits(traffic, hostLimits);
     }
-    boolean lifted = host.auth() instanceof Auth.Inherit && service.isPresent();
+    // A service only routes name: the routes without one of their own (host Inherit or Off) turn it off.
+    boolean lifted = !(host.auth() instanceof Auth.Use) && service.isPresent();
     List<Route> out = new ArrayList<>();
     for (Route route : routes) {
       Route r = route;

@@ -235,7 +235,9 @@ final class GlooReading {
     } else {
       routes(object).options(options);
     }
-    edge(object, host).read(options, !host); // checks extauth and rate limits as written; referrers resolve them
+    // Checks extauth and rate limits as written (as for a VirtualService; a RouteTable referrer checks its own
+    // limits again); referrers resolve the references.
+    edge(object, true).read(options, !host);
     boolean ok = findings.stream().noneMatch(f -> f.severity() == Finding.Severity.ERROR);
     (host ? hostOptions : routeOptions).put(object.key(), ok && options.json.isObject()
         ? Optional.of(options.json) : Optional.empty());

@@ -405,4 +405,19 @@ class GlooEdgePoliciesTest {
       assertThat(f.field()).isEqualTo("spec.virtualHost.options.rateLimitConfigs.refs[16]");
     });
   }
+
+  @Test
+  void aServiceLiftedFromARouteIsOffOnRoutesUnderAHostThatDisablesIt() {
+    IrBuilder.Result result = GlooFixtures.build(GlooFixtures.load(UPSTREAMS + SETTINGS
+        + virtualService("{extauth: {disable: true}}", "{extauth: {customAuth: {}}}")));
+    assertThat(routes(result)).extracting(r -> r.security().extAuthz().isPresent()).containsExactly(true, false);
+  }
+
+  @Test
+  void aRateLimitServerUpstreamThatDoesNotExistRejectsTheGatewaysAsInGloo() {
+    IrBuilder.Result result = GlooFixtures.build(GlooFixtures.load(UPSTREAMS.replace("name: rls,", "name: other,")
+        + SETTINGS + virtualService("{}", "{}")));
+    assertThat(errors(GlooFixtures.gateway(result, "gloo-system", "gateway-proxy"))).extracting(Finding::reason)
+        .containsExactly(io.holdfast.api.TrafficReasons.RATE_LIMIT_SERVICE_NOT_FOUND);
+  }
 }
