@@ -420,4 +420,36 @@ class GlooEdgePoliciesTest {
     assertThat(errors(GlooFixtures.gateway(result, "gloo-system", "gateway-proxy"))).extracting(Finding::reason)
         .containsExactly(io.holdfast.api.TrafficReasons.RATE_LIMIT_SERVICE_NOT_FOUND);
   }
+
+  @Test
+  void mutatedSettingsAuthConfigsAndRateLimitConfigsNeverThrow() {
+    io.holdfast.api.GatewayConfig base = GlooFixtures.load(UPSTREAMS + SETTINGS + RATE_LIMIT_CONFIG + """
+        apiVersion: enterprise.gloo.solo.io/v1
+        kind: AuthConfig
+        metadata: {name: pass, namespace: gloo-system}
+        spec:
+          configs:
+          - passThroughAuth: {grpc: {address: 'auth.example.test:9001', connectionTimeout: 1s}}
+        ---
+        """ + virtualService("{extauth: {configRef: {name: pass}}, rateLimitConfigs: {refs: [{name: per-client}]}}",
+        "{extauth: {customAuth: {}}, ratelimit: {includeVhRateLimits: true, rateLimits: [{actions: "
+            + "[{requestHeaders: {headerName: x-a, descriptorKey: a}}]}]}}"));
+    java.util.Random random = new java.util.Random(25);
+    for (int round = 0; round < 300; round++) {
+      io.holdfast.api.GatewayConfig.Builder config = io.holdfast.api.GatewayConfig.builder();
+      for (io.holdfast.api.ApiObject object : base.apiObjects()) {
+        tools.jackson.databind.node.ObjectNode body = object.bodyCopy();
+        GlooHostileInputTest.mutate(body, random);
+        config.add(new io.holdfast.api.ApiObject(object.key(), object.generation(), body));
+      }
+      IrBuilder builder = new IrBuilder();
+      new GlooFrontEnd().lower(config.build(), builder);
+      IrBuilder.Result result = builder.build();
+      for (io.holdfast.api.ApiObject object : base.apiObjects()) {
+        assertThat(result.statuses()).containsKey(object.key());
+        assertThat(result.statuses().get(object.key()).findings()).as("round %d: %s", round, object.key())
+            .noneSatisfy(f -> assertThat(f.reason()).isEqualTo("InternalError"));
+      }
+    }
+  }
 }
