@@ -45,17 +45,24 @@ final class Destinations {
    * {@link GlooKinds#AUTHZ_ADDRESS} so its cluster is named after the address.
    */
   ObjectRef authzAddress(String namespace, String host, int port) {
+    ObjectRef ref = authzRef(namespace, host, port);
     String address = host + ":" + port;
-    // The name only has to be unique; the address's own characters may not all be allowed in one.
-    String upstreamName = AUTHZ_PREFIX + host.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "-")
-        .replaceAll("^-|-$", "") + "-" + port + "-" + Integer.toHexString(address.hashCode());
-    Metadata metadata = Metadata.of(namespace, upstreamName);
+    Metadata metadata = Metadata.of(namespace, ref.name());
     Upstream upstream = new Upstream(metadata, new UpstreamTarget.Static(java.util.List.of(
         new UpstreamTarget.Host(host, port, 1))), io.holdfast.api.LoadBalancing.ROUND_ROBIN,
         Upstream.DEFAULT_CONNECT_TIMEOUT, true);
     upstreams.putIfAbsent(upstream.key(), upstream);
     irKeys.putIfAbsent(upstream.key(), new ResourceKey(GlooKinds.GLOO_GROUP, GlooKinds.AUTHZ_ADDRESS, namespace,
         address));
+    return ref;
+  }
+
+  /** The reference {@link #authzAddress} returns, without adding the Upstream (for a service not served yet). */
+  static ObjectRef authzRef(String namespace, String host, int port) {
+    String address = host + ":" + port;
+    // The name only has to be unique; the address's own characters may not all be allowed in one.
+    String upstreamName = AUTHZ_PREFIX + host.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "-")
+        .replaceAll("^-|-$", "") + "-" + port + "-" + Integer.toHexString(address.hashCode());
     return ObjectRef.of(namespace, upstreamName);
   }
 

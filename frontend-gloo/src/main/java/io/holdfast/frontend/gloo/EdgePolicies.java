@@ -103,6 +103,10 @@ final class EdgePolicies {
   private final Map<Route, Boolean> withoutAuth = new IdentityHashMap<>();
   /** Routes (by identity) whose rate limits add their virtual host's. */
   private final Map<Route, Boolean> includeHost = new IdentityHashMap<>();
+  /** How to add the Upstream of each pass-through server read, by the service asking it. */
+  private final Map<SecurityOptions.ExtAuthz, Runnable> addresses = new java.util.HashMap<>();
+  /** The service the VirtualService asks, once finished. */
+  private Optional<SecurityOptions.ExtAuthz> served = Optional.empty();
 
   /**
    * @param namespace      the object's namespace (the default of its references)
@@ -238,9 +242,13 @@ final class EdgePolicies {
         : GlooSettings.AUTH_TIMEOUT;
     java.time.Duration timeout = server.timeout().compareTo(settingsTimeout) < 0 ? server.timeout() : settingsTimeout;
     Optional<Integer> body = settings instanceof GlooSettings.State.Read read ? read.authBodyBytes() : Optional.empty();
-    ObjectRef upstream = context.destinations().authzAddress(key.namespace(), server.host(), server.port());
-    return new Auth.Use(new SecurityOptions.ExtAuthz(Optional.of(upstream), Optional.empty(), timeout,
-        server.failureModeAllow(), List.of(), body, false));
+    ObjectRef upstream = Destinations.authzRef(key.namespace(), server.host(), server.port());
+    SecurityOptions.ExtAuthz service = new SecurityOptions.ExtAuthz(Optional.of(upstream), Optional.empty(), timeout,
+        server.failureModeAllow(), List.of(), body, false);
+    // Its Upstream is added only once an accepted VirtualService uses it (commit), not for option objects or
+    // objects rejected after reading.
+    addresses.put(service, () -> context.destinations().authzAddress(key.namespace(), server.host(), server.port()));
+    return new Auth.Use(service);
   }
 
   private Optional<TrafficOptions.RateLimitService> rateLimitServer() {
@@ -320,6 +328,7 @@ final class EdgePolicies {
     if (service.isPresent()) {
       security = withExtAuthz(security, service.get());
     }
+    served = service;
     TrafficOptions.Route traffic = options.traffic();
     List<TrafficOptions.Descriptor> hostLimits = host.limits().descriptors().orElse(List.of());
     if (host.limits().descriptors().isPresent() && host.limits().refuse().isEmpty()) {
@@ -344,6 +353,11 @@ final class EdgePolicies {
     }
     return new Host(new VirtualHostOptions(options.headerManipulation(), options.cors(), options.retries(), security,
         traffic), out);
+  }
+
+  /** Adds what the accepted VirtualService's service needs to the config (a pass-through server's Upstream). */
+  void commit() {
+    served.map(addresses::get).ifPresent(Runnable::run);
   }
 
   private static SecurityOptions.ExtAuthz disabled() {

@@ -302,6 +302,7 @@ final class GlooReading {
       return Optional.empty();
     }
     refusals(object, policies);
+    policies.commit();
     return Optional.of(vs);
   }
 

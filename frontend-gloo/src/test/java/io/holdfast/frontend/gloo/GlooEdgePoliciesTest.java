@@ -190,7 +190,8 @@ class GlooEdgePoliciesTest {
     });
     assertThat(routes(result)).extracting(r -> r.security().extAuthz().isPresent()).containsExactly(false, true);
     assertThat(routes(result).get(1).traffic().rateLimits()).singleElement().satisfies(d -> assertThat(d.entries())
-        .containsExactly(new RouteTraffic.Entry.GenericKey("generic_key", "per-client"), new RouteTraffic.Entry.RemoteAddress()));
+        .containsExactly(new RouteTraffic.Entry.GenericKey("generic_key", "per-client"),
+            new RouteTraffic.Entry.RemoteAddress()));
   }
 
   @Test
@@ -451,5 +452,21 @@ class GlooEdgePoliciesTest {
             .noneSatisfy(f -> assertThat(f.reason()).isEqualTo("InternalError"));
       }
     }
+  }
+
+  @Test
+  void aPassThroughServerIsOnlyServedForAnAcceptedVirtualService() {
+    String authConfig = """
+        apiVersion: enterprise.gloo.solo.io/v1
+        kind: AuthConfig
+        metadata: {name: pass, namespace: gloo-system}
+        spec: {configs: [{passThroughAuth: {grpc: {address: 'auth.example.test:9001'}}}]}
+        ---
+        """;
+    IrBuilder.Result rejected = GlooFixtures.build(GlooFixtures.load(UPSTREAMS + authConfig
+        + virtualService("{extauth: {configRef: {name: pass}}, waf: {}}", "{}")));
+    assertThat(GlooFixtures.virtualService(rejected, "gloo-system", "shop").isAccepted()).isFalse();
+    assertThat(rejected.ir().clusters()).noneSatisfy(c -> assertThat(c.origin().object().kind())
+        .isEqualTo(GlooKinds.AUTHZ_ADDRESS));
   }
 }
