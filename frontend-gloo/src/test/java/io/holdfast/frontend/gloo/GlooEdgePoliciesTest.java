@@ -469,4 +469,37 @@ class GlooEdgePoliciesTest {
     assertThat(rejected.ir().clusters()).noneSatisfy(c -> assertThat(c.origin().object().kind())
         .isEqualTo(GlooKinds.AUTHZ_ADDRESS));
   }
+
+  @Test
+  void optionObjectsCarryExtauthAndRateLimitsAsGlooMergesThem() {
+    String yaml = UPSTREAMS + SETTINGS + RATE_LIMIT_CONFIG + """
+        apiVersion: gateway.solo.io/v1
+        kind: VirtualHostOption
+        metadata: {name: auth, namespace: gloo-system}
+        spec: {options: {extauth: {customAuth: {}}}}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: RouteOption
+        metadata: {name: open-and-limited, namespace: gloo-system}
+        spec: {options: {extauth: {disable: true}, rateLimitConfigs: {refs: [{name: per-client}]}}}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: VirtualService
+        metadata: {name: shop, namespace: gloo-system}
+        spec:
+          virtualHost:
+            domains: [shop.example.test]
+            optionsConfigRefs: {delegateOptions: [{name: auth}]}
+            routes:
+            - matchers: [{prefix: /public}]
+              routeAction: {single: {upstream: {name: app}}}
+              optionsConfigRefs: {delegateOptions: [{name: open-and-limited}]}
+            - matchers: [{prefix: /}]
+              routeAction: {single: {upstream: {name: app}}}
+        """;
+    IrBuilder.Result result = GlooFixtures.build(GlooFixtures.load(yaml));
+    assertThat(GlooFixtures.virtualService(result, "gloo-system", "shop").isAccepted()).isTrue();
+    assertThat(routes(result)).extracting(r -> r.security().extAuthz().isPresent()).containsExactly(false, true);
+    assertThat(routes(result)).extracting(r -> r.traffic().rateLimits().size()).containsExactly(1, 0);
+  }
 }
