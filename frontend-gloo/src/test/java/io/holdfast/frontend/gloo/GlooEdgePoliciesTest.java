@@ -502,4 +502,19 @@ class GlooEdgePoliciesTest {
     assertThat(routes(result)).extracting(r -> r.security().extAuthz().isPresent()).containsExactly(false, true);
     assertThat(routes(result)).extracting(r -> r.traffic().rateLimits().size()).containsExactly(1, 0);
   }
+
+  @Test
+  void includeVhRateLimitsAddsTheVirtualHostsActionsToTheRoutesOwn() {
+    String own = "ratelimit: {rateLimits: [{actions: [{requestHeaders: {headerName: x-a, descriptorKey: a}}]}]";
+    IrBuilder.Result result = GlooFixtures.build(GlooFixtures.load(UPSTREAMS + SETTINGS + RATE_LIMIT_CONFIG
+        + virtualService("{rateLimitConfigs: {refs: [{name: per-client}]}}", "{" + own
+            + ", includeVhRateLimits: true}}")));
+    assertThat(routes(result).get(0).traffic().rateLimits()).extracting(d -> d.entries().get(0))
+        .containsExactly(new RouteTraffic.Entry.GenericKey("generic_key", "per-client"),
+            new RouteTraffic.Entry.RequestHeader("x-a", "a"));
+    IrBuilder.Result replaced = GlooFixtures.build(GlooFixtures.load(UPSTREAMS + SETTINGS + RATE_LIMIT_CONFIG
+        + virtualService("{rateLimitConfigs: {refs: [{name: per-client}]}}", "{" + own + "}}")));
+    assertThat(routes(replaced).get(0).traffic().rateLimits()).extracting(d -> d.entries().get(0))
+        .containsExactly(new RouteTraffic.Entry.RequestHeader("x-a", "a"));
+  }
 }
