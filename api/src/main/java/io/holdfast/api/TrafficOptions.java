@@ -32,6 +32,12 @@ public final class TrafficOptions {
         Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), List.of(), Optional.empty(),
         Optional.empty());
 
+    /** These options with {@code value} as the rate-limit service, every other field as it is. */
+    public Listener withRateLimitService(Optional<RateLimitService> value) {
+      return new Listener(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout,
+          requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs, value, healthCheck);
+    }
+
     public Listener {
       Objects.requireNonNull(perConnectionBufferLimitBytes, "perConnectionBufferLimitBytes");
       Objects.requireNonNull(xffNumTrustedHops, "xffNumTrustedHops");

@@ -14,15 +14,17 @@ final class GlooFeatures {
   static final String UNSUPPORTED = "UnsupportedGlooFeature";
 
   /** Edge policies being added to Holdfast's own kinds; until then their Gloo fields are rejected. */
-  static final Set<String> EDGE_POLICIES = Set.of("extauth", "extAuth", "jwt", "jwtStaged", "jwtProvidersStaged",
-      "rbac", "ratelimit", "ratelimitBasic", "rateLimitConfigs", "ratelimitRegular", "ratelimitEarly",
+  static final Set<String> EDGE_POLICIES = Set.of("jwt", "jwtStaged", "jwtProvidersStaged",
+      "rbac", "ratelimitRegular", "ratelimitEarly",
       "rateLimitEarlyConfigs", "rateLimitRegularConfigs", "accessLoggingService", "rateLimitBeforeAuth");
 
   /** Filters that exist only in Solo's Envoy build (envoy-gloo / envoy-gloo-ee), or Solo's function destinations. */
   static final Set<String> SOLO_ENVOY = Set.of("transformations", "stagedTransformations", "waf", "dlp",
       "destinationSpec", "aws", "awsEc2", "azure", "consul", "rest", "grpcJsonTranscoder", "graphqlApiRef",
       "extProc", "extProcEarly", "extProcLate", "envoyMetadata", "wasm", "sanitizeClusterHeader", "csrf",
-      "bufferPerRoute", "serviceSpec", "proxyLatency", "responseTransformation", "sds");
+      "bufferPerRoute", "serviceSpec", "proxyLatency", "responseTransformation", "sds",
+      // Solo's rate limiter's own limits for authorised and anonymous clients: no standard-RLS equivalent.
+      "ratelimitBasic");
 
   private GlooFeatures() {
   }

@@ -91,9 +91,11 @@ final class GlooRoutes {
   private final UpstreamGroups groups;
   private final OptionObjects routeOptions;
   private final RouteTables tables;
+  private final EdgePolicies edge;
 
   GlooRoutes(String namespace, Destinations destinations, UpstreamGroups groups, OptionObjects routeOptions,
-      RouteTables tables) {
+      RouteTables tables, EdgePolicies edge) {
+    this.edge = edge;
     this.namespace = namespace;
     this.destinations = destinations;
     this.groups = groups;
@@ -126,6 +128,7 @@ final class GlooRoutes {
     routeOptions.merge(route, "RouteOption", namespace);
     Node options = route.child("options");
     RouteParts parts = options(options);
+    EdgePolicies.Read edgeOptions = edge.read(options, true);
     List<Node> matchers = route.list("matchers");
     List<RouteMatch> matches = new ArrayList<>();
     if (matchers.isEmpty()) {
@@ -154,8 +157,8 @@ final class GlooRoutes {
       // Several matchers are one Gloo route; Holdfast names routes uniquely, so each copy gets its index.
       String suffix = matches.size() == 1 ? "" : "-" + i;
       Optional<String> copyName = name.map(n -> n + suffix);
-      out.add(new Route(copyName, matches.get(i), action.get(), parts.timeout, parts.retries, parts.prefixRewrite,
-          parts.options));
+      out.add(edge.route(new Route(copyName, matches.get(i), action.get(), parts.timeout, parts.retries,
+          parts.prefixRewrite, parts.options), edgeOptions, route));
     }
     return out;
   }
@@ -352,7 +355,7 @@ final class GlooRoutes {
     if (!options.json.isObject()) {
       return new RouteParts(Optional.empty(), Optional.empty(), Optional.empty(), RouteOptions.NONE);
     }
-    options.only("route's options", ROUTE_OPTIONS);
+    options.only("route's options", union(ROUTE_OPTIONS, EdgePolicies.FIELDS));
     Optional<RetryPolicy> retries = options.has("retries") ? retries(options.child("retries")) : Optional.empty();
     Optional<RouteOptions.Faults> faults = options.has("faults") ? Optional.of(faults(options.child("faults")))
         : Optional.empty();
@@ -471,5 +474,12 @@ final class GlooRoutes {
       policy.error(policy.path, Reasons.MISSING_FIELD, "a hash policy has one of header, cookie, sourceIp");
     }
     return new RouteOptions.SourceIpHash(terminal);
+  }
+
+  /** Both sets of option fields. */
+  static Set<String> union(Set<String> a, Set<String> b) {
+    Set<String> all = new java.util.HashSet<>(a);
+    all.addAll(b);
+    return all;
   }
 }

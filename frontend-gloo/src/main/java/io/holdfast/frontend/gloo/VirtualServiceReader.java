@@ -34,7 +34,7 @@ final class VirtualServiceReader {
   }
 
   static VirtualService virtualService(Metadata metadata, Node spec, GlooRoutes routes, GatewayConfig config,
-      OptionObjects hostOptionObjects) {
+      OptionObjects hostOptionObjects, EdgePolicies edge) {
     spec.only("VirtualService", SPEC);
     Node host = spec.child("virtualHost").only("virtualHost", HOST);
     List<String> domains = host.strings("domains");
@@ -43,9 +43,11 @@ final class VirtualServiceReader {
     }
     hostOptionObjects.merge(host, "VirtualHostOption", metadata.namespace());
     VirtualHostOptions options = hostOptions(host.child("options"));
+    edge.host(host.child("options")); // before the routes, which inherit it
     Optional<SslConfig> ssl = spec.has("sslConfig")
         ? Optional.of(ssl(metadata, spec.child("sslConfig"), config)) : Optional.empty();
-    return new VirtualService(metadata, domains, routes.routes(host, "routes"), options, ssl, false);
+    EdgePolicies.Host edged = edge.finish(options, routes.routes(host, "routes"), host);
+    return new VirtualService(metadata, domains, edged.routes(), edged.options(), ssl, false);
   }
 
   /** A virtual host's {@code options} (also a VirtualHostOption's); none when absent. */
@@ -53,7 +55,7 @@ final class VirtualServiceReader {
     if (!hostOptions.json.isObject()) {
       return VirtualHostOptions.NONE;
     }
-    hostOptions.only("virtualHost's options", HOST_OPTIONS);
+    hostOptions.only("virtualHost's options", GlooRoutes.union(HOST_OPTIONS, EdgePolicies.FIELDS));
     return new VirtualHostOptions(
         hostOptions.has("headerManipulation")
             ? Optional.of(GlooRoutes.headers(hostOptions.child("headerManipulation"))) : Optional.empty(),
