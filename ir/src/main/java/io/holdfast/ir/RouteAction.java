@@ -100,17 +100,48 @@ public sealed interface RouteAction {
   /**
    * @param attempts retries after the first try
    * @param retryOn  proxy retry conditions ({@code 5xx}, {@code reset}, ...) and gRPC ones ({@code unavailable}, ...)
+   * @param retriableStatusCodes statuses retried under {@code retriable-status-codes}
+   * @param rateLimitedBackoff   the wait the upstream's answer asks for, instead of {@code backoff}
    */
-  record Retries(int attempts, Optional<Duration> perTryTimeout, List<String> retryOn, Optional<Backoff> backoff) {
+  record Retries(int attempts, Optional<Duration> perTryTimeout, List<String> retryOn, Optional<Backoff> backoff,
+      List<Integer> retriableStatusCodes, Optional<RateLimitedBackoff> rateLimitedBackoff) {
     public Retries {
       Objects.requireNonNull(perTryTimeout, "perTryTimeout");
       retryOn = List.copyOf(retryOn);
       Objects.requireNonNull(backoff, "backoff");
+      retriableStatusCodes = List.copyOf(retriableStatusCodes);
+      Objects.requireNonNull(rateLimitedBackoff, "rateLimitedBackoff");
     }
 
     /** Retries with the proxy's default backoff. */
     public Retries(int attempts, Optional<Duration> perTryTimeout, List<String> retryOn) {
       this(attempts, perTryTimeout, retryOn, Optional.empty());
+    }
+
+    /** Retries without status codes or a rate-limited backoff. */
+    public Retries(int attempts, Optional<Duration> perTryTimeout, List<String> retryOn, Optional<Backoff> backoff) {
+      this(attempts, perTryTimeout, retryOn, backoff, List.of(), Optional.empty());
+    }
+  }
+
+  /**
+   * The wait an upstream's answer asks for: the first of {@code resetHeaders} present, capped at
+   * {@code maxInterval} (proxy default 300 s). At least one header.
+   */
+  record RateLimitedBackoff(List<ResetHeader> resetHeaders, Optional<Duration> maxInterval) {
+    public RateLimitedBackoff {
+      resetHeaders = List.copyOf(resetHeaders);
+      Objects.requireNonNull(maxInterval, "maxInterval");
+      if (resetHeaders.isEmpty()) {
+        throw new IllegalArgumentException("a rate-limited backoff needs at least one reset header");
+      }
+    }
+  }
+
+  /** @param unixTimestamp the header holds the Unix time to wait until, not a number of seconds */
+  record ResetHeader(String name, boolean unixTimestamp) {
+    public ResetHeader {
+      Objects.requireNonNull(name, "name");
     }
   }
 

@@ -21,8 +21,8 @@ final class GlooFeatures {
   /** Filters that exist only in Solo's Envoy build (envoy-gloo / envoy-gloo-ee), or Solo's function destinations. */
   static final Set<String> SOLO_ENVOY = Set.of("transformations", "stagedTransformations", "waf", "dlp",
       "destinationSpec", "aws", "awsEc2", "azure", "consul", "rest", "grpcJsonTranscoder", "graphqlApiRef",
-      "extProc", "extProcEarly", "extProcLate", "envoyMetadata", "wasm", "sanitizeClusterHeader", "csrf",
-      "bufferPerRoute", "serviceSpec", "proxyLatency", "responseTransformation", "sds");
+      "extProc", "extProcEarly", "extProcLate", "envoyMetadata", "wasm", "sanitizeClusterHeader",
+      "serviceSpec", "proxyLatency", "responseTransformation", "sds");
 
   private GlooFeatures() {
   }

@@ -12,6 +12,7 @@ import io.holdfast.api.Route;
 import io.holdfast.api.RouteAction;
 import io.holdfast.api.RouteMatch;
 import io.holdfast.api.RouteOptions;
+import io.holdfast.api.SecurityOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -45,10 +46,14 @@ final class GlooRoutes {
   private static final Set<String> DIRECT = Set.of("status", "body");
   private static final Set<String> DELEGATE = Set.of("ref", "selector", "name", "namespace");
   private static final Set<String> SELECTOR = Set.of("labels", "namespaces", "expressions");
-  static final Set<String> ROUTE_OPTIONS = Set.of("prefixRewrite", "timeout", "retries", "headerManipulation",
-      "cors", "faults", "hostRewrite", "autoHostRewrite", "regexRewrite", "lbHash", "shadowing", "idleTimeout");
-  static final Set<String> RETRIES = Set.of("retryOn", "numRetries", "perTryTimeout", "retryBackOff");
+  static final Set<String> ROUTE_OPTIONS = UpstreamReader.union(Set.of("prefixRewrite", "timeout", "retries",
+      "headerManipulation", "cors", "faults", "hostRewrite", "autoHostRewrite", "regexRewrite", "lbHash", "shadowing",
+      "idleTimeout"), GlooTraffic.FIELDS);
+  static final Set<String> RETRIES = Set.of("retryOn", "numRetries", "perTryTimeout", "retryBackOff",
+      "retriableStatusCodes", "rateLimitedRetryBackOff");
   private static final Set<String> BACKOFF = Set.of("baseInterval", "maxInterval");
+  private static final Set<String> RATE_LIMITED_BACKOFF = Set.of("resetHeaders", "maxInterval");
+  private static final Set<String> RESET_HEADER = Set.of("name", "format");
   static final Set<String> HEADERS = Set.of("requestHeadersToAdd", "requestHeadersToRemove",
       "responseHeadersToAdd", "responseHeadersToRemove");
   private static final Set<String> HEADER_VALUE_OPTION = Set.of("header", "append");
@@ -381,25 +386,60 @@ final class GlooRoutes {
             : Optional.empty(),
         options.string("hostRewrite"), options.bool("autoHostRewrite").orElse(false), regexRewrite,
         options.has("cors") ? Optional.of(cors(options.child("cors"))) : Optional.empty(),
-        options.duration("idleTimeout"), Optional.empty(), faults, hashPolicies, mirror);
+        options.duration("idleTimeout"), Optional.empty(), faults, hashPolicies, mirror, SecurityOptions.NONE,
+        GlooTraffic.read(options));
     return new RouteParts(options.duration("timeout"), retries, options.string("prefixRewrite"), routeOptions);
   }
 
   /** Gloo's retry policy; {@code retryOn} is Envoy's comma-separated list, {@code numRetries} defaults to 1. */
   static Optional<RetryPolicy> retries(Node retries) {
-    retries.only("retries", RETRIES);
+    retries.protoNames().only("retries", RETRIES);
     List<String> retryOn = retries.string("retryOn").map(text -> Arrays.stream(text.split(","))
         .map(String::trim).filter(s -> !s.isEmpty()).toList()).orElse(List.of());
     Optional<RetryPolicy.Backoff> backoff = Optional.empty();
     if (retries.has("retryBackOff")) {
-      Node node = retries.child("retryBackOff").only("retryBackOff", BACKOFF);
+      Node node = retries.child("retryBackOff").protoNames().only("retryBackOff", BACKOFF);
       backoff = node.duration("baseInterval").map(base -> new RetryPolicy.Backoff(base, node.duration("maxInterval")));
       if (backoff.isEmpty()) {
         node.error(node.at("baseInterval"), Reasons.MISSING_FIELD, "baseInterval is required");
       }
     }
-    return Optional.of(new RetryPolicy(retries.integer("numRetries").orElse(1), retries.duration("perTryTimeout"),
-        retryOn, backoff));
+    List<Integer> codes = new ArrayList<>();
+    for (Node code : retries.list("retriableStatusCodes")) {
+      if (code.json.isIntegralNumber() && code.json.canConvertToInt()) {
+        codes.add(code.json.asInt());
+      } else {
+        code.error(code.path, Reasons.WRONG_TYPE, "expected an HTTP status");
+      }
+    }
+    Optional<RetryPolicy.RateLimitedBackoff> rateLimited = retries.has("rateLimitedRetryBackOff")
+        ? rateLimitedBackoff(retries.child("rateLimitedRetryBackOff")) : Optional.empty();
+    // Gloo writes numRetries 0 (unset) as 1.
+    int attempts = retries.integer("numRetries").filter(n -> n != 0).orElse(1);
+    return Optional.of(new RetryPolicy(attempts, retries.duration("perTryTimeout"), retryOn, backoff, codes,
+        rateLimited));
+  }
+
+  /** Gloo's {@code rateLimitedRetryBackOff}: Envoy's, field for field; a reset header's format defaults to SECONDS. */
+  private static Optional<RetryPolicy.RateLimitedBackoff> rateLimitedBackoff(Node backoff) {
+    backoff.protoNames().only("rateLimitedRetryBackOff", RATE_LIMITED_BACKOFF);
+    List<RetryPolicy.ResetHeader> headers = new ArrayList<>();
+    for (Node header : backoff.list("resetHeaders")) {
+      header.only("reset header", RESET_HEADER);
+      String name = header.requiredString("name").orElse("");
+      String format = header.string("format").orElse("SECONDS");
+      switch (format) {
+        case "SECONDS", "0" -> headers.add(new RetryPolicy.ResetHeader(name, RetryPolicy.ResetFormat.SECONDS));
+        case "UNIX_TIMESTAMP", "1" -> headers.add(new RetryPolicy.ResetHeader(name,
+            RetryPolicy.ResetFormat.UNIX_TIMESTAMP));
+        default -> header.error(header.at("format"), Reasons.INVALID_VALUE, "format is SECONDS or UNIX_TIMESTAMP, got "
+            + format);
+      }
+    }
+    if (headers.isEmpty()) {
+      backoff.error(backoff.at("resetHeaders"), Reasons.MISSING_FIELD, "at least one reset header is required");
+    }
+    return Optional.of(new RetryPolicy.RateLimitedBackoff(headers, backoff.duration("maxInterval")));
   }
 
   static RouteOptions.HeaderManipulation headers(Node headers) {

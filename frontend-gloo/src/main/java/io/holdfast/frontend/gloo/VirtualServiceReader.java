@@ -5,6 +5,7 @@ import io.holdfast.api.Metadata;
 import io.holdfast.api.ObjectRef;
 import io.holdfast.api.Reasons;
 import io.holdfast.api.RouteTable;
+import io.holdfast.api.SecurityOptions;
 import io.holdfast.api.SslConfig;
 import io.holdfast.api.TlsSecretData;
 import io.holdfast.api.VirtualHostOptions;
@@ -23,7 +24,8 @@ final class VirtualServiceReader {
 
   private static final Set<String> SPEC = Set.of("virtualHost", "sslConfig", "displayName");
   private static final Set<String> HOST = Set.of("domains", "routes", "options", "optionsConfigRefs");
-  private static final Set<String> HOST_OPTIONS = Set.of("headerManipulation", "cors", "retries");
+  private static final Set<String> HOST_OPTIONS = UpstreamReader.union(Set.of("headerManipulation", "cors",
+      "retries"), GlooTraffic.FIELDS);
   private static final Set<String> SSL = Set.of("secretRef", "sslFiles", "sniDomains", "oneWayTls", "parameters");
   private static final Set<String> REF = Set.of("name", "namespace");
   private static final Set<String> FILES = Set.of("tlsCert", "tlsKey", "rootCa");
@@ -58,7 +60,8 @@ final class VirtualServiceReader {
         hostOptions.has("headerManipulation")
             ? Optional.of(GlooRoutes.headers(hostOptions.child("headerManipulation"))) : Optional.empty(),
         hostOptions.has("cors") ? Optional.of(GlooRoutes.cors(hostOptions.child("cors"))) : Optional.empty(),
-        hostOptions.has("retries") ? GlooRoutes.retries(hostOptions.child("retries")) : Optional.empty());
+        hostOptions.has("retries") ? GlooRoutes.retries(hostOptions.child("retries")) : Optional.empty(),
+        SecurityOptions.NONE, GlooTraffic.read(hostOptions));
   }
 
   static RouteTable routeTable(Metadata metadata, Node spec, GlooRoutes routes) {

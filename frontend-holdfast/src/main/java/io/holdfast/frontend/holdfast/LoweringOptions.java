@@ -61,7 +61,10 @@ final class LoweringOptions {
 
   private static Retries retries(RetryPolicy r) {
     return new Retries(r.attempts(), r.perTryTimeout(), r.retryOn(),
-        r.backoff().map(b -> new Backoff(b.baseInterval(), b.maxInterval())));
+        r.backoff().map(b -> new Backoff(b.baseInterval(), b.maxInterval())), r.retriableStatusCodes(),
+        r.rateLimitedBackoff().map(b -> new io.holdfast.ir.RouteAction.RateLimitedBackoff(b.resetHeaders().stream()
+            .map(h -> new io.holdfast.ir.RouteAction.ResetHeader(h.name(),
+                h.format() == RetryPolicy.ResetFormat.UNIX_TIMESTAMP)).toList(), b.maxInterval())));
   }
 
   private static RoutePolicies.Fault fault(RouteOptions.Faults faults) {

@@ -161,6 +161,8 @@ final class RouteTranslator {
           .setNumRetries(UInt32Value.of(retries.attempts()));
       retries.perTryTimeout().ifPresent(t -> envoy.setPerTryTimeout(Protos.duration(t)));
       retries.backoff().ifPresent(backoff -> RoutePolicyTranslator.backoff(backoff, envoy));
+      retries.retriableStatusCodes().forEach(envoy::addRetriableStatusCodes);
+      retries.rateLimitedBackoff().ifPresent(backoff -> RoutePolicyTranslator.rateLimitedBackoff(backoff, envoy));
       action.setRetryPolicy(envoy);
     });
     policy.prefixRewrite().ifPresent(action::setPrefixRewrite);
