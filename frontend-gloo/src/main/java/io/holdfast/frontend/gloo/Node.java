@@ -80,10 +80,11 @@ final class Node {
         }
       }
       String jsonName = camel.toString();
+      JsonNode value = object.remove(name);
       if (object.has(jsonName)) {
         error(at(name), Reasons.CONFLICTING_FIELDS, name + " and " + jsonName + " are the same field");
       } else {
-        object.set(jsonName, object.remove(name));
+        object.set(jsonName, value);
       }
     }
     return this;
