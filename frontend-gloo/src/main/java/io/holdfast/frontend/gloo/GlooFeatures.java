@@ -15,9 +15,9 @@ final class GlooFeatures {
   static final String UNSUPPORTED = "UnsupportedGlooFeature";
 
   /** Edge policies being added to Holdfast's own kinds; until then their Gloo fields are rejected. */
-  static final Set<String> EDGE_POLICIES = Set.of("extauth", "extAuth", "jwt", "jwtStaged", "jwtProvidersStaged",
-      "rbac", "ratelimit", "ratelimitBasic", "rateLimitConfigs", "ratelimitRegular", "ratelimitEarly",
-      "rateLimitEarlyConfigs", "rateLimitRegularConfigs", "accessLoggingService", "rateLimitBeforeAuth");
+  static final Set<String> EDGE_POLICIES = Set.of("extauth", "extAuth", "ratelimit", "ratelimitBasic",
+      "rateLimitConfigs", "ratelimitRegular", "ratelimitEarly", "rateLimitEarlyConfigs",
+      "rateLimitRegularConfigs", "accessLoggingService", "rateLimitBeforeAuth");
 
   /** Filters that exist only in Solo's Envoy build (envoy-gloo / envoy-gloo-ee), or Solo's function destinations. */
   static final Set<String> SOLO_ENVOY = Set.of("transformations", "stagedTransformations", "waf", "dlp",

@@ -12,7 +12,6 @@ import io.holdfast.api.Route;
 import io.holdfast.api.RouteAction;
 import io.holdfast.api.RouteMatch;
 import io.holdfast.api.RouteOptions;
-import io.holdfast.api.SecurityOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -46,9 +45,9 @@ final class GlooRoutes {
   private static final Set<String> DIRECT = Set.of("status", "body");
   private static final Set<String> DELEGATE = Set.of("ref", "selector", "name", "namespace");
   private static final Set<String> SELECTOR = Set.of("labels", "namespaces", "expressions");
-  static final Set<String> ROUTE_OPTIONS = UpstreamReader.union(Set.of("prefixRewrite", "timeout", "retries",
-      "headerManipulation", "cors", "faults", "hostRewrite", "autoHostRewrite", "regexRewrite", "lbHash", "shadowing",
-      "idleTimeout"), GlooTraffic.FIELDS);
+  static final Set<String> ROUTE_OPTIONS = UpstreamReader.union(UpstreamReader.union(Set.of("prefixRewrite",
+      "timeout", "retries", "headerManipulation", "cors", "faults", "hostRewrite", "autoHostRewrite", "regexRewrite",
+      "lbHash", "shadowing", "idleTimeout"), GlooTraffic.FIELDS), GlooSecurity.ROUTE_FIELDS);
   static final Set<String> RETRIES = Set.of("retryOn", "numRetries", "perTryTimeout", "retryBackOff",
       "retriableStatusCodes", "rateLimitedRetryBackOff");
   private static final Set<String> BACKOFF = Set.of("baseInterval", "maxInterval");
@@ -96,6 +95,8 @@ final class GlooRoutes {
   private final UpstreamGroups groups;
   private final OptionObjects routeOptions;
   private final RouteTables tables;
+  /** The virtual host's JWT providers, for RBAC principals that name none; none in a RouteTable. */
+  private List<String> hostJwtProviders = List.of();
 
   GlooRoutes(String namespace, Destinations destinations, UpstreamGroups groups, OptionObjects routeOptions,
       RouteTables tables) {
@@ -104,6 +105,11 @@ final class GlooRoutes {
     this.groups = groups;
     this.routeOptions = routeOptions;
     this.tables = tables;
+  }
+
+  /** Set by the VirtualService reader, from its virtual host's options, before it reads the routes. */
+  void hostJwtProviders(List<String> names) {
+    hostJwtProviders = List.copyOf(names);
   }
 
   /** The routes of {@code owner}'s {@code field}; routes with errors are left out (the caller rejects the owner). */
@@ -386,8 +392,8 @@ final class GlooRoutes {
             : Optional.empty(),
         options.string("hostRewrite"), options.bool("autoHostRewrite").orElse(false), regexRewrite,
         options.has("cors") ? Optional.of(cors(options.child("cors"))) : Optional.empty(),
-        options.duration("idleTimeout"), Optional.empty(), faults, hashPolicies, mirror, SecurityOptions.NONE,
-        GlooTraffic.read(options));
+        options.duration("idleTimeout"), Optional.empty(), faults, hashPolicies, mirror,
+        GlooSecurity.route(options, hostJwtProviders), GlooTraffic.read(options));
     return new RouteParts(options.duration("timeout"), retries, options.string("prefixRewrite"), routeOptions);
   }
 

@@ -5,7 +5,6 @@ import io.holdfast.api.Metadata;
 import io.holdfast.api.ObjectRef;
 import io.holdfast.api.Reasons;
 import io.holdfast.api.RouteTable;
-import io.holdfast.api.SecurityOptions;
 import io.holdfast.api.SslConfig;
 import io.holdfast.api.TlsSecretData;
 import io.holdfast.api.VirtualHostOptions;
@@ -24,8 +23,8 @@ final class VirtualServiceReader {
 
   private static final Set<String> SPEC = Set.of("virtualHost", "sslConfig", "displayName");
   private static final Set<String> HOST = Set.of("domains", "routes", "options", "optionsConfigRefs");
-  private static final Set<String> HOST_OPTIONS = UpstreamReader.union(Set.of("headerManipulation", "cors",
-      "retries"), GlooTraffic.FIELDS);
+  private static final Set<String> HOST_OPTIONS = UpstreamReader.union(UpstreamReader.union(Set.of(
+      "headerManipulation", "cors", "retries"), GlooTraffic.FIELDS), GlooSecurity.HOST_FIELDS);
   private static final Set<String> SSL = Set.of("secretRef", "sslFiles", "sniDomains", "oneWayTls", "parameters");
   private static final Set<String> REF = Set.of("name", "namespace");
   private static final Set<String> FILES = Set.of("tlsCert", "tlsKey", "rootCa");
@@ -45,6 +44,7 @@ final class VirtualServiceReader {
     }
     hostOptionObjects.merge(host, "VirtualHostOption", metadata.namespace());
     VirtualHostOptions options = hostOptions(host.child("options"));
+    routes.hostJwtProviders(options.security().jwtProviders().stream().map(p -> p.name()).toList());
     Optional<SslConfig> ssl = spec.has("sslConfig")
         ? Optional.of(ssl(metadata, spec.child("sslConfig"), config)) : Optional.empty();
     return new VirtualService(metadata, domains, routes.routes(host, "routes"), options, ssl, false);
@@ -61,7 +61,7 @@ final class VirtualServiceReader {
             ? Optional.of(GlooRoutes.headers(hostOptions.child("headerManipulation"))) : Optional.empty(),
         hostOptions.has("cors") ? Optional.of(GlooRoutes.cors(hostOptions.child("cors"))) : Optional.empty(),
         hostOptions.has("retries") ? GlooRoutes.retries(hostOptions.child("retries")) : Optional.empty(),
-        SecurityOptions.NONE, GlooTraffic.read(hostOptions));
+        GlooSecurity.host(hostOptions), GlooTraffic.read(hostOptions));
   }
 
   static RouteTable routeTable(Metadata metadata, Node spec, GlooRoutes routes) {
