@@ -47,7 +47,7 @@ final class GlooRoutes {
   private static final Set<String> SELECTOR = Set.of("labels", "namespaces", "expressions");
   static final Set<String> ROUTE_OPTIONS = UpstreamReader.union(UpstreamReader.union(Set.of("prefixRewrite",
       "timeout", "retries", "headerManipulation", "cors", "faults", "hostRewrite", "autoHostRewrite", "regexRewrite",
-      "lbHash", "shadowing", "idleTimeout"), GlooTraffic.FIELDS), GlooSecurity.ROUTE_FIELDS);
+      "lbHash", "shadowing", "idleTimeout", "appendXForwardedHost"), GlooTraffic.FIELDS), GlooSecurity.ROUTE_FIELDS);
   static final Set<String> RETRIES = Set.of("retryOn", "numRetries", "perTryTimeout", "retryBackOff",
       "retriableStatusCodes", "rateLimitedRetryBackOff");
   private static final Set<String> BACKOFF = Set.of("baseInterval", "maxInterval");
@@ -393,7 +393,8 @@ final class GlooRoutes {
         options.string("hostRewrite"), options.bool("autoHostRewrite").orElse(false), regexRewrite,
         options.has("cors") ? Optional.of(cors(options.child("cors"))) : Optional.empty(),
         options.duration("idleTimeout"), Optional.empty(), faults, hashPolicies, mirror,
-        GlooSecurity.route(options, hostJwtProviders), GlooTraffic.read(options));
+        GlooSecurity.route(options, hostJwtProviders), GlooTraffic.read(options),
+        options.bool("appendXForwardedHost").orElse(false));
     return new RouteParts(options.duration("timeout"), retries, options.string("prefixRewrite"), routeOptions);
   }
 

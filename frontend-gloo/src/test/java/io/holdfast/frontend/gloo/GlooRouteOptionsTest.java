@@ -138,4 +138,28 @@ class GlooRouteOptionsTest {
         .extracting(Finding::field, Finding::reason).containsExactly(
             tuple("spec.virtualHost.routes[0].options.retries.previousPriorities", GlooFeatures.UNSUPPORTED));
   }
+
+  @Test
+  void appendXForwardedHostKeepsTheRewrittenHost() {
+    Route route = readVs(vs("{}", "{hostRewrite: internal.test, appendXForwardedHost: true}")).routes().get(0);
+    assertThat(route.options().hostRewrite()).contains("internal.test");
+    assertThat(route.options().appendXForwardedHost()).isTrue();
+  }
+
+  @Test
+  void aRouteTableWithOptionsIsNotGloosApi() {
+    GlooReading reading = read("""
+        apiVersion: gateway.solo.io/v1
+        kind: RouteTable
+        metadata: {name: a-routes, namespace: a}
+        spec:
+          routes: [{matchers: [{prefix: /a/1}], routeAction: {single: {upstream: {name: foo}}}}]
+          options: {headerManipulation: {requestHeadersToRemove: [x-a]}}
+        """);
+    List<Finding> findings = reading.rejected().get(new ResourceKey(GlooKinds.GATEWAY_GROUP, GlooKinds.ROUTE_TABLE,
+        "a", "a-routes"));
+    assertThat(findings).extracting(Finding::field, Finding::reason)
+        .containsExactly(tuple("spec.options", GlooFeatures.UNSUPPORTED));
+    assertThat(findings.get(0).message()).startsWith(GlooFeatures.NOT_A_GLOO_FIELD).contains("Gloo refuses");
+  }
 }

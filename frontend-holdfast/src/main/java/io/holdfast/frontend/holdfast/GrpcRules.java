@@ -114,6 +114,7 @@ final class GrpcRules {
     ignored(options.headerManipulation().isPresent(), at + ".headerManipulation", domain,
         "do not add or remove headers", sink);
     ignored(options.hostRewrite().isPresent(), at + ".hostRewrite", domain, "do not rewrite the authority", sink);
+    ignored(options.appendXForwardedHost(), at + ".appendXForwardedHost", domain, "send no x-forwarded-host", sink);
     ignored(options.autoHostRewrite(), at + ".autoHostRewrite", domain,
         "rewrite the authority only when their bootstrap trusts this control plane (gRFC A81)", sink);
     ignored(options.regexRewrite().isPresent(), at + ".regexRewrite", domain, "do not rewrite paths", sink);

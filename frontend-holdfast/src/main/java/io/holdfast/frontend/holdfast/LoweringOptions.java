@@ -48,8 +48,9 @@ final class LoweringOptions {
   static ForwardPolicy policy(Route route, VirtualHostOptions defaults, String namespace) {
     RouteOptions options = route.options();
     Optional<RoutePolicies.HostRewrite> hostRewrite = options.hostRewrite()
-        .<RoutePolicies.HostRewrite>map(RoutePolicies.LiteralHost::new)
-        .or(() -> options.autoHostRewrite() ? Optional.of(new RoutePolicies.UpstreamHost()) : Optional.empty());
+        .<RoutePolicies.HostRewrite>map(host -> new RoutePolicies.LiteralHost(host, options.appendXForwardedHost()))
+        .or(() -> options.autoHostRewrite() ? Optional.of(new RoutePolicies.UpstreamHost(
+            options.appendXForwardedHost())) : Optional.empty());
     return new ForwardPolicy(route.timeout(), route.retries().or(defaults::retries).map(LoweringOptions::retries),
         route.prefixRewrite(),
         options.regexRewrite().map(r -> new RoutePolicies.RegexRewrite(r.pattern(), r.substitution())),

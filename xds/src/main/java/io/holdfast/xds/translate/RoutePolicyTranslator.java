@@ -82,6 +82,9 @@ final class RoutePolicyTranslator {
       } else {
         action.setAutoHostRewrite(BoolValue.of(true));
       }
+      if (host.appendXForwardedHost()) {
+        action.setAppendXForwardedHost(true);
+      }
     });
     policy.idleTimeout().ifPresent(timeout -> action.setIdleTimeout(Protos.duration(timeout)));
     policy.maxStreamDuration().ifPresent(duration -> action.setMaxStreamDuration(
