@@ -164,7 +164,8 @@ public sealed interface RouteAction {
    * the same as scheme {@code https}, and the two are not set together.
    */
   record Redirect(Optional<String> host, Optional<String> path, Optional<String> prefixRewrite, int responseCode,
-      boolean httpsRedirect, Optional<String> scheme, Optional<Integer> port) implements RouteAction {
+      boolean httpsRedirect, Optional<String> scheme, Optional<Integer> port, boolean stripQuery)
+      implements RouteAction {
     public Redirect {
       Objects.requireNonNull(host, "host");
       Objects.requireNonNull(path, "path");
@@ -185,7 +186,13 @@ public sealed interface RouteAction {
       });
     }
 
-    /** A redirect that keeps the request's port and (unless {@code httpsRedirect}) its scheme. */
+    /** A redirect keeping the query string. */
+    public Redirect(Optional<String> host, Optional<String> path, Optional<String> prefixRewrite, int responseCode,
+        boolean httpsRedirect, Optional<String> scheme, Optional<Integer> port) {
+      this(host, path, prefixRewrite, responseCode, httpsRedirect, scheme, port, false);
+    }
+
+    /** A redirect that keeps the request's port, query and (unless {@code httpsRedirect}) its scheme. */
     public Redirect(Optional<String> host, Optional<String> path, Optional<String> prefixRewrite, int responseCode,
         boolean httpsRedirect) {
       this(host, path, prefixRewrite, responseCode, httpsRedirect, Optional.empty(), Optional.empty());

@@ -297,10 +297,6 @@ final class GlooRoutes {
 
   private Optional<RouteAction> redirect(Node redirect) {
     redirect.only("redirectAction", REDIRECT);
-    if (redirect.bool("stripQuery").orElse(false)) {
-      redirect.error(redirect.at("stripQuery"), GlooFeatures.UNSUPPORTED, "stripQuery is not supported by Holdfast;"
-          + " the object is rejected rather than redirected with the query");
-    }
     int code = 301;
     Optional<String> codeText = redirect.string("responseCode");
     if (codeText.isPresent()) {
@@ -313,7 +309,8 @@ final class GlooRoutes {
       }
     }
     return Optional.of(new RouteAction.Redirect(redirect.string("hostRedirect"), redirect.string("pathRedirect"),
-        redirect.string("prefixRewrite"), code, redirect.bool("httpsRedirect").orElse(false)));
+        redirect.string("prefixRewrite"), code, redirect.bool("httpsRedirect").orElse(false),
+        redirect.bool("stripQuery").orElse(false)));
   }
 
   /** A delegate selector with {@code expressions}, resolved to the RouteTables it picks; empty for any other. */

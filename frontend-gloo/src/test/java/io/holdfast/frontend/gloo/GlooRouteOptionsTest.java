@@ -162,4 +162,20 @@ class GlooRouteOptionsTest {
         .containsExactly(tuple("spec.options", GlooFeatures.UNSUPPORTED));
     assertThat(findings.get(0).message()).startsWith(GlooFeatures.NOT_A_GLOO_FIELD).contains("Gloo refuses");
   }
+
+  @Test
+  void aRedirectStripsTheQueryWhenAsked() {
+    VirtualService vs = readVs("""
+        apiVersion: gateway.solo.io/v1
+        kind: VirtualService
+        metadata: {name: default, namespace: gloo-system}
+        spec:
+          virtualHost:
+            routes:
+            - matchers: [{exact: /old}]
+              redirectAction: {pathRedirect: /new, stripQuery: true, responseCode: FOUND}
+        """);
+    assertThat(vs.routes().get(0).action()).isEqualTo(new io.holdfast.api.RouteAction.Redirect(Optional.empty(),
+        Optional.of("/new"), Optional.empty(), 302, false, true));
+  }
 }

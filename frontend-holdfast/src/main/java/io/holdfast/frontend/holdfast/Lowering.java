@@ -478,7 +478,7 @@ final class Lowering {
     }
     if (action instanceof RouteAction.Redirect r) {
       return new io.holdfast.ir.RouteAction.Redirect(r.host(), r.path(), r.prefixRewrite(), r.responseCode(),
-          r.httpsRedirect());
+          r.httpsRedirect(), Optional.empty(), Optional.empty(), r.stripQuery());
     }
     RouteAction.DirectResponse direct = (RouteAction.DirectResponse) action;
     return new io.holdfast.ir.RouteAction.DirectResponse(direct.status(), direct.body());

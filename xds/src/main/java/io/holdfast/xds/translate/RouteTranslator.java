@@ -180,6 +180,9 @@ final class RouteTranslator {
     }
     redirect.scheme().ifPresent(envoy::setSchemeRedirect);
     redirect.port().ifPresent(envoy::setPortRedirect);
+    if (redirect.stripQuery()) {
+      envoy.setStripQuery(true);
+    }
     envoy.setResponseCode(switch (redirect.responseCode()) {
       case 302 -> RedirectAction.RedirectResponseCode.FOUND;
       case 303 -> RedirectAction.RedirectResponseCode.SEE_OTHER;
