@@ -178,4 +178,28 @@ class GlooRouteOptionsTest {
     assertThat(vs.routes().get(0).action()).isEqualTo(new io.holdfast.api.RouteAction.Redirect(Optional.empty(),
         Optional.of("/new"), Optional.empty(), 302, false, true));
   }
+
+  @Test
+  void upstreamSubjectAltNamesAreCheckedBesideTheRootCa() {
+    String upstream = """
+        apiVersion: gloo.solo.io/v1
+        kind: Upstream
+        metadata: {name: nginx, namespace: nginx}
+        spec:
+          sslConfig:
+            oneWayTls: true
+            verifySubjectAltName: [invalid.san.com]
+            %s
+          static: {hosts: [{addr: nginx.example.test, port: 8443}]}
+        """;
+    GlooReading reading = GlooReading.of(GlooFixtures.withSecret(GlooFixtures.load(upstream.formatted(
+        "secretRef: {name: nginx-tls, namespace: nginx}")), "nginx", "nginx-tls", java.util.Map.of("ca.crt", "CA")));
+    io.holdfast.api.UpstreamOptions.Tls tls = reading.holdfastConfig().upstreams().get(0).options().tls().orElseThrow();
+    assertThat(tls.subjectAltNames()).containsExactly("invalid.san.com");
+    assertThat(tls.effectiveVerify()).isEqualTo(io.holdfast.api.UpstreamOptions.TlsVerify.CA);
+
+    GlooReading withoutCa = read(upstream.formatted("sslFiles: {tlsCert: /c.pem, tlsKey: /k.pem}"));
+    assertThat(withoutCa.rejected().values()).singleElement().satisfies(findings -> assertThat(findings)
+        .extracting(Finding::field).containsExactly("spec.sslConfig.verifySubjectAltName"));
+  }
 }

@@ -84,7 +84,8 @@ final class Lowering {
     };
     return new UpstreamTls(UpstreamRules.sni(upstream, tls), verify,
         tls.trustedCa().map(ca -> caSecretName(ca.key(namespace))),
-        tls.clientCertificate().map(certificate -> certificateSecretName(certificate.keys(namespace).get(0))));
+        tls.clientCertificate().map(certificate -> certificateSecretName(certificate.keys(namespace).get(0))),
+        verify == UpstreamTls.Verify.NONE ? List.of() : tls.subjectAltNames());
   }
 
   /**
