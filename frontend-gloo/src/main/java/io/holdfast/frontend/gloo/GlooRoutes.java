@@ -47,7 +47,8 @@ final class GlooRoutes {
   private static final Set<String> SELECTOR = Set.of("labels", "namespaces", "expressions");
   static final Set<String> ROUTE_OPTIONS = UpstreamReader.union(UpstreamReader.union(Set.of("prefixRewrite",
       "timeout", "retries", "headerManipulation", "cors", "faults", "hostRewrite", "autoHostRewrite", "regexRewrite",
-      "lbHash", "shadowing", "idleTimeout", "appendXForwardedHost"), GlooTraffic.FIELDS), GlooSecurity.ROUTE_FIELDS);
+      "lbHash", "shadowing", "idleTimeout", "appendXForwardedHost", "maxStreamDuration"),
+      GlooTraffic.FIELDS), GlooSecurity.ROUTE_FIELDS);
   static final Set<String> RETRIES = Set.of("retryOn", "numRetries", "perTryTimeout", "retryBackOff",
       "retriableStatusCodes", "rateLimitedRetryBackOff");
   private static final Set<String> BACKOFF = Set.of("baseInterval", "maxInterval");
@@ -68,6 +69,8 @@ final class GlooRoutes {
   private static final Set<String> HASH_POLICY = Set.of("header", "cookie", "sourceIp", "terminal");
   private static final Set<String> COOKIE = Set.of("name", "ttl", "path");
   private static final Set<String> SHADOWING = Set.of("upstream", "percentage");
+  /** Gloo's {@code RouteOptions.MaxStreamDuration}; the gRPC timeout header fields are not read. */
+  private static final Set<String> MAX_STREAM_DURATION = Set.of("maxStreamDuration");
 
   /** Gloo's redirect codes by enum name; the enum's default (0) is MOVED_PERMANENTLY. */
   private static final Map<String, Integer> RESPONSE_CODES = Map.of("MOVED_PERMANENTLY", 301, "FOUND", 302,
@@ -389,10 +392,19 @@ final class GlooRoutes {
             : Optional.empty(),
         options.string("hostRewrite"), options.bool("autoHostRewrite").orElse(false), regexRewrite,
         options.has("cors") ? Optional.of(cors(options.child("cors"))) : Optional.empty(),
-        options.duration("idleTimeout"), Optional.empty(), faults, hashPolicies, mirror,
+        options.duration("idleTimeout"), maxStreamDuration(options), faults, hashPolicies, mirror,
         GlooSecurity.route(options, hostJwtProviders), GlooTraffic.read(options),
         options.bool("appendXForwardedHost").orElse(false));
     return new RouteParts(options.duration("timeout"), retries, options.string("prefixRewrite"), routeOptions);
+  }
+
+  /** Gloo's {@code maxStreamDuration: {maxStreamDuration}}: how long a stream may last at all. */
+  private static Optional<Duration> maxStreamDuration(Node options) {
+    if (!options.has("maxStreamDuration")) {
+      return Optional.empty();
+    }
+    Node node = options.child("maxStreamDuration").only("maxStreamDuration", MAX_STREAM_DURATION);
+    return node.duration("maxStreamDuration");
   }
 
   /** Gloo's retry policy; {@code retryOn} is Envoy's comma-separated list, {@code numRetries} defaults to 1. */

@@ -101,7 +101,12 @@ final class UpstreamReader {
             + " labels, which Holdfast does not read; remove it when it equals the Service's own selector (it then"
             + " narrows nothing). The object is rejected rather than served the wider endpoint set");
       }
-      kube.only("Upstream kube", union(KUBE, Set.of("selector")));
+      if (kube.has("subsetSpec")) {
+        kube.error(kube.at("subsetSpec"), GlooFeatures.UNSUPPORTED, "subsetSpec routes to subsets of a Service's"
+            + " pods chosen by their labels, which Holdfast does not read; the object is rejected rather than"
+            + " routing to every pod");
+      }
+      kube.only("Upstream kube", union(KUBE, Set.of("selector", "subsetSpec")));
       String name = kube.requiredString("serviceName").orElse("");
       String namespace = kube.string("serviceNamespace").orElse(metadata.namespace());
       int port = kube.integer("servicePort").orElseGet(() -> {

@@ -202,4 +202,12 @@ class GlooRouteOptionsTest {
     assertThat(withoutCa.rejected().values()).singleElement().satisfies(findings -> assertThat(findings)
         .extracting(Finding::field).containsExactly("spec.sslConfig.verifySubjectAltName"));
   }
+
+  @Test
+  void maxStreamDurationIsReadWithoutTheGrpcTimeoutHeaders() {
+    Route route = readVs(vs("{}", "{maxStreamDuration: {maxStreamDuration: 30s}}")).routes().get(0);
+    assertThat(route.options().maxStreamDuration()).contains(Duration.ofSeconds(30));
+    assertThat(rejection(vs("{}", "{maxStreamDuration: {grpcTimeoutHeaderMax: 5s}}"))).extracting(Finding::field)
+        .containsExactly("spec.virtualHost.routes[0].options.maxStreamDuration.grpcTimeoutHeaderMax");
+  }
 }
