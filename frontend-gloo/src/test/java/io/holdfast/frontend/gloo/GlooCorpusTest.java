@@ -93,8 +93,8 @@ class GlooCorpusTest {
     List<Finding> reading = v.status().findings().stream().filter(GlooCorpusTest::isReadingError).toList();
     boolean notGloo = !reading.isEmpty() && reading.stream().anyMatch(f -> f.message()
         .startsWith(GlooFeatures.NOT_A_GLOO_FIELD));
-    return file.contains("invalid-resources") || file.contains("webhook-reject") || v.key().name().equals("i-am-invalid")
-        || notGloo;
+    return file.contains("invalid-resources") || file.contains("webhook-reject")
+        || v.key().name().equals("i-am-invalid") || notGloo;
   }
 
   /**
@@ -167,7 +167,7 @@ class GlooCorpusTest {
   }
 
   /** The read rate this front end reaches (percent, valid objects, deferred edge policies left out); not lower. */
-  private static final double MEASURED_FLOOR = 70.0;
+  private static final double MEASURED_FLOOR = 76.0;
 
   private static String lastField(String path) {
     String[] parts = path.replaceAll("\\[\\d+]", "").split("\\.");
