@@ -159,8 +159,8 @@ final class GlooSecurity {
     List<SecurityOptions.JwtProvider> out = new ArrayList<>();
     Node map = extension.child("providers");
     if (!map.json.isObject() || map.json.size() > Node.MAX_LIST) {
-      extension.error(extension.at("providers"), Reasons.MISSING_FIELD, "providers is a map of at least one"
-          + " provider");
+      extension.error(extension.at("providers"), Reasons.MISSING_FIELD, "providers is a map of 1 to "
+          + Node.MAX_LIST + " providers");
       return out;
     }
     for (String name : map.json.propertyNames()) {
@@ -234,7 +234,7 @@ final class GlooSecurity {
     Node policies = rbac.child("policies");
     if (!policies.json.isObject() || policies.json.isEmpty() || policies.json.size() > Node.MAX_LIST) {
       rbac.error(rbac.at("policies"), GlooFeatures.UNSUPPORTED, "rbac without policies (Gloo then refuses every"
-          + " request) is not supported by Holdfast; give a policy, or disable: true");
+          + " request) is not supported by Holdfast; give 1 to " + Node.MAX_LIST + " policies, or disable: true");
       return Optional.empty();
     }
     List<SecurityOptions.RbacRule> rules = new ArrayList<>();

@@ -60,6 +60,7 @@ final class Node {
   /**
    * Renames this object's fields written with their proto names ({@code retry_on}) to their JSON names
    * ({@code retryOn}): Gloo reads YAML with protojson, which accepts both. Both spellings of one field conflict.
+   * Walks this one object's fields only (their number is bounded by the object's size, as every reader's is).
    */
   Node protoNames() {
     if (!(json instanceof ObjectNode object)) {
