@@ -210,7 +210,9 @@ final class GlooReading {
     if (host) {
       VirtualServiceReader.hostOptions(options);
     } else {
-      routes(object).options(options);
+      GlooRoutes routes = routes(object);
+      routes.providersResolvedWhereUsed();
+      routes.options(options);
     }
     boolean ok = findings.stream().noneMatch(f -> f.severity() == Finding.Severity.ERROR);
     (host ? hostOptions : routeOptions).put(object.key(), ok && options.json.isObject()

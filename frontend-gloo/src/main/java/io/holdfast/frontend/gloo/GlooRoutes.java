@@ -98,8 +98,11 @@ final class GlooRoutes {
   private final UpstreamGroups groups;
   private final OptionObjects routeOptions;
   private final RouteTables tables;
-  /** The virtual host's JWT providers, for RBAC principals that name none; none in a RouteTable. */
-  private List<String> hostJwtProviders = List.of();
+  /**
+   * The virtual host's JWT providers, for RBAC principals that name none: none in a RouteTable; unknown (empty)
+   * in a RouteOption object, whose options are read again, with them, where a route references it.
+   */
+  private Optional<List<String>> hostJwtProviders = Optional.of(List.of());
 
   GlooRoutes(String namespace, Destinations destinations, UpstreamGroups groups, OptionObjects routeOptions,
       RouteTables tables) {
@@ -112,7 +115,12 @@ final class GlooRoutes {
 
   /** Set by the VirtualService reader, from its virtual host's options, before it reads the routes. */
   void hostJwtProviders(List<String> names) {
-    hostJwtProviders = List.copyOf(names);
+    hostJwtProviders = Optional.of(List.copyOf(names));
+  }
+
+  /** For a RouteOption object read on its own: providers are resolved where its options are merged. */
+  void providersResolvedWhereUsed() {
+    hostJwtProviders = Optional.empty();
   }
 
   /** The routes of {@code owner}'s {@code field}; routes with errors are left out (the caller rejects the owner). */

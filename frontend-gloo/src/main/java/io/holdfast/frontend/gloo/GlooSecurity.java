@@ -64,17 +64,17 @@ final class GlooSecurity {
           providers.stream().map(SecurityOptions.JwtProvider::name).toList()));
     }
     List<String> names = providers.stream().map(SecurityOptions.JwtProvider::name).toList();
-    Optional<SecurityOptions.Rbac> rbac = options.has("rbac") ? rbac(options.child("rbac"), names)
+    Optional<SecurityOptions.Rbac> rbac = options.has("rbac") ? rbac(options.child("rbac"), Optional.of(names))
         : Optional.empty();
     return new SecurityOptions(providers, jwt, rbac);
   }
 
   /**
    * A route's {@code jwt}/{@code jwtStaged} ({@code disable} only) and {@code rbac}; {@code hostProviders} are the
-   * virtual host's providers, which principals without a {@code provider} stand for (empty in a RouteTable, whose
-   * virtual host is not known while reading it).
+   * virtual host's providers, which principals without a {@code provider} stand for (none in a RouteTable, whose
+   * virtual host is not known while reading it; unknown for a RouteOption object read on its own).
    */
-  static SecurityOptions route(Node options, List<String> hostProviders) {
+  static SecurityOptions route(Node options, Optional<List<String>> hostProviders) {
     if (options.has("jwtProvidersStaged")) {
       options.error(options.at("jwtProvidersStaged"), GlooFeatures.UNSUPPORTED, "JWT providers on a route are not"
           + " supported by Holdfast, which defines providers on the virtual host (a route can only turn its check"
@@ -226,7 +226,7 @@ final class GlooSecurity {
   }
 
   /** Gloo's {@code ExtensionSettings}: {@code disable}, or named policies, any of which grants. */
-  private static Optional<SecurityOptions.Rbac> rbac(Node rbac, List<String> providers) {
+  private static Optional<SecurityOptions.Rbac> rbac(Node rbac, Optional<List<String>> providers) {
     rbac.only("rbac", RBAC);
     if (rbac.bool("disable").orElse(false)) {
       return Optional.of(new SecurityOptions.Rbac(SecurityOptions.RbacAction.ALLOW, List.of(), true));
@@ -245,7 +245,7 @@ final class GlooSecurity {
   }
 
   /** One rule per principal and provider it may come from; each also holds the policy's permissions. */
-  private static List<SecurityOptions.RbacRule> policy(Node policy, List<String> providers) {
+  private static List<SecurityOptions.RbacRule> policy(Node policy, Optional<List<String>> providers) {
     policy.only("rbac policy", POLICY);
     List<HeaderMatch> permissions = permissions(policy.child("permissions").only("permissions", PERMISSIONS));
     String delimiter = policy.string("nestedClaimDelimiter").orElse("");
@@ -265,7 +265,11 @@ final class GlooSecurity {
       if (claims.isEmpty()) {
         jwt.error(jwt.at("claims"), Reasons.MISSING_FIELD, "a JWT principal needs at least one claim");
       }
-      List<String> from = jwt.string("provider").filter(p -> !p.isEmpty()).map(List::of).orElse(providers);
+      Optional<String> named = jwt.string("provider").filter(p -> !p.isEmpty());
+      if (named.isEmpty() && providers.isEmpty()) {
+        continue; // a RouteOption object on its own: checked again where a route merges it
+      }
+      List<String> from = named.map(List::of).orElseGet(providers::get);
       if (from.isEmpty()) {
         jwt.error(jwt.at("provider"), Reasons.MISSING_FIELD, "name the provider: no JWT provider is known here"
             + " (a RouteTable's virtual host is not known while reading it)");

@@ -132,4 +132,35 @@ class GlooSecurityOptionsTest {
         .extracting(Finding::field)
         .containsExactly("spec.virtualHost.routes[0].options.rbac.policies.p.principals[0].jwtPrincipal.provider");
   }
+
+  @Test
+  void aRouteOptionsPrincipalWithoutProviderTakesTheProvidersOfTheVirtualHostMergingIt() {
+    String yaml = """
+        apiVersion: gateway.solo.io/v1
+        kind: RouteOption
+        metadata: {name: admins, namespace: gloo-system}
+        spec:
+          options:
+            rbac: {policies: {admins: {principals: [{jwtPrincipal: {claims: {role: admin}}}]}}}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: VirtualService
+        metadata: {name: default, namespace: gloo-system}
+        spec:
+          virtualHost:
+            options:
+              jwt: {providers: {idp: {issuer: https://idp.test,
+                jwks: {local: {key: '{"keys":[{"kty":"RSA","n":"AQAB","e":"AQAB"}]}'}}}}}
+            routes:
+            - matchers: [{prefix: /}]
+              optionsConfigRefs: {delegateOptions: [{name: admins}]}
+              routeAction: {single: {upstream: {name: petstore}}}
+        """;
+    GlooReading reading = GlooRouteOptionsTest.read(yaml);
+    assertThat(reading.rejected()).isEmpty();
+    VirtualService vs = reading.holdfastConfig().virtualServices().get(0);
+    assertThat(vs.routes().get(0).options().security().rbac().orElseThrow().rules())
+        .extracting(r -> r.claims().get(0)).containsExactly(new SecurityOptions.ClaimMatch("idp", "role",
+            List.of("admin")));
+  }
 }
