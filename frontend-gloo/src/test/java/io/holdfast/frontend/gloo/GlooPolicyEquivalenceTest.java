@@ -9,10 +9,9 @@ import org.junit.jupiter.api.Test;
  */
 class GlooPolicyEquivalenceTest {
 
-  private static final String JWKS = "'{\"keys\":[{\"kty\":\"RSA\",\"n\":\"sXchDaQebHnPiGvyDOAT4saGEUetSyo9MKLOo"
-      + "WFsueri23bOdgWp4Dy1WlUzewbgBHod5pcM9H95GQRV3JDXboIRROSBigeC5yjU1hGzHHyXss8UDprecbAYxknTcQkhslANGRUZmdTO"
-      + "Q5qTRsLAt6BTYuyvVRdhS8exSZEy_c4gs_7svlJJQ4H9_NxsiIoLwAEk7-Q3UXERGYw_75IDrGA84-lA_-Ct4eTlXHBIY2EaV7t7LjJ"
-      + "aynVJCpkvwcTnIo8CiP1UFPD0Rbxc2TE2WCYJAh6G6Y4FWSGQmumcjPmhSBxoLBxEuXnvHBjfzTnNHVhPsrSJAtGbBqd7Bw\",\"e\":\"AQAB\"}]}'";
+  /** An RSA public key set; its modulus is short, the translation does not read keys. */
+  private static final String JWKS = "'{\"keys\":[{\"kty\":\"RSA\",\"n\":\"sXchDaQebHnPiGvyDOAT4saGEUetSyo9\","
+      + "\"e\":\"AQAB\"}]}'";
 
   @Test
   void jwtRbacCsrfBodyLimitAndRetryExtras() {
