@@ -184,6 +184,11 @@ public final class TrafficOptions {
   public record Route(Optional<LocalRateLimit> localRateLimit, Optional<List<Descriptor>> rateLimits,
       Optional<List<String>> compression, Optional<Csrf> csrf, Optional<Long> maxRequestBodyBytes) {
 
+    /** These options with {@code value} as the global rate-limit descriptors, every other field as it is. */
+    public Route withRateLimits(Optional<List<Descriptor>> value) {
+      return new Route(localRateLimit, value, compression, csrf, maxRequestBodyBytes);
+    }
+
     public static final Route NONE = new Route(Optional.empty(), Optional.empty(), Optional.empty(),
         Optional.empty(), Optional.empty());
 

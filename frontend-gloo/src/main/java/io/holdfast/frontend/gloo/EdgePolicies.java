@@ -289,8 +289,7 @@ final class EdgePolicies {
     if (!own.limits().equals(Limits.INHERIT)) {
       traffic = withRateLimits(traffic, own.limits().descriptors().orElse(List.of()));
     }
-    Route out = new Route(route.name(), route.match(), route.action(), route.timeout(), route.retries(),
-        route.prefixRewrite(), withSecurityAndTraffic(options, security, traffic));
+    Route out = route.withOptions(withSecurityAndTraffic(options, security, traffic));
     if (own.limits().includeHost() && virtualService) {
       includeHost.put(out, true);
     }
@@ -366,23 +365,20 @@ final class EdgePolicies {
   }
 
   private static SecurityOptions withExtAuthz(SecurityOptions security, SecurityOptions.ExtAuthz authz) {
-    return new SecurityOptions(security.jwtProviders(), security.jwt(), security.rbac(), Optional.of(authz));
+    return security.withExtAuthz(Optional.of(authz));
   }
 
   private static TrafficOptions.Route withRateLimits(TrafficOptions.Route traffic,
       List<TrafficOptions.Descriptor> descriptors) {
-    return new TrafficOptions.Route(traffic.localRateLimit(), Optional.of(descriptors), traffic.compression(),
-        traffic.csrf(), traffic.maxRequestBodyBytes());
+    return traffic.withRateLimits(Optional.of(descriptors));
   }
 
   private static RouteOptions withSecurityAndTraffic(RouteOptions o, SecurityOptions security,
       TrafficOptions.Route traffic) {
-    return new RouteOptions(o.headerManipulation(), o.hostRewrite(), o.autoHostRewrite(), o.regexRewrite(), o.cors(),
-        o.idleTimeout(), o.maxStreamDuration(), o.faults(), o.hashPolicies(), o.mirror(), security, traffic);
+    return o.withSecurity(security).withTraffic(traffic);
   }
 
   private static Route withOptions(Route route, RouteOptions options) {
-    return new Route(route.name(), route.match(), route.action(), route.timeout(), route.retries(),
-        route.prefixRewrite(), options);
+    return route.withOptions(options);
   }
 }

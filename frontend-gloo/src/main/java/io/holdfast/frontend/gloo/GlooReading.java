@@ -239,7 +239,9 @@ final class GlooReading {
     if (host) {
       VirtualServiceReader.hostOptions(options);
     } else {
-      routes(object).options(options);
+      GlooRoutes routes = routes(object);
+      routes.providersResolvedWhereUsed();
+      routes.options(options);
     }
     // Checks extauth and rate limits as written (as for a VirtualService; a RouteTable referrer checks its own
     // limits again); referrers resolve the references.

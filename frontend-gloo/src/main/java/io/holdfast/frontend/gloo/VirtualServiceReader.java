@@ -23,7 +23,8 @@ final class VirtualServiceReader {
 
   private static final Set<String> SPEC = Set.of("virtualHost", "sslConfig", "displayName");
   private static final Set<String> HOST = Set.of("domains", "routes", "options", "optionsConfigRefs");
-  private static final Set<String> HOST_OPTIONS = Set.of("headerManipulation", "cors", "retries");
+  private static final Set<String> HOST_OPTIONS = UpstreamReader.union(UpstreamReader.union(Set.of(
+      "headerManipulation", "cors", "retries"), GlooTraffic.FIELDS), GlooSecurity.HOST_FIELDS);
   private static final Set<String> SSL = Set.of("secretRef", "sslFiles", "sniDomains", "oneWayTls", "parameters");
   private static final Set<String> REF = Set.of("name", "namespace");
   private static final Set<String> FILES = Set.of("tlsCert", "tlsKey", "rootCa");
@@ -43,6 +44,7 @@ final class VirtualServiceReader {
     }
     hostOptionObjects.merge(host, "VirtualHostOption", metadata.namespace());
     VirtualHostOptions options = hostOptions(host.child("options"));
+    routes.hostJwtProviders(options.security().jwtProviders().stream().map(p -> p.name()).toList());
     edge.host(host.child("options")); // before the routes, which inherit it
     Optional<SslConfig> ssl = spec.has("sslConfig")
         ? Optional.of(ssl(metadata, spec.child("sslConfig"), config)) : Optional.empty();
@@ -60,7 +62,8 @@ final class VirtualServiceReader {
         hostOptions.has("headerManipulation")
             ? Optional.of(GlooRoutes.headers(hostOptions.child("headerManipulation"))) : Optional.empty(),
         hostOptions.has("cors") ? Optional.of(GlooRoutes.cors(hostOptions.child("cors"))) : Optional.empty(),
-        hostOptions.has("retries") ? GlooRoutes.retries(hostOptions.child("retries")) : Optional.empty());
+        hostOptions.has("retries") ? GlooRoutes.retries(hostOptions.child("retries")) : Optional.empty(),
+        GlooSecurity.host(hostOptions), GlooTraffic.read(hostOptions));
   }
 
   static RouteTable routeTable(Metadata metadata, Node spec, GlooRoutes routes) {
