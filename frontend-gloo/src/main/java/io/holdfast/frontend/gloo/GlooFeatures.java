@@ -45,7 +45,21 @@ final class GlooFeatures {
           + " (virtual_service.proto); name is Gloo's pre-1.0 API"),
       "route", Map.of("routePlugins", "routePlugins is Gloo's pre-1.0 API; gateway.solo.io/v1 routes have options"));
 
+  /** A protobuf field name, in either of protojson's spellings. */
+  private static final java.util.regex.Pattern PROTO_FIELD_NAME =
+      java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
   private GlooFeatures() {
+  }
+
+  /** {@code field} with every character outside printable ASCII written as a \\uXXXX escape, at most 80 of them. */
+  private static String visible(String field) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < field.length() && i < 80; i++) {
+      char c = field.charAt(i);
+      out.append(c >= 0x21 && c < 0x7f ? String.valueOf(c) : String.format("\\u%04x", (int) c));
+    }
+    return field.length() > 80 ? out + "..." : out.toString();
   }
 
   /** The message for {@code field} of a Gloo {@code kind}'s object that Holdfast does not read. */
@@ -53,6 +67,13 @@ final class GlooFeatures {
     String notGloo = NOT_GLOO.getOrDefault(kind, Map.of()).get(field);
     if (notGloo != null) {
       return NOT_A_GLOO_FIELD + ": " + notGloo + ". Gloo refuses the object too";
+    }
+    if (!PROTO_FIELD_NAME.matcher(field).matches()) {
+      // Gloo's objects are protobuf messages: a key such as "\u00a0\u00a0accessLoggingService" (indentation with
+      // no-break spaces, pasted from a web page) names no field of any message, and Gloo's decoding refuses it.
+      return NOT_A_GLOO_FIELD + ": \"" + visible(field) + "\" is not a field name (protobuf field names are letters,"
+          + " digits and underscores); look for no-break spaces or tabs in the indentation. Gloo refuses the object"
+          + " too";
     }
     if (EDGE_POLICIES.contains(field)) {
       return field + " (an edge policy: authentication, rate limiting or access logging) is not read from Gloo's"

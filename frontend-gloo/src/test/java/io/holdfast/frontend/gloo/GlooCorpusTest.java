@@ -167,7 +167,7 @@ class GlooCorpusTest {
   }
 
   /** The read rate this front end reaches (percent, valid objects, deferred edge policies left out); not lower. */
-  private static final double MEASURED_FLOOR = 79.5;
+  private static final double MEASURED_FLOOR = 84.5;
 
   private static String lastField(String path) {
     String[] parts = path.replaceAll("\\[\\d+]", "").split("\\.");

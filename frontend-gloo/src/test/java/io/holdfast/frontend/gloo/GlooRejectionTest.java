@@ -139,4 +139,11 @@ class GlooRejectionTest {
         .flatMap(l -> l.virtualHosts().stream())
         .map(h -> h.origin().object().name())).containsExactly("good");
   }
+
+  @Test
+  void aKeyThatIsNoFieldNameIsOneGlooRefusesToo() {
+    // The access-logging guide indents with no-break spaces (U+00A0), so YAML reads them as part of the key.
+    Finding nbsp = onlyError(virtualService("{}", "{\u00a0\u00a0cors: {}}"));
+    assertThat(nbsp.message()).startsWith(GlooFeatures.NOT_A_GLOO_FIELD).contains("\\u00a0\\u00a0cors");
+  }
 }
