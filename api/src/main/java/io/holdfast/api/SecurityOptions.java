@@ -15,12 +15,13 @@ import java.util.Optional;
  * @param rbac         which requests are let through
  * @param extAuthz     the external authorisation service asked about every request (on a route: only
  *                     {@code disabled})
+ * @param oauth2       OAuth2/OIDC login through an identity provider (on a route: only {@code disabled})
  */
 public record SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt, Optional<Rbac> rbac,
-    Optional<ExtAuthz> extAuthz) {
+    Optional<ExtAuthz> extAuthz, Optional<OAuth2Options> oauth2) {
 
   public static final SecurityOptions NONE = new SecurityOptions(List.of(), Optional.empty(), Optional.empty(),
-      Optional.empty());
+      Optional.empty(), Optional.empty());
   /** Envoy's own default for an authorisation call. */
   public static final Duration DEFAULT_AUTHZ_TIMEOUT = Duration.ofMillis(200);
 
@@ -34,6 +35,21 @@ public record SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt,
     Objects.requireNonNull(jwt, "jwt");
     Objects.requireNonNull(rbac, "rbac");
     Objects.requireNonNull(extAuthz, "extAuthz");
+    Objects.requireNonNull(oauth2, "oauth2");
+  }
+
+  /** Without OAuth2 login. */
+  public SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt, Optional<Rbac> rbac,
+      Optional<ExtAuthz> extAuthz) {
+    this(jwtProviders, jwt, rbac, extAuthz, Optional.empty());
+  }
+
+  /**
+   * The Secret entries the OAuth2 login reads ({@link OAuth2Options#secretRefs}); empty without one. Kept apart
+   * so the lead can fold it into the one list of Secret references when merging the basic-auth branch.
+   */
+  public List<OAuth2Options.SecretReference> oauth2SecretRefs(String namespace) {
+    return oauth2.map(o -> o.secretRefs(namespace)).orElse(List.of());
   }
 
   /** Without external authorisation. */

@@ -16,8 +16,8 @@ import java.util.function.Function;
 final class SecurityOptionsParser {
 
   static final String FIELD = "security";
-  private static final Set<String> VIRTUAL_HOST = Set.of("jwtProviders", "jwt", "rbac", "extAuthz");
-  private static final Set<String> ROUTE = Set.of("jwt", "rbac", "extAuthz");
+  private static final Set<String> VIRTUAL_HOST = Set.of("jwtProviders", "jwt", "rbac", "extAuthz", "oauth2");
+  private static final Set<String> ROUTE = Set.of("jwt", "rbac", "extAuthz", "oauth2");
   private static final Set<String> EXT_AUTHZ = Set.of("grpc", "http", "timeout", "failureModeAllow",
       "headersToAuthz", "withRequestBody", "disabled");
   /** On a route only turning it off: the service is the VirtualService's. */
@@ -74,10 +74,11 @@ final class SecurityOptionsParser {
       Optional<SecurityOptions.Rbac> rbac = fields.object("rbac", RBAC).flatMap(SecurityOptionsParser::rbac);
       Optional<SecurityOptions.ExtAuthz> extAuthz = fields.object("extAuthz", route ? ROUTE_EXT_AUTHZ : EXT_AUTHZ)
           .flatMap(SecurityOptionsParser::extAuthz);
+      Optional<OAuth2Options> oauth2 = OAuth2Parser.read(fields, route);
       if (fields.problems().size() != before) {
         return Optional.empty();
       }
-      return Optional.of(new SecurityOptions(providers, jwt, rbac, extAuthz));
+      return Optional.of(new SecurityOptions(providers, jwt, rbac, extAuthz, oauth2));
     }
   }
 

@@ -22,7 +22,8 @@ public record SecurityPolicySpec(List<TargetRef> targetRefs, SecurityOptions sec
   /** The references this kind's spec may hold, as Envoy Gateway's SecurityPolicy bounds them. */
   public static final int MAX_TARGET_REFS = 16;
 
-  private static final Set<String> SPEC = Set.of("targetRefs", "jwtProviders", "jwt", "rbac", "extAuthz");
+  private static final Set<String> SPEC = Set.of("targetRefs", "jwtProviders", "jwt", "rbac", "extAuthz",
+      "oauth2");
   private static final Set<String> TARGET = Set.of("group", "kind", "name", "sectionName");
 
   public SecurityPolicySpec {

@@ -9,20 +9,29 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * What the routes of one HTTP filter chain refer to by name for their {@link RouteSecurity}: JWT providers and
- * external authorisation services. The xDS translation puts them in the chain's connection manager, each route
- * choosing by name.
+ * What the routes of one HTTP filter chain refer to by name for their {@link RouteSecurity}: JWT providers,
+ * external authorisation services and OAuth2 logins. The xDS translation puts them in the chain's connection
+ * manager, each route choosing by name.
  *
  * @param jwtProviders names unique within the chain
  * @param extAuthz     names unique within the chain
+ * @param oauth2       names unique within the chain
  */
-public record ListenerSecurity(List<JwtProvider> jwtProviders, List<ExtAuthzService> extAuthz) {
+public record ListenerSecurity(List<JwtProvider> jwtProviders, List<ExtAuthzService> extAuthz,
+    List<OAuth2Login> oauth2) {
 
-  public static final ListenerSecurity NONE = new ListenerSecurity(List.of(), List.of());
+  public static final ListenerSecurity NONE = new ListenerSecurity(List.of(), List.of(), List.of());
 
   public ListenerSecurity {
     jwtProviders = List.copyOf(jwtProviders);
     extAuthz = List.copyOf(extAuthz);
+    oauth2 = List.copyOf(oauth2);
+    Set<String> logins = new HashSet<>();
+    for (OAuth2Login login : oauth2) {
+      if (!logins.add(login.name())) {
+        throw new IllegalArgumentException("OAuth2 login " + login.name() + " is defined twice");
+      }
+    }
     Set<String> names = new HashSet<>();
     for (JwtProvider provider : jwtProviders) {
       if (!names.add(provider.name())) {
@@ -38,9 +47,18 @@ public record ListenerSecurity(List<JwtProvider> jwtProviders, List<ExtAuthzServ
     }
   }
 
+  /** Without OAuth2 logins. */
+  public ListenerSecurity(List<JwtProvider> jwtProviders, List<ExtAuthzService> extAuthz) {
+    this(jwtProviders, extAuthz, List.of());
+  }
+
   /** JWT providers only. */
   public ListenerSecurity(List<JwtProvider> jwtProviders) {
     this(jwtProviders, List.of());
+  }
+
+  public Optional<OAuth2Login> oauth2(String name) {
+    return oauth2.stream().filter(l -> l.name().equals(name)).findFirst();
   }
 
   public Optional<ExtAuthzService> extAuthz(String name) {
@@ -66,6 +84,10 @@ public record ListenerSecurity(List<JwtProvider> jwtProviders, List<ExtAuthzServ
         route.security().extAuthz().filter(name -> extAuthz(name).isEmpty()).ifPresent(name -> {
           throw new IllegalArgumentException(chain + ": route " + route.name() + " names external authorisation"
               + " service " + name + ", which its filter chain lacks");
+        });
+        route.security().oauth2().filter(name -> oauth2(name).isEmpty()).ifPresent(name -> {
+          throw new IllegalArgumentException(chain + ": route " + route.name() + " names OAuth2 login " + name
+              + ", which its filter chain lacks");
         });
       }
     }

@@ -15,8 +15,11 @@ import java.util.Optional;
  * @param rbac     the authorisation rules; empty: every request passes them
  * @param extAuthz the external authorisation service (of the chain's {@link ListenerSecurity}) that must allow
  *                 the request; empty: none is asked
+ * @param oauth2   the OAuth2 login (of the chain's {@link ListenerSecurity}) a request without a session goes
+ *                 through; empty: none
  */
-public record RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> rbac, Optional<String> extAuthz) {
+public record RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> rbac, Optional<String> extAuthz,
+    Optional<String> oauth2) {
 
   public static final RouteSecurity NONE = new RouteSecurity(Optional.empty(), Optional.empty());
 
@@ -24,6 +27,12 @@ public record RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> 
     Objects.requireNonNull(jwt, "jwt");
     Objects.requireNonNull(rbac, "rbac");
     Objects.requireNonNull(extAuthz, "extAuthz");
+    Objects.requireNonNull(oauth2, "oauth2");
+  }
+
+  /** Without OAuth2 login. */
+  public RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> rbac, Optional<String> extAuthz) {
+    this(jwt, rbac, extAuthz, Optional.empty());
   }
 
   /** Without external authorisation. */
@@ -32,7 +41,7 @@ public record RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> 
   }
 
   public boolean isNone() {
-    return jwt.isEmpty() && rbac.isEmpty() && extAuthz.isEmpty();
+    return jwt.isEmpty() && rbac.isEmpty() && extAuthz.isEmpty() && oauth2.isEmpty();
   }
 
   /**

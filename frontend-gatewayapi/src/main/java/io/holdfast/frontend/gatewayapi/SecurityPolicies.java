@@ -12,11 +12,13 @@ import io.holdfast.api.SecurityPolicySpec;
 import io.holdfast.frontend.gatewayapi.RouteAttachment.OwnGateway;
 import io.holdfast.frontend.gatewayapi.SecurityPolicyTargets.Outcome;
 import io.holdfast.frontend.gatewayapi.SecurityPolicyTargets.Target;
+import io.holdfast.frontend.options.OAuth2Lowering;
 import io.holdfast.frontend.options.SecurityOptionsLowering;
 import io.holdfast.ir.Condition;
 import io.holdfast.ir.Finding;
 import io.holdfast.ir.IrBuilder;
 import io.holdfast.ir.ListenerSecurity;
+import io.holdfast.ir.OAuth2Login;
 import io.holdfast.ir.ObjectStatus;
 import io.holdfast.ir.ParentStatus;
 import io.holdfast.ir.Route;
@@ -51,6 +53,7 @@ final class SecurityPolicies {
   static final String TARGET_NOT_FOUND = "TargetNotFound";
   static final String JWKS_UPSTREAM_NOT_FOUND = "JwksUpstreamNotFound";
   static final String EXT_AUTHZ_UPSTREAM_NOT_FOUND = "ExtAuthzUpstreamNotFound";
+  static final String OAUTH2_UPSTREAM_NOT_FOUND = "OAuth2UpstreamNotFound";
 
   /** No policy: routes keep the security they have. */
   static final SecurityPolicies NONE = new SecurityPolicies(Map.of(), Map.of());
@@ -87,7 +90,8 @@ final class SecurityPolicies {
     for (ApiObject object : objects) {
       byKey.put(object.key(), object);
       List<Finding> found = new ArrayList<>();
-      policies.put(object.key(), read(object, upstreams, found));
+      policies.put(object.key(), read(object, upstreams, found).filter(options ->
+          OAuth2Policies.resolved(object.key(), options, upstreams, input, found)));
       findings.put(object.key(), found);
       candidates.add(new SecurityPolicyTargets.Candidate(object.key(), created(object), refs(object)));
     }
@@ -97,6 +101,9 @@ final class SecurityPolicies {
       builder.status(status(object, policies.get(object.key()).isPresent(), findings.get(object.key()),
           resolution.results().getOrDefault(object.key(), List.of())), created(object));
     }
+    // The generic secrets of the OAuth2 logins of the policies that apply somewhere (their routes name them).
+    new java.util.TreeSet<>(resolution.holders().values()).forEach(policy -> policies.get(policy).ifPresent(
+        options -> OAuth2Lowering.secrets(policy, "spec.oauth2", options, input).forEach(builder::add)));
     return new SecurityPolicies(resolution.holders(), policies);
   }
 
@@ -125,19 +132,24 @@ final class SecurityPolicies {
     }
     Map<String, ListenerSecurity.JwtProvider> used = new LinkedHashMap<>();
     Map<String, ListenerSecurity.ExtAuthzService> services = new LinkedHashMap<>();
+    Map<String, OAuth2Login> logins = new LinkedHashMap<>();
     for (ResourceKey policy : new java.util.TreeSet<>(holders.values())) {
       policies.get(policy).ifPresent(options -> {
         SecurityOptionsLowering.providers(policy, options).forEach(p -> used.putIfAbsent(p.name(), p));
         SecurityOptionsLowering.extAuthz(policy, options).ifPresent(a -> services.putIfAbsent(a.name(), a));
+        OAuth2Lowering.login(policy, options).ifPresent(l -> logins.putIfAbsent(l.name(), l));
       });
     }
     Set<String> named = new java.util.HashSet<>();
+    Set<String> namedLogins = new java.util.HashSet<>();
     hosts.forEach(h -> h.routes().forEach(r -> {
       named.addAll(r.security().providers());
       r.security().extAuthz().ifPresent(named::add);
+      r.security().oauth2().ifPresent(namedLogins::add);
     }));
     return new ListenerSecurity(used.values().stream().filter(p -> named.contains(p.name())).toList(),
-        services.values().stream().filter(a -> named.contains(a.name())).toList());
+        services.values().stream().filter(a -> named.contains(a.name())).toList(),
+        logins.values().stream().filter(l -> namedLogins.contains(l.name())).toList());
   }
 
   private static Optional<SecurityOptions> read(ApiObject object, Set<ResourceKey> upstreams, List<Finding> found) {

@@ -149,6 +149,7 @@ public final class Validator {
         VirtualServiceRules.check(vs, ledger.sink(vs.key()));
         SecurityRules.check(vs, ledger.sink(vs.key()));
         SecurityRules.checkReferences(vs, upstreamsByKey, ledger, consent);
+        OAuth2Rules.checkReferences(vs, config, ledger, consent);
         vs.sslConfig().ifPresent(ssl -> {
           Ledger.Sink sink = ledger.sink(vs.key());
           TlsRules.checkServerNames(ssl, sink);

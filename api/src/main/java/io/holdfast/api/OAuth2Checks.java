@@ -1,0 +1,160 @@
+package io.holdfast.api;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The shape rules of {@code security.oauth2} ({@link OAuth2Options}), for both front ends (a VirtualService's options
+ * and a SecurityPolicy's spec): what Envoy's {@code oauth2} filter would reject, and what would send credentials in
+ * clear text or leave a route without the login written, is an error on the object that wrote it. The token
+ * endpoint's Upstream and the two Secrets are each front end's to resolve. Secret values are never read here.
+ */
+public final class OAuth2Checks {
+
+  /** Scopes are sent in every authorisation redirect; more than this is a mistake, not a login. */
+  public static final int MAX_SCOPES = 32;
+  /** Pass-through matchers are evaluated on every request before the session check. */
+  public static final int MAX_PASS_THROUGH_HEADERS = 16;
+
+  /** An endpoint the browser or Envoy sends the code or the client secret to is not {@code https://}. */
+  public static final String ENDPOINT_NOT_HTTPS = "OAuth2EndpointNotHttps";
+  public static final String INVALID_REDIRECT = "InvalidOAuth2Redirect";
+
+  private static final Pattern SECRET_NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
+  private static final Pattern SECRET_KEY = Pattern.compile("[-._a-zA-Z0-9]{1,253}");
+  /** What a client id may hold: it is put into the authorisation redirect's query as is. */
+  private static final Pattern CLIENT_ID = Pattern.compile("[\\x21-\\x7e]{1,256}");
+  private static final Pattern SCOPE = Pattern.compile("[\\x21\\x23-\\x5b\\x5d-\\x7e]{1,128}");
+
+  private OAuth2Checks() {
+  }
+
+  /** {@code oauth2} written at {@code at} ({@code spec.options.security.oauth2}, {@code spec.oauth2}). */
+  public static void check(OAuth2Options oauth2, String at, SecurityChecks.Report sink) {
+    if (oauth2.disabled()) {
+      if (oauth2.tokenEndpoint().isPresent() || oauth2.clientId().isPresent()
+          || oauth2.authorizationEndpoint().isPresent()) {
+        sink.warn(at, Reasons.FIELD_IGNORED, "a login means nothing with disabled: true");
+      }
+      return;
+    }
+    Optional<OAuth2Options.TokenEndpoint> token = required(oauth2.tokenEndpoint(), at + ".tokenEndpoint", sink);
+    token.ifPresent(t -> {
+      https(t.uri(), at + ".tokenEndpoint.uri", "the token endpoint receives the client secret", sink);
+      SecurityChecks.positive(t.timeout(), at + ".tokenEndpoint.timeout", sink);
+    });
+    required(oauth2.authorizationEndpoint(), at + ".authorizationEndpoint", sink).ifPresent(uri ->
+        https(uri, at + ".authorizationEndpoint", "the browser is sent there to log in", sink));
+    required(oauth2.clientId(), at + ".clientId", sink).filter(id -> !CLIENT_ID.matcher(id).matches())
+        .ifPresent(id -> sink.error(at + ".clientId", Reasons.INVALID_VALUE,
+            "a client id is 1-256 visible ASCII characters, without spaces"));
+    required(oauth2.clientSecret(), at + ".clientSecret", sink)
+        .ifPresent(ref -> secretRef(ref, at + ".clientSecret", sink));
+    required(oauth2.hmacSecret(), at + ".hmacSecret", sink)
+        .ifPresent(ref -> secretRef(ref, at + ".hmacSecret", sink));
+    oauth2.redirectUri().ifPresent(uri -> redirectUri(uri, at + ".redirectUri", sink));
+    path(oauth2.redirectPath(), at + ".redirectPath", sink);
+    path(oauth2.signoutPath(), at + ".signoutPath", sink);
+    if (oauth2.redirectPath().equals(oauth2.signoutPath())) {
+      sink.error(at + ".signoutPath", Reasons.CONFLICTING_FIELDS, "the sign-out path must differ from the"
+          + " redirect path " + oauth2.redirectPath());
+    }
+    scopes(oauth2.scopes(), at + ".scopes", sink);
+    passThrough(oauth2.passThroughHeaders(), at + ".passThroughHeaders", sink);
+  }
+
+  private static <T> Optional<T> required(Optional<T> value, String at, SecurityChecks.Report sink) {
+    if (value.isEmpty()) {
+      sink.error(at, Reasons.MISSING_FIELD, "required unless disabled: true");
+    }
+    return value;
+  }
+
+  private static void https(String uri, String at, String why, SecurityChecks.Report sink) {
+    SecurityChecks.headerSafe(uri, at, sink);
+    URI parsed;
+    try {
+      parsed = new URI(uri);
+    } catch (URISyntaxException e) {
+      sink.error(at, Reasons.INVALID_VALUE, "not a URL: " + e.getReason());
+      return;
+    }
+    if (!"https".equalsIgnoreCase(parsed.getScheme())) {
+      sink.error(at, ENDPOINT_NOT_HTTPS, "must be an https:// URL: " + why);
+    } else if (parsed.getHost() == null || parsed.getHost().isEmpty()) {
+      sink.error(at, Reasons.INVALID_VALUE, "an https:// URL needs a host");
+    }
+  }
+
+  /** An absolute URL, or one built with Envoy's command operators ({@code %REQ(:authority)%}). */
+  private static void redirectUri(String uri, String at, SecurityChecks.Report sink) {
+    SecurityChecks.headerSafe(uri, at, sink);
+    if (!uri.startsWith("https://") && !uri.startsWith("http://") && !uri.startsWith("%")) {
+      sink.error(at, INVALID_REDIRECT, "the redirect URI is an absolute http(s) URL, or starts with an Envoy"
+          + " command operator such as %REQ(x-forwarded-proto)%");
+    } else if (uri.startsWith("http://")) {
+      sink.warn(at, ENDPOINT_NOT_HTTPS, "the authorisation code comes back over plain http");
+    }
+  }
+
+  private static void path(String path, String at, SecurityChecks.Report sink) {
+    if (!path.startsWith("/")) {
+      sink.error(at, INVALID_REDIRECT, "a path is absolute (starts with /)");
+    } else if (path.contains("?") || path.contains("#")) {
+      sink.error(at, INVALID_REDIRECT, "a path has no query or fragment");
+    }
+    SecurityChecks.headerSafe(path, at, sink);
+  }
+
+  private static void secretRef(OAuth2Options.SecretKeyRef ref, String at, SecurityChecks.Report sink) {
+    if (!SECRET_NAME.matcher(ref.secret().name()).matches()) {
+      sink.error(at + ".name", Reasons.INVALID_NAME, "\"" + ref.secret().name() + "\" is not a Secret name");
+    }
+    if (!SECRET_KEY.matcher(ref.key()).matches()) {
+      sink.error(at + ".key", Reasons.INVALID_NAME, "\"" + ref.key() + "\" is not a Secret data key");
+    }
+  }
+
+  private static void scopes(List<String> scopes, String at, SecurityChecks.Report sink) {
+    if (scopes.size() > MAX_SCOPES) {
+      sink.error(at, SecurityChecks.TOO_MANY, scopes.size() + " scopes; at most " + MAX_SCOPES);
+      return;
+    }
+    Set<String> seen = new HashSet<>();
+    for (int i = 0; i < scopes.size(); i++) {
+      String scope = scopes.get(i);
+      if (!SCOPE.matcher(scope).matches()) {
+        sink.error(at + "[" + i + "]", Reasons.INVALID_VALUE, "a scope is 1-128 visible ASCII characters"
+            + " other than \" and \\ (RFC 6749)");
+      } else if (!seen.add(scope)) {
+        sink.error(at + "[" + i + "]", Reasons.INVALID_VALUE, "scope " + scope + " is listed twice");
+      }
+    }
+  }
+
+  private static void passThrough(List<HeaderMatch> headers, String at, SecurityChecks.Report sink) {
+    if (headers.size() > MAX_PASS_THROUGH_HEADERS) {
+      sink.error(at, SecurityChecks.TOO_MANY, headers.size() + " pass-through matchers; at most "
+          + MAX_PASS_THROUGH_HEADERS);
+      return;
+    }
+    for (int i = 0; i < headers.size(); i++) {
+      HeaderMatch header = headers.get(i);
+      String h = at + "[" + i + "]";
+      SecurityChecks.headerName(header.name(), h + ".name", sink);
+      if (header.condition() instanceof HeaderMatch.Regex regex) {
+        Re2Check.refusal(regex.value(), sink.limits()).ifPresent(r -> sink.error(h + ".regex", r.reason(),
+            r.message()));
+      } else if (header.condition() instanceof HeaderMatch.Prefix prefix && prefix.value().isEmpty()) {
+        sink.error(h + ".prefix", Reasons.EMPTY_MATCHER, "empty prefix matches everything; use present: true");
+      } else if (header.condition() instanceof HeaderMatch.Exact exact) {
+        SecurityChecks.headerSafe(exact.value(), h + ".exact", sink);
+      }
+    }
+  }
+}
