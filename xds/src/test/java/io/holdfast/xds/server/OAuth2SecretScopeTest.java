@@ -51,15 +51,7 @@ class OAuth2SecretScopeTest {
   @BeforeEach
   void serve() {
     cache.setSnapshot(new Translator().translate(HoldfastFrontEnd.lowerAccepted(config().accepted())).snapshot());
-    TestPki.Issued serverCert = TestPki.leaf(CA, "localhost");
-    serverCert.write(dir.resolve("tls.crt"), dir.resolve("tls.key"));
-    TestPki.writeString(dir.resolve("ca.crt"), CA.certificatePem());
-    ReloadingTls tls = track(ReloadingTls.builder(XdsTls.mutual(dir.resolve("tls.crt"), dir.resolve("tls.key"),
-        dir.resolve("ca.crt")).withReloadInterval(Duration.ofHours(1))).start());
-    server = track(XdsServer.builder(cache, XdsServerSettings.on("127.0.0.1", 0)
-            .withDrainTimeout(Duration.ofSeconds(1)).withAuthorisation(XdsAuthorisation.PROXY_IDENTITY), meters)
-        .credentials(tls.credentials())
-        .start());
+    server = track(ProxyIdentityServer.start(CA, cache, dir, meters, nack -> { })).server();
   }
 
   @AfterEach
