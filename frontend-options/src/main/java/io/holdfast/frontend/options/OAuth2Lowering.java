@@ -71,16 +71,19 @@ public final class OAuth2Lowering {
    * ({@link #unresolved}: the owner's routes then fail closed).
    */
   public static List<Secret> secrets(ResourceKey owner, String at, SecurityOptions security, GatewayConfig config) {
-    if (login(owner, security).isEmpty() || !unresolved(owner, security, config).isEmpty()) {
+    Optional<OAuth2Login> login = login(owner, security);
+    if (login.isEmpty() || !unresolved(owner, security, config).isEmpty()) {
       return List.of();
     }
-    OAuth2Options oauth2 = security.oauth2().orElseThrow();
+    // The references and the login's secret names are both client secret first, HMAC key second.
+    List<OAuth2Options.SecretReference> refs = security.oauth2SecretRefs(owner.namespace());
+    List<String> names = login.get().secretNames();
     Origin origin = Origin.of(owner).at(at);
-    List<Secret> secrets = new ArrayList<>(2);
-    for (OAuth2Options.SecretReference ref : oauth2.secretRefs(owner.namespace())) {
-      String which = ref.field().endsWith("clientSecret") ? "client-secret" : "hmac-secret";
-      secrets.add(new Secret(origin.at(ref.field().substring(ref.field().indexOf('.') + 1)),
-          secretName(owner, which), new Secret.Content.Generic(value(config, ref).orElseThrow())));
+    List<Secret> secrets = new ArrayList<>(refs.size());
+    for (int i = 0; i < refs.size(); i++) {
+      OAuth2Options.SecretReference ref = refs.get(i);
+      secrets.add(new Secret(origin.at(ref.field().substring(ref.field().indexOf('.') + 1)), names.get(i),
+          new Secret.Content.Generic(value(config, ref).orElseThrow())));
     }
     return secrets;
   }

@@ -75,6 +75,19 @@ class OAuth2SecretsNotShownTest {
             hmacSecret: {name: sso}
             redirectPath: callback
         """);
+    Files.writeString(dir.resolve("elsewhere.yaml"), """
+        apiVersion: gateway.holdfast.io/v1
+        kind: SecurityPolicy
+        metadata: {name: elsewhere, namespace: web}
+        spec:
+          targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: hooks}]
+          oauth2:
+            tokenEndpoint: {uri: "https://idp.shop.test/token", upstream: nowhere}
+            authorizationEndpoint: https://idp.shop.test/authorize
+            clientId: shop
+            clientSecret: {name: sso, namespace: other}
+            hmacSecret: {name: sso}
+        """);
 
     ValidationReport report = new ConfigValidation().validate(List.of(ConfigPaths.readDirectory(dir,
         Clock.systemUTC())));
@@ -83,6 +96,7 @@ class OAuth2SecretsNotShownTest {
     // File mode delivers no Secret of this kind on this branch: the policies name it missing, fail closed.
     assertThat(reasons(report, "broken")).contains("SecretNotFound");
     assertThat(reasons(report, "sso")).contains("SecretNotFound");
+    assertThat(reasons(report, "elsewhere")).contains("OAuth2UpstreamNotFound", "RefNotPermitted");
   }
 
   private static List<String> reasons(ValidationReport report, String name) {
