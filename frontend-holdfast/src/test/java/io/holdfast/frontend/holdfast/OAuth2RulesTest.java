@@ -136,6 +136,7 @@ class OAuth2RulesTest {
   @Test
   void aMissingSecretRejectsTheVirtualServiceWhichIsThenNotServed() {
     ValidationResult result = validate(GOOD, PLAIN, false);
+    assertThat(result.status(VS).state()).isEqualTo(State.REJECTED);
     assertThat(result.status(VS).problems()).extracting(Problem::field, Problem::reason).contains(
         tuple("spec.options.security.oauth2.clientSecret", Reasons.SECRET_NOT_FOUND),
         tuple("spec.options.security.oauth2.hmacSecret", Reasons.SECRET_NOT_FOUND));
