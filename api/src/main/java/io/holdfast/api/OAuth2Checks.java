@@ -57,7 +57,7 @@ public final class OAuth2Checks {
         .ifPresent(ref -> secretRef(ref, at + ".clientSecret", sink));
     required(oauth2.hmacSecret(), at + ".hmacSecret", sink)
         .ifPresent(ref -> secretRef(ref, at + ".hmacSecret", sink));
-    oauth2.redirectUri().ifPresent(uri -> redirectUri(uri, at + ".redirectUri", sink));
+    oauth2.redirectUri().ifPresent(uri -> redirectUri(uri, oauth2.redirectPath(), at + ".redirectUri", sink));
     path(oauth2.redirectPath(), at + ".redirectPath", sink);
     path(oauth2.signoutPath(), at + ".signoutPath", sink);
     if (oauth2.redirectPath().equals(oauth2.signoutPath())) {
@@ -92,13 +92,28 @@ public final class OAuth2Checks {
   }
 
   /** An absolute URL, or one built with Envoy's command operators ({@code %REQ(:authority)%}). */
-  private static void redirectUri(String uri, String at, SecurityChecks.Report sink) {
+  private static void redirectUri(String uri, String redirectPath, String at, SecurityChecks.Report sink) {
     SecurityChecks.headerSafe(uri, at, sink);
     if (!uri.startsWith("https://") && !uri.startsWith("http://") && !uri.startsWith("%")) {
       sink.error(at, INVALID_REDIRECT, "the redirect URI is an absolute http(s) URL, or starts with an Envoy"
           + " command operator such as %REQ(x-forwarded-proto)%");
-    } else if (uri.startsWith("http://")) {
+      return;
+    }
+    if (uri.startsWith("http://")) {
       sink.warn(at, ENDPOINT_NOT_HTTPS, "the authorisation code comes back over plain http");
+    }
+    // Without command operators the URL is fixed: the provider must send the browser to the path Envoy answers,
+    // or every login ends at the upstream (or loops back to the provider).
+    if (!uri.contains("%")) {
+      try {
+        String path = new URI(uri).getRawPath();
+        if (!redirectPath.equals(path)) {
+          sink.error(at, INVALID_REDIRECT, "the redirect URI's path " + (path == null || path.isEmpty() ? "(none)"
+              : path) + " is not the redirect path " + redirectPath);
+        }
+      } catch (URISyntaxException e) {
+        sink.error(at, Reasons.INVALID_VALUE, "not a URL: " + e.getReason());
+      }
     }
   }
 

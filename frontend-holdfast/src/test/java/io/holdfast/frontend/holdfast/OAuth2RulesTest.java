@@ -99,6 +99,8 @@ class OAuth2RulesTest {
         Arguments.of(GOOD.replace("hmacSecret: {name: sso}", "hmacSecret: {name: sso, namespace: other}"),
             at + ".hmacSecret", OAuth2Lowering.REF_NOT_PERMITTED),
         Arguments.of(GOOD + ", redirectUri: 'callback'", at + ".redirectUri", OAuth2Checks.INVALID_REDIRECT),
+        Arguments.of(GOOD + ", redirectUri: 'https://web.test/elsewhere'", at + ".redirectUri",
+            OAuth2Checks.INVALID_REDIRECT),
         Arguments.of(GOOD + ", redirectPath: callback", at + ".redirectPath", OAuth2Checks.INVALID_REDIRECT),
         Arguments.of(GOOD + ", redirectPath: '/cb?x=1'", at + ".redirectPath", OAuth2Checks.INVALID_REDIRECT),
         Arguments.of(GOOD + ", signoutPath: logout", at + ".signoutPath", OAuth2Checks.INVALID_REDIRECT),
@@ -147,7 +149,8 @@ class OAuth2RulesTest {
 
   @Test
   void theLoginLowersWithGenericSecretsAndARouteOptOut() {
-    ValidationResult result = validate(GOOD + ", scopes: [openid, email], forwardBearerToken: true", """
+    ValidationResult result = validate(GOOD + ", scopes: [openid, email], forwardBearerToken: true,"
+        + " redirectUri: 'https://web.test/cb', redirectPath: /cb", """
         [{match: {prefix: /healthz}, route: {upstream: up}, options: {security: {oauth2: {disabled: true}}}},
          {match: {prefix: /}, route: {upstream: up}}]""", true);
     assertThat(result.status(VS).state()).isEqualTo(State.ACCEPTED);
@@ -158,6 +161,8 @@ class OAuth2RulesTest {
     assertThat(login.tokenCluster()).isEqualTo(ResourceKey.upstream("default", "idp"));
     assertThat(login.scopes()).containsExactly("openid", "email");
     assertThat(login.forwardBearerToken()).isTrue();
+    assertThat(login.redirectUri()).isEqualTo("https://web.test/cb");
+    assertThat(login.redirectPath()).isEqualTo("/cb");
     List<Route> routes = chain.virtualHosts().get(0).routes();
     assertThat(routes.get(0).security().oauth2()).isEmpty();
     assertThat(routes.get(1).security().oauth2()).contains("default/web");
