@@ -1,6 +1,7 @@
 package io.holdfast.frontend.gatewayapi;
 
 import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.SecurityOptions;
 import io.holdfast.frontend.options.OAuth2Lowering;
@@ -17,6 +18,19 @@ import java.util.Set;
 final class OAuth2Policies {
 
   private OAuth2Policies() {
+  }
+
+  /**
+   * A warning for a login on GRPCRoutes: a gRPC client cannot follow the browser redirect to the identity provider,
+   * so its calls fail unless a pass-through matcher lets them by.
+   */
+  static void warnGrpc(SecurityOptions options, List<SecurityPolicyTargets.Ref> refs, List<Finding> found) {
+    boolean login = options.oauth2().filter(o -> !o.disabled()).isPresent();
+    if (login && refs.stream().anyMatch(ref -> ref.kind().equals("GRPCRoute"))) {
+      found.add(new Finding(Finding.Severity.WARNING, "spec.oauth2", Reasons.GRPC_INCOMPATIBLE, "gRPC clients"
+          + " cannot follow the login's redirect to the identity provider; let them by with passThroughHeaders"
+          + " (e.g. content-type prefix application/grpc) or a GRPCRoute policy with oauth2: {disabled: true}"));
+    }
   }
 
   /** Whether {@code options}' login (if any) resolves; the findings of what does not go to {@code found}. */

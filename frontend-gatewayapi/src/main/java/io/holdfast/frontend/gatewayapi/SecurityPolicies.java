@@ -90,8 +90,10 @@ final class SecurityPolicies {
     for (ApiObject object : objects) {
       byKey.put(object.key(), object);
       List<Finding> found = new ArrayList<>();
-      policies.put(object.key(), read(object, upstreams, found).filter(options ->
-          OAuth2Policies.resolved(object.key(), options, upstreams, input, found)));
+      Optional<SecurityOptions> options = read(object, upstreams, found).filter(o ->
+          OAuth2Policies.resolved(object.key(), o, upstreams, input, found));
+      options.ifPresent(o -> OAuth2Policies.warnGrpc(o, refs(object), found));
+      policies.put(object.key(), options);
       findings.put(object.key(), found);
       candidates.add(new SecurityPolicyTargets.Candidate(object.key(), created(object), refs(object)));
     }

@@ -40,7 +40,19 @@ class OAuth2SecretsNotShownTest {
   @Test
   void theCredentialsAreServedButNeverShown() throws Exception {
     ConfigLoader.Loaded loaded = new ConfigLoader().load(List.of(new ConfigLoader.Source("input.yaml",
-        Files.readString(GOLDEN))), Map.of());
+        Files.readString(GOLDEN)), new ConfigLoader.Source("grpc.yaml", """
+        apiVersion: gateway.holdfast.io/v1
+        kind: SecurityPolicy
+        metadata: {name: grpc-login, namespace: web}
+        spec:
+          targetRefs: [{group: gateway.networking.k8s.io, kind: GRPCRoute, name: calls}]
+          oauth2:
+            tokenEndpoint: {uri: "https://idp.shop.test/token", upstream: idp}
+            authorizationEndpoint: https://idp.shop.test/authorize
+            clientId: shop
+            clientSecret: {name: sso}
+            hmacSecret: {name: sso, key: hmac}
+        """)), Map.of());
     GatewayConfig config = loaded.config().toBuilder().secret(TlsSecretData.secretKey("web", "sso"),
         new TlsSecretData(new TreeMap<>(Map.of("client-secret", CLIENT_SECRET, "hmac", HMAC)))).build();
 
@@ -56,6 +68,9 @@ class OAuth2SecretsNotShownTest {
     assertThat(checked.gatewayApiStatuses().toString()).doesNotContain(CLIENT_SECRET).doesNotContain(HMAC);
     assertThat(checked.built().ir().toString()).doesNotContain(CLIENT_SECRET).doesNotContain(HMAC);
     assertThat(checked.problems()).isEmpty();
+    // A login on a GRPCRoute is warned about: gRPC clients cannot follow its redirect.
+    assertThat(checked.statuses().get(new ResourceKey("gateway.holdfast.io", "SecurityPolicy", "web", "grpc-login"))
+        .problems()).extracting(io.holdfast.api.Problem::reason).contains("GrpcIncompatible");
   }
 
   @Test
