@@ -16,7 +16,10 @@ import tools.jackson.databind.JsonNode;
  * TCP Service port, empty when no ready endpoint serves it), and {@code kubernetes.io/tls} {@code Secret}s become
  * {@link GatewayConfig#secrets()} entries under their {@link TlsSecretData#secretKey Secret key}. The rules are the
  * cluster's: a Service port maps to slice ports by name, the slice port number is the target port, an endpoint
- * whose {@code conditions.ready} is unset counts as ready. Collects documents one by one; not thread-safe.
+ * whose {@code conditions.ready} is unset counts as ready. v1 {@code Pod}s give their labels (nothing else of them
+ * is kept) to kube Upstreams with a {@code selector} ({@link #selectedEndpoints}): an endpoint belongs to such an
+ * Upstream only if its {@code targetRef} names a Pod of the directory carrying every selector label. Collects
+ * documents one by one; not thread-safe.
  */
 final class ClusterDocuments {
 
@@ -27,6 +30,7 @@ final class ClusterDocuments {
   private final List<JsonNode> services = new ArrayList<>();
   private final List<JsonNode> slices = new ArrayList<>();
   private final Map<ResourceKey, TlsSecretData> secrets = new TreeMap<>();
+  private final Map<String, Map<String, String>> podLabels = new java.util.HashMap<>(); // "namespace/name"
 
   /** Takes the document if it is one of these kinds; false (untouched) otherwise. */
   boolean offer(JsonNode tree) {
@@ -37,6 +41,13 @@ final class ClusterDocuments {
     }
     if (apiVersion.equals("v1") && kind.equals("Service")) {
       services.add(tree);
+      return true;
+    }
+    if (apiVersion.equals("v1") && kind.equals("Pod")) {
+      Map<String, String> labels = new TreeMap<>();
+      tree.path("metadata").path("labels").properties()
+          .forEach(label -> labels.put(label.getKey(), label.getValue().asString("")));
+      podLabels.put(namespace(tree) + "/" + tree.path("metadata").path("name").asString(), labels);
       return true;
     }
     if (apiVersion.equals("discovery.k8s.io/v1") && kind.equals("EndpointSlice")) {
@@ -59,8 +70,33 @@ final class ClusterDocuments {
       String name = service.path("metadata").path("name").asString();
       for (JsonNode port : service.path("spec").path("ports")) {
         if (port.path("port").isNumber() && isTcp(port)) {
-          out.put(new ServiceRef(namespace, name, port.path("port").asInt()),
-              endpoints(namespace, name, port.path("name").asString("")));
+          ServiceRef ref = new ServiceRef(namespace, name, port.path("port").asInt());
+          out.put(ref, endpoints(ref, port.path("name").asString("")));
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The endpoints of each narrowed reference in {@code selections} whose Service (and TCP port) is among the
+   * documents: only those whose Pod carries the selector's labels. A reference to a Service not in the directory
+   * gets no entry, as in {@link #serviceEndpoints()}.
+   */
+  Map<ServiceRef, List<Endpoint>> selectedEndpoints(java.util.Collection<ServiceRef> selections) {
+    Map<String, List<JsonNode>> byName = new java.util.HashMap<>();
+    services.forEach(service -> byName.computeIfAbsent(namespace(service) + "/"
+        + service.path("metadata").path("name").asString(), k -> new ArrayList<>()).add(service));
+    Map<ServiceRef, List<Endpoint>> out = new TreeMap<>();
+    for (ServiceRef ref : selections) {
+      if (!ref.isNarrowed()) {
+        continue;
+      }
+      for (JsonNode service : byName.getOrDefault(ref.namespace() + "/" + ref.name(), List.of())) {
+        for (JsonNode port : service.path("spec").path("ports")) {
+          if (port.path("port").isNumber() && isTcp(port) && port.path("port").asInt() == ref.port()) {
+            out.put(ref, endpoints(ref, port.path("name").asString("")));
+          }
         }
       }
     }
@@ -71,7 +107,9 @@ final class ClusterDocuments {
     return secrets;
   }
 
-  private List<Endpoint> endpoints(String namespace, String service, String portName) {
+  private List<Endpoint> endpoints(ServiceRef ref, String portName) {
+    String namespace = ref.namespace();
+    String service = ref.name();
     TreeSet<Endpoint> out = new TreeSet<>();
     for (JsonNode slice : slices) {
       if (!namespace(slice).equals(namespace)
@@ -91,7 +129,7 @@ final class ClusterDocuments {
       }
       for (JsonNode endpoint : slice.path("endpoints")) {
         JsonNode ready = endpoint.path("conditions").path("ready");
-        if (ready.isBoolean() && !ready.asBoolean()) {
+        if (ready.isBoolean() && !ready.asBoolean() || ref.isNarrowed() && !selected(ref, endpoint, namespace)) {
           continue;
         }
         for (JsonNode address : endpoint.path("addresses")) {
@@ -102,6 +140,21 @@ final class ClusterDocuments {
       }
     }
     return List.copyOf(out);
+  }
+
+  /**
+   * Whether the endpoint's Pod is in the directory and carries the selector's labels. An endpoint without a Pod
+   * {@code targetRef} never is: narrowing must never take an endpoint it cannot check.
+   */
+  private boolean selected(ServiceRef ref, JsonNode endpoint, String sliceNamespace) {
+    JsonNode target = endpoint.path("targetRef");
+    if (!target.path("kind").asString("").equals("Pod") || target.path("name").asString("").isEmpty()) {
+      return false;
+    }
+    String podNamespace = target.path("namespace").asString("");
+    Map<String, String> labels = podLabels.get((podNamespace.isEmpty() ? sliceNamespace : podNamespace) + "/"
+        + target.path("name").asString());
+    return labels != null && ref.selects(labels);
   }
 
   /**

@@ -13,7 +13,8 @@ import java.util.stream.Collectors;
  * {@link ModelParser} parses each document. A document that fails to parse but names its resource becomes an
  * {@link UnparsedResource} (validation reports it per resource); problems without any resource to attach to
  * (YAML syntax, non-mapping documents, no kind or name) are returned as {@link ManifestError}s. Kubernetes
- * Services, EndpointSlices and TLS Secrets among the documents become endpoints and secrets
+ * Services, EndpointSlices, Pods (their labels, for kube Upstreams' selectors) and TLS Secrets among the documents
+ * become endpoints and secrets
  * ({@link ClusterDocuments}), so Gateway API objects resolve their backends and certificates. Nothing is
  * all-or-nothing: every readable resource is in the config. Thread-safe.
  */
@@ -47,7 +48,7 @@ public final class ConfigLoader {
 
   /**
    * A document of a kind Holdfast does not read: its API group is neither Holdfast's nor the Gateway API's, and
-   * it is none of the core kinds a directory stands in for the cluster with (Services, EndpointSlices, TLS
+   * it is none of the core kinds a directory stands in for the cluster with (Services, EndpointSlices, Pods, TLS
    * Secrets, Namespaces). A document in Holdfast's group with an unknown kind is not one: it is a typo to report.
    *
    * @param key the object it names, if it names one
@@ -126,18 +127,20 @@ public final class ConfigLoader {
     List<ManifestError> errors = new ArrayList<>();
     Map<ResourceKey, List<Location>> locations = new java.util.TreeMap<>();
     List<UnknownKind> unknown = new ArrayList<>();
+    List<ServiceRef> selections = new ArrayList<>(); // kube Upstreams' references; the narrowed ones need pod labels
     for (Source source : sources) {
       ManifestReader.Result read = reader.read(source.name(), source.text());
       errors.addAll(read.errors());
       for (ManifestDocument document : read.documents()) {
         Location location = new Location(source.name(), document.line(), document.positions());
         if (cluster.offer(document.tree())) {
-          continue; // a Service, EndpointSlice or TLS Secret: resolved below, as a cluster would
+          continue; // a Service, EndpointSlice, Pod or TLS Secret: resolved below, as a cluster would
         }
         Optional<ApiObject> foreign = foreignObject(document.tree());
         if (foreign.isPresent()) {
           locations.computeIfAbsent(foreign.get().key(), k -> new ArrayList<>()).add(location);
           config.add(foreign.get());
+          GlooUpstreams.kubeService(foreign.get()).ifPresent(selections::add);
           continue;
         }
         Optional<UnknownKind> unknownKind = unknownKind(document.tree(), location);
@@ -149,6 +152,9 @@ public final class ConfigLoader {
         if (result instanceof ParseResult.Parsed parsed) {
           locations.computeIfAbsent(parsed.resource().key(), k -> new ArrayList<>()).add(location);
           config.add(parsed.resource());
+          if (parsed.resource() instanceof Upstream upstream && upstream.target() instanceof UpstreamTarget.Kube kube) {
+            selections.add(kube.service(upstream.metadata().namespace()));
+          }
         } else if (result instanceof ParseResult.Invalid invalid) {
           Optional<UnparsedResource> unparsed = invalid.toUnparsed();
           if (unparsed.isPresent()) {
@@ -166,6 +172,7 @@ public final class ConfigLoader {
       }
     }
     cluster.serviceEndpoints().forEach(config::endpoints);
+    cluster.selectedEndpoints(selections).forEach(config::endpoints);
     serviceEndpoints.forEach(config::endpoints); // given ones win over the directory's
     cluster.secrets().forEach(config::secret);
     return new Loaded(config.build(), errors, locations, unknown);

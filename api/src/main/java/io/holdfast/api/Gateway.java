@@ -50,4 +50,9 @@ public record Gateway(Metadata metadata, String bindAddress, int port, VirtualSe
   public String kind() {
     return ResourceKey.GATEWAY;
   }
+
+  @Override
+  public Gateway withMetadata(Metadata value) {
+    return new Gateway(value, bindAddress, port, selection, ssl, proxyNames, options);
+  }
 }

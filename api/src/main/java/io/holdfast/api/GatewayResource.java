@@ -8,6 +8,13 @@ public sealed interface GatewayResource permits Upstream, VirtualService, Gatewa
 
   Metadata metadata();
 
+  /**
+   * This resource with other metadata and every other field as it is. Code that only changes metadata must use
+   * this rather than a constructor: the kinds' shorter constructors default the newer fields (proxyNames, options),
+   * so rebuilding through one silently dropped them.
+   */
+  GatewayResource withMetadata(Metadata metadata);
+
   /** {@link ResourceKey#UPSTREAM}, {@link ResourceKey#VIRTUAL_SERVICE}, {@link ResourceKey#GATEWAY} or
    * {@link ResourceKey#TCP_GATEWAY} or {@link ResourceKey#ROUTE_TABLE}. */
   String kind();

@@ -20,6 +20,7 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.dataformat.yaml.YAMLFactory;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
@@ -33,7 +34,16 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  */
 public final class ManifestReader {
 
-  private final YAMLMapper mapper = YAMLMapper.builder()
+  /**
+   * The largest document, in code points: as large as a whole file may be (8 MiB, the file sources' limit; a byte
+   * is at most one code point). snakeyaml-engine's own default stops at 3 MiB, which refused a single large
+   * document of a file the file limit allows, with a parser message that named no limit of Holdfast's.
+   */
+  public static final int MAX_DOCUMENT_CODE_POINTS = 8 * 1024 * 1024;
+
+  private final YAMLMapper mapper = YAMLMapper.builder(YAMLFactory.builder()
+          .loadSettings(LoadSettings.builder().setCodePointLimit(MAX_DOCUMENT_CODE_POINTS).build())
+          .build())
       .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
       .build();
 
@@ -143,7 +153,7 @@ public final class ManifestReader {
       return Optional.empty();
     }
     try {
-      LoadSettings settings = LoadSettings.builder().build();
+      LoadSettings settings = LoadSettings.builder().setCodePointLimit(MAX_DOCUMENT_CODE_POINTS).build();
       Parser events = new ParserImpl(settings, new StreamReader(settings, chunk.text()));
       while (events.hasNext()) {
         Event event = events.next();

@@ -125,6 +125,13 @@ public final class Reasons {
   /** A listener port outside {@code --listener-port-range} or in {@code --listener-reserved-ports}. */
   public static final String PORT_NOT_PERMITTED = "PortNotPermitted";
 
+  // Endpoints.
+  /**
+   * A kube Upstream with a {@code selector} whose Service exists but whose pods' labels the source cannot read (in
+   * Kubernetes mode: no RBAC rule for pods): it gets no endpoints rather than the whole Service's (a warning).
+   */
+  public static final String POD_LABELS_UNAVAILABLE = "PodLabelsUnavailable";
+
   // Pipeline (LastGoodValidator).
   /** A rejected resource whose last accepted version is still being served. */
   public static final String SERVING_LAST_ACCEPTED = "ServingLastAccepted";

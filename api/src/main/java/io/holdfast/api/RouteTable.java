@@ -23,4 +23,9 @@ public record RouteTable(Metadata metadata, List<Route> routes, int weight) impl
   public String kind() {
     return ResourceKey.ROUTE_TABLE;
   }
+
+  @Override
+  public RouteTable withMetadata(Metadata value) {
+    return new RouteTable(value, routes, weight);
+  }
 }

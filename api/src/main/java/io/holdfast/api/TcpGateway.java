@@ -56,4 +56,9 @@ public record TcpGateway(Metadata metadata, String bindAddress, int port, List<H
   public String kind() {
     return ResourceKey.TCP_GATEWAY;
   }
+
+  @Override
+  public TcpGateway withMetadata(Metadata value) {
+    return new TcpGateway(value, bindAddress, port, hosts, proxyNames);
+  }
 }

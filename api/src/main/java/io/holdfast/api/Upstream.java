@@ -48,4 +48,9 @@ public record Upstream(Metadata metadata, UpstreamTarget target, LoadBalancing l
   public String kind() {
     return ResourceKey.UPSTREAM;
   }
+
+  @Override
+  public Upstream withMetadata(Metadata value) {
+    return new Upstream(value, target, loadBalancing, connectTimeout, http2, options);
+  }
 }

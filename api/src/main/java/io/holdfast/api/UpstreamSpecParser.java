@@ -4,8 +4,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import tools.jackson.databind.JsonNode;
@@ -18,7 +20,7 @@ final class UpstreamSpecParser {
       UpstreamOptionsParser.FIELDS.stream()).collect(Collectors.toUnmodifiableSet());
   private static final Set<String> STATIC = Set.of("hosts");
   private static final Set<String> HOST = Set.of("address", "port", "weight");
-  private static final Set<String> KUBE = Set.of("namespace", "name", "port");
+  private static final Set<String> KUBE = Set.of("namespace", "name", "port", "selector");
 
   private UpstreamSpecParser() {
   }
@@ -47,10 +49,12 @@ final class UpstreamSpecParser {
         Optional<String> namespace = kube.string("namespace");
         Optional<String> name = kube.requiredString("name");
         Optional<Integer> port = kube.requiredInteger("port");
-        if (name.isEmpty() || port.isEmpty()) {
+        Optional<Map<String, String>> selector = kube.has("selector") ? kube.stringMap("selector")
+            : Optional.of(Map.of());
+        if (name.isEmpty() || port.isEmpty() || selector.isEmpty()) {
           return Optional.empty();
         }
-        return Optional.of(new UpstreamTarget.Kube(namespace, name.get(), port.get()));
+        return Optional.of(new UpstreamTarget.Kube(namespace, name.get(), port.get(), new TreeMap<>(selector.get())));
       });
     }
     if (!hasStatic) {

@@ -52,4 +52,9 @@ public record VirtualService(Metadata metadata, List<String> domains, List<Route
   public String kind() {
     return ResourceKey.VIRTUAL_SERVICE;
   }
+
+  @Override
+  public VirtualService withMetadata(Metadata value) {
+    return new VirtualService(value, domains, routes, options, sslConfig, httpsRedirect);
+  }
 }

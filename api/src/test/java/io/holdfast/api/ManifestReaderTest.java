@@ -157,4 +157,27 @@ class ManifestReaderTest {
     assertThat(again).isNotSameAs(gone);
     assertThat(again.documents().get(0).tree().get("kind").stringValue()).isEqualTo("B");
   }
+
+  @Test
+  void oneDocumentAsLargeAsTheFileLimitAllowsIsRead() {
+    // 6 MiB in one document: above snakeyaml-engine's default 3 MiB code-point limit, below the 8 MiB file limit.
+    StringBuilder text = new StringBuilder("kind: Big\ndata:\n");
+    String line = "  k%07d: \"" + "x".repeat(100) + "\"\n";
+    for (int i = 0; text.length() < 6 * 1024 * 1024; i++) {
+      text.append(String.format(line, i));
+    }
+    ManifestReader.Result result = reader.read("big.yaml", text.toString());
+    assertThat(result.errors()).isEmpty();
+    assertThat(result.documents()).singleElement()
+        .satisfies(d -> assertThat(d.tree().get("data").size()).isGreaterThan(50_000));
+  }
+
+  @Test
+  void aDocumentOverTheLimitIsOneNamedErrorNotACrash() {
+    String text = "kind: Big\ndata: \"" + "x".repeat(ManifestReader.MAX_DOCUMENT_CODE_POINTS) + "\"\n---\nkind: Small\n";
+    ManifestReader.Result result = reader.read("huge.yaml", text);
+    assertThat(result.errors()).singleElement().satisfies(e -> assertThat(e.reason())
+        .contains("exceeds the limit").contains(String.valueOf(ManifestReader.MAX_DOCUMENT_CODE_POINTS)));
+    assertThat(result.documents()).extracting(d -> d.tree().get("kind").stringValue()).containsExactly("Small");
+  }
 }

@@ -56,6 +56,11 @@ public final class ConfigPipeline {
   private final java.util.Map<BuildProblem.Stage, Counter> failures = new java.util.EnumMap<>(BuildProblem.Stage.class);
   /** The config of the latest {@link #apply}, for readers on other threads (the admission webhook). */
   private volatile GatewayConfig currentInput;
+  /** The verdicts and manifest errors the last build logged ({@link #logVerdicts}); each guarded by itself. */
+  private final Map<ResourceKey, ResourceStatus> loggedVerdicts = new java.util.HashMap<>();
+  private final java.util.Set<ManifestError> loggedErrors = new java.util.HashSet<>();
+  /** Verdict lines logged per build at most: log volume stays bounded whatever the config holds. */
+  static final int MAX_VERDICT_LINES = 100;
 
   public ConfigPipeline(XdsCache cache, StatusBoard board, Clock clock, MeterRegistry registry,
       Consumer<Translation> onNewSnapshot) {
@@ -185,7 +190,34 @@ public final class ConfigPipeline {
     return java.util.Optional.ofNullable(currentInput);
   }
 
-  private static void logVerdicts(Map<ResourceKey, ResourceStatus> statuses, List<ManifestError> errors,
+  /**
+   * Each build's summary, then the verdicts that changed since the last build: a resource newly rejected or
+   * warned about, or with other problems, or accepted again; and new manifest errors. Not every non-accepted
+   * verdict on every build: a config holding thousands of rejected objects (a 2,000-table delegation chain) wrote
+   * thousands of lines on every unrelated edit, which slowed each build by seconds and buried the edit's own news.
+   * At most {@value #MAX_VERDICT_LINES} lines a build (a bound on log volume per build, whatever the input); the
+   * rest is counted on one line, and every verdict is on the status page and {@code holdfast status}.
+   */
+  /** The log lines for what changed between two builds' verdicts and manifest errors (see {@link #logVerdicts}). */
+  static List<String> changedVerdicts(Map<ResourceKey, ResourceStatus> before, Map<ResourceKey, ResourceStatus> now,
+      java.util.Set<ManifestError> errorsBefore, List<ManifestError> errors) {
+    List<String> lines = new java.util.ArrayList<>();
+    for (ResourceStatus status : now.values()) {
+      ResourceStatus was = before.get(status.key());
+      if (was != null && was.state() == status.state() && was.problems().equals(status.problems())) {
+        continue;
+      }
+      if (status.state() != ResourceStatus.State.ACCEPTED) {
+        lines.add("resource " + status.key() + " " + status.state() + ": " + status.problems());
+      } else if (was != null && was.state() != ResourceStatus.State.ACCEPTED) {
+        lines.add("resource " + status.key() + " ACCEPTED (was " + was.state() + ")");
+      }
+    }
+    errors.stream().filter(e -> !errorsBefore.contains(e)).forEach(e -> lines.add("manifest error " + e));
+    return lines;
+  }
+
+  private void logVerdicts(Map<ResourceKey, ResourceStatus> statuses, List<ManifestError> errors,
       Translation t, boolean changed) {
     Map<ResourceStatus.State, Long> counts = statuses.values().stream()
         .collect(java.util.stream.Collectors.groupingBy(ResourceStatus::state, java.util.stream.Collectors.counting()));
@@ -193,8 +225,19 @@ public final class ConfigPipeline {
         t.snapshot().version(), changed, counts.getOrDefault(ResourceStatus.State.ACCEPTED, 0L),
         counts.getOrDefault(ResourceStatus.State.WARNING, 0L), counts.getOrDefault(ResourceStatus.State.REJECTED, 0L),
         errors.size(), t.origins().size());
-    statuses.values().stream().filter(s -> s.state() != ResourceStatus.State.ACCEPTED).forEach(s ->
-        log.warn("resource {} {}: {}", s.key(), s.state(), s.problems()));
-    errors.forEach(e -> log.warn("manifest error {}", e));
+    List<String> lines;
+    synchronized (loggedVerdicts) {
+      lines = changedVerdicts(loggedVerdicts, statuses, loggedErrors, errors);
+      loggedVerdicts.clear();
+      loggedVerdicts.putAll(statuses);
+      loggedErrors.clear();
+      loggedErrors.addAll(errors);
+    }
+    lines.stream().limit(MAX_VERDICT_LINES).forEach(log::warn);
+    if (lines.size() > MAX_VERDICT_LINES) {
+      log.warn("{} more verdicts changed in this build (at most {} logged a build); see the status page or"
+          + " `holdfast status`", lines.size() - MAX_VERDICT_LINES, MAX_VERDICT_LINES);
+    }
   }
+
 }

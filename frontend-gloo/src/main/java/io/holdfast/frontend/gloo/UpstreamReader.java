@@ -27,7 +27,7 @@ final class UpstreamReader {
   private static final Set<String> SPEC = Set.of("kube", "static", "sslConfig", "useHttp2", "circuitBreakers",
       "healthChecks", "outlierDetection", "loadBalancerConfig", "connectionConfig", "discoveryMetadata",
       "disableIstioAutoMtls");
-  private static final Set<String> KUBE = Set.of("serviceName", "serviceNamespace", "servicePort");
+  private static final Set<String> KUBE = Set.of("serviceName", "serviceNamespace", "servicePort", "selector");
   private static final Set<String> STATIC = Set.of("hosts", "useTls", "autoSniRewrite");
   private static final Set<String> HOST = Set.of("addr", "port", "sniAddr");
   private static final Set<String> SSL = Set.of("secretRef", "sslFiles", "sni", "oneWayTls");
@@ -95,19 +95,17 @@ final class UpstreamReader {
     }
     if (spec.has("kube")) {
       Node kube = spec.child("kube");
-      if (kube.has("selector")) {
-        kube.error(kube.at("selector"), GlooFeatures.UNSUPPORTED, "selector narrows a Service's endpoints by pod"
-            + " labels, which Holdfast does not read; remove it when it equals the Service's own selector (it then"
-            + " narrows nothing). The object is rejected rather than served the wider endpoint set");
-      }
-      kube.only("Upstream kube", union(KUBE, Set.of("selector")));
+      kube.only("Upstream kube", KUBE);
+      // Gloo narrows the Service's endpoints to those whose Pod carries every selector label (an empty selector
+      // narrows nothing): Holdfast's kube target reads pod labels the same way, so it maps one to one.
+      java.util.TreeMap<String, String> selector = new java.util.TreeMap<>(kube.stringMap("selector"));
       String name = kube.requiredString("serviceName").orElse("");
       String namespace = kube.string("serviceNamespace").orElse(metadata.namespace());
       int port = kube.integer("servicePort").orElseGet(() -> {
         kube.error(kube.at("servicePort"), Reasons.MISSING_FIELD, "servicePort is required");
         return 0;
       });
-      return new UpstreamTarget.Kube(Optional.of(namespace), name, port);
+      return new UpstreamTarget.Kube(Optional.of(namespace), name, port, selector);
     }
     Node fixed = spec.child("static").only("Upstream static", STATIC);
     List<UpstreamTarget.Host> hosts = new ArrayList<>();

@@ -88,24 +88,6 @@ class GlooRejectionTest {
   }
 
   @Test
-  void kubeSelectorIsRejectedRatherThanWideningTheEndpoints() {
-    String yaml = """
-        apiVersion: gloo.solo.io/v1
-        kind: Upstream
-        metadata: {name: petstore, namespace: gloo-system}
-        spec:
-          kube:
-            serviceName: petstore
-            serviceNamespace: default
-            servicePort: 8080
-            selector: {app: petstore, version: v2}
-        """;
-    ObjectStatus status = GlooFixtures.upstream(GlooFixtures.build(GlooFixtures.load(yaml)), "gloo-system",
-        "petstore");
-    assertThat(onlyError(status).field()).isEqualTo("spec.kube.selector");
-  }
-
-  @Test
   void otherGlooKindsAreRejectedByKind() {
     String yaml = """
         apiVersion: gateway.solo.io/v1

@@ -1,6 +1,8 @@
 package io.holdfast.frontend.holdfast;
 
+import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.Reasons;
+import io.holdfast.api.ServiceRef;
 import io.holdfast.api.Upstream;
 import io.holdfast.api.UpstreamOptions;
 import io.holdfast.api.UpstreamTarget;
@@ -36,6 +38,10 @@ final class UpstreamRules {
       kube.namespace().filter(ns -> !Syntax.isNamespace(ns)).ifPresent(ns ->
           sink.error("spec.kube.namespace", Reasons.INVALID_NAME, "\"" + ns + "\" is not a valid namespace"));
       MetadataRules.checkPort(kube.port(), "spec.kube.port", sink);
+      if (kube.selector().size() > UpstreamTarget.Kube.MAX_SELECTOR_LABELS) {
+        sink.error("spec.kube.selector", Reasons.INVALID_VALUE, "a selector of " + kube.selector().size()
+            + " labels; at most " + UpstreamTarget.Kube.MAX_SELECTOR_LABELS);
+      }
     }
     UpstreamOptions options = upstream.options();
     options.dns().ifPresent(dns -> checkDns(upstream, dns, sink));
@@ -45,6 +51,23 @@ final class UpstreamRules {
       checkHealthCheck(options.healthChecks().get(i), upstream.http2(), "spec.healthChecks[" + i + "]", sink);
     }
     options.tls().ifPresent(tls -> checkTls(upstream, tls, sink));
+  }
+
+  /**
+   * A selector-bearing kube Upstream whose Service the source has but whose narrowed endpoints it could not resolve
+   * (it cannot read the pods' labels) is served without endpoints, and says why. Sources resolve the whole Service
+   * beside every narrowed reference, so the two cases (no Service, no pod labels) are told apart.
+   */
+  static void podSelection(Upstream upstream, GatewayConfig config, Ledger.Sink sink) {
+    if (!(upstream.target() instanceof UpstreamTarget.Kube kube) || kube.selector().isEmpty()) {
+      return;
+    }
+    ServiceRef ref = kube.service(upstream.metadata().namespace());
+    if (!config.serviceEndpoints().containsKey(ref) && config.serviceEndpoints().containsKey(ref.wholeService())) {
+      sink.warn("spec.kube.selector", Reasons.POD_LABELS_UNAVAILABLE, "the labels of Service " + ref.wholeService()
+          + "'s pods cannot be read (in Kubernetes mode: grant list and watch on pods, deploy/rbac.yaml), so"
+          + " the Upstream has no endpoints rather than the Service's unselected ones");
+    }
   }
 
   /** The server name TLS sends: {@code spec.tls.sni}, else the host name of an upstream that is one named host. */

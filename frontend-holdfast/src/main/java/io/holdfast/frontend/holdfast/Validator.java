@@ -123,6 +123,7 @@ public final class Validator {
         UpstreamRules.check(upstream, sink);
         AddressRules.upstream(upstream, policy, sink);
         AddressRules.kubeEndpoints(upstream, config, policy, sink);
+        UpstreamRules.podSelection(upstream, config, sink);
         if (upstream.target() instanceof UpstreamTarget.Kube kube && kube.namespace().isPresent()
             && Syntax.isNamespace(kube.namespace().get()) && Syntax.isServiceName(kube.name())) {
           ConsentRules.reference(upstream.key(), ResourceKey.core("Service", kube.namespace().get(), kube.name()),

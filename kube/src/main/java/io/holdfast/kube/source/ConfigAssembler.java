@@ -34,7 +34,8 @@ import tools.jackson.databind.node.ObjectNode;
  * Builds one {@link GatewayConfig} from a {@link ClusterView}: every custom resource goes through
  * {@link ModelParser} (the same parser as files), resources that fail to parse are kept as unparsed so
  * validation reports them, the Gateway API's objects and the Namespaces are carried as {@link ApiObject}s for their
- * front end, every Service port a kube Upstream or a Gateway API route's backendRef names gets its ready endpoints,
+ * front end, every Service port a kube Upstream or a Gateway API route's backendRef names gets its ready endpoints
+ * (narrowed to the Pods an Upstream's {@code selector} matches),
  * and every Secret an {@code sslConfig}, an Upstream's {@code spec.tls} or a Gateway listener's
  * {@code tls.certificateRefs} names gets its data. Stateless.
  */
@@ -136,10 +137,23 @@ final class ConfigAssembler {
             KubeConfigSource.NAMESPACE, "", meta.getGeneration()));
       }
     }
-    for (ServiceRef ref : services) {
-      // A Service not in the cache gets no entry: the translator then sees an empty cluster, which is right.
+    // A narrowed reference (a selector) gets its whole Service resolved beside it, so that validation can tell "no
+    // Service" from "no pod labels" (PodLabelsUnavailable).
+    Set<ServiceRef> resolved = new LinkedHashSet<>();
+    services.forEach(ref -> {
+      resolved.add(ref.wholeService());
+      resolved.add(ref);
+    });
+    boolean podsReadable = view.podsReadable();
+    for (ServiceRef ref : resolved) {
+      // A Service not in the cache gets no entry: the translator then sees an empty cluster, which is right. Nor
+      // does a narrowed reference while pods cannot be read: its endpoints are unknown, and never the wider set.
+      if (ref.isNarrowed() && !podsReadable) {
+        continue;
+      }
       view.service(ref.namespace(), ref.name()).ifPresent(service -> config.endpoints(ref,
-          EndpointResolver.resolve(service, view.slicesOf(ref.namespace(), ref.name()), ref.port())));
+          EndpointResolver.resolve(service, view.slicesOf(ref.namespace(), ref.name()), ref.port(),
+              EndpointResolver.selection(ref, view::podLabels))));
     }
     for (ResourceKey key : secrets) {
       // Only Secrets some resource names reach the config: an unrelated Secret's change is no config change, and

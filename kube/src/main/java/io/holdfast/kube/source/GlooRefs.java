@@ -1,6 +1,7 @@
 package io.holdfast.kube.source;
 
 import io.holdfast.api.ApiObject;
+import io.holdfast.api.GlooUpstreams;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.ServiceRef;
 import io.holdfast.api.TlsSecretData;
@@ -10,9 +11,9 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * What a Gloo Edge object names in the cluster, so the source resolves it: the Service ports of an Upstream's
- * {@code spec.kube} and of routes' {@code kube: {ref, port}} destinations (endpoints), and the Secrets of
- * {@code sslConfig.secretRef}s (TLS material). Read from the raw object, as the Gloo front end reads it; anything
- * malformed is skipped here and reported by the front end.
+ * {@code spec.kube} (narrowed by its {@code selector}) and of routes' {@code kube: {ref, port}} destinations
+ * (endpoints), and the Secrets of {@code sslConfig.secretRef}s (TLS material). Read from the raw object, as the
+ * Gloo front end reads it; anything malformed is skipped here and reported by the front end.
  */
 final class GlooRefs {
 
@@ -28,14 +29,7 @@ final class GlooRefs {
   static List<ServiceRef> services(ApiObject object) {
     List<ServiceRef> out = new ArrayList<>();
     String namespace = object.key().namespace();
-    JsonNode kube = object.at("/spec/kube");
-    if (object.key().kind().equals("Upstream") && kube.isObject()) {
-      String name = kube.path("serviceName").asString("");
-      int port = kube.path("servicePort").asInt(0);
-      if (!name.isEmpty() && port > 0) {
-        out.add(new ServiceRef(kube.path("serviceNamespace").asString(namespace), name, port));
-      }
-    }
+    GlooUpstreams.kubeService(object).ifPresent(out::add);
     walk(object.at("/spec"), new int[] {0}, node -> {
       JsonNode ref = node.path("kube").path("ref");
       int port = node.path("kube").path("port").asInt(0);

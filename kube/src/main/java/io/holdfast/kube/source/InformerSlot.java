@@ -60,6 +60,16 @@ final class InformerSlot<T extends HasMetadata> implements AutoCloseable {
    *                  indexers. Shards hold disjoint objects (other namespaces, other Secret types).
    */
   InformerSlot(String kind, boolean optional, List<Supplier<SharedIndexInformer<T>>> factories, Listener listener) {
+    this(kind, optional, factories, listener, (before, after) -> true);
+  }
+
+  /**
+   * @param updateMatters whether an update (previous, current) can change the config; others are not passed to the
+   *                      listener (Pods: only a label change matters, not the status writes that make most updates)
+   */
+  InformerSlot(String kind, boolean optional, List<Supplier<SharedIndexInformer<T>>> factories, Listener listener,
+      java.util.function.BiPredicate<T, T> updateMatters) {
+    Objects.requireNonNull(updateMatters, "updateMatters");
     this.kind = Objects.requireNonNull(kind, "kind");
     this.optional = optional;
     this.listener = Objects.requireNonNull(listener, "listener");
@@ -75,7 +85,9 @@ final class InformerSlot<T extends HasMetadata> implements AutoCloseable {
 
       @Override
       public void onUpdate(T oldObj, T newObj) {
-        listener.changed(kind);
+        if (oldObj == null || newObj == null || updateMatters.test(oldObj, newObj)) {
+          listener.changed(kind);
+        }
       }
 
       @Override
@@ -116,6 +128,11 @@ final class InformerSlot<T extends HasMetadata> implements AutoCloseable {
   /** Every shard watching, or (optional slots) known not to be served: nothing to watch is not a stale view. */
   boolean isWatching() {
     return shards.stream().allMatch(Shard::isWatching);
+  }
+
+  /** True while some shard of this optional kind is treated as empty because the API does not serve it there. */
+  boolean isPartlyAbsent() {
+    return shards.stream().anyMatch(shard -> shard.absent);
   }
 
   /** True while this optional kind is treated as empty everywhere because the API does not serve it. */

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
@@ -45,7 +46,8 @@ import org.slf4j.LoggerFactory;
  * The gateway config as the Kubernetes API holds it: Upstream, VirtualService, Gateway, TcpGateway and RouteTable
  * custom resources, the Gateway API's GatewayClasses, Gateways, HTTPRoutes, GRPCRoutes, TLSRoutes, TCPRoutes and ReferenceGrants and the
  * Namespaces (all optional: a cluster without the Gateway API CRDs simply has none), plus the Services and EndpointSlices that kube upstreams resolve to and the Secrets that
- * sslConfigs and Upstream TLS settings name, kept in fabric8 informer caches.
+ * sslConfigs and Upstream TLS settings name, kept in fabric8 informer caches, and the labels of Pods (nothing else of
+ * them: {@link PodLabelStore}) that kube Upstreams' selectors narrow endpoints by.
  *
  * <p>What is read, and where: all namespaces, or only the ones given ({@link Builder#namespaces}), one informer per
  * namespace and kind; then no namespaced kind is ever listed cluster-wide, Namespaces are read one by one by name,
@@ -76,6 +78,7 @@ public final class KubeConfigSource implements AutoCloseable {
   static final String ENDPOINT_SLICE = "EndpointSlice";
   static final String SECRET = "Secret";
   static final String NAMESPACE = "Namespace";
+  static final String POD = "Pod";
   /**
    * The Secret types read: {@code kubernetes.io/tls} for certificates and keys (sslConfig, Gateway listeners,
    * Upstream client certificates) and {@code Opaque} for CA bundles ({@code ca.crt} of a clientCa or trustedCa
@@ -89,6 +92,12 @@ public final class KubeConfigSource implements AutoCloseable {
    */
   public static final int MAX_NAMESPACES = 32;
   private static final String BY_SERVICE = "byService";
+  /**
+   * Pods per list page. Reason: Pods are the one kind read whose list is the size of the cluster's workload; a page
+   * is parsed whole before the store keeps only labels, so paging bounds that transient memory (500: client-go's
+   * default page size).
+   */
+  private static final long POD_LIST_PAGE = 500;
   /**
    * Kinds without which nothing is served: Holdfast's first three. A kind added later is optional (see
    * {@link InformerSlot}): a cluster upgraded without its CRD still gets the rest of its config.
@@ -109,6 +118,7 @@ public final class KubeConfigSource implements AutoCloseable {
   private final InformerSlot<EndpointSlice> slices;
   private final InformerSlot<Secret> secrets;
   private final InformerSlot<Namespace> namespaces;
+  private final InformerSlot<Pod> pods;
   private final List<InformerSlot<?>> slots = new ArrayList<>();
   private final DebounceThread debouncer;
   private final ScheduledExecutorService health;
@@ -187,11 +197,18 @@ public final class KubeConfigSource implements AutoCloseable {
           .runnableInformer(0)));
     }
     secrets = new InformerSlot<>(SECRET, true, secretInformers, listener);
+    // Pods, for kube Upstreams' selectors: only their labels are kept (PodLabelStore), without the namespace index,
+    // and only a label change counts as a change (most Pod updates are status writes). Optional: without the pods
+    // RBAC rule, everything else is served and selector-bearing Upstreams get no endpoints (PodLabelsUnavailable).
+    pods = new InformerSlot<>(POD, true, perNamespace(ns -> in(client.pods(), ns).withLimit(POD_LIST_PAGE)
+        .runnableInformer(0).itemStore(new PodLabelStore()).removeNamespaceIndex()), listener,
+        (before, after) -> !labelsOf(before).equals(labelsOf(after)));
     slots.addAll(customs.values());
     slots.add(services);
     slots.add(slices);
     slots.add(secrets);
     slots.add(namespaces);
+    slots.add(pods);
     slots.forEach(slot -> metrics.watching(slot.kind()));
     debouncer = new DebounceThread("holdfast-kube-rebuild", debounce, System::nanoTime, this::hasSynced, this::rebuild);
     health = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -376,6 +393,11 @@ public final class KubeConfigSource implements AutoCloseable {
     return watched.isEmpty() ? "*" : String.join(",", watched);
   }
 
+  private static Map<String, String> labelsOf(Pod pod) {
+    return pod.getMetadata() == null || pod.getMetadata().getLabels() == null ? Map.of()
+        : pod.getMetadata().getLabels();
+  }
+
   private static List<String> serviceKeys(EndpointSlice slice) {
     var meta = slice.getMetadata();
     String service = meta == null || meta.getLabels() == null ? null
@@ -408,6 +430,16 @@ public final class KubeConfigSource implements AutoCloseable {
     @Override
     public List<Namespace> namespaces() {
       return namespaces.items();
+    }
+
+    @Override
+    public Optional<Map<String, String>> podLabels(String ns, String name) {
+      return pods.byKey(ns + "/" + name).map(KubeConfigSource::labelsOf);
+    }
+
+    @Override
+    public boolean podsReadable() {
+      return !pods.isPartlyAbsent();
     }
   }
 

@@ -84,6 +84,7 @@ class DeployManifestsTest {
         "/services:list,watch",
         "/secrets:list,watch",
         "discovery.k8s.io/endpointslices:list,watch",
+        "/pods:list,watch",
         "gateway.holdfast.io/gateways/status:update",
         "gateway.holdfast.io/virtualservices/status:update",
         "gateway.holdfast.io/upstreams/status:update",

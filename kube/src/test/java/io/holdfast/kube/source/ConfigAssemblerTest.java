@@ -35,6 +35,8 @@ class ConfigAssemblerTest {
   private final Map<String, Service> services = new HashMap<>();
   private final List<EndpointSlice> slices = new ArrayList<>();
   private final Map<String, Secret> secrets = new HashMap<>();
+  private final Map<String, Map<String, String>> pods = new HashMap<>();
+  private boolean podsReadable = true;
 
   private final ClusterView view = new ClusterView() {
     @Override
@@ -57,6 +59,16 @@ class ConfigAssemblerTest {
     @Override
     public Optional<Secret> secret(String namespace, String name) {
       return Optional.ofNullable(secrets.get(namespace + "/" + name));
+    }
+
+    @Override
+    public Optional<Map<String, String>> podLabels(String namespace, String name) {
+      return Optional.ofNullable(pods.get(namespace + "/" + name));
+    }
+
+    @Override
+    public boolean podsReadable() {
+      return podsReadable;
     }
   };
 
@@ -220,5 +232,48 @@ class ConfigAssemblerTest {
     plain.forEach((k, v) -> data.put(k, Base64.getEncoder().encodeToString(v.getBytes(StandardCharsets.UTF_8))));
     return new SecretBuilder().withNewMetadata().withNamespace(namespace).withName(name).endMetadata()
         .withType("kubernetes.io/tls").withData(data).build();
+  }
+
+  @Test
+  void aSelectorNarrowsTheUpstreamsEndpointsToItsPodsAndTheWholeServiceIsResolvedBeside() {
+    add(resource("""
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: canary, namespace: demo}
+        spec: {kube: {name: echo, port: 80, selector: {track: canary}}}
+        """));
+    services.put("demo/echo", service("demo", "echo", "http:80"));
+    slices.add(KubeObjects.podSlice("demo", "echo-a", "echo", "http", 8080, List.of(
+        new KubeObjects.PodEp("127.0.0.1", "echo-1"), new KubeObjects.PodEp("127.0.0.2", "echo-2"))));
+    pods.put("demo/echo-1", Map.of("track", "canary"));
+    pods.put("demo/echo-2", Map.of("track", "stable"));
+    ServiceRef narrowed = ServiceRef.selecting("demo", "echo", 80, Map.of("track", "canary"));
+
+    var config = new ConfigAssembler(new KubernetesSerialization()).assemble(view).config();
+
+    assertThat(config.upstreams().get(0).target()).isEqualTo(new io.holdfast.api.UpstreamTarget.Kube(
+        Optional.empty(), "echo", 80, new java.util.TreeMap<>(Map.of("track", "canary"))));
+    assertThat(config.serviceEndpoints()).containsOnlyKeys(narrowed, new ServiceRef("demo", "echo", 80));
+    assertThat(config.endpointsOf(narrowed)).containsExactly(new Endpoint("127.0.0.1", 8080));
+  }
+
+  @Test
+  void whilePodsCannotBeReadANarrowedReferenceGetsNoEntryNeverTheWiderSet() {
+    add(resource("""
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: canary, namespace: demo}
+        spec: {kube: {name: echo, port: 80, selector: {track: canary}}}
+        """));
+    services.put("demo/echo", service("demo", "echo", "http:80"));
+    slices.add(KubeObjects.podSlice("demo", "echo-a", "echo", "http", 8080, List.of(
+        new KubeObjects.PodEp("127.0.0.1", "echo-1"))));
+    pods.put("demo/echo-1", Map.of("track", "canary"));
+    podsReadable = false;
+
+    var config = new ConfigAssembler(new KubernetesSerialization()).assemble(view).config();
+
+    assertThat(config.serviceEndpoints()).containsOnlyKeys(new ServiceRef("demo", "echo", 80));
+    assertThat(config.endpointsOf(ServiceRef.selecting("demo", "echo", 80, Map.of("track", "canary")))).isEmpty();
   }
 }

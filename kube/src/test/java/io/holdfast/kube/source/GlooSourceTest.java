@@ -122,4 +122,40 @@ class GlooSourceTest {
       }
     }
   }
+
+  @Test
+  void aGlooUpstreamsKubeSelectorIsResolvedAgainstPodLabels() {
+    try (MockKubeApi api = MockKubeApi.start();
+         KubernetesClient client = new KubernetesClientBuilder().withConfig(MockKubeApi.configFor(api.port()))
+             .build()) {
+      KubernetesClient admin = api.admin();
+      installGlooCrds(admin);
+      create(admin, kind("gloo.solo.io", "Upstream"), """
+          apiVersion: gloo.solo.io/v1
+          kind: Upstream
+          metadata: {name: default-petstore-8080, namespace: gloo-system}
+          spec:
+            kube: {serviceName: petstore, serviceNamespace: default, servicePort: 8080, selector: {version: v2}}
+          """);
+      admin.services().inNamespace("default").resource(service("default", "petstore", "http:8080")).create();
+      admin.discovery().v1().endpointSlices().inNamespace("default").resource(KubeObjects.podSlice("default",
+          "petstore-1", "petstore", "http", 8080, List.of(new KubeObjects.PodEp("127.0.0.21", "petstore-v1"),
+              new KubeObjects.PodEp("127.0.0.22", "petstore-v2")))).create();
+      admin.pods().inNamespace("default").resource(KubeObjects.pod("default", "petstore-v1", Map.of("version", "v1")))
+          .create();
+      admin.pods().inNamespace("default").resource(KubeObjects.pod("default", "petstore-v2", Map.of("version", "v2")))
+          .create();
+      ServiceRef narrowed = ServiceRef.selecting("default", "petstore", 8080, Map.of("version", "v2"));
+
+      List<GatewayConfig> configs = new CopyOnWriteArrayList<>();
+      try (KubeConfigSource source = KubeConfigSource.builder(client, configs::add).build()) {
+        source.start();
+        await().atMost(WAIT).until(() -> !configs.isEmpty()
+            && configs.get(configs.size() - 1).serviceEndpoints().containsKey(narrowed));
+        GatewayConfig config = configs.get(configs.size() - 1);
+        assertThat(config.endpointsOf(narrowed)).containsExactly(new Endpoint("127.0.0.22", 8080));
+        assertThat(config.endpointsOf(new ServiceRef("default", "petstore", 8080))).hasSize(2);
+      }
+    }
+  }
 }

@@ -1,6 +1,8 @@
 package io.holdfast.kube.source;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.ServicePortBuilder;
@@ -11,6 +13,7 @@ import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 /** Builders for the Kubernetes objects the tests put into the cluster. Addresses are loopback only. */
 final class KubeObjects {
@@ -71,5 +74,34 @@ final class KubeObjects {
         .withEndpoints(endpoints.stream().map(e -> new EndpointBuilder().withAddresses(e.address())
             .withNewConditions().withReady(e.ready()).endConditions().build()).toList())
         .build();
+  }
+
+  /** One endpoint of a slice, ready, and the Pod its {@code targetRef} names (null: no targetRef). */
+  record PodEp(String address, String pod) {
+  }
+
+  /** A slice whose endpoints name their Pods, as the EndpointSlice controller writes them. */
+  static EndpointSlice podSlice(String namespace, String name, String service, String portName, int port,
+      List<PodEp> endpoints) {
+    return new EndpointSliceBuilder()
+        .withNewMetadata().withNamespace(namespace).withName(name)
+        .addToLabels(EndpointResolver.SERVICE_NAME_LABEL, service).endMetadata()
+        .withAddressType("IPv4")
+        .withPorts(new EndpointPortBuilder().withName(portName).withPort(port).withProtocol("TCP").build())
+        .withEndpoints(endpoints.stream().map(e -> {
+          EndpointBuilder endpoint = new EndpointBuilder().withAddresses(e.address())
+              .withNewConditions().withReady(true).endConditions();
+          if (e.pod() != null) {
+            endpoint.withNewTargetRef().withKind("Pod").withNamespace(namespace).withName(e.pod()).endTargetRef();
+          }
+          return endpoint.build();
+        }).toList())
+        .build();
+  }
+
+  /** A Pod with these labels (nothing else: the source reads no more of it). */
+  static Pod pod(String namespace, String name, Map<String, String> labels) {
+    return new PodBuilder().withNewMetadata().withNamespace(namespace).withName(name).withLabels(labels)
+        .endMetadata().build();
   }
 }

@@ -1,15 +1,9 @@
 package io.holdfast.server.source;
 
 import io.holdfast.api.ApiObject;
-import io.holdfast.api.Gateway;
 import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.GatewayResource;
-import io.holdfast.api.Metadata;
 import io.holdfast.api.ResourceKey;
-import io.holdfast.api.RouteTable;
-import io.holdfast.api.TcpGateway;
-import io.holdfast.api.Upstream;
-import io.holdfast.api.VirtualService;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -107,21 +101,7 @@ public final class FirstServedOrder {
   }
 
   private static GatewayResource created(GatewayResource resource, Instant created) {
-    Metadata metadata = resource.metadata().withCreationTimestamp(created);
-    if (resource instanceof Upstream u) {
-      return new Upstream(metadata, u.target(), u.loadBalancing(), u.connectTimeout(), u.http2(), u.options());
-    }
-    if (resource instanceof VirtualService vs) {
-      return new VirtualService(metadata, vs.domains(), vs.routes(), vs.options(), vs.sslConfig(),
-          vs.httpsRedirect());
-    }
-    if (resource instanceof Gateway g) {
-      return new Gateway(metadata, g.bindAddress(), g.port(), g.selection(), g.ssl());
-    }
-    if (resource instanceof TcpGateway t) {
-      return new TcpGateway(metadata, t.bindAddress(), t.port(), t.hosts());
-    }
-    RouteTable table = (RouteTable) resource;
-    return new RouteTable(metadata, table.routes(), table.weight());
+    return resource.withMetadata(resource.metadata().withCreationTimestamp(created));
   }
+
 }

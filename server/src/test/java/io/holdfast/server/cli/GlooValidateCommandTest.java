@@ -61,4 +61,38 @@ class GlooValidateCommandTest {
         .contains("4 resources: 2 accepted, 1 with warnings, 1 rejected; 0 file errors");
     assertThat(err.toString()).doesNotContain("Exception");
   }
+
+  @Test
+  void aKubeSelectorIsCheckedAgainstThePodsOfTheDirectory() throws IOException {
+    Files.writeString(tmp.resolve("cluster.yaml"), """
+        apiVersion: v1
+        kind: Service
+        metadata: {name: petstore, namespace: default}
+        spec: {ports: [{name: http, port: 8080}]}
+        ---
+        apiVersion: discovery.k8s.io/v1
+        kind: EndpointSlice
+        metadata: {name: petstore-1, namespace: default, labels: {kubernetes.io/service-name: petstore}}
+        addressType: IPv4
+        ports: [{name: http, port: 8080}]
+        endpoints: [{addresses: [192.0.2.20], targetRef: {kind: Pod, name: petstore-v2}}]
+        ---
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: petstore-v2, namespace: default, labels: {app: petstore, version: v2}}
+        """);
+    Files.writeString(tmp.resolve("upstream.yaml"), """
+        apiVersion: gloo.solo.io/v1
+        kind: Upstream
+        metadata: {name: default-petstore-8080, namespace: gloo-system}
+        spec:
+          kube: {serviceName: petstore, serviceNamespace: default, servicePort: 8080, selector: {version: v2}}
+        """);
+
+    int code = run("validate", tmp.toString());
+
+    assertThat(code).as("%s%s", out, err).isEqualTo(0);
+    assertThat(out.toString()).doesNotContain("UnsupportedKind").doesNotContain("UnsupportedGlooFeature")
+        .contains("0 rejected; 0 file errors");
+  }
 }

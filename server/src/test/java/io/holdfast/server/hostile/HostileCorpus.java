@@ -26,6 +26,14 @@ public final class HostileCorpus {
    *                 empty when the input cannot reach the webhook (YAML syntax: the API server sends JSON)
    */
   public record Input(String name, String yaml, String expected, String object, String review) {
+
+    /** The key {@link #object} names: "Kind/namespace/name", the kind qualified by its group unless Holdfast's. */
+    public io.holdfast.api.ResourceKey key() {
+      String[] parts = object.split("/");
+      int dot = parts[0].indexOf('.');
+      return dot < 0 ? new io.holdfast.api.ResourceKey(parts[0], parts[1], parts[2])
+          : new io.holdfast.api.ResourceKey(parts[0].substring(dot + 1), parts[0].substring(0, dot), parts[1], parts[2]);
+    }
   }
 
   /** What every input is validated with, so its references resolve and only its own fault remains. */
@@ -82,6 +90,34 @@ public final class HostileCorpus {
     out.add(new Input("huge-string", vs("huge", "- {match: {prefix: /}, route: {upstream: up}}")
         .replace("domains: [\"huge.example\"]", "domains: [\"" + "h".repeat(2 << 20) + ".example\"]"),
         "InvalidDomain", "VirtualService/default/huge", "huge"));
+    // Edge policies (issue 25): bounded lists and checked regexes inside security and traffic options.
+    out.add(new Input("rbac-cidrs-20k", vsWithOptions("cidrs", "{security: {rbac: {rules: [{clientIp: ["
+        + cidrs(20_000) + "]}]}}}"), "TooManySecurityElements", "VirtualService/default/cidrs", "cidrs"));
+    out.add(new Input("rbac-header-regex-bomb", vsWithOptions("rbacregex", "{security: {rbac: {rules: [{headers:"
+        + " [{name: x, regex: '((a{1000}){1000}){1000}'}]}]}}}"), "RegexTooComplex",
+        "VirtualService/default/rbacregex", "rbacregex"));
+    out.add(new Input("access-log-format-200k", """
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: Gateway
+        metadata: {name: logs, namespace: default}
+        spec: {port: 10081, options: {accessLogs: [{stdout: {}, format: {text: '%s'}}]}}
+        """.formatted("%REQ(:PATH)%".repeat(16_000)), "FormatTooLong", "Gateway/default/logs", "logs"));
+    // Gloo Edge's kinds (issue 27) go through their own reader before the shared rules: the same bounds hold.
+    out.add(new Input("gloo-regex-bomb", """
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: VirtualService
+        metadata: {name: gbomb, namespace: default}
+        spec:
+          virtualHost:
+            domains: [gbomb.example]
+            routes:
+            - matchers: [{regex: '((a{1000}){1000}){1000}'}]
+              routeAction: {single: {upstream: {name: up, namespace: default}}}
+        """, "RegexTooComplex", "VirtualService.gateway.solo.io/default/gbomb", "gbomb"));
+    out.add(new Input("gloo-delegation-chain-2000", glooChain(2000), "DelegationTooDeep",
+        "RouteTable.gateway.solo.io/default/t32", "t32"));
     return out;
   }
 
@@ -92,6 +128,59 @@ public final class HostileCorpus {
       }
       return new Input(name, new String(in.readAllBytes(), StandardCharsets.UTF_8), expected, object, "");
     }
+  }
+
+  /** A VirtualService with {@code options} (flow YAML) and one route to the shared Upstream. */
+  static String vsWithOptions(String name, String options) {
+    return """
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: %s, namespace: default}
+        spec:
+          domains: ["%s.example"]
+          options: %s
+          routes:
+            - {match: {prefix: /}, route: {upstream: up}}
+        """.formatted(name, name, options);
+  }
+
+  /** {@code count} distinct host ranges in the IPv6 documentation prefix 2001:db8::/32, comma-separated. */
+  static String cidrs(int count) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < count; i++) {
+      out.append(i == 0 ? "" : ",").append("'2001:db8::").append(Integer.toHexString(i)).append("/128'");
+    }
+    return out.toString();
+  }
+
+  /** A Gloo VirtualService delegating to RouteTable t0, each t(i) delegating to t(i+1): {@code depth} tables. */
+  static String glooChain(int depth) {
+    StringBuilder out = new StringBuilder("""
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: VirtualService
+        metadata: {name: gchain, namespace: default}
+        spec:
+          virtualHost:
+            domains: [gchain.example]
+            routes:
+            - matchers: [{prefix: /}]
+              delegateAction: {ref: {name: t0, namespace: default}}
+        """);
+    for (int i = 0; i < depth; i++) {
+      out.append("""
+          ---
+          apiVersion: gateway.solo.io/v1
+          kind: RouteTable
+          metadata: {name: t%d, namespace: default}
+          spec:
+            routes:
+            - matchers: [{prefix: /}]
+              delegateAction: {ref: {name: t%d, namespace: default}}
+          """.formatted(i, i + 1));
+    }
+    return out.toString();
   }
 
   static String vs(String name, String routes) {

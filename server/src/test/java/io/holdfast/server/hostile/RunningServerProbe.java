@@ -92,8 +92,7 @@ public final class RunningServerProbe {
       return server.statusBoard().current().map(b -> b.manifestErrors().toString().contains(input.expected()))
           .orElse(false);
     }
-    String[] parts = input.object().split("/");
-    return server.statusBoard().statusOf(new ResourceKey(parts[0], parts[1], parts[2]))
+    return server.statusBoard().statusOf(input.key())
         .map(s -> s.problems().toString().contains(input.expected())).orElse(false);
   }
 
@@ -104,8 +103,7 @@ public final class RunningServerProbe {
     if (fileErrors || input.object().isEmpty()) {
       return !fileErrors;
     }
-    String[] parts = input.object().split("/");
-    return server.statusBoard().statusOf(new ResourceKey(parts[0], parts[1], parts[2])).isEmpty();
+    return server.statusBoard().statusOf(input.key()).isEmpty();
   }
 
   /** Heap in use after a full collection: what the server holds between inputs, to show nothing piles up. */

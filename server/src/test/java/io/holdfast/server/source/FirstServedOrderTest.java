@@ -120,4 +120,63 @@ class FirstServedOrderTest {
     assertThat(stamped.secrets()).isEqualTo(plain.secrets());
     assertThat(stamped.serviceEndpoints()).isEqualTo(plain.serviceEndpoints());
   }
+
+  /**
+   * Stamping changes the creationTimestamp and nothing else: it once rebuilt Gateways and TcpGateways through
+   * shorter constructors, so in file mode every Gateway lost its proxyNames (served by the default proxy instead
+   * of its own) and its options (access logs, timeouts, PROXY protocol), while `validate` judged them as written.
+   * Every record component but metadata is compared, so a field added later is covered too.
+   */
+  @Test
+  void stampingKeepsEveryFieldOfEveryKind() throws Exception {
+    ConfigLoader.Loaded loaded = new ConfigLoader().load(List.of(new ConfigLoader.Source("all.yaml", """
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: up, namespace: default}
+        spec: {static: {hosts: [{address: 127.0.0.1, port: 9101}]}, http2: true, connectTimeout: 2s}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: Gateway
+        metadata: {name: gw, namespace: default}
+        spec:
+          port: 10080
+          proxyNames: [tenant-a]
+          options: {xffNumTrustedHops: 2, accessLogs: [{stdout: {}}]}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: TcpGateway
+        metadata: {name: tcp, namespace: default}
+        spec: {port: 10090, proxyNames: [tenant-a], hosts: [{name: all, upstream: {name: up}}]}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: vs, namespace: default}
+        spec:
+          domains: [vs.test]
+          options: {security: {rbac: {rules: [{clientIp: [192.0.2.0/24]}]}}}
+          routes: [{match: {prefix: /}, delegate: {ref: {name: rt}}}]
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: RouteTable
+        metadata: {name: rt, namespace: default}
+        spec: {weight: 3, routes: [{match: {prefix: /a}, route: {upstream: up}}]}
+        """)), Map.of());
+    assertThat(loaded.errors()).isEmpty();
+    assertThat(loaded.config().resources()).hasSize(5);
+    GatewayConfig stamped = new FirstServedOrder(still).stamp(loaded.config());
+    for (GatewayResource before : loaded.config().resources()) {
+      GatewayResource after = stamped.resources().stream().filter(r -> r.key().equals(before.key())).findFirst()
+          .orElseThrow();
+      assertThat(after.metadata().creationTimestamp()).contains(still.instant());
+      for (java.lang.reflect.RecordComponent component : before.getClass().getRecordComponents()) {
+        if (!component.getName().equals("metadata")) {
+          assertThat(component.getAccessor().invoke(after)).as(before.key() + " " + component.getName())
+              .isEqualTo(component.getAccessor().invoke(before));
+        }
+      }
+    }
+    io.holdfast.api.Gateway gateway = stamped.gateways().get(0);
+    assertThat(gateway.proxyNames()).containsExactly("tenant-a");
+    assertThat(gateway.options()).isNotEqualTo(io.holdfast.api.TrafficOptions.Listener.NONE);
+  }
 }

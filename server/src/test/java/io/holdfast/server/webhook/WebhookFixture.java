@@ -151,7 +151,10 @@ final class WebhookFixture implements AutoCloseable {
   /** A CREATE review of a Holdfast manifest; kind, namespace and name read from it. */
   static String create(String uid, String objectYaml) {
     JsonNode object = YAML.readTree(objectYaml);
-    return reviewOf(uid, "CREATE", "gateway.holdfast.io", object.path("kind").asString(),
+    // The API server names the object's own group in the review: gateway.solo.io for Gloo's kinds, and so on.
+    String apiVersion = object.path("apiVersion").asString();
+    String group = apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "gateway.holdfast.io";
+    return reviewOf(uid, "CREATE", group, object.path("kind").asString(),
         object.path("metadata").path("namespace").asString(), object.path("metadata").path("name").asString(),
         objectYaml);
   }
