@@ -53,13 +53,6 @@ public record OAuth2Options(Optional<TokenEndpoint> tokenEndpoint, Optional<Stri
     passThroughHeaders = List.copyOf(passThroughHeaders);
   }
 
-  /** A route's {@code oauth2: {disabled: true}}. */
-  public static OAuth2Options disabledOnRoute() {
-    return new OAuth2Options(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-        Optional.empty(), Optional.empty(), DEFAULT_REDIRECT_PATH, DEFAULT_SIGNOUT_PATH, List.of(), List.of(), false,
-        true);
-  }
-
   /** The redirect URI Envoy gives the provider: as written, else the request's scheme and host with the path. */
   public String effectiveRedirectUri() {
     return redirectUri.orElse(DEFAULT_REDIRECT_URI + redirectPath);
