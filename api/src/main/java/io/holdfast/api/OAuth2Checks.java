@@ -24,6 +24,8 @@ public final class OAuth2Checks {
   /** An endpoint the browser or Envoy sends the code or the client secret to is not {@code https://}. */
   public static final String ENDPOINT_NOT_HTTPS = "OAuth2EndpointNotHttps";
   public static final String INVALID_REDIRECT = "InvalidOAuth2Redirect";
+  /** The callback or sign-out path reaches no route that runs the login. */
+  public static final String PATH_NOT_ROUTED = "OAuth2PathNotRouted";
 
   private static final Pattern SECRET_NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
   private static final Pattern SECRET_KEY = Pattern.compile("[-._a-zA-Z0-9]{1,253}");
@@ -66,6 +68,49 @@ public final class OAuth2Checks {
     }
     scopes(oauth2.scopes(), at + ".scopes", sink);
     passThrough(oauth2.passThroughHeaders(), at + ".passThroughHeaders", sink);
+  }
+
+  /**
+   * The callback and sign-out paths must reach a route that runs the login: Envoy's filter answers them only there.
+   * A warning names the path when the first route that surely takes it turns the login off, or when no route
+   * takes it (Envoy then answers 404 and the login never completes). Routes with header, method or query
+   * conditions, regex paths and delegations are not judged (whether they take the path depends on the request or
+   * on other objects). Linear in the VirtualService's routes.
+   */
+  public static void checkPathsRouted(OAuth2Options oauth2, List<Route> routes, String at,
+      SecurityChecks.Report sink) {
+    if (oauth2.disabled()) {
+      return;
+    }
+    checkPathRouted(oauth2.redirectPath(), "redirectPath", routes, at, sink);
+    checkPathRouted(oauth2.signoutPath(), "signoutPath", routes, at, sink);
+  }
+
+  private static void checkPathRouted(String path, String field, List<Route> routes, String at,
+      SecurityChecks.Report sink) {
+    for (int i = 0; i < routes.size(); i++) {
+      Route route = routes.get(i);
+      RouteMatch match = route.match();
+      boolean conditional = !match.headers().isEmpty() || !match.methods().isEmpty()
+          || !match.queryParameters().isEmpty();
+      Optional<Boolean> takes = match.path().map(p -> p instanceof PathMatch.Prefix prefix
+          ? Optional.of(path.startsWith(prefix.value()))
+          : p instanceof PathMatch.Exact exact ? Optional.of(path.equals(exact.value())) : Optional.<Boolean>empty())
+          .orElse(Optional.of(true));
+      if (takes.isPresent() && !takes.get() || conditional) {
+        continue; // never takes it, or only some requests: a later route may take the browser's
+      }
+      if (takes.isEmpty() || route.action() instanceof RouteAction.Delegate) {
+        return; // a regex, or another object's routes: not judged
+      }
+      if (route.options().security().oauth2().map(OAuth2Options::disabled).orElse(false)) {
+        sink.warn(at + "." + field, PATH_NOT_ROUTED, "spec.routes[" + i + "] takes " + path + " and turns the"
+            + " login off, so Envoy's OAuth2 filter never answers it");
+      }
+      return;
+    }
+    sink.warn(at + "." + field, PATH_NOT_ROUTED, "no route takes " + path + " for every request: Envoy answers"
+        + " it with 404 before the OAuth2 filter runs");
   }
 
   private static <T> Optional<T> required(Optional<T> value, String at, SecurityChecks.Report sink) {

@@ -64,6 +64,7 @@ public final class SecurityChecks {
     }
     boolean used = !defaults.jwtProviders().isEmpty() || defaults.rbac().isPresent()
         || defaults.extAuthz().isPresent() || defaults.oauth2().isPresent();
+    defaults.oauth2().ifPresent(oauth2 -> OAuth2Checks.checkPathsRouted(oauth2, vs.routes(), at + ".oauth2", sink));
     for (int i = 0; i < vs.routes().size(); i++) {
       check(vs.routes().get(i), "spec.routes[" + i + "].options.security", names.get(), defaults.jwt(), sink);
       used |= !vs.routes().get(i).options().security().equals(SecurityOptions.NONE);

@@ -136,6 +136,22 @@ class OAuth2RulesTest {
   }
 
   @Test
+  void theCallbackAndSignOutPathsMustReachARouteThatRunsTheLogin() {
+    ValidationResult unrouted = validate(GOOD, "[{match: {prefix: /api}, route: {upstream: up}}]", true);
+    assertThat(unrouted.status(VS).state()).isEqualTo(State.WARNING);
+    assertThat(unrouted.status(VS).problems()).extracting(Problem::field, Problem::reason).containsExactly(
+        tuple("spec.options.security.oauth2.redirectPath", OAuth2Checks.PATH_NOT_ROUTED),
+        tuple("spec.options.security.oauth2.signoutPath", OAuth2Checks.PATH_NOT_ROUTED));
+
+    ValidationResult optedOut = validate(GOOD, """
+        [{match: {prefix: /oauth2}, route: {upstream: up}, options: {security: {oauth2: {disabled: true}}}},
+         {match: {prefix: /, headers: [{name: x, exact: y}]}, route: {upstream: up}},
+         {match: {prefix: /}, route: {upstream: up}}]""", true);
+    assertThat(optedOut.status(VS).problems()).extracting(Problem::field, Problem::reason).containsExactly(
+        tuple("spec.options.security.oauth2.redirectPath", OAuth2Checks.PATH_NOT_ROUTED));
+  }
+
+  @Test
   void aMissingSecretRejectsTheVirtualServiceWhichIsThenNotServed() {
     ValidationResult result = validate(GOOD, PLAIN, false);
     assertThat(result.status(VS).state()).isEqualTo(State.REJECTED);
