@@ -26,6 +26,7 @@ final class ClusterDocuments {
   private static final String DEFAULT_NAMESPACE = "default";
   private static final String SERVICE_NAME_LABEL = "kubernetes.io/service-name";
   static final String TLS_TYPE = "kubernetes.io/tls";
+  static final String OPAQUE_TYPE = "Opaque";
 
   private final List<JsonNode> services = new ArrayList<>();
   private final List<JsonNode> slices = new ArrayList<>();
@@ -54,7 +55,8 @@ final class ClusterDocuments {
       slices.add(tree);
       return true;
     }
-    if (apiVersion.equals("v1") && kind.equals("Secret") && TLS_TYPE.equals(tree.path("type").asString(""))) {
+    String type = tree.path("type").asString(OPAQUE_TYPE);
+    if (apiVersion.equals("v1") && kind.equals("Secret") && (TLS_TYPE.equals(type) || OPAQUE_TYPE.equals(type))) {
       secrets.put(TlsSecretData.secretKey(namespace(tree), tree.path("metadata").path("name").asString()),
           secretData(tree));
       return true;

@@ -13,8 +13,8 @@ import java.util.stream.Collectors;
  * {@link ModelParser} parses each document. A document that fails to parse but names its resource becomes an
  * {@link UnparsedResource} (validation reports it per resource); problems without any resource to attach to
  * (YAML syntax, non-mapping documents, no kind or name) are returned as {@link ManifestError}s. Kubernetes
- * Services, EndpointSlices, Pods (their labels, for kube Upstreams' selectors) and TLS Secrets among the documents
- * become endpoints and secrets
+ * Services, EndpointSlices, Pods (their labels, for kube Upstreams' selectors) and TLS and Opaque Secrets among
+ * the documents become endpoints and secrets
  * ({@link ClusterDocuments}), so Gateway API objects resolve their backends and certificates. Nothing is
  * all-or-nothing: every readable resource is in the config. Thread-safe.
  */
@@ -49,7 +49,8 @@ public final class ConfigLoader {
   /**
    * A document of a kind Holdfast does not read: its API group is neither Holdfast's nor the Gateway API's, and
    * it is none of the core kinds a directory stands in for the cluster with (Services, EndpointSlices, Pods, TLS
-   * Secrets, Namespaces). A document in Holdfast's group with an unknown kind is not one: it is a typo to report.
+   * and Opaque Secrets, Namespaces). A document in Holdfast's group with an unknown kind is not one: it is a typo to
+   * report.
    *
    * @param key the object it names, if it names one
    */
@@ -134,7 +135,7 @@ public final class ConfigLoader {
       for (ManifestDocument document : read.documents()) {
         Location location = new Location(source.name(), document.line(), document.positions());
         if (cluster.offer(document.tree())) {
-          continue; // a Service, EndpointSlice, Pod or TLS Secret: resolved below, as a cluster would
+          continue; // a Service, EndpointSlice, Pod or TLS/Opaque Secret: resolved below, as a cluster would
         }
         Optional<ApiObject> foreign = foreignObject(document.tree());
         if (foreign.isPresent()) {

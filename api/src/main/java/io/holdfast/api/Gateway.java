@@ -12,9 +12,13 @@ import java.util.Objects;
  *                    certificate of its {@code sslConfig}
  * @param proxyNames  the proxies that serve this gateway ({@link ProxyNames}); default {@code [gateway-proxy]}
  * @param options     connection settings and access logs ({@code spec.options}; {@link TrafficOptions.Listener#NONE})
+ * @param grpcServer  {@code spec.grpcServer}: the listener is served to proxyless gRPC servers (grpc-java's
+ *                    {@code XdsServerBuilder} and its peers) listening on {@code bindAddress:port}, not to Envoy;
+ *                    its routes select calls and their authorisation rules, and the server handles every call itself
  */
 public record Gateway(Metadata metadata, String bindAddress, int port, VirtualServiceSelection selection,
-    boolean ssl, List<String> proxyNames, TrafficOptions.Listener options) implements GatewayResource {
+    boolean ssl, List<String> proxyNames, TrafficOptions.Listener options, boolean grpcServer)
+    implements GatewayResource {
 
   public static final String DEFAULT_BIND_ADDRESS = "0.0.0.0";
 
@@ -24,6 +28,12 @@ public record Gateway(Metadata metadata, String bindAddress, int port, VirtualSe
     Objects.requireNonNull(selection, "selection");
     proxyNames = List.copyOf(proxyNames);
     Objects.requireNonNull(options, "options");
+  }
+
+  /** Served to Envoy proxies. */
+  public Gateway(Metadata metadata, String bindAddress, int port, VirtualServiceSelection selection, boolean ssl,
+      List<String> proxyNames, TrafficOptions.Listener options) {
+    this(metadata, bindAddress, port, selection, ssl, proxyNames, options, false);
   }
 
   /** Without options. */
@@ -43,7 +53,7 @@ public record Gateway(Metadata metadata, String bindAddress, int port, VirtualSe
   }
 
   public Gateway withSelection(VirtualServiceSelection newSelection) {
-    return new Gateway(metadata, bindAddress, port, newSelection, ssl, proxyNames, options);
+    return new Gateway(metadata, bindAddress, port, newSelection, ssl, proxyNames, options, grpcServer);
   }
 
   @Override
@@ -53,6 +63,6 @@ public record Gateway(Metadata metadata, String bindAddress, int port, VirtualSe
 
   @Override
   public Gateway withMetadata(Metadata value) {
-    return new Gateway(value, bindAddress, port, selection, ssl, proxyNames, options);
+    return new Gateway(value, bindAddress, port, selection, ssl, proxyNames, options, grpcServer);
   }
 }

@@ -11,7 +11,7 @@ import tools.jackson.databind.JsonNode;
 final class GatewaySpecParser {
 
   private static final Set<String> SPEC = Set.of("bindAddress", "port", "virtualServices", "selector", "ssl",
-      "proxyNames", "options");
+      "proxyNames", "options", "grpcServer");
   private static final Set<String> REF = Set.of("name", "namespace");
   private static final Set<String> SELECTOR = Set.of("matchLabels");
 
@@ -26,8 +26,9 @@ final class GatewaySpecParser {
       Optional<Boolean> ssl = fields.has("ssl") ? fields.bool("ssl") : Optional.of(false);
       Optional<List<String>> proxyNames = ProxyNames.parse(fields);
       Optional<TrafficOptions.Listener> options = TrafficOptionsParser.gateway(fields);
-      return port.flatMap(p -> selection.flatMap(s -> ssl.flatMap(tls -> proxyNames.flatMap(names -> options.map(o ->
-          new Gateway(metadata, bindAddress, p, s, tls, names, o))))));
+      Optional<Boolean> grpcServer = fields.has("grpcServer") ? fields.bool("grpcServer") : Optional.of(false);
+      return port.flatMap(p -> selection.flatMap(s -> ssl.flatMap(tls -> proxyNames.flatMap(names -> options.flatMap(o ->
+          grpcServer.map(grpc -> new Gateway(metadata, bindAddress, p, s, tls, names, o, grpc)))))));
     });
   }
 

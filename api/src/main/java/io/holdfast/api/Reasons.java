@@ -72,6 +72,17 @@ public final class Reasons {
   public static final String INVALID_UPSTREAM_TLS = "InvalidUpstreamTls";
   /** A route or upstream option proxyless gRPC clients do not implement: ignored by them, or left out of their config. */
   public static final String GRPC_IGNORED_OPTION = "GrpcIgnoredOption";
+  /**
+   * A setting of a Gateway served to proxyless gRPC servers ({@code grpcServer: true}) without which they could not
+   * serve it as written: TLS (gRPC servers take certificates from their own bootstrap's providers, not from
+   * Holdfast's secrets) and PROXY protocol (they accept no listener filters).
+   */
+  public static final String GRPC_SERVER_UNSUPPORTED = "GrpcServerUnsupported";
+  /**
+   * A VirtualService served to proxyless gRPC servers whose routes require what gRPC servers do not perform
+   * (JWT or external authorisation, header rules gRPC refuses): calls to those routes are denied, never let through.
+   */
+  public static final String GRPC_SERVER_DENIES_ROUTE = "GrpcServerDeniesRoute";
   public static final String DUPLICATE_LISTENER = "DuplicateListener";
   /** Two hosts of one TcpGateway with the same name, or two hosts without SNI names (both default). */
   public static final String DUPLICATE_HOST = "DuplicateHost";

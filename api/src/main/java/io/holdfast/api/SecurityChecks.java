@@ -63,7 +63,7 @@ public final class SecurityChecks {
       return;
     }
     boolean used = !defaults.jwtProviders().isEmpty() || defaults.rbac().isPresent()
-        || defaults.extAuthz().isPresent() || defaults.oauth2().isPresent();
+        || defaults.extAuthz().isPresent() || defaults.basicAuth().isPresent() || defaults.oauth2().isPresent();
     defaults.oauth2().ifPresent(oauth2 -> OAuth2Checks.checkPathsRouted(oauth2, vs.routes(), at + ".oauth2", sink));
     for (int i = 0; i < vs.routes().size(); i++) {
       check(vs.routes().get(i), "spec.routes[" + i + "].options.security", names.get(), defaults.jwt(), sink);
@@ -92,6 +92,7 @@ public final class SecurityChecks {
     security.jwt().ifPresent(jwt -> checkJwt(jwt, at + ".jwt", names, sink));
     security.rbac().ifPresent(rbac -> checkRbac(rbac, at + ".rbac", names, effective(security.jwt()), sink));
     security.extAuthz().ifPresent(authz -> checkExtAuthz(authz, at + ".extAuthz", sink));
+    security.basicAuth().ifPresent(basic -> checkBasicAuth(basic, at + ".basicAuth", sink));
     security.oauth2().ifPresent(oauth2 -> OAuth2Checks.check(oauth2, at + ".oauth2", sink));
     return Optional.of(names);
   }
@@ -203,47 +204,73 @@ public final class SecurityChecks {
     });
   }
 
-  private static void checkLocal(SecurityOptions.LocalJwks local, String at, Report sink) {
-    if (local.inline().isPresent() == local.file().isPresent()) {
-      sink.error(at, local.inline().isPresent() ? Reasons.CONFLICTING_FIELDS : Reasons.MISSING_FIELD,
-          "give exactly one of inline and file");
+  private static void checkBasicAuth(SecurityOptions.BasicAuth basic, String at, Report sink) {
+    if (basic.disabled()) {
+      if (basic.users().isPresent() || basic.forwardUsernameHeader().isPresent()) {
+        sink.warn(at, Reasons.FIELD_IGNORED, "users and forwardUsernameHeader mean nothing with disabled: true");
+      }
       return;
     }
+    if (basic.users().isEmpty()) {
+      sink.error(at + ".users", Reasons.MISSING_FIELD, "name the Secret holding the htpasswd users");
+    }
+    basic.users().filter(u -> u.key().isEmpty())
+        .ifPresent(u -> sink.error(at + ".users.key", Reasons.INVALID_VALUE, "key must not be empty"));
+    basic.forwardUsernameHeader().ifPresent(h -> headerName(h, at + ".forwardUsernameHeader", sink));
+  }
+
+  private static void checkLocal(SecurityOptions.LocalJwks local, String at, Report sink) {
+    int given = (local.inline().isPresent() ? 1 : 0) + (local.file().isPresent() ? 1 : 0)
+        + (local.secretRef().isPresent() ? 1 : 0);
+    if (given != 1) {
+      sink.error(at, given > 1 ? Reasons.CONFLICTING_FIELDS : Reasons.MISSING_FIELD,
+          "give exactly one of inline, file and secretRef");
+      return;
+    }
+    local.secretRef().filter(r -> r.key().isEmpty())
+        .ifPresent(r -> sink.error(at + ".secretRef.key", Reasons.INVALID_VALUE, "key must not be empty"));
     local.file().ifPresent(file -> {
       if (!file.startsWith("/")) {
         sink.error(at + ".file", Reasons.INVALID_VALUE, "the JWKS file must be an absolute path on the proxy");
       }
     });
-    local.inline().ifPresent(json -> {
-      if (json.length() > MAX_INLINE_JWKS_CHARS) {
-        sink.error(at + ".inline", INVALID_JWKS, "the key set has " + json.length() + " characters; at most "
-            + MAX_INLINE_JWKS_CHARS);
-        return;
+    local.inline().ifPresent(json -> checkJwks(json, at + ".inline", "the key set", sink));
+  }
+
+  /**
+   * A JSON Web Key Set as Envoy holds it inline: JSON with a non-empty {@code keys} list of public keys, at most
+   * {@link #MAX_INLINE_JWKS_CHARS}. {@code what} names it in messages; its content is never quoted (it may hold
+   * keys).
+   */
+  static void checkJwks(String json, String field, String what, Report sink) {
+    if (json.length() > MAX_INLINE_JWKS_CHARS) {
+      sink.error(field, INVALID_JWKS, what + " has " + json.length() + " characters; at most "
+          + MAX_INLINE_JWKS_CHARS);
+      return;
+    }
+    // Envoy refuses the listener if the key set does not parse.
+    JsonNode tree;
+    try {
+      tree = JSON.readTree(json);
+    } catch (RuntimeException e) {
+      sink.error(field, INVALID_JWKS, what + " is not JSON");
+      return;
+    }
+    if (!tree.path("keys").isArray() || tree.path("keys").isEmpty()) {
+      sink.error(field, INVALID_JWKS, "a JWKS is a JSON object with a non-empty \"keys\" list");
+      return;
+    }
+    for (int i = 0; i < tree.path("keys").size(); i++) {
+      JsonNode key = tree.path("keys").get(i);
+      if (key.has("d")) {
+        // A private key verifies nothing more than its public half, and would sit in every proxy's config.
+        sink.error(field, PRIVATE_KEY_IN_JWKS, "keys[" + i + "] holds a private key (member d); give"
+            + " the public key only");
+      } else if ("oct".equals(key.path("kty").asString(""))) {
+        sink.warn(field, SYMMETRIC_KEY_IN_JWKS, "keys[" + i + "] is a symmetric (oct) key: anyone"
+            + " who can read " + what + " can sign tokens; prefer asymmetric keys or remoteJwks");
       }
-      // Envoy refuses the listener if the key set does not parse; its content is never quoted (it may hold keys).
-      JsonNode tree;
-      try {
-        tree = JSON.readTree(json);
-      } catch (RuntimeException e) {
-        sink.error(at + ".inline", INVALID_JWKS, "the key set is not JSON");
-        return;
-      }
-      if (!tree.path("keys").isArray() || tree.path("keys").isEmpty()) {
-        sink.error(at + ".inline", INVALID_JWKS, "a JWKS is a JSON object with a non-empty \"keys\" list");
-        return;
-      }
-      for (int i = 0; i < tree.path("keys").size(); i++) {
-        JsonNode key = tree.path("keys").get(i);
-        if (key.has("d")) {
-          // A private key verifies nothing more than its public half, and would sit in every proxy's config.
-          sink.error(at + ".inline", PRIVATE_KEY_IN_JWKS, "keys[" + i + "] holds a private key (member d); give"
-              + " the public key only");
-        } else if ("oct".equals(key.path("kty").asString(""))) {
-          sink.warn(at + ".inline", SYMMETRIC_KEY_IN_JWKS, "keys[" + i + "] is a symmetric (oct) key: anyone"
-              + " who can read this VirtualService can sign tokens; prefer asymmetric keys or remoteJwks");
-        }
-      }
-    });
+    }
   }
 
   private static void checkJwt(SecurityOptions.Jwt jwt, String at, Set<String> providers, Report sink) {

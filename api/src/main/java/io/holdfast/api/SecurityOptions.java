@@ -15,10 +15,11 @@ import java.util.Optional;
  * @param rbac         which requests are let through
  * @param extAuthz     the external authorisation service asked about every request (on a route: only
  *                     {@code disabled})
+ * @param basicAuth    users who may pass with HTTP basic credentials (on a route: only {@code disabled})
  * @param oauth2       OAuth2/OIDC login through an identity provider (on a route: only {@code disabled})
  */
 public record SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt, Optional<Rbac> rbac,
-    Optional<ExtAuthz> extAuthz, Optional<OAuth2Options> oauth2) {
+    Optional<ExtAuthz> extAuthz, Optional<BasicAuth> basicAuth, Optional<OAuth2Options> oauth2) {
 
   public static final SecurityOptions NONE = new SecurityOptions(List.of(), Optional.empty(), Optional.empty(),
       Optional.empty(), Optional.empty());
@@ -35,26 +36,109 @@ public record SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt,
     Objects.requireNonNull(jwt, "jwt");
     Objects.requireNonNull(rbac, "rbac");
     Objects.requireNonNull(extAuthz, "extAuthz");
+    Objects.requireNonNull(basicAuth, "basicAuth");
     Objects.requireNonNull(oauth2, "oauth2");
   }
 
   /** Without OAuth2 login. */
   public SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt, Optional<Rbac> rbac,
-      Optional<ExtAuthz> extAuthz) {
-    this(jwtProviders, jwt, rbac, extAuthz, Optional.empty());
+      Optional<ExtAuthz> extAuthz, Optional<BasicAuth> basicAuth) {
+    this(jwtProviders, jwt, rbac, extAuthz, basicAuth, Optional.empty());
   }
 
   /**
-   * The Secret entries the OAuth2 login reads ({@link OAuth2Options#secretRefs}); empty without one. Kept apart
-   * so the lead can fold it into the one list of Secret references when merging the basic-auth branch.
+   * The Secret entries the OAuth2 login reads ({@link OAuth2Options#secretRefs}); empty without one. Not yet in
+   * {@link #secretRefs} (whose checks know htpasswd and JWKS content only): the OAuth2 front-end code checks these.
    */
   public List<OAuth2Options.SecretReference> oauth2SecretRefs(String namespace) {
     return oauth2.map(o -> o.secretRefs(namespace)).orElse(List.of());
   }
 
+  /** Without basic authentication. */
+  public SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt, Optional<Rbac> rbac,
+      Optional<ExtAuthz> extAuthz) {
+    this(jwtProviders, jwt, rbac, extAuthz, Optional.empty());
+  }
+
   /** Without external authorisation. */
   public SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt, Optional<Rbac> rbac) {
     this(jwtProviders, jwt, rbac, Optional.empty());
+  }
+
+  /**
+   * Every Secret entry these options read, each with the field (relative to the options) that names it, resolved
+   * against {@code namespace} (the referring object's). The one list the config sources fetch by (Kubernetes mode
+   * copies exactly these Secrets into the config) and the front ends check (existence, ReferenceGrant consent,
+   * content). A new option holding a Secret reference adds its entries here.
+   */
+  public List<SecretReference> secretRefs(String namespace) {
+    List<SecretReference> refs = new java.util.ArrayList<>();
+    for (int i = 0; i < jwtProviders.size(); i++) {
+      int index = i;
+      jwtProviders.get(i).localJwks().flatMap(LocalJwks::secretRef).ifPresent(ref -> refs.add(
+          SecretReference.of("jwtProviders[" + index + "].localJwks.secretRef", ref, namespace,
+              SecretContent.JWKS)));
+    }
+    basicAuth.filter(b -> !b.disabled()).flatMap(BasicAuth::users).ifPresent(ref -> refs.add(
+        SecretReference.of("basicAuth.users", ref, namespace, SecretContent.HTPASSWD)));
+    return refs;
+  }
+
+  /**
+   * One entry of a Kubernetes Secret ({@code type: Opaque} or any other), in the referrer's namespace unless
+   * {@code secret} names another (which needs a ReferenceGrant there).
+   */
+  public record SecretKeyRef(ObjectRef secret, String key) {
+    public SecretKeyRef {
+      Objects.requireNonNull(secret, "secret");
+      Objects.requireNonNull(key, "key");
+    }
+  }
+
+  /** What a Secret entry must hold, which decides how {@link SecretChecks} checks it. */
+  public enum SecretContent {
+    /** htpasswd lines with {@code {SHA}} hashes ({@link Htpasswd}). */
+    HTPASSWD,
+    /** A JSON Web Key Set of public keys. */
+    JWKS
+  }
+
+  /**
+   * A Secret entry some option reads.
+   *
+   * @param field   where the reference is written, relative to the security options ({@code basicAuth.users})
+   * @param secret  the Secret's key in {@link GatewayConfig#secrets()}
+   * @param entry   the entry of its data read
+   * @param content what the entry must hold
+   */
+  public record SecretReference(String field, ResourceKey secret, String entry, SecretContent content) {
+    public SecretReference {
+      Objects.requireNonNull(field, "field");
+      Objects.requireNonNull(secret, "secret");
+      Objects.requireNonNull(entry, "entry");
+      Objects.requireNonNull(content, "content");
+    }
+
+    static SecretReference of(String field, SecretKeyRef ref, String namespace, SecretContent content) {
+      return new SecretReference(field, TlsSecretData.secretKey(ref.secret(), namespace), ref.key(), content);
+    }
+  }
+
+  /**
+   * HTTP basic authentication (Envoy's {@code basic_auth} filter): a request must carry the credentials of one of
+   * the users of the htpasswd entry {@code users} names ({@link #HTPASSWD_KEY} unless another key is given).
+   * Unless {@code disabled} (a route's way to skip its VirtualService's), {@code users} is required.
+   *
+   * @param forwardUsernameHeader the request header the authenticated user's name is sent upstream in
+   */
+  public record BasicAuth(Optional<SecretKeyRef> users, Optional<String> forwardUsernameHeader, boolean disabled) {
+    /** The entry Envoy Gateway reads basic-auth users from, and the default here. */
+    public static final String HTPASSWD_KEY = ".htpasswd";
+
+    public BasicAuth {
+      Objects.requireNonNull(users, "users");
+      Objects.requireNonNull(forwardUsernameHeader, "forwardUsernameHeader");
+    }
   }
 
   /**
@@ -89,11 +173,23 @@ public record SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt,
     }
   }
 
-  /** Keys written inline ({@code inline}, a JWKS document) or read by the proxy from {@code file}: exactly one. */
-  public record LocalJwks(Optional<String> inline, Optional<String> file) {
+  /**
+   * Keys written inline ({@code inline}, a JWKS document), read by the proxy from {@code file}, or read from a
+   * Secret entry ({@code secretRef}, default key {@link #SECRET_KEY}) and sent inline: exactly one.
+   */
+  public record LocalJwks(Optional<String> inline, Optional<String> file, Optional<SecretKeyRef> secretRef) {
+    /** The Secret entry read when {@code secretRef} names none. */
+    public static final String SECRET_KEY = "jwks";
+
     public LocalJwks {
       Objects.requireNonNull(inline, "inline");
       Objects.requireNonNull(file, "file");
+      Objects.requireNonNull(secretRef, "secretRef");
+    }
+
+    /** Inline or from a file. */
+    public LocalJwks(Optional<String> inline, Optional<String> file) {
+      this(inline, file, Optional.empty());
     }
   }
 

@@ -16,8 +16,9 @@ import java.util.function.Function;
 final class SecurityOptionsParser {
 
   static final String FIELD = "security";
-  private static final Set<String> VIRTUAL_HOST = Set.of("jwtProviders", "jwt", "rbac", "extAuthz", "oauth2");
-  private static final Set<String> ROUTE = Set.of("jwt", "rbac", "extAuthz", "oauth2");
+  private static final Set<String> VIRTUAL_HOST = Set.of("jwtProviders", "jwt", "rbac", "extAuthz",
+      "basicAuth", "oauth2");
+  private static final Set<String> ROUTE = Set.of("jwt", "rbac", "extAuthz", "basicAuth", "oauth2");
   private static final Set<String> EXT_AUTHZ = Set.of("grpc", "http", "timeout", "failureModeAllow",
       "headersToAuthz", "withRequestBody", "disabled");
   /** On a route only turning it off: the service is the VirtualService's. */
@@ -29,7 +30,11 @@ final class SecurityOptionsParser {
   private static final Set<String> PROVIDER = Set.of("name", "issuer", "audiences", "remoteJwks", "localJwks",
       "fromHeaders", "fromCookies", "fromParams", "claimsToHeaders", "forwardToken");
   private static final Set<String> REMOTE = Set.of("uri", "upstream", "namespace", "timeout", "cacheDuration");
-  private static final Set<String> LOCAL = Set.of("inline", "file");
+  private static final Set<String> LOCAL = Set.of("inline", "file", "secretRef");
+  private static final Set<String> SECRET_REF = Set.of("name", "namespace", "key");
+  private static final Set<String> BASIC_AUTH = Set.of("users", "forwardUsernameHeader", "disabled");
+  /** On a route only turning it off: the users are the VirtualService's. */
+  private static final Set<String> ROUTE_BASIC_AUTH = Set.of("disabled");
   private static final Set<String> TOKEN_HEADER = Set.of("name", "prefix");
   private static final Set<String> CLAIM_HEADER = Set.of("claim", "header");
   private static final Set<String> JWT = Set.of("mode", "providers");
@@ -74,11 +79,13 @@ final class SecurityOptionsParser {
       Optional<SecurityOptions.Rbac> rbac = fields.object("rbac", RBAC).flatMap(SecurityOptionsParser::rbac);
       Optional<SecurityOptions.ExtAuthz> extAuthz = fields.object("extAuthz", route ? ROUTE_EXT_AUTHZ : EXT_AUTHZ)
           .flatMap(SecurityOptionsParser::extAuthz);
+      Optional<SecurityOptions.BasicAuth> basicAuth = fields.object("basicAuth", route ? ROUTE_BASIC_AUTH
+          : BASIC_AUTH).flatMap(SecurityOptionsParser::basicAuth);
       Optional<OAuth2Options> oauth2 = OAuth2Parser.read(fields, route);
       if (fields.problems().size() != before) {
         return Optional.empty();
       }
-      return Optional.of(new SecurityOptions(providers, jwt, rbac, extAuthz, oauth2));
+      return Optional.of(new SecurityOptions(providers, jwt, rbac, extAuthz, basicAuth, oauth2));
     }
   }
 
@@ -90,7 +97,8 @@ final class SecurityOptionsParser {
     Optional<SecurityOptions.RemoteJwks> remote = fields.object("remoteJwks", REMOTE)
         .flatMap(SecurityOptionsParser::remote);
     Optional<SecurityOptions.LocalJwks> local = fields.object("localJwks", LOCAL).map(l ->
-        new SecurityOptions.LocalJwks(l.string("inline"), l.string("file")));
+        new SecurityOptions.LocalJwks(l.string("inline"), l.string("file"), l.object("secretRef", SECRET_REF)
+            .flatMap(ref -> secretKeyRef(ref, SecurityOptions.LocalJwks.SECRET_KEY))));
     List<SecurityOptions.TokenHeader> headers = fields.has("fromHeaders")
         ? fields.list("fromHeaders", false).flatMap(e -> each(e, fields, TOKEN_HEADER, h ->
             h.requiredString("name").map(n -> new SecurityOptions.TokenHeader(n, h.string("prefix").orElse("")))))
@@ -131,6 +139,24 @@ final class SecurityOptionsParser {
     }
     return Optional.of(new SecurityOptions.ExtAuthz(grpc, http, timeout, failureModeAllow, headers, maxBytes,
         disabled));
+  }
+
+  private static Optional<SecurityOptions.BasicAuth> basicAuth(Fields fields) {
+    int before = fields.problems().size();
+    Optional<SecurityOptions.SecretKeyRef> users = fields.object("users", SECRET_REF)
+        .flatMap(ref -> secretKeyRef(ref, SecurityOptions.BasicAuth.HTPASSWD_KEY));
+    Optional<String> header = fields.string("forwardUsernameHeader");
+    boolean disabled = fields.bool("disabled").orElse(false);
+    if (fields.problems().size() != before) {
+      return Optional.empty();
+    }
+    return Optional.of(new SecurityOptions.BasicAuth(users, header, disabled));
+  }
+
+  /** {@code {name, namespace?, key?}}: an entry of a Secret, {@code defaultKey} when no key is written. */
+  private static Optional<SecurityOptions.SecretKeyRef> secretKeyRef(Fields fields, String defaultKey) {
+    String key = fields.string("key").orElse(defaultKey);
+    return ObjectRefs.read(fields, "name").map(ref -> new SecurityOptions.SecretKeyRef(ref, key));
   }
 
   private static Optional<SecurityOptions.RemoteJwks> remote(Fields fields) {

@@ -13,7 +13,7 @@ import tools.jackson.databind.JsonNode;
  * gives their routes, written as a VirtualService's {@code spec.options.security} ({@link SecurityOptions}). Its
  * objects travel as {@link ApiObject}s to the Gateway API front end, which resolves the targets.
  *
- * @param targetRefs at least one
+ * @param targetRefs none when route rules name the policy in ExtensionRef filters instead
  */
 public record SecurityPolicySpec(List<TargetRef> targetRefs, SecurityOptions security) {
 
@@ -23,7 +23,7 @@ public record SecurityPolicySpec(List<TargetRef> targetRefs, SecurityOptions sec
   public static final int MAX_TARGET_REFS = 16;
 
   private static final Set<String> SPEC = Set.of("targetRefs", "jwtProviders", "jwt", "rbac", "extAuthz",
-      "oauth2");
+      "basicAuth", "oauth2");
   private static final Set<String> TARGET = Set.of("group", "kind", "name", "sectionName");
 
   public SecurityPolicySpec {
@@ -51,9 +51,9 @@ public record SecurityPolicySpec(List<TargetRef> targetRefs, SecurityOptions sec
     return Fields.of(spec, "spec", problems, SPEC).flatMap(fields -> {
       int before = problems.size();
       List<TargetRef> refs = new ArrayList<>();
-      fields.list("targetRefs", true).ifPresent(elements -> {
-        if (elements.isEmpty() || elements.size() > MAX_TARGET_REFS) {
-          fields.problem(fields.path("targetRefs"), Reasons.INVALID_VALUE, "give 1 to " + MAX_TARGET_REFS
+      fields.list("targetRefs", false).ifPresent(elements -> {
+        if (elements.size() > MAX_TARGET_REFS) {
+          fields.problem(fields.path("targetRefs"), Reasons.INVALID_VALUE, "give at most " + MAX_TARGET_REFS
               + " targetRefs, got " + elements.size());
           return;
         }

@@ -8,7 +8,8 @@ import java.util.TreeMap;
 /**
  * The raw content of one piece of TLS material as a source delivers it, before anything checks it: the data of a
  * Kubernetes Secret ({@code tls.crt}, {@code tls.key}, {@code ca.crt}, decoded to text) or the text of one PEM file
- * of the config directory. {@link GatewayConfig#secrets()} holds them under the keys below. Its {@code toString}
+ * of the config directory. Also the data of the Opaque Secrets security options name
+ * ({@link SecurityOptions#secretRefs}: basic-auth users, key sets), which are as secret and travel the same way. {@link GatewayConfig#secrets()} holds them under the keys below. Its {@code toString}
  * names the entries and their sizes only, so a log line or an exception message can never carry a private key.
  *
  * <ul>

@@ -31,6 +31,8 @@ public final class TrafficChecks {
   /** Envoy's bounds of HTTP/2 settings. */
   public static final long MIN_WINDOW = 65535;
   public static final long MAX_HTTP2_VALUE = Integer.MAX_VALUE;
+  /** Characters of a health check path: a probe's path is short, and Envoy compares it on every request. */
+  public static final int MAX_HEALTH_CHECK_PATH = 1024;
   /** Access logs per listener: each is work on every request. */
   public static final int MAX_ACCESS_LOGS = 16;
   /** Characters per format, and fields per JSON format: the operator check is linear in them. */
@@ -75,6 +77,10 @@ public final class TrafficChecks {
         accessLog(options.accessLogs().get(i), at + ".accessLogs[" + i + "]", out);
       }
     }
+    options.healthCheck().map(TrafficOptions.HealthCheck::path).filter(path -> !path.startsWith("/")
+        || path.length() > MAX_HEALTH_CHECK_PATH || !headerSafe(path)).ifPresent(path -> out.add(new Problem(
+            at + ".healthCheck.path", TrafficReasons.INVALID_HEALTH_CHECK, "\"" + path + "\" is not a path starting"
+            + " with / on one line, of at most " + MAX_HEALTH_CHECK_PATH + " characters")));
     options.rateLimitService().ifPresent(service -> {
       if (service.domain().isEmpty() || !headerSafe(service.domain())) {
         out.add(new Problem(at + ".rateLimitService.domain", TrafficReasons.INVALID_RATE_LIMIT_SERVICE,
@@ -246,6 +252,11 @@ public final class TrafficChecks {
     if (logName != null && (logName.isEmpty() || !headerSafe(logName))) {
       out.add(new Problem(at + ".logName", TrafficReasons.INVALID_ACCESS_LOG,
           "the log name must be a non-empty single line"));
+    }
+    if (sink instanceof TrafficOptions.Sink.OpenTelemetry otel) {
+      otel.authority().filter(a -> a.isEmpty() || !headerSafe(a)).ifPresent(a -> out.add(new Problem(
+          at + ".openTelemetry.authority", TrafficReasons.INVALID_ACCESS_LOG, "the authority must be a non-empty"
+          + " single line")));
     }
     log.text().ifPresent(text -> format(text, at + ".format.text", out));
     if (log.json().size() > MAX_JSON_FIELDS) {

@@ -26,10 +26,11 @@ public final class TrafficOptions {
   public record Listener(boolean proxyProtocol, Optional<Long> perConnectionBufferLimitBytes,
       Optional<Long> xffNumTrustedHops, Optional<Duration> idleTimeout, Optional<Duration> requestHeadersTimeout,
       Optional<Long> maxRequestHeadersKb, Optional<Http2> http2, Optional<ServerHeader> serverHeader,
-      List<AccessLog> accessLogs, Optional<RateLimitService> rateLimitService) {
+      List<AccessLog> accessLogs, Optional<RateLimitService> rateLimitService, Optional<HealthCheck> healthCheck) {
 
     public static final Listener NONE = new Listener(false, Optional.empty(), Optional.empty(), Optional.empty(),
-        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), List.of(), Optional.empty());
+        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), List.of(), Optional.empty(),
+        Optional.empty());
 
     public Listener {
       Objects.requireNonNull(perConnectionBufferLimitBytes, "perConnectionBufferLimitBytes");
@@ -41,6 +42,26 @@ public final class TrafficOptions {
       Objects.requireNonNull(serverHeader, "serverHeader");
       accessLogs = List.copyOf(accessLogs);
       Objects.requireNonNull(rateLimitService, "rateLimitService");
+      Objects.requireNonNull(healthCheck, "healthCheck");
+    }
+
+    /** Without a health check. */
+    public Listener(boolean proxyProtocol, Optional<Long> perConnectionBufferLimitBytes,
+        Optional<Long> xffNumTrustedHops, Optional<Duration> idleTimeout, Optional<Duration> requestHeadersTimeout,
+        Optional<Long> maxRequestHeadersKb, Optional<Http2> http2, Optional<ServerHeader> serverHeader,
+        List<AccessLog> accessLogs, Optional<RateLimitService> rateLimitService) {
+      this(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout, requestHeadersTimeout,
+          maxRequestHeadersKb, http2, serverHeader, accessLogs, rateLimitService, Optional.empty());
+    }
+  }
+
+  /**
+   * {@code healthCheck}: the proxy answers requests whose path is exactly {@code path} itself (200, or 503 while
+   * it drains), without forwarding them (Envoy's health check filter, not in pass-through mode).
+   */
+  public record HealthCheck(String path) {
+    public HealthCheck {
+      Objects.requireNonNull(path, "path");
     }
   }
 
@@ -104,11 +125,20 @@ public final class TrafficOptions {
       }
     }
 
-    /** An OpenTelemetry collector (OTLP/gRPC), served by an Upstream. */
-    record OpenTelemetry(ObjectRef upstream, String logName) implements Sink {
+    /**
+     * An OpenTelemetry collector (OTLP/gRPC), served by an Upstream.
+     *
+     * @param authority the {@code :authority} of the gRPC requests; default the Upstream's cluster name
+     */
+    record OpenTelemetry(ObjectRef upstream, String logName, Optional<String> authority) implements Sink {
       public OpenTelemetry {
         Objects.requireNonNull(upstream, "upstream");
         Objects.requireNonNull(logName, "logName");
+        Objects.requireNonNull(authority, "authority");
+      }
+
+      public OpenTelemetry(ObjectRef upstream, String logName) {
+        this(upstream, logName, Optional.empty());
       }
     }
   }

@@ -21,7 +21,8 @@ public final class TrafficOptionsParser {
   static final Set<String> ROUTE_FIELDS = Set.of("rateLimit", "compression", "csrf", "maxRequestBodyBytes");
   static final Set<String> LISTENER = Set.of("proxyProtocol", "perConnectionBufferLimitBytes", "xffNumTrustedHops",
       "idleTimeout", "requestHeadersTimeout", "maxRequestHeadersKb", "http2", "serverHeader", "accessLogs",
-      "rateLimitService");
+      "rateLimitService", "healthCheck");
+  private static final Set<String> HEALTH_CHECK = Set.of("path");
   private static final Set<String> HTTP2 = Set.of("maxConcurrentStreams", "initialStreamWindowSize",
       "initialConnectionWindowSize");
   private static final Set<String> SERVER_HEADER = Set.of("mode", "name");
@@ -31,6 +32,7 @@ public final class TrafficOptionsParser {
   private static final Set<String> EMPTY = Set.of();
   private static final Set<String> FILE = Set.of("path");
   private static final Set<String> SERVICE_SINK = Set.of("upstream", "namespace", "logName");
+  private static final Set<String> OTEL_SINK = Set.of("upstream", "namespace", "logName", "authority");
   private static final Set<String> FORMAT = Set.of("text", "json");
   private static final Set<String> LOG_FILTER = Set.of("minStatus", "maxStatus", "minDuration");
   private static final Set<String> RATE_LIMIT_SERVICE = Set.of("upstream", "namespace", "domain", "timeout",
@@ -108,11 +110,13 @@ public final class TrafficOptionsParser {
     });
     Optional<TrafficOptions.RateLimitService> service = fields.object("rateLimitService", RATE_LIMIT_SERVICE)
         .flatMap(TrafficOptionsParser::rateLimitService);
+    Optional<TrafficOptions.HealthCheck> healthCheck = fields.object("healthCheck", HEALTH_CHECK)
+        .flatMap(h -> h.requiredString("path")).map(TrafficOptions.HealthCheck::new);
     if (fields.problems().size() != before) {
       return Optional.empty();
     }
     return Optional.of(new TrafficOptions.Listener(proxyProtocol, buffer, hops, idle, headersTimeout, headersKb,
-        http2, server, logs, service));
+        http2, server, logs, service, healthCheck));
   }
 
   private static Optional<TrafficOptions.AccessLog> accessLog(Fields fields) {
@@ -130,9 +134,9 @@ public final class TrafficOptionsParser {
           .map(TrafficOptions.Sink.File::new);
       case "grpc" -> fields.object("grpc", SERVICE_SINK).flatMap(f -> ObjectRefs.read(f, "upstream")
           .flatMap(ref -> f.requiredString("logName").map(name -> new TrafficOptions.Sink.Grpc(ref, name))));
-      default -> fields.object("openTelemetry", SERVICE_SINK).flatMap(f -> ObjectRefs.read(f, "upstream")
+      default -> fields.object("openTelemetry", OTEL_SINK).flatMap(f -> ObjectRefs.read(f, "upstream")
           .flatMap(ref -> f.requiredString("logName")
-              .map(name -> new TrafficOptions.Sink.OpenTelemetry(ref, name))));
+              .map(name -> new TrafficOptions.Sink.OpenTelemetry(ref, name, f.string("authority")))));
     };
     Optional<String> text = Optional.empty();
     Map<String, String> json = Map.of();

@@ -16,6 +16,8 @@ public final class TrafficReasons {
   public static final String INVALID_HTTP2_SETTING = "InvalidHttp2Setting";
   /** serverHeader: an unknown mode, a name where the mode takes none, or a name that is not a header value. */
   public static final String INVALID_SERVER_HEADER = "InvalidServerHeader";
+  /** A health check path that is not an absolute path of at most {@link TrafficChecks#MAX_HEALTH_CHECK_PATH}. */
+  public static final String INVALID_HEALTH_CHECK = "InvalidHealthCheck";
   /** More access logs than {@link TrafficChecks#MAX_ACCESS_LOGS}. */
   public static final String TOO_MANY_ACCESS_LOGS = "TooManyAccessLogs";
   /** A file access log path that is not absolute, or a log name that is empty. */

@@ -147,7 +147,7 @@ class ConfigLoaderTest {
   }
 
   @Test
-  void servicesEndpointSlicesAndTlsSecretsInTheDirectoryResolveAsTheClusterWould() {
+  void servicesEndpointSlicesAndTlsAndOpaqueSecretsInTheDirectoryResolveAsTheClusterWould() {
     String docs = """
         apiVersion: v1
         kind: Service
@@ -191,6 +191,17 @@ class ConfigLoaderTest {
         metadata: {name: opaque, namespace: shop}
         type: Opaque
         stringData: {password: x}
+        ---
+        apiVersion: v1
+        kind: Secret
+        metadata: {name: untyped, namespace: shop}
+        data: {.htpasswd: dTp7U0hBfXg=}
+        ---
+        apiVersion: v1
+        kind: Secret
+        metadata: {name: registry, namespace: shop}
+        type: kubernetes.io/dockerconfigjson
+        stringData: {.dockerconfigjson: '{}'}
         """;
     ConfigLoader.Loaded loaded = new ConfigLoader().load(List.of(new ConfigLoader.Source("k8s.yaml", docs)),
         Map.of(new ServiceRef("shop", "web", 9000), List.of(new Endpoint("127.0.0.9", 1))));
@@ -204,12 +215,16 @@ class ConfigLoaderTest {
     assertThat(loaded.config().endpointsOf(new ServiceRef("shop", "web", 9000)))
         .containsExactly(new Endpoint("127.0.0.9", 1));
     assertThat(loaded.config().serviceEndpoints().get(new ServiceRef("default", "lonely", 80))).isEmpty();
-    assertThat(loaded.config().secrets()).containsOnlyKeys(TlsSecretData.secretKey("shop", "shop-cert"));
+    assertThat(loaded.config().secrets()).containsOnlyKeys(TlsSecretData.secretKey("shop", "shop-cert"),
+        TlsSecretData.secretKey("shop", "opaque"), TlsSecretData.secretKey("shop", "untyped"));
     assertThat(loaded.config().secrets().get(TlsSecretData.secretKey("shop", "shop-cert")).entries())
         .containsEntry("tls.crt", "CERT").containsEntry("tls.key", "KEY");
-    // The Opaque Secret is not TLS material: rejected like any kind no front end reads.
-    assertThat(loaded.config().unparsed()).singleElement().satisfies(u -> assertThat(u.key().kind())
-        .isEqualTo("Secret"));
+    // Opaque (also when no type is written, as the API server defaults it): what security options name.
+    assertThat(loaded.config().secrets().get(TlsSecretData.secretKey("shop", "untyped")).entries())
+        .containsEntry(".htpasswd", "u:{SHA}x");
+    // A type Holdfast never reads is rejected like any kind no front end reads.
+    assertThat(loaded.config().unparsed()).singleElement().satisfies(u -> assertThat(u.key().name())
+        .isEqualTo("registry"));
     assertThat(loaded.errors()).isEmpty();
   }
 }

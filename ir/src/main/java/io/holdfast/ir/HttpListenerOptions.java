@@ -22,16 +22,20 @@ import java.util.Collections;
  * @param maxRequestHeadersKb   request headers larger than this get 431 (Envoy: 1-8192, default 60)
  * @param accessLogs            written in order, each for every request its filter admits
  * @param rateLimitService      where the chain's routes' global rate-limit descriptors are sent
+ * @param healthCheckPath       requests whose {@code :path} is exactly this are answered by the proxy itself (200,
+ *                              or 503 while it drains) and not forwarded
  */
 public record HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<Duration> idleTimeout,
     Optional<Duration> requestHeadersTimeout, Optional<Integer> maxRequestHeadersKb, Optional<Http2> http2,
-    Optional<ServerHeader> serverHeader, List<AccessLog> accessLogs, Optional<RateLimitService> rateLimitService) {
+    Optional<ServerHeader> serverHeader, List<AccessLog> accessLogs, Optional<RateLimitService> rateLimitService,
+    Optional<String> healthCheckPath) {
 
   /** Envoy's bound on {@code max_request_headers_kb}. */
   public static final int MAX_REQUEST_HEADERS_KB = 8192;
 
   public static final HttpListenerOptions NONE = new HttpListenerOptions(Optional.empty(), Optional.empty(),
-      Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), List.of(), Optional.empty());
+      Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), List.of(), Optional.empty(),
+      Optional.empty());
 
   public HttpListenerOptions {
     Objects.requireNonNull(xffNumTrustedHops, "xffNumTrustedHops");
@@ -42,6 +46,10 @@ public record HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<
     Objects.requireNonNull(serverHeader, "serverHeader");
     accessLogs = List.copyOf(accessLogs);
     Objects.requireNonNull(rateLimitService, "rateLimitService");
+    Objects.requireNonNull(healthCheckPath, "healthCheckPath");
+    healthCheckPath.filter(path -> !path.startsWith("/")).ifPresent(path -> {
+      throw new IllegalArgumentException("health check path \"" + path + "\" does not start with /");
+    });
     xffNumTrustedHops.filter(hops -> hops < 0).ifPresent(hops -> {
       throw new IllegalArgumentException("xffNumTrustedHops " + hops + " is negative");
     });
@@ -50,6 +58,14 @@ public record HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<
     maxRequestHeadersKb.filter(kb -> kb < 1 || kb > MAX_REQUEST_HEADERS_KB).ifPresent(kb -> {
       throw new IllegalArgumentException("maxRequestHeadersKb " + kb + " is out of range 1-" + MAX_REQUEST_HEADERS_KB);
     });
+  }
+
+  /** Without a health check. */
+  public HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<Duration> idleTimeout,
+      Optional<Duration> requestHeadersTimeout, Optional<Integer> maxRequestHeadersKb, Optional<Http2> http2,
+      Optional<ServerHeader> serverHeader, List<AccessLog> accessLogs, Optional<RateLimitService> rateLimitService) {
+    this(xffNumTrustedHops, idleTimeout, requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs,
+        rateLimitService, Optional.empty());
   }
 
   /** The clusters the chain's access logs and rate-limit service send to. */
@@ -156,11 +172,20 @@ public record HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<
       }
     }
 
-    /** An OpenTelemetry logs collector (OTLP over gRPC) on {@code cluster}. */
-    record OpenTelemetry(ResourceKey cluster, String logName) implements Sink {
+    /**
+     * An OpenTelemetry logs collector (OTLP over gRPC) on {@code cluster}.
+     *
+     * @param authority the {@code :authority} of the gRPC requests; empty: Envoy's default, the cluster name
+     */
+    record OpenTelemetry(ResourceKey cluster, String logName, Optional<String> authority) implements Sink {
       public OpenTelemetry {
         Objects.requireNonNull(cluster, "cluster");
         requireLogName(logName);
+        Objects.requireNonNull(authority, "authority");
+      }
+
+      public OpenTelemetry(ResourceKey cluster, String logName) {
+        this(cluster, logName, Optional.empty());
       }
     }
 

@@ -51,11 +51,14 @@ public sealed interface Listener {
    * @param filterChains at least one; chain names are unique, and no two chains match the same connections (at
    *                     most one chain without server names, no server name on two chains)
    * @param socketOptions PROXY protocol and buffer limit, for every chain
+   * @param dataPlane     who listens on the socket: Envoy, or a proxyless gRPC server (then plain-text HTTP chains
+   *                      without server names and no socket options)
    */
   record Socket(Origin origin, String address, int port, List<FilterChain> filterChains,
-      SortedSet<String> proxyNames, SocketOptions socketOptions) implements Listener {
+      SortedSet<String> proxyNames, SocketOptions socketOptions, DataPlane dataPlane) implements Listener {
     public Socket {
       Objects.requireNonNull(socketOptions, "socketOptions");
+      Objects.requireNonNull(dataPlane, "dataPlane");
       Objects.requireNonNull(origin, "origin");
       Objects.requireNonNull(address, "address");
       filterChains = List.copyOf(filterChains);
@@ -88,6 +91,20 @@ public sealed interface Listener {
       if (catchAll > 1) {
         throw new IllegalArgumentException(origin + ": " + catchAll + " filter chains without server names");
       }
+      if (dataPlane == DataPlane.GRPC_SERVER && (!socketOptions.equals(SocketOptions.NONE)
+          || filterChains.stream().anyMatch(c -> !(c instanceof FilterChain.Http) || c.tls().isPresent()
+              || !c.match().serverNames().isEmpty()))) {
+        // gRPC servers reject listener filters (PROXY protocol, TLS inspector) and terminate TLS only with
+        // certificate providers of their own bootstrap.
+        throw new IllegalArgumentException(origin + ": a gRPC server listener has plain HTTP chains only and no"
+            + " socket options");
+      }
+    }
+
+    /** Served to Envoy. */
+    public Socket(Origin origin, String address, int port, List<FilterChain> filterChains,
+        SortedSet<String> proxyNames, SocketOptions socketOptions) {
+      this(origin, address, port, filterChains, proxyNames, socketOptions, DataPlane.ENVOY);
     }
 
     /** Without socket options. */
@@ -108,8 +125,24 @@ public sealed interface Listener {
 
     /** The same listener with other chains (the builder drops virtual hosts that lost a domain claim). */
     public Socket withFilterChains(List<FilterChain> chains) {
-      return new Socket(origin, address, port, chains, proxyNames, socketOptions);
+      return new Socket(origin, address, port, chains, proxyNames, socketOptions, dataPlane);
     }
+
+    /** The same listener served to {@code newDataPlane}. */
+    public Socket withDataPlane(DataPlane newDataPlane) {
+      return new Socket(origin, address, port, filterChains, proxyNames, socketOptions, newDataPlane);
+    }
+  }
+
+  /**
+   * Who listens on a socket listener. {@code ENVOY}: an Envoy proxy, which forwards by the routes. {@code
+   * GRPC_SERVER}: a proxyless gRPC server (grpc-java's {@code XdsServerBuilder}, gRFC A36) that asks for the
+   * listener by name and handles every call itself; its routes only select calls and their authorisation rules
+   * (gRFC A41), so they carry {@code non_forwarding_action}, and its connection manager runs only the filters
+   * gRPC servers implement.
+   */
+  enum DataPlane {
+    ENVOY, GRPC_SERVER
   }
 
   /**

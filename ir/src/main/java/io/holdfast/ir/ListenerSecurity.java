@@ -10,21 +10,29 @@ import java.util.Set;
 
 /**
  * What the routes of one HTTP filter chain refer to by name for their {@link RouteSecurity}: JWT providers,
- * external authorisation services and OAuth2 logins. The xDS translation puts them in the chain's connection
- * manager, each route choosing by name.
+ * external authorisation services, basic-auth user sets and OAuth2 logins. The xDS translation puts them in the
+ * chain's connection manager, each route choosing by name.
  *
  * @param jwtProviders names unique within the chain
  * @param extAuthz     names unique within the chain
+ * @param basicAuth    names unique within the chain
  * @param oauth2       names unique within the chain
  */
 public record ListenerSecurity(List<JwtProvider> jwtProviders, List<ExtAuthzService> extAuthz,
-    List<OAuth2Login> oauth2) {
+    List<BasicAuthUsers> basicAuth, List<OAuth2Login> oauth2) {
 
   public static final ListenerSecurity NONE = new ListenerSecurity(List.of(), List.of(), List.of());
 
   public ListenerSecurity {
     jwtProviders = List.copyOf(jwtProviders);
     extAuthz = List.copyOf(extAuthz);
+    basicAuth = List.copyOf(basicAuth);
+    Set<String> userSets = new HashSet<>();
+    for (BasicAuthUsers users : basicAuth) {
+      if (!userSets.add(users.name())) {
+        throw new IllegalArgumentException("basic-auth user set " + users.name() + " is defined twice");
+      }
+    }
     oauth2 = List.copyOf(oauth2);
     Set<String> logins = new HashSet<>();
     for (OAuth2Login login : oauth2) {
@@ -48,6 +56,12 @@ public record ListenerSecurity(List<JwtProvider> jwtProviders, List<ExtAuthzServ
   }
 
   /** Without OAuth2 logins. */
+  public ListenerSecurity(List<JwtProvider> jwtProviders, List<ExtAuthzService> extAuthz,
+      List<BasicAuthUsers> basicAuth) {
+    this(jwtProviders, extAuthz, basicAuth, List.of());
+  }
+
+  /** Without basic authentication. */
   public ListenerSecurity(List<JwtProvider> jwtProviders, List<ExtAuthzService> extAuthz) {
     this(jwtProviders, extAuthz, List.of());
   }
@@ -59,6 +73,10 @@ public record ListenerSecurity(List<JwtProvider> jwtProviders, List<ExtAuthzServ
 
   public Optional<OAuth2Login> oauth2(String name) {
     return oauth2.stream().filter(l -> l.name().equals(name)).findFirst();
+  }
+
+  public Optional<BasicAuthUsers> basicAuth(String name) {
+    return basicAuth.stream().filter(b -> b.name().equals(name)).findFirst();
   }
 
   public Optional<ExtAuthzService> extAuthz(String name) {
@@ -84,6 +102,10 @@ public record ListenerSecurity(List<JwtProvider> jwtProviders, List<ExtAuthzServ
         route.security().extAuthz().filter(name -> extAuthz(name).isEmpty()).ifPresent(name -> {
           throw new IllegalArgumentException(chain + ": route " + route.name() + " names external authorisation"
               + " service " + name + ", which its filter chain lacks");
+        });
+        route.security().basicAuth().filter(name -> basicAuth(name).isEmpty()).ifPresent(name -> {
+          throw new IllegalArgumentException(chain + ": route " + route.name() + " names basic-auth user set "
+              + name + ", which its filter chain lacks");
         });
         route.security().oauth2().filter(name -> oauth2(name).isEmpty()).ifPresent(name -> {
           throw new IllegalArgumentException(chain + ": route " + route.name() + " names OAuth2 login " + name
@@ -228,6 +250,32 @@ public record ListenerSecurity(List<JwtProvider> jwtProviders, List<ExtAuthzServ
       if (maxRequestBytes.map(b -> b < 1).orElse(false)) {
         throw new IllegalArgumentException(name + ": the request body limit must be positive");
       }
+    }
+  }
+
+  /**
+   * The users a route's requests are checked against with HTTP basic authentication (Envoy's {@code basic_auth}).
+   * The users sit inline in the listener (Envoy reads them from no secret service); {@code toString} never shows
+   * them, and Envoy's config dump redacts the field.
+   *
+   * @param htpasswd              {@code user:{SHA}hash} lines, already checked by the front end; when the users
+   *                              written cannot be applied, text that names no user, so every request is refused
+   * @param forwardUsernameHeader the request header the authenticated user's name is sent upstream in
+   */
+  public record BasicAuthUsers(String name, String htpasswd, Optional<String> forwardUsernameHeader) {
+    public BasicAuthUsers {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(htpasswd, "htpasswd");
+      Objects.requireNonNull(forwardUsernameHeader, "forwardUsernameHeader");
+      if (name.isEmpty() || htpasswd.isEmpty()) {
+        throw new IllegalArgumentException("a basic-auth user set needs a name and non-empty htpasswd text");
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "BasicAuthUsers[name=" + name + ", htpasswd=<redacted " + htpasswd.length() + " chars>"
+          + forwardUsernameHeader.map(h -> ", forwardUsernameHeader=" + h).orElse("") + "]";
     }
   }
 }

@@ -15,11 +15,13 @@ import java.util.Optional;
  * @param rbac     the authorisation rules; empty: every request passes them
  * @param extAuthz the external authorisation service (of the chain's {@link ListenerSecurity}) that must allow
  *                 the request; empty: none is asked
+ * @param basicAuth the basic-auth user set (of the chain's {@link ListenerSecurity}) whose credentials the request
+ *                 must carry; empty: none is checked
  * @param oauth2   the OAuth2 login (of the chain's {@link ListenerSecurity}) a request without a session goes
  *                 through; empty: none
  */
 public record RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> rbac, Optional<String> extAuthz,
-    Optional<String> oauth2) {
+    Optional<String> basicAuth, Optional<String> oauth2) {
 
   public static final RouteSecurity NONE = new RouteSecurity(Optional.empty(), Optional.empty());
 
@@ -27,10 +29,17 @@ public record RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> 
     Objects.requireNonNull(jwt, "jwt");
     Objects.requireNonNull(rbac, "rbac");
     Objects.requireNonNull(extAuthz, "extAuthz");
+    Objects.requireNonNull(basicAuth, "basicAuth");
     Objects.requireNonNull(oauth2, "oauth2");
   }
 
   /** Without OAuth2 login. */
+  public RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> rbac, Optional<String> extAuthz,
+      Optional<String> basicAuth) {
+    this(jwt, rbac, extAuthz, basicAuth, Optional.empty());
+  }
+
+  /** Without basic authentication. */
   public RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> rbac, Optional<String> extAuthz) {
     this(jwt, rbac, extAuthz, Optional.empty());
   }
@@ -41,7 +50,7 @@ public record RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> 
   }
 
   public boolean isNone() {
-    return jwt.isEmpty() && rbac.isEmpty() && extAuthz.isEmpty() && oauth2.isEmpty();
+    return jwt.isEmpty() && rbac.isEmpty() && extAuthz.isEmpty() && basicAuth.isEmpty() && oauth2.isEmpty();
   }
 
   /**

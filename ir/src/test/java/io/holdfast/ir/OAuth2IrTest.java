@@ -30,10 +30,10 @@ class OAuth2IrTest {
   private static Listener.Socket socket(Optional<String> routeLogin) {
     Route route = new Route(VS, "r", new RouteMatch(new RouteMatch.PathMatch.Prefix("/"), List.of(), List.of()),
         new RouteAction.DirectResponse(200, Optional.empty()), RoutePolicies.HeaderMutation.NONE, Optional.empty(),
-        new RouteSecurity(Optional.empty(), Optional.empty(), Optional.empty(), routeLogin));
+        new RouteSecurity(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), routeLogin));
     Listener.FilterChain.Http chain = new Listener.FilterChain.Http(GATEWAY, "http", Listener.ChainMatch.ANY,
         Optional.empty(), List.of(new VirtualHost(VS, List.of("*"), List.of(route))),
-        new ListenerSecurity(List.of(), List.of(), List.of(login())));
+        new ListenerSecurity(List.of(), List.of(), List.of(), List.of(login())));
     return new Listener.Socket(GATEWAY, "0.0.0.0", 8080, List.of(chain), new java.util.TreeSet<>(List.of("p")));
   }
 
@@ -57,7 +57,7 @@ class OAuth2IrTest {
     assertThatThrownBy(() -> new Listener.FilterChain.Http(GATEWAY, "http", Listener.ChainMatch.ANY, Optional.empty(),
         List.of(new VirtualHost(VS, List.of("*"), List.of(socket(Optional.of("demo/web")).virtualHosts().get(0)
             .routes().get(0)))))).hasMessageContaining("names OAuth2 login demo/web");
-    assertThatThrownBy(() -> new ListenerSecurity(List.of(), List.of(), List.of(login(), login())))
+    assertThatThrownBy(() -> new ListenerSecurity(List.of(), List.of(), List.of(), List.of(login(), login())))
         .hasMessageContaining("defined twice");
   }
 

@@ -72,4 +72,25 @@ class SecurityIrTest {
     assertThat(new ListenerSecurity.InlineJwks("{\"keys\":[{\"k\":\"secret-value\"}]}").toString())
         .doesNotContain("secret-value");
   }
+
+  @Test
+  void aRouteNamesOnlyUserSetsOfItsChainAndTheUsersAreNeverPrinted() {
+    ListenerSecurity.BasicAuthUsers users = new ListenerSecurity.BasicAuthUsers("demo/web",
+        "alice:{SHA}g2YDYHBhl9R/ddqtGep+ipAO4aU=\n", Optional.of("x-user"));
+    RouteSecurity basic = new RouteSecurity(Optional.empty(), Optional.empty(), Optional.empty(),
+        Optional.of("demo/web"));
+    assertThat(basic.isNone()).isFalse();
+    assertThatThrownBy(() -> chain(ListenerSecurity.NONE, route(basic)))
+        .hasMessageContaining("basic-auth user set demo/web");
+    Listener.FilterChain.Http chain = chain(new ListenerSecurity(List.of(), List.of(), List.of(users)), route(basic));
+    assertThat(chain.security().basicAuth("demo/web")).contains(users);
+    assertThat(chain.toString()).contains("BasicAuthUsers[name=demo/web, htpasswd=<redacted 40 chars>")
+        .doesNotContain("alice").doesNotContain("g2YDYHBhl9R");
+    assertThatThrownBy(() -> new ListenerSecurity(List.of(), List.of(), List.of(users, users)))
+        .hasMessageContaining("defined twice");
+    assertThatThrownBy(() -> new ListenerSecurity.BasicAuthUsers("demo/web", "", Optional.empty()))
+        .hasMessageContaining("non-empty");
+    assertThat(RouteSecurity.withoutSecurity(new VirtualHost(VS, List.of("*"), List.of(route(basic))))
+        .routes().get(0).security()).isEqualTo(RouteSecurity.NONE);
+  }
 }

@@ -32,6 +32,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
@@ -127,18 +128,26 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
 
     Set<ResourceKey> httpRoutes = ofKind(objects, GatewayApiKinds.HTTP_ROUTE.kind()).stream().map(ApiObject::key)
         .collect(Collectors.toSet());
+    // Policies named by routes' ExtensionRef filters: their statuses list those routes, and rules may name them.
+    Map<ResourceKey, SortedSet<ResourceKey>> ruleUsers = ExtensionRefs.users(objects);
+    Set<ResourceKey> rulePolicies = input.apiObjectsOf(PolicyKinds.GROUP).stream().map(ApiObject::key)
+        .filter(k -> ExtensionRefs.KINDS.contains(k.kind())).collect(Collectors.toSet());
+    // The services policies send to (access logs, rate limits) resolve as route backends do, to the same clusters.
+    ServiceBackends policyBackends = new ServiceBackends(input, grants, policy);
     GatewayIr ir = new GatewayIr(gateways, builder, TrafficPolicies.of(input.apiObjectsOf(PolicyKinds.GROUP),
-        gateways, httpRoutes, builder));
-    ir.security(SecurityPolicies.of(input, gateways, objects.stream().map(ApiObject::key)
-        .filter(k -> SecurityPolicyTargets.ROUTE_KINDS.contains(k.kind())).collect(Collectors.toSet()), builder));
-    Map<ResourceKey, Cluster> clusters = new TreeMap<>();
+        gateways, httpRoutes, ruleUsers, policyBackends, builder));
+    ir.security(SecurityPolicies.of(input, grants, gateways, objects.stream().map(ApiObject::key)
+        .filter(k -> SecurityPolicies.ROUTE_KINDS.contains(k.kind())).collect(Collectors.toSet()), ruleUsers,
+        builder));
+    Map<ResourceKey, Cluster> clusters = new TreeMap<>(policyBackends.clusters());
+    World world = new World(input, grants, namespaces, gateways, existing, policy, rulePolicies);
     for (ApiObject object : objects) {
       String kind = object.key().kind();
       if (kind.equals(GatewayApiKinds.HTTP_ROUTE.kind()) || kind.equals(GatewayApiKinds.GRPC_ROUTE.kind())) {
-        route(object, new World(input, grants, namespaces, gateways, existing, policy), ir, clusters, builder);
+        route(object, world, ir, clusters, builder);
       }
     }
-    streamRoutes(objects, new World(input, grants, namespaces, gateways, existing, policy), ir, clusters, builder);
+    streamRoutes(objects, world, ir, clusters, builder);
 
     clusters.values().forEach(builder::add);
     secrets.values().stream().filter(s -> ir.servesSecret(s.name())).forEach(builder::add);
@@ -188,8 +197,10 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
   }
 
   /** What routes are attached and lowered against in one build. */
+  /** @param rulePolicies the Holdfast policies a rule's ExtensionRef filter may name */
   private record World(GatewayConfig input, ReferenceGrants grants, Namespaces namespaces,
-      Map<ResourceKey, OwnGateway> gateways, Set<ResourceKey> existingGateways, AccessPolicy policy) {
+      Map<ResourceKey, OwnGateway> gateways, Set<ResourceKey> existingGateways, AccessPolicy policy,
+      Set<ResourceKey> rulePolicies) {
 
     RouteAttachment.Attachment attach(ResourceKey route, List<ParentReference> refs, List<String> hostnames) {
       return RouteAttachment.attach(new GroupKind(GROUP, route.kind()), route, refs, hostnames, gateways,
@@ -312,8 +323,9 @@ public final class GatewayApiFrontEnd implements FrontEnd<GatewayConfig> {
       return Optional.empty();
     }
     ServiceBackends backends = new ServiceBackends(world.input(), world.grants(), world.policy());
-    LoweredRoute lowered = http ? RouteRules.http((HTTPRoute) model, object.key(), backends, limits)
-        : RouteRules.grpc((GRPCRoute) model, object.key(), backends, limits);
+    LoweredRoute lowered = http ? RouteRules.http((HTTPRoute) model, object.key(), backends, limits,
+        world.rulePolicies()) : RouteRules.grpc((GRPCRoute) model, object.key(), backends, limits,
+        world.rulePolicies());
     return Optional.of(new Version(object, parsed, attachment.outcomes(), attachment.dangling(), lowered,
         backends));
   }

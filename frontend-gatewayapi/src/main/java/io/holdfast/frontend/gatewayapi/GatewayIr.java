@@ -194,11 +194,13 @@ final class GatewayIr {
     for (ListenerState listener : listeners) {
       byListener.getOrDefault(listener, Map.of()).forEach((hostname, routes) -> {
         List<RankedRoute> ranked = new ArrayList<>();
-        routes.values().forEach(ranked::addAll);
+        // A rule's own policies (ExtensionRef) come before those attached to its route, listener or Gateway.
+        routes.values().forEach(list -> list.forEach(r -> ranked.add(r.withRoute(policies.route(
+            security.apply(gateway, listener.name, r.route(), r.policies().security()), gateway, listener,
+            r.policies().traffic())))));
         ranked.sort(RankedRoute.ORDER);
         hosts.add(new VirtualHost(Origin.of(gateway).at(listener.field()), domains(hostname, listener.port),
-            uniquelyNamed(ranked).stream().map(r -> security.apply(gateway, listener.name, r))
-                .map(route -> policies.route(route, gateway, listener)).toList()));
+            uniquelyNamed(ranked)));
       });
     }
     return hosts;

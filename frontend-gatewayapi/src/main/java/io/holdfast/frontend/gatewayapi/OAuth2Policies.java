@@ -24,9 +24,9 @@ final class OAuth2Policies {
    * A warning for a login on GRPCRoutes: a gRPC client cannot follow the browser redirect to the identity provider,
    * so its calls fail unless a pass-through matcher lets them by.
    */
-  static void warnGrpc(SecurityOptions options, List<SecurityPolicyTargets.Ref> refs, List<Finding> found) {
+  static void warnGrpc(SecurityOptions options, List<PolicyTargets.Target> targets, List<Finding> found) {
     boolean login = options.oauth2().filter(o -> !o.disabled()).isPresent();
-    if (login && refs.stream().anyMatch(ref -> ref.kind().equals("GRPCRoute"))) {
+    if (login && targets.stream().anyMatch(target -> target.object().kind().equals("GRPCRoute"))) {
       found.add(new Finding(Finding.Severity.WARNING, "spec.oauth2", Reasons.GRPC_INCOMPATIBLE, "gRPC clients"
           + " cannot follow the login's redirect to the identity provider; let them by with passThroughHeaders"
           + " (e.g. content-type prefix application/grpc) or a GRPCRoute policy with oauth2: {disabled: true}"));

@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPHeaderMatch;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPPathMatch;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPQueryParamMatch;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteFilter;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteMatch;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteRule;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteTimeouts;
@@ -41,6 +42,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Lowers the rules of one HTTPRoute or GRPCRoute into IR routes (one per rule match, two for a path prefix other
@@ -72,7 +74,17 @@ public final class RouteRules {
 
   /** The rules of an HTTPRoute; regexes over {@code limits} are {@code RegexTooComplex}. */
   public static LoweredRoute http(HTTPRoute route, ResourceKey key, Backends backends, InputLimits limits) {
-    Lowering lowering = new Lowering(key, createdAt(route.getMetadata()), limits);
+    return http(route, key, backends, limits, Set.of());
+  }
+
+  /**
+   * The rules of an HTTPRoute.
+   *
+   * @param policies the Holdfast policies that exist, which ExtensionRef filters may name
+   */
+  static LoweredRoute http(HTTPRoute route, ResourceKey key, Backends backends, InputLimits limits,
+      Set<ResourceKey> policies) {
+    Lowering lowering = new Lowering(key, createdAt(route.getMetadata()), limits, policies);
     List<HTTPRouteRule> rules = route.getSpec() == null ? null : route.getSpec().getRules();
     // The CRD defaults an absent rule list to one rule matching every path; it has no backends, so it answers 500.
     List<HTTPRouteRule> effective = rules == null || rules.isEmpty() ? List.of(new HTTPRouteRule()) : rules;
@@ -89,7 +101,13 @@ public final class RouteRules {
 
   /** The rules of a GRPCRoute; regexes over {@code limits} are {@code RegexTooComplex}. */
   public static LoweredRoute grpc(GRPCRoute route, ResourceKey key, Backends backends, InputLimits limits) {
-    Lowering lowering = new Lowering(key, createdAt(route.getMetadata()), limits);
+    return grpc(route, key, backends, limits, Set.of());
+  }
+
+  /** The rules of a GRPCRoute, whose ExtensionRef filters may name the Holdfast {@code policies} that exist. */
+  static LoweredRoute grpc(GRPCRoute route, ResourceKey key, Backends backends, InputLimits limits,
+      Set<ResourceKey> policies) {
+    Lowering lowering = new Lowering(key, createdAt(route.getMetadata()), limits, policies);
     List<GRPCRouteRule> rules = route.getSpec() == null ? null : route.getSpec().getRules();
     List<GRPCRouteRule> effective = rules == null || rules.isEmpty() ? List.of(new GRPCRouteRule()) : rules;
     for (int i = 0; i < effective.size(); i++) {
@@ -118,11 +136,13 @@ public final class RouteRules {
     private final List<ResolvedRefsProblem> problems = new ArrayList<>();
     private final List<AcceptedProblem> notAccepted = new ArrayList<>();
     private final InputLimits limits;
+    private final Set<ResourceKey> policies;
 
-    Lowering(ResourceKey key, Optional<Instant> createdAt, InputLimits limits) {
+    Lowering(ResourceKey key, Optional<Instant> createdAt, InputLimits limits, Set<ResourceKey> policies) {
       this.key = key;
       this.createdAt = createdAt;
       this.limits = limits;
+      this.policies = policies;
     }
 
     LoweredRoute result() {
@@ -132,8 +152,10 @@ public final class RouteRules {
     void httpRule(HTTPRouteRule rule, int ruleIndex, Backends backends) {
       Origin ruleOrigin = Origin.of(key).at("spec.rules[" + ruleIndex + "]");
       RuleFilters filters = RuleFilters.http(nullToEmpty(rule.getFilters()), ruleOrigin, context(backends, BackendProtocol.HTTP));
+      List<Ref> refs = httpRefs(rule, ruleOrigin, backends);
+      RulePolicies rulePolicies = rulePolicies(filters.policies(), refs, ruleOrigin);
       Optional<RouteAction> backendAction = filters.redirect().isPresent() ? Optional.empty()
-          : Optional.of(forwardTargets(httpRefs(rule, ruleOrigin), BackendProtocol.HTTP, backends));
+          : Optional.of(forwardTargets(refs, BackendProtocol.HTTP, backends));
       Optional<ForwardPolicy> timeouts = timeouts(rule.getTimeouts(), ruleOrigin);
       if (rule.getRetry() != null) {
         unsupported(ruleOrigin.at("retry"), "retry is not supported");
@@ -159,7 +181,7 @@ public final class RouteRules {
           Route route = new Route(origin, routeName(ruleIndex, j) + variant.suffix(), irMatch, action.get(),
               filters.headers(), filters.cors());
           routes.add(new RankedRoute(route, new Precedence(match.get().specificity(), createdAt, key, ruleIndex,
-              j)));
+              j), rulePolicies));
         }
       }
     }
@@ -167,7 +189,9 @@ public final class RouteRules {
     void grpcRule(GRPCRouteRule rule, int ruleIndex, Backends backends) {
       Origin ruleOrigin = Origin.of(key).at("spec.rules[" + ruleIndex + "]");
       RuleFilters filters = RuleFilters.grpc(nullToEmpty(rule.getFilters()), ruleOrigin, context(backends, BackendProtocol.GRPC));
-      RouteAction action = forwardTargets(grpcRefs(rule, ruleOrigin), BackendProtocol.GRPC, backends);
+      List<Ref> refs = grpcRefs(rule, ruleOrigin, backends);
+      RulePolicies rulePolicies = rulePolicies(filters.policies(), refs, ruleOrigin);
+      RouteAction action = forwardTargets(refs, BackendProtocol.GRPC, backends);
       if (rule.getSessionPersistence() != null) {
         unsupported(ruleOrigin.at("sessionPersistence"), "sessionPersistence is not supported");
       }
@@ -186,7 +210,8 @@ public final class RouteRules {
         }
         Route route = new Route(origin, routeName(ruleIndex, j), new RouteMatch(match.get().path(),
             match.get().headers(), List.of()), action, filters.headers(), Optional.empty());
-        routes.add(new RankedRoute(route, new Precedence(match.get().specificity(), createdAt, key, ruleIndex, j)));
+        routes.add(new RankedRoute(route, new Precedence(match.get().specificity(), createdAt, key, ruleIndex, j),
+            rulePolicies));
       }
     }
 
@@ -430,34 +455,76 @@ public final class RouteRules {
 
     // ---- backends
 
-    private List<Ref> httpRefs(HTTPRouteRule rule, Origin ruleOrigin) {
+    private List<Ref> httpRefs(HTTPRouteRule rule, Origin ruleOrigin, Backends backends) {
       List<HTTPBackendRef> refs = nullToEmpty(rule.getBackendRefs());
       List<Ref> result = new ArrayList<>();
       for (int k = 0; k < refs.size(); k++) {
         HTTPBackendRef ref = refs.get(k);
         Origin origin = ruleOrigin.at("backendRefs[" + k + "]");
-        if (!nullToEmpty(ref.getFilters()).isEmpty()) {
-          unsupported(origin.at("filters"), "filters on a backendRef are not supported; put them on the rule");
-        }
-        result.add(new Ref(BackendReference.of(ref), weight(ref.getWeight()), origin,
-            !nullToEmpty(ref.getFilters()).isEmpty()));
+        List<HTTPRouteFilter> filters = nullToEmpty(ref.getFilters());
+        boolean others = filters.stream().anyMatch(f -> !ExtensionRefs.TYPE.equals(f.getType()));
+        Optional<RuleFilters> extensions = others || filters.isEmpty() ? Optional.empty()
+            : Optional.of(RuleFilters.http(filters, origin, context(backends, BackendProtocol.HTTP)));
+        result.add(ref(BackendReference.of(ref), ref.getWeight(), origin, others, extensions));
       }
       return result;
     }
 
-    private List<Ref> grpcRefs(GRPCRouteRule rule, Origin ruleOrigin) {
+    private List<Ref> grpcRefs(GRPCRouteRule rule, Origin ruleOrigin, Backends backends) {
       List<GRPCBackendRef> refs = nullToEmpty(rule.getBackendRefs());
       List<Ref> result = new ArrayList<>();
       for (int k = 0; k < refs.size(); k++) {
         GRPCBackendRef ref = refs.get(k);
         Origin origin = ruleOrigin.at("backendRefs[" + k + "]");
-        if (!nullToEmpty(ref.getFilters()).isEmpty()) {
-          unsupported(origin.at("filters"), "filters on a backendRef are not supported; put them on the rule");
-        }
-        result.add(new Ref(BackendReference.of(ref), weight(ref.getWeight()), origin,
-            !nullToEmpty(ref.getFilters()).isEmpty()));
+        List<GRPCRouteFilter> filters = nullToEmpty(ref.getFilters());
+        boolean others = filters.stream().anyMatch(f -> !ExtensionRefs.TYPE.equals(f.getType()));
+        Optional<RuleFilters> extensions = others || filters.isEmpty() ? Optional.empty()
+            : Optional.of(RuleFilters.grpc(filters, origin, context(backends, BackendProtocol.GRPC)));
+        result.add(ref(BackendReference.of(ref), ref.getWeight(), origin, others, extensions));
       }
       return result;
+    }
+
+    /**
+     * A backendRef: filters other than ExtensionRef are not supported there; ExtensionRef filters naming policies
+     * are read like a rule's, and one that cannot be resolved makes the rule answer 500.
+     */
+    private Ref ref(BackendReference reference, Integer weight, Origin origin, boolean otherFilters,
+        Optional<RuleFilters> extensions) {
+      if (otherFilters) {
+        unsupported(origin.at("filters"), "filters on a backendRef are not supported, but for ExtensionRef to a"
+            + " Holdfast policy; put them on the rule");
+      }
+      boolean fails = otherFilters || extensions.map(RuleFilters::unsupported).orElse(false);
+      return new Ref(reference, weight(weight), origin, fails,
+          extensions.map(RuleFilters::policies).orElse(RulePolicies.NONE));
+    }
+
+    /**
+     * The policies of a rule: those its own ExtensionRef filters name, else those its backendRefs name. Envoy applies
+     * them per route, not per backend, so every backendRef of the rule must name the same ones, and a rule's and a
+     * backendRef's policy of one kind must be the same policy; otherwise the route is not accepted.
+     */
+    private RulePolicies rulePolicies(RulePolicies rule, List<Ref> refs, Origin ruleOrigin) {
+      if (refs.stream().allMatch(r -> r.policies().isEmpty())) {
+        return rule;
+      }
+      RulePolicies first = refs.get(0).policies();
+      if (refs.stream().anyMatch(r -> !r.policies().equals(first))) {
+        unsupported(ruleOrigin.at("backendRefs"), "the backendRefs of a rule name different policies through"
+            + " ExtensionRef; Envoy applies them to the whole rule: name them on the rule or on every backendRef");
+        return rule;
+      }
+      if (conflicts(rule.security(), first.security()) || conflicts(rule.traffic(), first.traffic())) {
+        unsupported(ruleOrigin.at("filters"), "the rule and its backendRefs name different policies of one kind"
+            + " through ExtensionRef");
+        return rule;
+      }
+      return new RulePolicies(rule.security().or(first::security), rule.traffic().or(first::traffic));
+    }
+
+    private static boolean conflicts(Optional<ResourceKey> a, Optional<ResourceKey> b) {
+      return a.isPresent() && b.isPresent() && !a.equals(b);
     }
 
     private static int weight(Integer weight) {
@@ -494,7 +561,8 @@ public final class RouteRules {
     }
 
     private RuleFilters.Context context(Backends backends, BackendProtocol protocol) {
-      return new RuleFilters.Context(key.namespace(), backends, protocol, limits, notAccepted::add, problems::add);
+      return new RuleFilters.Context(key.namespace(), backends, protocol, limits, notAccepted::add, problems::add,
+          policies);
     }
 
     private void unsupported(Origin field, String message) {
@@ -533,7 +601,9 @@ public final class RouteRules {
   private record NameTypeValue(String name, String type, String value) {
   }
 
-  private record Ref(BackendReference reference, int weight, Origin origin, boolean hasFilters) {
+  /** @param hasFilters whether the backendRef holds a filter that cannot be applied (the rule answers 500) */
+  private record Ref(BackendReference reference, int weight, Origin origin, boolean hasFilters,
+      RulePolicies policies) {
   }
 
   private record HttpMatch(List<PathVariant> paths, List<HeaderMatch> headers, List<String> methods,

@@ -10,6 +10,9 @@ import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRequestMirrorFilter;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRequestRedirectFilter;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteFilter;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPURLRewriteFilter;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.LocalObjectReference;
+import io.holdfast.api.PolicyKinds;
+import io.holdfast.api.ResourceKey;
 import io.holdfast.api.InputLimits;
 import io.holdfast.api.Re2Check;
 import io.holdfast.api.Reasons;
@@ -28,15 +31,20 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
  * The filters of one route rule, read into what the IR applies: header mutations, a redirect, a URL rewrite, a
  * mirror. A filter Holdfast cannot apply sets {@link #unsupported()}: the rule then answers 500 (the spec forbids
- * skipping it) and the route reports Accepted=False.
+ * skipping it) and the route reports Accepted=False. An {@code ExtensionRef} filter names a Holdfast policy
+ * ({@link ExtensionRefs#KINDS}) in the route's namespace for this rule ({@link #policies()}); one naming another
+ * kind or group is {@code InvalidKind}, one naming a policy that does not exist {@code BackendNotFound}: the route
+ * then reports ResolvedRefs=False and the rule answers 500, as the spec asks of a custom filter that cannot be
+ * resolved.
  */
 record RuleFilters(HeaderMutation headers, Optional<Redirect> redirect, Optional<Rewrite> rewrite,
-    Optional<Mirror> mirror, Optional<Cors> cors, boolean unsupported) {
+    Optional<Mirror> mirror, Optional<Cors> cors, boolean unsupported, RulePolicies policies) {
 
   static final String REQUEST_HEADER_MODIFIER = "RequestHeaderModifier";
   static final String RESPONSE_HEADER_MODIFIER = "ResponseHeaderModifier";
@@ -60,7 +68,12 @@ record RuleFilters(HeaderMutation headers, Optional<Redirect> redirect, Optional
    * must keep, and where problems go.
    */
   record Context(String namespace, Backends backends, BackendProtocol protocol, InputLimits limits,
-      Consumer<AcceptedProblem> notAccepted, Consumer<ResolvedRefsProblem> problems) {
+      Consumer<AcceptedProblem> notAccepted, Consumer<ResolvedRefsProblem> problems, Set<ResourceKey> policies) {
+
+    Context(String namespace, Backends backends, BackendProtocol protocol, InputLimits limits,
+        Consumer<AcceptedProblem> notAccepted, Consumer<ResolvedRefsProblem> problems) {
+      this(namespace, backends, protocol, limits, notAccepted, problems, Set.of());
+    }
   }
 
   /**
@@ -103,6 +116,7 @@ record RuleFilters(HeaderMutation headers, Optional<Redirect> redirect, Optional
         case URL_REWRITE -> reader.rewrite(filter.getUrlRewrite(), origin);
         case REQUEST_MIRROR -> reader.mirror(filter.getRequestMirror(), origin);
         case CORS -> reader.cors(filter.getCors(), origin);
+        case ExtensionRefs.TYPE -> reader.extension(filter.getExtensionRef(), origin);
         default -> reader.unsupportedType(origin.at("type"), type, HTTP_FILTER_TYPES);
       }
     }
@@ -122,6 +136,7 @@ record RuleFilters(HeaderMutation headers, Optional<Redirect> redirect, Optional
         case REQUEST_HEADER_MODIFIER -> reader.requestHeaders(filter.getRequestHeaderModifier(), origin);
         case RESPONSE_HEADER_MODIFIER -> reader.responseHeaders(filter.getResponseHeaderModifier(), origin);
         case REQUEST_MIRROR -> reader.mirror(filter.getRequestMirror(), origin);
+        case ExtensionRefs.TYPE -> reader.extension(filter.getExtensionRef(), origin);
         default -> reader.unsupportedType(origin.at("type"), type, GRPC_FILTER_TYPES);
       }
     }
@@ -139,6 +154,8 @@ record RuleFilters(HeaderMutation headers, Optional<Redirect> redirect, Optional
     private Optional<Rewrite> rewrite = Optional.empty();
     private Optional<Mirror> mirror = Optional.empty();
     private Optional<Cors> cors = Optional.empty();
+    private Optional<ResourceKey> securityPolicy = Optional.empty();
+    private Optional<ResourceKey> trafficPolicy = Optional.empty();
     private boolean unsupported;
 
     Reader(Context context) {
@@ -147,7 +164,51 @@ record RuleFilters(HeaderMutation headers, Optional<Redirect> redirect, Optional
 
     RuleFilters result() {
       return new RuleFilters(new HeaderMutation(requestAdd, requestRemove, responseAdd, responseRemove), redirect,
-          rewrite, mirror, cors, unsupported);
+          rewrite, mirror, cors, unsupported, new RulePolicies(securityPolicy, trafficPolicy));
+    }
+
+    /**
+     * An ExtensionRef filter: a SecurityPolicy or TrafficPolicy of the route's namespace for this rule, at most one
+     * of each kind (two could only be merged field by field, which no policy does).
+     */
+    void extension(LocalObjectReference ref, Origin origin) {
+      Origin field = origin.at("extensionRef");
+      if (ref == null || ref.getName() == null || ref.getName().isEmpty() || ref.getKind() == null) {
+        unsupported(field, "an ExtensionRef filter needs extensionRef with group, kind and name",
+            Findings.MISSING_FIELD);
+        return;
+      }
+      String group = ref.getGroup() == null ? "" : ref.getGroup();
+      if (!group.equals(PolicyKinds.GROUP) || !ExtensionRefs.KINDS.contains(ref.getKind())) {
+        unresolved(new ResolvedRefsProblem(BackendResolution.Reason.INVALID_KIND.reason(), "ExtensionRef "
+            + (group.isEmpty() ? "" : group + "/") + ref.getKind() + " " + ref.getName() + " is not a kind Holdfast"
+            + " implements; it takes a SecurityPolicy or TrafficPolicy of " + PolicyKinds.GROUP, field));
+        return;
+      }
+      ResourceKey policy = new ResourceKey(PolicyKinds.GROUP, ref.getKind(), context.namespace(), ref.getName());
+      if (!context.policies().contains(policy)) {
+        unresolved(new ResolvedRefsProblem(BackendResolution.Reason.BACKEND_NOT_FOUND.reason(), ref.getKind() + " "
+            + context.namespace() + "/" + ref.getName() + " named by an ExtensionRef filter does not exist", field));
+        return;
+      }
+      boolean security = ref.getKind().equals(PolicyKinds.SECURITY_POLICY);
+      Optional<ResourceKey> held = security ? securityPolicy : trafficPolicy;
+      if (held.isPresent() && !held.get().equals(policy)) {
+        unsupported(field, "a rule takes one " + ref.getKind() + " through ExtensionRef; it names "
+            + held.get().name() + " and " + ref.getName());
+        return;
+      }
+      if (security) {
+        securityPolicy = Optional.of(policy);
+      } else {
+        trafficPolicy = Optional.of(policy);
+      }
+    }
+
+    /** A reference that cannot be resolved: ResolvedRefs=False, and the rule answers 500 rather than skip it. */
+    private void unresolved(ResolvedRefsProblem problem) {
+      unsupported = true;
+      context.problems().accept(problem);
     }
 
     void requestHeaders(HTTPHeaderFilter filter, Origin origin) {
@@ -377,7 +438,7 @@ record RuleFilters(HeaderMutation headers, Optional<Redirect> redirect, Optional
 
     /**
      * A filter type Holdfast does not implement: a value of the specification's enum that Holdfast leaves out
-     * (ExtensionRef) is UnsupportedValue, anything else an invalid enum value, a missing one a missing field.
+     * (ExternalAuth) is UnsupportedValue, anything else an invalid enum value, a missing one a missing field.
      */
     void unsupportedType(Origin field, String type, List<String> specified) {
       String finding = type.isEmpty() ? Findings.MISSING_FIELD

@@ -51,7 +51,8 @@ final class ServiceBackends implements Backends {
           + (ref.group().isEmpty() ? "" : ref.group() + "/") + ref.kind() + "; only core Services are supported");
     }
     String namespace = ref.namespaceOr(routeNamespace);
-    if (!grants.permits(new ReferenceGrants.Reference(GatewayApiFrontEnd.GROUP, origin.object().kind(),
+    // From the referring object's own group: a route's, or a Holdfast policy's (gateway.holdfast.io).
+    if (!grants.permits(new ReferenceGrants.Reference(origin.object().group(), origin.object().kind(),
         routeNamespace, "", BackendReference.SERVICE, namespace, ref.name()))) {
       return new BackendResolution.Unresolved(Reason.REF_NOT_PERMITTED, "no ReferenceGrant in namespace "
           + namespace + " lets " + origin.object().kind() + "s of namespace " + routeNamespace

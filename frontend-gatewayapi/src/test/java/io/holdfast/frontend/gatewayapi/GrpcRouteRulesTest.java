@@ -170,12 +170,25 @@ class GrpcRouteRulesTest {
   void grpcRouteUnsupportedFilterIsNotAccepted() {
     LoweredRoute lowered = lower(BACKENDS, """
           - filters:
+            - type: RequestRedirect
+            backendRefs: [{name: grpc-infra-backend-v1, port: 8080}]
+        """);
+
+    assertThat(lowered.notAccepted()).extracting(AcceptedProblem::reason).containsExactly("UnsupportedValue");
+    assertThat(lowered.routes().get(0).route().action()).isEqualTo(RouteRules.internalError());
+  }
+
+  @Test
+  void grpcRouteExtensionRefOfAnUnknownKindIsInvalidKindAndAnswersAnError() {
+    LoweredRoute lowered = lower(BACKENDS, """
+          - filters:
             - type: ExtensionRef
               extensionRef: {group: example.test, kind: Thing, name: t}
             backendRefs: [{name: grpc-infra-backend-v1, port: 8080}]
         """);
 
-    assertThat(lowered.notAccepted()).extracting(AcceptedProblem::reason).containsExactly("UnsupportedValue");
+    assertThat(lowered.notAccepted()).isEmpty();
+    assertThat(lowered.problems()).extracting(ResolvedRefsProblem::reason).containsExactly("InvalidKind");
     assertThat(lowered.routes().get(0).route().action()).isEqualTo(RouteRules.internalError());
   }
 }

@@ -326,14 +326,31 @@ class HttpRouteFiltersTest {
   void httpRouteUnsupportedFilterIsNotAcceptedAndAnswers500() {
     LoweredRoute lowered = lower("""
           - filters:
-            - type: ExtensionRef
-              extensionRef: {group: example.test, kind: Thing, name: t}
+            - type: ExternalAuth
             backendRefs: [{name: infra-backend-v1, port: 8080}]
         """);
 
     assertThat(lowered.notAccepted()).singleElement().satisfies(p -> {
       assertThat(p.reason()).isEqualTo("UnsupportedValue");
       assertThat(p.origin().field()).isEqualTo("spec.rules[0].filters[0].type");
+    });
+    assertThat(routeFor(lowered, "/x").action()).isEqualTo(RouteRules.internalError());
+  }
+
+  /** The spec: a custom filter that cannot be resolved is not skipped; its requests get an error response. */
+  @Test
+  void httpRouteExtensionRefOfAnUnknownKindIsInvalidKindAndAnswers500() {
+    LoweredRoute lowered = lower("""
+          - filters:
+            - type: ExtensionRef
+              extensionRef: {group: example.test, kind: Thing, name: t}
+            backendRefs: [{name: infra-backend-v1, port: 8080}]
+        """);
+
+    assertThat(lowered.notAccepted()).isEmpty();
+    assertThat(lowered.problems()).singleElement().satisfies(p -> {
+      assertThat(p.reason()).isEqualTo("InvalidKind");
+      assertThat(p.origin().field()).isEqualTo("spec.rules[0].filters[0].extensionRef");
     });
     assertThat(routeFor(lowered, "/x").action()).isEqualTo(RouteRules.internalError());
   }

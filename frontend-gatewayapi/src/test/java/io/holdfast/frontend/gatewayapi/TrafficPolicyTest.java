@@ -123,6 +123,18 @@ class TrafficPolicyTest {
   }
 
   @Test
+  void aHealthCheckPolicyPutsTheHealthCheckOnTheGatewaysChains() {
+    IrBuilder.Result result = lower(
+        policy("ClientTrafficPolicy", "probe", "", gatewayTarget(""), "healthCheck: {path: /healthz}"));
+    assertThat(accepted(Fixtures.status(result, key(PolicyKinds.CLIENT_TRAFFIC_POLICY, "probe"))).status())
+        .isEqualTo(Condition.Status.TRUE);
+    Listener.Socket socket = (Listener.Socket) result.ir().listeners().stream()
+        .filter(l -> l instanceof Listener.Socket).findFirst().orElseThrow();
+    assertThat(((Listener.FilterChain.Http) socket.filterChains().get(0)).options().healthCheckPath())
+        .contains("/healthz");
+  }
+
+  @Test
   void aListenerPolicyOnASharedPortIsConflictedAndTheGatewayPolicyApplies() {
     IrBuilder.Result result = lower(
         policy("ClientTrafficPolicy", "gw", "", gatewayTarget(""), "idleTimeout: 1m"),
@@ -156,7 +168,7 @@ class TrafficPolicyTest {
     assertThat(accepted(Fixtures.status(result, key(PolicyKinds.TRAFFIC_POLICY, "deflate"))).message())
         .contains("UnsupportedCompression");
     assertThat(accepted(Fixtures.status(result, key(PolicyKinds.CLIENT_TRAFFIC_POLICY, "als"))).message())
-        .contains("cannot name Upstreams");
+        .contains("by backendRef");
     assertThat(accepted(Fixtures.status(result, key(PolicyKinds.CLIENT_TRAFFIC_POLICY, "elsewhere"))).reason())
         .isEqualTo(PolicyTargets.INVALID);
     // The invalid "zero" policy is older than nothing else on the Gateway, yet wins nothing.

@@ -6,6 +6,7 @@ import io.holdfast.api.ProxyNames;
 import io.holdfast.api.Reasons;
 import io.holdfast.api.RouteAction;
 import io.holdfast.api.TcpGateway;
+import io.holdfast.api.TrafficOptions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +33,7 @@ final class GatewayReader {
   private static final Set<String> TCP_SSL = Set.of("sniDomains");
   private static final Set<String> TCP_DESTINATION = Set.of("single", "multi", "upstreamGroup");
   private static final Set<String> HYBRID = Set.of("matchedGateways");
-  private static final Set<String> MATCHED = Set.of("httpGateway", "tcpGateway");
+  private static final Set<String> MATCHED = Set.of("httpGateway", "tcpGateway", "matcher");
   private static final Set<String> REF = Set.of("name", "namespace");
   private static final Set<String> EMPTY = Set.of();
 
@@ -43,10 +44,12 @@ final class GatewayReader {
    * @param selector   {@code httpGateway.virtualServiceSelector}, empty when not given
    * @param namespaces {@code httpGateway.virtualServiceNamespaces}; empty or {@code *}: all namespaces
    * @param tcpHosts   present for a TCP gateway
+   * @param options    an HTTP gateway's listener options ({@link GlooListenerOptions})
+   * @param collectors the Upstreams its OpenTelemetry access logs send to, served with it
    */
   record Read(Metadata metadata, String bindAddress, int port, boolean ssl, List<String> proxyNames,
       Optional<List<ObjectRef>> named, Optional<Map<String, String>> selector, List<String> namespaces,
-      Optional<List<TcpGateway.Host>> tcpHosts) {
+      Optional<List<TcpGateway.Host>> tcpHosts, TrafficOptions.Listener options, OtelCollectors collectors) {
   }
 
   private GatewayReader() {
@@ -54,6 +57,7 @@ final class GatewayReader {
 
   static Read read(Metadata metadata, Node spec, GlooRoutes routes) {
     spec.only("Gateway", SPEC);
+    OtelCollectors collectors = new OtelCollectors(metadata.namespace(), metadata.name());
     String bindAddress = spec.string("bindAddress").orElse(DEFAULT_BIND_ADDRESS);
     if (bindAddress.contains(":")) {
       // Gloo sets Envoy's ipv4_compat on IPv6 bind addresses, so "::" also takes IPv4; Holdfast's listeners do not
@@ -66,11 +70,6 @@ final class GatewayReader {
       spec.error(spec.at("bindPort"), Reasons.MISSING_FIELD, "bindPort is required");
       return 0;
     });
-    if (spec.bool("useProxyProto").orElse(false)) {
-      spec.error(spec.at("useProxyProto"), GlooFeatures.UNSUPPORTED, "the PROXY protocol is not supported by"
-          + " Holdfast; the Gateway is rejected rather than served without it");
-    }
-    spec.child("options").only("Gateway's options", EMPTY);
     List<String> proxyNames = spec.has("proxyNames") ? spec.strings("proxyNames") : ProxyNames.DEFAULT;
     Node http = spec.child("httpGateway");
     Node tcp = spec.child("tcpGateway");
@@ -82,9 +81,19 @@ final class GatewayReader {
             + matched.size() + " matched gateways (matchers on source ranges or TLS) is not supported by"
             + " Holdfast; one matched gateway without a matcher is read as that gateway");
         return new Read(metadata, bindAddress, port, spec.bool("ssl").orElse(false), proxyNames, Optional.empty(),
-            Optional.empty(), List.of(), Optional.empty());
+            Optional.empty(), List.of(), Optional.empty(), TrafficOptions.Listener.NONE, collectors);
       }
       Node only = matched.get(0).only("matched gateway", MATCHED);
+      Node matcher = only.child("matcher");
+      if (matcher.json.isObject()) {
+        // An empty matcher matches every connection, as no matcher does; the others select connections by source
+        // range or TLS, which Holdfast's listener filter chains cannot (they match on SNI only).
+        for (String field : matcher.json.propertyNames()) {
+          matcher.error(matcher.at(field), GlooFeatures.UNSUPPORTED, "a hybridGateway matcher on " + field
+              + " is not supported by Holdfast (its filter chains match on SNI only); the Gateway is rejected"
+              + " rather than served to connections the matcher would not take");
+        }
+      }
       http = only.child("httpGateway");
       tcp = only.child("tcpGateway");
     }
@@ -93,14 +102,15 @@ final class GatewayReader {
       spec.error(spec.path, http.json.isObject() ? Reasons.CONFLICTING_FIELDS : Reasons.MISSING_FIELD,
           "a Gateway has one of httpGateway, tcpGateway, hybridGateway");
       return new Read(metadata, bindAddress, port, ssl, proxyNames, Optional.empty(), Optional.empty(), List.of(),
-          Optional.empty());
+          Optional.empty(), TrafficOptions.Listener.NONE, collectors);
     }
     if (tcp.json.isObject()) {
+      GlooListenerOptions.tcp(spec);
       return new Read(metadata, bindAddress, port, ssl, proxyNames, Optional.empty(), Optional.empty(), List.of(),
-          Optional.of(tcpHosts(tcp, routes)));
+          Optional.of(tcpHosts(tcp, routes)), TrafficOptions.Listener.NONE, collectors);
     }
     http.only("httpGateway", HTTP);
-    http.child("options").only("httpGateway's options", EMPTY);
+    TrafficOptions.Listener options = GlooListenerOptions.http(spec, http.child("options"), collectors);
     Optional<List<ObjectRef>> named = Optional.empty();
     if (http.has("virtualServices")) {
       List<ObjectRef> refs = new ArrayList<>();
@@ -116,7 +126,7 @@ final class GatewayReader {
       http.error(http.path, Reasons.CONFLICTING_FIELDS, "give either virtualServices or virtualServiceSelector");
     }
     return new Read(metadata, bindAddress, port, ssl, proxyNames, named, selector,
-        http.strings("virtualServiceNamespaces"), Optional.empty());
+        http.strings("virtualServiceNamespaces"), Optional.empty(), options, collectors);
   }
 
   private static List<TcpGateway.Host> tcpHosts(Node tcp, GlooRoutes routes) {
@@ -129,7 +139,16 @@ final class GatewayReader {
       List<String> sni = List.of();
       if (host.has("sslConfig")) {
         // Only SNI matching (passthrough): terminating TLS on a TCP host is not what Holdfast's TCP chains do.
-        Node ssl = host.child("sslConfig").only("tcpHost sslConfig (only sniDomains, for passthrough)", TCP_SSL);
+        Node ssl = host.child("sslConfig");
+        if (ssl.json.isObject()) {
+          for (String field : ssl.json.propertyNames()) {
+            if (!TCP_SSL.contains(field)) {
+              ssl.error(ssl.at(field), GlooFeatures.UNSUPPORTED, field + ": terminating TLS on a tcpHost is not"
+                  + " supported by Holdfast, whose TCP gateways forward TLS connections still encrypted (choosing"
+                  + " the host by sniDomains); the Gateway is rejected rather than served without TLS termination");
+            }
+          }
+        }
         sni = ssl.strings("sniDomains");
       }
       Node destination = host.child("destination").only("tcpHost destination", TCP_DESTINATION);

@@ -35,6 +35,9 @@ final class GlooPaths {
     if (kind.equals(GlooKinds.GATEWAY) && (field.equals("spec.port"))) {
       return "spec.bindPort";
     }
+    if (kind.equals(GlooKinds.GATEWAY) && field.startsWith("spec.options.")) {
+      return GlooListenerOptions.glooPath(field);
+    }
     return field;
   }
 }

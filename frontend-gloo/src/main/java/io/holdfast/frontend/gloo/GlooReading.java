@@ -42,6 +42,8 @@ final class GlooReading {
   private final Map<ResourceKey, ApiObject> objects = new TreeMap<>();
   private final Map<ResourceKey, Optional<RouteAction.Split>> groups = new TreeMap<>();
   private final Destinations destinations = new Destinations();
+  /** IR keys of the Upstreams of accepted Gateways' OpenTelemetry collectors ({@link OtelCollectors}). */
+  private final Map<ResourceKey, ResourceKey> collectorKeys = new TreeMap<>();
   private final GatewayConfig.Builder out = GatewayConfig.builder();
 
   private GlooReading(GatewayConfig input) {
@@ -63,6 +65,7 @@ final class GlooReading {
   Map<ResourceKey, ResourceKey> irKeys() {
     Map<ResourceKey, ResourceKey> all = new TreeMap<>(toGloo);
     all.putAll(destinations.irKeys());
+    all.putAll(collectorKeys);
     return all;
   }
 
@@ -108,7 +111,10 @@ final class GlooReading {
       };
       boolean groupOk = object.key().group().equals(GlooKinds.GLOO_GROUP)
           ? GlooKinds.GLOO_KINDS.contains(kind) : GlooKinds.GATEWAY_KINDS.contains(kind);
-      if (bucket == null || !groupOk) {
+      if (GlooListenerOptions.isOptionKind(object.key())) {
+        GlooListenerOptions.OptionKindRejection why = GlooListenerOptions.rejectOptionKind(object);
+        reject(object, why.field(), GlooFeatures.UNSUPPORTED, why.message());
+      } else if (bucket == null || !groupOk) {
         reject(object, "kind", GlooFeatures.UNSUPPORTED, "Gloo's " + kind + " kind is not read by Holdfast (read: "
             + "Gateway, VirtualService, RouteTable, VirtualHostOption, RouteOption, Upstream, UpstreamGroup)");
       } else if (!GlooKinds.isGlooApiVersion(apiVersion)) {
@@ -252,6 +258,10 @@ final class GlooReading {
       findings.add(new Finding(Finding.Severity.ERROR, "metadata.name", Reasons.INVALID_NAME, "names starting with "
           + Destinations.PREFIX + " are Holdfast's, for the Upstreams of routes' kube destinations"));
     }
+    if (metadata.name().startsWith(OtelCollectors.PREFIX)) {
+      findings.add(new Finding(Finding.Severity.ERROR, "metadata.name", Reasons.INVALID_NAME, "names starting with "
+          + OtelCollectors.PREFIX + " are Holdfast's, for the Upstreams of Gateways' OpenTelemetry collectors"));
+    }
     accept(object, findings, UpstreamReader.read(metadata, spec(object, findings), input));
   }
 
@@ -280,8 +290,11 @@ final class GlooReading {
     }
     List<ObjectRef> refs = served.values().stream().filter(vs -> selects(read, vs))
         .map(vs -> ObjectRef.of(vs.metadata().namespace(), vs.metadata().name())).toList();
-    accept(object, findings, new Gateway(metadata, read.bindAddress(), read.port(),
-        new VirtualServiceSelection.Named(refs), read.ssl(), read.proxyNames()));
+    if (accept(object, findings, new Gateway(metadata, read.bindAddress(), read.port(),
+        new VirtualServiceSelection.Named(refs), read.ssl(), read.proxyNames(), read.options()))) {
+      read.collectors().upstreams().forEach(out::add);
+      collectorKeys.putAll(read.collectors().irKeys());
+    }
   }
 
   /** Gloo's selection: named, or by labels, or all; in the given namespaces (default all); ssl matching ssl. */

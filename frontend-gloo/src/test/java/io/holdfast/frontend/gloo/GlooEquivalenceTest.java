@@ -545,4 +545,94 @@ class GlooEquivalenceTest {
             TlsSecretData.CA_CRT, CA.certificatePem()))))
         .build();
   }
+
+  @Test
+  void listenerOptionsAccessLogsAndHealthCheck() {
+    String gloo = """
+        apiVersion: gloo.solo.io/v1
+        kind: Upstream
+        metadata: {name: als, namespace: gloo-system}
+        spec:
+          static: {hosts: [{addr: 192.0.2.30, port: 8083}]}
+          useHttp2: true
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: VirtualService
+        metadata: {name: default, namespace: gloo-system}
+        spec:
+          virtualHost:
+            routes: [{directResponseAction: {status: 200, body: ok}}]
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: Gateway
+        metadata: {name: gateway-proxy, namespace: gloo-system}
+        spec:
+          bindAddress: 0.0.0.0
+          bindPort: 8080
+          useProxyProto: true
+          options:
+            perConnectionBufferLimitBytes: 65536
+            accessLoggingService:
+              accessLog:
+              - fileSink: {path: /dev/stdout, stringFormat: ""}
+              - fileSink:
+                  path: /dev/stdout
+                  jsonFormat: {protocol: '%PROTOCOL%', duration: '%DURATION%'}
+                filter:
+                  statusCodeFilter:
+                    comparison: {op: GE, value: {defaultValue: 400, runtimeKey: "400"}}
+              - grpcService: {logName: example, staticClusterName: als_gloo-system}
+          httpGateway:
+            options:
+              healthCheck: {path: /any-path-you-want}
+              httpConnectionManagerSettings:
+                xffNumTrustedHops: 1
+                idleTimeout: 5m
+                requestHeadersTimeout: 10s
+                maxRequestHeadersKb: 96
+                serverName: edge
+                http2ProtocolOptions: {maxConcurrentStreams: 100}
+        """;
+    String holdfast = """
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: als, namespace: gloo-system}
+        spec:
+          static: {hosts: [{address: 192.0.2.30, port: 8083}]}
+          http2: true
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: default, namespace: gloo-system}
+        spec:
+          domains: ['*']
+          routes:
+          - match: {prefix: /}
+            directResponse: {status: 200, body: ok}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: Gateway
+        metadata: {name: gateway-proxy, namespace: gloo-system}
+        spec:
+          port: 8080
+          virtualServices: [{name: default}]
+          options:
+            proxyProtocol: true
+            perConnectionBufferLimitBytes: 65536
+            xffNumTrustedHops: 1
+            idleTimeout: 5m
+            requestHeadersTimeout: 10s
+            maxRequestHeadersKb: 96
+            serverHeader: {name: edge}
+            http2: {maxConcurrentStreams: 100}
+            healthCheck: {path: /any-path-you-want}
+            accessLogs:
+            - file: {path: /dev/stdout}
+            - file: {path: /dev/stdout}
+              format: {json: {protocol: '%PROTOCOL%', duration: '%DURATION%'}}
+              filter: {minStatus: 400}
+            - grpc: {upstream: als, logName: example}
+        """;
+    Equivalence.assertSameXds(GlooFixtures.load(gloo), GlooFixtures.load(holdfast), Map.of());
+  }
 }

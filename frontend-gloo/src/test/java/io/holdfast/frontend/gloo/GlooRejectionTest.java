@@ -31,6 +31,10 @@ class GlooRejectionTest {
     return status.findings().stream().filter(f -> f.severity() == Finding.Severity.ERROR).findFirst().orElseThrow();
   }
 
+  private static java.util.List<Finding> onlyErrors(ObjectStatus status) {
+    return status.findings().stream().filter(f -> f.severity() == Finding.Severity.ERROR).toList();
+  }
+
   @Test
   void soloEnvoyFeaturesRejectTheirObjectNamingTheField() {
     Finding finding = onlyError(virtualService("{}", "{transformations: {clearRouteCache: true}}"));
@@ -68,23 +72,25 @@ class GlooRejectionTest {
   }
 
   @Test
-  void gatewayAccessLogsAndProxyProtocolAreNotDropped() {
+  void gatewayListenerOptionsHoldfastLacksAreNotDropped() {
     String yaml = """
         apiVersion: gateway.solo.io/v1
         kind: Gateway
         metadata: {name: gw, namespace: gloo-system}
         spec:
           bindPort: 8080
-          useProxyProto: true
-          httpGateway: {}
+          httpGateway:
+            options: {grpcWeb: {disable: true}}
           options:
+            socketOptions: [{level: 1, name: 9, intValue: 1}]
             accessLoggingService:
-              accessLog: [{fileSink: {path: /dev/stdout, stringFormat: ""}}]
+              accessLog: [{fileSink: {path: /dev/stdout}, filter: {notHealthCheckFilter: {}}}]
         """;
     ObjectStatus status = GlooFixtures.gateway(GlooFixtures.build(GlooFixtures.load(yaml)), "gloo-system", "gw");
     assertThat(status.isAccepted()).isFalse();
-    assertThat(status.findings()).extracting(Finding::field)
-        .contains("spec.useProxyProto", "spec.options.accessLoggingService");
+    assertThat(onlyErrors(status)).extracting(Finding::field).containsExactlyInAnyOrder(
+        "spec.httpGateway.options.grpcWeb", "spec.options.socketOptions",
+        "spec.options.accessLoggingService.accessLog[0].filter.notHealthCheckFilter");
   }
 
   @Test

@@ -122,7 +122,8 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
 
   private static void lowerInto(GatewayConfig accepted, AccessPolicy policy, LoweringMemo memo,
       Consumer<Cluster> clusters, Consumer<Listener> listeners, Consumer<Secret> secrets) {
-    memo.begin(accepted, Consent.of(policy.crossNamespaceRefs(), accepted));
+    Consent consent = Consent.of(policy.crossNamespaceRefs(), accepted);
+    memo.begin(accepted, consent);
     accepted.upstreams().forEach(u -> clusters.accept(memo.cluster(u, accepted)));
     Set<ResourceKey> upstreamKeys = new java.util.HashSet<>();
     accepted.upstreams().forEach(u -> upstreamKeys.add(u.key()));
@@ -139,7 +140,8 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
     accepted.virtualServices().forEach(vs -> byKey.put(vs.key(), vs));
     Map<String, Secret> named = new TreeMap<>();
     for (Gateway gateway : accepted.gateways()) {
-      Optional<Listener.Socket> socket = Lowering.socket(gateway, accepted.virtualServices(), hosts)
+      Optional<Listener.Socket> socket = Lowering.socket(gateway, accepted.virtualServices(), hosts, accepted,
+          consent)
           .map(s -> TrafficLowering.socket(gateway, s, upstreamKeys));
       socket.ifPresent(listeners::accept);
       socket.ifPresent(s -> s.virtualHosts().forEach(host -> proxiesOfService
@@ -150,7 +152,7 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
               .forEach(secret -> named.putIfAbsent(secret.name(), secret))));
       // The generic secrets of the OAuth2 logins of the VirtualServices it serves (named per VirtualService).
       socket.ifPresent(s -> s.virtualHosts().forEach(host -> Optional.ofNullable(byKey.get(host.origin().object()))
-          .ifPresent(vs -> SecurityLowering.secrets(vs, accepted)
+          .ifPresent(vs -> SecurityLowering.oauth2Secrets(vs, accepted)
               .forEach(secret -> named.putIfAbsent(secret.name(), secret)))));
     }
     // An upstream's secrets join them under the same names: one Secret a listener and an upstream use is one.

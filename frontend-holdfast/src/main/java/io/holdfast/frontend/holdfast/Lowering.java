@@ -26,6 +26,7 @@ import io.holdfast.ir.Listener;
 import io.holdfast.ir.Origin;
 import io.holdfast.ir.UpstreamTls;
 import io.holdfast.ir.Secret;
+import io.holdfast.ir.SocketOptions;
 import io.holdfast.ir.RouteAction.WeightedCluster;
 import io.holdfast.ir.RouteMatch.HeaderMatch;
 import io.holdfast.ir.RouteMatch.PathMatch;
@@ -309,7 +310,7 @@ final class Lowering {
    * @throws IllegalArgumentException if it names a VirtualService that is not in {@code hosts}
    */
   static Optional<Listener.Socket> socket(Gateway gateway, List<VirtualService> accepted,
-      Map<ResourceKey, VirtualHost> hosts) {
+      Map<ResourceKey, VirtualHost> hosts, GatewayConfig config, Consent consent) {
     String namespace = gateway.metadata().namespace();
     Map<ResourceKey, VirtualService> byKey = new TreeMap<>();
     accepted.forEach(vs -> byKey.put(vs.key(), vs));
@@ -332,8 +333,9 @@ final class Lowering {
           .map(vs -> vs.httpsRedirect() ? httpsRedirect(hosts.get(vs.key())) : hosts.get(vs.key())).toList();
       return Optional.of(new Listener.Socket(origin, gateway.bindAddress(), gateway.port(), List.of(
           new Listener.FilterChain.Http(origin, "http", Listener.ChainMatch.ANY, Optional.empty(), plain,
-              SecurityLowering.listener(served.values()))),
-          new TreeSet<>(gateway.proxyNames())));
+              SecurityLowering.listener(served.values(), config, consent))),
+          new TreeSet<>(gateway.proxyNames()), SocketOptions.NONE,
+          gateway.grpcServer() ? Listener.DataPlane.GRPC_SERVER : Listener.DataPlane.ENVOY));
     }
     List<Listener.FilterChain> chains = new ArrayList<>();
     for (VirtualService vs : served.values()) {
@@ -342,7 +344,7 @@ final class Lowering {
       chains.add(new Listener.FilterChain.Http(Origin.of(vs.key()).at("spec.sslConfig"),
           vs.metadata().namespace() + "/" + vs.metadata().name(),
           new Listener.ChainMatch(TlsRules.serverNames(vs, ssl)), Optional.of(downstreamTls(vs, ssl)),
-          List.of(hosts.get(vs.key())), SecurityLowering.listener(List.of(vs))));
+          List.of(hosts.get(vs.key())), SecurityLowering.listener(List.of(vs), config, consent)));
     }
     return chains.isEmpty() ? Optional.empty()
         : Optional.of(new Listener.Socket(origin, gateway.bindAddress(), gateway.port(), chains,

@@ -1,10 +1,12 @@
 package io.holdfast.frontend.holdfast;
 
+import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.InputLimits;
 import io.holdfast.api.ObjectRef;
 import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.Route;
+import io.holdfast.api.SecretChecks;
 import io.holdfast.api.SecurityChecks;
 import io.holdfast.api.SecurityOptions;
 import io.holdfast.api.Upstream;
@@ -62,6 +64,15 @@ final class SecurityRules {
       authz.http().ifPresent(http -> reference(vs, http.upstream(), "spec.options.security.extAuthz.http.upstream",
           EXT_AUTHZ_UPSTREAM_NOT_FOUND, EXT_AUTHZ_UPSTREAM_REJECTED, ledger, consent));
     });
+  }
+
+  /**
+   * The Secret entries the VirtualService's security options read ({@link SecretChecks}): permitted by
+   * {@code consent}, present in {@code config}, holding what they should.
+   */
+  static void checkSecrets(VirtualService vs, GatewayConfig config, Consent consent, Ledger.Sink sink) {
+    SecretChecks.check(vs.options().security(), "spec.options.security", vs.metadata().namespace(),
+        secret -> consent.secret(vs.key(), secret), config::secretOf, report(sink));
   }
 
   /** The upstream {@code ref} names if it exists and is served; otherwise the error, and empty. */

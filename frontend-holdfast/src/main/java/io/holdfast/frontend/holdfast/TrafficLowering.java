@@ -3,6 +3,7 @@ package io.holdfast.frontend.holdfast;
 import io.holdfast.api.Gateway;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.TrafficOptions;
+import io.holdfast.frontend.options.TrafficOptionsLowering;
 import io.holdfast.ir.HttpListenerOptions;
 import io.holdfast.ir.Listener;
 import io.holdfast.ir.RouteTraffic;
@@ -20,23 +21,18 @@ import java.util.Set;
  */
 final class TrafficLowering {
 
-  /**
-   * Where Holdfast expects the JWT filter to leave a provider's verified payload: the dynamic metadata namespace of
-   * {@code envoy.filters.http.jwt_authn}, under the provider's name ({@code payload_in_metadata}).
-   */
-  static final String JWT_METADATA = "envoy.filters.http.jwt_authn";
-
   private TrafficLowering() {
   }
 
   /**
    * The socket with the gateway's options. An access log or rate-limit service whose Upstream is not among
    * {@code clusters} (a last accepted Gateway naming an Upstream since deleted) is left out rather than naming a
-   * cluster the proxy does not have.
+   * cluster the proxy does not have. A gRPC server's socket gets none: gRPC servers apply none of them (the
+   * Gateway is warned, see {@code GrpcServerRules}).
    */
   static Listener.Socket socket(Gateway gateway, Listener.Socket socket, Set<ResourceKey> clusters) {
     TrafficOptions.Listener options = gateway.options();
-    if (options.equals(TrafficOptions.Listener.NONE)) {
+    if (options.equals(TrafficOptions.Listener.NONE) || gateway.grpcServer()) {
       return socket;
     }
     HttpListenerOptions http = http(options, gateway.metadata().namespace(), clusters);
@@ -65,7 +61,8 @@ final class TrafficLowering {
         options.requestHeadersTimeout(), options.maxRequestHeadersKb().map(Long::intValue),
         options.http2().map(h -> new HttpListenerOptions.Http2(h.maxConcurrentStreams().map(Long::intValue),
             h.initialStreamWindowSize().map(Long::intValue), h.initialConnectionWindowSize().map(Long::intValue))),
-        options.serverHeader().map(TrafficLowering::serverHeader), logs, service);
+        options.serverHeader().map(TrafficLowering::serverHeader), logs, service,
+        options.healthCheck().map(TrafficOptions.HealthCheck::path));
   }
 
   /** A route's effective traffic options: {@code own} over {@code defaults}, field by field. */
@@ -77,30 +74,14 @@ final class TrafficLowering {
     Optional<RouteTraffic.LocalRateLimit> local = effective.localRateLimit().map(l -> new RouteTraffic.LocalRateLimit(
         (int) l.maxTokens(), (int) (long) l.tokensPerFill().orElse(l.maxTokens()), l.fillInterval(),
         l.responseHeaders()));
-    List<RouteTraffic.Descriptor> descriptors = effective.rateLimits().orElse(List.of()).stream()
-        .map(d -> new RouteTraffic.Descriptor(d.entries().stream().map(TrafficLowering::entry).toList())).toList();
+    List<RouteTraffic.Descriptor> descriptors = TrafficOptionsLowering.descriptors(
+        effective.rateLimits().orElse(List.of()));
     Set<RouteTraffic.Compression> compression = EnumSet.noneOf(RouteTraffic.Compression.class);
     effective.compression().orElse(List.of()).forEach(name ->
         compression.add(RouteTraffic.Compression.valueOf(name.toUpperCase(Locale.ROOT))));
     return new RouteTraffic(local, descriptors, compression,
         effective.csrf().map(c -> new RouteTraffic.Csrf(c.additionalOrigins(), c.shadow())),
         effective.maxRequestBodyBytes().map(Long::intValue));
-  }
-
-  static RouteTraffic.Entry entry(TrafficOptions.Entry entry) {
-    if (entry instanceof TrafficOptions.Entry.RequestHeader header) {
-      return new RouteTraffic.Entry.RequestHeader(header.header(), header.key());
-    }
-    if (entry instanceof TrafficOptions.Entry.GenericKey generic) {
-      return new RouteTraffic.Entry.GenericKey(generic.key(), generic.value());
-    }
-    if (entry instanceof TrafficOptions.Entry.JwtClaim claim) {
-      List<String> path = new ArrayList<>();
-      path.add(claim.provider());
-      path.addAll(List.of(claim.claim().split("\\.")));
-      return new RouteTraffic.Entry.Metadata(claim.key(), JWT_METADATA, path);
-    }
-    return new RouteTraffic.Entry.RemoteAddress();
   }
 
   private static Optional<HttpListenerOptions.Sink> sink(TrafficOptions.Sink sink, String namespace,
@@ -122,7 +103,8 @@ final class TrafficLowering {
     TrafficOptions.Sink.OpenTelemetry otel = (TrafficOptions.Sink.OpenTelemetry) sink;
     ResourceKey cluster = otel.upstream().resolve(ResourceKey.UPSTREAM, namespace);
     return clusters.contains(cluster)
-        ? Optional.of(new HttpListenerOptions.Sink.OpenTelemetry(cluster, otel.logName())) : Optional.empty();
+        ? Optional.of(new HttpListenerOptions.Sink.OpenTelemetry(cluster, otel.logName(), otel.authority()))
+        : Optional.empty();
   }
 
   private static HttpListenerOptions.Format format(TrafficOptions.AccessLog log) {

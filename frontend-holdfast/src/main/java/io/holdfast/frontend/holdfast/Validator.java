@@ -150,6 +150,7 @@ public final class Validator {
         VirtualServiceRules.check(vs, ledger.sink(vs.key()));
         SecurityRules.check(vs, ledger.sink(vs.key()));
         SecurityRules.checkReferences(vs, upstreamsByKey, ledger, consent);
+        SecurityRules.checkSecrets(vs, config, consent, ledger.sink(vs.key()));
         OAuth2Rules.checkReferences(vs, config, ledger, consent);
         vs.sslConfig().ifPresent(ssl -> {
           Ledger.Sink sink = ledger.sink(vs.key());
@@ -170,6 +171,7 @@ public final class Validator {
 
     gateways.forEach(g -> guarded(ledger, g.key(), () -> {
       GatewayRules.check(g, ledger.sink(g.key()));
+      GrpcServerRules.check(g, ledger.sink(g.key()));
       AddressRules.listenerPort(g.port(), ledger.sink(g.key()), policy);
       TrafficRules.checkGateway(g, ledger.sink(g.key()));
       TrafficRules.checkReferences(g, upstreamsByKey, ledger, consent);
@@ -194,9 +196,11 @@ public final class Validator {
       if (gateway.ssl()) {
         servedRefs = httpsOnly(gateway, servedRefs, byKey, ledger);
       }
-      TrafficRules.warnMissingService(gateway, servedRefs.stream()
+      List<VirtualService> servedServices = servedRefs.stream()
           .map(ref -> byKey.get(ref.resolve(ResourceKey.VIRTUAL_SERVICE, gateway.metadata().namespace())))
-          .filter(java.util.Objects::nonNull).toList(), ledger);
+          .filter(java.util.Objects::nonNull).toList();
+      TrafficRules.warnMissingService(gateway, servedServices, ledger);
+      GrpcServerRules.checkServed(gateway, servedServices, ledger);
       acceptedGateways.add(gateway.withSelection(new VirtualServiceSelection.Named(servedRefs)));
     }
 

@@ -5,6 +5,7 @@ import io.holdfast.api.HeaderMatch;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.SecurityChecks;
 import io.holdfast.api.SecurityOptions;
+import io.holdfast.api.TlsSecretData;
 import io.holdfast.ir.ListenerSecurity;
 import io.holdfast.ir.RouteMatch;
 import io.holdfast.ir.RouteSecurity;
@@ -31,9 +32,15 @@ public final class SecurityOptionsLowering {
 
   /** The providers {@code owner} defines in {@code security}; remote key sets' upstreams resolve in its namespace. */
   public static List<ListenerSecurity.JwtProvider> providers(ResourceKey owner, SecurityOptions security) {
+    return providers(owner, security, SecretLookup.NONE);
+  }
+
+  /** As {@link #providers(ResourceKey, SecurityOptions)}, key sets in Secrets read through {@code secrets}. */
+  public static List<ListenerSecurity.JwtProvider> providers(ResourceKey owner, SecurityOptions security,
+      SecretLookup secrets) {
     List<ListenerSecurity.JwtProvider> providers = new ArrayList<>();
     for (SecurityOptions.JwtProvider provider : security.jwtProviders()) {
-      providers.add(provider(owner, provider));
+      providers.add(provider(owner, provider, secrets));
     }
     return providers;
   }
@@ -87,7 +94,8 @@ public final class SecurityOptionsLowering {
     Optional<String> oauth2 = oauth2Off ? Optional.empty()
         : OAuth2Lowering.login(owner, defaults).map(io.holdfast.ir.OAuth2Login::name);
     try {
-      return new RouteSecurity(requirement, rbac.map(r -> rules(owner, r)), authz, oauth2);
+      return new RouteSecurity(requirement, rbac.map(r -> rules(owner, r)), authz,
+          BasicAuthLowering.route(owner, defaults, own), oauth2);
     } catch (IllegalArgumentException e) {
       // Only input validation did not see gets here; refuse rather than serve unchecked.
       return denyAll();
@@ -103,7 +111,14 @@ public final class SecurityOptionsLowering {
     return owner.namespace() + "/" + owner.name() + "/" + provider;
   }
 
-  private static ListenerSecurity.JwtProvider provider(ResourceKey owner, SecurityOptions.JwtProvider provider) {
+  /**
+   * A key set with no key: a provider whose Secret cannot be read (validation reports it; a last-good object may
+   * outlive its Secret) verifies no token, so its routes refuse every request that needs one.
+   */
+  static final String NO_KEYS = "{\"keys\":[]}";
+
+  private static ListenerSecurity.JwtProvider provider(ResourceKey owner, SecurityOptions.JwtProvider provider,
+      SecretLookup secrets) {
     ListenerSecurity.Jwks jwks;
     if (provider.remoteJwks().isPresent()) {
       SecurityOptions.RemoteJwks remote = provider.remoteJwks().get();
@@ -112,8 +127,14 @@ public final class SecurityOptionsLowering {
     } else {
       SecurityOptions.LocalJwks local = provider.localJwks().orElseThrow(() -> new IllegalArgumentException(
           owner + ": JWT provider " + provider.name() + " has no key set; lower only Validator output"));
-      jwks = local.inline().<ListenerSecurity.Jwks>map(ListenerSecurity.InlineJwks::new)
-          .orElseGet(() -> new ListenerSecurity.FileJwks(local.file().orElseThrow()));
+      if (local.secretRef().isPresent()) {
+        SecurityOptions.SecretKeyRef ref = local.secretRef().get();
+        jwks = new ListenerSecurity.InlineJwks(secrets.entry(TlsSecretData.secretKey(ref.secret(),
+            owner.namespace()), ref.key()).filter(io.holdfast.api.SecretChecks::usableJwks).orElse(NO_KEYS));
+      } else {
+        jwks = local.inline().<ListenerSecurity.Jwks>map(ListenerSecurity.InlineJwks::new)
+            .orElseGet(() -> new ListenerSecurity.FileJwks(local.file().orElseThrow()));
+      }
     }
     List<ListenerSecurity.TokenSource> from = new ArrayList<>();
     provider.fromHeaders().forEach(h -> from.add(new ListenerSecurity.HeaderToken(h.name(), h.prefix())));

@@ -36,8 +36,8 @@ import tools.jackson.databind.node.ObjectNode;
  * validation reports them, the Gateway API's objects and the Namespaces are carried as {@link ApiObject}s for their
  * front end, every Service port a kube Upstream or a Gateway API route's backendRef names gets its ready endpoints
  * (narrowed to the Pods an Upstream's {@code selector} matches),
- * and every Secret an {@code sslConfig}, an Upstream's {@code spec.tls} or a Gateway listener's
- * {@code tls.certificateRefs} names gets its data. Stateless.
+ * and every Secret an {@code sslConfig}, an Upstream's {@code spec.tls}, a Gateway listener's
+ * {@code tls.certificateRefs} or security options ({@link SecurityRefs}) name gets its data. Stateless.
  */
 final class ConfigAssembler {
 
@@ -91,6 +91,7 @@ final class ConfigAssembler {
               secrets.addAll(ssl.certificateKeys(vs.metadata().namespace()));
               secrets.addAll(ssl.clientCaKeys(vs.metadata().namespace()));
             });
+            secrets.addAll(SecurityRefs.secrets(vs));
           }
         } else if (result instanceof ParseResult.Invalid invalid) {
           invalid.toUnparsed().ifPresentOrElse(config::addUnparsed, () -> log.warn(
@@ -114,6 +115,7 @@ final class ConfigAssembler {
         config.add(object);
         GatewayApiRefs.services(object).forEach(services::add);
         secrets.addAll(GatewayApiRefs.secrets(object));
+        secrets.addAll(SecurityRefs.secrets(object));
       }
     }
     for (ResourceDefinitionContext kind : GatewayCrds.GLOO) {

@@ -188,8 +188,8 @@ public final class KubeConfigSource implements AutoCloseable {
     slices = new InformerSlot<>(ENDPOINT_SLICE, false, perNamespace(ns -> in(client.discovery().v1().endpointSlices(),
         ns).runnableInformer(0).addIndexers(Map.of(BY_SERVICE, KubeConfigSource::serviceKeys))), listener);
     // Secrets of the watched namespaces, of the types Holdfast reads only (one informer per type: a field selector
-    // takes one value); the assembler copies only the ones an sslConfig, a listener or an Upstream's tls names into
-    // the config. Optional (see InformerSlot): an upgrade without the secrets RBAC rule still serves everything
+    // takes one value); the assembler copies only the ones an sslConfig, a listener, an Upstream's tls or security
+    // options (basic-auth users, key sets) name into the config. Optional (see InformerSlot): an upgrade without the secrets RBAC rule still serves everything
     // else, and its sslConfigs report SecretNotFound until the rule is there.
     List<Supplier<SharedIndexInformer<Secret>>> secretInformers = new ArrayList<>();
     for (String type : SECRET_TYPES) {

@@ -199,6 +199,51 @@ class ConfigAssemblerTest {
   }
 
   @Test
+  void secretsNamedBySecurityOptionsAndSecurityPoliciesArriveAndNoOtherSecretDoes() {
+    add(resource("""
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: web, namespace: shop}
+        spec:
+          domains: [a.test]
+          routes: []
+          options:
+            security:
+              basicAuth: {users: {name: web-users}}
+              jwtProviders:
+                - {name: a, issuer: https://a.test, localJwks: {secretRef: {name: keys, namespace: pki}}}
+        """));
+    add(resource("""
+        apiVersion: gateway.holdfast.io/v1
+        kind: SecurityPolicy
+        metadata: {name: edge, namespace: team}
+        spec:
+          targetRefs: [{kind: Gateway, name: edge}]
+          basicAuth: {users: {name: team-users}}
+        """));
+    add(resource("""
+        apiVersion: gateway.holdfast.io/v1
+        kind: SecurityPolicy
+        metadata: {name: broken, namespace: team}
+        spec:
+          basicAuth: {users: {name: never-fetched}, bogus: 1}
+        """));
+    secrets.put("shop/web-users", opaque("shop", "web-users", Map.of(".htpasswd", "alice:{SHA}hunter2hash")));
+    secrets.put("pki/keys", opaque("pki", "keys", Map.of("jwks", "{\"keys\": []}")));
+    secrets.put("team/team-users", opaque("team", "team-users", Map.of(".htpasswd", "bob:{SHA}x")));
+    secrets.put("team/never-fetched", opaque("team", "never-fetched", Map.of(".htpasswd", "eve:{SHA}x")));
+    secrets.put("shop/unrelated", opaque("shop", "unrelated", Map.of("password", "hunter2")));
+
+    var config = new ConfigAssembler(new KubernetesSerialization()).assemble(view).config();
+
+    assertThat(config.secrets()).containsOnlyKeys(TlsSecretData.secretKey("shop", "web-users"),
+        TlsSecretData.secretKey("pki", "keys"), TlsSecretData.secretKey("team", "team-users"));
+    assertThat(config.secretOf(TlsSecretData.secretKey("shop", "web-users")).orElseThrow().entries())
+        .containsEntry(".htpasswd", "alice:{SHA}hunter2hash");
+    assertThat(config.toString()).doesNotContain("hunter2");
+  }
+
+  @Test
   void aMissingSecretGetsNoEntryAndFileKeysAreNotLookedUpInTheCluster() {
     add(resource("""
         apiVersion: gateway.holdfast.io/v1
@@ -225,6 +270,12 @@ class ConfigAssemblerTest {
 
     assertThat(config.virtualServices()).hasSize(2);
     assertThat(config.secrets()).isEmpty();
+  }
+
+  private static Secret opaque(String namespace, String name, Map<String, String> plain) {
+    Secret secret = secret(namespace, name, plain);
+    secret.setType("Opaque");
+    return secret;
   }
 
   private static Secret secret(String namespace, String name, Map<String, String> plain) {

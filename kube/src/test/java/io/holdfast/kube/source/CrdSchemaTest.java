@@ -159,7 +159,12 @@ class CrdSchemaTest {
   void policySchemaIsStructuralWithTheGatewayApiPolicyStatus(String kind) {
     JSONSchemaProps root = schema(kind);
     assertThat(SchemaCheck.structuralProblems(root)).isEmpty();
-    assertThat(root.getProperties().get("spec").getRequired()).containsExactly("targetRefs");
+    // A SecurityPolicy or TrafficPolicy may instead be named by HTTPRoute rules' ExtensionRef filters.
+    if (kind.equals("ClientTrafficPolicy")) {
+      assertThat(root.getProperties().get("spec").getRequired()).containsExactly("targetRefs");
+    } else {
+      assertThat(root.getProperties().get("spec").getRequired()).isNullOrEmpty();
+    }
     assertThat(root.getProperties().get("status").getProperties()).containsOnlyKeys("conditions", "ancestors");
     assertThat(preservingPaths(root, "")).isEmpty();
   }
@@ -190,7 +195,7 @@ class CrdSchemaTest {
     Map<String, JSONSchemaProps> gatewayOptions = spec("Gateway").get("options").getProperties();
     assertThat(without(spec("SecurityPolicy"), "targetRefs"))
         .isEqualTo(vsOptions.get("security").getProperties());
-    assertThat(without(spec("ClientTrafficPolicy"), "targetRefs")).isEqualTo(gatewayOptions);
+    assertThat(asGatewayOptions(spec("ClientTrafficPolicy"))).isEqualTo(gatewayOptions);
     Map<String, JSONSchemaProps> traffic = without(spec("TrafficPolicy"), "targetRefs");
     assertThat(traffic).containsOnlyKeys("rateLimit", "compression", "csrf", "maxRequestBodyBytes");
     traffic.forEach((field, schema) -> assertThat(schema).as(field).isEqualTo(vsOptions.get(field)));
@@ -198,6 +203,24 @@ class CrdSchemaTest {
 
   private static Map<String, JSONSchemaProps> spec(String kind) {
     return schema(kind).getProperties().get("spec").getProperties();
+  }
+
+  /**
+   * A ClientTrafficPolicy's fields as a Holdfast Gateway's options: where the Gateway names an upstream, the policy
+   * may name a backendRef instead (so upstream is not required there).
+   */
+  private static Map<String, JSONSchemaProps> asGatewayOptions(Map<String, JSONSchemaProps> policy) {
+    Map<String, JSONSchemaProps> out = without(policy, "targetRefs");
+    JSONSchemaProps logs = out.get("accessLogs").getItems().getSchema();
+    for (JSONSchemaProps service : List.of(logs.getProperties().get("grpc"), logs.getProperties().get("openTelemetry"),
+        out.get("rateLimitService"))) {
+      assertThat(service.getProperties()).containsKey("backendRef");
+      service.getProperties().remove("backendRef");
+      List<String> required = new java.util.ArrayList<>(List.of("upstream"));
+      required.addAll(service.getRequired());
+      service.setRequired(required);
+    }
+    return out;
   }
 
   private static Map<String, JSONSchemaProps> without(Map<String, JSONSchemaProps> fields, String field) {
@@ -234,7 +257,15 @@ class CrdSchemaTest {
         metadata: {name: a, namespace: demo}
         spec: {rbac: {rules: [{clientIp: [192.0.2.0/24]}]}}
         """);
-    assertThat(SchemaCheck.violations(noTargets, schema("SecurityPolicy"))).isNotEmpty();
+    // An HTTPRoute rule may name it in an ExtensionRef filter instead; a ClientTrafficPolicy cannot be named so.
+    assertThat(SchemaCheck.violations(noTargets, schema("SecurityPolicy"))).isEmpty();
+    JsonNode clientWithoutTargets = SchemaFixtures.tree("""
+        apiVersion: gateway.holdfast.io/v1
+        kind: ClientTrafficPolicy
+        metadata: {name: a, namespace: demo}
+        spec: {idleTimeout: 30s}
+        """);
+    assertThat(SchemaCheck.violations(clientWithoutTargets, schema("ClientTrafficPolicy"))).isNotEmpty();
   }
 
   private static List<String> preservingPaths(JSONSchemaProps schema, String path) {

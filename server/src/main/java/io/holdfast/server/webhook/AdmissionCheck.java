@@ -5,6 +5,7 @@ import io.holdfast.api.HoldfastKinds;
 import io.holdfast.api.InputLimits;
 import io.holdfast.api.ModelParser;
 import io.holdfast.api.ParseResult;
+import io.holdfast.api.PolicyKinds;
 import io.holdfast.api.Problem;
 import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
@@ -83,7 +84,10 @@ final class AdmissionCheck {
   Verdict decide(Request request) throws ViewUnavailable {
     AdmissionJson.GroupVersionKind kind = request.kind();
     if (io.holdfast.api.ConfigLoader.GLOO_GROUPS.contains(kind.group())) {
-      return decideGloo(request);
+      return decideApiObject(request, Judgement.ACCEPTED);
+    }
+    if (PolicyKinds.isPolicy(kind.group() + "/" + kind.version(), kind.kind())) {
+      return decideApiObject(request, Judgement.NO_ERRORS);
     }
     if (!kind.group().equals(HoldfastKinds.GROUP) || !kind.version().equals(HoldfastKinds.VERSION)
         || HoldfastKinds.find(kind.kind()).isEmpty()) {
@@ -115,14 +119,25 @@ final class AdmissionCheck {
     } else {
       after.addUnparsed(((ParseResult.Invalid) parsed).toUnparsed().orElseThrow());
     }
-    return judge(current, after.build(), key);
+    return judge(current, after.build(), key, Judgement.ACCEPTED);
   }
 
   /**
-   * A Gloo Edge object (issue 27), judged as the Gloo front end judges it in the view. Only clusters that opt in
-   * send these (docs/GLOO.md): while Gloo itself still runs, its own webhook has the say on them.
+   * What admits an object: its Accepted condition (Holdfast's and Gloo's kinds), or the absence of errors (policy
+   * kinds: a policy whose target does not exist yet, or that an older one holds, is not Accepted there, but that
+   * is the target's state, not the policy's; kubectl may apply the policy before its Gateway).
    */
-  private Verdict decideGloo(Request request) throws ViewUnavailable {
+  private enum Judgement {
+    ACCEPTED, NO_ERRORS
+  }
+
+  /**
+   * An object the front ends read as an {@link io.holdfast.api.ApiObject}: a Gloo Edge object (issue 27), judged as
+   * the Gloo front end judges it in the view (only clusters that opt in send these, docs/GLOO.md: while Gloo itself
+   * still runs, its own webhook has the say on them), or one of Holdfast's Gateway API policies
+   * ({@link PolicyKinds}), judged by the Gateway API front end.
+   */
+  private Verdict decideApiObject(Request request, Judgement judgement) throws ViewUnavailable {
     if (request.operation().equals("CONNECT")) {
       return Verdict.allow(List.of());
     }
@@ -142,11 +157,11 @@ final class AdmissionCheck {
     }
     long generation = object.path("metadata").path("generation").asLong(1);
     return judge(current, current.toBuilder().remove(key).add(new io.holdfast.api.ApiObject(key, generation, object))
-        .build(), key);
+        .build(), key, judgement);
   }
 
   /** The verdict on {@code key} in {@code after}, with warnings for what the change breaks elsewhere. */
-  private Verdict judge(GatewayConfig current, GatewayConfig after, ResourceKey key) {
+  private Verdict judge(GatewayConfig current, GatewayConfig after, ResourceKey key, Judgement judgement) {
     ConfigCheck.Result result = configCheck().run(after);
     Optional<ObjectStatus> judged = result.objectStatus(key);
     if (judged.isEmpty()) {
@@ -168,7 +183,7 @@ final class AdmissionCheck {
       }
     }
     warnings.addAll(consequences(current, result, key));
-    if (status.isAccepted()) {
+    if (judgement == Judgement.NO_ERRORS ? errors.isEmpty() : status.isAccepted()) {
       return Verdict.allow(limit(warnings));
     }
     if (errors.isEmpty()) {

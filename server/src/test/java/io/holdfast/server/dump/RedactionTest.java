@@ -70,4 +70,24 @@ class RedactionTest {
         .isEqualTo("type.googleapis.com/example.Unknown");
     assertThat(json.toString()).doesNotContain("opaque");
   }
+
+  @Test
+  void basicAuthUsersInAListenersPackedFilterAreRedacted() {
+    io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager hcm =
+        io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.newBuilder()
+            .addHttpFilters(io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter
+                .newBuilder().setName("envoy.filters.http.basic_auth/default/api").setDisabled(true)
+                .setTypedConfig(Any.pack(io.envoyproxy.envoy.extensions.filters.http.basic_auth.v3.BasicAuth
+                    .newBuilder().setUsers(DataSource.newBuilder()
+                        .setInlineString("alice:{SHA}g2YDYHBhl9R/ddqtGep+ipAO4aU=\n"))
+                    .setForwardUsernameHeader("x-user").build())))
+            .build();
+
+    JsonNode json = ConfigDump.json(hcm);
+
+    JsonNode basic = json.at("/http_filters/0/typed_config");
+    assertThat(basic.at("/users/inline_string").asString()).isEqualTo("[redacted]");
+    assertThat(basic.path("forward_username_header").asString()).isEqualTo("x-user");
+    assertThat(json.toString()).doesNotContain("g2YDYHBhl9R").doesNotContain("alice");
+  }
 }

@@ -46,15 +46,7 @@ class PolicyKubernetesModeTest {
   void policiesFromTheApiReachTheBuiltConfigAndGetTheirStatus() throws Exception {
     try (MockKubeApi api = MockKubeApi.start()) {
       KubernetesClient admin = api.admin();
-      try (Stream<Path> files = Files.list(Path.of("..", "deploy", "crds"))) {
-        for (Path file : files.sorted().toList()) {
-          try (InputStream in = Files.newInputStream(file)) {
-            admin.apiextensions().v1().customResourceDefinitions()
-                .resource(admin.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class)).create();
-          }
-        }
-      }
-      GatewayApiCrds.install(admin);
+      installCrds(admin);
       applyAll(admin, GatewayApiConfig.CLASS_AND_GATEWAY);
       applyAll(admin, GatewayApiConfig.service("a", 18080));
       applyAll(admin, GatewayApiConfig.route("a"));
@@ -75,16 +67,7 @@ class PolicyKubernetesModeTest {
             compression: [gzip]
           """);
 
-      ElectionSettings election = ElectionSettings.builder().identity("replica-1").leaseNamespace("holdfast-system")
-          .leaseDuration(Duration.ofSeconds(2)).renewDeadline(Duration.ofMillis(1500))
-          .retryPeriod(Duration.ofMillis(300)).lockTimeout(Duration.ofMillis(500))
-          .leaderRequestTimeout(Duration.ofMillis(300)).fenceSlack(Duration.ofMillis(150)).build();
-      ServeSettings settings = new ServeSettings(null, "127.0.0.1", 0, "127.0.0.1", 0, Optional.empty(),
-          LogFormat.TEXT, Optional.empty(), Optional.of(new ServeSettings.KubernetesSource(Optional.empty(),
-          Optional.of("http://127.0.0.1:" + api.port()), Optional.empty())), election, Optional.empty(),
-          Optional.empty(), GatewayApiConfig.CONTROLLER)
-          .withAccess(io.holdfast.api.AccessPolicy.FILE_DEFAULTS);
-      try (HoldfastServer holdfast = HoldfastServer.start(settings, Clock.systemUTC())) {
+      try (HoldfastServer holdfast = HoldfastServer.start(settings(api), Clock.systemUTC())) {
         await().atMost(CONVERGE).untilAsserted(() -> assertThat(httpFilters(holdfast))
             .contains("envoy.filters.http.rbac", "envoy.filters.http.compressor.gzip"));
 
@@ -109,6 +92,83 @@ class PolicyKubernetesModeTest {
     }
   }
 
+  /**
+   * Basic authentication in Kubernetes mode: the users' Opaque Secret, read through the type-selected informer,
+   * reaches the listener's basic_auth filter (the CRD keeps the basicAuth field); a change of the Secret is a new
+   * config.
+   */
+  @Test
+  void aSecurityPolicysBasicAuthUsersComeFromTheirOpaqueSecret() throws Exception {
+    try (MockKubeApi api = MockKubeApi.start()) {
+      KubernetesClient admin = api.admin();
+      installCrds(admin);
+      applyAll(admin, GatewayApiConfig.CLASS_AND_GATEWAY);
+      applyAll(admin, GatewayApiConfig.service("a", 18080));
+      applyAll(admin, GatewayApiConfig.route("a"));
+      admin.secrets().inNamespace("infra").resource(new io.fabric8.kubernetes.api.model.SecretBuilder()
+          .withNewMetadata().withName("edge-users").withNamespace("infra").endMetadata().withType("Opaque")
+          .withStringData(Map.of(".htpasswd", "alice:{SHA}g2YDYHBhl9R/ddqtGep+ipAO4aU=\n")).build()).create();
+      create(admin, GatewayCrds.SECURITY_POLICY, """
+          apiVersion: gateway.holdfast.io/v1
+          kind: SecurityPolicy
+          metadata: {name: users, namespace: infra}
+          spec:
+            targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: edge}]
+            basicAuth: {users: {name: edge-users}, forwardUsernameHeader: x-user}
+          """);
+
+      try (HoldfastServer holdfast = HoldfastServer.start(settings(api), Clock.systemUTC())) {
+        await().atMost(CONVERGE).untilAsserted(() -> assertThat(basicAuthUsers(holdfast))
+            .containsExactly("alice:{SHA}g2YDYHBhl9R/ddqtGep+ipAO4aU=\n"));
+
+        admin.secrets().inNamespace("infra").withName("edge-users").edit(secret -> new io.fabric8.kubernetes.api
+            .model.SecretBuilder(secret).withStringData(Map.of(".htpasswd",
+                "bob:{SHA}bOWgjgJew8XNjPXTyFghAc+ha1M=\n")).build());
+        await().atMost(CONVERGE).untilAsserted(() -> assertThat(basicAuthUsers(holdfast))
+            .containsExactly("bob:{SHA}bOWgjgJew8XNjPXTyFghAc+ha1M=\n"));
+      }
+    }
+  }
+
+  private static void installCrds(KubernetesClient admin) throws java.io.IOException {
+    try (Stream<Path> files = Files.list(Path.of("..", "deploy", "crds"))) {
+      for (Path file : files.sorted().toList()) {
+        try (InputStream in = Files.newInputStream(file)) {
+          admin.apiextensions().v1().customResourceDefinitions()
+              .resource(admin.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class)).create();
+        }
+      }
+    }
+    GatewayApiCrds.install(admin);
+  }
+
+  private static ServeSettings settings(MockKubeApi api) {
+    ElectionSettings election = ElectionSettings.builder().identity("replica-1").leaseNamespace("holdfast-system")
+        .leaseDuration(Duration.ofSeconds(2)).renewDeadline(Duration.ofMillis(1500))
+        .retryPeriod(Duration.ofMillis(300)).lockTimeout(Duration.ofMillis(500))
+        .leaderRequestTimeout(Duration.ofMillis(300)).fenceSlack(Duration.ofMillis(150)).build();
+    return new ServeSettings(null, "127.0.0.1", 0, "127.0.0.1", 0, Optional.empty(),
+        LogFormat.TEXT, Optional.empty(), Optional.of(new ServeSettings.KubernetesSource(Optional.empty(),
+        Optional.of("http://127.0.0.1:" + api.port()), Optional.empty())), election, Optional.empty(),
+        Optional.empty(), GatewayApiConfig.CONTROLLER)
+        .withAccess(io.holdfast.api.AccessPolicy.FILE_DEFAULTS);
+  }
+
+  /** The users of every basic_auth filter in the current snapshot. */
+  private static List<String> basicAuthUsers(HoldfastServer holdfast) {
+    return connectionManagerFilters(holdfast)
+        .filter(f -> f.getName().startsWith("envoy.filters.http.basic_auth/"))
+        .map(f -> {
+          try {
+            return f.getTypedConfig().unpack(io.envoyproxy.envoy.extensions.filters.http.basic_auth.v3.BasicAuth.class)
+                .getUsers().getInlineString();
+          } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+            throw new AssertionError(e);
+          }
+        })
+        .toList();
+  }
+
   private static void create(KubernetesClient admin, ResourceDefinitionContext kind, String yaml) {
     GenericKubernetesResource resource = admin.getKubernetesSerialization().unmarshal(yaml,
         GenericKubernetesResource.class);
@@ -118,14 +178,17 @@ class PolicyKubernetesModeTest {
 
   /** The names of the HTTP filters of every listener's connection managers in the current snapshot. */
   private static List<String> httpFilters(HoldfastServer holdfast) {
+    return connectionManagerFilters(holdfast).map(HttpFilter::getName).toList();
+  }
+
+  /** The HTTP filters of every listener's connection managers in the current snapshot. */
+  private static Stream<HttpFilter> connectionManagerFilters(HoldfastServer holdfast) {
     return holdfast.cache().currentSnapshot().stream()
         .flatMap(s -> s.ofType(Resources.V3.LISTENER_TYPE_URL).values().stream())
         .flatMap(l -> ((Listener) l).getFilterChainsList().stream())
         .flatMap(chain -> chain.getFiltersList().stream())
         .filter(f -> f.getTypedConfig().is(HttpConnectionManager.class))
-        .flatMap(PolicyKubernetesModeTest::unpack)
-        .map(HttpFilter::getName)
-        .toList();
+        .flatMap(PolicyKubernetesModeTest::unpack);
   }
 
   private static Stream<HttpFilter> unpack(Filter filter) {

@@ -27,6 +27,18 @@ class TrafficPoliciesValidateTest {
   void policiesAndOptionsGetTheirVerdicts() throws IOException {
     Files.writeString(dir.resolve("gateway-api.yaml"), Files.readString(
         Path.of("../xds/src/test/resources/golden/gateway-api-traffic-policies/input.yaml")));
+    // The Services the golden's ClientTrafficPolicy names by backendRef (its endpoints.yaml is the golden's own).
+    Files.writeString(dir.resolve("services.yaml"), """
+        apiVersion: v1
+        kind: Service
+        metadata: {name: als, namespace: web}
+        spec: {ports: [{port: 9000}]}
+        ---
+        apiVersion: v1
+        kind: Service
+        metadata: {name: rls, namespace: web}
+        spec: {ports: [{port: 8081}]}
+        """);
     Files.writeString(dir.resolve("holdfast.yaml"), """
         apiVersion: gateway.holdfast.io/v1
         kind: Upstream

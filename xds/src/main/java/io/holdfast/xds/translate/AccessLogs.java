@@ -77,10 +77,10 @@ final class AccessLogs {
       out.setName(STDERR).setTypedConfig(Protos.pack(config.build()));
     } else if (sink instanceof Sink.Grpc grpc) {
       out.setName(GRPC).setTypedConfig(Protos.pack(HttpGrpcAccessLogConfig.newBuilder()
-          .setCommonConfig(common(grpc.cluster(), grpc.logName())).build()));
+          .setCommonConfig(common(grpc.cluster(), grpc.logName(), java.util.Optional.empty())).build()));
     } else if (sink instanceof Sink.OpenTelemetry otel) {
       OpenTelemetryAccessLogConfig.Builder config = OpenTelemetryAccessLogConfig.newBuilder()
-          .setCommonConfig(common(otel.cluster(), otel.logName()));
+          .setCommonConfig(common(otel.cluster(), otel.logName(), otel.authority()));
       if (log.format() instanceof Format.Text text) {
         config.setBody(AnyValue.newBuilder().setStringValue(text.format()));
       } else if (log.format() instanceof Format.Json json) {
@@ -95,11 +95,14 @@ final class AccessLogs {
     return out.build();
   }
 
-  private static CommonGrpcAccessLogConfig common(io.holdfast.api.ResourceKey cluster, String logName) {
+  private static CommonGrpcAccessLogConfig common(io.holdfast.api.ResourceKey cluster, String logName,
+      java.util.Optional<String> authority) {
+    GrpcService.EnvoyGrpc.Builder envoyGrpc = GrpcService.EnvoyGrpc.newBuilder()
+        .setClusterName(EnvoyNames.cluster(cluster));
+    authority.ifPresent(envoyGrpc::setAuthority);
     return CommonGrpcAccessLogConfig.newBuilder()
         .setLogName(logName)
-        .setGrpcService(GrpcService.newBuilder().setEnvoyGrpc(GrpcService.EnvoyGrpc.newBuilder()
-            .setClusterName(EnvoyNames.cluster(cluster))))
+        .setGrpcService(GrpcService.newBuilder().setEnvoyGrpc(envoyGrpc))
         .setTransportApiVersion(ApiVersion.V3)
         .build();
   }

@@ -1,8 +1,11 @@
 package io.holdfast.xds.translate;
 
+import io.envoyproxy.envoy.config.route.v3.HeaderMatcher;
 import io.envoyproxy.envoy.extensions.filters.http.cors.v3.Cors;
 import io.envoyproxy.envoy.extensions.filters.http.fault.v3.HTTPFault;
+import io.envoyproxy.envoy.extensions.filters.http.health_check.v3.HealthCheck;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
+import io.envoyproxy.envoy.type.matcher.v3.StringMatcher;
 import io.holdfast.ir.HttpListenerOptions;
 import io.holdfast.ir.Route;
 import io.holdfast.ir.RouteAction;
@@ -21,6 +24,7 @@ final class HttpFilters {
 
   static final String FAULT = "envoy.filters.http.fault";
   static final String CORS = "envoy.filters.http.cors";
+  static final String HEALTH_CHECK = "envoy.filters.http.health_check";
 
   private HttpFilters() {
   }
@@ -46,7 +50,9 @@ final class HttpFilters {
    * injected error passes back through the CORS filter, so it carries CORS headers and the browser lets the page
    * read it. Authentication before authorisation (rules may read the verified claims), both before rate limits
    * (descriptors may read claims too, and an unauthenticated flood does not spend the callers' budget). Limits
-   * before fault: a refused request is not delayed first.
+   * before fault: a refused request is not delayed first. The chain's health check ({@link #healthCheck}), if any,
+   * between authorisation and the traffic filters, where Gloo Edge puts it: a probe is never rate limited or
+   * delayed, and a route that requires credentials on the probe's path requires them of the probe too.
    *
    * @param traffic the traffic filters the chain's routes use
    * @param options the chain's options (the global rate-limit filter needs its rate-limit service)
@@ -59,6 +65,7 @@ final class HttpFilters {
           .build());
     }
     filters.addAll(security);
+    options.healthCheckPath().ifPresent(path -> filters.add(healthCheck(path)));
     filters.addAll(TrafficFilters.beforeFault(traffic, options));
     if (faults) {
       filters.add(HttpFilter.newBuilder().setName(FAULT).setTypedConfig(Protos.pack(HTTPFault.getDefaultInstance()))
@@ -66,6 +73,18 @@ final class HttpFilters {
     }
     filters.addAll(TrafficFilters.afterFault(traffic));
     return filters;
+  }
+
+  /**
+   * Envoy's health check filter, not in pass-through mode: a request whose {@code :path} is exactly {@code path}
+   * is answered by the proxy (200, or 503 once it is draining or failed by its admin) and never forwarded.
+   */
+  static HttpFilter healthCheck(String path) {
+    return HttpFilter.newBuilder().setName(HEALTH_CHECK).setTypedConfig(Protos.pack(HealthCheck.newBuilder()
+        .setPassThroughMode(com.google.protobuf.BoolValue.of(false))
+        .addHeaders(HeaderMatcher.newBuilder().setName(":path")
+            .setStringMatch(StringMatcher.newBuilder().setExact(path)))
+        .build())).build();
   }
 
   /** Whether a route of {@code host} has a CORS policy (the filter is for Envoy listeners only). */

@@ -42,11 +42,7 @@ final class ListenerTranslator {
   static Listener socket(Socket socket,
       Function<io.holdfast.ir.Listener.FilterChain.Http, List<HttpFilter>> httpFilters) {
     String name = EnvoyNames.socket(socket);
-    Listener.Builder listener = Listener.newBuilder()
-        .setName(name)
-        .setAddress(Address.newBuilder().setSocketAddress(SocketAddress.newBuilder()
-            .setAddress(socket.address())
-            .setPortValue(socket.port())));
+    Listener.Builder listener = bound(socket);
     ConnectionOptions.socket(socket.socketOptions(), listener);
     if (socket.inspectsTls()) {
       listener.addListenerFilters(ListenerFilter.newBuilder()
@@ -75,6 +71,15 @@ final class ListenerTranslator {
     return listener.build();
   }
 
+  /** A listener named for {@code socket} on its address and port, with nothing else yet. */
+  static Listener.Builder bound(Socket socket) {
+    return Listener.newBuilder()
+        .setName(EnvoyNames.socket(socket))
+        .setAddress(Address.newBuilder().setSocketAddress(SocketAddress.newBuilder()
+            .setAddress(socket.address())
+            .setPortValue(socket.port())));
+  }
+
   /** The listener grpc-java asks for when a channel targets {@code xds:///domain}. */
   static Listener api(String domain, io.holdfast.ir.VirtualHost host) {
     return Listener.newBuilder()
@@ -87,7 +92,7 @@ final class ListenerTranslator {
   }
 
   /** The Router must be the last HTTP filter; {@code filters} (those the routes need) go before it. */
-  private static HttpConnectionManager connectionManager(String statPrefix, String routeConfigName,
+  static HttpConnectionManager connectionManager(String statPrefix, String routeConfigName,
       java.util.List<HttpFilter> filters, io.holdfast.ir.HttpListenerOptions options) {
     HttpConnectionManager.Builder hcm = HttpConnectionManager.newBuilder()
         .setStatPrefix(statPrefix.replaceAll("[^A-Za-z0-9-]", "_"))

@@ -59,13 +59,17 @@ final class RouteTranslator {
         .setName(EnvoyNames.virtualHost(host))
         .addAllDomains(host.domains());
     for (io.holdfast.ir.Route route : host.routes()) {
-      if (flavor == Flavor.GRPC && (!route.match().admitsMethod(GRPC_METHOD)
-          || !route.match().queryParameters().isEmpty())) {
+      if (flavor == Flavor.GRPC && !matchesGrpcCalls(route)) {
         continue; // gRPC calls are POST and have no query string: such routes never match them
       }
       envoy.addRoutes(route(route, flavor));
     }
     return envoy.build();
+  }
+
+  /** False for a route no gRPC call can match: one without POST among its methods, or matching query parameters. */
+  static boolean matchesGrpcCalls(io.holdfast.ir.Route route) {
+    return route.match().admitsMethod(GRPC_METHOD) && route.match().queryParameters().isEmpty();
   }
 
   private static Route route(io.holdfast.ir.Route route, Flavor flavor) {
@@ -91,7 +95,7 @@ final class RouteTranslator {
     return envoy.build();
   }
 
-  private static RouteMatch match(io.holdfast.ir.RouteMatch match, Flavor flavor) {
+  static RouteMatch match(io.holdfast.ir.RouteMatch match, Flavor flavor) {
     RouteMatch.Builder envoy = RouteMatch.newBuilder();
     PathMatch path = match.path();
     if (path instanceof PathMatch.Prefix prefix) {

@@ -5,6 +5,7 @@ import io.envoyproxy.envoy.config.core.v3.ApiVersion;
 import io.envoyproxy.envoy.config.core.v3.CidrRange;
 import io.envoyproxy.envoy.config.core.v3.GrpcService;
 import io.envoyproxy.envoy.config.route.v3.FilterConfig;
+import io.envoyproxy.envoy.extensions.filters.http.basic_auth.v3.BasicAuth;
 import io.envoyproxy.envoy.extensions.filters.http.ext_authz.v3.AuthorizationResponse;
 import io.envoyproxy.envoy.extensions.filters.http.ext_authz.v3.BufferSettings;
 import io.envoyproxy.envoy.extensions.filters.http.ext_authz.v3.ExtAuthz;
@@ -47,8 +48,9 @@ import java.util.Set;
 /**
  * The security filters of a connection manager, in the order Envoy runs them after CORS: authentication (the
  * OAuth2 logins, {@link OAuth2Filters}, then {@code jwt_authn}, as Envoy Gateway orders them: a login's forwarded
- * bearer token can then be verified) before authorisation (one {@code ext_authz} per service, then {@code rbac}), so
- * authorisation can read the verified token's claims. Each filter is there only when some route of the chain uses it; its connection-manager config holds
+ * bearer token can then be verified; then one {@code basic_auth} per user set) before authorisation (one
+ * {@code ext_authz} per service, then {@code rbac}), so authorisation can read the verified token's claims. Each
+ * filter is there only when some route of the chain uses it; its connection-manager config holds
  * what routes share (the JWT providers and the requirements routes name) and does nothing on its own, and each
  * route that uses it carries its settings in {@code typed_per_filter_config}. Envoy listeners only: gRPC
  * clients get none of these (their routes carry no security per-filter configs either).
@@ -59,6 +61,8 @@ final class SecurityFilters {
   static final String RBAC_FILTER = "envoy.filters.http.rbac";
   /** One filter per authorisation service: this, then {@code /} and the service's name. */
   static final String EXT_AUTHZ = "envoy.filters.http.ext_authz";
+  /** One filter per basic-auth user set: this, then {@code /} and the set's name. */
+  static final String BASIC_AUTH = "envoy.filters.http.basic_auth";
   /** Where Envoy's jwt_authn writes verified payloads, one entry per provider (its payload_in_metadata). */
   private static final String JWT_METADATA = JWT_AUTHN;
 
@@ -69,12 +73,14 @@ final class SecurityFilters {
   static List<HttpFilter> filters(Listener.FilterChain.Http chain) {
     Map<String, JwtRequirement> requirements = new LinkedHashMap<>();
     Set<String> services = new java.util.HashSet<>();
+    Set<String> userSets = new java.util.HashSet<>();
     boolean rbac = false;
     for (VirtualHost host : chain.virtualHosts()) {
       for (io.holdfast.ir.Route route : host.routes()) {
         RouteSecurity security = route.security();
         security.jwt().ifPresent(jwt -> requirements.putIfAbsent(requirementName(jwt), requirement(jwt)));
         security.extAuthz().ifPresent(services::add);
+        security.basicAuth().ifPresent(userSets::add);
         rbac |= security.rbac().isPresent();
       }
     }
@@ -83,6 +89,13 @@ final class SecurityFilters {
     if (!requirements.isEmpty()) {
       filters.add(HttpFilter.newBuilder().setName(JWT_AUTHN)
           .setTypedConfig(Protos.pack(jwtAuthentication(chain.security(), requirements))).build());
+    }
+    // Authentication: each user set's filter is off by default, as the authorisation services' below.
+    for (ListenerSecurity.BasicAuthUsers users : chain.security().basicAuth()) {
+      if (userSets.contains(users.name())) {
+        filters.add(HttpFilter.newBuilder().setName(basicAuthFilter(users.name())).setDisabled(true)
+            .setTypedConfig(Protos.pack(basicAuth(users))).build());
+      }
     }
     // Each service's filter is off by default, so only the routes that name it (and turn it on) call it.
     for (ListenerSecurity.ExtAuthzService service : chain.security().extAuthz()) {
@@ -127,13 +140,31 @@ final class SecurityFilters {
     // An empty config in a FilterConfig turns on a filter that is off by default (Envoy's per-filter configs).
     security.extAuthz().ifPresent(service -> envoy.putTypedPerFilterConfig(extAuthzFilter(service),
         Protos.pack(FilterConfig.newBuilder().setConfig(com.google.protobuf.Any.getDefaultInstance()).build())));
-    security.rbac().ifPresent(rules -> envoy.putTypedPerFilterConfig(RBAC_FILTER,
-        Protos.pack(RBACPerRoute.newBuilder().setRbac(
-            io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBAC.newBuilder().setRules(rbac(rules))).build())));
+    security.basicAuth().ifPresent(users -> envoy.putTypedPerFilterConfig(basicAuthFilter(users),
+        Protos.pack(FilterConfig.newBuilder().setConfig(com.google.protobuf.Any.getDefaultInstance()).build())));
+    security.rbac().ifPresent(rules -> envoy.putTypedPerFilterConfig(RBAC_FILTER, Protos.pack(rbacPerRoute(rules))));
+  }
+
+  /** The per-route config of authorisation rules, as {@link #decorate} puts it on a route. */
+  static RBACPerRoute rbacPerRoute(RouteSecurity.AccessRules rules) {
+    return RBACPerRoute.newBuilder().setRbac(
+        io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBAC.newBuilder().setRules(rbac(rules))).build();
   }
 
   static String extAuthzFilter(String service) {
     return EXT_AUTHZ + "/" + service;
+  }
+
+  static String basicAuthFilter(String userSet) {
+    return BASIC_AUTH + "/" + userSet;
+  }
+
+  /** The users inline (Envoy reads them from no secret service); its config dump redacts the field. */
+  private static BasicAuth basicAuth(ListenerSecurity.BasicAuthUsers users) {
+    BasicAuth.Builder config = BasicAuth.newBuilder()
+        .setUsers(DataSource.newBuilder().setInlineString(users.htpasswd()));
+    users.forwardUsernameHeader().ifPresent(config::setForwardUsernameHeader);
+    return config.build();
   }
 
   private static ExtAuthz extAuthz(ListenerSecurity.ExtAuthzService service) {

@@ -42,7 +42,9 @@ import java.util.function.Function;
  *       certificates named as SDS secrets;</li>
  *   <li>per IR secret: an SDS {@code Secret} (certificate and key, or a trusted CA), fetched over ADS;</li>
  *   <li>per client listener: an {@code api_listener} Listener named by its target and its RouteConfiguration with
- *       its virtual host, in the flavour proxyless gRPC clients understand.</li>
+ *       its virtual host, in the flavour proxyless gRPC clients understand;</li>
+ *   <li>per socket listener served to proxyless gRPC servers: the Listener and RouteConfiguration they accept
+ *       ({@link GrpcServerListeners}).</li>
  * </ul>
  * The IR is consistent by construction; a name generated twice (two IR elements whose names collide) is a
  * programming error and throws {@link IllegalArgumentException}.
@@ -84,7 +86,24 @@ public final class Translator {
       List<String> routeNames = new ArrayList<>();
       Set<ResourceKey> usedClusters = new LinkedHashSet<>();
       Set<String> usedSecrets = new LinkedHashSet<>();
-      if (listener instanceof Listener.Socket socket) {
+      if (listener instanceof Listener.Socket socket && socket.dataPlane() == Listener.DataPlane.GRPC_SERVER) {
+        // A gRPC server handles its calls itself: no clusters, only its listener and routes.
+        String name = EnvoyNames.socket(socket);
+        for (Listener.FilterChain chain : socket.filterChains()) {
+          String routesName = EnvoyNames.chainRoutes(socket, chain);
+          List<Built> hosts = chain instanceof Listener.FilterChain.Http http ? http.virtualHosts().stream()
+              .map(host -> memo.grpcServerHosts.get(last.grpcServerHosts, host,
+                  h -> Built.of(GrpcServerListeners.virtualHost(h))))
+              .toList() : List.of();
+          out.put(Resources.V3.ROUTE_TYPE_URL, memo.routes.get(last.routes,
+                  new RoutesKey(routesName, hosts, List.of()), Translator::routes),
+              routesName.equals(name) ? socket.origin() : chain.origin(), routesName);
+          routeNames.add(routesName);
+        }
+        out.put(Resources.V3.LISTENER_TYPE_URL, Built.of(GrpcServerListeners.listener(socket)), socket.origin(),
+            name);
+        scoping.listener(socket, name, routeNames, usedClusters);
+      } else if (listener instanceof Listener.Socket socket) {
         String name = EnvoyNames.socket(socket);
         // Each HTTP chain's filters, from its virtual hosts' remembered facts rather than a scan of every route.
         Map<Listener.FilterChain.Http, List<HttpFilter>> filters = new IdentityHashMap<>();
@@ -239,6 +258,7 @@ public final class Translator {
     final Cache<Cluster, ClusterEntry> clusters;
     final Cache<io.holdfast.ir.VirtualHost, HostEntry> envoyHosts;
     final Cache<io.holdfast.ir.VirtualHost, Built> grpcHosts;
+    final Cache<io.holdfast.ir.VirtualHost, Built> grpcServerHosts;
     final Cache<RoutesKey, Built> routes;
     final Cache<ApiKey, Built> apiListeners;
     final Cache<Secret, Built> secrets;
@@ -249,6 +269,7 @@ public final class Translator {
       clusters = new Cache<>(byValue);
       envoyHosts = new Cache<>(byValue);
       grpcHosts = new Cache<>(byValue);
+      grpcServerHosts = new Cache<>(byValue);
       routes = new Cache<>(byValue);
       apiListeners = new Cache<>(byValue);
       secrets = new Cache<>(byValue);

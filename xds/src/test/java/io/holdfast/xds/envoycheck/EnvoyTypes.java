@@ -81,6 +81,8 @@ final class EnvoyTypes {
       io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBACPerRoute.getDescriptor(),
       io.envoyproxy.envoy.extensions.filters.http.ext_authz.v3.ExtAuthz.getDescriptor(),
       io.envoyproxy.envoy.config.route.v3.FilterConfig.getDescriptor(),
+      // Basic authentication (h-basicauth).
+      io.envoyproxy.envoy.extensions.filters.http.basic_auth.v3.BasicAuth.getDescriptor(),
       LocalRateLimit.getDescriptor(),
       FileAccessLog.getDescriptor(),
       StdoutAccessLog.getDescriptor(),
@@ -94,6 +96,7 @@ final class EnvoyTypes {
       io.envoyproxy.envoy.extensions.compression.brotli.compressor.v3.Brotli.getDescriptor(),
       io.envoyproxy.envoy.extensions.compression.zstd.compressor.v3.Zstd.getDescriptor(),
       io.envoyproxy.envoy.extensions.filters.listener.proxy_protocol.v3.ProxyProtocol.getDescriptor(),
+      io.envoyproxy.envoy.extensions.filters.http.health_check.v3.HealthCheck.getDescriptor(),
       io.envoyproxy.envoy.extensions.access_loggers.grpc.v3.HttpGrpcAccessLogConfig.getDescriptor(),
       io.envoyproxy.envoy.extensions.access_loggers.open_telemetry.v3.OpenTelemetryAccessLogConfig.getDescriptor(),
       // OAuth2/OIDC login (h-oauth2).

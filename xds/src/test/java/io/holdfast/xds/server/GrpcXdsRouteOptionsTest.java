@@ -9,7 +9,6 @@ import io.grpc.Server;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
-import io.grpc.stub.MetadataUtils;
 import io.grpc.stub.StreamObserver;
 import io.grpc.testing.protobuf.SimpleRequest;
 import io.grpc.testing.protobuf.SimpleResponse;
@@ -19,6 +18,7 @@ import io.holdfast.frontend.holdfast.HoldfastFrontEnd;
 import io.holdfast.frontend.holdfast.ValidationResult;
 import io.holdfast.frontend.holdfast.Validator;
 import io.holdfast.xds.testing.GrpcXdsClient;
+import io.holdfast.xds.testing.UnaryCalls;
 import io.holdfast.xds.translate.Translator;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -204,14 +204,7 @@ class GrpcXdsRouteOptionsTest {
 
   /** A unary call with a 10 s deadline of its own; the route options must act well before it. */
   private static String call(Map<Metadata.Key<String>, String> headers, String message) {
-    Metadata metadata = new Metadata();
-    headers.forEach(metadata::put);
-    return SimpleServiceGrpc.newBlockingStub(channel)
-        .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(metadata))
-        .withWaitForReady()
-        .withDeadlineAfter(10, TimeUnit.SECONDS)
-        .unaryRpc(SimpleRequest.newBuilder().setRequestMessage(message).build())
-        .getResponseMessage();
+    return UnaryCalls.unary(channel, headers, message);
   }
 
   /**

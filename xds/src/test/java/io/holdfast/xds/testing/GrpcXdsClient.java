@@ -33,6 +33,16 @@ public final class GrpcXdsClient implements AutoCloseable {
     return new GrpcXdsClient();
   }
 
+  /**
+   * As {@link #bootstrap}, for xDS-enabled servers too: grpc-java's {@code XdsServerBuilder} servers of the JVM ask
+   * for the listener {@code serverListener} (the bootstrap's {@code server_listener_resource_name_template}, here
+   * without {@code %s}: one name whatever the server's address).
+   */
+  public static GrpcXdsClient bootstrap(int xdsPort, String nodeId, String cluster, String serverListener) {
+    System.setProperty(BOOTSTRAP_PROPERTY, bootstrapJson(xdsPort, nodeId, cluster, serverListener));
+    return new GrpcXdsClient();
+  }
+
   /** The bootstrap document {@link #bootstrap} installs. */
   public static String bootstrapJson(int xdsPort, String nodeId, String cluster) {
     return """
@@ -40,6 +50,16 @@ public final class GrpcXdsClient implements AutoCloseable {
                           "server_features": ["xds_v3"]}],
          "node": {"id": "%s", "cluster": "%s"}}
         """.formatted(xdsPort, nodeId, cluster);
+  }
+
+  /** The bootstrap document of {@link #bootstrap(int, String, String, String)}. */
+  public static String bootstrapJson(int xdsPort, String nodeId, String cluster, String serverListener) {
+    return """
+        {"xds_servers": [{"server_uri": "127.0.0.1:%d", "channel_creds": [{"type": "insecure"}],
+                          "server_features": ["xds_v3"]}],
+         "node": {"id": "%s", "cluster": "%s"},
+         "server_listener_resource_name_template": "%s"}
+        """.formatted(xdsPort, nodeId, cluster, serverListener);
   }
 
   /** A channel to {@code xds:///host}; {@link #close()} shuts it down. */

@@ -86,6 +86,7 @@ class GoldenTest {
           .add(io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBAC.getDescriptor())
           .add(io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBACPerRoute.getDescriptor())
           .add(io.envoyproxy.envoy.extensions.filters.http.ext_authz.v3.ExtAuthz.getDescriptor())
+          .add(io.envoyproxy.envoy.extensions.filters.http.basic_auth.v3.BasicAuth.getDescriptor())
           .add(io.envoyproxy.envoy.config.route.v3.FilterConfig.getDescriptor())
           .add(io.envoyproxy.envoy.extensions.filters.http.oauth2.v3.OAuth2.getDescriptor())
           .add(UpstreamTlsContext.getDescriptor())

@@ -19,13 +19,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The documented order of HTTP filters in the connection manager ({@link HttpFilters#beforeRouter}): CORS, then
- * (authentication, authorisation), then local rate limit, global rate limit, CSRF, buffer, then fault, then the
+ * (authentication, authorisation), then the health check, then local rate limit, global rate limit, CSRF, buffer, then fault, then the
  * compressors, then the Router. Each filter is there only when a route uses it.
  */
 class HttpFilterOrderTest {
 
   private static final List<String> DOCUMENTED = List.of(
       HttpFilters.CORS,
+      HttpFilters.HEALTH_CHECK,
       TrafficFilters.LOCAL_RATE_LIMIT,
       TrafficFilters.RATE_LIMIT,
       TrafficFilters.CSRF,
@@ -65,7 +66,8 @@ class HttpFilterOrderTest {
     ResourceKey rls = ResourceKey.upstream("demo", "rls");
     HttpListenerOptions options = new HttpListenerOptions(Optional.empty(), Optional.empty(), Optional.empty(),
         Optional.empty(), Optional.empty(), Optional.empty(), List.of(),
-        Optional.of(new HttpListenerOptions.RateLimitService(rls, "edge", Duration.ofMillis(20), true)));
+        Optional.of(new HttpListenerOptions.RateLimitService(rls, "edge", Duration.ofMillis(20), true)),
+        Optional.of("/healthz"));
 
     Translation translation = TrafficFixtures.translate(SocketOptions.NONE, options,
         List.of(compressing, faulty, buffered, csrf, global, local, cors),
@@ -73,11 +75,33 @@ class HttpFilterOrderTest {
 
     List<HttpFilter> filters = TrafficFixtures.hcm(translation).getHttpFiltersList();
     assertThat(filters).extracting(HttpFilter::getName).containsExactlyElementsOf(DOCUMENTED);
-    // The traffic filters wait, disabled, for the routes that enable them; CORS, fault and Router are always on.
+    // The traffic filters wait, disabled, for the routes that enable them; CORS, the health check (a listener
+    // option), fault and Router are always on.
     assertThat(filters).filteredOn(HttpFilter::getDisabled).extracting(HttpFilter::getName)
         .containsExactly(TrafficFilters.LOCAL_RATE_LIMIT, TrafficFilters.RATE_LIMIT, TrafficFilters.CSRF,
             TrafficFilters.BUFFER, "envoy.filters.http.compressor.brotli", "envoy.filters.http.compressor.zstd",
             "envoy.filters.http.compressor.gzip");
+  }
+
+  @Test
+  void theHealthCheckAnswersItsExactPathItself() throws Exception {
+    HttpListenerOptions options = new HttpListenerOptions(Optional.empty(), Optional.empty(), Optional.empty(),
+        Optional.empty(), Optional.empty(), Optional.empty(), List.of(), Optional.empty(), Optional.of("/healthz"));
+    Translation translation = TrafficFixtures.translate(SocketOptions.NONE, options,
+        List.of(TrafficFixtures.route("plain", RouteTraffic.NONE)),
+        List.of(TrafficFixtures.cluster(TrafficFixtures.UPSTREAM)));
+    List<HttpFilter> filters = TrafficFixtures.hcm(translation).getHttpFiltersList();
+    assertThat(filters).extracting(HttpFilter::getName)
+        .containsExactly(HttpFilters.HEALTH_CHECK, ListenerTranslator.ROUTER_FILTER);
+    var check = filters.get(0).getTypedConfig()
+        .unpack(io.envoyproxy.envoy.extensions.filters.http.health_check.v3.HealthCheck.class);
+    // Not pass-through: the proxy answers, the upstream never sees the probe.
+    assertThat(check.hasPassThroughMode()).isTrue();
+    assertThat(check.getPassThroughMode().getValue()).isFalse();
+    assertThat(check.getHeadersList()).singleElement().satisfies(header -> {
+      assertThat(header.getName()).isEqualTo(":path");
+      assertThat(header.getStringMatch().getExact()).isEqualTo("/healthz");
+    });
   }
 
   @Test

@@ -11,6 +11,7 @@ import io.envoyproxy.envoy.config.rbac.v3.RBAC;
 import io.envoyproxy.envoy.config.route.v3.FilterConfig;
 import io.envoyproxy.envoy.config.route.v3.Route;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
+import io.envoyproxy.envoy.extensions.filters.http.basic_auth.v3.BasicAuth;
 import io.envoyproxy.envoy.extensions.filters.http.cors.v3.Cors;
 import io.envoyproxy.envoy.extensions.filters.http.ext_authz.v3.ExtAuthz;
 import io.envoyproxy.envoy.extensions.filters.http.fault.v3.HTTPFault;
@@ -213,6 +214,61 @@ class SecurityFiltersTest {
     }
     assertThat(translation.snapshot().scopes().byProxy().get("gateway-proxy").names()
         .get(Resources.V3.CLUSTER_TYPE_URL)).contains("default/idp");
+  }
+
+  /** The fixture with basic authentication on the VirtualService, off on its first route. */
+  private static final String BASIC = VS.replace("""
+            extAuthz: {http: {upstream: idp, pathPrefix: /authz}, timeout: 1s}
+      """, """
+            extAuthz: {http: {upstream: idp, pathPrefix: /authz}, timeout: 1s}
+            basicAuth: {users: {name: api-users}, forwardUsernameHeader: x-user}
+      """).replace("\n        security:\n          rbac:",
+      "\n        security:\n          basicAuth: {disabled: true}\n          rbac:");
+
+  /** The users: a CRLF line, a comment and an empty line, as an edited file may hold them. */
+  private static final String USERS = """
+      apiVersion: v1
+      kind: Secret
+      metadata: {name: api-users, namespace: default}
+      stringData:
+        .htpasswd: "alice:{SHA}g2YDYHBhl9R/ddqtGep+ipAO4aU=\\r\\n# comment\\n\\nbob:{SHA}bOWgjgJew8XNjPXTyFghAc+ha1M="
+      """;
+
+  /** Basic authentication is authentication: after the OAuth2 login and jwt_authn, before authorisation. */
+  @Test
+  void basicAuthComesAfterJwtAndBeforeAuthorisation() throws Exception {
+    assertThat(BASIC).as("the fixture was extended").contains("basicAuth: {users").contains("basicAuth: {disabled");
+    Translation translation = translate(BASIC, USERS);
+    HttpConnectionManager hcm = connectionManager(translation);
+    assertThat(hcm.getHttpFiltersList()).extracting(HttpFilter::getName).containsExactly(
+        "envoy.filters.http.cors", "envoy.filters.http.oauth2/default/api", "envoy.filters.http.jwt_authn",
+        "envoy.filters.http.basic_auth/default/api", "envoy.filters.http.ext_authz/default/api",
+        "envoy.filters.http.rbac", "envoy.filters.http.fault", "envoy.filters.http.router");
+    assertThat(hcm.getHttpFiltersList()).extracting(HttpFilter::getDisabled)
+        .containsExactly(false, true, false, true, true, false, false, false);
+
+    // The users inline, normalised (CR, comment and empty lines dropped), with the forwarded user header.
+    BasicAuth basic = hcm.getHttpFilters(3).getTypedConfig().unpack(BasicAuth.class);
+    assertThat(basic.getUsers().getInlineString())
+        .isEqualTo("alice:{SHA}g2YDYHBhl9R/ddqtGep+ipAO4aU=\nbob:{SHA}bOWgjgJew8XNjPXTyFghAc+ha1M=\n");
+    assertThat(basic.getForwardUsernameHeader()).isEqualTo("x-user");
+    List<Route> routes = routes(translation);
+    // The first route turns it off (the filter stays off there); the second turns it on.
+    assertThat(routes.get(0).getTypedPerFilterConfigMap())
+        .doesNotContainKey("envoy.filters.http.basic_auth/default/api");
+    FilterConfig enable = routes.get(1).getTypedPerFilterConfigOrThrow("envoy.filters.http.basic_auth/default/api")
+        .unpack(FilterConfig.class);
+    assertThat(enable.hasConfig()).isTrue();
+    assertThat(enable.getDisabled()).isFalse();
+  }
+
+  @Test
+  void usersThatCannotBeReadRejectTheVirtualService() {
+    ValidationResult result = new Validator().validate(TestManifests.config(TestManifests.upstream("app", 9101),
+        TestManifests.upstream("idp", 9443), BASIC));
+    assertThat(result.statuses().values()).anySatisfy(status -> assertThat(status.problems())
+        .anySatisfy(p -> assertThat(p.toString()).contains("SecretNotFound").contains("basicAuth.users")));
+    assertThat(result.accepted().virtualServices()).isEmpty();
   }
 
   @Test

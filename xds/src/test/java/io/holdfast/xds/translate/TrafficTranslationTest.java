@@ -130,7 +130,8 @@ class TrafficTranslationTest {
                     Optional.of(Duration.ofMillis(250)))),
             new HttpListenerOptions.AccessLog(new HttpListenerOptions.Sink.Grpc(TrafficFixtures.LOGS, "edge"),
                 new HttpListenerOptions.Format.Default(), HttpListenerOptions.LogFilter.ALL),
-            new HttpListenerOptions.AccessLog(new HttpListenerOptions.Sink.OpenTelemetry(OTEL, "edge-otel"),
+            new HttpListenerOptions.AccessLog(new HttpListenerOptions.Sink.OpenTelemetry(OTEL, "edge-otel",
+                Optional.of("collector.example.test")),
                 new HttpListenerOptions.Format.Text("%REQ(:METHOD)% %RESPONSE_CODE%"),
                 HttpListenerOptions.LogFilter.ALL)),
         Optional.empty());
@@ -163,6 +164,9 @@ class TrafficTranslationTest {
     assertThat(als.getCommonConfig().getGrpcService().getEnvoyGrpc().getClusterName()).isEqualTo("demo/als");
     OpenTelemetryAccessLogConfig otel = logs.get(4).getTypedConfig().unpack(OpenTelemetryAccessLogConfig.class);
     assertThat(otel.getCommonConfig().getGrpcService().getEnvoyGrpc().getClusterName()).isEqualTo("demo/otel");
+    assertThat(otel.getCommonConfig().getGrpcService().getEnvoyGrpc().getAuthority())
+        .isEqualTo("collector.example.test");
+    assertThat(als.getCommonConfig().getGrpcService().getEnvoyGrpc().getAuthority()).isEmpty();
     assertThat(otel.getBody().getStringValue()).isEqualTo("%REQ(:METHOD)% %RESPONSE_CODE%");
 
     // The proxy is served the log services' clusters though no route forwards to them.

@@ -20,6 +20,7 @@ final class TrafficTypes {
       io.envoyproxy.envoy.extensions.compression.zstd.compressor.v3.Zstd.getDescriptor(),
       io.envoyproxy.envoy.extensions.filters.listener.proxy_protocol.v3.ProxyProtocol.getDescriptor(),
       io.envoyproxy.envoy.extensions.access_loggers.file.v3.FileAccessLog.getDescriptor(),
+      io.envoyproxy.envoy.extensions.filters.http.health_check.v3.HealthCheck.getDescriptor(),
       io.envoyproxy.envoy.extensions.access_loggers.stream.v3.StdoutAccessLog.getDescriptor(),
       io.envoyproxy.envoy.extensions.access_loggers.stream.v3.StderrAccessLog.getDescriptor(),
       io.envoyproxy.envoy.extensions.access_loggers.grpc.v3.HttpGrpcAccessLogConfig.getDescriptor(),

@@ -1,0 +1,47 @@
+package io.holdfast.frontend.options;
+
+import io.holdfast.api.TrafficOptions;
+import io.holdfast.ir.RouteTraffic;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The shared lowering of global rate-limit descriptors, for both front ends that read {@link TrafficOptions}
+ * (Holdfast's routes and the Gateway API's TrafficPolicy): each entry becomes the IR entry Envoy's
+ * {@code rate_limits} action is built from.
+ */
+public final class TrafficOptionsLowering {
+
+  /**
+   * Where Holdfast expects the JWT filter to leave a provider's verified payload: the dynamic metadata namespace of
+   * {@code envoy.filters.http.jwt_authn}, under the provider's name ({@code payload_in_metadata}).
+   */
+  public static final String JWT_METADATA = "envoy.filters.http.jwt_authn";
+
+  private TrafficOptionsLowering() {
+  }
+
+  /** The descriptors, in order. */
+  public static List<RouteTraffic.Descriptor> descriptors(List<TrafficOptions.Descriptor> descriptors) {
+    return descriptors.stream()
+        .map(d -> new RouteTraffic.Descriptor(d.entries().stream().map(TrafficOptionsLowering::entry).toList()))
+        .toList();
+  }
+
+  /** One descriptor entry; a JWT claim is read from the JWT filter's metadata (dots name nested claims). */
+  public static RouteTraffic.Entry entry(TrafficOptions.Entry entry) {
+    if (entry instanceof TrafficOptions.Entry.RequestHeader header) {
+      return new RouteTraffic.Entry.RequestHeader(header.header(), header.key());
+    }
+    if (entry instanceof TrafficOptions.Entry.GenericKey generic) {
+      return new RouteTraffic.Entry.GenericKey(generic.key(), generic.value());
+    }
+    if (entry instanceof TrafficOptions.Entry.JwtClaim claim) {
+      List<String> path = new ArrayList<>();
+      path.add(claim.provider());
+      path.addAll(List.of(claim.claim().split("\\.")));
+      return new RouteTraffic.Entry.Metadata(claim.key(), JWT_METADATA, path);
+    }
+    return new RouteTraffic.Entry.RemoteAddress();
+  }
+}
