@@ -16,7 +16,7 @@ final class ActionParser {
   private static final Set<String> FORWARD = Set.of("upstream", "namespace");
   private static final Set<String> TARGET = Set.of("upstream", "namespace", "weight");
   private static final Set<String> REDIRECT =
-      Set.of("host", "path", "prefixRewrite", "responseCode", "httpsRedirect");
+      Set.of("host", "path", "prefixRewrite", "responseCode", "httpsRedirect", "stripQuery");
   private static final Set<String> DIRECT = Set.of("status", "body");
   private static final Set<String> DELEGATE = Set.of("ref", "selector");
   private static final Set<String> REF = Set.of("name", "namespace");
@@ -74,10 +74,11 @@ final class ActionParser {
     Optional<String> prefixRewrite = fields.string("prefixRewrite");
     int code = fields.integer("responseCode").orElse(RouteAction.Redirect.DEFAULT_RESPONSE_CODE);
     boolean https = fields.bool("httpsRedirect").orElse(false);
+    boolean stripQuery = fields.bool("stripQuery").orElse(false);
     if (fields.problems().size() != before) {
       return Optional.empty();
     }
-    return Optional.of(new RouteAction.Redirect(host, path, prefixRewrite, code, https));
+    return Optional.of(new RouteAction.Redirect(host, path, prefixRewrite, code, https, stripQuery));
   }
 
   private static Optional<RouteAction> directResponse(Fields fields) {

@@ -201,8 +201,12 @@ public final class ConfigLoader {
   /** The API group of the Kubernetes Gateway API, whose objects its own front end parses. */
   public static final String GATEWAY_API_GROUP = "gateway.networking.k8s.io";
 
-  /** The API groups of Gloo Edge's kinds, which the Gloo front end reads (any version; it rejects other ones). */
-  public static final List<String> GLOO_GROUPS = List.of("gateway.solo.io", "gloo.solo.io");
+  /**
+   * The API groups of Gloo Edge's kinds, which the Gloo front end reads (any version; it rejects other ones):
+   * also Gloo Enterprise's AuthConfig and the rate limiter's RateLimitConfig, which Gloo's options reference.
+   */
+  public static final List<String> GLOO_GROUPS = List.of("gateway.solo.io", "gloo.solo.io",
+      "enterprise.gloo.solo.io", "ratelimit.solo.io");
 
   /**
    * A document of another config API, carried as it is for that API's front end: any kind of the Gateway API's

@@ -61,6 +61,10 @@ public record Gateway(Metadata metadata, String bindAddress, int port, VirtualSe
     return ResourceKey.GATEWAY;
   }
 
+  public Gateway withOptions(TrafficOptions.Listener value) {
+    return new Gateway(metadata, bindAddress, port, selection, ssl, proxyNames, value, grpcServer);
+  }
+
   @Override
   public Gateway withMetadata(Metadata value) {
     return new Gateway(value, bindAddress, port, selection, ssl, proxyNames, options, grpcServer);

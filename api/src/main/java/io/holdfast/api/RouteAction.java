@@ -35,15 +35,22 @@ public sealed interface RouteAction {
    * the matched prefix (at most one of them).
    *
    * @param responseCode 301 (default), 302, 303, 307 or 308
+   * @param stripQuery   leave the request's query string out of the redirect's location
    */
   record Redirect(Optional<String> host, Optional<String> path, Optional<String> prefixRewrite,
-      int responseCode, boolean httpsRedirect) implements RouteAction {
+      int responseCode, boolean httpsRedirect, boolean stripQuery) implements RouteAction {
     public static final int DEFAULT_RESPONSE_CODE = 301;
 
     public Redirect {
       Objects.requireNonNull(host, "host");
       Objects.requireNonNull(path, "path");
       Objects.requireNonNull(prefixRewrite, "prefixRewrite");
+    }
+
+    /** A redirect keeping the query string. */
+    public Redirect(Optional<String> host, Optional<String> path, Optional<String> prefixRewrite, int responseCode,
+        boolean httpsRedirect) {
+      this(host, path, prefixRewrite, responseCode, httpsRedirect, false);
     }
   }
 

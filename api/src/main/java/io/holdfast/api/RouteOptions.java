@@ -18,12 +18,35 @@ import java.util.Optional;
  * @param hashPolicies      what RING_HASH upstreams hash on to pick an endpoint, evaluated in order
  * @param security          authentication and authorisation ({@code security}); replaces the VirtualService's
  * @param traffic           rate limits, compression, CSRF and body limit ({@link TrafficOptions.Route#NONE})
+ * @param appendXForwardedHost when the Host header is rewritten, keep the original in {@code x-forwarded-host}
  */
 public record RouteOptions(Optional<HeaderManipulation> headerManipulation, Optional<String> hostRewrite,
     boolean autoHostRewrite, Optional<RegexRewrite> regexRewrite, Optional<Cors> cors,
     Optional<Duration> idleTimeout, Optional<Duration> maxStreamDuration, Optional<Faults> faults,
     List<HashPolicy> hashPolicies, Optional<Mirror> mirror, SecurityOptions security,
-    TrafficOptions.Route traffic) {
+    TrafficOptions.Route traffic, boolean appendXForwardedHost) {
+
+  /** These options with other security settings, every other field as it is. */
+  public RouteOptions withSecurity(SecurityOptions value) {
+    return new RouteOptions(headerManipulation, hostRewrite, autoHostRewrite, regexRewrite, cors, idleTimeout,
+        maxStreamDuration, faults, hashPolicies, mirror, value, traffic, appendXForwardedHost);
+  }
+
+  /** These options with other traffic settings, every other field as it is. */
+  public RouteOptions withTraffic(TrafficOptions.Route value) {
+    return new RouteOptions(headerManipulation, hostRewrite, autoHostRewrite, regexRewrite, cors, idleTimeout,
+        maxStreamDuration, faults, hashPolicies, mirror, security, value, appendXForwardedHost);
+  }
+
+  /** Without {@code appendXForwardedHost}. */
+  public RouteOptions(Optional<HeaderManipulation> headerManipulation, Optional<String> hostRewrite,
+      boolean autoHostRewrite, Optional<RegexRewrite> regexRewrite, Optional<Cors> cors,
+      Optional<Duration> idleTimeout, Optional<Duration> maxStreamDuration, Optional<Faults> faults,
+      List<HashPolicy> hashPolicies, Optional<Mirror> mirror, SecurityOptions security,
+      TrafficOptions.Route traffic) {
+    this(headerManipulation, hostRewrite, autoHostRewrite, regexRewrite, cors, idleTimeout, maxStreamDuration,
+        faults, hashPolicies, mirror, security, traffic, false);
+  }
 
   /** Without security or traffic options. */
   public RouteOptions(Optional<HeaderManipulation> headerManipulation, Optional<String> hostRewrite,

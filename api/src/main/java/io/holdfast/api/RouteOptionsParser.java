@@ -14,6 +14,7 @@ import java.util.Set;
 final class RouteOptionsParser {
 
   private static final Set<String> OPTIONS = union(Set.of("headerManipulation", "hostRewrite", "autoHostRewrite",
+      "appendXForwardedHost",
       "regexRewrite", "cors", "idleTimeout", "maxStreamDuration", "faults", "hashPolicies", "mirror",
       SecurityOptionsParser.FIELD), TrafficOptionsParser.ROUTE_FIELDS);
   private static final Set<String> VIRTUAL_HOST_OPTIONS = union(Set.of("headerManipulation", "cors", "retries",
@@ -55,6 +56,7 @@ final class RouteOptionsParser {
           fields.object("headerManipulation", HEADERS).flatMap(RouteOptionsParser::headers);
       Optional<String> hostRewrite = fields.string("hostRewrite");
       boolean autoHostRewrite = fields.bool("autoHostRewrite").orElse(false);
+      boolean appendXForwardedHost = fields.bool("appendXForwardedHost").orElse(false);
       Optional<RouteOptions.RegexRewrite> regexRewrite =
           fields.object("regexRewrite", REGEX_REWRITE).flatMap(RouteOptionsParser::regexRewrite);
       Optional<RouteOptions.Cors> cors = fields.object("cors", CORS).flatMap(RouteOptionsParser::cors);
@@ -72,7 +74,8 @@ final class RouteOptionsParser {
         return Optional.empty();
       }
       return Optional.of(new RouteOptions(headers, hostRewrite, autoHostRewrite, regexRewrite, cors, idleTimeout,
-          maxStreamDuration, faults, hashPolicies.get(), mirror, security.get(), traffic.get()));
+          maxStreamDuration, faults, hashPolicies.get(), mirror, security.get(), traffic.get(),
+          appendXForwardedHost));
     });
   }
 

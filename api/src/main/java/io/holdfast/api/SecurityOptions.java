@@ -31,6 +31,11 @@ public record SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt,
   /** Envoy's own default cache duration for fetched keys. */
   public static final Duration DEFAULT_JWKS_CACHE = Duration.ofMinutes(10);
 
+  /** These options with {@code value} as the authorisation service, every other field as it is. */
+  public SecurityOptions withExtAuthz(Optional<ExtAuthz> value) {
+    return new SecurityOptions(jwtProviders, jwt, rbac, value, basicAuth);
+  }
+
   public SecurityOptions {
     jwtProviders = List.copyOf(jwtProviders);
     Objects.requireNonNull(jwt, "jwt");

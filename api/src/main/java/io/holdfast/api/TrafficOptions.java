@@ -32,6 +32,12 @@ public final class TrafficOptions {
         Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), List.of(), Optional.empty(),
         Optional.empty());
 
+    /** These options with {@code value} as the rate-limit service, every other field as it is. */
+    public Listener withRateLimitService(Optional<RateLimitService> value) {
+      return new Listener(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout,
+          requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs, value, healthCheck);
+    }
+
     public Listener {
       Objects.requireNonNull(perConnectionBufferLimitBytes, "perConnectionBufferLimitBytes");
       Objects.requireNonNull(xffNumTrustedHops, "xffNumTrustedHops");
@@ -177,6 +183,11 @@ public final class TrafficOptions {
    */
   public record Route(Optional<LocalRateLimit> localRateLimit, Optional<List<Descriptor>> rateLimits,
       Optional<List<String>> compression, Optional<Csrf> csrf, Optional<Long> maxRequestBodyBytes) {
+
+    /** These options with {@code value} as the global rate-limit descriptors, every other field as it is. */
+    public Route withRateLimits(Optional<List<Descriptor>> value) {
+      return new Route(localRateLimit, value, compression, csrf, maxRequestBodyBytes);
+    }
 
     public static final Route NONE = new Route(Optional.empty(), Optional.empty(), Optional.empty(),
         Optional.empty(), Optional.empty());

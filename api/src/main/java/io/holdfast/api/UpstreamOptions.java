@@ -55,14 +55,23 @@ public record UpstreamOptions(Optional<Dns> dns, Optional<CircuitBreakers> circu
    * @param verify            how the backend's certificate is checked; default CA with a trustedCa, else SYSTEM
    * @param trustedCa         the CA the backends' certificates must chain to, instead of the system CAs
    * @param clientCertificate the certificate and key the proxy presents to the backends (mutual TLS)
+   * @param subjectAltNames   names the certificate must carry one of (as a DNS name, URI, e-mail or IP address),
+   *                          checked instead of the SNI; empty: the SNI is checked
    */
   public record Tls(Optional<String> sni, Optional<TlsVerify> verify, Optional<SslConfig.CaSource> trustedCa,
-      Optional<SslConfig.CertificateSource> clientCertificate) {
+      Optional<SslConfig.CertificateSource> clientCertificate, List<String> subjectAltNames) {
     public Tls {
       Objects.requireNonNull(sni, "sni");
       Objects.requireNonNull(verify, "verify");
       Objects.requireNonNull(trustedCa, "trustedCa");
       Objects.requireNonNull(clientCertificate, "clientCertificate");
+      subjectAltNames = List.copyOf(subjectAltNames);
+    }
+
+    /** Checking the SNI as the certificate's name. */
+    public Tls(Optional<String> sni, Optional<TlsVerify> verify, Optional<SslConfig.CaSource> trustedCa,
+        Optional<SslConfig.CertificateSource> clientCertificate) {
+      this(sni, verify, trustedCa, clientCertificate, List.of());
     }
 
     public Tls(Optional<String> sni, Optional<TlsVerify> verify) {

@@ -29,7 +29,8 @@ final class UpstreamOptionsParser {
   private static final Set<String> HTTP = Set.of("path", "host", "expectedStatuses");
   private static final Set<String> GRPC = Set.of("serviceName");
   private static final Set<String> STATUS_RANGE = Set.of("start", "end");
-  private static final Set<String> TLS = Set.of("sni", "verify", "trustedCa", "clientCertificate");
+  private static final Set<String> TLS = Set.of("sni", "verify", "trustedCa", "clientCertificate",
+      "subjectAltNames");
 
   private UpstreamOptionsParser() {
   }
@@ -60,7 +61,8 @@ final class UpstreamOptionsParser {
     Optional<UpstreamOptions.Tls> tls = spec.object("tls", TLS).map(t -> new UpstreamOptions.Tls(t.string("sni"),
         t.string("verify").flatMap(text -> enumValue(t, "verify", text, UpstreamOptions.TlsVerify.class)),
         t.object("trustedCa", SslConfigParser.CLIENT_CA).flatMap(SslConfigParser::clientCa),
-        t.object("clientCertificate", SslConfigParser.CERTIFICATE).flatMap(SslConfigParser::certificate)));
+        t.object("clientCertificate", SslConfigParser.CERTIFICATE).flatMap(SslConfigParser::certificate),
+        t.has("subjectAltNames") ? t.stringList("subjectAltNames", false).orElse(List.of()) : List.of()));
     if (tls.isPresent()) {
       options = options.withTls(tls.get());
     }

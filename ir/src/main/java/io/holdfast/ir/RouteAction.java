@@ -100,17 +100,48 @@ public sealed interface RouteAction {
   /**
    * @param attempts retries after the first try
    * @param retryOn  proxy retry conditions ({@code 5xx}, {@code reset}, ...) and gRPC ones ({@code unavailable}, ...)
+   * @param retriableStatusCodes statuses retried under {@code retriable-status-codes}
+   * @param rateLimitedBackoff   the wait the upstream's answer asks for, instead of {@code backoff}
    */
-  record Retries(int attempts, Optional<Duration> perTryTimeout, List<String> retryOn, Optional<Backoff> backoff) {
+  record Retries(int attempts, Optional<Duration> perTryTimeout, List<String> retryOn, Optional<Backoff> backoff,
+      List<Integer> retriableStatusCodes, Optional<RateLimitedBackoff> rateLimitedBackoff) {
     public Retries {
       Objects.requireNonNull(perTryTimeout, "perTryTimeout");
       retryOn = List.copyOf(retryOn);
       Objects.requireNonNull(backoff, "backoff");
+      retriableStatusCodes = List.copyOf(retriableStatusCodes);
+      Objects.requireNonNull(rateLimitedBackoff, "rateLimitedBackoff");
     }
 
     /** Retries with the proxy's default backoff. */
     public Retries(int attempts, Optional<Duration> perTryTimeout, List<String> retryOn) {
       this(attempts, perTryTimeout, retryOn, Optional.empty());
+    }
+
+    /** Retries without status codes or a rate-limited backoff. */
+    public Retries(int attempts, Optional<Duration> perTryTimeout, List<String> retryOn, Optional<Backoff> backoff) {
+      this(attempts, perTryTimeout, retryOn, backoff, List.of(), Optional.empty());
+    }
+  }
+
+  /**
+   * The wait an upstream's answer asks for: the first of {@code resetHeaders} present, capped at
+   * {@code maxInterval} (proxy default 300 s). At least one header.
+   */
+  record RateLimitedBackoff(List<ResetHeader> resetHeaders, Optional<Duration> maxInterval) {
+    public RateLimitedBackoff {
+      resetHeaders = List.copyOf(resetHeaders);
+      Objects.requireNonNull(maxInterval, "maxInterval");
+      if (resetHeaders.isEmpty()) {
+        throw new IllegalArgumentException("a rate-limited backoff needs at least one reset header");
+      }
+    }
+  }
+
+  /** @param unixTimestamp the header holds the Unix time to wait until, not a number of seconds */
+  record ResetHeader(String name, boolean unixTimestamp) {
+    public ResetHeader {
+      Objects.requireNonNull(name, "name");
     }
   }
 
@@ -133,7 +164,8 @@ public sealed interface RouteAction {
    * the same as scheme {@code https}, and the two are not set together.
    */
   record Redirect(Optional<String> host, Optional<String> path, Optional<String> prefixRewrite, int responseCode,
-      boolean httpsRedirect, Optional<String> scheme, Optional<Integer> port) implements RouteAction {
+      boolean httpsRedirect, Optional<String> scheme, Optional<Integer> port, boolean stripQuery)
+      implements RouteAction {
     public Redirect {
       Objects.requireNonNull(host, "host");
       Objects.requireNonNull(path, "path");
@@ -154,7 +186,13 @@ public sealed interface RouteAction {
       });
     }
 
-    /** A redirect that keeps the request's port and (unless {@code httpsRedirect}) its scheme. */
+    /** A redirect keeping the query string. */
+    public Redirect(Optional<String> host, Optional<String> path, Optional<String> prefixRewrite, int responseCode,
+        boolean httpsRedirect, Optional<String> scheme, Optional<Integer> port) {
+      this(host, path, prefixRewrite, responseCode, httpsRedirect, scheme, port, false);
+    }
+
+    /** A redirect that keeps the request's port, query and (unless {@code httpsRedirect}) its scheme. */
     public Redirect(Optional<String> host, Optional<String> path, Optional<String> prefixRewrite, int responseCode,
         boolean httpsRedirect) {
       this(host, path, prefixRewrite, responseCode, httpsRedirect, Optional.empty(), Optional.empty());

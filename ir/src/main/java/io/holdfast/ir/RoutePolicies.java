@@ -102,18 +102,26 @@ public final class RoutePolicies {
     }
   }
 
-  /** How the Host header is rewritten before forwarding. */
+  /** How the Host header is rewritten before forwarding; the original kept in x-forwarded-host when asked. */
   public sealed interface HostRewrite {
+    boolean appendXForwardedHost();
   }
 
-  public record LiteralHost(String host) implements HostRewrite {
+  public record LiteralHost(String host, boolean appendXForwardedHost) implements HostRewrite {
     public LiteralHost {
       Objects.requireNonNull(host, "host");
+    }
+
+    public LiteralHost(String host) {
+      this(host, false);
     }
   }
 
   /** The host name of the chosen upstream endpoint. */
-  public record UpstreamHost() implements HostRewrite {
+  public record UpstreamHost(boolean appendXForwardedHost) implements HostRewrite {
+    public UpstreamHost() {
+      this(false);
+    }
   }
 
   /** Injected faults: an abort, a delay, or both. */

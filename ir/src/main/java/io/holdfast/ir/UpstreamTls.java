@@ -1,5 +1,6 @@
 package io.holdfast.ir;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -15,14 +16,18 @@ import java.util.Optional;
  *                          none
  */
 public record UpstreamTls(Optional<String> sni, Verify verify, Optional<String> trustedCa,
-    Optional<String> clientCertificate) {
+    Optional<String> clientCertificate, List<String> subjectAltNames) {
 
   public UpstreamTls {
     Objects.requireNonNull(sni, "sni");
     Objects.requireNonNull(verify, "verify");
     Objects.requireNonNull(trustedCa, "trustedCa");
     Objects.requireNonNull(clientCertificate, "clientCertificate");
-    if (verify == Verify.SYSTEM_CAS && sni.isEmpty()) {
+    subjectAltNames = List.copyOf(subjectAltNames);
+    if (verify == Verify.NONE && !subjectAltNames.isEmpty()) {
+      throw new IllegalArgumentException("subject alternative names are checked only with a verified chain");
+    }
+    if (verify == Verify.SYSTEM_CAS && sni.isEmpty() && subjectAltNames.isEmpty()) {
       throw new IllegalArgumentException("upstream TLS checked against the system CAs needs an sni to check the"
           + " certificate's name against");
     }
@@ -33,6 +38,12 @@ public record UpstreamTls(Optional<String> sni, Verify verify, Optional<String> 
     sni.filter(name -> name.isEmpty() || name.length() > 255).ifPresent(name -> {
       throw new IllegalArgumentException("sni must be 1-255 characters, got " + name.length());
     });
+  }
+
+  /** Checking the SNI (if any) as the certificate's name. */
+  public UpstreamTls(Optional<String> sni, Verify verify, Optional<String> trustedCa,
+      Optional<String> clientCertificate) {
+    this(sni, verify, trustedCa, clientCertificate, List.of());
   }
 
   /** Without a trusted CA of its own or a client certificate. */

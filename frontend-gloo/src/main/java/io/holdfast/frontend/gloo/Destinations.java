@@ -36,6 +36,36 @@ final class Destinations {
     return ObjectRef.of(namespace, upstreamName);
   }
 
+  /** Name prefix of the synthetic Upstreams of pass-through authorisation servers ({@link AuthConfigReader}). */
+  static final String AUTHZ_PREFIX = "holdfast-authz-";
+
+  /**
+   * The Upstream reference of a pass-through authorisation server at {@code host:port}, named in an AuthConfig of
+   * {@code namespace}: a static Upstream speaking HTTP/2 (Envoy's Authorization/Check is gRPC), keyed in the IR as
+   * {@link GlooKinds#AUTHZ_ADDRESS} so its cluster is named after the address.
+   */
+  ObjectRef authzAddress(String namespace, String host, int port) {
+    ObjectRef ref = authzRef(namespace, host, port);
+    String address = host + ":" + port;
+    Metadata metadata = Metadata.of(namespace, ref.name());
+    Upstream upstream = new Upstream(metadata, new UpstreamTarget.Static(java.util.List.of(
+        new UpstreamTarget.Host(host, port, 1))), io.holdfast.api.LoadBalancing.ROUND_ROBIN,
+        Upstream.DEFAULT_CONNECT_TIMEOUT, true);
+    upstreams.putIfAbsent(upstream.key(), upstream);
+    irKeys.putIfAbsent(upstream.key(), new ResourceKey(GlooKinds.GLOO_GROUP, GlooKinds.AUTHZ_ADDRESS, namespace,
+        address));
+    return ref;
+  }
+
+  /** The reference {@link #authzAddress} returns, without adding the Upstream (for a service not served yet). */
+  static ObjectRef authzRef(String namespace, String host, int port) {
+    String address = host + ":" + port;
+    // The name only has to be unique; the address's own characters may not all be allowed in one.
+    String upstreamName = AUTHZ_PREFIX + host.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "-")
+        .replaceAll("^-|-$", "") + "-" + port + "-" + Integer.toHexString(address.hashCode());
+    return ObjectRef.of(namespace, upstreamName);
+  }
+
   Map<ResourceKey, Upstream> upstreams() {
     return upstreams;
   }

@@ -45,6 +45,8 @@ final class GlooReading {
   /** IR keys of the Upstreams of accepted Gateways' OpenTelemetry collectors ({@link OtelCollectors}). */
   private final Map<ResourceKey, ResourceKey> collectorKeys = new TreeMap<>();
   private final GatewayConfig.Builder out = GatewayConfig.builder();
+  /** Settings, AuthConfigs and RateLimitConfigs as read, for the options that name them. */
+  private EdgePolicies.Context edge;
 
   private GlooReading(GatewayConfig input) {
     this.input = input;
@@ -93,6 +95,7 @@ final class GlooReading {
     List<ApiObject> upstreams = new ArrayList<>();
     List<ApiObject> upstreamGroups = new ArrayList<>();
     List<ApiObject> options = new ArrayList<>();
+    List<ApiObject> edgeObjects = new ArrayList<>(); // Settings, AuthConfig, RateLimitConfig
     for (ApiObject object : input.apiObjects()) {
       if (!GlooKinds.isGloo(object.key())) {
         continue;
@@ -107,16 +110,17 @@ final class GlooReading {
         case GlooKinds.UPSTREAM -> upstreams;
         case GlooKinds.UPSTREAM_GROUP -> upstreamGroups;
         case GlooKinds.VIRTUAL_HOST_OPTION, GlooKinds.ROUTE_OPTION -> options;
+        case GlooKinds.SETTINGS, GlooKinds.AUTH_CONFIG, GlooKinds.RATE_LIMIT_CONFIG -> edgeObjects;
         default -> null;
       };
-      boolean groupOk = object.key().group().equals(GlooKinds.GLOO_GROUP)
-          ? GlooKinds.GLOO_KINDS.contains(kind) : GlooKinds.GATEWAY_KINDS.contains(kind);
+      boolean groupOk = GlooKinds.isRead(object.key().group(), kind);
       if (GlooListenerOptions.isOptionKind(object.key())) {
         GlooListenerOptions.OptionKindRejection why = GlooListenerOptions.rejectOptionKind(object);
         reject(object, why.field(), GlooFeatures.UNSUPPORTED, why.message());
       } else if (bucket == null || !groupOk) {
         reject(object, "kind", GlooFeatures.UNSUPPORTED, "Gloo's " + kind + " kind is not read by Holdfast (read: "
-            + "Gateway, VirtualService, RouteTable, VirtualHostOption, RouteOption, Upstream, UpstreamGroup)");
+            + "Gateway, VirtualService, RouteTable, VirtualHostOption, RouteOption, Upstream, UpstreamGroup,"
+            + " Settings, AuthConfig, RateLimitConfig)");
       } else if (!GlooKinds.isGlooApiVersion(apiVersion)) {
         reject(object, "apiVersion", Reasons.UNSUPPORTED_API_VERSION, "apiVersion " + apiVersion
             + " is not read (expected " + object.key().group() + "/" + GlooKinds.VERSION + ")");
@@ -125,6 +129,7 @@ final class GlooReading {
       }
     }
     // In dependency order: what routes name (groups) before the routes, VirtualServices before Gateways.
+    edge = EdgeObjects.read(edgeObjects, destinations, this::guarded, rejected, warnings);
     options.forEach(o -> guarded(o, () -> readOptions(o)));
     upstreamGroups.forEach(o -> guarded(o, () -> readUpstreamGroup(o)));
     upstreams.forEach(o -> guarded(o, () -> readUpstream(o)));
@@ -165,7 +170,25 @@ final class GlooReading {
   }
 
   private GlooRoutes routes(ApiObject object) {
-    return new GlooRoutes(object.key().namespace(), destinations, this::split, routeOptions, this::selectTables);
+    return routes(object, edge(object, false));
+  }
+
+  private GlooRoutes routes(ApiObject object, EdgePolicies policies) {
+    return new GlooRoutes(object.key().namespace(), destinations, this::split, routeOptions, this::selectTables,
+        policies);
+  }
+
+  private EdgePolicies edge(ApiObject object, boolean virtualService) {
+    return new EdgePolicies(edge, object.key().namespace(), virtualService);
+  }
+
+  /** The refusals of an object served with refusing routes: errors on its status (see {@link EdgePolicies}). */
+  private void refusals(ApiObject object, EdgePolicies policies) {
+    if (!policies.refusals().isEmpty() && !rejected.containsKey(object.key())) {
+      List<Finding> all = new ArrayList<>(warnings.getOrDefault(object.key(), List.of()));
+      all.addAll(policies.refusals());
+      warnings.put(object.key(), all);
+    }
   }
 
   /** Gloo's RouteTables picked by a selector with expressions, in Holdfast's selector order (weight, then key). */
@@ -216,8 +239,13 @@ final class GlooReading {
     if (host) {
       VirtualServiceReader.hostOptions(options);
     } else {
-      routes(object).options(options);
+      GlooRoutes routes = routes(object);
+      routes.providersResolvedWhereUsed();
+      routes.options(options);
     }
+    // Checks extauth and rate limits as written (as for a VirtualService; a RouteTable referrer checks its own
+    // limits again); referrers resolve the references.
+    edge(object, true).read(options, !host);
     boolean ok = findings.stream().noneMatch(f -> f.severity() == Finding.Severity.ERROR);
     (host ? hostOptions : routeOptions).put(object.key(), ok && options.json.isObject()
         ? Optional.of(options.json) : Optional.empty());
@@ -254,9 +282,10 @@ final class GlooReading {
   private void readUpstream(ApiObject object) {
     List<Finding> findings = new ArrayList<>();
     Metadata metadata = metadata(object, findings);
-    if (metadata.name().startsWith(Destinations.PREFIX)) {
+    if (metadata.name().startsWith(Destinations.PREFIX) || metadata.name().startsWith(Destinations.AUTHZ_PREFIX)) {
       findings.add(new Finding(Finding.Severity.ERROR, "metadata.name", Reasons.INVALID_NAME, "names starting with "
-          + Destinations.PREFIX + " are Holdfast's, for the Upstreams of routes' kube destinations"));
+          + Destinations.PREFIX + " or " + Destinations.AUTHZ_PREFIX + " are Holdfast's, for the Upstreams of"
+          + " routes' kube destinations and pass-through authorisation servers"));
     }
     if (metadata.name().startsWith(OtelCollectors.PREFIX)) {
       findings.add(new Finding(Finding.Severity.ERROR, "metadata.name", Reasons.INVALID_NAME, "names starting with "
@@ -268,15 +297,25 @@ final class GlooReading {
   private void readRouteTable(ApiObject object) {
     List<Finding> findings = new ArrayList<>();
     Metadata metadata = metadata(object, findings);
-    accept(object, findings, VirtualServiceReader.routeTable(metadata, spec(object, findings), routes(object)));
+    EdgePolicies policies = edge(object, false);
+    if (accept(object, findings, VirtualServiceReader.routeTable(metadata, spec(object, findings),
+        routes(object, policies)))) {
+      refusals(object, policies);
+    }
   }
 
   private Optional<VirtualService> readVirtualService(ApiObject object) {
     List<Finding> findings = new ArrayList<>();
     Metadata metadata = metadata(object, findings);
-    VirtualService vs = VirtualServiceReader.virtualService(metadata, spec(object, findings), routes(object), input,
-        hostOptions);
-    return accept(object, findings, vs) ? Optional.of(vs) : Optional.empty();
+    EdgePolicies policies = edge(object, true);
+    VirtualService vs = VirtualServiceReader.virtualService(metadata, spec(object, findings),
+        routes(object, policies), input, hostOptions, policies);
+    if (!accept(object, findings, vs)) {
+      return Optional.empty();
+    }
+    refusals(object, policies);
+    policies.commit();
+    return Optional.of(vs);
   }
 
   private void readGateway(ApiObject object, Map<ResourceKey, VirtualService> served) {
@@ -290,8 +329,9 @@ final class GlooReading {
     }
     List<ObjectRef> refs = served.values().stream().filter(vs -> selects(read, vs))
         .map(vs -> ObjectRef.of(vs.metadata().namespace(), vs.metadata().name())).toList();
-    if (accept(object, findings, new Gateway(metadata, read.bindAddress(), read.port(),
-        new VirtualServiceSelection.Named(refs), read.ssl(), read.proxyNames(), read.options()))) {
+    if (accept(object, findings, EdgeObjects.withRateLimitServer(new Gateway(metadata, read.bindAddress(),
+        read.port(), new VirtualServiceSelection.Named(refs), read.ssl(), read.proxyNames(), read.options()),
+        edge.settings()))) {
       read.collectors().upstreams().forEach(out::add);
       collectorKeys.putAll(read.collectors().irKeys());
     }

@@ -45,10 +45,15 @@ final class GlooRoutes {
   private static final Set<String> DIRECT = Set.of("status", "body");
   private static final Set<String> DELEGATE = Set.of("ref", "selector", "name", "namespace");
   private static final Set<String> SELECTOR = Set.of("labels", "namespaces", "expressions");
-  static final Set<String> ROUTE_OPTIONS = Set.of("prefixRewrite", "timeout", "retries", "headerManipulation",
-      "cors", "faults", "hostRewrite", "autoHostRewrite", "regexRewrite", "lbHash", "shadowing", "idleTimeout");
-  static final Set<String> RETRIES = Set.of("retryOn", "numRetries", "perTryTimeout", "retryBackOff");
+  static final Set<String> ROUTE_OPTIONS = UpstreamReader.union(UpstreamReader.union(Set.of("prefixRewrite",
+      "timeout", "retries", "headerManipulation", "cors", "faults", "hostRewrite", "autoHostRewrite", "regexRewrite",
+      "lbHash", "shadowing", "idleTimeout", "appendXForwardedHost", "maxStreamDuration"),
+      GlooTraffic.FIELDS), GlooSecurity.ROUTE_FIELDS);
+  static final Set<String> RETRIES = Set.of("retryOn", "numRetries", "perTryTimeout", "retryBackOff",
+      "retriableStatusCodes", "rateLimitedRetryBackOff");
   private static final Set<String> BACKOFF = Set.of("baseInterval", "maxInterval");
+  private static final Set<String> RATE_LIMITED_BACKOFF = Set.of("resetHeaders", "maxInterval");
+  private static final Set<String> RESET_HEADER = Set.of("name", "format");
   static final Set<String> HEADERS = Set.of("requestHeadersToAdd", "requestHeadersToRemove",
       "responseHeadersToAdd", "responseHeadersToRemove");
   private static final Set<String> HEADER_VALUE_OPTION = Set.of("header", "append");
@@ -64,6 +69,8 @@ final class GlooRoutes {
   private static final Set<String> HASH_POLICY = Set.of("header", "cookie", "sourceIp", "terminal");
   private static final Set<String> COOKIE = Set.of("name", "ttl", "path");
   private static final Set<String> SHADOWING = Set.of("upstream", "percentage");
+  /** Gloo's {@code RouteOptions.MaxStreamDuration}; the gRPC timeout header fields are not read. */
+  private static final Set<String> MAX_STREAM_DURATION = Set.of("maxStreamDuration");
 
   /** Gloo's redirect codes by enum name; the enum's default (0) is MOVED_PERMANENTLY. */
   private static final Map<String, Integer> RESPONSE_CODES = Map.of("MOVED_PERMANENTLY", 301, "FOUND", 302,
@@ -91,14 +98,31 @@ final class GlooRoutes {
   private final UpstreamGroups groups;
   private final OptionObjects routeOptions;
   private final RouteTables tables;
+  private final EdgePolicies edge;
+  /**
+   * The virtual host's JWT providers, for RBAC principals that name none: none in a RouteTable; unknown (empty)
+   * in a RouteOption object, whose options are read again, with them, where a route references it.
+   */
+  private Optional<List<String>> hostJwtProviders = Optional.of(List.of());
 
   GlooRoutes(String namespace, Destinations destinations, UpstreamGroups groups, OptionObjects routeOptions,
-      RouteTables tables) {
+      RouteTables tables, EdgePolicies edge) {
+    this.edge = edge;
     this.namespace = namespace;
     this.destinations = destinations;
     this.groups = groups;
     this.routeOptions = routeOptions;
     this.tables = tables;
+  }
+
+  /** Set by the VirtualService reader, from its virtual host's options, before it reads the routes. */
+  void hostJwtProviders(List<String> names) {
+    hostJwtProviders = Optional.of(List.copyOf(names));
+  }
+
+  /** For a RouteOption object read on its own: providers are resolved where its options are merged. */
+  void providersResolvedWhereUsed() {
+    hostJwtProviders = Optional.empty();
   }
 
   /** The routes of {@code owner}'s {@code field}; routes with errors are left out (the caller rejects the owner). */
@@ -126,6 +150,7 @@ final class GlooRoutes {
     routeOptions.merge(route, "RouteOption", namespace);
     Node options = route.child("options");
     RouteParts parts = options(options);
+    EdgePolicies.Read edgeOptions = edge.read(options, true);
     List<Node> matchers = route.list("matchers");
     List<RouteMatch> matches = new ArrayList<>();
     if (matchers.isEmpty()) {
@@ -154,8 +179,8 @@ final class GlooRoutes {
       // Several matchers are one Gloo route; Holdfast names routes uniquely, so each copy gets its index.
       String suffix = matches.size() == 1 ? "" : "-" + i;
       Optional<String> copyName = name.map(n -> n + suffix);
-      out.add(new Route(copyName, matches.get(i), action.get(), parts.timeout, parts.retries, parts.prefixRewrite,
-          parts.options));
+      out.add(edge.route(new Route(copyName, matches.get(i), action.get(), parts.timeout, parts.retries,
+          parts.prefixRewrite, parts.options), edgeOptions, route));
     }
     return out;
   }
@@ -286,10 +311,6 @@ final class GlooRoutes {
 
   private Optional<RouteAction> redirect(Node redirect) {
     redirect.only("redirectAction", REDIRECT);
-    if (redirect.bool("stripQuery").orElse(false)) {
-      redirect.error(redirect.at("stripQuery"), GlooFeatures.UNSUPPORTED, "stripQuery is not supported by Holdfast;"
-          + " the object is rejected rather than redirected with the query");
-    }
     int code = 301;
     Optional<String> codeText = redirect.string("responseCode");
     if (codeText.isPresent()) {
@@ -302,7 +323,8 @@ final class GlooRoutes {
       }
     }
     return Optional.of(new RouteAction.Redirect(redirect.string("hostRedirect"), redirect.string("pathRedirect"),
-        redirect.string("prefixRewrite"), code, redirect.bool("httpsRedirect").orElse(false)));
+        redirect.string("prefixRewrite"), code, redirect.bool("httpsRedirect").orElse(false),
+        redirect.bool("stripQuery").orElse(false)));
   }
 
   /** A delegate selector with {@code expressions}, resolved to the RouteTables it picks; empty for any other. */
@@ -352,7 +374,7 @@ final class GlooRoutes {
     if (!options.json.isObject()) {
       return new RouteParts(Optional.empty(), Optional.empty(), Optional.empty(), RouteOptions.NONE);
     }
-    options.only("route's options", ROUTE_OPTIONS);
+    options.only("route's options", union(ROUTE_OPTIONS, EdgePolicies.FIELDS));
     Optional<RetryPolicy> retries = options.has("retries") ? retries(options.child("retries")) : Optional.empty();
     Optional<RouteOptions.Faults> faults = options.has("faults") ? Optional.of(faults(options.child("faults")))
         : Optional.empty();
@@ -381,25 +403,70 @@ final class GlooRoutes {
             : Optional.empty(),
         options.string("hostRewrite"), options.bool("autoHostRewrite").orElse(false), regexRewrite,
         options.has("cors") ? Optional.of(cors(options.child("cors"))) : Optional.empty(),
-        options.duration("idleTimeout"), Optional.empty(), faults, hashPolicies, mirror);
+        options.duration("idleTimeout"), maxStreamDuration(options), faults, hashPolicies, mirror,
+        GlooSecurity.route(options, hostJwtProviders), GlooTraffic.read(options),
+        options.bool("appendXForwardedHost").orElse(false));
     return new RouteParts(options.duration("timeout"), retries, options.string("prefixRewrite"), routeOptions);
+  }
+
+  /** Gloo's {@code maxStreamDuration: {maxStreamDuration}}: how long a stream may last at all. */
+  private static Optional<Duration> maxStreamDuration(Node options) {
+    if (!options.has("maxStreamDuration")) {
+      return Optional.empty();
+    }
+    Node node = options.child("maxStreamDuration").only("maxStreamDuration", MAX_STREAM_DURATION);
+    return node.duration("maxStreamDuration");
   }
 
   /** Gloo's retry policy; {@code retryOn} is Envoy's comma-separated list, {@code numRetries} defaults to 1. */
   static Optional<RetryPolicy> retries(Node retries) {
-    retries.only("retries", RETRIES);
+    retries.protoNames().only("retries", RETRIES);
     List<String> retryOn = retries.string("retryOn").map(text -> Arrays.stream(text.split(","))
         .map(String::trim).filter(s -> !s.isEmpty()).toList()).orElse(List.of());
     Optional<RetryPolicy.Backoff> backoff = Optional.empty();
     if (retries.has("retryBackOff")) {
-      Node node = retries.child("retryBackOff").only("retryBackOff", BACKOFF);
+      Node node = retries.child("retryBackOff").protoNames().only("retryBackOff", BACKOFF);
       backoff = node.duration("baseInterval").map(base -> new RetryPolicy.Backoff(base, node.duration("maxInterval")));
       if (backoff.isEmpty()) {
         node.error(node.at("baseInterval"), Reasons.MISSING_FIELD, "baseInterval is required");
       }
     }
-    return Optional.of(new RetryPolicy(retries.integer("numRetries").orElse(1), retries.duration("perTryTimeout"),
-        retryOn, backoff));
+    List<Integer> codes = new ArrayList<>();
+    for (Node code : retries.list("retriableStatusCodes")) {
+      if (code.json.isIntegralNumber() && code.json.canConvertToInt()) {
+        codes.add(code.json.asInt());
+      } else {
+        code.error(code.path, Reasons.WRONG_TYPE, "expected an HTTP status");
+      }
+    }
+    Optional<RetryPolicy.RateLimitedBackoff> rateLimited = retries.has("rateLimitedRetryBackOff")
+        ? rateLimitedBackoff(retries.child("rateLimitedRetryBackOff")) : Optional.empty();
+    // Gloo writes numRetries 0 (unset) as 1.
+    int attempts = retries.integer("numRetries").filter(n -> n != 0).orElse(1);
+    return Optional.of(new RetryPolicy(attempts, retries.duration("perTryTimeout"), retryOn, backoff, codes,
+        rateLimited));
+  }
+
+  /** Gloo's {@code rateLimitedRetryBackOff}: Envoy's, field for field; a reset header's format defaults to SECONDS. */
+  private static Optional<RetryPolicy.RateLimitedBackoff> rateLimitedBackoff(Node backoff) {
+    backoff.protoNames().only("rateLimitedRetryBackOff", RATE_LIMITED_BACKOFF);
+    List<RetryPolicy.ResetHeader> headers = new ArrayList<>();
+    for (Node header : backoff.list("resetHeaders")) {
+      header.only("reset header", RESET_HEADER);
+      String name = header.requiredString("name").orElse("");
+      String format = header.string("format").orElse("SECONDS");
+      switch (format) {
+        case "SECONDS", "0" -> headers.add(new RetryPolicy.ResetHeader(name, RetryPolicy.ResetFormat.SECONDS));
+        case "UNIX_TIMESTAMP", "1" -> headers.add(new RetryPolicy.ResetHeader(name,
+            RetryPolicy.ResetFormat.UNIX_TIMESTAMP));
+        default -> header.error(header.at("format"), Reasons.INVALID_VALUE, "format is SECONDS or UNIX_TIMESTAMP, got "
+            + format);
+      }
+    }
+    if (headers.isEmpty()) {
+      backoff.error(backoff.at("resetHeaders"), Reasons.MISSING_FIELD, "at least one reset header is required");
+    }
+    return Optional.of(new RetryPolicy.RateLimitedBackoff(headers, backoff.duration("maxInterval")));
   }
 
   static RouteOptions.HeaderManipulation headers(Node headers) {
@@ -471,5 +538,12 @@ final class GlooRoutes {
       policy.error(policy.path, Reasons.MISSING_FIELD, "a hash policy has one of header, cookie, sourceIp");
     }
     return new RouteOptions.SourceIpHash(terminal);
+  }
+
+  /** Both sets of option fields. */
+  static Set<String> union(Set<String> a, Set<String> b) {
+    Set<String> all = new java.util.HashSet<>(a);
+    all.addAll(b);
+    return all;
   }
 }

@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A strict reader over one JSON object of a Gloo document, at a field path (e.g.
@@ -54,6 +55,40 @@ final class Node {
   /** A finding that leaves the object served. */
   void warn(String field, String reason, String message) {
     findings.add(new Finding(Finding.Severity.WARNING, field, reason, message));
+  }
+
+  /**
+   * Renames this object's fields written with their proto names ({@code retry_on}) to their JSON names
+   * ({@code retryOn}): Gloo reads YAML with protojson, which accepts both. Both spellings of one field conflict.
+   * Walks this one object's fields only (their number is bounded by the object's size, as every reader's is).
+   */
+  Node protoNames() {
+    if (!(json instanceof ObjectNode object)) {
+      return this;
+    }
+    for (String name : List.copyOf(object.propertyNames())) {
+      if (!name.contains("_")) {
+        continue;
+      }
+      StringBuilder camel = new StringBuilder();
+      boolean upper = false;
+      for (char c : name.toCharArray()) {
+        if (c == '_') {
+          upper = true;
+        } else {
+          camel.append(upper ? Character.toUpperCase(c) : c);
+          upper = false;
+        }
+      }
+      String jsonName = camel.toString();
+      JsonNode value = object.remove(name);
+      if (object.has(jsonName)) {
+        error(at(name), Reasons.CONFLICTING_FIELDS, name + " and " + jsonName + " are the same field");
+      } else {
+        object.set(jsonName, value);
+      }
+    }
+    return this;
   }
 
   /** Rejects every field of this object outside {@code supported}, naming each and why Holdfast lacks it. */

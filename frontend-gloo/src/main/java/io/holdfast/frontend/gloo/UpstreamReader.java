@@ -30,7 +30,8 @@ final class UpstreamReader {
   private static final Set<String> KUBE = Set.of("serviceName", "serviceNamespace", "servicePort", "selector");
   private static final Set<String> STATIC = Set.of("hosts", "useTls", "autoSniRewrite");
   private static final Set<String> HOST = Set.of("addr", "port", "sniAddr");
-  private static final Set<String> SSL = Set.of("secretRef", "sslFiles", "sni", "oneWayTls");
+  private static final Set<String> SSL = Set.of("secretRef", "sslFiles", "sni", "oneWayTls",
+      "verifySubjectAltName");
   private static final Set<String> REF = Set.of("name", "namespace");
   private static final Set<String> FILES = Set.of("tlsCert", "tlsKey", "rootCa");
   private static final Set<String> BREAKERS = Set.of("maxConnections", "maxPendingRequests", "maxRequests",
@@ -95,7 +96,12 @@ final class UpstreamReader {
     }
     if (spec.has("kube")) {
       Node kube = spec.child("kube");
-      kube.only("Upstream kube", KUBE);
+      if (kube.has("subsetSpec")) {
+        kube.error(kube.at("subsetSpec"), GlooFeatures.UNSUPPORTED, "subsetSpec routes to subsets of a Service's"
+            + " pods chosen by their labels, which Holdfast does not read; the object is rejected rather than"
+            + " routing to every pod");
+      }
+      kube.only("Upstream kube", union(KUBE, Set.of("subsetSpec")));
       // Gloo narrows the Service's endpoints to those whose Pod carries every selector label (an empty selector
       // narrows nothing): Holdfast's kube target reads pod labels the same way, so it maps one to one.
       java.util.TreeMap<String, String> selector = new java.util.TreeMap<>(kube.stringMap("selector"));
@@ -194,6 +200,8 @@ final class UpstreamReader {
     }
     Optional<SslConfig.CaSource> rootCa = Optional.empty();
     Optional<SslConfig.CertificateSource> clientCertificate = Optional.empty();
+    List<String> subjectAltNames = List.of();
+    boolean secretMissing = false; // reported by Holdfast's validation (SecretNotFound)
     if (spec.has("sslConfig")) {
       Node ssl = spec.child("sslConfig").only("Upstream sslConfig", SSL);
       Optional<String> explicit = ssl.string("sni");
@@ -206,6 +214,7 @@ final class UpstreamReader {
         ObjectRef secret = new ObjectRef(ref.requiredString("name").orElse(""), ref.string("namespace"));
         Optional<TlsSecretData> data = config.secretOf(TlsSecretData.secretKey(secret, metadata.namespace()));
         boolean hasCa = data.map(d -> d.entries().containsKey(TlsSecretData.CA_CRT)).orElse(false);
+        secretMissing = data.isEmpty();
         boolean hasCert = data.map(d -> d.entries().containsKey(TlsSecretData.TLS_CRT)).orElse(true);
         if (hasCa) {
           rootCa = Optional.of(new SslConfig.CaSource.SecretRef(secret));
@@ -223,9 +232,26 @@ final class UpstreamReader {
         }
       }
     }
+    if (spec.has("sslConfig")) {
+      subjectAltNames = subjectAltNames(spec.child("sslConfig"), rootCa.isPresent() || secretMissing);
+    }
     UpstreamOptions.TlsVerify verify = rootCa.isPresent() ? UpstreamOptions.TlsVerify.CA
         : UpstreamOptions.TlsVerify.NONE;
-    return Optional.of(new UpstreamOptions.Tls(sni, Optional.of(verify), rootCa, clientCertificate));
+    return Optional.of(new UpstreamOptions.Tls(sni, Optional.of(verify), rootCa, clientCertificate,
+        subjectAltNames));
+  }
+
+  /**
+   * {@code verifySubjectAltName}: the certificate must carry one of the names (of any type), checked beside the
+   * root CA; Gloo refuses the list without a root CA, and so does this.
+   */
+  private static List<String> subjectAltNames(Node ssl, boolean rootCa) {
+    List<String> names = ssl.strings("verifySubjectAltName");
+    if (!names.isEmpty() && !rootCa) {
+      ssl.error(ssl.at("verifySubjectAltName"), Reasons.MISSING_FIELD, "verifySubjectAltName needs a root CA"
+          + " (ca.crt in the secretRef's Secret, or sslFiles.rootCa), as in Gloo");
+    }
+    return names;
   }
 
   static Set<String> union(Set<String> a, Set<String> b) {

@@ -23,7 +23,8 @@ final class VirtualServiceReader {
 
   private static final Set<String> SPEC = Set.of("virtualHost", "sslConfig", "displayName");
   private static final Set<String> HOST = Set.of("domains", "routes", "options", "optionsConfigRefs");
-  private static final Set<String> HOST_OPTIONS = Set.of("headerManipulation", "cors", "retries");
+  private static final Set<String> HOST_OPTIONS = UpstreamReader.union(UpstreamReader.union(Set.of(
+      "headerManipulation", "cors", "retries"), GlooTraffic.FIELDS), GlooSecurity.HOST_FIELDS);
   private static final Set<String> SSL = Set.of("secretRef", "sslFiles", "sniDomains", "oneWayTls", "parameters");
   private static final Set<String> REF = Set.of("name", "namespace");
   private static final Set<String> FILES = Set.of("tlsCert", "tlsKey", "rootCa");
@@ -34,7 +35,7 @@ final class VirtualServiceReader {
   }
 
   static VirtualService virtualService(Metadata metadata, Node spec, GlooRoutes routes, GatewayConfig config,
-      OptionObjects hostOptionObjects) {
+      OptionObjects hostOptionObjects, EdgePolicies edge) {
     spec.only("VirtualService", SPEC);
     Node host = spec.child("virtualHost").only("virtualHost", HOST);
     List<String> domains = host.strings("domains");
@@ -43,9 +44,12 @@ final class VirtualServiceReader {
     }
     hostOptionObjects.merge(host, "VirtualHostOption", metadata.namespace());
     VirtualHostOptions options = hostOptions(host.child("options"));
+    routes.hostJwtProviders(options.security().jwtProviders().stream().map(p -> p.name()).toList());
+    edge.host(host.child("options")); // before the routes, which inherit it
     Optional<SslConfig> ssl = spec.has("sslConfig")
         ? Optional.of(ssl(metadata, spec.child("sslConfig"), config)) : Optional.empty();
-    return new VirtualService(metadata, domains, routes.routes(host, "routes"), options, ssl, false);
+    EdgePolicies.Host edged = edge.finish(options, routes.routes(host, "routes"), host);
+    return new VirtualService(metadata, domains, edged.routes(), edged.options(), ssl, false);
   }
 
   /** A virtual host's {@code options} (also a VirtualHostOption's); none when absent. */
@@ -53,12 +57,13 @@ final class VirtualServiceReader {
     if (!hostOptions.json.isObject()) {
       return VirtualHostOptions.NONE;
     }
-    hostOptions.only("virtualHost's options", HOST_OPTIONS);
+    hostOptions.only("virtualHost's options", GlooRoutes.union(HOST_OPTIONS, EdgePolicies.FIELDS));
     return new VirtualHostOptions(
         hostOptions.has("headerManipulation")
             ? Optional.of(GlooRoutes.headers(hostOptions.child("headerManipulation"))) : Optional.empty(),
         hostOptions.has("cors") ? Optional.of(GlooRoutes.cors(hostOptions.child("cors"))) : Optional.empty(),
-        hostOptions.has("retries") ? GlooRoutes.retries(hostOptions.child("retries")) : Optional.empty());
+        hostOptions.has("retries") ? GlooRoutes.retries(hostOptions.child("retries")) : Optional.empty(),
+        GlooSecurity.host(hostOptions), GlooTraffic.read(hostOptions));
   }
 
   static RouteTable routeTable(Metadata metadata, Node spec, GlooRoutes routes) {

@@ -60,7 +60,7 @@ class GlooHostileInputTest {
   }
 
   /** Replaces one random node inside {@code spec} by a value of another type. */
-  private static void mutate(ObjectNode body, Random random) {
+  static void mutate(ObjectNode body, Random random) {
     List<JsonNode> containers = new ArrayList<>();
     collect(body.path("spec"), containers);
     if (containers.isEmpty()) {

@@ -49,10 +49,11 @@ class GlooRejectionTest {
 
   @Test
   void edgePoliciesAreRejectedUntilHoldfastReadsThem() {
-    Finding extauth = onlyError(virtualService("{}", "{extauth: {configRef: {name: a, namespace: b}}}"));
-    assertThat(extauth.field()).isEqualTo("spec.virtualHost.options.extauth");
-    assertThat(extauth.message()).contains("edge policy");
-    for (String policy : new String[] {"jwt: {}", "rbac: {}", "ratelimit: {}", "rateLimitConfigs: {}"}) {
+    Finding early = onlyError(virtualService("{}", "{ratelimitEarly: {rateLimits: []}}"));
+    assertThat(early.field()).isEqualTo("spec.virtualHost.options.ratelimitEarly");
+    assertThat(early.message()).contains("edge policy");
+    // jwt and rbac are read (GlooSecurityOptionsTest); an rbac without policies is still refused.
+    for (String policy : new String[] {"rbac: {}"}) {
       assertThat(onlyError(virtualService("{" + policy + "}", "{}")).reason()).isEqualTo("UnsupportedGlooFeature");
     }
   }

@@ -108,11 +108,13 @@ final class GrpcRules {
       sink.warn(field + ".match.queryParameters", Reasons.GRPC_UNMATCHABLE_ROUTE, "gRPC calls carry no query"
           + " string, so gRPC clients of " + domain + " never match this route; it is left out of their route table");
     }
+    route.retries().ifPresent(retries -> retryExtras(retries, field + ".retries", domain, sink));
     RouteOptions options = route.options();
     String at = field + ".options";
     ignored(options.headerManipulation().isPresent(), at + ".headerManipulation", domain,
         "do not add or remove headers", sink);
     ignored(options.hostRewrite().isPresent(), at + ".hostRewrite", domain, "do not rewrite the authority", sink);
+    ignored(options.appendXForwardedHost(), at + ".appendXForwardedHost", domain, "send no x-forwarded-host", sink);
     ignored(options.autoHostRewrite(), at + ".autoHostRewrite", domain,
         "rewrite the authority only when their bootstrap trusts this control plane (gRFC A81)", sink);
     ignored(options.regexRewrite().isPresent(), at + ".regexRewrite", domain, "do not rewrite paths", sink);
@@ -129,7 +131,17 @@ final class GrpcRules {
     TrafficRules.warnGrpc(options.traffic(), at, domain, sink);
   }
 
+  /** grpc-java retries on gRPC status codes with its own backoff: HTTP statuses and reset headers mean nothing. */
+  private static void retryExtras(io.holdfast.api.RetryPolicy retries, String field, String domain,
+      Ledger.Sink sink) {
+    ignored(!retries.retriableStatusCodes().isEmpty(), field + ".retriableStatusCodes", domain,
+        "retry on gRPC status codes only", sink);
+    ignored(retries.rateLimitedBackoff().isPresent(), field + ".rateLimitedBackoff", domain,
+        "do not read reset headers", sink);
+  }
+
   private static void checkDefaults(VirtualHostOptions options, String domain, Ledger.Sink sink) {
+    options.retries().ifPresent(retries -> retryExtras(retries, "spec.options.retries", domain, sink));
     ignored(options.headerManipulation().isPresent(), "spec.options.headerManipulation", domain,
         "do not add or remove headers", sink);
     options.cors().ifPresent(cors -> sink.warn("spec.options.cors", Reasons.GRPC_IGNORED_OPTION, "gRPC clients of "

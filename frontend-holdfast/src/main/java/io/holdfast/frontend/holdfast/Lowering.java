@@ -85,7 +85,8 @@ final class Lowering {
     };
     return new UpstreamTls(UpstreamRules.sni(upstream, tls), verify,
         tls.trustedCa().map(ca -> caSecretName(ca.key(namespace))),
-        tls.clientCertificate().map(certificate -> certificateSecretName(certificate.keys(namespace).get(0))));
+        tls.clientCertificate().map(certificate -> certificateSecretName(certificate.keys(namespace).get(0))),
+        verify == UpstreamTls.Verify.NONE ? List.of() : tls.subjectAltNames());
   }
 
   /**
@@ -480,7 +481,7 @@ final class Lowering {
     }
     if (action instanceof RouteAction.Redirect r) {
       return new io.holdfast.ir.RouteAction.Redirect(r.host(), r.path(), r.prefixRewrite(), r.responseCode(),
-          r.httpsRedirect());
+          r.httpsRedirect(), Optional.empty(), Optional.empty(), r.stripQuery());
     }
     RouteAction.DirectResponse direct = (RouteAction.DirectResponse) action;
     return new io.holdfast.ir.RouteAction.DirectResponse(direct.status(), direct.body());

@@ -48,8 +48,9 @@ final class LoweringOptions {
   static ForwardPolicy policy(Route route, VirtualHostOptions defaults, String namespace) {
     RouteOptions options = route.options();
     Optional<RoutePolicies.HostRewrite> hostRewrite = options.hostRewrite()
-        .<RoutePolicies.HostRewrite>map(RoutePolicies.LiteralHost::new)
-        .or(() -> options.autoHostRewrite() ? Optional.of(new RoutePolicies.UpstreamHost()) : Optional.empty());
+        .<RoutePolicies.HostRewrite>map(host -> new RoutePolicies.LiteralHost(host, options.appendXForwardedHost()))
+        .or(() -> options.autoHostRewrite() ? Optional.of(new RoutePolicies.UpstreamHost(
+            options.appendXForwardedHost())) : Optional.empty());
     return new ForwardPolicy(route.timeout(), route.retries().or(defaults::retries).map(LoweringOptions::retries),
         route.prefixRewrite(),
         options.regexRewrite().map(r -> new RoutePolicies.RegexRewrite(r.pattern(), r.substitution())),
@@ -61,7 +62,10 @@ final class LoweringOptions {
 
   private static Retries retries(RetryPolicy r) {
     return new Retries(r.attempts(), r.perTryTimeout(), r.retryOn(),
-        r.backoff().map(b -> new Backoff(b.baseInterval(), b.maxInterval())));
+        r.backoff().map(b -> new Backoff(b.baseInterval(), b.maxInterval())), r.retriableStatusCodes(),
+        r.rateLimitedBackoff().map(b -> new io.holdfast.ir.RouteAction.RateLimitedBackoff(b.resetHeaders().stream()
+            .map(h -> new io.holdfast.ir.RouteAction.ResetHeader(h.name(),
+                h.format() == RetryPolicy.ResetFormat.UNIX_TIMESTAMP)).toList(), b.maxInterval())));
   }
 
   private static RoutePolicies.Fault fault(RouteOptions.Faults faults) {

@@ -47,6 +47,10 @@ final class RouteOptionsRules {
     String at = field + ".options";
     options.headerManipulation().ifPresent(h -> checkHeaders(h, at + ".headerManipulation", sink));
     options.cors().ifPresent(c -> checkCors(c, at + ".cors", sink));
+    if (options.appendXForwardedHost() && options.hostRewrite().isEmpty() && !options.autoHostRewrite()) {
+      sink.warn(at + ".appendXForwardedHost", Reasons.FIELD_IGNORED, "x-forwarded-host is added only when the Host"
+          + " header is rewritten (hostRewrite or autoHostRewrite)");
+    }
     if (options.hostRewrite().isPresent() && options.autoHostRewrite()) {
       sink.error(at + ".autoHostRewrite", Reasons.CONFLICTING_FIELDS, "give either hostRewrite or autoHostRewrite");
     }
@@ -77,6 +81,7 @@ final class RouteOptionsRules {
     if (!forwards) {
       warnIgnored(options.hostRewrite().isPresent(), at + ".hostRewrite", sink);
       warnIgnored(options.autoHostRewrite(), at + ".autoHostRewrite", sink);
+      warnIgnored(options.appendXForwardedHost(), at + ".appendXForwardedHost", sink);
       warnIgnored(options.regexRewrite().isPresent(), at + ".regexRewrite", sink);
       warnIgnored(options.idleTimeout().isPresent(), at + ".idleTimeout", sink);
       warnIgnored(options.maxStreamDuration().isPresent(), at + ".maxStreamDuration", sink);

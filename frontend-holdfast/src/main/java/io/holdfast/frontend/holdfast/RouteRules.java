@@ -20,8 +20,16 @@ final class RouteRules {
   static final int MAX_RETRIES = 10;
   /** Envoy router and gRPC retry conditions that need no further settings. */
   static final Set<String> RETRY_ON = Set.of("5xx", "gateway-error", "reset", "reset-before-request",
+      "retriable-status-codes",
       "connect-failure", "envoy-ratelimited", "retriable-4xx", "refused-stream", "http3-post-connect-failure",
       "cancelled", "deadline-exceeded", "internal", "resource-exhausted", "unavailable");
+  /**
+   * Reset headers of one rate-limited backoff. Reason: Envoy reads them in order for every retried answer; real
+   * upstreams use one or two (Retry-After, X-RateLimit-Reset).
+   */
+  static final int MAX_RESET_HEADERS = 16;
+  private static final java.util.regex.Pattern HEADER_NAME = java.util.regex.Pattern.compile(
+      "[!#$%&'*+.^_`|~0-9A-Za-z-]+");
   private static final Set<Integer> REDIRECT_CODES = Set.of(301, 302, 303, 307, 308);
 
   private RouteRules() {
@@ -226,5 +234,43 @@ final class RouteRules {
                 "maxInterval must not be shorter than baseInterval (Envoy and gRPC clients reject it)"));
       }
     });
+    checkStatusCodes(retries, field, sink);
+    retries.rateLimitedBackoff().ifPresent(backoff -> checkRateLimitedBackoff(backoff,
+        field + ".rateLimitedBackoff", sink));
+  }
+
+  private static void checkStatusCodes(RetryPolicy retries, String field, Ledger.Sink sink) {
+    Set<Integer> seen = new HashSet<>();
+    for (int i = 0; i < retries.retriableStatusCodes().size(); i++) {
+      int code = retries.retriableStatusCodes().get(i);
+      if (code < 100 || code > 599) {
+        sink.error(field + ".retriableStatusCodes[" + i + "]", Reasons.INVALID_RETRY_POLICY, "status " + code
+            + " is not in 100-599");
+      } else if (!seen.add(code)) {
+        sink.error(field + ".retriableStatusCodes[" + i + "]", Reasons.INVALID_RETRY_POLICY, "status " + code
+            + " is listed twice");
+      }
+    }
+    if (!retries.retriableStatusCodes().isEmpty() && !retries.retryOn().contains("retriable-status-codes")) {
+      sink.warn(field + ".retriableStatusCodes", Reasons.INVALID_RETRY_POLICY, "retriableStatusCodes are retried"
+          + " only when retryOn lists retriable-status-codes; as written they have no effect");
+    }
+  }
+
+  private static void checkRateLimitedBackoff(RetryPolicy.RateLimitedBackoff backoff, String field,
+      Ledger.Sink sink) {
+    if (backoff.resetHeaders().isEmpty() || backoff.resetHeaders().size() > MAX_RESET_HEADERS) {
+      sink.error(field + ".resetHeaders", Reasons.INVALID_RETRY_POLICY, "1 to " + MAX_RESET_HEADERS
+          + " reset headers, got " + backoff.resetHeaders().size());
+    }
+    for (int i = 0; i < backoff.resetHeaders().size(); i++) {
+      String name = backoff.resetHeaders().get(i).name();
+      if (!HEADER_NAME.matcher(name).matches()) {
+        sink.error(field + ".resetHeaders[" + i + "].name", Reasons.INVALID_HEADER_NAME, "\"" + name
+            + "\" is not a header name");
+      }
+    }
+    backoff.maxInterval().filter(t -> t.isZero() || t.isNegative()).ifPresent(t -> sink.error(
+        field + ".maxInterval", Reasons.INVALID_RETRY_POLICY, "maxInterval must be greater than 0"));
   }
 }

@@ -38,8 +38,8 @@ final class TrafficLowering {
     HttpListenerOptions http = http(options, gateway.metadata().namespace(), clusters);
     List<Listener.FilterChain> chains = new ArrayList<>();
     for (Listener.FilterChain chain : socket.filterChains()) {
-      chains.add(chain instanceof Listener.FilterChain.Http h
-          ? new Listener.FilterChain.Http(h.origin(), h.name(), h.match(), h.tls(), h.virtualHosts(), http) : chain);
+      // withOptions keeps the chain's security (JWT providers, authorisation services its routes name).
+      chains.add(chain instanceof Listener.FilterChain.Http h ? h.withOptions(http) : chain);
     }
     return new Listener.Socket(socket.origin(), socket.address(), socket.port(), chains, socket.proxyNames(),
         new SocketOptions(options.proxyProtocol(), options.perConnectionBufferLimitBytes().map(Long::intValue)));

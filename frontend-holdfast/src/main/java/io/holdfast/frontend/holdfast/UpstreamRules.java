@@ -94,10 +94,38 @@ final class UpstreamRules {
       sink.error("spec.tls.verify", Reasons.INVALID_UPSTREAM_TLS, "verify: " + verify + " does not use"
           + " spec.tls.trustedCa; leave verify out (or write CA) to check against the trusted CA, or drop trustedCa");
     }
-    if (verify == UpstreamOptions.TlsVerify.SYSTEM && sni(upstream, tls).isEmpty()) {
+    checkSubjectAltNames(tls, verify, sink);
+    if (verify == UpstreamOptions.TlsVerify.SYSTEM && sni(upstream, tls).isEmpty()
+        && tls.subjectAltNames().isEmpty()) {
       sink.error("spec.tls.sni", Reasons.INVALID_UPSTREAM_TLS, "verify: SYSTEM checks the backends' certificates"
           + " for the name in sni, and there is none to derive (the upstream is not one host given by name);"
           + " give sni, or verify: NONE to skip every check");
+    }
+  }
+
+  /**
+   * Subject alternative names a backend certificate may carry. Bound: a certificate check compares each; real
+   * upstreams list a few names.
+   */
+  static final int MAX_SUBJECT_ALT_NAMES = 16;
+
+  private static void checkSubjectAltNames(UpstreamOptions.Tls tls, UpstreamOptions.TlsVerify verify,
+      Ledger.Sink sink) {
+    List<String> names = tls.subjectAltNames();
+    if (!names.isEmpty() && verify == UpstreamOptions.TlsVerify.NONE) {
+      sink.error("spec.tls.subjectAltNames", Reasons.INVALID_UPSTREAM_TLS, "subjectAltNames are checked only when"
+          + " the certificate is (verify: SYSTEM or CA)");
+    }
+    if (names.size() > MAX_SUBJECT_ALT_NAMES) {
+      sink.error("spec.tls.subjectAltNames", Reasons.INVALID_UPSTREAM_TLS, names.size() + " names; at most "
+          + MAX_SUBJECT_ALT_NAMES);
+    }
+    for (int i = 0; i < names.size(); i++) {
+      String name = names.get(i);
+      if (name.isEmpty() || name.length() > 255 || name.chars().anyMatch(c -> c < 0x21 || c == 0x7f)) {
+        sink.error("spec.tls.subjectAltNames[" + i + "]", Reasons.INVALID_UPSTREAM_TLS, "a name is 1-255"
+            + " printable characters without spaces");
+      }
     }
   }
 

@@ -111,7 +111,22 @@ class RouteOptionsRulesTest {
             Reasons.INVALID_RETRY_POLICY),
         Arguments.of("[{match: {prefix: /}, route: {upstream: up}, retries: {attempts: 1, retryOn: [reset],"
             + " backoff: {baseInterval: 1s, maxInterval: 10ms}}}]", "spec.routes[0].retries.backoff.maxInterval",
-            Reasons.INVALID_RETRY_POLICY));
+            Reasons.INVALID_RETRY_POLICY),
+        Arguments.of("[{match: {prefix: /}, route: {upstream: up}, retries: {attempts: 1,"
+            + " retryOn: [retriable-status-codes], retriableStatusCodes: [503, 700]}}]",
+            "spec.routes[0].retries.retriableStatusCodes[1]", Reasons.INVALID_RETRY_POLICY),
+        Arguments.of("[{match: {prefix: /}, route: {upstream: up}, retries: {attempts: 1,"
+            + " retryOn: [retriable-status-codes], retriableStatusCodes: [503, 503]}}]",
+            "spec.routes[0].retries.retriableStatusCodes[1]", Reasons.INVALID_RETRY_POLICY),
+        Arguments.of("[{match: {prefix: /}, route: {upstream: up}, retries: {attempts: 1, retryOn: [reset],"
+            + " rateLimitedBackoff: {resetHeaders: [{name: 'retry after'}]}}}]",
+            "spec.routes[0].retries.rateLimitedBackoff.resetHeaders[0].name", Reasons.INVALID_HEADER_NAME),
+        Arguments.of("[{match: {prefix: /}, route: {upstream: up}, retries: {attempts: 1, retryOn: [reset],"
+            + " rateLimitedBackoff: {resetHeaders: [], maxInterval: 1s}}}]",
+            "spec.routes[0].retries.rateLimitedBackoff.resetHeaders", Reasons.INVALID_RETRY_POLICY),
+        Arguments.of("[{match: {prefix: /}, route: {upstream: up}, retries: {attempts: 1, retryOn: [reset],"
+            + " rateLimitedBackoff: {resetHeaders: [{name: retry-after}], maxInterval: 0s}}}]",
+            "spec.routes[0].retries.rateLimitedBackoff.maxInterval", Reasons.INVALID_RETRY_POLICY));
   }
 
   @ParameterizedTest
@@ -122,6 +137,15 @@ class RouteOptionsRulesTest {
     assertThat(result.status(VS).problems()).extracting(Problem::field, Problem::reason)
         .containsExactly(tuple(field, reason));
     assertThat(result.accepted().virtualServices()).isEmpty();
+  }
+
+  @Test
+  void retriableStatusCodesWithoutTheirConditionAreWarnedAbout() {
+    ValidationResult result = validate("['*.web.test']", "{}", "[{match: {prefix: /}, route: {upstream: up},"
+        + " retries: {attempts: 1, retryOn: [5xx], retriableStatusCodes: [429]}}]");
+    assertThat(result.status(VS).state()).isEqualTo(State.WARNING);
+    assertThat(result.status(VS).problems()).extracting(Problem::field, Problem::reason)
+        .containsExactly(tuple("spec.routes[0].retries.retriableStatusCodes", Reasons.INVALID_RETRY_POLICY));
   }
 
   @Test

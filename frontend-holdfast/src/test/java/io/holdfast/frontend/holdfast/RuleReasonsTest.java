@@ -201,7 +201,11 @@ class RuleReasonsTest {
         Arguments.of(KUBE + ", tls: {sni: 'bad_name.test'}", "spec.tls.sni", Reasons.INVALID_UPSTREAM_TLS),
         Arguments.of(KUBE + ", tls: {sni: 'api.test.', verify: NONE}", "spec.tls.sni", Reasons.INVALID_UPSTREAM_TLS),
         Arguments.of(KUBE + ", tls: {}", "spec.tls.sni", Reasons.INVALID_UPSTREAM_TLS),
-        Arguments.of(NAMED + ", tls: {verify: SYSTEM}", "spec.tls.sni", Reasons.INVALID_UPSTREAM_TLS));
+        Arguments.of(NAMED + ", tls: {verify: SYSTEM}", "spec.tls.sni", Reasons.INVALID_UPSTREAM_TLS),
+        Arguments.of(KUBE + ", tls: {verify: NONE, subjectAltNames: [api.test]}", "spec.tls.subjectAltNames",
+            Reasons.INVALID_UPSTREAM_TLS),
+        Arguments.of(KUBE + ", tls: {subjectAltNames: ['a b']}", "spec.tls.subjectAltNames[0]",
+            Reasons.INVALID_UPSTREAM_TLS));
   }
 
   @ParameterizedTest

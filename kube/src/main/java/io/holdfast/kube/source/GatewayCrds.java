@@ -47,8 +47,9 @@ public final class GatewayCrds {
       HTTP_ROUTE, GRPC_ROUTE, TLS_ROUTE, TCP_ROUTE, REFERENCE_GRANT);
 
   /**
-   * Gloo Edge's kinds the Gloo front end reads ({@code gateway.solo.io/v1}, {@code gloo.solo.io/v1}), all optional:
-   * their CRDs are Gloo's, present in a cluster moving from Gloo Edge. Holdfast writes no status on them yet.
+   * Gloo Edge's kinds the Gloo front end reads ({@code gateway.solo.io/v1}, {@code gloo.solo.io/v1}; the
+   * {@code AuthConfig} of Gloo Enterprise and the {@code RateLimitConfig} of Solo's rate limiter, which Gloo's options
+   * name), all optional: their CRDs are Gloo's, present in a cluster moving from Gloo Edge.
    */
   public static final List<ResourceDefinitionContext> GLOO = List.of(
       gloo("gateway.solo.io", "Gateway", "gateways"),
@@ -57,7 +58,10 @@ public final class GatewayCrds {
       gloo("gateway.solo.io", "VirtualHostOption", "virtualhostoptions"),
       gloo("gateway.solo.io", "RouteOption", "routeoptions"),
       gloo("gloo.solo.io", "Upstream", "upstreams"),
-      gloo("gloo.solo.io", "UpstreamGroup", "upstreamgroups"));
+      gloo("gloo.solo.io", "UpstreamGroup", "upstreamgroups"),
+      gloo("gloo.solo.io", "Settings", "settings"),
+      gloo("enterprise.gloo.solo.io", "AuthConfig", "authconfigs"),
+      gloo("ratelimit.solo.io", "v1alpha1", "RateLimitConfig", "ratelimitconfigs"));
 
   /** Holdfast's Gateway API policy kinds ({@link PolicyKinds}): Holdfast's group, read as ApiObjects. */
   public static final ResourceDefinitionContext CLIENT_TRAFFIC_POLICY = policy(PolicyKinds.CLIENT_TRAFFIC_POLICY,
@@ -106,9 +110,13 @@ public final class GatewayCrds {
   }
 
   private static ResourceDefinitionContext gloo(String group, String kind, String plural) {
+    return gloo(group, "v1", kind, plural);
+  }
+
+  private static ResourceDefinitionContext gloo(String group, String version, String kind, String plural) {
     return new ResourceDefinitionContext.Builder()
         .withGroup(group)
-        .withVersion("v1")
+        .withVersion(version)
         .withKind(kind)
         .withPlural(plural)
         .withNamespaced(true)

@@ -25,7 +25,10 @@ final class GlooStatusDocument {
   }
 
   static boolean isGloo(ResourceKey key) {
-    return key.group().equals("gateway.solo.io") || key.group().equals("gloo.solo.io");
+    // AuthConfig (and Settings) carry solo-kit's namespacedStatuses too; the rate limiter's RateLimitConfig has a
+    // status of another shape, which Holdfast does not write (its verdict is on /state and from validate).
+    return key.group().equals("gateway.solo.io") || key.group().equals("gloo.solo.io")
+        || key.group().equals("enterprise.gloo.solo.io");
   }
 
   @SuppressWarnings("unchecked")

@@ -113,6 +113,9 @@ class DeployManifestsTest {
         "gateway.solo.io/routeoptions:list,watch",
         "gloo.solo.io/upstreams:list,watch",
         "gloo.solo.io/upstreamgroups:list,watch",
+        "gloo.solo.io/settings:list,watch",
+        "enterprise.gloo.solo.io/authconfigs:list,watch",
+        "ratelimit.solo.io/ratelimitconfigs:list,watch",
         "gateway.solo.io/gateways/status:update",
         "gateway.solo.io/virtualservices/status:update",
         "gateway.solo.io/routetables/status:update",
@@ -120,6 +123,8 @@ class DeployManifestsTest {
         "gateway.solo.io/routeoptions/status:update",
         "gloo.solo.io/upstreams/status:update",
         "gloo.solo.io/upstreamgroups/status:update",
+        "gloo.solo.io/settings/status:update",
+        "enterprise.gloo.solo.io/authconfigs/status:update",
         "/namespaces:list,watch");
     RoleBinding rb = of(RoleBinding.class).get(0);
     assertThat(rb.getRoleRef().getName()).isEqualTo(role.getMetadata().getName());

@@ -43,7 +43,7 @@ class GlooSourceTest {
           .withNewNames().withKind(kind.getKind()).withPlural(kind.getPlural())
           .withSingular(kind.getKind().toLowerCase(java.util.Locale.ROOT)).withListKind(kind.getKind() + "List")
           .endNames()
-          .addNewVersion().withName("v1").withServed(true).withStorage(true)
+          .addNewVersion().withName(kind.getVersion()).withServed(true).withStorage(true)
           .withNewSubresources().withNewStatus().endStatus().endSubresources()
           .withNewSchema().withNewOpenAPIV3Schema().withType("object").withXKubernetesPreserveUnknownFields(true)
           .endOpenAPIV3Schema().endSchema().endVersion().endSpec().build()).create();
@@ -93,6 +93,24 @@ class GlooSourceTest {
           metadata: {name: gateway-proxy-ssl, namespace: gloo-system}
           spec: {bindPort: 8443, ssl: true, httpGateway: {}}
           """);
+      create(admin, kind("gloo.solo.io", "Settings"), """
+          apiVersion: gloo.solo.io/v1
+          kind: Settings
+          metadata: {name: default, namespace: gloo-system}
+          spec: {extauth: {extauthzServerRef: {name: authz, namespace: gloo-system}}}
+          """);
+      create(admin, kind("enterprise.gloo.solo.io", "AuthConfig"), """
+          apiVersion: enterprise.gloo.solo.io/v1
+          kind: AuthConfig
+          metadata: {name: passthrough, namespace: gloo-system}
+          spec: {configs: [{passThroughAuth: {grpc: {address: authz.gloo-system.svc.cluster.local:9001}}}]}
+          """);
+      create(admin, kind("ratelimit.solo.io", "RateLimitConfig"), """
+          apiVersion: ratelimit.solo.io/v1alpha1
+          kind: RateLimitConfig
+          metadata: {name: per-client, namespace: gloo-system}
+          spec: {raw: {rateLimits: [{actions: [{remoteAddress: {}}]}]}}
+          """);
       admin.services().inNamespace("default").resource(service("default", "petstore", "http:8080")).create();
       admin.discovery().v1().endpointSlices().inNamespace("default").resource(slice("default", "petstore-1",
           "petstore", "http", 8080, List.of(new Ep("127.0.0.21", true)))).create();
@@ -105,15 +123,18 @@ class GlooSourceTest {
       try (KubeConfigSource source = KubeConfigSource.builder(client, configs::add).build()) {
         source.start();
         await().atMost(WAIT).until(() -> !configs.isEmpty()
-            && configs.get(configs.size() - 1).apiObjects().size() == 3
+            && configs.get(configs.size() - 1).apiObjects().size() == 6
             && configs.get(configs.size() - 1).secrets().size() == 1);
         GatewayConfig config = configs.get(configs.size() - 1);
         assertThat(config.apiObjects()).extracting(ApiObject::key).containsExactlyInAnyOrder(
             new ResourceKey("gloo.solo.io", "Upstream", "gloo-system", "default-petstore-8080"),
             new ResourceKey("gateway.solo.io", "VirtualService", "gloo-system", "default"),
-            new ResourceKey("gateway.solo.io", "Gateway", "gloo-system", "gateway-proxy-ssl"));
+            new ResourceKey("gateway.solo.io", "Gateway", "gloo-system", "gateway-proxy-ssl"),
+            new ResourceKey("gloo.solo.io", "Settings", "gloo-system", "default"),
+            new ResourceKey("enterprise.gloo.solo.io", "AuthConfig", "gloo-system", "passthrough"),
+            new ResourceKey("ratelimit.solo.io", "RateLimitConfig", "gloo-system", "per-client"));
         assertThat(config.apiObjects()).allSatisfy(o -> assertThat(o.at("/apiVersion").asString())
-            .endsWith(".solo.io/v1"));
+            .matches(".*\\.solo\\.io/v1(alpha1)?"));
         assertThat(config.endpointsOf(new ServiceRef("default", "petstore", 8080)))
             .containsExactly(new Endpoint("127.0.0.21", 8080));
         assertThat(config.serviceEndpoints()).containsKey(new ServiceRef("default", "petstore-v2", 8080));

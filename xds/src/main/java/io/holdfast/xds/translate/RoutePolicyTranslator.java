@@ -82,6 +82,9 @@ final class RoutePolicyTranslator {
       } else {
         action.setAutoHostRewrite(BoolValue.of(true));
       }
+      if (host.appendXForwardedHost()) {
+        action.setAppendXForwardedHost(true);
+      }
     });
     policy.idleTimeout().ifPresent(timeout -> action.setIdleTimeout(Protos.duration(timeout)));
     policy.maxStreamDuration().ifPresent(duration -> action.setMaxStreamDuration(
@@ -99,6 +102,18 @@ final class RoutePolicyTranslator {
         .setBaseInterval(Protos.duration(backoff.baseInterval()));
     backoff.maxInterval().ifPresent(max -> envoy.setMaxInterval(Protos.duration(max)));
     retries.setRetryBackOff(envoy);
+  }
+
+  static void rateLimitedBackoff(io.holdfast.ir.RouteAction.RateLimitedBackoff backoff,
+      RetryPolicy.Builder retries) {
+    RetryPolicy.RateLimitedRetryBackOff.Builder envoy = RetryPolicy.RateLimitedRetryBackOff.newBuilder();
+    for (io.holdfast.ir.RouteAction.ResetHeader header : backoff.resetHeaders()) {
+      envoy.addResetHeaders(RetryPolicy.ResetHeader.newBuilder().setName(header.name())
+          .setFormat(header.unixTimestamp() ? RetryPolicy.ResetHeaderFormat.UNIX_TIMESTAMP
+              : RetryPolicy.ResetHeaderFormat.SECONDS));
+    }
+    backoff.maxInterval().ifPresent(max -> envoy.setMaxInterval(Protos.duration(max)));
+    retries.setRateLimitedRetryBackOff(envoy);
   }
 
   /** Values are literal: Envoy reads {@code %} as the start of a substitution, so it is escaped as {@code %%}. */

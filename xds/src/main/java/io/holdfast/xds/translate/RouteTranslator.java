@@ -165,6 +165,8 @@ final class RouteTranslator {
           .setNumRetries(UInt32Value.of(retries.attempts()));
       retries.perTryTimeout().ifPresent(t -> envoy.setPerTryTimeout(Protos.duration(t)));
       retries.backoff().ifPresent(backoff -> RoutePolicyTranslator.backoff(backoff, envoy));
+      retries.retriableStatusCodes().forEach(envoy::addRetriableStatusCodes);
+      retries.rateLimitedBackoff().ifPresent(backoff -> RoutePolicyTranslator.rateLimitedBackoff(backoff, envoy));
       action.setRetryPolicy(envoy);
     });
     policy.prefixRewrite().ifPresent(action::setPrefixRewrite);
@@ -182,6 +184,9 @@ final class RouteTranslator {
     }
     redirect.scheme().ifPresent(envoy::setSchemeRedirect);
     redirect.port().ifPresent(envoy::setPortRedirect);
+    if (redirect.stripQuery()) {
+      envoy.setStripQuery(true);
+    }
     envoy.setResponseCode(switch (redirect.responseCode()) {
       case 302 -> RedirectAction.RedirectResponseCode.FOUND;
       case 303 -> RedirectAction.RedirectResponseCode.SEE_OTHER;

@@ -15,6 +15,7 @@ import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContex
 import io.envoyproxy.envoy.type.matcher.v3.StringMatcher;
 import io.holdfast.ir.Cluster;
 import io.holdfast.ir.UpstreamTls;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -121,13 +122,14 @@ final class UpstreamPolicies {
       common.addAlpnProtocols("h2");
     }
     if (ir.verify() == UpstreamTls.Verify.SYSTEM_CAS) {
-      common.setValidationContext(CertificateValidationContext.newBuilder()
-          .setSystemRootCerts(CertificateValidationContext.SystemRootCerts.getDefaultInstance())
-          .addMatchTypedSubjectAltNames(sanMatcher(ir.sni().orElseThrow())));
+      CertificateValidationContext.Builder system = CertificateValidationContext.newBuilder()
+          .setSystemRootCerts(CertificateValidationContext.SystemRootCerts.getDefaultInstance());
+      names(ir, system);
+      common.setValidationContext(system);
     } else if (ir.verify() == UpstreamTls.Verify.TRUSTED_CA) {
       // The CA comes over SDS like a listener's client CA; the name check stays here, merged with it by Envoy.
       CertificateValidationContext.Builder names = CertificateValidationContext.newBuilder();
-      ir.sni().ifPresent(sni -> names.addMatchTypedSubjectAltNames(sanMatcher(sni)));
+      names(ir, names);
       common.setCombinedValidationContext(CommonTlsContext.CombinedCertificateValidationContext.newBuilder()
           .setDefaultValidationContext(names)
           .setValidationContextSdsSecretConfig(TlsTranslator.sds(ir.trustedCa().orElseThrow())));
@@ -137,6 +139,25 @@ final class UpstreamPolicies {
     ir.sni().ifPresent(context::setSni);
     return TransportSocket.newBuilder().setName(TLS_TRANSPORT_SOCKET).setTypedConfig(Protos.pack(context.build()))
         .build();
+  }
+
+  /**
+   * The names the certificate must carry: the given subject alternative names, each of any type (as Envoy's
+   * untyped {@code match_subject_alt_names} did), else the SNI as a DNS name.
+   */
+  private static void names(UpstreamTls ir, CertificateValidationContext.Builder context) {
+    if (ir.subjectAltNames().isEmpty()) {
+      ir.sni().ifPresent(sni -> context.addMatchTypedSubjectAltNames(sanMatcher(sni)));
+      return;
+    }
+    for (String name : ir.subjectAltNames()) {
+      for (SubjectAltNameMatcher.SanType type : List.of(SubjectAltNameMatcher.SanType.DNS,
+          SubjectAltNameMatcher.SanType.URI, SubjectAltNameMatcher.SanType.EMAIL,
+          SubjectAltNameMatcher.SanType.IP_ADDRESS)) {
+        context.addMatchTypedSubjectAltNames(SubjectAltNameMatcher.newBuilder().setSanType(type)
+            .setMatcher(StringMatcher.newBuilder().setExact(name)));
+      }
+    }
   }
 
   private static SubjectAltNameMatcher sanMatcher(String dnsName) {
