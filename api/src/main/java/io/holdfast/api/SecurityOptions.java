@@ -33,7 +33,7 @@ public record SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt,
 
   /** These options with {@code value} as the authorisation service, every other field as it is. */
   public SecurityOptions withExtAuthz(Optional<ExtAuthz> value) {
-    return new SecurityOptions(jwtProviders, jwt, rbac, value, basicAuth);
+    return new SecurityOptions(jwtProviders, jwt, rbac, value, basicAuth, oauth2);
   }
 
   public SecurityOptions {
