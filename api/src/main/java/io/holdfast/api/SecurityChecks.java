@@ -63,7 +63,8 @@ public final class SecurityChecks {
       return;
     }
     boolean used = !defaults.jwtProviders().isEmpty() || defaults.rbac().isPresent()
-        || defaults.extAuthz().isPresent() || defaults.basicAuth().isPresent();
+        || defaults.extAuthz().isPresent() || defaults.basicAuth().isPresent() || defaults.oauth2().isPresent();
+    defaults.oauth2().ifPresent(oauth2 -> OAuth2Checks.checkPathsRouted(oauth2, vs.routes(), at + ".oauth2", sink));
     for (int i = 0; i < vs.routes().size(); i++) {
       check(vs.routes().get(i), "spec.routes[" + i + "].options.security", names.get(), defaults.jwt(), sink);
       used |= !vs.routes().get(i).options().security().equals(SecurityOptions.NONE);
@@ -92,6 +93,7 @@ public final class SecurityChecks {
     security.rbac().ifPresent(rbac -> checkRbac(rbac, at + ".rbac", names, effective(security.jwt()), sink));
     security.extAuthz().ifPresent(authz -> checkExtAuthz(authz, at + ".extAuthz", sink));
     security.basicAuth().ifPresent(basic -> checkBasicAuth(basic, at + ".basicAuth", sink));
+    security.oauth2().ifPresent(oauth2 -> OAuth2Checks.check(oauth2, at + ".oauth2", sink));
     return Optional.of(names);
   }
 
@@ -377,20 +379,20 @@ public final class SecurityChecks {
     }
   }
 
-  private static void headerName(String name, String at, Report sink) {
+  static void headerName(String name, String at, Report sink) {
     if (!HEADER_NAME.matcher(name).matches()) {
       sink.error(at, Reasons.INVALID_HEADER_NAME, "\"" + name + "\" is not a header name");
     }
   }
 
-  private static void positive(java.time.Duration duration, String at, Report sink) {
+  static void positive(java.time.Duration duration, String at, Report sink) {
     if (duration.isZero() || duration.isNegative()) {
       sink.error(at, Reasons.INVALID_VALUE, "must be positive");
     }
   }
 
   /** Envoy refuses NUL, CR and LF in header values (and letting them through would allow header injection). */
-  private static void headerSafe(String value, String field, Report sink) {
+  static void headerSafe(String value, String field, Report sink) {
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
       if (c == 0 || c == '\n' || c == '\r') {

@@ -16,9 +16,10 @@ import java.util.Optional;
  * @param extAuthz     the external authorisation service asked about every request (on a route: only
  *                     {@code disabled})
  * @param basicAuth    users who may pass with HTTP basic credentials (on a route: only {@code disabled})
+ * @param oauth2       OAuth2/OIDC login through an identity provider (on a route: only {@code disabled})
  */
 public record SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt, Optional<Rbac> rbac,
-    Optional<ExtAuthz> extAuthz, Optional<BasicAuth> basicAuth) {
+    Optional<ExtAuthz> extAuthz, Optional<BasicAuth> basicAuth, Optional<OAuth2Options> oauth2) {
 
   public static final SecurityOptions NONE = new SecurityOptions(List.of(), Optional.empty(), Optional.empty(),
       Optional.empty(), Optional.empty());
@@ -32,7 +33,7 @@ public record SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt,
 
   /** These options with {@code value} as the authorisation service, every other field as it is. */
   public SecurityOptions withExtAuthz(Optional<ExtAuthz> value) {
-    return new SecurityOptions(jwtProviders, jwt, rbac, value, basicAuth);
+    return new SecurityOptions(jwtProviders, jwt, rbac, value, basicAuth, oauth2);
   }
 
   public SecurityOptions {
@@ -41,6 +42,21 @@ public record SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt,
     Objects.requireNonNull(rbac, "rbac");
     Objects.requireNonNull(extAuthz, "extAuthz");
     Objects.requireNonNull(basicAuth, "basicAuth");
+    Objects.requireNonNull(oauth2, "oauth2");
+  }
+
+  /** Without OAuth2 login. */
+  public SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt, Optional<Rbac> rbac,
+      Optional<ExtAuthz> extAuthz, Optional<BasicAuth> basicAuth) {
+    this(jwtProviders, jwt, rbac, extAuthz, basicAuth, Optional.empty());
+  }
+
+  /**
+   * The Secret entries the OAuth2 login reads ({@link OAuth2Options#secretRefs}); empty without one. Not yet in
+   * {@link #secretRefs} (whose checks know htpasswd and JWKS content only): the OAuth2 front-end code checks these.
+   */
+  public List<OAuth2Options.SecretReference> oauth2SecretRefs(String namespace) {
+    return oauth2.map(o -> o.secretRefs(namespace)).orElse(List.of());
   }
 
   /** Without basic authentication. */

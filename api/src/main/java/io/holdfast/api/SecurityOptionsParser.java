@@ -17,8 +17,8 @@ final class SecurityOptionsParser {
 
   static final String FIELD = "security";
   private static final Set<String> VIRTUAL_HOST = Set.of("jwtProviders", "jwt", "rbac", "extAuthz",
-      "basicAuth");
-  private static final Set<String> ROUTE = Set.of("jwt", "rbac", "extAuthz", "basicAuth");
+      "basicAuth", "oauth2");
+  private static final Set<String> ROUTE = Set.of("jwt", "rbac", "extAuthz", "basicAuth", "oauth2");
   private static final Set<String> EXT_AUTHZ = Set.of("grpc", "http", "timeout", "failureModeAllow",
       "headersToAuthz", "withRequestBody", "disabled");
   /** On a route only turning it off: the service is the VirtualService's. */
@@ -81,10 +81,11 @@ final class SecurityOptionsParser {
           .flatMap(SecurityOptionsParser::extAuthz);
       Optional<SecurityOptions.BasicAuth> basicAuth = fields.object("basicAuth", route ? ROUTE_BASIC_AUTH
           : BASIC_AUTH).flatMap(SecurityOptionsParser::basicAuth);
+      Optional<OAuth2Options> oauth2 = OAuth2Parser.read(fields, route);
       if (fields.problems().size() != before) {
         return Optional.empty();
       }
-      return Optional.of(new SecurityOptions(providers, jwt, rbac, extAuthz, basicAuth));
+      return Optional.of(new SecurityOptions(providers, jwt, rbac, extAuthz, basicAuth, oauth2));
     }
   }
 

@@ -70,6 +70,18 @@ public record Ir(List<Listener> listeners, List<Cluster> clusters, List<Secret> 
           tls.clientCa().ifPresent(ca ->
               requireSecret(secretsByName, chain.origin(), ca, Secret.Content.TrustedCa.class));
         });
+        if (chain instanceof Listener.FilterChain.Http http) {
+          // An OAuth2 login's client secret and HMAC key are generic secrets the proxies fetch over SDS.
+          for (OAuth2Login login : http.security().oauth2()) {
+            login.secretNames().forEach(name ->
+                requireSecret(secretsByName, http.origin(), name, Secret.Content.Generic.class));
+            // Envoy refuses an oauth2 filter whose token cluster it does not know.
+            if (!byKey.containsKey(login.tokenCluster())) {
+              throw new IrInvariantViolation(http.origin() + " asks for OAuth2 tokens through cluster "
+                  + login.tokenCluster() + ", which is not in the IR", http.origin());
+            }
+          }
+        }
         if (chain instanceof Listener.FilterChain.Tcp tcp) {
           tcp.clusters().stream().map(RouteAction.WeightedCluster::cluster).filter(key -> !byKey.containsKey(key))
               .findFirst().ifPresent(key -> {

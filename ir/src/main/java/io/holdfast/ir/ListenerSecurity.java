@@ -10,15 +10,16 @@ import java.util.Set;
 
 /**
  * What the routes of one HTTP filter chain refer to by name for their {@link RouteSecurity}: JWT providers,
- * external authorisation services and basic-auth user sets. The xDS translation puts them in the chain's
- * connection manager, each route choosing by name.
+ * external authorisation services, basic-auth user sets and OAuth2 logins. The xDS translation puts them in the
+ * chain's connection manager, each route choosing by name.
  *
  * @param jwtProviders names unique within the chain
  * @param extAuthz     names unique within the chain
  * @param basicAuth    names unique within the chain
+ * @param oauth2       names unique within the chain
  */
 public record ListenerSecurity(List<JwtProvider> jwtProviders, List<ExtAuthzService> extAuthz,
-    List<BasicAuthUsers> basicAuth) {
+    List<BasicAuthUsers> basicAuth, List<OAuth2Login> oauth2) {
 
   public static final ListenerSecurity NONE = new ListenerSecurity(List.of(), List.of(), List.of());
 
@@ -30,6 +31,13 @@ public record ListenerSecurity(List<JwtProvider> jwtProviders, List<ExtAuthzServ
     for (BasicAuthUsers users : basicAuth) {
       if (!userSets.add(users.name())) {
         throw new IllegalArgumentException("basic-auth user set " + users.name() + " is defined twice");
+      }
+    }
+    oauth2 = List.copyOf(oauth2);
+    Set<String> logins = new HashSet<>();
+    for (OAuth2Login login : oauth2) {
+      if (!logins.add(login.name())) {
+        throw new IllegalArgumentException("OAuth2 login " + login.name() + " is defined twice");
       }
     }
     Set<String> names = new HashSet<>();
@@ -47,6 +55,12 @@ public record ListenerSecurity(List<JwtProvider> jwtProviders, List<ExtAuthzServ
     }
   }
 
+  /** Without OAuth2 logins. */
+  public ListenerSecurity(List<JwtProvider> jwtProviders, List<ExtAuthzService> extAuthz,
+      List<BasicAuthUsers> basicAuth) {
+    this(jwtProviders, extAuthz, basicAuth, List.of());
+  }
+
   /** Without basic authentication. */
   public ListenerSecurity(List<JwtProvider> jwtProviders, List<ExtAuthzService> extAuthz) {
     this(jwtProviders, extAuthz, List.of());
@@ -55,6 +69,10 @@ public record ListenerSecurity(List<JwtProvider> jwtProviders, List<ExtAuthzServ
   /** JWT providers only. */
   public ListenerSecurity(List<JwtProvider> jwtProviders) {
     this(jwtProviders, List.of());
+  }
+
+  public Optional<OAuth2Login> oauth2(String name) {
+    return oauth2.stream().filter(l -> l.name().equals(name)).findFirst();
   }
 
   public Optional<BasicAuthUsers> basicAuth(String name) {
@@ -88,6 +106,10 @@ public record ListenerSecurity(List<JwtProvider> jwtProviders, List<ExtAuthzServ
         route.security().basicAuth().filter(name -> basicAuth(name).isEmpty()).ifPresent(name -> {
           throw new IllegalArgumentException(chain + ": route " + route.name() + " names basic-auth user set "
               + name + ", which its filter chain lacks");
+        });
+        route.security().oauth2().filter(name -> oauth2(name).isEmpty()).ifPresent(name -> {
+          throw new IllegalArgumentException(chain + ": route " + route.name() + " names OAuth2 login " + name
+              + ", which its filter chain lacks");
         });
       }
     }

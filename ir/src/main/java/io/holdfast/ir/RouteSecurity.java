@@ -17,9 +17,11 @@ import java.util.Optional;
  *                 the request; empty: none is asked
  * @param basicAuth the basic-auth user set (of the chain's {@link ListenerSecurity}) whose credentials the request
  *                 must carry; empty: none is checked
+ * @param oauth2   the OAuth2 login (of the chain's {@link ListenerSecurity}) a request without a session goes
+ *                 through; empty: none
  */
 public record RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> rbac, Optional<String> extAuthz,
-    Optional<String> basicAuth) {
+    Optional<String> basicAuth, Optional<String> oauth2) {
 
   public static final RouteSecurity NONE = new RouteSecurity(Optional.empty(), Optional.empty());
 
@@ -28,6 +30,13 @@ public record RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> 
     Objects.requireNonNull(rbac, "rbac");
     Objects.requireNonNull(extAuthz, "extAuthz");
     Objects.requireNonNull(basicAuth, "basicAuth");
+    Objects.requireNonNull(oauth2, "oauth2");
+  }
+
+  /** Without OAuth2 login. */
+  public RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> rbac, Optional<String> extAuthz,
+      Optional<String> basicAuth) {
+    this(jwt, rbac, extAuthz, basicAuth, Optional.empty());
   }
 
   /** Without basic authentication. */
@@ -41,7 +50,7 @@ public record RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> 
   }
 
   public boolean isNone() {
-    return jwt.isEmpty() && rbac.isEmpty() && extAuthz.isEmpty() && basicAuth.isEmpty();
+    return jwt.isEmpty() && rbac.isEmpty() && extAuthz.isEmpty() && basicAuth.isEmpty() && oauth2.isEmpty();
   }
 
   /**

@@ -3,9 +3,10 @@ package io.holdfast.ir;
 import java.util.Objects;
 
 /**
- * TLS material that listeners and clusters refer to by {@code name}; translated to an SDS {@code Secret}, so a
- * rotated certificate is a new secret version and the listener or cluster that names it is unchanged. Its
- * {@code toString} never shows a private key.
+ * TLS material that listeners and clusters refer to by {@code name}, or a generic secret (a credential an HTTP filter
+ * names, such as the OAuth2 client secret); translated to an SDS {@code Secret}, so a rotated certificate or
+ * credential is a new secret version and the listener or cluster that names it is unchanged. Its {@code toString}
+ * never shows a private key or a generic secret's value.
  *
  * @param name unique in the IR; the Envoy secret name
  */
@@ -45,6 +46,21 @@ public record Secret(Origin origin, String name, Content content) {
       @Override
       public String toString() {
         return "TrustedCa[caPem=" + caPem.length() + " chars]";
+      }
+    }
+
+    /** An opaque value (Envoy's {@code generic_secret}): a password, a client secret, an HMAC key. */
+    record Generic(String value) implements Content {
+      public Generic {
+        Objects.requireNonNull(value, "value");
+        if (value.isEmpty()) {
+          throw new IllegalArgumentException("a generic secret is not empty");
+        }
+      }
+
+      @Override
+      public String toString() {
+        return "Generic[value=<redacted>]";
       }
     }
   }

@@ -15,12 +15,14 @@ import io.holdfast.frontend.gatewayapi.PolicyTargets.Outcome;
 import io.holdfast.frontend.gatewayapi.PolicyTargets.Policy;
 import io.holdfast.frontend.gatewayapi.PolicyTargets.Target;
 import io.holdfast.frontend.options.BasicAuthLowering;
+import io.holdfast.frontend.options.OAuth2Lowering;
 import io.holdfast.frontend.options.SecretLookup;
 import io.holdfast.frontend.options.SecurityOptionsLowering;
 import io.holdfast.ir.Condition;
 import io.holdfast.ir.Finding;
 import io.holdfast.ir.IrBuilder;
 import io.holdfast.ir.ListenerSecurity;
+import io.holdfast.ir.OAuth2Login;
 import io.holdfast.ir.ObjectStatus;
 import io.holdfast.ir.ParentStatus;
 import io.holdfast.ir.Route;
@@ -56,6 +58,7 @@ final class SecurityPolicies {
   static final String TARGET_NOT_FOUND = "TargetNotFound";
   static final String JWKS_UPSTREAM_NOT_FOUND = "JwksUpstreamNotFound";
   static final String EXT_AUTHZ_UPSTREAM_NOT_FOUND = "ExtAuthzUpstreamNotFound";
+  static final String OAUTH2_UPSTREAM_NOT_FOUND = "OAuth2UpstreamNotFound";
 
   static final String GATEWAY = GatewayApiFrontEnd.GROUP + "/Gateway";
   static final List<String> ROUTE_KINDS = List.of("HTTPRoute", "GRPCRoute");
@@ -105,9 +108,13 @@ final class SecurityPolicies {
     List<Policy> candidates = new ArrayList<>();
     for (ApiObject object : objects) {
       List<Finding> found = new ArrayList<>();
-      policies.put(object.key(), read(object, upstreams, input, grants, found));
+      Policy candidate = PolicyTargets.read(object, RULES);
+      Optional<SecurityOptions> options = read(object, upstreams, input, grants, found).filter(o ->
+          OAuth2Policies.resolved(object.key(), o, upstreams, input, found));
+      options.ifPresent(o -> OAuth2Policies.warnGrpc(o, candidate.targets(), found));
+      policies.put(object.key(), options);
       findings.put(object.key(), found);
-      candidates.add(PolicyTargets.read(object, RULES));
+      candidates.add(candidate);
     }
     // Invalid policies resolve too: they hold their targets and fail closed there.
     PolicyTargets.Resolution resolution = PolicyTargets.resolve(candidates,
@@ -117,6 +124,9 @@ final class SecurityPolicies {
           findings.get(policy.object().key()), resolution,
           ruleUsers.getOrDefault(policy.object().key(), Collections.emptySortedSet())), policy.created());
     }
+    // The generic secrets of the valid policies' OAuth2 logins (a proxy's scope holds those its routes use).
+    policies.forEach((policy, options) -> options.ifPresent(
+        o -> OAuth2Lowering.secrets(policy, "spec.oauth2", o, input).forEach(builder::add)));
     return new SecurityPolicies(resolution, policies, owner -> (secret, entry) ->
         refusal(owner, secret, grants).isPresent() ? Optional.empty()
             : input.secretOf(secret).map(data -> data.entries().get(entry)));
@@ -158,6 +168,7 @@ final class SecurityPolicies {
     Map<String, ListenerSecurity.JwtProvider> used = new LinkedHashMap<>();
     Map<String, ListenerSecurity.ExtAuthzService> services = new LinkedHashMap<>();
     Map<String, ListenerSecurity.BasicAuthUsers> users = new LinkedHashMap<>();
+    Map<String, OAuth2Login> logins = new LinkedHashMap<>();
     // Every policy, attached or named by a rule: only the providers some route of these hosts names are kept.
     for (ResourceKey policy : policies.keySet()) {
       policies.get(policy).ifPresent(options -> {
@@ -166,18 +177,22 @@ final class SecurityPolicies {
         SecurityOptionsLowering.extAuthz(policy, options).ifPresent(a -> services.putIfAbsent(a.name(), a));
         BasicAuthLowering.users(policy, options, secrets.apply(policy))
             .ifPresent(b -> users.putIfAbsent(b.name(), b));
+        OAuth2Lowering.login(policy, options).ifPresent(l -> logins.putIfAbsent(l.name(), l));
       });
     }
     Set<String> named = new java.util.HashSet<>();
     Set<String> namedUsers = new java.util.HashSet<>();
+    Set<String> namedLogins = new java.util.HashSet<>();
     hosts.forEach(h -> h.routes().forEach(r -> {
       named.addAll(r.security().providers());
       r.security().extAuthz().ifPresent(named::add);
       r.security().basicAuth().ifPresent(namedUsers::add);
+      r.security().oauth2().ifPresent(namedLogins::add);
     }));
     return new ListenerSecurity(used.values().stream().filter(p -> named.contains(p.name())).toList(),
         services.values().stream().filter(a -> named.contains(a.name())).toList(),
-        users.values().stream().filter(b -> namedUsers.contains(b.name())).toList());
+        users.values().stream().filter(b -> namedUsers.contains(b.name())).toList(),
+        logins.values().stream().filter(l -> namedLogins.contains(l.name())).toList());
   }
 
   private static Optional<SecurityOptions> read(ApiObject object, Set<ResourceKey> upstreams, GatewayConfig input,

@@ -49,7 +49,8 @@ final class GrpcServerRules {
     for (VirtualService vs : served) {
       if (deniesSomeRoute(vs)) {
         ledger.warn(gateway.key(), "spec.grpcServer", Reasons.GRPC_SERVER_DENIES_ROUTE, describe(vs.key())
-            + " has routes that require a JWT, basic authentication or external authorisation, or authorisation rules"
+            + " has routes that require a JWT, basic authentication, an OAuth2 login or external authorisation, or"
+            + " authorisation rules"
             + " on grpc-* or :scheme headers; gRPC servers perform none of these, so every call to those routes is denied");
       }
     }
@@ -76,10 +77,11 @@ final class GrpcServerRules {
     boolean jwt = security.jwt().filter(j -> j.mode() != SecurityOptions.JwtMode.DISABLED).isPresent();
     boolean authz = security.extAuthz().filter(a -> !a.disabled()).isPresent();
     boolean basic = security.basicAuth().filter(b -> !b.disabled()).isPresent();
+    boolean login = security.oauth2().filter(o -> !o.disabled()).isPresent();
     boolean headers = security.rbac().filter(r -> !r.disabled()).stream()
         .flatMap(r -> r.rules().stream()).flatMap(rule -> rule.headers().stream())
         .anyMatch(GrpcServerRules::refusedByGrpc);
-    return jwt || authz || basic || headers;
+    return jwt || authz || basic || login || headers;
   }
 
   /** grpc-java's RBAC filter refuses these header names (RbacFilter.parseHeaderMatcher). */

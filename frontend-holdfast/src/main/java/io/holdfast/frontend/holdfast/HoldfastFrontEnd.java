@@ -150,6 +150,10 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
       socket.filter(s -> gateway.ssl()).ifPresent(s -> s.filterChains().forEach(chain ->
           Lowering.secrets(byKey.get(chain.origin().object()), accepted)
               .forEach(secret -> named.putIfAbsent(secret.name(), secret))));
+      // The generic secrets of the OAuth2 logins of the VirtualServices it serves (named per VirtualService).
+      socket.ifPresent(s -> s.virtualHosts().forEach(host -> Optional.ofNullable(byKey.get(host.origin().object()))
+          .ifPresent(vs -> SecurityLowering.oauth2Secrets(vs, accepted)
+              .forEach(secret -> named.putIfAbsent(secret.name(), secret)))));
     }
     // An upstream's secrets join them under the same names: one Secret a listener and an upstream use is one.
     accepted.upstreams().forEach(u -> Lowering.secrets(u, accepted)

@@ -4,9 +4,12 @@ import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.Route;
 import io.holdfast.api.VirtualService;
 import io.holdfast.frontend.options.BasicAuthLowering;
+import io.holdfast.frontend.options.OAuth2Lowering;
 import io.holdfast.frontend.options.SecretLookup;
 import io.holdfast.frontend.options.SecurityOptionsLowering;
 import io.holdfast.ir.ListenerSecurity;
+import io.holdfast.ir.OAuth2Login;
+import io.holdfast.ir.Secret;
 import io.holdfast.ir.RouteSecurity;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -31,13 +34,20 @@ final class SecurityLowering {
     List<ListenerSecurity.JwtProvider> providers = new ArrayList<>();
     List<ListenerSecurity.ExtAuthzService> services = new ArrayList<>();
     List<ListenerSecurity.BasicAuthUsers> users = new ArrayList<>();
+    List<OAuth2Login> logins = new ArrayList<>();
     for (VirtualService vs : served) {
       SecretLookup secrets = secrets(vs, config, consent);
       providers.addAll(SecurityOptionsLowering.providers(vs.key(), vs.options().security(), secrets));
       SecurityOptionsLowering.extAuthz(vs.key(), vs.options().security()).ifPresent(services::add);
       BasicAuthLowering.users(vs.key(), vs.options().security(), secrets).ifPresent(users::add);
+      OAuth2Lowering.login(vs.key(), vs.options().security()).ifPresent(logins::add);
     }
-    return new ListenerSecurity(providers, services, users);
+    return new ListenerSecurity(providers, services, users, logins);
+  }
+
+  /** The generic secrets of {@code vs}'s OAuth2 login (its client secret and HMAC key), if it has one. */
+  static List<Secret> oauth2Secrets(VirtualService vs, GatewayConfig config) {
+    return OAuth2Lowering.secrets(vs.key(), "spec.options.security.oauth2", vs.options().security(), config);
   }
 
   /** The Secret entries {@code vs} may read: none of another namespace without consent. */

@@ -76,7 +76,7 @@ final class SecurityRules {
   }
 
   /** The upstream {@code ref} names if it exists and is served; otherwise the error, and empty. */
-  private static Optional<ResourceKey> reference(VirtualService vs, ObjectRef ref, String field, String notFound,
+  static Optional<ResourceKey> reference(VirtualService vs, ObjectRef ref, String field, String notFound,
       String rejected, Ledger ledger, Consent consent) {
     if (!Syntax.isObjectName(ref.name()) || !ref.namespace().map(Syntax::isNamespace).orElse(true)) {
       ledger.error(vs.key(), field, Reasons.INVALID_NAME, "\"" + ref.name() + "\" is not an Upstream name");

@@ -120,6 +120,34 @@ class GrpcServerRulesTest {
   }
 
   @Test
+  void routesBehindAnOAuth2LoginAreWarnedAsDenied() {
+    ValidationResult result = new Validator().validate(TestManifests.config(UPSTREAM, """
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: svc}
+        spec:
+          domains: ["*"]
+          options:
+            security:
+              oauth2: {tokenEndpoint: {uri: 'https://idp.test/token', upstream: up},
+                authorizationEndpoint: 'https://idp.test/authorize', clientId: c, clientSecret: {name: sso},
+                hmacSecret: {name: sso}}
+          routes: [{match: {prefix: /}, route: {upstream: up}}]
+        """, """
+        apiVersion: gateway.holdfast.io/v1
+        kind: Gateway
+        metadata: {name: grpc}
+        spec: {port: 50051, grpcServer: true}
+        """).toBuilder().secret(io.holdfast.api.TlsSecretData.secretKey("default", "sso"),
+        new io.holdfast.api.TlsSecretData(new java.util.TreeMap<>(java.util.Map.of("client-secret", "c",
+            "hmac-secret", "h")))).build());
+    assertThat(result.status(GW).problems()).singleElement().satisfies(p -> {
+      assertThat(p.reason()).isEqualTo(Reasons.GRPC_SERVER_DENIES_ROUTE);
+      assertThat(p.message()).contains("OAuth2 login");
+    });
+  }
+
+  @Test
   void aRuleOnAHeaderGrpcRefusesIsWarnedAsDenied() {
     ValidationResult result = validate("grpcServer: true",
         "{rbac: {rules: [{headers: [{name: grpc-timeout, present: true}]}]}}");

@@ -89,9 +89,13 @@ public final class SecurityOptionsLowering {
     boolean authzOff = own.extAuthz().map(SecurityOptions.ExtAuthz::disabled).orElse(false);
     Optional<String> authz = authzOff ? Optional.empty()
         : extAuthz(owner, defaults).map(ListenerSecurity.ExtAuthzService::name);
+    // Likewise a route only turns its owner's OAuth2 login off.
+    boolean oauth2Off = own.oauth2().map(io.holdfast.api.OAuth2Options::disabled).orElse(false);
+    Optional<String> oauth2 = oauth2Off ? Optional.empty()
+        : OAuth2Lowering.login(owner, defaults).map(io.holdfast.ir.OAuth2Login::name);
     try {
       return new RouteSecurity(requirement, rbac.map(r -> rules(owner, r)), authz,
-          BasicAuthLowering.route(owner, defaults, own));
+          BasicAuthLowering.route(owner, defaults, own), oauth2);
     } catch (IllegalArgumentException e) {
       // Only input validation did not see gets here; refuse rather than serve unchecked.
       return denyAll();
@@ -176,7 +180,7 @@ public final class SecurityOptionsLowering {
     return ranges;
   }
 
-  private static RouteMatch.HeaderMatch header(HeaderMatch h) {
+  static RouteMatch.HeaderMatch header(HeaderMatch h) {
     RouteMatch.Condition condition;
     if (h.condition() instanceof HeaderMatch.Exact exact) {
       condition = new RouteMatch.Exact(exact.value());

@@ -25,6 +25,8 @@ final class SecurityRefs {
     String namespace = vs.metadata().namespace();
     List<ResourceKey> out = new ArrayList<>();
     vs.options().security().secretRefs(namespace).forEach(ref -> out.add(ref.secret()));
+    // The OAuth2 login's client secret and HMAC key (checked by the OAuth2 front-end code, not SecretChecks).
+    vs.options().security().oauth2SecretRefs(namespace).forEach(ref -> out.add(ref.secret()));
     vs.routes().forEach(route -> route.options().security().secretRefs(namespace)
         .forEach(ref -> out.add(ref.secret())));
     return out;
@@ -37,8 +39,10 @@ final class SecurityRefs {
     }
     List<Problem> ignored = new ArrayList<>();
     return SecurityPolicySpec.parse(object.at("/spec"), ignored)
-        .map(spec -> spec.security().secretRefs(object.key().namespace()).stream()
-            .map(SecurityOptions.SecretReference::secret).toList())
+        .map(spec -> java.util.stream.Stream.concat(
+            spec.security().secretRefs(object.key().namespace()).stream().map(SecurityOptions.SecretReference::secret),
+            spec.security().oauth2SecretRefs(object.key().namespace()).stream()
+                .map(io.holdfast.api.OAuth2Options.SecretReference::secret)).toList())
         .orElse(List.of());
   }
 }

@@ -244,6 +244,45 @@ class ConfigAssemblerTest {
   }
 
   @Test
+  void theOAuth2LoginsSecretsArriveFromVirtualServicesAndSecurityPolicies() {
+    String login = """
+          oauth2:
+            tokenEndpoint: {uri: 'https://idp.test/token', upstream: idp}
+            authorizationEndpoint: https://idp.test/authorize
+            clientId: c
+            clientSecret: {name: %s}
+            hmacSecret: {name: %s, key: hmac}
+        """;
+    add(resource("""
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: web, namespace: shop}
+        spec:
+          domains: [a.test]
+          routes: []
+          options:
+            security:
+        """ + login.formatted("web-oauth", "web-hmac").indent(4)));
+    add(resource("""
+        apiVersion: gateway.holdfast.io/v1
+        kind: SecurityPolicy
+        metadata: {name: edge, namespace: team}
+        spec:
+          targetRefs: [{kind: Gateway, name: edge}]
+        """ + login.formatted("team-oauth", "team-oauth")));
+    secrets.put("shop/web-oauth", opaque("shop", "web-oauth", Map.of("client-secret", "hunter2-client")));
+    secrets.put("shop/web-hmac", opaque("shop", "web-hmac", Map.of("hmac", "hunter2-hmac")));
+    secrets.put("team/team-oauth", opaque("team", "team-oauth", Map.of("client-secret", "c", "hmac", "h")));
+    secrets.put("shop/unrelated", opaque("shop", "unrelated", Map.of("password", "hunter2")));
+
+    var config = new ConfigAssembler(new KubernetesSerialization()).assemble(view).config();
+
+    assertThat(config.secrets()).containsOnlyKeys(TlsSecretData.secretKey("shop", "web-oauth"),
+        TlsSecretData.secretKey("shop", "web-hmac"), TlsSecretData.secretKey("team", "team-oauth"));
+    assertThat(config.toString()).doesNotContain("hunter2");
+  }
+
+  @Test
   void aMissingSecretGetsNoEntryAndFileKeysAreNotLookedUpInTheCluster() {
     add(resource("""
         apiVersion: gateway.holdfast.io/v1

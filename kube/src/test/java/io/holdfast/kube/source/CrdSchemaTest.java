@@ -171,7 +171,7 @@ class CrdSchemaTest {
 
   /** Every policy document of the policy goldens (which the front end reads, valid or not) conforms to its CRD. */
   @ParameterizedTest
-  @ValueSource(strings = {"gateway-api-security-policy", "gateway-api-traffic-policies"})
+  @ValueSource(strings = {"gateway-api-security-policy", "gateway-api-traffic-policies", "gateway-api-oauth2"})
   void policyGoldenInputsConform(String golden) throws IOException {
     Path file = Path.of("../xds/src/test/resources/golden", golden, "input.yaml");
     List<ManifestDocument> policies = new ManifestReader().read(file.toString(), Files.readString(file)).documents()

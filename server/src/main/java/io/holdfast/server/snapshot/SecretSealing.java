@@ -21,14 +21,16 @@ import javax.crypto.SecretKey;
 import javax.crypto.spec.GCMParameterSpec;
 
 /**
- * Keeps private keys out of the snapshot file in clear text. SDS {@code Secret} resources are the only ones that
- * carry key material, and they are stored one of two ways:
+ * Keeps private keys and credentials out of the snapshot file in clear text. SDS {@code Secret} resources are the
+ * only ones that carry key material or credentials (TLS keys; generic secrets such as OAuth2 client secrets and HMAC
+ * keys), and they are stored one of two ways:
  * <ul>
  *   <li>with a snapshot key ({@code --snapshot-key-file}): each Secret is sealed with AES-256-GCM (a fresh 96-bit
  *       nonce per resource, the resource name as associated data, so a sealed Secret cannot be moved to another
  *       name) and stored as a Secret of the same name holding only {@code generic_secret} with the nonce and
- *       ciphertext; Holdfast never emits {@code generic_secret} itself, so that marks a sealed one. Loading
- *       unseals them and the snapshot keeps its version.</li>
+ *       ciphertext. Every stored Secret is sealed (a generic secret of Holdfast's own included: the
+ *       whole resource is the plaintext), so loading opens each one; it unseals them and the snapshot keeps its
+ *       version.</li>
  *   <li>without a key: Secrets are left out, and the stored snapshot's version is the hash of what is stored. A
  *       replica restarted from it serves everything else at once; TLS listeners then wait (Envoy warms them) until
  *       the config source is back and the Secrets arrive.</li>

@@ -96,6 +96,14 @@ public final class HostileCorpus {
     out.add(new Input("rbac-header-regex-bomb", vsWithOptions("rbacregex", "{security: {rbac: {rules: [{headers:"
         + " [{name: x, regex: '((a{1000}){1000}){1000}'}]}]}}}"), "RegexTooComplex",
         "VirtualService/default/rbacregex", "rbacregex"));
+    String login = "{security: {oauth2: {tokenEndpoint: {uri: 'https://idp.example/token', upstream: up},"
+        + " authorizationEndpoint: 'https://idp.example/authorize', clientId: c, clientSecret: {name: s},"
+        + " hmacSecret: {name: s}, ";
+    out.add(new Input("oauth2-scopes-20k", vsWithOptions("scopes", login + "scopes: [" + "s,".repeat(20_000)
+        + "s]}}}"), "TooManySecurityElements", "VirtualService/default/scopes", "scopes"));
+    out.add(new Input("oauth2-pass-through-regex-bomb", vsWithOptions("passregex", login + "passThroughHeaders:"
+        + " [{name: x, regex: '((a{1000}){1000}){1000}'}]}}}"), "RegexTooComplex",
+        "VirtualService/default/passregex", "passregex"));
     out.add(new Input("access-log-format-200k", """
         ---
         apiVersion: gateway.holdfast.io/v1

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.Message;
 import io.envoyproxy.envoy.config.core.v3.DataSource;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.GenericSecret;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.Secret;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.TlsCertificate;
 import io.holdfast.pki.TestCertificates;
@@ -77,6 +78,21 @@ class SecretSealingTest {
         .doesNotContain(LEAF.certificatePem().substring(28, 60));
     XdsSnapshot loaded = open(Optional.of(key(7))).load().orElseThrow().snapshot();
     assertThat(loaded).isEqualTo(saved);
+  }
+
+  @Test
+  void aGenericSecretOfHoldfastsOwnIsSealedAndComesBackAsItWas() throws IOException {
+    String credential = "oauth2-client-secret-never-on-disk";
+    Map<String, Map<String, Message>> resources = new TreeMap<>();
+    withSecret().resources().forEach((type, byName) -> resources.put(type, new TreeMap<>(byName)));
+    resources.get(SECRET).put("oauth2/VirtualService/demo/a/client-secret", Secret.newBuilder()
+        .setName("oauth2/VirtualService/demo/a/client-secret").setGenericSecret(GenericSecret.newBuilder()
+            .setSecret(DataSource.newBuilder().setInlineString(credential))).build());
+    XdsSnapshot saved = XdsSnapshot.of(resources);
+    assertThat(open(Optional.of(key(7))).save(saved)).isEqualTo(SaveOutcome.WRITTEN);
+
+    assertThat(fileText()).contains("oauth2/VirtualService/demo/a/client-secret").doesNotContain(credential);
+    assertThat(open(Optional.of(key(7))).load().orElseThrow().snapshot()).isEqualTo(saved);
   }
 
   @Test

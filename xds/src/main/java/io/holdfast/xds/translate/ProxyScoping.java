@@ -21,7 +21,8 @@ import java.util.TreeSet;
 /**
  * Collects, during one translation, what each proxy may be served ({@link ProxyScopes}): per listener, its Envoy
  * listener and route configurations, the clusters its routes and TCP chains use (mirrors included), their
- * load assignments, and the secrets of its TLS chains and of those clusters; then, per proxy name, the union over
+ * load assignments, and the secrets of its TLS chains, of its HTTP filters (OAuth2 credentials) and of those
+ * clusters; then, per proxy name, the union over
  * the listeners that name it ({@link Listener#proxyNames()}). A cluster or secret used by two proxies' listeners
  * is in both scopes; one used by none is in no scope.
  */
@@ -60,10 +61,22 @@ final class ProxyScoping {
    * @param usedClusters  the clusters its routes and TCP chains use
    */
   void listener(Listener listener, String listenerName, List<String> routeNames, Set<ResourceKey> usedClusters) {
+    listener(listener, listenerName, routeNames, usedClusters, Set.of());
+  }
+
+  /**
+   * Adds a listener to the scopes of its proxies, with the SDS secrets its HTTP filters name
+   * ({@code usedSecrets}: OAuth2 credentials) besides those of its TLS chains and clusters.
+   */
+  void listener(Listener listener, String listenerName, List<String> routeNames, Set<ResourceKey> usedClusters,
+      Set<String> usedSecrets) {
     if (listener.proxyNames().isEmpty()) {
       return;
     }
     Map<String, Set<String>> names = new HashMap<>();
+    if (!usedSecrets.isEmpty()) {
+      names.computeIfAbsent(SECRET, t -> new LinkedHashSet<>()).addAll(usedSecrets);
+    }
     names.computeIfAbsent(LISTENER, t -> new LinkedHashSet<>()).add(listenerName);
     names.computeIfAbsent(ROUTE, t -> new LinkedHashSet<>()).addAll(routeNames);
     for (Listener.FilterChain chain : listener.filterChains()) {

@@ -46,9 +46,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The security filters of a connection manager, in the order Envoy runs them after CORS: authentication
- * ({@code jwt_authn}, then one {@code basic_auth} per user set) before authorisation (one {@code ext_authz} per service, then {@code rbac}), so authorisation
- * can read the verified token's claims. Each filter is there only when some route of the chain uses it; its connection-manager config holds
+ * The security filters of a connection manager, in the order Envoy runs them after CORS: authentication (the
+ * OAuth2 logins, {@link OAuth2Filters}, then {@code jwt_authn}, as Envoy Gateway orders them: a login's forwarded
+ * bearer token can then be verified; then one {@code basic_auth} per user set) before authorisation (one
+ * {@code ext_authz} per service, then {@code rbac}), so authorisation can read the verified token's claims. Each
+ * filter is there only when some route of the chain uses it; its connection-manager config holds
  * what routes share (the JWT providers and the requirements routes name) and does nothing on its own, and each
  * route that uses it carries its settings in {@code typed_per_filter_config}. Envoy listeners only: gRPC
  * clients get none of these (their routes carry no security per-filter configs either).
@@ -82,7 +84,7 @@ final class SecurityFilters {
         rbac |= security.rbac().isPresent();
       }
     }
-    List<HttpFilter> filters = new ArrayList<>();
+    List<HttpFilter> filters = new ArrayList<>(OAuth2Filters.filters(chain));
     // A route's claim rules read payloads its own requirement verified (the front end sees to that).
     if (!requirements.isEmpty()) {
       filters.add(HttpFilter.newBuilder().setName(JWT_AUTHN)
@@ -120,12 +122,19 @@ final class SecurityFilters {
       }
     }
     chain.security().extAuthz().forEach(service -> clusters.add(service.cluster()));
+    clusters.addAll(OAuth2Filters.clusters(chain));
     return clusters;
+  }
+
+  /** The SDS secrets the chain's security filters name (OAuth2 credentials), for the proxies' scopes. */
+  static Set<String> secrets(Listener.FilterChain.Http chain) {
+    return OAuth2Filters.secrets(chain);
   }
 
   /** The per-route configs of {@code route}'s security on the Envoy route. */
   static void decorate(io.holdfast.ir.Route route, Route.Builder envoy) {
     RouteSecurity security = route.security();
+    OAuth2Filters.decorate(route, envoy);
     security.jwt().ifPresent(jwt -> envoy.putTypedPerFilterConfig(JWT_AUTHN,
         Protos.pack(PerRouteConfig.newBuilder().setRequirementName(requirementName(jwt)).build())));
     // An empty config in a FilterConfig turns on a filter that is off by default (Envoy's per-filter configs).

@@ -5,6 +5,7 @@ import io.envoyproxy.envoy.config.core.v3.TransportSocket;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CertificateValidationContext;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CommonTlsContext;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.DownstreamTlsContext;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.GenericSecret;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.SdsSecretConfig;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.Secret;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.TlsCertificate;
@@ -42,13 +43,16 @@ final class TlsTranslator {
         .build();
   }
 
-  /** The SDS resource of an IR secret. */
+  /** The SDS resource of an IR secret: TLS material, or a generic secret. */
   static Secret secret(io.holdfast.ir.Secret secret) {
     Secret.Builder out = Secret.newBuilder().setName(secret.name());
     if (secret.content() instanceof io.holdfast.ir.Secret.Content.CertificateAndKey pair) {
       out.setTlsCertificate(TlsCertificate.newBuilder()
           .setCertificateChain(inline(pair.certificateChainPem()))
           .setPrivateKey(inline(pair.privateKeyPem())));
+    } else if (secret.content() instanceof io.holdfast.ir.Secret.Content.Generic generic) {
+      // A filter's credential (OAuth2 client secret, HMAC key): Envoy's oauth2 filter reads it over SDS.
+      out.setGenericSecret(GenericSecret.newBuilder().setSecret(inline(generic.value())));
     } else {
       io.holdfast.ir.Secret.Content.TrustedCa ca = (io.holdfast.ir.Secret.Content.TrustedCa) secret.content();
       out.setValidationContext(CertificateValidationContext.newBuilder().setTrustedCa(inline(ca.caPem())));

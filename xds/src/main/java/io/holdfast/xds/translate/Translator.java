@@ -85,6 +85,7 @@ public final class Translator {
     for (Listener listener : ir.listeners()) {
       List<String> routeNames = new ArrayList<>();
       Set<ResourceKey> usedClusters = new LinkedHashSet<>();
+      Set<String> usedSecrets = new LinkedHashSet<>();
       if (listener instanceof Listener.Socket socket && socket.dataPlane() == Listener.DataPlane.GRPC_SERVER) {
         // A gRPC server handles its calls itself: no clusters, only its listener and routes.
         String name = EnvoyNames.socket(socket);
@@ -125,6 +126,8 @@ public final class Translator {
                 http.options()));
             // JWKS, authorisation, access log and rate-limit services: the proxy needs their clusters too.
             usedClusters.addAll(SecurityFilters.clusters(http));
+            // Credentials the security filters name over SDS: only this listener's proxies may fetch them.
+            usedSecrets.addAll(SecurityFilters.secrets(http));
             http.options().clusters().forEach(key -> usedClusters.add(key));
             Built routes = memo.routes.get(last.routes, new RoutesKey(routesName, hosts,
                 ConnectionOptions.responseHeadersToRemove(http.options())), Translator::routes);
@@ -139,7 +142,7 @@ public final class Translator {
         // Rebuilt every time: there are few, and remembering one would mean comparing all its routes.
         out.put(Resources.V3.LISTENER_TYPE_URL, Built.of(ListenerTranslator.socket(socket, filters::get)),
             socket.origin(), name);
-        scoping.listener(socket, name, routeNames, usedClusters);
+        scoping.listener(socket, name, routeNames, usedClusters, usedSecrets);
       } else if (listener instanceof Listener.ClientApi client) {
         Built host = memo.grpcHosts.get(last.grpcHosts, client.virtualHost(),
             h -> Built.of(RouteTranslator.virtualHost(h, RouteTranslator.Flavor.GRPC)));

@@ -98,7 +98,9 @@ final class EnvoyTypes {
       io.envoyproxy.envoy.extensions.filters.listener.proxy_protocol.v3.ProxyProtocol.getDescriptor(),
       io.envoyproxy.envoy.extensions.filters.http.health_check.v3.HealthCheck.getDescriptor(),
       io.envoyproxy.envoy.extensions.access_loggers.grpc.v3.HttpGrpcAccessLogConfig.getDescriptor(),
-      io.envoyproxy.envoy.extensions.access_loggers.open_telemetry.v3.OpenTelemetryAccessLogConfig.getDescriptor());
+      io.envoyproxy.envoy.extensions.access_loggers.open_telemetry.v3.OpenTelemetryAccessLogConfig.getDescriptor(),
+      // OAuth2/OIDC login (h-oauth2).
+      io.envoyproxy.envoy.extensions.filters.http.oauth2.v3.OAuth2.getDescriptor());
 
   /** Full message name (as in a type URL after the last '/') to descriptor. */
   static final Map<String, Descriptor> BY_NAME = index(SEEDS);

@@ -61,16 +61,7 @@ class ProxyAuthorisationTest {
   @BeforeEach
   void serve() {
     cache.setSnapshot(twoGateways(1));
-    TestPki.Issued serverCert = TestPki.leaf(CA, "localhost");
-    serverCert.write(dir.resolve("tls.crt"), dir.resolve("tls.key"));
-    TestPki.writeString(dir.resolve("ca.crt"), CA.certificatePem());
-    ReloadingTls tls = track(ReloadingTls.builder(XdsTls.mutual(dir.resolve("tls.crt"), dir.resolve("tls.key"),
-        dir.resolve("ca.crt")).withReloadInterval(Duration.ofHours(1))).start());
-    server = track(XdsServer.builder(cache, XdsServerSettings.on("127.0.0.1", 0)
-            .withDrainTimeout(Duration.ofSeconds(1)).withAuthorisation(XdsAuthorisation.PROXY_IDENTITY), meters)
-        .credentials(tls.credentials())
-        .nackListener(nacks::add)
-        .start());
+    server = track(ProxyIdentityServer.start(CA, cache, dir, meters, nacks::add)).server();
   }
 
   @AfterEach

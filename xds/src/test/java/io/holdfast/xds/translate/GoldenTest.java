@@ -88,6 +88,7 @@ class GoldenTest {
           .add(io.envoyproxy.envoy.extensions.filters.http.ext_authz.v3.ExtAuthz.getDescriptor())
           .add(io.envoyproxy.envoy.extensions.filters.http.basic_auth.v3.BasicAuth.getDescriptor())
           .add(io.envoyproxy.envoy.config.route.v3.FilterConfig.getDescriptor())
+          .add(io.envoyproxy.envoy.extensions.filters.http.oauth2.v3.OAuth2.getDescriptor())
           .add(UpstreamTlsContext.getDescriptor())
           .add(DownstreamTlsContext.getDescriptor())
           .add(TrafficTypes.DESCRIPTORS)
@@ -198,8 +199,9 @@ class GoldenTest {
   }
 
   /**
-   * The config with the Kubernetes TLS Secrets of {@code dir/secrets}: {@code NAMESPACE.NAME.crt} and
-   * {@code NAMESPACE.NAME.key} are Secret {@code NAMESPACE/NAME}'s {@code tls.crt} and {@code tls.key}.
+   * The config with the Kubernetes Secrets of {@code dir/secrets}: {@code NAMESPACE.NAME.crt} and
+   * {@code NAMESPACE.NAME.key} are Secret {@code NAMESPACE/NAME}'s {@code tls.crt} and {@code tls.key};
+   * {@code NAMESPACE.NAME.yaml} is a map of another Secret's entries.
    */
   static GatewayConfig withSecrets(GatewayConfig config, Path dir) throws IOException {
     Path secrets = dir.resolve("secrets");
@@ -214,6 +216,16 @@ class GoldenTest {
         builder.secret(TlsSecretData.secretKey(namespaceAndName[0], namespaceAndName[1]), new TlsSecretData(
             new java.util.TreeMap<>(Map.of(TlsSecretData.TLS_CRT, Files.readString(crt),
                 TlsSecretData.TLS_KEY, Files.readString(key)))));
+      }
+    }
+    // NAMESPACE.NAME.yaml: the data of a Secret of any type (OAuth2 credentials), entry name to text.
+    try (Stream<Path> files = Files.list(secrets)) {
+      for (Path yaml : files.filter(f -> f.getFileName().toString().endsWith(".yaml")).sorted().toList()) {
+        String[] namespaceAndName = yaml.getFileName().toString().replaceFirst("\\.yaml$", "").split("\\.", 2);
+        java.util.TreeMap<String, String> entries = new java.util.TreeMap<>();
+        YAMLMapper.builder().build().readTree(Files.readString(yaml)).properties()
+            .forEach(e -> entries.put(e.getKey(), e.getValue().stringValue()));
+        builder.secret(TlsSecretData.secretKey(namespaceAndName[0], namespaceAndName[1]), new TlsSecretData(entries));
       }
     }
     return builder.build();

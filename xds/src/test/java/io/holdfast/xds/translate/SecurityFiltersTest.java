@@ -22,8 +22,15 @@ import io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBACPerRoute;
 import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
+import io.envoyproxy.envoy.extensions.filters.http.oauth2.v3.OAuth2;
+import io.envoyproxy.envoy.extensions.filters.http.oauth2.v3.OAuth2Config;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.Secret;
+import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.TestManifests;
+import io.holdfast.api.TlsSecretData;
+import java.util.TreeMap;
 import io.holdfast.frontend.holdfast.HoldfastFrontEnd;
+import io.holdfast.frontend.holdfast.ResourceStatus;
 import io.holdfast.frontend.holdfast.ValidationResult;
 import io.holdfast.frontend.holdfast.Validator;
 import io.holdfast.xds.envoycheck.EnvoyConstraints;
@@ -52,6 +59,14 @@ class SecurityFiltersTest {
                  remoteJwks: {uri: 'https://idp.test/jwks', upstream: idp, cacheDuration: 60s}}
             jwt: {providers: [idp]}
             extAuthz: {http: {upstream: idp, pathPrefix: /authz}, timeout: 1s}
+            oauth2:
+              tokenEndpoint: {uri: 'https://idp.test/token', upstream: idp}
+              authorizationEndpoint: https://idp.test/authorize
+              clientId: api
+              clientSecret: {name: sso}
+              hmacSecret: {name: sso}
+              passThroughHeaders: [{name: authorization, prefix: 'Bearer '}]
+              forwardBearerToken: true
         routes:
           - match: {prefix: /admin}
             route: {upstream: app}
@@ -64,6 +79,8 @@ class SecurityFiltersTest {
             route: {upstream: app}
       """;
 
+  private static final String CLIENT_SECRET = "client-secret-value";
+
   private static Translation translate(String... docs) {
     String[] all = new String[docs.length + 3];
     all[0] = TestManifests.upstream("app", 9101);
@@ -75,7 +92,12 @@ class SecurityFiltersTest {
         spec: {port: 8080}
         """;
     System.arraycopy(docs, 0, all, 3, docs.length);
-    ValidationResult result = new Validator().validate(TestManifests.config(all));
+    // The OAuth2 login's credentials, as a Secret of any type reaches the config.
+    GatewayConfig config = TestManifests.config(all).toBuilder().secret(TlsSecretData.secretKey("default", "sso"),
+        new TlsSecretData(new TreeMap<>(Map.of("client-secret", CLIENT_SECRET, "hmac-secret", "hmac-key-value"))))
+        .build();
+    ValidationResult result = new Validator().validate(config);
+    assertThat(result.statuses().values()).allMatch(ResourceStatus::isServed, "all served");
     return EnvoyConstraints.checked(new Translator().translate(HoldfastFrontEnd.lowerAccepted(result.accepted())));
   }
 
@@ -94,12 +116,14 @@ class SecurityFiltersTest {
   void authenticationComesBeforeAuthorisationBetweenCorsAndFault() throws Exception {
     HttpConnectionManager hcm = connectionManager(translate(VS));
     assertThat(hcm.getHttpFiltersList()).extracting(HttpFilter::getName).containsExactly(
-        "envoy.filters.http.cors", "envoy.filters.http.jwt_authn", "envoy.filters.http.ext_authz/default/api",
-        "envoy.filters.http.rbac", "envoy.filters.http.fault", "envoy.filters.http.router");
+        "envoy.filters.http.cors", "envoy.filters.http.oauth2/default/api", "envoy.filters.http.jwt_authn",
+        "envoy.filters.http.ext_authz/default/api", "envoy.filters.http.rbac", "envoy.filters.http.fault",
+        "envoy.filters.http.router");
     assertThat(hcm.getHttpFiltersList()).extracting(HttpFilter::getDisabled)
-        .containsExactly(false, false, true, false, false, false);
+        .containsExactly(false, true, false, true, false, false, false);
     Map<String, Class<? extends Message>> types = Map.of(
         "envoy.filters.http.cors", Cors.class,
+        "envoy.filters.http.oauth2/default/api", OAuth2.class,
         "envoy.filters.http.jwt_authn", JwtAuthentication.class,
         "envoy.filters.http.ext_authz/default/api", ExtAuthz.class,
         "envoy.filters.http.rbac", io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBAC.class,
@@ -134,7 +158,7 @@ class SecurityFiltersTest {
     assertThat(vs).as("the fixture was extended").isNotEqualTo(VS);
     HttpConnectionManager hcm = connectionManager(translate(vs));
     assertThat(hcm.getHttpFiltersList()).extracting(HttpFilter::getName).containsExactly(
-        "envoy.filters.http.cors",
+        "envoy.filters.http.cors", "envoy.filters.http.oauth2/default/api",
         "envoy.filters.http.jwt_authn", "envoy.filters.http.ext_authz/default/api", "envoy.filters.http.rbac",
         TrafficFilters.LOCAL_RATE_LIMIT, TrafficFilters.CSRF, TrafficFilters.BUFFER,
         "envoy.filters.http.fault", "envoy.filters.http.compressor.gzip", "envoy.filters.http.router");
@@ -143,7 +167,7 @@ class SecurityFiltersTest {
   @Test
   void everyTypedConfigParsesBackIntoItsEnvoyMessage() throws Exception {
     Translation translation = translate(VS);
-    JwtAuthentication jwt = connectionManager(translation).getHttpFilters(1).getTypedConfig()
+    JwtAuthentication jwt = connectionManager(translation).getHttpFilters(2).getTypedConfig()
         .unpack(JwtAuthentication.class);
     JwtProvider provider = jwt.getProvidersOrThrow("default/api/idp");
     assertThat(provider.getIssuer()).isEqualTo("https://idp.test");
@@ -168,7 +192,7 @@ class SecurityFiltersTest {
     var peer = rules.getPoliciesOrThrow("rule-1").getPrincipals(0).getAndIds().getIds(0).getOrIds().getIds(0);
     assertThat(peer.getDirectRemoteIp().getAddressPrefix()).isEqualTo("198.51.100.0");
     assertThat(peer.getDirectRemoteIp().getPrefixLen().getValue()).isEqualTo(24);
-    ExtAuthz authz = connectionManager(translation).getHttpFilters(2).getTypedConfig().unpack(ExtAuthz.class);
+    ExtAuthz authz = connectionManager(translation).getHttpFilters(3).getTypedConfig().unpack(ExtAuthz.class);
     assertThat(authz.getFailureModeAllow()).isFalse();
     assertThat(authz.getHttpService().getServerUri().getCluster()).isEqualTo("default/idp");
     assertThat(authz.getHttpService().getServerUri().getTimeout().getSeconds()).isEqualTo(1);
@@ -210,21 +234,21 @@ class SecurityFiltersTest {
         .htpasswd: "alice:{SHA}g2YDYHBhl9R/ddqtGep+ipAO4aU=\\r\\n# comment\\n\\nbob:{SHA}bOWgjgJew8XNjPXTyFghAc+ha1M="
       """;
 
-  /** Basic authentication is authentication: after jwt_authn, before the authorisation filters. */
+  /** Basic authentication is authentication: after the OAuth2 login and jwt_authn, before authorisation. */
   @Test
   void basicAuthComesAfterJwtAndBeforeAuthorisation() throws Exception {
     assertThat(BASIC).as("the fixture was extended").contains("basicAuth: {users").contains("basicAuth: {disabled");
     Translation translation = translate(BASIC, USERS);
     HttpConnectionManager hcm = connectionManager(translation);
     assertThat(hcm.getHttpFiltersList()).extracting(HttpFilter::getName).containsExactly(
-        "envoy.filters.http.cors", "envoy.filters.http.jwt_authn", "envoy.filters.http.basic_auth/default/api",
-        "envoy.filters.http.ext_authz/default/api", "envoy.filters.http.rbac", "envoy.filters.http.fault",
-        "envoy.filters.http.router");
+        "envoy.filters.http.cors", "envoy.filters.http.oauth2/default/api", "envoy.filters.http.jwt_authn",
+        "envoy.filters.http.basic_auth/default/api", "envoy.filters.http.ext_authz/default/api",
+        "envoy.filters.http.rbac", "envoy.filters.http.fault", "envoy.filters.http.router");
     assertThat(hcm.getHttpFiltersList()).extracting(HttpFilter::getDisabled)
-        .containsExactly(false, false, true, true, false, false, false);
+        .containsExactly(false, true, false, true, true, false, false, false);
 
     // The users inline, normalised (CR, comment and empty lines dropped), with the forwarded user header.
-    BasicAuth basic = hcm.getHttpFilters(2).getTypedConfig().unpack(BasicAuth.class);
+    BasicAuth basic = hcm.getHttpFilters(3).getTypedConfig().unpack(BasicAuth.class);
     assertThat(basic.getUsers().getInlineString())
         .isEqualTo("alice:{SHA}g2YDYHBhl9R/ddqtGep+ipAO4aU=\nbob:{SHA}bOWgjgJew8XNjPXTyFghAc+ha1M=\n");
     assertThat(basic.getForwardUsernameHeader()).isEqualTo("x-user");
@@ -245,6 +269,53 @@ class SecurityFiltersTest {
     assertThat(result.statuses().values()).anySatisfy(status -> assertThat(status.problems())
         .anySatisfy(p -> assertThat(p.toString()).contains("SecretNotFound").contains("basicAuth.users")));
     assertThat(result.accepted().virtualServices()).isEmpty();
+  }
+
+  @Test
+  void theOAuth2LoginParsesBackAndNamesItsCredentialsOverSds() throws Exception {
+    Translation translation = translate(VS);
+    OAuth2Config config = connectionManager(translation).getHttpFilters(1).getTypedConfig().unpack(OAuth2.class)
+        .getConfig();
+    assertThat(config.getTokenEndpoint().getUri()).isEqualTo("https://idp.test/token");
+    assertThat(config.getTokenEndpoint().getCluster()).isEqualTo("default/idp");
+    assertThat(config.getTokenEndpoint().getTimeout().getSeconds()).isEqualTo(5);
+    assertThat(config.getAuthorizationEndpoint()).isEqualTo("https://idp.test/authorize");
+    assertThat(config.getCredentials().getClientId()).isEqualTo("api");
+    String clientSecret = "oauth2/VirtualService/default/api/client-secret";
+    String hmac = "oauth2/VirtualService/default/api/hmac-secret";
+    assertThat(config.getCredentials().getTokenSecret().getName()).isEqualTo(clientSecret);
+    assertThat(config.getCredentials().getTokenSecret().getSdsConfig().hasAds()).isTrue();
+    assertThat(config.getCredentials().getHmacSecret().getName()).isEqualTo(hmac);
+    assertThat(config.getRedirectUri()).isEqualTo("%REQ(x-forwarded-proto)%://%REQ(:authority)%/oauth2/callback");
+    assertThat(config.getRedirectPathMatcher().getPath().getExact()).isEqualTo("/oauth2/callback");
+    assertThat(config.getSignoutPath().getPath().getExact()).isEqualTo("/logout");
+    assertThat(config.getAuthScopesList()).containsExactly("openid");
+    assertThat(config.getForwardBearerToken()).isTrue();
+    assertThat(config.getPassThroughMatcher(0).getName()).isEqualTo("authorization");
+    assertThat(config.getPassThroughMatcher(0).getStringMatch().getPrefix()).isEqualTo("Bearer ");
+    // The listener names the credentials; only the SDS Secrets hold them, as generic secrets.
+    assertThat(translation.snapshot().ofType(Resources.V3.LISTENER_TYPE_URL).toString())
+        .doesNotContain(CLIENT_SECRET).doesNotContain("hmac-key-value");
+    Secret secret = (Secret) translation.snapshot().ofType(Resources.V3.SECRET_TYPE_URL).get(clientSecret);
+    assertThat(secret.getGenericSecret().getSecret().getInlineString()).isEqualTo(CLIENT_SECRET);
+    assertThat(translation.snapshot().scopes().byProxy().get("gateway-proxy").ofType(Resources.V3.SECRET_TYPE_URL))
+        .containsExactly(clientSecret, hmac);
+    for (Route route : routes(translation)) {
+      FilterConfig enable = route.getTypedPerFilterConfigOrThrow("envoy.filters.http.oauth2/default/api")
+          .unpack(FilterConfig.class);
+      assertThat(enable.hasConfig()).isTrue();
+      assertThat(enable.getDisabled()).isFalse();
+    }
+  }
+
+  @Test
+  void aRouteThatDisablesTheLoginDoesNotTurnItsFilterOn() {
+    String vs = VS.replace("rbac: {rules:", "oauth2: {disabled: true}\n          rbac: {rules:");
+    assertThat(vs).isNotEqualTo(VS);
+    List<Route> routes = routes(translate(vs));
+    assertThat(routes.get(0).getTypedPerFilterConfigMap()).doesNotContainKey("envoy.filters.http.oauth2/default/api")
+        .containsKey("envoy.filters.http.rbac");
+    assertThat(routes.get(1).getTypedPerFilterConfigMap()).containsKey("envoy.filters.http.oauth2/default/api");
   }
 
   @Test

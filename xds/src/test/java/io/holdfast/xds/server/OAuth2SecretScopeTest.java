@@ -1,0 +1,164 @@
+package io.holdfast.xds.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.google.protobuf.Any;
+import io.envoyproxy.controlplane.cache.Resources;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.Secret;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
+import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.TestManifests;
+import io.holdfast.api.TlsSecretData;
+import io.holdfast.frontend.holdfast.HoldfastFrontEnd;
+import io.holdfast.frontend.holdfast.ValidationResult;
+import io.holdfast.frontend.holdfast.Validator;
+import io.holdfast.xds.translate.Translator;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Tenant isolation of OAuth2 credentials over real mutual TLS: a snapshot translated from two Gateways, one
+ * (proxy {@code edge}) serving a VirtualService with an OAuth2 login, the other (proxy {@code other}) one without;
+ * the login's client secret and HMAC key (SDS generic secrets) are served to {@code edge} and are absent for
+ * {@code other}, asked for by name or by wildcard.
+ */
+class OAuth2SecretScopeTest {
+
+  private static final Duration WAIT = Duration.ofSeconds(10);
+  private static final TestPki.Issued CA = TestPki.ca("holdfast xDS CA");
+  private static final String CLIENT_SECRET = "oauth2/VirtualService/default/portal/client-secret";
+  private static final String HMAC = "oauth2/VirtualService/default/portal/hmac-secret";
+
+  @TempDir
+  Path dir;
+
+  private final XdsCache cache = new XdsCache();
+  private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+  private final Deque<AutoCloseable> open = new ArrayDeque<>();
+  private XdsServer server;
+
+  @BeforeEach
+  void serve() {
+    cache.setSnapshot(new Translator().translate(HoldfastFrontEnd.lowerAccepted(config().accepted())).snapshot());
+    server = track(ProxyIdentityServer.start(CA, cache, dir, meters, nack -> { })).server();
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    while (!open.isEmpty()) {
+      open.pop().close();
+    }
+  }
+
+  @Test
+  void theLoginsProxyFetchesItsCredentials() {
+    MtlsAdsClient edge = proxy("edge");
+    edge.ask(TypeUrls.SECRET, CLIENT_SECRET, HMAC);
+    DiscoveryResponse response = first(edge, TypeUrls.SECRET);
+    assertThat(names(response)).containsExactlyInAnyOrder(CLIENT_SECRET, HMAC);
+    assertThat(response.getResourcesList()).allSatisfy(any -> assertThat(unpack(any).hasGenericSecret()).isTrue());
+  }
+
+  @Test
+  void anotherProxyCannotFetchThem() {
+    MtlsAdsClient other = proxy("other");
+    other.ask(TypeUrls.SECRET, CLIENT_SECRET, HMAC);
+    assertThat(first(other, TypeUrls.SECRET).getResourcesCount()).isZero();
+    assertThat(meters.get("holdfast.xds.refused.resources").tag("type", "Secret").counter().count())
+        .isEqualTo(2.0);
+
+    MtlsAdsClient wildcard = proxy("other");
+    wildcard.ask(TypeUrls.SECRET);
+    wildcard.ask(TypeUrls.CLUSTER);
+    assertThat(first(wildcard, TypeUrls.SECRET).getResourcesCount()).isZero();
+    // Nor the identity provider's cluster the login's token requests go through.
+    assertThat(names(first(wildcard, TypeUrls.CLUSTER))).containsExactly("default/app");
+  }
+
+  private static ValidationResult config() {
+    GatewayConfig config = TestManifests.config(
+        TestManifests.upstream("app", 9101),
+        TestManifests.upstream("idp", 9443),
+        """
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: portal}
+        spec:
+          domains: [portal.test]
+          options:
+            security:
+              oauth2:
+                tokenEndpoint: {uri: 'https://idp.test/token', upstream: idp}
+                authorizationEndpoint: https://idp.test/authorize
+                clientId: portal
+                clientSecret: {name: portal-oauth}
+                hmacSecret: {name: portal-oauth}
+          routes: [{match: {prefix: /}, route: {upstream: app}}]
+        """,
+        """
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: public}
+        spec:
+          domains: [public.test]
+          routes: [{match: {prefix: /}, route: {upstream: app}}]
+        """,
+        """
+        apiVersion: gateway.holdfast.io/v1
+        kind: Gateway
+        metadata: {name: edge}
+        spec: {port: 8080, virtualServices: [{name: portal}], proxyNames: [edge]}
+        """,
+        """
+        apiVersion: gateway.holdfast.io/v1
+        kind: Gateway
+        metadata: {name: other}
+        spec: {port: 8081, virtualServices: [{name: public}], proxyNames: [other]}
+        """).toBuilder()
+        .secret(TlsSecretData.secretKey("default", "portal-oauth"), new TlsSecretData(new TreeMap<>(Map.of(
+            "client-secret", "portal-client-secret", "hmac-secret", "portal-hmac-key"))))
+        .build();
+    ValidationResult result = new Validator().validate(config);
+    assertThat(result.statuses().values()).allMatch(s -> s.isServed(), "all served");
+    return result;
+  }
+
+  private MtlsAdsClient proxy(String name) {
+    return track(new MtlsAdsClient(server.port(), CA.certificate(), ProxyCertificates.client(CA,
+        "CN=ignored-when-spiffe", "spiffe://holdfast.local/proxy/" + name)));
+  }
+
+  private static DiscoveryResponse first(MtlsAdsClient client, String typeUrl) {
+    await().atMost(WAIT).until(() -> !client.sotwResponses(typeUrl).isEmpty() || client.sotwFailure().isPresent());
+    assertThat(client.sotwFailure()).isEmpty();
+    return client.sotwResponses(typeUrl).get(0);
+  }
+
+  private static List<String> names(DiscoveryResponse response) {
+    return response.getResourcesList().stream().map(Resources::getResourceName).toList();
+  }
+
+  private static Secret unpack(Any any) {
+    try {
+      return any.unpack(Secret.class);
+    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private <T extends AutoCloseable> T track(T closeable) {
+    open.push(closeable);
+    return closeable;
+  }
+}
