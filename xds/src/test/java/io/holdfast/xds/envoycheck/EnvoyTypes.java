@@ -98,7 +98,8 @@ final class EnvoyTypes {
       io.envoyproxy.envoy.extensions.filters.listener.proxy_protocol.v3.ProxyProtocol.getDescriptor(),
       io.envoyproxy.envoy.extensions.filters.http.health_check.v3.HealthCheck.getDescriptor(),
       io.envoyproxy.envoy.extensions.access_loggers.grpc.v3.HttpGrpcAccessLogConfig.getDescriptor(),
-      io.envoyproxy.envoy.extensions.access_loggers.open_telemetry.v3.OpenTelemetryAccessLogConfig.getDescriptor());
+      io.envoyproxy.envoy.extensions.access_loggers.open_telemetry.v3.OpenTelemetryAccessLogConfig.getDescriptor(),
+      io.envoyproxy.envoy.config.trace.v3.OpenTelemetryConfig.getDescriptor());
 
   /** Full message name (as in a type URL after the last '/') to descriptor. */
   static final Map<String, Descriptor> BY_NAME = index(SEEDS);
