@@ -182,6 +182,16 @@ class TrafficRulesTest {
   }
 
   @Test
+  void tracingNeedsItsCollectorAndNumericPercentages() {
+    ValidationResult result = new Validator().validate(config("{}", "{}",
+        "{tracing: {sampling: {random: half}, zipkin: {}}}"));
+    assertThat(result.status(GW).problems()).extracting(Problem::field, Problem::reason).contains(
+        tuple("spec.options.tracing.openTelemetry", Reasons.MISSING_FIELD),
+        tuple("spec.options.tracing.sampling.random", Reasons.WRONG_TYPE),
+        tuple("spec.options.tracing.zipkin", Reasons.UNKNOWN_FIELD));
+  }
+
+  @Test
   void formatsWithKnownOperatorsAndLiteralPercentsAreAccepted() {
     ValidationResult result = new Validator().validate(config("{}", "{}", """
         {accessLogs: [{stdout: {}, format: {text: '[%START_TIME(%Y/%m/%dT%H:%M:%S%z %s)%] %REQ(X-FORWARDED-FOR):64%\
