@@ -38,6 +38,10 @@ public final class TrafficChecks {
   /** Characters per format, and fields per JSON format: the operator check is linear in them. */
   public static final int MAX_FORMAT_LENGTH = 4096;
   public static final int MAX_JSON_FIELDS = 64;
+  /** Request headers tagged per span: each is read on every traced request. */
+  public static final int MAX_TRACING_TAGS = 32;
+  /** Envoy's bounds of a percentage. */
+  public static final double MAX_PERCENT = 100;
   /** Envoy refuses a token bucket filled more often. */
   public static final Duration MIN_FILL_INTERVAL = Duration.ofMillis(50);
   /** Descriptors per route and entries per descriptor: each is evaluated on every request. */
@@ -89,7 +93,42 @@ public final class TrafficChecks {
       service.timeout().filter(t -> t.isZero() || t.isNegative()).ifPresent(t -> out.add(new Problem(
           at + ".rateLimitService.timeout", TrafficReasons.INVALID_RATE_LIMIT_SERVICE, "timeout must be positive")));
     });
+    options.tracing().ifPresent(tracing -> tracing(tracing, at + ".tracing", out));
     return out;
+  }
+
+  private static void tracing(TrafficOptions.Tracing tracing, String at, List<Problem> out) {
+    tracing.serviceName().filter(n -> n.isEmpty() || !headerSafe(n)).ifPresent(n -> out.add(new Problem(
+        at + ".openTelemetry.serviceName", TrafficReasons.INVALID_TRACING, "the service name must be a non-empty"
+        + " single line")));
+    tracing.authority().filter(a -> a.isEmpty() || !headerSafe(a)).ifPresent(a -> out.add(new Problem(
+        at + ".openTelemetry.authority", TrafficReasons.INVALID_TRACING, "the authority must be a non-empty single"
+        + " line")));
+    percent(tracing.clientSampling(), at + ".sampling.client", out);
+    percent(tracing.randomSampling(), at + ".sampling.random", out);
+    percent(tracing.overallSampling(), at + ".sampling.overall", out);
+    List<String> tags = tracing.requestHeaderTags();
+    if (tags.size() > MAX_TRACING_TAGS) {
+      out.add(new Problem(at + ".requestHeaderTags", TrafficReasons.INVALID_TRACING, tags.size()
+          + " tags; at most " + MAX_TRACING_TAGS));
+      return;
+    }
+    Set<String> seen = new HashSet<>();
+    for (int i = 0; i < tags.size(); i++) {
+      String header = tags.get(i);
+      if (!HEADER_NAME.matcher(header).matches()) {
+        out.add(new Problem(at + ".requestHeaderTags[" + i + "]", TrafficReasons.INVALID_TRACING, "\"" + header
+            + "\" is not a lower-case header name"));
+      } else if (!seen.add(header)) {
+        out.add(new Problem(at + ".requestHeaderTags[" + i + "]", TrafficReasons.INVALID_TRACING, header
+            + " is listed twice"));
+      }
+    }
+  }
+
+  private static void percent(Optional<Double> value, String field, List<Problem> out) {
+    value.filter(p -> !(p >= 0 && p <= MAX_PERCENT)).ifPresent(p -> out.add(new Problem(field,
+        TrafficReasons.INVALID_TRACING, p + " is not a percentage (0-100)")));
   }
 
   public static List<Problem> route(TrafficOptions.Route options, String at) {
@@ -163,6 +202,8 @@ public final class TrafficChecks {
     }
     options.rateLimitService().ifPresent(service -> uses.add(new UpstreamUse(service.upstream(),
         at + ".rateLimitService.upstream", TrafficReasons.RATE_LIMIT_SERVICE_NOT_FOUND)));
+    options.tracing().ifPresent(tracing -> uses.add(new UpstreamUse(tracing.upstream(),
+        at + ".tracing.openTelemetry.upstream", TrafficReasons.TRACING_UPSTREAM_NOT_FOUND)));
     return uses;
   }
 

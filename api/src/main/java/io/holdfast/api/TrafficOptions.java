@@ -26,16 +26,24 @@ public final class TrafficOptions {
   public record Listener(boolean proxyProtocol, Optional<Long> perConnectionBufferLimitBytes,
       Optional<Long> xffNumTrustedHops, Optional<Duration> idleTimeout, Optional<Duration> requestHeadersTimeout,
       Optional<Long> maxRequestHeadersKb, Optional<Http2> http2, Optional<ServerHeader> serverHeader,
-      List<AccessLog> accessLogs, Optional<RateLimitService> rateLimitService, Optional<HealthCheck> healthCheck) {
+      List<AccessLog> accessLogs, Optional<RateLimitService> rateLimitService, Optional<HealthCheck> healthCheck,
+      Optional<Tracing> tracing) {
 
     public static final Listener NONE = new Listener(false, Optional.empty(), Optional.empty(), Optional.empty(),
         Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), List.of(), Optional.empty(),
-        Optional.empty());
+        Optional.empty(), Optional.empty());
 
     /** These options with {@code value} as the rate-limit service, every other field as it is. */
     public Listener withRateLimitService(Optional<RateLimitService> value) {
       return new Listener(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout,
-          requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs, value, healthCheck);
+          requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs, value, healthCheck, tracing);
+    }
+
+    /** These options with {@code value} as the tracing settings, every other field as it is. */
+    public Listener withTracing(Optional<Tracing> value) {
+      return new Listener(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout,
+          requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs, rateLimitService, healthCheck,
+          value);
     }
 
     public Listener {
@@ -49,6 +57,16 @@ public final class TrafficOptions {
       accessLogs = List.copyOf(accessLogs);
       Objects.requireNonNull(rateLimitService, "rateLimitService");
       Objects.requireNonNull(healthCheck, "healthCheck");
+      Objects.requireNonNull(tracing, "tracing");
+    }
+
+    /** Without tracing. */
+    public Listener(boolean proxyProtocol, Optional<Long> perConnectionBufferLimitBytes,
+        Optional<Long> xffNumTrustedHops, Optional<Duration> idleTimeout, Optional<Duration> requestHeadersTimeout,
+        Optional<Long> maxRequestHeadersKb, Optional<Http2> http2, Optional<ServerHeader> serverHeader,
+        List<AccessLog> accessLogs, Optional<RateLimitService> rateLimitService, Optional<HealthCheck> healthCheck) {
+      this(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout, requestHeadersTimeout,
+          maxRequestHeadersKb, http2, serverHeader, accessLogs, rateLimitService, healthCheck, Optional.empty());
     }
 
     /** Without a health check. */
@@ -58,6 +76,32 @@ public final class TrafficOptions {
         List<AccessLog> accessLogs, Optional<RateLimitService> rateLimitService) {
       this(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout, requestHeadersTimeout,
           maxRequestHeadersKb, http2, serverHeader, accessLogs, rateLimitService, Optional.empty());
+    }
+  }
+
+  /**
+   * {@code tracing}: Envoy's tracing on the connection manager, spans sent to an OpenTelemetry collector (OTLP over
+   * gRPC) served by an Upstream.
+   *
+   * @param serviceName       the {@code service.name} of the spans; default Envoy's
+   * @param authority         the {@code :authority} of the gRPC requests; default the Upstream's cluster name
+   * @param clientSampling    percent of requests with {@code x-client-trace-id} traced; default 100
+   * @param randomSampling    percent of other requests traced; default 100
+   * @param overallSampling   percent of all requests traced, after the other two; default 100
+   * @param verbose           spans carry timing annotations
+   * @param requestHeaderTags request headers each recorded as a tag of its own name (absent: not tagged)
+   */
+  public record Tracing(ObjectRef upstream, Optional<String> serviceName, Optional<String> authority,
+      Optional<Double> clientSampling, Optional<Double> randomSampling, Optional<Double> overallSampling,
+      boolean verbose, List<String> requestHeaderTags) {
+    public Tracing {
+      Objects.requireNonNull(upstream, "upstream");
+      Objects.requireNonNull(serviceName, "serviceName");
+      Objects.requireNonNull(authority, "authority");
+      Objects.requireNonNull(clientSampling, "clientSampling");
+      Objects.requireNonNull(randomSampling, "randomSampling");
+      Objects.requireNonNull(overallSampling, "overallSampling");
+      requestHeaderTags = List.copyOf(requestHeaderTags);
     }
   }
 

@@ -21,7 +21,10 @@ public final class TrafficOptionsParser {
   static final Set<String> ROUTE_FIELDS = Set.of("rateLimit", "compression", "csrf", "maxRequestBodyBytes");
   static final Set<String> LISTENER = Set.of("proxyProtocol", "perConnectionBufferLimitBytes", "xffNumTrustedHops",
       "idleTimeout", "requestHeadersTimeout", "maxRequestHeadersKb", "http2", "serverHeader", "accessLogs",
-      "rateLimitService", "healthCheck");
+      "rateLimitService", "healthCheck", "tracing");
+  private static final Set<String> TRACING = Set.of("openTelemetry", "sampling", "verbose", "requestHeaderTags");
+  private static final Set<String> TRACING_OTEL = Set.of("upstream", "namespace", "serviceName", "authority");
+  private static final Set<String> SAMPLING = Set.of("client", "random", "overall");
   private static final Set<String> HEALTH_CHECK = Set.of("path");
   private static final Set<String> HTTP2 = Set.of("maxConcurrentStreams", "initialStreamWindowSize",
       "initialConnectionWindowSize");
@@ -112,11 +115,26 @@ public final class TrafficOptionsParser {
         .flatMap(TrafficOptionsParser::rateLimitService);
     Optional<TrafficOptions.HealthCheck> healthCheck = fields.object("healthCheck", HEALTH_CHECK)
         .flatMap(h -> h.requiredString("path")).map(TrafficOptions.HealthCheck::new);
+    Optional<TrafficOptions.Tracing> tracing = fields.object("tracing", TRACING)
+        .flatMap(TrafficOptionsParser::tracing);
     if (fields.problems().size() != before) {
       return Optional.empty();
     }
     return Optional.of(new TrafficOptions.Listener(proxyProtocol, buffer, hops, idle, headersTimeout, headersKb,
-        http2, server, logs, service, healthCheck));
+        http2, server, logs, service, healthCheck, tracing));
+  }
+
+  private static Optional<TrafficOptions.Tracing> tracing(Fields fields) {
+    Optional<Fields> otel = fields.requiredObject("openTelemetry", TRACING_OTEL);
+    Optional<ObjectRef> upstream = otel.flatMap(o -> ObjectRefs.read(o, "upstream"));
+    Optional<Fields> sampling = fields.object("sampling", SAMPLING);
+    Optional<Double> client = sampling.flatMap(s -> s.number("client"));
+    Optional<Double> random = sampling.flatMap(s -> s.number("random"));
+    Optional<Double> overall = sampling.flatMap(s -> s.number("overall"));
+    boolean verbose = fields.bool("verbose").orElse(false);
+    List<String> tags = fields.stringList("requestHeaderTags", false).orElse(List.of());
+    return upstream.map(u -> new TrafficOptions.Tracing(u, otel.get().string("serviceName"),
+        otel.get().string("authority"), client, random, overall, verbose, tags));
   }
 
   private static Optional<TrafficOptions.AccessLog> accessLog(Fields fields) {

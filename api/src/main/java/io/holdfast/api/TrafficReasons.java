@@ -32,6 +32,10 @@ public final class TrafficReasons {
   public static final String INVALID_ACCESS_LOG_FILTER = "InvalidAccessLogFilter";
   /** An access log's Upstream does not exist. */
   public static final String ACCESS_LOG_UPSTREAM_NOT_FOUND = "AccessLogUpstreamNotFound";
+  /** The Upstream of the tracing collector does not exist. */
+  public static final String TRACING_UPSTREAM_NOT_FOUND = "TracingUpstreamNotFound";
+  /** A tracing setting Envoy would refuse: a sampling percentage outside 0-100, a bad tag header, an empty name. */
+  public static final String INVALID_TRACING = "InvalidTracing";
   /** The rate-limit service's Upstream does not exist. */
   public static final String RATE_LIMIT_SERVICE_NOT_FOUND = "RateLimitServiceNotFound";
   /** An access log service or rate-limit service Upstream without {@code http2: true}: gRPC needs HTTP/2. */

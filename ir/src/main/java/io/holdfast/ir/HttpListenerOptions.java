@@ -24,18 +24,19 @@ import java.util.Collections;
  * @param rateLimitService      where the chain's routes' global rate-limit descriptors are sent
  * @param healthCheckPath       requests whose {@code :path} is exactly this are answered by the proxy itself (200,
  *                              or 503 while it drains) and not forwarded
+ * @param tracing               where and how the chain's requests are traced
  */
 public record HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<Duration> idleTimeout,
     Optional<Duration> requestHeadersTimeout, Optional<Integer> maxRequestHeadersKb, Optional<Http2> http2,
     Optional<ServerHeader> serverHeader, List<AccessLog> accessLogs, Optional<RateLimitService> rateLimitService,
-    Optional<String> healthCheckPath) {
+    Optional<String> healthCheckPath, Optional<Tracing> tracing) {
 
   /** Envoy's bound on {@code max_request_headers_kb}. */
   public static final int MAX_REQUEST_HEADERS_KB = 8192;
 
   public static final HttpListenerOptions NONE = new HttpListenerOptions(Optional.empty(), Optional.empty(),
       Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), List.of(), Optional.empty(),
-      Optional.empty());
+      Optional.empty(), Optional.empty());
 
   public HttpListenerOptions {
     Objects.requireNonNull(xffNumTrustedHops, "xffNumTrustedHops");
@@ -47,6 +48,7 @@ public record HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<
     accessLogs = List.copyOf(accessLogs);
     Objects.requireNonNull(rateLimitService, "rateLimitService");
     Objects.requireNonNull(healthCheckPath, "healthCheckPath");
+    Objects.requireNonNull(tracing, "tracing");
     healthCheckPath.filter(path -> !path.startsWith("/")).ifPresent(path -> {
       throw new IllegalArgumentException("health check path \"" + path + "\" does not start with /");
     });
@@ -60,6 +62,21 @@ public record HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<
     });
   }
 
+  /** Without tracing. */
+  public HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<Duration> idleTimeout,
+      Optional<Duration> requestHeadersTimeout, Optional<Integer> maxRequestHeadersKb, Optional<Http2> http2,
+      Optional<ServerHeader> serverHeader, List<AccessLog> accessLogs, Optional<RateLimitService> rateLimitService,
+      Optional<String> healthCheckPath) {
+    this(xffNumTrustedHops, idleTimeout, requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs,
+        rateLimitService, healthCheckPath, Optional.empty());
+  }
+
+  /** These options with {@code value} as the tracing settings, every other field as it is. */
+  public HttpListenerOptions withTracing(Optional<Tracing> value) {
+    return new HttpListenerOptions(xffNumTrustedHops, idleTimeout, requestHeadersTimeout, maxRequestHeadersKb, http2,
+        serverHeader, accessLogs, rateLimitService, healthCheckPath, value);
+  }
+
   /** Without a health check. */
   public HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<Duration> idleTimeout,
       Optional<Duration> requestHeadersTimeout, Optional<Integer> maxRequestHeadersKb, Optional<Http2> http2,
@@ -68,7 +85,7 @@ public record HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<
         rateLimitService, Optional.empty());
   }
 
-  /** The clusters the chain's access logs and rate-limit service send to. */
+  /** The clusters the chain's access logs, rate-limit service and tracing collector send to. */
   public List<ResourceKey> clusters() {
     java.util.ArrayList<ResourceKey> out = new java.util.ArrayList<>();
     for (AccessLog log : accessLogs) {
@@ -79,12 +96,42 @@ public record HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<
       }
     }
     rateLimitService.ifPresent(service -> out.add(service.cluster()));
+    tracing.ifPresent(t -> out.add(t.cluster()));
     return List.copyOf(out);
   }
 
   private static void requireNotNegative(Duration duration, String field) {
     if (duration.isNegative()) {
       throw new IllegalArgumentException(field + " " + duration + " is negative");
+    }
+  }
+
+  /**
+   * Tracing of the chain's requests, spans sent to an OpenTelemetry collector (OTLP over gRPC) on {@code cluster}.
+   *
+   * @param serviceName       the spans' {@code service.name}; empty for Envoy's default
+   * @param authority         the {@code :authority} of the gRPC requests; empty for the cluster name
+   * @param clientSampling    percent (0-100) of requests with {@code x-client-trace-id} traced
+   * @param randomSampling    percent of the other requests traced
+   * @param overallSampling   percent of all requests traced, applied after the other two
+   * @param verbose           spans carry timing annotations
+   * @param requestHeaderTags request headers each recorded as a span tag of its own name
+   */
+  public record Tracing(ResourceKey cluster, Optional<String> serviceName, Optional<String> authority,
+      double clientSampling, double randomSampling, double overallSampling, boolean verbose,
+      List<String> requestHeaderTags) {
+    public static final double ALL = 100;
+
+    public Tracing {
+      Objects.requireNonNull(cluster, "cluster");
+      Objects.requireNonNull(serviceName, "serviceName");
+      Objects.requireNonNull(authority, "authority");
+      requestHeaderTags = List.copyOf(requestHeaderTags);
+      for (double percent : new double[] {clientSampling, randomSampling, overallSampling}) {
+        if (!(percent >= 0 && percent <= ALL)) {
+          throw new IllegalArgumentException("sampling " + percent + " is not a percentage (0-100)");
+        }
+      }
     }
   }
 

@@ -59,6 +59,7 @@ final class PolicyBackendRefs {
       }
     }
     take(copy.path(RATE_LIMIT_SERVICE), "spec." + RATE_LIMIT_SERVICE, refs, both);
+    take(copy.path("tracing").path("openTelemetry"), "spec.tracing.openTelemetry", refs, both);
     return new Extracted(copy, refs, both);
   }
 

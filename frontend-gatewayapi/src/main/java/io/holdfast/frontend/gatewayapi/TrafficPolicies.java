@@ -260,7 +260,8 @@ final class TrafficPolicies {
         options.http2().map(h -> new HttpListenerOptions.Http2(h.maxConcurrentStreams().map(Long::intValue),
             h.initialStreamWindowSize().map(Long::intValue), h.initialConnectionWindowSize().map(Long::intValue))),
         options.serverHeader().map(TrafficPolicies::serverHeader), logs, service,
-        options.healthCheck().map(TrafficOptions.HealthCheck::path));
+        options.healthCheck().map(TrafficOptions.HealthCheck::path)).withTracing(options.tracing().map(t ->
+            TrafficOptionsLowering.tracing(t, clusters.get("spec.tracing.openTelemetry.upstream"))));
   }
 
   private static HttpListenerOptions.Sink sink(TrafficOptions.Sink sink, String at, Map<String, ResourceKey> clusters) {

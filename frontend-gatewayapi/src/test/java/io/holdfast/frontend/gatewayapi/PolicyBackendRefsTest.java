@@ -107,6 +107,24 @@ class PolicyBackendRefsTest {
   }
 
   @Test
+  void aTracingCollectorBackendRefBecomesTheTracersServiceCluster() {
+    IrBuilder.Result result = lower(client("edge", """
+        tracing:
+          openTelemetry: {backendRef: {name: als, port: 9000}, serviceName: edge}
+          sampling: {overall: 10}
+        """));
+
+    assertThat(accepted(result, PolicyKinds.CLIENT_TRAFFIC_POLICY, "edge").status()).isEqualTo(Condition.Status.TRUE);
+    assertThat(chain(result).tracing()).contains(new HttpListenerOptions.Tracing(ALS,
+        java.util.Optional.of("edge"), java.util.Optional.empty(), 100, 100, 10, false, List.of()));
+    assertThat(result.ir().clusters()).filteredOn(c -> c.origin().object().equals(ALS)).singleElement()
+        .satisfies(c -> assertThat(c.http2()).isTrue());
+    IrBuilder.Result missing = lower(client("gone", "tracing: {openTelemetry: {backendRef: {name: nope, port: 9000}}}"));
+    assertThat(accepted(missing, PolicyKinds.CLIENT_TRAFFIC_POLICY, "gone").message())
+        .contains("BackendNotFound", "spec.tracing.openTelemetry.backendRef");
+  }
+
+  @Test
   void unresolvableBackendRefsAndUpstreamNamesMakeThePolicyInvalidWithTheirReason() {
     IrBuilder.Result result = lower(
         client("missing", "accessLogs: [{grpc: {backendRef: {name: nope, port: 9000}, logName: x}}]"),

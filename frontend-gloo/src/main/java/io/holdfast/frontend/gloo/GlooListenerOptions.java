@@ -15,7 +15,7 @@ import java.util.Set;
  * {@code useProxyProto}, the Gateway's {@code options} (Gloo's ListenerOptions: {@code accessLoggingService},
  * {@code proxyProtocol}, {@code perConnectionBufferLimitBytes}) and {@code httpGateway.options} (Gloo's
  * HttpListenerOptions: {@code httpConnectionManagerSettings}, {@code healthCheck}), with the meaning Gloo gives them
- * (its als, proxy_protocol, hcm and healthcheck plugins). A field or value without a Holdfast equivalent rejects
+ * (its als, proxy_protocol, hcm, tracing ({@link GlooTracing}) and healthcheck plugins). A field or value without a Holdfast equivalent rejects
  * the Gateway naming it.
  */
 final class GlooListenerOptions {
@@ -26,7 +26,7 @@ final class GlooListenerOptions {
   private static final Set<String> HTTP = Set.of("httpConnectionManagerSettings", "healthCheck");
   private static final Set<String> HCM = Set.of("xffNumTrustedHops", "useRemoteAddress", "idleTimeout",
       "requestHeadersTimeout", "maxRequestHeadersKb", "serverName", "serverHeaderTransformation",
-      "http2ProtocolOptions");
+      "http2ProtocolOptions", "tracing");
   private static final Set<String> HTTP2 = Set.of("maxConcurrentStreams", "initialStreamWindowSize",
       "initialConnectionWindowSize");
   private static final Set<String> HEALTH_CHECK = Set.of("path");
@@ -80,7 +80,7 @@ final class GlooListenerOptions {
       }
     }
     return new TrafficOptions.Listener(proxyProtocol, buffer, hops, idle, headersTimeout, headersKb, http2, server,
-        logs, Optional.empty(), healthCheck);
+        logs, Optional.empty(), healthCheck).withTracing(GlooTracing.read(hcm));
   }
 
   /**
@@ -217,6 +217,12 @@ final class GlooListenerOptions {
       case "http2" -> HCM_PATH + "http2ProtocolOptions" + rest;
       case "serverHeader" -> HCM_PATH + "serverName";
       case "healthCheck" -> "spec.httpGateway.options.healthCheck" + rest;
+      case "tracing" -> HCM_PATH + "tracing" + rest
+          .replaceFirst("^\\.openTelemetry\\.upstream", ".openTelemetryConfig.collectorUpstreamRef")
+          .replaceFirst("^\\.openTelemetry\\.authority", ".openTelemetryConfig.grpcService.authority")
+          .replaceFirst("^\\.openTelemetry\\.", ".openTelemetryConfig.")
+          .replaceFirst("^\\.sampling\\.(client|random|overall)", ".tracePercentages.$1SamplePercentage")
+          .replaceFirst("^\\.requestHeaderTags", ".requestHeadersForTags");
       default -> field; // perConnectionBufferLimitBytes is where Holdfast has it
     };
   }

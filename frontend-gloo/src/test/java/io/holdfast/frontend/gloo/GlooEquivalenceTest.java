@@ -635,4 +635,73 @@ class GlooEquivalenceTest {
         """;
     Equivalence.assertSameXds(GlooFixtures.load(gloo), GlooFixtures.load(holdfast), Map.of());
   }
+
+  @Test
+  void tracingToAnOpenTelemetryCollector() {
+    String gloo = """
+        apiVersion: gloo.solo.io/v1
+        kind: Upstream
+        metadata: {name: opentelemetry-collector, namespace: default}
+        spec:
+          useHttp2: true
+          static: {hosts: [{addr: 192.0.2.40, port: 4317}]}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: VirtualService
+        metadata: {name: default, namespace: gloo-system}
+        spec:
+          virtualHost:
+            routes: [{directResponseAction: {status: 200, body: ok}}]
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: Gateway
+        metadata: {name: gateway-proxy, namespace: gloo-system}
+        spec:
+          bindAddress: 0.0.0.0
+          bindPort: 8080
+          httpGateway:
+            options:
+              httpConnectionManagerSettings:
+                tracing:
+                  verbose: true
+                  requestHeadersForTags: [x-tenant]
+                  tracePercentages: {randomSamplePercentage: 10}
+                  openTelemetryConfig:
+                    collectorUpstreamRef: {name: opentelemetry-collector, namespace: default}
+                    serviceName: edge
+                    grpcService: {authority: test-authority}
+        """;
+    String holdfast = """
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: opentelemetry-collector, namespace: default}
+        spec:
+          static: {hosts: [{address: 192.0.2.40, port: 4317}]}
+          http2: true
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: default, namespace: gloo-system}
+        spec:
+          domains: ['*']
+          routes:
+          - match: {prefix: /}
+            directResponse: {status: 200, body: ok}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: Gateway
+        metadata: {name: gateway-proxy, namespace: gloo-system}
+        spec:
+          port: 8080
+          virtualServices: [{name: default}]
+          options:
+            tracing:
+              openTelemetry: {upstream: opentelemetry-collector, namespace: default, serviceName: edge,
+                authority: test-authority}
+              sampling: {random: 10}
+              verbose: true
+              requestHeaderTags: [x-tenant]
+        """;
+    Equivalence.assertSameXds(GlooFixtures.load(gloo), GlooFixtures.load(holdfast), Map.of());
+  }
 }

@@ -25,7 +25,7 @@ final class TrafficLowering {
   }
 
   /**
-   * The socket with the gateway's options. An access log or rate-limit service whose Upstream is not among
+   * The socket with the gateway's options. An access log, rate-limit service or tracing collector whose Upstream is not among
    * {@code clusters} (a last accepted Gateway naming an Upstream since deleted) is left out rather than naming a
    * cluster the proxy does not have. A gRPC server's socket gets none: gRPC servers apply none of them (the
    * Gateway is warned, see {@code GrpcServerRules}).
@@ -57,12 +57,16 @@ final class TrafficLowering {
       return clusters.contains(cluster) ? Optional.of(new HttpListenerOptions.RateLimitService(cluster, s.domain(),
           s.timeout().orElse(TrafficOptions.RateLimitService.DEFAULT_TIMEOUT), s.failOpen())) : Optional.empty();
     });
+    Optional<HttpListenerOptions.Tracing> tracing = options.tracing().flatMap(t -> {
+      ResourceKey cluster = t.upstream().resolve(ResourceKey.UPSTREAM, namespace);
+      return clusters.contains(cluster) ? Optional.of(TrafficOptionsLowering.tracing(t, cluster)) : Optional.empty();
+    });
     return new HttpListenerOptions(options.xffNumTrustedHops().map(Long::intValue), options.idleTimeout(),
         options.requestHeadersTimeout(), options.maxRequestHeadersKb().map(Long::intValue),
         options.http2().map(h -> new HttpListenerOptions.Http2(h.maxConcurrentStreams().map(Long::intValue),
             h.initialStreamWindowSize().map(Long::intValue), h.initialConnectionWindowSize().map(Long::intValue))),
         options.serverHeader().map(TrafficLowering::serverHeader), logs, service,
-        options.healthCheck().map(TrafficOptions.HealthCheck::path));
+        options.healthCheck().map(TrafficOptions.HealthCheck::path)).withTracing(tracing);
   }
 
   /** A route's effective traffic options: {@code own} over {@code defaults}, field by field. */

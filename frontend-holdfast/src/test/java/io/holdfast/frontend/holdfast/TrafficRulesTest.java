@@ -143,7 +143,25 @@ class TrafficRulesTest {
         Arguments.of("{rateLimitService: {upstream: gone, domain: d}}", at + "rateLimitService.upstream",
             TrafficReasons.RATE_LIMIT_SERVICE_NOT_FOUND),
         Arguments.of("{rateLimitService: {upstream: als, domain: d, timeout: 0s}}", at + "rateLimitService.timeout",
-            TrafficReasons.INVALID_RATE_LIMIT_SERVICE));
+            TrafficReasons.INVALID_RATE_LIMIT_SERVICE),
+        Arguments.of("{tracing: {openTelemetry: {upstream: gone}}}", at + "tracing.openTelemetry.upstream",
+            TrafficReasons.TRACING_UPSTREAM_NOT_FOUND),
+        Arguments.of("{tracing: {openTelemetry: {upstream: broken}}}", at + "tracing.openTelemetry.upstream",
+            Reasons.UPSTREAM_REJECTED),
+        Arguments.of("{tracing: {openTelemetry: {upstream: als}, sampling: {random: 100.5}}}",
+            at + "tracing.sampling.random", TrafficReasons.INVALID_TRACING),
+        Arguments.of("{tracing: {openTelemetry: {upstream: als}, sampling: {overall: -1}}}",
+            at + "tracing.sampling.overall", TrafficReasons.INVALID_TRACING),
+        Arguments.of("{tracing: {openTelemetry: {upstream: als, serviceName: ''}}}",
+            at + "tracing.openTelemetry.serviceName", TrafficReasons.INVALID_TRACING),
+        Arguments.of("{tracing: {openTelemetry: {upstream: als, authority: \"a\\nb\"}}}",
+            at + "tracing.openTelemetry.authority", TrafficReasons.INVALID_TRACING),
+        Arguments.of("{tracing: {openTelemetry: {upstream: als}, requestHeaderTags: [X-Tenant]}}",
+            at + "tracing.requestHeaderTags[0]", TrafficReasons.INVALID_TRACING),
+        Arguments.of("{tracing: {openTelemetry: {upstream: als}, requestHeaderTags: [a, a]}}",
+            at + "tracing.requestHeaderTags[1]", TrafficReasons.INVALID_TRACING),
+        Arguments.of("{tracing: {openTelemetry: {upstream: als}, requestHeaderTags: ["
+            + "a,".repeat(33) + "]}}", at + "tracing.requestHeaderTags", TrafficReasons.INVALID_TRACING));
   }
 
   @ParameterizedTest
@@ -161,6 +179,16 @@ class TrafficRulesTest {
         "{accessLogs: [{stdout: {}, stderr: {}}], bogus: 1}"));
     assertThat(result.status(GW).problems()).extracting(Problem::reason)
         .contains(Reasons.CONFLICTING_FIELDS, Reasons.UNKNOWN_FIELD);
+  }
+
+  @Test
+  void tracingNeedsItsCollectorAndNumericPercentages() {
+    ValidationResult result = new Validator().validate(config("{}", "{}",
+        "{tracing: {sampling: {random: half}, zipkin: {}}}"));
+    assertThat(result.status(GW).problems()).extracting(Problem::field, Problem::reason).contains(
+        tuple("spec.options.tracing.openTelemetry", Reasons.MISSING_FIELD),
+        tuple("spec.options.tracing.sampling.random", Reasons.WRONG_TYPE),
+        tuple("spec.options.tracing.zipkin", Reasons.UNKNOWN_FIELD));
   }
 
   @Test
@@ -241,5 +269,28 @@ class TrafficRulesTest {
     assertThat(options.rateLimitService().map(HttpListenerOptions.RateLimitService::timeout))
         .contains(Duration.ofMillis(20));
     assertThat(options.rateLimitService().map(HttpListenerOptions.RateLimitService::failOpen)).contains(true);
+  }
+
+  @Test
+  void tracingReachesEveryChainWithSamplingDefaultsOfAllRequests() {
+    ValidationResult result = new Validator().validate(config("{}", "{}", """
+        {tracing: {openTelemetry: {upstream: als, serviceName: edge}, sampling: {random: 5},
+         requestHeaderTags: [x-tenant]}}"""));
+    assertThat(result.status(GW).state()).isEqualTo(State.ACCEPTED);
+    Listener.Socket socket = (Listener.Socket) HoldfastFrontEnd.lowerAccepted(result.accepted()).listeners()
+        .stream().filter(l -> l instanceof Listener.Socket).findFirst().orElseThrow();
+    HttpListenerOptions options = ((Listener.FilterChain.Http) socket.filterChains().get(0)).options();
+    assertThat(options.tracing()).contains(new HttpListenerOptions.Tracing(ResourceKey.upstream("default", "als"),
+        Optional.of("edge"), Optional.empty(), 100, 5, 100, false, List.of("x-tenant")));
+    assertThat(options.clusters()).contains(ResourceKey.upstream("default", "als"));
+  }
+
+  @Test
+  void aTracingCollectorWithoutHttp2IsWarnedAbout() {
+    ValidationResult result = new Validator().validate(config("{}", "{}",
+        "{tracing: {openTelemetry: {upstream: up}}}"));
+    assertThat(result.status(GW).state()).isEqualTo(State.WARNING);
+    assertThat(result.status(GW).problems()).extracting(Problem::field, Problem::reason).containsExactly(
+        tuple("spec.options.tracing.openTelemetry.upstream", TrafficReasons.GRPC_SERVICE_WITHOUT_HTTP2));
   }
 }

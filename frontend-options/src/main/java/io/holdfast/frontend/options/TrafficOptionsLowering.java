@@ -1,6 +1,8 @@
 package io.holdfast.frontend.options;
 
+import io.holdfast.api.ResourceKey;
 import io.holdfast.api.TrafficOptions;
+import io.holdfast.ir.HttpListenerOptions;
 import io.holdfast.ir.RouteTraffic;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,7 +10,8 @@ import java.util.List;
 /**
  * The shared lowering of global rate-limit descriptors, for both front ends that read {@link TrafficOptions}
  * (Holdfast's routes and the Gateway API's TrafficPolicy): each entry becomes the IR entry Envoy's
- * {@code rate_limits} action is built from.
+ * {@code rate_limits} action is built from; and of tracing settings, whose sampling defaults to every request (100 %,
+ * Envoy's default and Gloo's).
  */
 public final class TrafficOptionsLowering {
 
@@ -19,6 +22,15 @@ public final class TrafficOptionsLowering {
   public static final String JWT_METADATA = "envoy.filters.http.jwt_authn";
 
   private TrafficOptionsLowering() {
+  }
+
+  /** Validated tracing settings whose collector is {@code cluster}. */
+  public static HttpListenerOptions.Tracing tracing(TrafficOptions.Tracing tracing, ResourceKey cluster) {
+    return new HttpListenerOptions.Tracing(cluster, tracing.serviceName(), tracing.authority(),
+        tracing.clientSampling().orElse(HttpListenerOptions.Tracing.ALL),
+        tracing.randomSampling().orElse(HttpListenerOptions.Tracing.ALL),
+        tracing.overallSampling().orElse(HttpListenerOptions.Tracing.ALL), tracing.verbose(),
+        tracing.requestHeaderTags());
   }
 
   /** The descriptors, in order. */

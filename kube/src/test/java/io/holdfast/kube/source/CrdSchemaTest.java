@@ -213,11 +213,11 @@ class CrdSchemaTest {
     Map<String, JSONSchemaProps> out = without(policy, "targetRefs");
     JSONSchemaProps logs = out.get("accessLogs").getItems().getSchema();
     for (JSONSchemaProps service : List.of(logs.getProperties().get("grpc"), logs.getProperties().get("openTelemetry"),
-        out.get("rateLimitService"))) {
+        out.get("rateLimitService"), out.get("tracing").getProperties().get("openTelemetry"))) {
       assertThat(service.getProperties()).containsKey("backendRef");
       service.getProperties().remove("backendRef");
       List<String> required = new java.util.ArrayList<>(List.of("upstream"));
-      required.addAll(service.getRequired());
+      required.addAll(service.getRequired() == null ? List.of() : service.getRequired());
       service.setRequired(required);
     }
     return out;

@@ -1,12 +1,16 @@
 package io.holdfast.xds.translate;
 
 import com.google.protobuf.UInt32Value;
+import io.envoyproxy.envoy.config.core.v3.GrpcService;
 import io.envoyproxy.envoy.config.core.v3.Http2ProtocolOptions;
 import io.envoyproxy.envoy.config.core.v3.HttpProtocolOptions;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.config.listener.v3.ListenerFilter;
 import io.envoyproxy.envoy.extensions.filters.listener.proxy_protocol.v3.ProxyProtocol;
+import io.envoyproxy.envoy.config.trace.v3.OpenTelemetryConfig;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
+import io.envoyproxy.envoy.type.tracing.v3.CustomTag;
+import io.envoyproxy.envoy.type.v3.Percent;
 import io.holdfast.ir.HttpListenerOptions;
 import io.holdfast.ir.SocketOptions;
 import java.util.List;
@@ -18,6 +22,7 @@ import java.util.List;
 final class ConnectionOptions {
 
   static final String PROXY_PROTOCOL_FILTER = "envoy.filters.listener.proxy_protocol";
+  static final String OPEN_TELEMETRY_TRACER = "envoy.tracers.opentelemetry";
   /** The {@code Server} header the route configuration removes when it is stripped. */
   static final String SERVER_HEADER = "server";
 
@@ -59,6 +64,33 @@ final class ConnectionOptions {
       }
     });
     hcm.addAllAccessLog(AccessLogs.of(options.accessLogs()));
+    options.tracing().ifPresent(tracing -> hcm.setTracing(tracing(tracing)));
+  }
+
+  /**
+   * Envoy's OpenTelemetry tracer on the collector's cluster, with the sampling percentages (always written, so the
+   * configuration says what is sampled rather than relying on Envoy's default) and request-header tags.
+   */
+  static HttpConnectionManager.Tracing tracing(HttpListenerOptions.Tracing tracing) {
+    GrpcService.EnvoyGrpc.Builder envoyGrpc = GrpcService.EnvoyGrpc.newBuilder()
+        .setClusterName(EnvoyNames.cluster(tracing.cluster()));
+    tracing.authority().ifPresent(envoyGrpc::setAuthority);
+    OpenTelemetryConfig.Builder otel = OpenTelemetryConfig.newBuilder()
+        .setGrpcService(GrpcService.newBuilder().setEnvoyGrpc(envoyGrpc));
+    tracing.serviceName().ifPresent(otel::setServiceName);
+    HttpConnectionManager.Tracing.Builder out = HttpConnectionManager.Tracing.newBuilder()
+        .setClientSampling(Percent.newBuilder().setValue(tracing.clientSampling()))
+        .setRandomSampling(Percent.newBuilder().setValue(tracing.randomSampling()))
+        .setOverallSampling(Percent.newBuilder().setValue(tracing.overallSampling()))
+        .setVerbose(tracing.verbose())
+        .setProvider(io.envoyproxy.envoy.config.trace.v3.Tracing.Http.newBuilder()
+            .setName(OPEN_TELEMETRY_TRACER)
+            .setTypedConfig(Protos.pack(otel.build())));
+    for (String header : tracing.requestHeaderTags()) {
+      out.addCustomTags(CustomTag.newBuilder().setTag(header)
+          .setRequestHeader(CustomTag.Header.newBuilder().setName(header)));
+    }
+    return out.build();
   }
 
   /**

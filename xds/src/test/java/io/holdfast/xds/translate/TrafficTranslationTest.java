@@ -176,6 +176,34 @@ class TrafficTranslationTest {
   }
 
   @Test
+  void tracingSetsTheOpenTelemetryTracerSamplingAndHeaderTags() throws Exception {
+    HttpListenerOptions options = HttpListenerOptions.NONE.withTracing(Optional.of(new HttpListenerOptions.Tracing(
+        OTEL, Optional.of("edge"), Optional.of("collector.example.test"), 100, 12.5, 50, true,
+        List.of("x-tenant"))));
+    Translation translation = TrafficFixtures.translate(SocketOptions.NONE, options,
+        List.of(TrafficFixtures.route("a", RouteTraffic.NONE)),
+        List.of(TrafficFixtures.cluster(TrafficFixtures.UPSTREAM), TrafficFixtures.cluster(OTEL)));
+    HttpConnectionManager.Tracing tracing = TrafficFixtures.hcm(translation).getTracing();
+    assertThat(tracing.getClientSampling().getValue()).isEqualTo(100);
+    assertThat(tracing.getRandomSampling().getValue()).isEqualTo(12.5);
+    assertThat(tracing.getOverallSampling().getValue()).isEqualTo(50);
+    assertThat(tracing.getVerbose()).isTrue();
+    assertThat(tracing.getCustomTagsList()).singleElement().satisfies(tag -> {
+      assertThat(tag.getTag()).isEqualTo("x-tenant");
+      assertThat(tag.getRequestHeader().getName()).isEqualTo("x-tenant");
+    });
+    assertThat(tracing.getProvider().getName()).isEqualTo(ConnectionOptions.OPEN_TELEMETRY_TRACER);
+    io.envoyproxy.envoy.config.trace.v3.OpenTelemetryConfig otel = tracing.getProvider().getTypedConfig()
+        .unpack(io.envoyproxy.envoy.config.trace.v3.OpenTelemetryConfig.class);
+    assertThat(otel.getServiceName()).isEqualTo("edge");
+    assertThat(otel.getGrpcService().getEnvoyGrpc().getClusterName()).isEqualTo("demo/otel");
+    assertThat(otel.getGrpcService().getEnvoyGrpc().getAuthority()).isEqualTo("collector.example.test");
+    // The collector's cluster is served though no route forwards to it.
+    assertThat(translation.snapshot().scopes().byProxy().values().iterator().next().names()
+        .get(io.envoyproxy.controlplane.cache.Resources.V3.CLUSTER_TYPE_URL)).contains("demo/otel");
+  }
+
+  @Test
   void routePoliciesEnableTheirFiltersPerRoute() throws Exception {
     RouteTraffic traffic = new RouteTraffic(
         Optional.of(new RouteTraffic.LocalRateLimit(20, 10, Duration.ofSeconds(1), true)),

@@ -24,7 +24,8 @@ final class TrafficTypes {
       io.envoyproxy.envoy.extensions.access_loggers.stream.v3.StdoutAccessLog.getDescriptor(),
       io.envoyproxy.envoy.extensions.access_loggers.stream.v3.StderrAccessLog.getDescriptor(),
       io.envoyproxy.envoy.extensions.access_loggers.grpc.v3.HttpGrpcAccessLogConfig.getDescriptor(),
-      io.envoyproxy.envoy.extensions.access_loggers.open_telemetry.v3.OpenTelemetryAccessLogConfig.getDescriptor());
+      io.envoyproxy.envoy.extensions.access_loggers.open_telemetry.v3.OpenTelemetryAccessLogConfig.getDescriptor(),
+      io.envoyproxy.envoy.config.trace.v3.OpenTelemetryConfig.getDescriptor());
 
   private TrafficTypes() {
   }
