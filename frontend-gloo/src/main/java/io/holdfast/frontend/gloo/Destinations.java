@@ -81,8 +81,15 @@ final class Destinations {
 
   /** Accepted kube Upstreams with a {@code subsetSpec}, by {@code namespace/name}. */
   private final Map<String, Subsettable> subsettable = new TreeMap<>();
-  /** Synthetic subset Upstream names by the (Upstream, chosen labels) they stand for, so each pair gets one. */
-  private final Map<String, String> subsetNames = new TreeMap<>();
+  /** The Upstream and the labels (its selector with the chosen values) a synthetic subset Upstream stands for. */
+  private record Chosen(String namespace, String name, Map<String, String> labels) {
+  }
+
+  /**
+   * Synthetic subset Upstream names by what they stand for, so each gets one. Keyed by value, not by text: the
+   * text of {@code {a: "b, c=d"}} is that of {@code {a: b, c: d}}, and two subsets must never share a cluster.
+   */
+  private final Map<Chosen, String> subsetNames = new java.util.HashMap<>();
 
   /** Records an accepted Upstream's subset selectors ({@link UpstreamReader#subsetSelectors}); none: nothing. */
   void subsets(Upstream upstream, List<SortedSet<String>> selectors) {
@@ -131,20 +138,21 @@ final class Destinations {
           + UpstreamTarget.Kube.MAX_SELECTOR_LABELS + " labels");
       return Optional.empty();
     }
-    String chosen = namespace + "/" + name + selector;
-    String upstreamName = subsetNames.computeIfAbsent(chosen, c -> uniqueSubsetName(name, c));
+    String upstreamName = subsetNames.computeIfAbsent(new Chosen(namespace, name, Map.copyOf(selector)),
+        c -> uniqueSubsetName(c));
     UpstreamTarget.Kube kube = target.kube();
     Upstream upstream = target.upstream().withMetadata(Metadata.of(namespace, upstreamName))
         .withTarget(new UpstreamTarget.Kube(kube.namespace(), kube.name(), kube.port(), selector));
     upstreams.putIfAbsent(upstream.key(), upstream);
+    // Named after the synthetic Upstream, which is unique per subset (the labels' text is not, see subsetNames).
     irKeys.putIfAbsent(upstream.key(), new ResourceKey(GlooKinds.GLOO_GROUP, GlooKinds.SUBSET_DESTINATION,
-        namespace, name + values));
+        namespace, upstreamName));
     return Optional.of(ObjectRef.of(namespace, upstreamName));
   }
 
   /** A name per (Upstream, labels), stable across rebuilds of the same input; a hash clash takes a suffix. */
-  private String uniqueSubsetName(String name, String chosen) {
-    String base = SUBSET_PREFIX + name + "-" + Integer.toHexString(chosen.hashCode());
+  private String uniqueSubsetName(Chosen chosen) {
+    String base = SUBSET_PREFIX + chosen.name() + "-" + Integer.toHexString(chosen.hashCode());
     String candidate = base;
     for (int n = 2; subsetNames.containsValue(candidate); n++) {
       candidate = base + "-" + n; // bounded by the number of subsets chosen so far

@@ -194,4 +194,28 @@ class GlooSubsetTest {
         + upstream("{fallbackPolicy: ANY_ENDPOINT, selectors: [{keys: [stage]}]}")));
     assertThat(GlooFixtures.upstream(explicit, "gloo-system", "echoapp").isAccepted()).isTrue();
   }
+
+  @Test
+  void subsetsWhoseLabelsPrintAlikeStillGetTheirOwnClusters() {
+    String routes = """
+        apiVersion: gateway.solo.io/v1
+        kind: VirtualService
+        metadata: {name: default, namespace: gloo-system}
+        spec:
+          virtualHost:
+            routes:
+            - matchers: [{prefix: /a}]
+              routeAction: {single: {upstream: {name: echoapp}, subset: {values: {stage: 'dev, app=echo'}}}}
+            - matchers: [{prefix: /b}]
+              routeAction: {single: {upstream: {name: echoapp}, subset: {values: {stage: dev, app: echo}}}}
+        ---
+        """;
+    IrBuilder.Result result = GlooFixtures.build(GlooFixtures.load(CLUSTER
+        + upstream("{selectors: [{keys: [stage]}, {keys: [app, stage]}]}") + routes));
+
+    assertThat(GlooFixtures.virtualService(result, "gloo-system", "default").findings()).isEmpty();
+    assertThat(result.ir().clusters().stream()
+        .filter(c -> c.origin().object().kind().equals(GlooKinds.SUBSET_DESTINATION))).hasSize(2);
+    assertThat(endpoints(result, GlooKinds.SUBSET_DESTINATION)).containsExactly("192.0.2.30");
+  }
 }
