@@ -129,6 +129,7 @@ public final class ConfigLoader {
     Map<ResourceKey, List<Location>> locations = new java.util.TreeMap<>();
     List<UnknownKind> unknown = new ArrayList<>();
     List<ServiceRef> selections = new ArrayList<>(); // kube Upstreams' references; the narrowed ones need pod labels
+    List<ApiObject> foreignObjects = new ArrayList<>(); // for the routes' subset choices of Gloo Upstreams
     for (Source source : sources) {
       ManifestReader.Result read = reader.read(source.name(), source.text());
       errors.addAll(read.errors());
@@ -142,6 +143,7 @@ public final class ConfigLoader {
           locations.computeIfAbsent(foreign.get().key(), k -> new ArrayList<>()).add(location);
           config.add(foreign.get());
           GlooUpstreams.kubeService(foreign.get()).ifPresent(selections::add);
+          foreignObjects.add(foreign.get());
           continue;
         }
         Optional<UnknownKind> unknownKind = unknownKind(document.tree(), location);
@@ -172,6 +174,7 @@ public final class ConfigLoader {
         }
       }
     }
+    selections.addAll(GlooUpstreams.subsetServices(foreignObjects));
     cluster.serviceEndpoints().forEach(config::endpoints);
     cluster.selectedEndpoints(selections).forEach(config::endpoints);
     serviceEndpoints.forEach(config::endpoints); // given ones win over the directory's

@@ -40,6 +40,10 @@ public record Upstream(Metadata metadata, UpstreamTarget target, LoadBalancing l
     return new Upstream(metadata, target, loadBalancing, connectTimeout, enabled, options);
   }
 
+  public Upstream withTarget(UpstreamTarget value) {
+    return new Upstream(metadata, value, loadBalancing, connectTimeout, http2, options);
+  }
+
   public Upstream withOptions(UpstreamOptions value) {
     return new Upstream(metadata, target, loadBalancing, connectTimeout, http2, value);
   }

@@ -113,6 +113,45 @@ class PodSelectorFilesTest {
   }
 
   @Test
+  void routesSubsetChoicesOfAGlooUpstreamWithSubsetSpecAreResolvedJoinedToItsSelector() {
+    ConfigLoader.Loaded loaded = load("""
+        apiVersion: gloo.solo.io/v1
+        kind: Upstream
+        metadata: {name: shop-echo-80, namespace: gloo-system}
+        spec:
+          kube:
+            serviceName: echo
+            serviceNamespace: shop
+            servicePort: 80
+            selector: {app: echo}
+            subsetSpec: {selectors: [{keys: [track]}]}
+        ---
+        apiVersion: gloo.solo.io/v1
+        kind: Upstream
+        metadata: {name: plain, namespace: gloo-system}
+        spec: {kube: {serviceName: echo, serviceNamespace: shop, servicePort: 80}}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: VirtualService
+        metadata: {name: default, namespace: gloo-system}
+        spec:
+          virtualHost:
+            routes:
+            - routeAction: {single: {upstream: {name: shop-echo-80}, subset: {values: {track: canary}}}}
+            - routeAction: {single: {upstream: {name: shop-echo-80}, subset: {values: {app: other}}}}
+            - routeAction: {single: {upstream: {name: plain}, subset: {values: {track: stable}}}}
+        """);
+
+    GatewayConfig config = loaded.config();
+    assertThat(config.endpointsOf(echo(Map.of("app", "echo", "track", "canary"))))
+        .containsExactly(new Endpoint("127.0.0.21", 8080));
+    // A value contradicting the selector, or a subset of an Upstream without subsetSpec: nothing resolved (the
+    // front end rejects the choice).
+    assertThat(config.serviceEndpoints().keySet()).noneMatch(ref -> ref.selector().containsValue("other")
+        || ref.selector().equals(Map.of("track", "stable")));
+  }
+
+  @Test
   void theSelectorIsParsedIntoTheKubeTargetAndAWrongShapeIsAProblem() {
     ConfigLoader.Loaded loaded = load("""
         apiVersion: gateway.holdfast.io/v1

@@ -27,6 +27,8 @@ public final class GlooKinds {
   public static final String RATE_LIMIT_CONFIG = "RateLimitConfig";
   /** Not a Gloo kind: the IR key of a route's {@code kube} destination (a Service port), see {@link Destinations}. */
   static final String KUBE_DESTINATION = "KubeServiceDestination";
+  /** Not a Gloo kind: the IR key of a route's subset of a kube Upstream, see {@link Destinations#subset}. */
+  static final String SUBSET_DESTINATION = "UpstreamSubsetDestination";
   /** Not a Gloo kind: the IR key of a pass-through authorisation server's address, see {@link Destinations}. */
   static final String AUTHZ_ADDRESS = "PassThroughAuthServer";
 

@@ -10,6 +10,7 @@ import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.RouteAction;
 import io.holdfast.api.TcpGateway;
+import io.holdfast.api.Upstream;
 import io.holdfast.api.VirtualService;
 import io.holdfast.api.VirtualServiceSelection;
 import io.holdfast.ir.Finding;
@@ -131,8 +132,9 @@ final class GlooReading {
     // In dependency order: what routes name (groups) before the routes, VirtualServices before Gateways.
     edge = EdgeObjects.read(edgeObjects, destinations, this::guarded, rejected, warnings);
     options.forEach(o -> guarded(o, () -> readOptions(o)));
-    upstreamGroups.forEach(o -> guarded(o, () -> readUpstreamGroup(o)));
+    // Upstreams before groups: a group's destination may choose a subset of an Upstream (Destinations#subset).
     upstreams.forEach(o -> guarded(o, () -> readUpstream(o)));
+    upstreamGroups.forEach(o -> guarded(o, () -> readUpstreamGroup(o)));
     routeTables.forEach(o -> guarded(o, () -> readRouteTable(o)));
     Map<ResourceKey, VirtualService> served = new TreeMap<>();
     virtualServices.forEach(o -> guarded(o, () -> readVirtualService(o).ifPresent(vs -> served.put(vs.key(), vs))));
@@ -282,16 +284,24 @@ final class GlooReading {
   private void readUpstream(ApiObject object) {
     List<Finding> findings = new ArrayList<>();
     Metadata metadata = metadata(object, findings);
-    if (metadata.name().startsWith(Destinations.PREFIX) || metadata.name().startsWith(Destinations.AUTHZ_PREFIX)) {
+    if (metadata.name().startsWith(Destinations.PREFIX) || metadata.name().startsWith(Destinations.AUTHZ_PREFIX)
+        || metadata.name().startsWith(Destinations.SUBSET_PREFIX)) {
       findings.add(new Finding(Finding.Severity.ERROR, "metadata.name", Reasons.INVALID_NAME, "names starting with "
-          + Destinations.PREFIX + " or " + Destinations.AUTHZ_PREFIX + " are Holdfast's, for the Upstreams of"
-          + " routes' kube destinations and pass-through authorisation servers"));
+          + Destinations.PREFIX + ", " + Destinations.AUTHZ_PREFIX + " or " + Destinations.SUBSET_PREFIX
+          + " are Holdfast's, for the Upstreams of routes' kube destinations, pass-through authorisation servers"
+          + " and routes' subsets"));
     }
     if (metadata.name().startsWith(OtelCollectors.PREFIX)) {
       findings.add(new Finding(Finding.Severity.ERROR, "metadata.name", Reasons.INVALID_NAME, "names starting with "
           + OtelCollectors.PREFIX + " are Holdfast's, for the Upstreams of Gateways' OpenTelemetry collectors"));
     }
-    accept(object, findings, UpstreamReader.read(metadata, spec(object, findings), input));
+    Node spec = spec(object, findings);
+    Upstream upstream = UpstreamReader.read(metadata, spec, input);
+    if (accept(object, findings, upstream)) {
+      // Read once more only for the subsets routes may choose: the object is accepted, so this finds no error.
+      destinations.subsets(upstream, UpstreamReader.subsetSelectors(
+          new Node(object.bodyCopy().path("spec").path("kube"), "spec.kube", new ArrayList<>())));
+    }
   }
 
   private void readRouteTable(ApiObject object) {

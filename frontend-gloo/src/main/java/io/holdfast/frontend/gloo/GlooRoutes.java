@@ -35,7 +35,8 @@ final class GlooRoutes {
   private static final Set<String> HEADER = Set.of("name", "value", "regex", "invertMatch");
   private static final Set<String> QUERY = Set.of("name", "value", "regex");
   private static final Set<String> ROUTE_ACTION = Set.of("single", "multi", "upstreamGroup");
-  private static final Set<String> DESTINATION = Set.of("upstream", "kube");
+  private static final Set<String> DESTINATION = Set.of("upstream", "kube", "subset");
+  private static final Set<String> SUBSET = Set.of("values");
   private static final Set<String> REF = Set.of("name", "namespace");
   private static final Set<String> KUBE = Set.of("ref", "port");
   private static final Set<String> MULTI = Set.of("destinations");
@@ -294,6 +295,18 @@ final class GlooRoutes {
     if (destination.has("upstream") == destination.has("kube")) {
       destination.error(destination.path, Reasons.MISSING_FIELD, "a destination has one of upstream, kube");
       return Optional.empty();
+    }
+    if (destination.has("subset")) {
+      // Gloo reads a subset only on an Upstream destination (a kube destination has no subsetSpec to choose from).
+      Node subset = destination.child("subset").only("subset", SUBSET);
+      if (!destination.has("upstream")) {
+        subset.error(subset.path, Destinations.SUBSET_UNAVAILABLE, "a subset is chosen of an upstream destination");
+        return Optional.empty();
+      }
+      Node ref = destination.child("upstream").only("upstream reference", REF);
+      Map<String, String> values = subset.stringMap("values");
+      return ref.requiredString("name").flatMap(name -> destinations.subset(ref.string("namespace")
+          .orElse(namespace), name, values, subset));
     }
     if (destination.has("upstream")) {
       Node ref = destination.child("upstream").only("upstream reference", REF);

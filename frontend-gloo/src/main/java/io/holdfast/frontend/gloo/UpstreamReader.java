@@ -96,12 +96,8 @@ final class UpstreamReader {
     }
     if (spec.has("kube")) {
       Node kube = spec.child("kube");
-      if (kube.has("subsetSpec")) {
-        kube.error(kube.at("subsetSpec"), GlooFeatures.UNSUPPORTED, "subsetSpec routes to subsets of a Service's"
-            + " pods chosen by their labels, which Holdfast does not read; the object is rejected rather than"
-            + " routing to every pod");
-      }
       kube.only("Upstream kube", union(KUBE, Set.of("subsetSpec")));
+      subsetSelectors(kube);
       // Gloo narrows the Service's endpoints to those whose Pod carries every selector label (an empty selector
       // narrows nothing): Holdfast's kube target reads pod labels the same way, so it maps one to one.
       java.util.TreeMap<String, String> selector = new java.util.TreeMap<>(kube.stringMap("selector"));
@@ -120,6 +116,48 @@ final class UpstreamReader {
       hosts.add(new UpstreamTarget.Host(host.requiredString("addr").orElse(""), host.integer("port").orElse(80), 1));
     }
     return new UpstreamTarget.Static(hosts);
+  }
+
+  private static final Set<String> SUBSET_SPEC = Set.of("selectors", "fallbackPolicy", "defaultSubset");
+  private static final Set<String> SUBSET_SELECTOR = Set.of("keys", "singleHostPerSubset");
+  /** Gloo's default fallback (and the one its translator wrote before the field existed). */
+  static final String ANY_ENDPOINT = "ANY_ENDPOINT";
+
+  /**
+   * The label key sets of a kube Upstream's {@code subsetSpec.selectors}: the subsets a route may choose with
+   * {@code subset.values} ({@link Destinations#subset}). Only Gloo's default fallback, {@code ANY_ENDPOINT}, is
+   * read: with it a route that chooses no subset reaches every endpoint, exactly as without a subsetSpec, so the
+   * Upstream itself maps unchanged. {@code NO_FALLBACK} and {@code DEFAULT_SUBSET} change what such routes reach (no
+   * endpoint, or the default subset), and {@code singleHostPerSubset} changes the balancing; they are rejected
+   * rather than served wider. {@code defaultSubset} only matters under {@code DEFAULT_SUBSET} and is otherwise
+   * ignored, as by Envoy. Selectors are at most {@link Node#MAX_LIST}, each of at most
+   * {@link UpstreamTarget.Kube#MAX_SELECTOR_LABELS} keys (a route's subset joins the Upstream's selector).
+   */
+  static List<java.util.SortedSet<String>> subsetSelectors(Node kube) {
+    if (!kube.has("subsetSpec")) {
+      return List.of();
+    }
+    Node spec = kube.child("subsetSpec").only("subsetSpec", SUBSET_SPEC);
+    spec.string("fallbackPolicy").filter(policy -> !ANY_ENDPOINT.equals(policy)).ifPresent(policy ->
+        spec.error(spec.at("fallbackPolicy"), GlooFeatures.UNSUPPORTED, "fallbackPolicy " + policy + " is not"
+            + " supported by Holdfast (only ANY_ENDPOINT, the default): it changes what routes choosing no subset"
+            + " reach"));
+    List<java.util.SortedSet<String>> selectors = new ArrayList<>();
+    for (Node selector : spec.list("selectors")) {
+      selector.only("subset selector", SUBSET_SELECTOR);
+      if (selector.bool("singleHostPerSubset").orElse(false)) {
+        selector.error(selector.at("singleHostPerSubset"), GlooFeatures.UNSUPPORTED, "singleHostPerSubset is not"
+            + " supported by Holdfast");
+      }
+      java.util.SortedSet<String> keys = new java.util.TreeSet<>(selector.strings("keys"));
+      if (keys.isEmpty() || keys.size() > UpstreamTarget.Kube.MAX_SELECTOR_LABELS) {
+        selector.error(selector.at("keys"), Reasons.INVALID_VALUE, "a subset selector names 1 to "
+            + UpstreamTarget.Kube.MAX_SELECTOR_LABELS + " label keys");
+        continue;
+      }
+      selectors.add(keys);
+    }
+    return selectors;
   }
 
   private static LoadBalancing loadBalancing(Node spec) {

@@ -16,6 +16,7 @@ import io.holdfast.api.VirtualService;
 import io.holdfast.api.Upstream;
 import io.holdfast.api.UpstreamTarget;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -118,6 +119,7 @@ final class ConfigAssembler {
         secrets.addAll(SecurityRefs.secrets(object));
       }
     }
+    List<ApiObject> glooObjects = new ArrayList<>();
     for (ResourceDefinitionContext kind : GatewayCrds.GLOO) {
       for (GenericKubernetesResource resource : view.customResources(kind)) {
         ObjectMeta meta = resource.getMetadata();
@@ -129,9 +131,12 @@ final class ConfigAssembler {
         observed.put(object.key(), observedOf(meta));
         config.add(object);
         services.addAll(GlooRefs.services(object));
+        glooObjects.add(object);
         secrets.addAll(GlooRefs.secrets(object));
       }
     }
+    // Routes' subset choices join a route to its Upstream: resolved once every Gloo object is read.
+    services.addAll(io.holdfast.api.GlooUpstreams.subsetServices(glooObjects));
     for (io.fabric8.kubernetes.api.model.Namespace namespace : view.namespaces()) {
       ObjectMeta meta = namespace.getMetadata();
       if (meta != null && meta.getName() != null) {

@@ -179,4 +179,53 @@ class GlooSourceTest {
       }
     }
   }
+
+  @Test
+  void aRoutesSubsetOfAGlooUpstreamIsResolvedAgainstPodLabels() {
+    try (MockKubeApi api = MockKubeApi.start();
+         KubernetesClient client = new KubernetesClientBuilder().withConfig(MockKubeApi.configFor(api.port()))
+             .build()) {
+      KubernetesClient admin = api.admin();
+      installGlooCrds(admin);
+      create(admin, kind("gloo.solo.io", "Upstream"), """
+          apiVersion: gloo.solo.io/v1
+          kind: Upstream
+          metadata: {name: echoapp, namespace: gloo-system}
+          spec:
+            kube:
+              serviceName: echoapp
+              serviceNamespace: default
+              servicePort: 8080
+              subsetSpec: {selectors: [{keys: [stage]}]}
+          """);
+      create(admin, kind("gateway.solo.io", "VirtualService"), """
+          apiVersion: gateway.solo.io/v1
+          kind: VirtualService
+          metadata: {name: default, namespace: gloo-system}
+          spec:
+            virtualHost:
+              routes:
+              - routeAction: {single: {upstream: {name: echoapp}, subset: {values: {stage: prod}}}}
+          """);
+      admin.services().inNamespace("default").resource(service("default", "echoapp", "http:8080")).create();
+      admin.discovery().v1().endpointSlices().inNamespace("default").resource(KubeObjects.podSlice("default",
+          "echoapp-1", "echoapp", "http", 8080, List.of(new KubeObjects.PodEp("127.0.0.31", "echo-dev"),
+              new KubeObjects.PodEp("127.0.0.32", "echo-prod")))).create();
+      admin.pods().inNamespace("default").resource(KubeObjects.pod("default", "echo-dev", Map.of("stage", "dev")))
+          .create();
+      admin.pods().inNamespace("default").resource(KubeObjects.pod("default", "echo-prod", Map.of("stage", "prod")))
+          .create();
+      ServiceRef subset = ServiceRef.selecting("default", "echoapp", 8080, Map.of("stage", "prod"));
+
+      List<GatewayConfig> configs = new CopyOnWriteArrayList<>();
+      try (KubeConfigSource source = KubeConfigSource.builder(client, configs::add).build()) {
+        source.start();
+        await().atMost(WAIT).until(() -> !configs.isEmpty()
+            && !configs.get(configs.size() - 1).endpointsOf(subset).isEmpty());
+        GatewayConfig config = configs.get(configs.size() - 1);
+        assertThat(config.endpointsOf(subset)).containsExactly(new Endpoint("127.0.0.32", 8080));
+        assertThat(config.endpointsOf(new ServiceRef("default", "echoapp", 8080))).hasSize(2);
+      }
+    }
+  }
 }
