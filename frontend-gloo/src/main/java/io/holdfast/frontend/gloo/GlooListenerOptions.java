@@ -23,7 +23,8 @@ final class GlooListenerOptions {
   private static final Set<String> LISTENER = Set.of("accessLoggingService", "perConnectionBufferLimitBytes",
       "proxyProtocol");
   private static final Set<String> PROXY_PROTOCOL = Set.of("rules", "allowRequestsWithoutProxyProtocol");
-  private static final Set<String> HTTP = Set.of("httpConnectionManagerSettings", "healthCheck");
+  private static final Set<String> HTTP = Set.of("httpConnectionManagerSettings", "healthCheck",
+      "dynamicForwardProxy");
   private static final Set<String> HCM = Set.of("xffNumTrustedHops", "useRemoteAddress", "idleTimeout",
       "requestHeadersTimeout", "maxRequestHeadersKb", "serverName", "serverHeaderTransformation",
       "http2ProtocolOptions", "tracing");
@@ -50,6 +51,9 @@ final class GlooListenerOptions {
         ? GlooAccessLogs.read(options.child("accessLoggingService"), collectors) : List.of();
 
     httpOptions.only("httpGateway's options", HTTP);
+    if (httpOptions.has("dynamicForwardProxy")) {
+      GlooForwardProxy.listener(httpOptions.child("dynamicForwardProxy"));
+    }
     Node hcm = httpOptions.child("httpConnectionManagerSettings").only("httpConnectionManagerSettings", HCM);
     if (hcm.bool("useRemoteAddress").orElse(false)) {
       hcm.error(hcm.at("useRemoteAddress"), GlooFeatures.UNSUPPORTED, "useRemoteAddress: true (the client address"

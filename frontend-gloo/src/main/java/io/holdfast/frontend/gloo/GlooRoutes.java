@@ -34,7 +34,8 @@ final class GlooRoutes {
       "methods", "caseSensitive");
   private static final Set<String> HEADER = Set.of("name", "value", "regex", "invertMatch");
   private static final Set<String> QUERY = Set.of("name", "value", "regex");
-  private static final Set<String> ROUTE_ACTION = Set.of("single", "multi", "upstreamGroup");
+  private static final Set<String> ROUTE_ACTION = Set.of("single", "multi", "upstreamGroup",
+      "dynamicForwardProxy");
   private static final Set<String> DESTINATION = Set.of("upstream", "kube", "subset");
   private static final Set<String> SUBSET = Set.of("values");
   private static final Set<String> REF = Set.of("name", "namespace");
@@ -285,7 +286,12 @@ final class GlooRoutes {
       return groups.split(new ResourceKey(GlooKinds.GLOO_GROUP, GlooKinds.UPSTREAM_GROUP, ns, name), ref)
           .map(split -> (RouteAction) split);
     }
-    action.error(action.path, Reasons.MISSING_FIELD, "a routeAction has one of single, multi, upstreamGroup");
+    if (action.has("dynamicForwardProxy")) {
+      GlooForwardProxy.route(action.child("dynamicForwardProxy"));
+      return Optional.empty();
+    }
+    action.error(action.path, Reasons.MISSING_FIELD, "a routeAction has one of single, multi, upstreamGroup,"
+        + " dynamicForwardProxy");
     return Optional.empty();
   }
 
