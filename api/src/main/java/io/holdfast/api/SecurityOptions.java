@@ -16,12 +16,15 @@ import java.util.Optional;
  * @param extAuthz     the external authorisation service asked about every request (on a route: only
  *                     {@code disabled})
  * @param basicAuth    users who may pass with HTTP basic credentials (on a route: only {@code disabled})
+ * @param jwtAfterAuthz a second JWT check, run after the external authorisation service allowed the request
+ *                     (typically verifying a token that service put in a header); same providers and modes as
+ *                     {@code jwt}, and a route's replaces the VirtualService's in the same way
  */
 public record SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt, Optional<Rbac> rbac,
-    Optional<ExtAuthz> extAuthz, Optional<BasicAuth> basicAuth) {
+    Optional<ExtAuthz> extAuthz, Optional<BasicAuth> basicAuth, Optional<Jwt> jwtAfterAuthz) {
 
   public static final SecurityOptions NONE = new SecurityOptions(List.of(), Optional.empty(), Optional.empty(),
-      Optional.empty(), Optional.empty());
+      Optional.empty(), Optional.empty(), Optional.empty());
   /** Envoy's own default for an authorisation call. */
   public static final Duration DEFAULT_AUTHZ_TIMEOUT = Duration.ofMillis(200);
 
@@ -32,7 +35,12 @@ public record SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt,
 
   /** These options with {@code value} as the authorisation service, every other field as it is. */
   public SecurityOptions withExtAuthz(Optional<ExtAuthz> value) {
-    return new SecurityOptions(jwtProviders, jwt, rbac, value, basicAuth);
+    return new SecurityOptions(jwtProviders, jwt, rbac, value, basicAuth, jwtAfterAuthz);
+  }
+
+  /** These options with {@code value} as the JWT check after external authorisation, every other field as it is. */
+  public SecurityOptions withJwtAfterAuthz(Optional<Jwt> value) {
+    return new SecurityOptions(jwtProviders, jwt, rbac, extAuthz, basicAuth, value);
   }
 
   public SecurityOptions {
@@ -41,6 +49,13 @@ public record SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt,
     Objects.requireNonNull(rbac, "rbac");
     Objects.requireNonNull(extAuthz, "extAuthz");
     Objects.requireNonNull(basicAuth, "basicAuth");
+    Objects.requireNonNull(jwtAfterAuthz, "jwtAfterAuthz");
+  }
+
+  /** Without a JWT check after external authorisation. */
+  public SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt, Optional<Rbac> rbac,
+      Optional<ExtAuthz> extAuthz, Optional<BasicAuth> basicAuth) {
+    this(jwtProviders, jwt, rbac, extAuthz, basicAuth, Optional.empty());
   }
 
   /** Without basic authentication. */

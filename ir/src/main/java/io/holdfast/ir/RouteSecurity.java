@@ -17,9 +17,12 @@ import java.util.Optional;
  *                 the request; empty: none is asked
  * @param basicAuth the basic-auth user set (of the chain's {@link ListenerSecurity}) whose credentials the request
  *                 must carry; empty: none is checked
+ * @param jwtAfterAuthz the JWT checked after the external authorisation service allowed the request (e.g. one that
+ *                 service put in a header); empty: none is checked then. Its providers are the chain's too, and
+ *                 claim rules may name them
  */
 public record RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> rbac, Optional<String> extAuthz,
-    Optional<String> basicAuth) {
+    Optional<String> basicAuth, Optional<JwtRequirement> jwtAfterAuthz) {
 
   public static final RouteSecurity NONE = new RouteSecurity(Optional.empty(), Optional.empty());
 
@@ -28,6 +31,18 @@ public record RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> 
     Objects.requireNonNull(rbac, "rbac");
     Objects.requireNonNull(extAuthz, "extAuthz");
     Objects.requireNonNull(basicAuth, "basicAuth");
+    Objects.requireNonNull(jwtAfterAuthz, "jwtAfterAuthz");
+  }
+
+  /** Without a JWT check after external authorisation. */
+  public RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> rbac, Optional<String> extAuthz,
+      Optional<String> basicAuth) {
+    this(jwt, rbac, extAuthz, basicAuth, Optional.empty());
+  }
+
+  /** This security with {@code value} as the JWT checked after external authorisation, the rest as it is. */
+  public RouteSecurity withJwtAfterAuthz(Optional<JwtRequirement> value) {
+    return new RouteSecurity(jwt, rbac, extAuthz, basicAuth, value);
   }
 
   /** Without basic authentication. */
@@ -41,7 +56,7 @@ public record RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> 
   }
 
   public boolean isNone() {
-    return jwt.isEmpty() && rbac.isEmpty() && extAuthz.isEmpty() && basicAuth.isEmpty();
+    return jwt.isEmpty() && rbac.isEmpty() && extAuthz.isEmpty() && basicAuth.isEmpty() && jwtAfterAuthz.isEmpty();
   }
 
   /**
@@ -60,6 +75,7 @@ public record RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> 
   public List<String> providers() {
     List<String> names = new java.util.ArrayList<>();
     jwt.ifPresent(j -> names.addAll(j.providers()));
+    jwtAfterAuthz.ifPresent(j -> names.addAll(j.providers()));
     rbac.ifPresent(r -> r.rules().forEach(rule -> rule.all().forEach(c -> {
       if (c instanceof Claim claim) {
         names.add(claim.provider());
