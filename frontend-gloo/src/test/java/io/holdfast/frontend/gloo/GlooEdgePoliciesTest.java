@@ -68,6 +68,35 @@ class GlooEdgePoliciesTest {
       ---
       """;
 
+  /** The Holdfast equivalent of {@link #UPSTREAMS} and {@link #SETTINGS}' servers. */
+  private static final String HOLDFAST_UPSTREAMS_AND_GATEWAY = """
+      apiVersion: gateway.holdfast.io/v1
+      kind: Upstream
+      metadata: {name: app, namespace: gloo-system}
+      spec: {static: {hosts: [{address: 192.0.2.10, port: 8080}]}}
+      ---
+      apiVersion: gateway.holdfast.io/v1
+      kind: Upstream
+      metadata: {name: authz, namespace: gloo-system}
+      spec: {http2: true, static: {hosts: [{address: 192.0.2.11, port: 9000}]}}
+      ---
+      apiVersion: gateway.holdfast.io/v1
+      kind: Upstream
+      metadata: {name: rls, namespace: gloo-system}
+      spec: {http2: true, static: {hosts: [{address: 192.0.2.12, port: 8081}]}}
+      ---
+      apiVersion: gateway.holdfast.io/v1
+      kind: Gateway
+      metadata: {name: gateway-proxy, namespace: gloo-system}
+      spec:
+        bindAddress: '::'
+        port: 8080
+        virtualServices: [{name: shop}]
+        options:
+          rateLimitService: {upstream: rls, domain: custom, timeout: 100ms, failOpen: false}
+      ---
+      """;
+
   private static final String RATE_LIMIT_CONFIG = """
       apiVersion: ratelimit.solo.io/v1alpha1
       kind: RateLimitConfig
@@ -125,32 +154,7 @@ class GlooEdgePoliciesTest {
         """
         {extauth: {disable: true}, ratelimit: {rateLimits: [{actions: [{requestHeaders: {headerName: x-tenant,\
          descriptorKey: tenant}}]}]}}""");
-    String holdfast = """
-        apiVersion: gateway.holdfast.io/v1
-        kind: Upstream
-        metadata: {name: app, namespace: gloo-system}
-        spec: {static: {hosts: [{address: 192.0.2.10, port: 8080}]}}
-        ---
-        apiVersion: gateway.holdfast.io/v1
-        kind: Upstream
-        metadata: {name: authz, namespace: gloo-system}
-        spec: {http2: true, static: {hosts: [{address: 192.0.2.11, port: 9000}]}}
-        ---
-        apiVersion: gateway.holdfast.io/v1
-        kind: Upstream
-        metadata: {name: rls, namespace: gloo-system}
-        spec: {http2: true, static: {hosts: [{address: 192.0.2.12, port: 8081}]}}
-        ---
-        apiVersion: gateway.holdfast.io/v1
-        kind: Gateway
-        metadata: {name: gateway-proxy, namespace: gloo-system}
-        spec:
-          bindAddress: '::'
-          port: 8080
-          virtualServices: [{name: shop}]
-          options:
-            rateLimitService: {upstream: rls, domain: custom, timeout: 100ms, failOpen: false}
-        ---
+    String holdfast = HOLDFAST_UPSTREAMS_AND_GATEWAY + """
         apiVersion: gateway.holdfast.io/v1
         kind: VirtualService
         metadata: {name: shop, namespace: gloo-system}
@@ -531,32 +535,7 @@ class GlooEdgePoliciesTest {
           afterExtAuth: {providers: {session: {issuer: https://authz.example.test, jwks: {local: {key: %1$s}},
             tokenSource: {headers: [{header: x-session-jwt}]}}}}}}""".formatted(jwks),
         "{jwtStaged: {afterExtAuth: {disable: true}}}");
-    String holdfast = """
-        apiVersion: gateway.holdfast.io/v1
-        kind: Upstream
-        metadata: {name: app, namespace: gloo-system}
-        spec: {static: {hosts: [{address: 192.0.2.10, port: 8080}]}}
-        ---
-        apiVersion: gateway.holdfast.io/v1
-        kind: Upstream
-        metadata: {name: authz, namespace: gloo-system}
-        spec: {http2: true, static: {hosts: [{address: 192.0.2.11, port: 9000}]}}
-        ---
-        apiVersion: gateway.holdfast.io/v1
-        kind: Upstream
-        metadata: {name: rls, namespace: gloo-system}
-        spec: {http2: true, static: {hosts: [{address: 192.0.2.12, port: 8081}]}}
-        ---
-        apiVersion: gateway.holdfast.io/v1
-        kind: Gateway
-        metadata: {name: gateway-proxy, namespace: gloo-system}
-        spec:
-          bindAddress: '::'
-          port: 8080
-          virtualServices: [{name: shop}]
-          options:
-            rateLimitService: {upstream: rls, domain: custom, timeout: 100ms, failOpen: false}
-        ---
+    String holdfast = HOLDFAST_UPSTREAMS_AND_GATEWAY + """
         apiVersion: gateway.holdfast.io/v1
         kind: VirtualService
         metadata: {name: shop, namespace: gloo-system}

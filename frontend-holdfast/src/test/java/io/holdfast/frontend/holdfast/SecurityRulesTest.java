@@ -177,16 +177,8 @@ class SecurityRulesTest {
          {match: {prefix: /admin}, route: {upstream: up}, options: {security: {jwt: {mode: Disabled}, rbac: {rules: [
            {claims: [{provider: session, name: role, values: [admin]}]}]}}}},
          {match: {prefix: /t}, delegate: {ref: {name: table}}},
-         {match: {prefix: /}, route: {upstream: up}}]""", gateway(), """
-        apiVersion: gateway.holdfast.io/v1
-        kind: RouteTable
-        metadata: {name: table}
-        spec:
-          routes:
-            - match: {prefix: /t}
-              route: {upstream: up}
-              options: {security: {jwtAfterAuthz: {providers: [elsewhere]}}}
-        """);
+         {match: {prefix: /}, route: {upstream: up}}]""", gateway(),
+        table("{jwtAfterAuthz: {providers: [elsewhere]}}"));
     assertThat(result.status(VS).state()).isEqualTo(State.ACCEPTED);
     Ir ir = HoldfastFrontEnd.lowerAccepted(result.accepted());
     Listener.FilterChain.Http chain = (Listener.FilterChain.Http) ir.listeners().get(0).filterChains().get(0);
@@ -208,7 +200,17 @@ class SecurityRulesTest {
   @Test
   void aRouteTableNamingAProviderItsVirtualServiceLacksRefusesEverything() {
     ValidationResult result = validate("{jwtProviders: [" + PROVIDER + "]}",
-        "[{match: {prefix: /t}, delegate: {ref: {name: table}}}]", gateway(), """
+        "[{match: {prefix: /t}, delegate: {ref: {name: table}}}]", gateway(),
+        table("{jwt: {providers: [elsewhere]}}"));
+    assertThat(result.status(VS).state()).isEqualTo(State.ACCEPTED);
+    Ir ir = HoldfastFrontEnd.lowerAccepted(result.accepted());
+    Route route = ir.listeners().get(0).virtualHosts().get(0).routes().get(0);
+    assertThat(route.security().rbac()).contains(RouteSecurity.AccessRules.denyAll());
+  }
+
+  /** RouteTable {@code table}: one route under /t with {@code security} as its options' security. */
+  private static String table(String security) {
+    return """
         apiVersion: gateway.holdfast.io/v1
         kind: RouteTable
         metadata: {name: table}
@@ -216,12 +218,8 @@ class SecurityRulesTest {
           routes:
             - match: {prefix: /t}
               route: {upstream: up}
-              options: {security: {jwt: {providers: [elsewhere]}}}
-        """);
-    assertThat(result.status(VS).state()).isEqualTo(State.ACCEPTED);
-    Ir ir = HoldfastFrontEnd.lowerAccepted(result.accepted());
-    Route route = ir.listeners().get(0).virtualHosts().get(0).routes().get(0);
-    assertThat(route.security().rbac()).contains(RouteSecurity.AccessRules.denyAll());
+              options: {security: %s}
+        """.formatted(security);
   }
 
   private static String gateway() {

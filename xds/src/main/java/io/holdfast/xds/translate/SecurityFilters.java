@@ -49,10 +49,11 @@ import java.util.Set;
  * The security filters of a connection manager, in the order Envoy runs them after CORS: authentication
  * ({@code jwt_authn}, then one {@code basic_auth} per user set), one {@code ext_authz} per service, a second
  * {@code jwt_authn} ({@link #JWT_AFTER_AUTHZ}: tokens the authorisation service may have put in the request), then
- * {@code rbac}, so the access rules can read the claims of tokens either stage verified. Each filter is there only when some route of the chain uses it; its connection-manager config holds
- * what routes share (the JWT providers and the requirements routes name) and does nothing on its own, and each
- * route that uses it carries its settings in {@code typed_per_filter_config}. Envoy listeners only: gRPC
- * clients get none of these (their routes carry no security per-filter configs either).
+ * {@code rbac}, so the access rules can read the claims of tokens either stage verified. Each filter is there
+ * only when some route of the chain uses it; its connection-manager config holds what routes share (the JWT
+ * providers and the requirements routes name) and does nothing on its own, and each route that uses it carries
+ * its settings in {@code typed_per_filter_config}. Envoy listeners only: gRPC clients get none of these (their
+ * routes carry no security per-filter configs either).
  */
 final class SecurityFilters {
 
