@@ -66,7 +66,8 @@ public final class SecurityChecks {
         || defaults.extAuthz().isPresent() || defaults.basicAuth().isPresent() || defaults.oauth2().isPresent();
     defaults.oauth2().ifPresent(oauth2 -> OAuth2Checks.checkPathsRouted(oauth2, vs.routes(), at + ".oauth2", sink));
     for (int i = 0; i < vs.routes().size(); i++) {
-      check(vs.routes().get(i), "spec.routes[" + i + "].options.security", names.get(), defaults.jwt(), sink);
+      check(vs.routes().get(i), "spec.routes[" + i + "].options.security", names.get(), defaults.jwt(),
+          defaults.jwtAfterAuthz(), sink);
       used |= !vs.routes().get(i).options().security().equals(SecurityOptions.NONE);
     }
     if (used && !vs.grpcDomains().isEmpty()) {
@@ -90,7 +91,9 @@ public final class SecurityChecks {
       checkProvider(providers.get(i), at + ".jwtProviders[" + i + "]", names, sink);
     }
     security.jwt().ifPresent(jwt -> checkJwt(jwt, at + ".jwt", names, sink));
-    security.rbac().ifPresent(rbac -> checkRbac(rbac, at + ".rbac", names, effective(security.jwt()), sink));
+    security.jwtAfterAuthz().ifPresent(jwt -> checkJwt(jwt, at + ".jwtAfterAuthz", names, sink));
+    security.rbac().ifPresent(rbac -> checkRbac(rbac, at + ".rbac", names, effective(security.jwt(),
+        security.jwtAfterAuthz()), sink));
     security.extAuthz().ifPresent(authz -> checkExtAuthz(authz, at + ".extAuthz", sink));
     security.basicAuth().ifPresent(basic -> checkBasicAuth(basic, at + ".basicAuth", sink));
     security.oauth2().ifPresent(oauth2 -> OAuth2Checks.check(oauth2, at + ".oauth2", sink));
@@ -103,10 +106,21 @@ public final class SecurityChecks {
    */
   public static void check(Route route, String at, Set<String> providers, Optional<SecurityOptions.Jwt> inherited,
       Report sink) {
+    check(route, at, providers, inherited, Optional.empty(), sink);
+  }
+
+  /**
+   * As {@link #check(Route, String, Set, Optional, Report)}, {@code inheritedAfterAuthz} being the VirtualService's
+   * JWT check after external authorisation: claims may name providers of either stage.
+   */
+  public static void check(Route route, String at, Set<String> providers, Optional<SecurityOptions.Jwt> inherited,
+      Optional<SecurityOptions.Jwt> inheritedAfterAuthz, Report sink) {
     SecurityOptions security = route.options().security();
     security.jwt().ifPresent(jwt -> checkJwt(jwt, at + ".jwt", providers, sink));
+    security.jwtAfterAuthz().ifPresent(jwt -> checkJwt(jwt, at + ".jwtAfterAuthz", providers, sink));
     Optional<SecurityOptions.Jwt> jwt = security.jwt().or(() -> inherited);
-    security.rbac().ifPresent(rbac -> checkRbac(rbac, at + ".rbac", providers, effective(jwt), sink));
+    Optional<SecurityOptions.Jwt> afterAuthz = security.jwtAfterAuthz().or(() -> inheritedAfterAuthz);
+    security.rbac().ifPresent(rbac -> checkRbac(rbac, at + ".rbac", providers, effective(jwt, afterAuthz), sink));
   }
 
   /** A RouteTable's routes: their own shape only. */
@@ -115,6 +129,7 @@ public final class SecurityChecks {
       SecurityOptions security = routes.get(i).options().security();
       String at = "spec.routes[" + i + "].options.security";
       security.jwt().ifPresent(jwt -> checkJwt(jwt, at + ".jwt", null, sink));
+      security.jwtAfterAuthz().ifPresent(jwt -> checkJwt(jwt, at + ".jwtAfterAuthz", null, sink));
       security.rbac().ifPresent(rbac -> checkRbac(rbac, at + ".rbac", null, null, sink));
     }
   }
@@ -123,6 +138,13 @@ public final class SecurityChecks {
   public static Set<String> effective(Optional<SecurityOptions.Jwt> jwt) {
     return jwt.filter(j -> j.mode() != SecurityOptions.JwtMode.DISABLED)
         .map(j -> Set.copyOf(j.providers())).orElse(Set.of());
+  }
+
+  /** The providers verified by either JWT stage: before and after external authorisation. */
+  public static Set<String> effective(Optional<SecurityOptions.Jwt> jwt, Optional<SecurityOptions.Jwt> afterAuthz) {
+    Set<String> both = new HashSet<>(effective(jwt));
+    both.addAll(effective(afterAuthz));
+    return Set.copyOf(both);
   }
 
   private static void checkProvider(SecurityOptions.JwtProvider provider, String at, Set<String> names,

@@ -17,12 +17,16 @@ import java.util.Optional;
  *                     {@code disabled})
  * @param basicAuth    users who may pass with HTTP basic credentials (on a route: only {@code disabled})
  * @param oauth2       OAuth2/OIDC login through an identity provider (on a route: only {@code disabled})
+ * @param jwtAfterAuthz a second JWT check, run after the external authorisation service allowed the request
+ *                     (typically verifying a token that service put in a header); same providers and modes as
+ *                     {@code jwt}, and a route's replaces the VirtualService's in the same way
  */
 public record SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt, Optional<Rbac> rbac,
-    Optional<ExtAuthz> extAuthz, Optional<BasicAuth> basicAuth, Optional<OAuth2Options> oauth2) {
+    Optional<ExtAuthz> extAuthz, Optional<BasicAuth> basicAuth, Optional<OAuth2Options> oauth2,
+    Optional<Jwt> jwtAfterAuthz) {
 
   public static final SecurityOptions NONE = new SecurityOptions(List.of(), Optional.empty(), Optional.empty(),
-      Optional.empty(), Optional.empty());
+      Optional.empty(), Optional.empty(), Optional.empty());
   /** Envoy's own default for an authorisation call. */
   public static final Duration DEFAULT_AUTHZ_TIMEOUT = Duration.ofMillis(200);
 
@@ -33,7 +37,17 @@ public record SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt,
 
   /** These options with {@code value} as the authorisation service, every other field as it is. */
   public SecurityOptions withExtAuthz(Optional<ExtAuthz> value) {
-    return new SecurityOptions(jwtProviders, jwt, rbac, value, basicAuth, oauth2);
+    return new SecurityOptions(jwtProviders, jwt, rbac, value, basicAuth, oauth2, jwtAfterAuthz);
+  }
+
+  /** These options with {@code value} as the JWT check after external authorisation, every other field as it is. */
+  public SecurityOptions withJwtAfterAuthz(Optional<Jwt> value) {
+    return new SecurityOptions(jwtProviders, jwt, rbac, extAuthz, basicAuth, oauth2, value);
+  }
+
+  /** These options with {@code value} as the OAuth2 login, every other field as it is. */
+  public SecurityOptions withOAuth2(Optional<OAuth2Options> value) {
+    return new SecurityOptions(jwtProviders, jwt, rbac, extAuthz, basicAuth, value, jwtAfterAuthz);
   }
 
   public SecurityOptions {
@@ -43,12 +57,19 @@ public record SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt,
     Objects.requireNonNull(extAuthz, "extAuthz");
     Objects.requireNonNull(basicAuth, "basicAuth");
     Objects.requireNonNull(oauth2, "oauth2");
+    Objects.requireNonNull(jwtAfterAuthz, "jwtAfterAuthz");
   }
 
-  /** Without OAuth2 login. */
+  /** Without a JWT check after external authorisation. */
+  public SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt, Optional<Rbac> rbac,
+      Optional<ExtAuthz> extAuthz, Optional<BasicAuth> basicAuth, Optional<OAuth2Options> oauth2) {
+    this(jwtProviders, jwt, rbac, extAuthz, basicAuth, oauth2, Optional.empty());
+  }
+
+  /** Without OAuth2 login and without a JWT check after external authorisation. */
   public SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt, Optional<Rbac> rbac,
       Optional<ExtAuthz> extAuthz, Optional<BasicAuth> basicAuth) {
-    this(jwtProviders, jwt, rbac, extAuthz, basicAuth, Optional.empty());
+    this(jwtProviders, jwt, rbac, extAuthz, basicAuth, Optional.empty(), Optional.empty());
   }
 
   /**

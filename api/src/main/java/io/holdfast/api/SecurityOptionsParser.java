@@ -17,8 +17,9 @@ final class SecurityOptionsParser {
 
   static final String FIELD = "security";
   private static final Set<String> VIRTUAL_HOST = Set.of("jwtProviders", "jwt", "rbac", "extAuthz",
-      "basicAuth", "oauth2");
-  private static final Set<String> ROUTE = Set.of("jwt", "rbac", "extAuthz", "basicAuth", "oauth2");
+      "basicAuth", "oauth2", "jwtAfterAuthz");
+  private static final Set<String> ROUTE = Set.of("jwt", "rbac", "extAuthz", "basicAuth", "oauth2",
+      "jwtAfterAuthz");
   private static final Set<String> EXT_AUTHZ = Set.of("grpc", "http", "timeout", "failureModeAllow",
       "headersToAuthz", "withRequestBody", "disabled");
   /** On a route only turning it off: the service is the VirtualService's. */
@@ -76,6 +77,8 @@ final class SecurityOptionsParser {
               SecurityOptionsParser::provider)).orElse(List.of())
           : List.of();
       Optional<SecurityOptions.Jwt> jwt = fields.object("jwt", JWT).flatMap(SecurityOptionsParser::jwt);
+      Optional<SecurityOptions.Jwt> jwtAfterAuthz = fields.object("jwtAfterAuthz", JWT)
+          .flatMap(SecurityOptionsParser::jwt);
       Optional<SecurityOptions.Rbac> rbac = fields.object("rbac", RBAC).flatMap(SecurityOptionsParser::rbac);
       Optional<SecurityOptions.ExtAuthz> extAuthz = fields.object("extAuthz", route ? ROUTE_EXT_AUTHZ : EXT_AUTHZ)
           .flatMap(SecurityOptionsParser::extAuthz);
@@ -85,7 +88,7 @@ final class SecurityOptionsParser {
       if (fields.problems().size() != before) {
         return Optional.empty();
       }
-      return Optional.of(new SecurityOptions(providers, jwt, rbac, extAuthz, basicAuth, oauth2));
+      return Optional.of(new SecurityOptions(providers, jwt, rbac, extAuthz, basicAuth, oauth2, jwtAfterAuthz));
     }
   }
 

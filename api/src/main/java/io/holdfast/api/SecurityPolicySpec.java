@@ -23,7 +23,7 @@ public record SecurityPolicySpec(List<TargetRef> targetRefs, SecurityOptions sec
   public static final int MAX_TARGET_REFS = 16;
 
   private static final Set<String> SPEC = Set.of("targetRefs", "jwtProviders", "jwt", "rbac", "extAuthz",
-      "basicAuth", "oauth2");
+      "basicAuth", "oauth2", "jwtAfterAuthz");
   private static final Set<String> TARGET = Set.of("group", "kind", "name", "sectionName");
 
   public SecurityPolicySpec {

@@ -19,9 +19,12 @@ import java.util.Optional;
  *                 must carry; empty: none is checked
  * @param oauth2   the OAuth2 login (of the chain's {@link ListenerSecurity}) a request without a session goes
  *                 through; empty: none
+ * @param jwtAfterAuthz the JWT checked after the external authorisation service allowed the request (e.g. one that
+ *                 service put in a header); empty: none is checked then. Its providers are the chain's too, and
+ *                 claim rules may name them
  */
 public record RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> rbac, Optional<String> extAuthz,
-    Optional<String> basicAuth, Optional<String> oauth2) {
+    Optional<String> basicAuth, Optional<String> oauth2, Optional<JwtRequirement> jwtAfterAuthz) {
 
   public static final RouteSecurity NONE = new RouteSecurity(Optional.empty(), Optional.empty());
 
@@ -31,12 +34,24 @@ public record RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> 
     Objects.requireNonNull(extAuthz, "extAuthz");
     Objects.requireNonNull(basicAuth, "basicAuth");
     Objects.requireNonNull(oauth2, "oauth2");
+    Objects.requireNonNull(jwtAfterAuthz, "jwtAfterAuthz");
   }
 
-  /** Without OAuth2 login. */
+  /** Without a JWT check after external authorisation. */
+  public RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> rbac, Optional<String> extAuthz,
+      Optional<String> basicAuth, Optional<String> oauth2) {
+    this(jwt, rbac, extAuthz, basicAuth, oauth2, Optional.empty());
+  }
+
+  /** Without OAuth2 login and without a JWT check after external authorisation. */
   public RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> rbac, Optional<String> extAuthz,
       Optional<String> basicAuth) {
-    this(jwt, rbac, extAuthz, basicAuth, Optional.empty());
+    this(jwt, rbac, extAuthz, basicAuth, Optional.empty(), Optional.empty());
+  }
+
+  /** This security with {@code value} as the JWT checked after external authorisation, the rest as it is. */
+  public RouteSecurity withJwtAfterAuthz(Optional<JwtRequirement> value) {
+    return new RouteSecurity(jwt, rbac, extAuthz, basicAuth, oauth2, value);
   }
 
   /** Without basic authentication. */
@@ -50,7 +65,8 @@ public record RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> 
   }
 
   public boolean isNone() {
-    return jwt.isEmpty() && rbac.isEmpty() && extAuthz.isEmpty() && basicAuth.isEmpty() && oauth2.isEmpty();
+    return jwt.isEmpty() && rbac.isEmpty() && extAuthz.isEmpty() && basicAuth.isEmpty() && oauth2.isEmpty()
+        && jwtAfterAuthz.isEmpty();
   }
 
   /**
@@ -69,6 +85,7 @@ public record RouteSecurity(Optional<JwtRequirement> jwt, Optional<AccessRules> 
   public List<String> providers() {
     List<String> names = new java.util.ArrayList<>();
     jwt.ifPresent(j -> names.addAll(j.providers()));
+    jwtAfterAuthz.ifPresent(j -> names.addAll(j.providers()));
     rbac.ifPresent(r -> r.rules().forEach(rule -> rule.all().forEach(c -> {
       if (c instanceof Claim claim) {
         names.add(claim.provider());

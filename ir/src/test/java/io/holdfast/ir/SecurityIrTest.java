@@ -51,6 +51,23 @@ class SecurityIrTest {
         .hasMessageContaining("external authorisation service demo/web");
   }
 
+  /** The stage after external authorisation names providers of the chain too; the wither keeps the rest. */
+  @Test
+  void theStageAfterAuthorisationNamesProvidersOfTheChain() {
+    RouteSecurity afterAuthz = new RouteSecurity(Optional.of(new RouteSecurity.JwtRequirement(List.of("idp"),
+        false)), Optional.empty(), Optional.of("demo/web"), Optional.empty())
+        .withJwtAfterAuthz(Optional.of(new RouteSecurity.JwtRequirement(List.of("session", "idp"), true)));
+    assertThat(afterAuthz.jwt()).isPresent();
+    assertThat(afterAuthz.extAuthz()).contains("demo/web");
+    assertThat(afterAuthz.providers()).containsExactly("idp", "session");
+    assertThat(afterAuthz.isNone()).isFalse();
+    assertThat(RouteSecurity.NONE.withJwtAfterAuthz(afterAuthz.jwtAfterAuthz()).isNone()).isFalse();
+    ListenerSecurity idpOnly = new ListenerSecurity(List.of(provider("idp")), List.of(
+        new ListenerSecurity.ExtAuthzService("demo/web", ListenerSecurity.AuthzProtocol.GRPC, UPSTREAM, "",
+            Duration.ofSeconds(1), false, List.of(), List.of(), List.of(), Optional.empty())));
+    assertThatThrownBy(() -> chain(idpOnly, route(afterAuthz))).hasMessageContaining("names JWT provider session");
+  }
+
   @Test
   void namesAreUniqueAndValuesBounded() {
     assertThatThrownBy(() -> new ListenerSecurity(List.of(provider("a"), provider("a"))))

@@ -15,17 +15,18 @@ import java.util.Set;
  * Gloo's {@code jwt}, {@code jwtStaged} and {@code rbac} options (virtual host and route) as Holdfast's
  * {@link SecurityOptions}: Envoy's {@code jwt_authn} and {@code rbac} filters, which is what Gloo configures. As in
  * Holdfast, providers live on the virtual host and a route can only turn the check off ({@code disable}) or replace
- * the access rules. Holdfast verifies tokens once, before external authorisation: one JWT stage is read
- * ({@code beforeExtAuth}, or {@code afterExtAuth} / unstaged {@code jwt} when the virtual host has no
- * {@code extauth}, where the order makes no difference). Gloo's RBAC policies become rules: a policy grants when
- * one of its principals (all its claims) and its permissions (path prefix, methods) hold.
+ * the access rules. Gloo's two JWT stages are Holdfast's two: {@code jwtStaged.beforeExtAuth} is {@code jwt}
+ * (verified before external authorisation), {@code jwtStaged.afterExtAuth} and the unstaged {@code jwt} (which Gloo
+ * runs after external auth) are {@code jwtAfterAuthz}; both may be given. Gloo's RBAC policies become rules: a
+ * policy grants when one of its principals (all its claims) and its permissions (path prefix, methods) hold.
  */
 final class GlooSecurity {
 
   static final Set<String> HOST_FIELDS = Set.of("jwt", "jwtStaged", "rbac");
   static final Set<String> ROUTE_FIELDS = Set.of("jwt", "jwtStaged", "rbac", "jwtProvidersStaged");
 
-  private static final Set<String> STAGED = Set.of("beforeExtAuth", "afterExtAuth");
+  private static final String AFTER = "afterExtAuth";
+  private static final Set<String> STAGED = Set.of("beforeExtAuth", AFTER);
   private static final Set<String> VHOST_EXTENSION = Set.of("providers", "allowMissingOrFailedJwt",
       "validationPolicy");
   private static final Set<String> PROVIDER = Set.of("jwks", "audiences", "issuer", "tokenSource", "keepToken",
@@ -52,27 +53,52 @@ final class GlooSecurity {
   private GlooSecurity() {
   }
 
-  /** A virtual host's {@code jwt}/{@code jwtStaged} providers and requirement, and its {@code rbac}. */
+  /** A virtual host's {@code jwt}/{@code jwtStaged} providers and requirements, and its {@code rbac}. */
   static SecurityOptions host(Node options) {
     List<SecurityOptions.JwtProvider> providers = new ArrayList<>();
-    Optional<SecurityOptions.Jwt> jwt = Optional.empty();
-    Optional<Node> stage = hostStage(options);
-    if (stage.isPresent()) {
-      Node extension = stage.get().only("JWT virtual host extension", VHOST_EXTENSION);
-      providers = providers(extension);
-      jwt = Optional.of(new SecurityOptions.Jwt(mode(extension),
-          providers.stream().map(SecurityOptions.JwtProvider::name).toList()));
+    Optional<SecurityOptions.Jwt> before = Optional.empty();
+    Optional<SecurityOptions.Jwt> after = Optional.empty();
+    for (Map.Entry<Boolean, Node> stage : hostStages(options).entrySet()) {
+      Node extension = stage.getValue().only("JWT virtual host extension", VHOST_EXTENSION);
+      List<SecurityOptions.JwtProvider> own = providers(extension);
+      addProviders(providers, own, extension);
+      Optional<SecurityOptions.Jwt> jwt = Optional.of(new SecurityOptions.Jwt(mode(extension),
+          own.stream().map(SecurityOptions.JwtProvider::name).toList()));
+      if (stage.getKey()) {
+        after = jwt;
+      } else {
+        before = jwt;
+      }
     }
     List<String> names = providers.stream().map(SecurityOptions.JwtProvider::name).toList();
     Optional<SecurityOptions.Rbac> rbac = options.has("rbac") ? rbac(options.child("rbac"), Optional.of(names))
         : Optional.empty();
-    return new SecurityOptions(providers, jwt, rbac);
+    return new SecurityOptions(providers, before, rbac).withJwtAfterAuthz(after);
   }
 
   /**
-   * A route's {@code jwt}/{@code jwtStaged} ({@code disable} only) and {@code rbac}; {@code hostProviders} are the
-   * virtual host's providers, which principals without a {@code provider} stand for (none in a RouteTable, whose
-   * virtual host is not known while reading it; unknown for a RouteOption object read on its own).
+   * Adds {@code stage}'s providers to {@code all}: a name both stages define is one Holdfast provider, so it must be
+   * defined the same way in both.
+   */
+  private static void addProviders(List<SecurityOptions.JwtProvider> all, List<SecurityOptions.JwtProvider> stage,
+      Node at) {
+    for (SecurityOptions.JwtProvider provider : stage) {
+      Optional<SecurityOptions.JwtProvider> known = all.stream().filter(p -> p.name().equals(provider.name()))
+          .findFirst();
+      if (known.isEmpty()) {
+        all.add(provider);
+      } else if (!known.get().equals(provider)) {
+        at.error(at.at("providers") + "." + provider.name(), GlooFeatures.UNSUPPORTED, "provider "
+            + provider.name() + " is defined differently in the two JWT stages; Holdfast's providers are shared by"
+            + " both stages, so give it another name in one of them");
+      }
+    }
+  }
+
+  /**
+   * A route's {@code jwt}/{@code jwtStaged} ({@code disable} only, per stage) and {@code rbac}; {@code hostProviders}
+   * are the virtual host's providers, which principals without a {@code provider} stand for (none in a RouteTable,
+   * whose virtual host is not known while reading it; unknown for a RouteOption object read on its own).
    */
   static SecurityOptions route(Node options, Optional<List<String>> hostProviders) {
     if (options.has("jwtProvidersStaged")) {
@@ -80,61 +106,47 @@ final class GlooSecurity {
           + " supported by Holdfast, which defines providers on the virtual host (a route can only turn its check"
           + " off); move them to the virtual host's jwtStaged");
     }
-    Optional<SecurityOptions.Jwt> jwt = Optional.empty();
+    Optional<SecurityOptions.Jwt> before = Optional.empty();
+    Optional<SecurityOptions.Jwt> after = Optional.empty();
     if (options.has("jwt") && options.has("jwtStaged")) {
       options.error(options.at("jwtStaged"), Reasons.CONFLICTING_FIELDS, "give one of jwt, jwtStaged");
-    } else if (options.has("jwt") || options.has("jwtStaged")) {
-      List<Node> stages = new ArrayList<>();
+    } else {
+      Map<Boolean, Node> stages = new java.util.TreeMap<>();
       if (options.has("jwt")) {
-        stages.add(options.child("jwt"));
-      } else {
+        stages.put(true, options.child("jwt")); // the unstaged route extension is the after-ext-auth stage's
+      } else if (options.has("jwtStaged")) {
         Node staged = options.child("jwtStaged").only("jwtStaged", STAGED);
-        STAGED.stream().sorted().filter(staged::has).forEach(s -> stages.add(staged.child(s)));
+        STAGED.stream().filter(staged::has).forEach(s -> stages.put(s.equals(AFTER), staged.child(s)));
       }
-      List<Boolean> disabled = stages.stream().map(s -> s.only("JWT route extension", ROUTE_EXTENSION)
-          .bool("disable").orElse(false)).distinct().toList();
-      if (disabled.size() > 1) {
-        options.error(options.at("jwtStaged"), GlooFeatures.UNSUPPORTED, "one JWT stage disabled and the other not:"
-            + " Holdfast verifies tokens in one stage");
-      } else if (disabled.equals(List.of(true))) {
-        jwt = Optional.of(new SecurityOptions.Jwt(SecurityOptions.JwtMode.DISABLED, List.of()));
+      for (Map.Entry<Boolean, Node> stage : stages.entrySet()) {
+        // A stage written on the route without disable keeps the virtual host's requirement.
+        Optional<SecurityOptions.Jwt> disabled = stage.getValue().only("JWT route extension", ROUTE_EXTENSION)
+            .bool("disable").filter(d -> d).map(d -> new SecurityOptions.Jwt(SecurityOptions.JwtMode.DISABLED,
+                List.of()));
+        if (stage.getKey()) {
+          after = disabled;
+        } else {
+          before = disabled;
+        }
       }
     }
     Optional<SecurityOptions.Rbac> rbac = options.has("rbac") ? rbac(options.child("rbac"), hostProviders)
         : Optional.empty();
-    return new SecurityOptions(List.of(), jwt, rbac);
+    return new SecurityOptions(List.of(), before, rbac).withJwtAfterAuthz(after);
   }
 
-  /** The one JWT stage of a virtual host Holdfast can honour, if any (errors for the others). */
-  private static Optional<Node> hostStage(Node options) {
+  /** The virtual host's JWT stages, keyed by whether they run after external auth (before first). */
+  private static Map<Boolean, Node> hostStages(Node options) {
+    Map<Boolean, Node> stages = new java.util.TreeMap<>();
     if (options.has("jwt") && options.has("jwtStaged")) {
       options.error(options.at("jwtStaged"), Reasons.CONFLICTING_FIELDS, "give one of jwt, jwtStaged");
-      return Optional.empty();
-    }
-    Node stage;
-    boolean afterExtAuth;
-    if (options.has("jwt")) {
-      stage = options.child("jwt");
-      afterExtAuth = true; // the unstaged filter is placed after external auth
+    } else if (options.has("jwt")) {
+      stages.put(true, options.child("jwt")); // Gloo places the unstaged filter after external auth
     } else if (options.has("jwtStaged")) {
       Node staged = options.child("jwtStaged").only("jwtStaged", STAGED);
-      if (staged.has("beforeExtAuth") && staged.has("afterExtAuth")) {
-        staged.error(staged.path, GlooFeatures.UNSUPPORTED, "JWTs verified in two stages (before and after"
-            + " external auth) are not supported by Holdfast, which verifies tokens once");
-        return Optional.empty();
-      }
-      afterExtAuth = staged.has("afterExtAuth");
-      stage = staged.child(afterExtAuth ? "afterExtAuth" : "beforeExtAuth");
-    } else {
-      return Optional.empty();
+      STAGED.stream().filter(staged::has).forEach(s -> stages.put(s.equals(AFTER), staged.child(s)));
     }
-    if (afterExtAuth && options.has("extauth")) {
-      options.error(stage.path, GlooFeatures.UNSUPPORTED, "JWT verification after external auth is not supported"
-          + " by Holdfast, which verifies tokens before asking the authorisation service; use"
-          + " jwtStaged.beforeExtAuth if the order does not matter");
-      return Optional.empty();
-    }
-    return Optional.of(stage);
+    return stages;
   }
 
   private static SecurityOptions.JwtMode mode(Node extension) {

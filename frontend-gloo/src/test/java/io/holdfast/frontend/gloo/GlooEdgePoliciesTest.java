@@ -68,6 +68,35 @@ class GlooEdgePoliciesTest {
       ---
       """;
 
+  /** The Holdfast equivalent of {@link #UPSTREAMS} and {@link #SETTINGS}' servers. */
+  private static final String HOLDFAST_UPSTREAMS_AND_GATEWAY = """
+      apiVersion: gateway.holdfast.io/v1
+      kind: Upstream
+      metadata: {name: app, namespace: gloo-system}
+      spec: {static: {hosts: [{address: 192.0.2.10, port: 8080}]}}
+      ---
+      apiVersion: gateway.holdfast.io/v1
+      kind: Upstream
+      metadata: {name: authz, namespace: gloo-system}
+      spec: {http2: true, static: {hosts: [{address: 192.0.2.11, port: 9000}]}}
+      ---
+      apiVersion: gateway.holdfast.io/v1
+      kind: Upstream
+      metadata: {name: rls, namespace: gloo-system}
+      spec: {http2: true, static: {hosts: [{address: 192.0.2.12, port: 8081}]}}
+      ---
+      apiVersion: gateway.holdfast.io/v1
+      kind: Gateway
+      metadata: {name: gateway-proxy, namespace: gloo-system}
+      spec:
+        bindAddress: '::'
+        port: 8080
+        virtualServices: [{name: shop}]
+        options:
+          rateLimitService: {upstream: rls, domain: custom, timeout: 100ms, failOpen: false}
+      ---
+      """;
+
   private static final String RATE_LIMIT_CONFIG = """
       apiVersion: ratelimit.solo.io/v1alpha1
       kind: RateLimitConfig
@@ -125,32 +154,7 @@ class GlooEdgePoliciesTest {
         """
         {extauth: {disable: true}, ratelimit: {rateLimits: [{actions: [{requestHeaders: {headerName: x-tenant,\
          descriptorKey: tenant}}]}]}}""");
-    String holdfast = """
-        apiVersion: gateway.holdfast.io/v1
-        kind: Upstream
-        metadata: {name: app, namespace: gloo-system}
-        spec: {static: {hosts: [{address: 192.0.2.10, port: 8080}]}}
-        ---
-        apiVersion: gateway.holdfast.io/v1
-        kind: Upstream
-        metadata: {name: authz, namespace: gloo-system}
-        spec: {http2: true, static: {hosts: [{address: 192.0.2.11, port: 9000}]}}
-        ---
-        apiVersion: gateway.holdfast.io/v1
-        kind: Upstream
-        metadata: {name: rls, namespace: gloo-system}
-        spec: {http2: true, static: {hosts: [{address: 192.0.2.12, port: 8081}]}}
-        ---
-        apiVersion: gateway.holdfast.io/v1
-        kind: Gateway
-        metadata: {name: gateway-proxy, namespace: gloo-system}
-        spec:
-          bindAddress: '::'
-          port: 8080
-          virtualServices: [{name: shop}]
-          options:
-            rateLimitService: {upstream: rls, domain: custom, timeout: 100ms, failOpen: false}
-        ---
+    String holdfast = HOLDFAST_UPSTREAMS_AND_GATEWAY + """
         apiVersion: gateway.holdfast.io/v1
         kind: VirtualService
         metadata: {name: shop, namespace: gloo-system}
@@ -516,5 +520,53 @@ class GlooEdgePoliciesTest {
         + virtualService("{rateLimitConfigs: {refs: [{name: per-client}]}}", "{" + own + "}}")));
     assertThat(routes(replaced).get(0).traffic().rateLimits()).extracting(d -> d.entries().get(0))
         .containsExactly(new RouteTraffic.Entry.RequestHeader("x-a", "a"));
+  }
+
+  /**
+   * Gloo's two JWT stages around external auth (the Auth0/Okta guides' unstaged jwt after extauth, plus a
+   * beforeExtAuth stage): the same xDS as Holdfast's jwt and jwtAfterAuthz, a route turning off only the second.
+   */
+  @Test
+  void jwtBeforeAndAfterExternalAuthLowerAsTheHandWrittenHoldfastEquivalent() {
+    String jwks = "'{\"keys\":[{\"kty\":\"RSA\",\"n\":\"sXchDaQebHnPiGvyDOAT4saGEUetSyo9\",\"e\":\"AQAB\"}]}'";
+    String gloo = UPSTREAMS + SETTINGS + virtualService("""
+        {extauth: {customAuth: {}}, jwtStaged: {
+          beforeExtAuth: {providers: {idp: {issuer: https://idp.example.test, jwks: {local: {key: %1$s}}}}},
+          afterExtAuth: {providers: {session: {issuer: https://authz.example.test, jwks: {local: {key: %1$s}},
+            tokenSource: {headers: [{header: x-session-jwt}]}}}}}}""".formatted(jwks),
+        "{jwtStaged: {afterExtAuth: {disable: true}}}");
+    String holdfast = HOLDFAST_UPSTREAMS_AND_GATEWAY + """
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: shop, namespace: gloo-system}
+        spec:
+          domains: [shop.example.test]
+          options:
+            security:
+              jwtProviders:
+                - {name: idp, issuer: https://idp.example.test, localJwks: {inline: %1$s}}
+                - {name: session, issuer: https://authz.example.test, localJwks: {inline: %1$s},
+                   fromHeaders: [{name: x-session-jwt, prefix: ""}]}
+              jwt: {providers: [idp]}
+              extAuthz:
+                grpc: {upstream: authz}
+                timeout: 500ms
+                withRequestBody: {maxRequestBytes: 8192}
+              jwtAfterAuthz: {providers: [session]}
+          routes:
+          - match: {prefix: /healthz}
+            route: {upstream: app}
+            options:
+              security: {jwtAfterAuthz: {mode: Disabled}}
+          - match: {prefix: /}
+            route: {upstream: app}
+        """.formatted(jwks);
+    Equivalence.assertSameXds(GlooFixtures.load(gloo), GlooFixtures.load(holdfast), Map.of());
+
+    IrBuilder.Result result = GlooFixtures.build(GlooFixtures.load(gloo));
+    assertThat(routes(result)).extracting(r -> r.security().jwt().map(j -> j.providers()).orElse(List.of()))
+        .containsExactly(List.of("gloo-system/shop/idp"), List.of("gloo-system/shop/idp"));
+    assertThat(routes(result)).extracting(r -> r.security().jwtAfterAuthz().map(j -> j.providers())
+        .orElse(List.of())).containsExactly(List.of(), List.of("gloo-system/shop/session"));
   }
 }

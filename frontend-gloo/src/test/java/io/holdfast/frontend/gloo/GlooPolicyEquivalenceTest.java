@@ -85,7 +85,7 @@ class GlooPolicyEquivalenceTest {
                   localJwks: {inline: %s}
                   fromHeaders: [{name: Jwt, prefix: ""}]
                   claimsToHeaders: [{claim: email, header: x-email}]
-              jwt: {providers: [okta]}
+              jwtAfterAuthz: {providers: [okta]}   # Gloo runs the unstaged jwt after external auth
               rbac:
                 rules:
                   - headers: [{name: ":path", prefix: /get}, {name: ":method", regex: "GET|HEAD"}]

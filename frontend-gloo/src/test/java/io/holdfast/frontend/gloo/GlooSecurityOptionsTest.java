@@ -43,7 +43,10 @@ class GlooSecurityOptionsTest {
             SecurityOptions.DEFAULT_JWKS_TIMEOUT, Duration.ofMinutes(5))), Optional.empty(),
         List.of(new SecurityOptions.TokenHeader("Jwt", "")), List.of(), List.of("token"),
         List.of(new SecurityOptions.ClaimToHeader("email", "x-solo-claim-email")), true));
-    assertThat(security.jwt()).contains(new SecurityOptions.Jwt(SecurityOptions.JwtMode.REQUIRED, List.of("okta")));
+    // Gloo runs the unstaged jwt filter after external auth: Holdfast's second stage.
+    assertThat(security.jwtAfterAuthz()).contains(new SecurityOptions.Jwt(SecurityOptions.JwtMode.REQUIRED,
+        List.of("okta")));
+    assertThat(security.jwt()).isEmpty();
     assertThat(security.rbac()).contains(new SecurityOptions.Rbac(SecurityOptions.RbacAction.ALLOW, List.of(
         new SecurityOptions.RbacRule(List.of(), List.of(), List.of(
             new HeaderMatch(":path", new HeaderMatch.Prefix("/get"), false),
@@ -102,10 +105,34 @@ class GlooSecurityOptionsTest {
   @Test
   void routesTurnTheCheckOffOrReplaceTheRules() {
     VirtualService vs = readVs(vs(OKTA, "{jwt: {disable: true}, rbac: {disable: true}}"));
-    assertThat(vs.routes().get(0).options().security().jwt()).contains(new SecurityOptions.Jwt(
+    assertThat(vs.routes().get(0).options().security().jwtAfterAuthz()).contains(new SecurityOptions.Jwt(
         SecurityOptions.JwtMode.DISABLED, List.of()));
+    assertThat(vs.routes().get(0).options().security().jwt()).isEmpty();
     assertThat(vs.routes().get(0).options().security().rbac()).contains(new SecurityOptions.Rbac(
         SecurityOptions.RbacAction.ALLOW, List.of(), true));
+  }
+
+  /**
+   * Both of Gloo's stages: beforeExtAuth is the first JWT stage, afterExtAuth the second (after external auth);
+   * a provider written the same way in both is one provider; a route turns one stage off and keeps the other.
+   */
+  @Test
+  void bothStagesAreReadAndARouteTurnsOneOff() {
+    String key = "jwks: {local: {key: '{\"keys\":[{\"kty\":\"RSA\",\"n\":\"AQAB\",\"e\":\"AQAB\"}]}'}}";
+    VirtualService vs = readVs(vs("{jwtStaged: {beforeExtAuth: {providers: {idp: {issuer: https://idp.test, " + key
+        + "}}}, afterExtAuth: {validationPolicy: ALLOW_MISSING, providers: {idp: {issuer: https://idp.test, " + key
+        + "}, session: {issuer: https://authz.test, tokenSource: {headers: [{header: x-session}]}, " + key + "}}}}}",
+        "{jwtStaged: {afterExtAuth: {disable: true}}}"));
+    SecurityOptions security = vs.options().security();
+    assertThat(security.jwtProviders()).extracting(SecurityOptions.JwtProvider::name)
+        .containsExactly("idp", "session");
+    assertThat(security.jwt()).contains(new SecurityOptions.Jwt(SecurityOptions.JwtMode.REQUIRED, List.of("idp")));
+    assertThat(security.jwtAfterAuthz()).contains(new SecurityOptions.Jwt(SecurityOptions.JwtMode.OPTIONAL,
+        List.of("idp", "session")));
+    SecurityOptions route = vs.routes().get(0).options().security();
+    assertThat(route.jwt()).isEmpty();
+    assertThat(route.jwtAfterAuthz()).contains(new SecurityOptions.Jwt(SecurityOptions.JwtMode.DISABLED,
+        List.of()));
   }
 
   @Test
@@ -113,9 +140,11 @@ class GlooSecurityOptionsTest {
     assertThat(rejection(vs("{jwt: {allowMissingOrFailedJwt: true, providers: {p: {issuer: https://p.test,"
         + " jwks: {local: {key: '{\"keys\":[]}'}}}}}}", "{}"))).extracting(Finding::field, Finding::reason)
         .containsExactly(tuple("spec.virtualHost.options.jwt.allowMissingOrFailedJwt", GlooFeatures.UNSUPPORTED));
-    assertThat(rejection(vs("{jwtStaged: {beforeExtAuth: {providers: {p: {jwks: {local: {key: '{\"keys\":[]}'}}}}},"
-        + " afterExtAuth: {providers: {q: {issuer: https://q.test}}}}}", "{}")))
-        .extracting(Finding::field).containsExactly("spec.virtualHost.options.jwtStaged");
+    assertThat(rejection(vs("{jwtStaged: {beforeExtAuth: {providers: {p: {issuer: https://p.test, jwks: {local:"
+        + " {key: '{\"keys\":[]}'}}}}}, afterExtAuth: {providers: {p: {issuer: https://q.test, jwks: {local:"
+        + " {key: '{\"keys\":[]}'}}}}}}}", "{}"))).extracting(Finding::field, Finding::reason)
+        .containsExactly(tuple("spec.virtualHost.options.jwtStaged.afterExtAuth.providers.p",
+            GlooFeatures.UNSUPPORTED));
     assertThat(rejection(vs("{jwt: {providers: {p: {jwks: {local: {key: '{\"keys\":[]}'}}}}}}", "{}")))
         .extracting(Finding::field).containsExactly("spec.virtualHost.options.jwt.providers.p.issuer");
     assertThat(rejection(vs("{}", "{jwtProvidersStaged: {beforeExtAuth: {}}}"))).extracting(Finding::field)

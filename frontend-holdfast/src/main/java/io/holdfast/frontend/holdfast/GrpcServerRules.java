@@ -74,7 +74,8 @@ final class GrpcServerRules {
   }
 
   private static boolean denies(SecurityOptions security) {
-    boolean jwt = security.jwt().filter(j -> j.mode() != SecurityOptions.JwtMode.DISABLED).isPresent();
+    boolean jwt = security.jwt().filter(j -> j.mode() != SecurityOptions.JwtMode.DISABLED).isPresent()
+        || security.jwtAfterAuthz().filter(j -> j.mode() != SecurityOptions.JwtMode.DISABLED).isPresent();
     boolean authz = security.extAuthz().filter(a -> !a.disabled()).isPresent();
     boolean basic = security.basicAuth().filter(b -> !b.disabled()).isPresent();
     boolean login = security.oauth2().filter(o -> !o.disabled()).isPresent();

@@ -102,7 +102,13 @@ class SecurityRulesTest {
             Reasons.INVALID_PATH),
         Arguments.of("{extAuthz: {http: {upstream: up}, withRequestBody: {maxRequestBytes: 0}}}", plain,
             vs + "extAuthz.withRequestBody.maxRequestBytes", SecurityChecks.INVALID_EXT_AUTHZ),
-        Arguments.of("{}", route("{extAuthz: {grpc: {upstream: up}}}"), rt + "extAuthz.grpc", Reasons.UNKNOWN_FIELD));
+        Arguments.of("{}", route("{extAuthz: {grpc: {upstream: up}}}"), rt + "extAuthz.grpc", Reasons.UNKNOWN_FIELD),
+        Arguments.of("{jwtProviders: [" + PROVIDER + "]}", route("{jwtAfterAuthz: {providers: [other]}}"),
+            rt + "jwtAfterAuthz.providers[0]", SecurityChecks.JWT_PROVIDER_NOT_FOUND),
+        Arguments.of("{jwtProviders: [" + PROVIDER + "], jwtAfterAuthz: {providers: [idp]}}",
+            route("{jwtAfterAuthz: {mode: Disabled}, rbac: {rules: [{claims: [{provider: idp, name: role,"
+                + " values: [admin]}]}]}}"),
+            rt + "rbac.rules[0].claims[0].provider", SecurityChecks.CLAIM_WITHOUT_JWT));
   }
 
   @ParameterizedTest
@@ -158,10 +164,53 @@ class SecurityRulesTest {
     assertThat(routes.get(3).security().jwt()).isPresent();
   }
 
+  /**
+   * The JWT stage after external authorisation: inherited and replaced like jwt, independently of it; claim rules
+   * may read its providers; a RouteTable route naming a provider its VirtualService lacks there refuses everything.
+   */
+  @Test
+  void theStageAfterAuthorisationIsInheritedReplacedAndReadByClaims() {
+    ValidationResult result = validate("{jwtProviders: [" + PROVIDER + ", {name: session, issuer: https://s.test,"
+        + " localJwks: {file: /etc/s.json}, fromHeaders: [{name: x-session}]}], jwt: {providers: [idp]},"
+        + " jwtAfterAuthz: {providers: [session]}}", """
+        [{match: {prefix: /open}, route: {upstream: up}, options: {security: {jwtAfterAuthz: {mode: Disabled}}}},
+         {match: {prefix: /admin}, route: {upstream: up}, options: {security: {jwt: {mode: Disabled}, rbac: {rules: [
+           {claims: [{provider: session, name: role, values: [admin]}]}]}}}},
+         {match: {prefix: /t}, delegate: {ref: {name: table}}},
+         {match: {prefix: /}, route: {upstream: up}}]""", gateway(),
+        table("{jwtAfterAuthz: {providers: [elsewhere]}}"));
+    assertThat(result.status(VS).state()).isEqualTo(State.ACCEPTED);
+    Ir ir = HoldfastFrontEnd.lowerAccepted(result.accepted());
+    Listener.FilterChain.Http chain = (Listener.FilterChain.Http) ir.listeners().get(0).filterChains().get(0);
+    List<Route> routes = chain.virtualHosts().get(0).routes();
+    RouteSecurity.JwtRequirement idp = new RouteSecurity.JwtRequirement(List.of("default/web/idp"), false);
+    RouteSecurity.JwtRequirement session = new RouteSecurity.JwtRequirement(List.of("default/web/session"), false);
+    assertThat(routes.get(0).security().jwt()).contains(idp);
+    assertThat(routes.get(0).security().jwtAfterAuthz()).isEmpty();
+    RouteSecurity admin = routes.get(1).security();
+    assertThat(admin.jwt()).isEmpty();
+    assertThat(admin.jwtAfterAuthz()).contains(session);
+    assertThat(admin.rbac().orElseThrow().rules().get(0).all())
+        .containsExactly(new RouteSecurity.Claim("default/web/session", List.of("role"), List.of("admin")));
+    assertThat(routes.get(2).security().rbac()).contains(RouteSecurity.AccessRules.denyAll());
+    assertThat(routes.get(3).security().jwt()).contains(idp);
+    assertThat(routes.get(3).security().jwtAfterAuthz()).contains(session);
+  }
+
   @Test
   void aRouteTableNamingAProviderItsVirtualServiceLacksRefusesEverything() {
     ValidationResult result = validate("{jwtProviders: [" + PROVIDER + "]}",
-        "[{match: {prefix: /t}, delegate: {ref: {name: table}}}]", gateway(), """
+        "[{match: {prefix: /t}, delegate: {ref: {name: table}}}]", gateway(),
+        table("{jwt: {providers: [elsewhere]}}"));
+    assertThat(result.status(VS).state()).isEqualTo(State.ACCEPTED);
+    Ir ir = HoldfastFrontEnd.lowerAccepted(result.accepted());
+    Route route = ir.listeners().get(0).virtualHosts().get(0).routes().get(0);
+    assertThat(route.security().rbac()).contains(RouteSecurity.AccessRules.denyAll());
+  }
+
+  /** RouteTable {@code table}: one route under /t with {@code security} as its options' security. */
+  private static String table(String security) {
+    return """
         apiVersion: gateway.holdfast.io/v1
         kind: RouteTable
         metadata: {name: table}
@@ -169,12 +218,8 @@ class SecurityRulesTest {
           routes:
             - match: {prefix: /t}
               route: {upstream: up}
-              options: {security: {jwt: {providers: [elsewhere]}}}
-        """);
-    assertThat(result.status(VS).state()).isEqualTo(State.ACCEPTED);
-    Ir ir = HoldfastFrontEnd.lowerAccepted(result.accepted());
-    Route route = ir.listeners().get(0).virtualHosts().get(0).routes().get(0);
-    assertThat(route.security().rbac()).contains(RouteSecurity.AccessRules.denyAll());
+              options: {security: %s}
+        """.formatted(security);
   }
 
   private static String gateway() {

@@ -66,7 +66,8 @@ public final class SecurityOptionsLowering {
   }
 
   /**
-   * The effective security of a route: its {@code own} {@code jwt} and {@code rbac} replacing those of
+   * The effective security of a route: its {@code own} {@code jwt}, {@code jwtAfterAuthz} and {@code rbac}
+   * replacing those of
    * {@code defaults}, which define the providers (of {@code owner}).
    */
   public static RouteSecurity route(ResourceKey owner, SecurityOptions defaults, SecurityOptions own) {
@@ -74,17 +75,16 @@ public final class SecurityOptionsLowering {
     defaults.jwtProviders().forEach(p -> defined.add(p.name()));
     Optional<SecurityOptions.Jwt> jwt = own.jwt().or(defaults::jwt)
         .filter(j -> j.mode() != SecurityOptions.JwtMode.DISABLED);
+    Optional<SecurityOptions.Jwt> afterAuthz = own.jwtAfterAuthz().or(defaults::jwtAfterAuthz)
+        .filter(j -> j.mode() != SecurityOptions.JwtMode.DISABLED);
     Optional<SecurityOptions.Rbac> rbac = own.rbac().or(defaults::rbac).filter(r -> !r.disabled());
-    Set<String> verified = SecurityChecks.effective(jwt);
-    boolean broken = jwt.map(j -> !defined.containsAll(j.providers()) || j.providers().isEmpty()).orElse(false)
+    Set<String> verified = SecurityChecks.effective(jwt, afterAuthz);
+    boolean broken = unknownProviders(jwt, defined) || unknownProviders(afterAuthz, defined)
         || rbac.map(r -> r.rules().isEmpty() || r.rules().stream().flatMap(rule -> rule.claims().stream())
             .anyMatch(c -> !verified.contains(c.provider()) || !defined.contains(c.provider()))).orElse(false);
     if (broken) {
       return denyAll();
     }
-    Optional<RouteSecurity.JwtRequirement> requirement = jwt.map(j -> new RouteSecurity.JwtRequirement(
-        j.providers().stream().map(p -> providerName(owner, p)).toList(),
-        j.mode() == SecurityOptions.JwtMode.OPTIONAL));
     // A route only turns its owner's service off; the service is the owner's.
     boolean authzOff = own.extAuthz().map(SecurityOptions.ExtAuthz::disabled).orElse(false);
     Optional<String> authz = authzOff ? Optional.empty()
@@ -94,12 +94,22 @@ public final class SecurityOptionsLowering {
     Optional<String> oauth2 = oauth2Off ? Optional.empty()
         : OAuth2Lowering.login(owner, defaults).map(io.holdfast.ir.OAuth2Login::name);
     try {
-      return new RouteSecurity(requirement, rbac.map(r -> rules(owner, r)), authz,
-          BasicAuthLowering.route(owner, defaults, own), oauth2);
+      return new RouteSecurity(jwt.map(j -> requirement(owner, j)), rbac.map(r -> rules(owner, r)), authz,
+          BasicAuthLowering.route(owner, defaults, own), oauth2, afterAuthz.map(j -> requirement(owner, j)));
     } catch (IllegalArgumentException e) {
       // Only input validation did not see gets here; refuse rather than serve unchecked.
       return denyAll();
     }
+  }
+
+  /** True when {@code jwt} names no provider or one {@code defined} lacks: the route must then refuse all. */
+  private static boolean unknownProviders(Optional<SecurityOptions.Jwt> jwt, Set<String> defined) {
+    return jwt.map(j -> !defined.containsAll(j.providers()) || j.providers().isEmpty()).orElse(false);
+  }
+
+  private static RouteSecurity.JwtRequirement requirement(ResourceKey owner, SecurityOptions.Jwt jwt) {
+    return new RouteSecurity.JwtRequirement(jwt.providers().stream().map(p -> providerName(owner, p)).toList(),
+        jwt.mode() == SecurityOptions.JwtMode.OPTIONAL);
   }
 
   /** Security that refuses every request (403): for routes whose policy cannot be applied as written. */

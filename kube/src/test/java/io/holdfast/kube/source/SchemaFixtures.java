@@ -189,6 +189,13 @@ final class SchemaFixtures {
       new Case("VirtualService defaults", true, VS + "spec: {domains: [a.test], routes: [{match: {prefix: /},"
           + " route: {upstream: u}}], options: {headerManipulation: {responseHeadersToRemove: [server]},"
           + " cors: {allowOrigin: [o]}, retries: {attempts: 1, retryOn: [reset]}}}"),
+      new Case("VirtualService jwt after external authorisation", true, VS + "spec: {domains: [a.test],"
+          + " routes: [{match: {prefix: /}, route: {upstream: u}, options: {security: {jwtAfterAuthz: {mode:"
+          + " Disabled}}}}], options: {security: {jwtProviders: [{name: p, issuer: i, localJwks: {file: /j.json}}],"
+          + " jwtAfterAuthz: {providers: [p]}}}}"),
+      new Case("VirtualService jwt after external authorisation, bad mode", false, VS + "spec: {domains: [a.test],"
+          + " routes: [{match: {prefix: /}, route: {upstream: u}}], options: {security: {jwtProviders: [{name: p,"
+          + " issuer: i, localJwks: {file: /j.json}}], jwtAfterAuthz: {mode: Sometimes, providers: [p]}}}}"),
       new Case("VirtualService unknown default", false, VS + "spec: {domains: [a.test], routes: [{match:"
           + " {prefix: /}, route: {upstream: u}}], options: {timeout: 1s}}"),
       ssl("sslConfig from a Secret with every option", true, "sslConfig: {secretRef: {name: t, namespace: demo}, "

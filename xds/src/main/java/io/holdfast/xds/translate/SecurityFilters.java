@@ -48,8 +48,9 @@ import java.util.Set;
 /**
  * The security filters of a connection manager, in the order Envoy runs them after CORS: authentication (the
  * OAuth2 logins, {@link OAuth2Filters}, then {@code jwt_authn}, as Envoy Gateway orders them: a login's forwarded
- * bearer token can then be verified; then one {@code basic_auth} per user set) before authorisation (one
- * {@code ext_authz} per service, then {@code rbac}), so authorisation can read the verified token's claims. Each
+ * bearer token can then be verified; then one {@code basic_auth} per user set), one {@code ext_authz} per service,
+ * a second {@code jwt_authn} ({@link #JWT_AFTER_AUTHZ}: tokens the authorisation service may have put in the
+ * request), then {@code rbac}, so the access rules can read the claims of tokens either stage verified. Each
  * filter is there only when some route of the chain uses it; its connection-manager config holds
  * what routes share (the JWT providers and the requirements routes name) and does nothing on its own, and each
  * route that uses it carries its settings in {@code typed_per_filter_config}. Envoy listeners only: gRPC
@@ -58,6 +59,12 @@ import java.util.Set;
 final class SecurityFilters {
 
   static final String JWT_AUTHN = "envoy.filters.http.jwt_authn";
+  /**
+   * The second {@code jwt_authn} instance, after external authorisation. Envoy finds a route's per-filter config
+   * by this name; both instances write payloads to the same metadata namespace ({@link #JWT_METADATA}, the
+   * extension's name, not the instance's), one entry per provider, so claim rules read either stage alike.
+   */
+  static final String JWT_AFTER_AUTHZ = JWT_AUTHN + "/after-ext-authz";
   static final String RBAC_FILTER = "envoy.filters.http.rbac";
   /** One filter per authorisation service: this, then {@code /} and the service's name. */
   static final String EXT_AUTHZ = "envoy.filters.http.ext_authz";
@@ -72,6 +79,7 @@ final class SecurityFilters {
   /** The security filters for {@code chain}, in order; empty when no route uses any. */
   static List<HttpFilter> filters(Listener.FilterChain.Http chain) {
     Map<String, JwtRequirement> requirements = new LinkedHashMap<>();
+    Map<String, JwtRequirement> afterAuthz = new LinkedHashMap<>();
     Set<String> services = new java.util.HashSet<>();
     Set<String> userSets = new java.util.HashSet<>();
     boolean rbac = false;
@@ -79,6 +87,7 @@ final class SecurityFilters {
       for (io.holdfast.ir.Route route : host.routes()) {
         RouteSecurity security = route.security();
         security.jwt().ifPresent(jwt -> requirements.putIfAbsent(requirementName(jwt), requirement(jwt)));
+        security.jwtAfterAuthz().ifPresent(jwt -> afterAuthz.putIfAbsent(requirementName(jwt), requirement(jwt)));
         security.extAuthz().ifPresent(services::add);
         security.basicAuth().ifPresent(userSets::add);
         rbac |= security.rbac().isPresent();
@@ -103,6 +112,10 @@ final class SecurityFilters {
         filters.add(HttpFilter.newBuilder().setName(extAuthzFilter(service.name())).setDisabled(true)
             .setTypedConfig(Protos.pack(extAuthz(service))).build());
       }
+    }
+    if (!afterAuthz.isEmpty()) {
+      filters.add(HttpFilter.newBuilder().setName(JWT_AFTER_AUTHZ)
+          .setTypedConfig(Protos.pack(jwtAuthentication(chain.security(), afterAuthz))).build());
     }
     if (rbac) {
       // No rules at the connection manager: a route without its own RBACPerRoute is not checked.
@@ -136,6 +149,8 @@ final class SecurityFilters {
     RouteSecurity security = route.security();
     OAuth2Filters.decorate(route, envoy);
     security.jwt().ifPresent(jwt -> envoy.putTypedPerFilterConfig(JWT_AUTHN,
+        Protos.pack(PerRouteConfig.newBuilder().setRequirementName(requirementName(jwt)).build())));
+    security.jwtAfterAuthz().ifPresent(jwt -> envoy.putTypedPerFilterConfig(JWT_AFTER_AUTHZ,
         Protos.pack(PerRouteConfig.newBuilder().setRequirementName(requirementName(jwt)).build())));
     // An empty config in a FilterConfig turns on a filter that is off by default (Envoy's per-filter configs).
     security.extAuthz().ifPresent(service -> envoy.putTypedPerFilterConfig(extAuthzFilter(service),

@@ -262,6 +262,87 @@ class SecurityFiltersTest {
     assertThat(enable.getDisabled()).isFalse();
   }
 
+  /**
+   * The fixture with a second provider whose token the authorisation service puts in {@code x-session-jwt},
+   * verified after authorisation: {@code /admin} keeps both stages and reads a claim of the second provider,
+   * {@code /public} turns the second stage off.
+   */
+  private static final String AFTER_AUTHZ = VS.replace("""
+            jwt: {providers: [idp]}
+      """, """
+              - {name: session, issuer: https://authz.test, fromHeaders: [{name: x-session-jwt}],
+                 localJwks: {file: /etc/session-jwks.json}}
+            jwt: {providers: [idp]}
+            jwtAfterAuthz: {providers: [session]}
+      """).replace("values: [admins]}]}", "values: [admins]}, {provider: session, name: role, values: [ops]}]}")
+      .replace("""
+          - match: {prefix: /}
+            route: {upstream: app}
+      """, """
+          - match: {prefix: /public}
+            route: {upstream: app}
+            options:
+              security:
+                jwtAfterAuthz: {mode: Disabled}
+          - match: {prefix: /}
+            route: {upstream: app}
+      """);
+
+  /** The second jwt_authn runs after external authorisation and before the access rules, which read its claims. */
+  @Test
+  void jwtAfterAuthzRunsBetweenExtAuthzAndRbac() throws Exception {
+    assertThat(AFTER_AUTHZ).as("the fixture was extended").contains("jwtAfterAuthz: {providers")
+        .contains("provider: session").contains("mode: Disabled");
+    Translation translation = translate(AFTER_AUTHZ);
+    HttpConnectionManager hcm = connectionManager(translation);
+    assertThat(hcm.getHttpFiltersList()).extracting(HttpFilter::getName).containsExactly(
+        "envoy.filters.http.cors", "envoy.filters.http.jwt_authn", "envoy.filters.http.ext_authz/default/api",
+        SecurityFilters.JWT_AFTER_AUTHZ, "envoy.filters.http.rbac", "envoy.filters.http.fault",
+        "envoy.filters.http.router");
+    assertThat(SecurityFilters.JWT_AFTER_AUTHZ).isEqualTo("envoy.filters.http.jwt_authn/after-ext-authz");
+    JwtAuthentication first = hcm.getHttpFilters(1).getTypedConfig().unpack(JwtAuthentication.class);
+    JwtAuthentication second = hcm.getHttpFilters(3).getTypedConfig().unpack(JwtAuthentication.class);
+    assertThat(first.getRequirementMapMap()).containsOnlyKeys("required:default/api/idp");
+    assertThat(second.getRequirementMapMap()).containsOnlyKeys("required:default/api/session");
+    JwtProvider session = second.getProvidersOrThrow("default/api/session");
+    assertThat(session.getFromHeaders(0).getName()).isEqualTo("x-session-jwt");
+    assertThat(session.getPayloadInMetadata()).isEqualTo("default/api/session");
+
+    List<Route> routes = routes(translation);
+    assertThat(routes).hasSize(3);
+    // /admin and / verify both stages; /public turns the second off.
+    for (Route route : List.of(routes.get(0), routes.get(2))) {
+      assertThat(route.getTypedPerFilterConfigOrThrow(SecurityFilters.JWT_AFTER_AUTHZ).unpack(PerRouteConfig.class)
+          .getRequirementName()).isEqualTo("required:default/api/session");
+      assertThat(route.getTypedPerFilterConfigOrThrow("envoy.filters.http.jwt_authn").unpack(PerRouteConfig.class)
+          .getRequirementName()).isEqualTo("required:default/api/idp");
+    }
+    assertThat(routes.get(1).getTypedPerFilterConfigMap()).containsKey("envoy.filters.http.jwt_authn")
+        .doesNotContainKey(SecurityFilters.JWT_AFTER_AUTHZ);
+    // Both instances write to the extension's metadata namespace, so a claim of the second stage reads the same way.
+    RBAC rules = routes.get(0).getTypedPerFilterConfigOrThrow("envoy.filters.http.rbac")
+        .unpack(RBACPerRoute.class).getRbac().getRules();
+    var claim = rules.getPoliciesOrThrow("rule-0").getPrincipals(0).getAndIds().getIds(1).getMetadata();
+    assertThat(claim.getFilter()).isEqualTo("envoy.filters.http.jwt_authn");
+    assertThat(claim.getPathList()).extracting(s -> s.getKey()).containsExactly("default/api/session", "role");
+  }
+
+  /** A claim rule on a provider neither stage verifies on the route is refused, as for the first stage alone. */
+  @Test
+  void aClaimOfAProviderNoStageVerifiesIsRefused() {
+    String vs = AFTER_AUTHZ.replace("""
+                jwtAfterAuthz: {mode: Disabled}
+      """, """
+                jwtAfterAuthz: {mode: Disabled}
+                rbac: {rules: [{claims: [{provider: session, name: role, values: [ops]}]}]}
+      """);
+    assertThat(vs).as("the fixture was extended").isNotEqualTo(AFTER_AUTHZ);
+    ValidationResult result = new Validator().validate(TestManifests.config(TestManifests.upstream("app", 9101),
+        TestManifests.upstream("idp", 9443), vs));
+    assertThat(result.statuses().values()).anySatisfy(status -> assertThat(status.problems())
+        .anySatisfy(p -> assertThat(p.toString()).contains("ClaimWithoutJwt").contains("spec.routes[1]")));
+  }
+
   @Test
   void usersThatCannotBeReadRejectTheVirtualService() {
     ValidationResult result = new Validator().validate(TestManifests.config(TestManifests.upstream("app", 9101),
