@@ -295,13 +295,14 @@ class SecurityFiltersTest {
         .contains("provider: session").contains("mode: Disabled");
     Translation translation = translate(AFTER_AUTHZ);
     HttpConnectionManager hcm = connectionManager(translation);
+    // The shared fixture also has an OAuth2 login, which runs first of the authentication filters.
     assertThat(hcm.getHttpFiltersList()).extracting(HttpFilter::getName).containsExactly(
-        "envoy.filters.http.cors", "envoy.filters.http.jwt_authn", "envoy.filters.http.ext_authz/default/api",
-        SecurityFilters.JWT_AFTER_AUTHZ, "envoy.filters.http.rbac", "envoy.filters.http.fault",
-        "envoy.filters.http.router");
+        "envoy.filters.http.cors", "envoy.filters.http.oauth2/default/api", "envoy.filters.http.jwt_authn",
+        "envoy.filters.http.ext_authz/default/api", SecurityFilters.JWT_AFTER_AUTHZ, "envoy.filters.http.rbac",
+        "envoy.filters.http.fault", "envoy.filters.http.router");
     assertThat(SecurityFilters.JWT_AFTER_AUTHZ).isEqualTo("envoy.filters.http.jwt_authn/after-ext-authz");
-    JwtAuthentication first = hcm.getHttpFilters(1).getTypedConfig().unpack(JwtAuthentication.class);
-    JwtAuthentication second = hcm.getHttpFilters(3).getTypedConfig().unpack(JwtAuthentication.class);
+    JwtAuthentication first = hcm.getHttpFilters(2).getTypedConfig().unpack(JwtAuthentication.class);
+    JwtAuthentication second = hcm.getHttpFilters(4).getTypedConfig().unpack(JwtAuthentication.class);
     assertThat(first.getRequirementMapMap()).containsOnlyKeys("required:default/api/idp");
     assertThat(second.getRequirementMapMap()).containsOnlyKeys("required:default/api/session");
     JwtProvider session = second.getProvidersOrThrow("default/api/session");
