@@ -38,6 +38,11 @@ public final class TrafficChecks {
   /** Characters per format, and fields per JSON format: the operator check is linear in them. */
   public static final int MAX_FORMAT_LENGTH = 4096;
   public static final int MAX_JSON_FIELDS = 64;
+  /**
+   * Most CSRF additional origins (exact ones and matchers together) on one route. Reason: Envoy tries each on
+   * every mutating cross-origin request; real lists name a few sites.
+   */
+  public static final int MAX_CSRF_ORIGINS = 64;
   /** Envoy refuses a token bucket filled more often. */
   public static final Duration MIN_FILL_INTERVAL = Duration.ofMillis(50);
   /** Descriptors per route and entries per descriptor: each is evaluated on every request. */
@@ -129,15 +134,7 @@ public final class TrafficChecks {
         }
       }
     });
-    options.csrf().ifPresent(csrf -> {
-      for (int i = 0; i < csrf.additionalOrigins().size(); i++) {
-        String origin = csrf.additionalOrigins().get(i);
-        if (origin.isEmpty() || !headerSafe(origin)) {
-          out.add(new Problem(at + ".csrf.additionalOrigins[" + i + "]", TrafficReasons.INVALID_CSRF_ORIGIN,
-              "an origin is a non-empty single line, e.g. https://app.example.com"));
-        }
-      }
-    });
+    options.csrf().ifPresent(csrf -> csrf(csrf, at + ".csrf", out));
     options.maxRequestBodyBytes().filter(b -> b < 1 || b > MAX_BODY_BYTES).ifPresent(b -> out.add(new Problem(
         at + ".maxRequestBodyBytes", TrafficReasons.INVALID_BODY_LIMIT, b + " is not in 1-" + MAX_BODY_BYTES)));
     return out;
@@ -300,6 +297,48 @@ public final class TrafficChecks {
   private static void range(Optional<Long> value, long min, String field, List<Problem> out) {
     value.filter(v -> v < min || v > MAX_HTTP2_VALUE).ifPresent(v -> out.add(new Problem(field,
         TrafficReasons.INVALID_HTTP2_SETTING, v + " is not in Envoy's range " + min + "-" + MAX_HTTP2_VALUE)));
+  }
+
+  private static void csrf(TrafficOptions.Csrf csrf, String at, List<Problem> out) {
+    int count = csrf.additionalOrigins().size() + csrf.additionalOriginMatchers().size();
+    if (count > MAX_CSRF_ORIGINS) {
+      out.add(new Problem(at, TrafficReasons.INVALID_CSRF_ORIGIN, count + " additional origins; at most "
+          + MAX_CSRF_ORIGINS));
+      return;
+    }
+    for (int i = 0; i < csrf.additionalOrigins().size(); i++) {
+      csrfOrigin(TrafficOptions.MatchType.EXACT, csrf.additionalOrigins().get(i),
+          at + ".additionalOrigins[" + i + "]", out);
+    }
+    for (int i = 0; i < csrf.additionalOriginMatchers().size(); i++) {
+      TrafficOptions.OriginMatcher matcher = csrf.additionalOriginMatchers().get(i);
+      csrfOrigin(matcher.type(), matcher.value(), at + ".additionalOriginMatchers[" + i + "]", out);
+    }
+  }
+
+  /**
+   * Envoy's CSRF filter compares origins with the host[:port] of the request's {@code Origin} (the scheme
+   * dropped): a value with a scheme never matches, so it is refused rather than served as a dead entry.
+   */
+  private static void csrfOrigin(TrafficOptions.MatchType type, String value, String field, List<Problem> out) {
+    if (value.isEmpty() || !headerSafe(value)) {
+      out.add(new Problem(field, TrafficReasons.INVALID_CSRF_ORIGIN, "an origin is a non-empty single line,"
+          + " e.g. app.example.com"));
+      return;
+    }
+    if (type == TrafficOptions.MatchType.SAFE_REGEX) {
+      Re2Check.refusal(value, InputLimits.DEFAULTS).ifPresent(r -> out.add(new Problem(field, r.reason(),
+          r.message())));
+      return;
+    }
+    if (value.contains("://")) {
+      out.add(new Problem(field, TrafficReasons.CSRF_ORIGIN_WITH_SCHEME, "\"" + value + "\" never matches: Envoy"
+          + " compares the Origin's host[:port] without its scheme; write \"" + value.substring(
+          value.indexOf("://") + 3) + "\""));
+    } else if (value.indexOf('/') >= 0) {
+      out.add(new Problem(field, TrafficReasons.INVALID_CSRF_ORIGIN, "\"" + value + "\" never matches: Envoy"
+          + " compares the Origin's host[:port], which has no path"));
+    }
   }
 
   private static boolean headerSafe(String value) {

@@ -260,11 +260,39 @@ public final class TrafficOptions {
     }
   }
 
-  /** {@code csrf}: origins allowed besides the request's own host; {@code shadow} only counts violations. */
-  public record Csrf(List<String> additionalOrigins, boolean shadow) {
+  /**
+   * {@code csrf}: origins allowed besides the request's own host; {@code shadow} only counts violations. Envoy
+   * compares each with the host and port of the request's {@code Origin} (its scheme dropped), so an origin is
+   * written {@code pay.shop.test} or {@code pay.shop.test:8443}, never with {@code https://}.
+   *
+   * @param additionalOrigins        hosts compared exactly and case-sensitively
+   * @param additionalOriginMatchers hosts matched by exact value, prefix, suffix or RE2 regex, optionally
+   *                                 ignoring case
+   */
+  public record Csrf(List<String> additionalOrigins, List<OriginMatcher> additionalOriginMatchers,
+      boolean shadow) {
     public Csrf {
       additionalOrigins = List.copyOf(additionalOrigins);
+      additionalOriginMatchers = List.copyOf(additionalOriginMatchers);
     }
+
+    /** Exact origins only. */
+    public Csrf(List<String> additionalOrigins, boolean shadow) {
+      this(additionalOrigins, List.of(), shadow);
+    }
+  }
+
+  /** One CSRF origin matcher ({@code {exact | prefix | suffix | safeRegex, ignoreCase}}, Envoy's StringMatcher). */
+  public record OriginMatcher(MatchType type, String value, boolean ignoreCase) {
+    public OriginMatcher {
+      Objects.requireNonNull(type, "type");
+      Objects.requireNonNull(value, "value");
+    }
+  }
+
+  /** How an {@link OriginMatcher} compares; SAFE_REGEX is an RE2 regex matching the whole host[:port]. */
+  public enum MatchType {
+    EXACT, PREFIX, SUFFIX, SAFE_REGEX
   }
 
   /** Unmodifiable sorted copy, for parsers. */

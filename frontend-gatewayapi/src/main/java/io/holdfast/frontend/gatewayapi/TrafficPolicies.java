@@ -295,7 +295,7 @@ final class TrafficPolicies {
     return new RouteTraffic(options.localRateLimit().map(l -> new RouteTraffic.LocalRateLimit((int) l.maxTokens(),
             (int) (long) l.tokensPerFill().orElse(l.maxTokens()), l.fillInterval(), l.responseHeaders())),
         TrafficOptionsLowering.descriptors(options.rateLimits().orElse(List.of())), compression,
-        options.csrf().map(c -> new RouteTraffic.Csrf(c.additionalOrigins(), c.shadow())),
+        options.csrf().map(TrafficOptionsLowering::csrf),
         options.maxRequestBodyBytes().map(Long::intValue));
   }
 

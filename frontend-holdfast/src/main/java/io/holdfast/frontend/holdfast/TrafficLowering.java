@@ -80,7 +80,7 @@ final class TrafficLowering {
     effective.compression().orElse(List.of()).forEach(name ->
         compression.add(RouteTraffic.Compression.valueOf(name.toUpperCase(Locale.ROOT))));
     return new RouteTraffic(local, descriptors, compression,
-        effective.csrf().map(c -> new RouteTraffic.Csrf(c.additionalOrigins(), c.shadow())),
+        effective.csrf().map(TrafficOptionsLowering::csrf),
         effective.maxRequestBodyBytes().map(Long::intValue));
   }
 

@@ -83,6 +83,21 @@ class TrafficRulesTest {
         Arguments.of("{compression: [gzip, GZIP]}", at + "compression[1]", TrafficReasons.DUPLICATE_COMPRESSION),
         Arguments.of("{csrf: {additionalOrigins: ['']}}", at + "csrf.additionalOrigins[0]",
             TrafficReasons.INVALID_CSRF_ORIGIN),
+        // Envoy compares the Origin's host[:port]: an origin written as a URL never matches (a reported bug).
+        Arguments.of("{csrf: {additionalOrigins: ['https://pay.shop.test']}}", at + "csrf.additionalOrigins[0]",
+            TrafficReasons.CSRF_ORIGIN_WITH_SCHEME),
+        Arguments.of("{csrf: {additionalOriginMatchers: [{prefix: 'https://pay.'}]}}",
+            at + "csrf.additionalOriginMatchers[0]", TrafficReasons.CSRF_ORIGIN_WITH_SCHEME),
+        Arguments.of("{csrf: {additionalOrigins: ['pay.shop.test/checkout']}}", at + "csrf.additionalOrigins[0]",
+            TrafficReasons.INVALID_CSRF_ORIGIN),
+        Arguments.of("{csrf: {additionalOriginMatchers: [{safeRegex: '(a'}]}}",
+            at + "csrf.additionalOriginMatchers[0]", Reasons.INVALID_REGEX),
+        Arguments.of("{csrf: {additionalOrigins: [" + "a.test, ".repeat(65) + "]}}", at + "csrf",
+            TrafficReasons.INVALID_CSRF_ORIGIN),
+        Arguments.of("{csrf: {additionalOriginMatchers: [{prefix: a, suffix: b}]}}",
+            at + "csrf.additionalOriginMatchers[0]", Reasons.CONFLICTING_FIELDS),
+        Arguments.of("{csrf: {additionalOriginMatchers: [{ignoreCase: true}]}}",
+            at + "csrf.additionalOriginMatchers[0]", Reasons.MISSING_FIELD),
         Arguments.of("{maxRequestBodyBytes: 0}", at + "maxRequestBodyBytes", TrafficReasons.INVALID_BODY_LIMIT));
   }
 

@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The shared lowering of global rate-limit descriptors, for both front ends that read {@link TrafficOptions}
+ * The shared lowering of global rate-limit descriptors and CSRF policies, for both front ends that read {@link TrafficOptions}
  * (Holdfast's routes and the Gateway API's TrafficPolicy): each entry becomes the IR entry Envoy's
  * {@code rate_limits} action is built from.
  */
@@ -19,6 +19,14 @@ public final class TrafficOptionsLowering {
   public static final String JWT_METADATA = "envoy.filters.http.jwt_authn";
 
   private TrafficOptionsLowering() {
+  }
+
+  /** A route's CSRF policy: the exact origins, then the matchers, in order. */
+  public static RouteTraffic.Csrf csrf(TrafficOptions.Csrf csrf) {
+    return new RouteTraffic.Csrf(csrf.additionalOrigins(), csrf.additionalOriginMatchers().stream()
+        .map(m -> new RouteTraffic.OriginMatcher(RouteTraffic.MatchType.valueOf(m.type().name()), m.value(),
+            m.ignoreCase()))
+        .toList(), csrf.shadow());
   }
 
   /** The descriptors, in order. */
