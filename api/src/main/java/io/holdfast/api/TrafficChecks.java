@@ -38,6 +38,8 @@ public final class TrafficChecks {
   /** Characters per format, and fields per JSON format: the operator check is linear in them. */
   public static final int MAX_FORMAT_LENGTH = 4096;
   public static final int MAX_JSON_FIELDS = 64;
+  /** OpenTelemetry attribute values (strings, lists, key-value lists) per log, counted at every level. */
+  public static final int MAX_OTEL_VALUES = 64;
   /**
    * Most CSRF additional origins (exact ones and matchers together) on one route. Reason: Envoy tries each on
    * every mutating cross-origin request; real lists name a few sites.
@@ -254,6 +256,7 @@ public final class TrafficChecks {
       otel.authority().filter(a -> a.isEmpty() || !headerSafe(a)).ifPresent(a -> out.add(new Problem(
           at + ".openTelemetry.authority", TrafficReasons.INVALID_ACCESS_LOG, "the authority must be a non-empty"
           + " single line")));
+      otelAttributes(otel.attributes(), log.json().keySet(), at + ".openTelemetry.attributes", out);
     }
     log.text().ifPresent(text -> format(text, at + ".format.text", out));
     if (log.json().size() > MAX_JSON_FIELDS) {
@@ -278,6 +281,59 @@ public final class TrafficChecks {
     }
     filter.minDuration().filter(Duration::isNegative).ifPresent(d -> out.add(new Problem(at + ".filter.minDuration",
         TrafficReasons.INVALID_ACCESS_LOG_FILTER, "must not be negative")));
+  }
+
+  private static void otelAttributes(List<TrafficOptions.OtelAttribute> attributes, Set<String> jsonFields,
+      String at, List<Problem> out) {
+    int[] values = {0};
+    otelKeyValues(attributes, at, 1, values, out);
+    if (values[0] > MAX_OTEL_VALUES) {
+      out.add(new Problem(at, TrafficReasons.FORMAT_TOO_LONG, values[0] + " values; at most " + MAX_OTEL_VALUES));
+    }
+    for (int i = 0; i < attributes.size(); i++) {
+      if (jsonFields.contains(attributes.get(i).key())) {
+        out.add(new Problem(at + "[" + i + "].key", TrafficReasons.INVALID_ACCESS_LOG, "\"" + attributes.get(i).key()
+            + "\" is also a field of the JSON format, which OpenTelemetry sends as attributes too"));
+      }
+    }
+  }
+
+  /** Depth is bounded by the parsers ({@link TrafficOptions#MAX_OTEL_DEPTH}); checked again so no input recurses. */
+  private static void otelKeyValues(List<TrafficOptions.OtelAttribute> attributes, String at, int depth,
+      int[] values, List<Problem> out) {
+    Set<String> seen = new HashSet<>();
+    for (int i = 0; i < attributes.size(); i++) {
+      TrafficOptions.OtelAttribute attribute = attributes.get(i);
+      String field = at + "[" + i + "]";
+      if (attribute.key().isEmpty() || !headerSafe(attribute.key())) {
+        out.add(new Problem(field + ".key", TrafficReasons.INVALID_ACCESS_LOG, "a key is a non-empty single line"));
+      } else if (!seen.add(attribute.key())) {
+        out.add(new Problem(field + ".key", TrafficReasons.INVALID_ACCESS_LOG, "\"" + attribute.key()
+            + "\" is given twice"));
+      }
+      otelValue(attribute.value(), field + ".value", depth, values, out);
+    }
+  }
+
+  private static void otelValue(TrafficOptions.OtelValue value, String at, int depth, int[] values,
+      List<Problem> out) {
+    values[0]++;
+    if (value instanceof TrafficOptions.OtelValue.Text text) {
+      format(text.value(), at + ".stringValue", out);
+      return;
+    }
+    if (depth >= TrafficOptions.MAX_OTEL_DEPTH) {
+      out.add(new Problem(at, TrafficReasons.OTEL_ATTRIBUTES_TOO_DEEP, "values nest at most "
+          + TrafficOptions.MAX_OTEL_DEPTH + " levels deep"));
+      return;
+    }
+    if (value instanceof TrafficOptions.OtelValue.KvList list) {
+      otelKeyValues(list.values(), at + ".kvlistValue.values", depth + 1, values, out);
+    } else if (value instanceof TrafficOptions.OtelValue.Array array) {
+      for (int i = 0; i < array.values().size(); i++) {
+        otelValue(array.values().get(i), at + ".arrayValue.values[" + i + "]", depth + 1, values, out);
+      }
+    }
   }
 
   private static void format(String format, String field, List<Problem> out) {

@@ -134,20 +134,71 @@ public final class TrafficOptions {
     /**
      * An OpenTelemetry collector (OTLP/gRPC), served by an Upstream.
      *
-     * @param authority the {@code :authority} of the gRPC requests; default the Upstream's cluster name
+     * @param authority  the {@code :authority} of the gRPC requests; default the Upstream's cluster name
+     * @param attributes attributes of each log record, after the JSON format's fields; values may nest lists and
+     *                   key-value lists (OpenTelemetry's AnyValue), each string a command-operator format
      */
-    record OpenTelemetry(ObjectRef upstream, String logName, Optional<String> authority) implements Sink {
+    record OpenTelemetry(ObjectRef upstream, String logName, Optional<String> authority,
+        List<OtelAttribute> attributes) implements Sink {
       public OpenTelemetry {
         Objects.requireNonNull(upstream, "upstream");
         Objects.requireNonNull(logName, "logName");
         Objects.requireNonNull(authority, "authority");
+        attributes = List.copyOf(attributes);
+      }
+
+      public OpenTelemetry(ObjectRef upstream, String logName, Optional<String> authority) {
+        this(upstream, logName, authority, List.of());
       }
 
       public OpenTelemetry(ObjectRef upstream, String logName) {
         this(upstream, logName, Optional.empty());
       }
+
+      public OpenTelemetry withAttributes(List<OtelAttribute> value) {
+        return new OpenTelemetry(upstream, logName, authority, value);
+      }
     }
   }
+
+  /** One OpenTelemetry attribute ({@code {key, value}}). */
+  public record OtelAttribute(String key, OtelValue value) {
+    public OtelAttribute {
+      Objects.requireNonNull(key, "key");
+      Objects.requireNonNull(value, "value");
+    }
+  }
+
+  /**
+   * An OpenTelemetry AnyValue as written: {@code stringValue}, {@code arrayValue.values} or {@code
+   * kvlistValue.values}. Nesting is bounded by the parsers ({@link #MAX_OTEL_DEPTH}).
+   */
+  public sealed interface OtelValue {
+    record Text(String value) implements OtelValue {
+      public Text {
+        Objects.requireNonNull(value, "value");
+      }
+    }
+
+    record Array(List<OtelValue> values) implements OtelValue {
+      public Array {
+        values = List.copyOf(values);
+      }
+    }
+
+    record KvList(List<OtelAttribute> values) implements OtelValue {
+      public KvList {
+        values = List.copyOf(values);
+      }
+    }
+  }
+
+  /**
+   * How deeply OpenTelemetry attribute values nest (an attribute's value is level 1, the values of a list in it
+   * level 2...). Reason: the parsers, the checks and the translation recurse over it; real attributes nest one or
+   * two levels, and a deeper one rejects its object ({@code OtelAttributesTooDeep}) rather than recurse without end.
+   */
+  public static final int MAX_OTEL_DEPTH = 3;
 
   /** Which requests are logged: status in {@code [minStatus, maxStatus]}, lasting at least {@code minDuration}. */
   public record LogFilter(Optional<Long> minStatus, Optional<Long> maxStatus, Optional<Duration> minDuration) {

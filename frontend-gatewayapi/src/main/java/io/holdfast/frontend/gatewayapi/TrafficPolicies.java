@@ -275,7 +275,7 @@ final class TrafficPolicies {
     }
     if (sink instanceof TrafficOptions.Sink.OpenTelemetry otel) {
       return new HttpListenerOptions.Sink.OpenTelemetry(clusters.get(at + "openTelemetry.upstream"), otel.logName(),
-          otel.authority());
+          otel.authority()).withAttributes(TrafficOptionsLowering.otelAttributes(otel.attributes()));
     }
     return new HttpListenerOptions.Sink.Stdout();
   }

@@ -103,7 +103,8 @@ final class TrafficLowering {
     TrafficOptions.Sink.OpenTelemetry otel = (TrafficOptions.Sink.OpenTelemetry) sink;
     ResourceKey cluster = otel.upstream().resolve(ResourceKey.UPSTREAM, namespace);
     return clusters.contains(cluster)
-        ? Optional.of(new HttpListenerOptions.Sink.OpenTelemetry(cluster, otel.logName(), otel.authority()))
+        ? Optional.of(new HttpListenerOptions.Sink.OpenTelemetry(cluster, otel.logName(), otel.authority())
+            .withAttributes(TrafficOptionsLowering.otelAttributes(otel.attributes())))
         : Optional.empty();
   }
 

@@ -155,6 +155,18 @@ class TrafficRulesTest {
             at + "accessLogs[0].openTelemetry.upstream", Reasons.UPSTREAM_REJECTED),
         Arguments.of("{accessLogs: [{openTelemetry: {upstream: als, logName: edge, authority: ''}}]}",
             at + "accessLogs[0].openTelemetry.authority", TrafficReasons.INVALID_ACCESS_LOG),
+        Arguments.of("{accessLogs: [{openTelemetry: {upstream: als, logName: edge, attributes: ["
+            + "{key: a, value: {stringValue: x}}, {key: a, value: {stringValue: y}}]}}]}",
+            at + "accessLogs[0].openTelemetry.attributes[1].key", TrafficReasons.INVALID_ACCESS_LOG),
+        Arguments.of("{accessLogs: [{openTelemetry: {upstream: als, logName: edge, attributes: ["
+            + "{key: a, value: {arrayValue: {values: [{stringValue: '%RESPONSE_COD%'}]}}}]}}]}",
+            at + "accessLogs[0].openTelemetry.attributes[0].value.arrayValue.values[0].stringValue",
+            TrafficReasons.UNKNOWN_COMMAND_OPERATOR),
+        // The parser stops at the bound: a fourth level is refused with its reason, not recursed into.
+        Arguments.of("{accessLogs: [{openTelemetry: {upstream: als, logName: edge, attributes: [{key: a, value:"
+            + " {kvlistValue: {values: [{key: b, value: {arrayValue: {values: [{kvlistValue: {values: []}}]}}}]}}}]}}]}",
+            at + "accessLogs[0].openTelemetry.attributes[0].value.kvlistValue.values[0].value.arrayValue.values[0]"
+                + ".kvlistValue", TrafficReasons.OTEL_ATTRIBUTES_TOO_DEEP),
         Arguments.of("{rateLimitService: {upstream: gone, domain: d}}", at + "rateLimitService.upstream",
             TrafficReasons.RATE_LIMIT_SERVICE_NOT_FOUND),
         Arguments.of("{rateLimitService: {upstream: als, domain: d, timeout: 0s}}", at + "rateLimitService.timeout",

@@ -1,6 +1,7 @@
 package io.holdfast.frontend.options;
 
 import io.holdfast.api.TrafficOptions;
+import io.holdfast.ir.HttpListenerOptions;
 import io.holdfast.ir.RouteTraffic;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,6 +28,22 @@ public final class TrafficOptionsLowering {
         .map(m -> new RouteTraffic.OriginMatcher(RouteTraffic.MatchType.valueOf(m.type().name()), m.value(),
             m.ignoreCase()))
         .toList(), csrf.shadow());
+  }
+
+  /** OpenTelemetry attributes as written; their depth is bounded by the parser. */
+  public static List<HttpListenerOptions.OtelAttribute> otelAttributes(List<TrafficOptions.OtelAttribute> written) {
+    return written.stream().map(a -> new HttpListenerOptions.OtelAttribute(a.key(), otelValue(a.value()))).toList();
+  }
+
+  private static HttpListenerOptions.OtelValue otelValue(TrafficOptions.OtelValue value) {
+    if (value instanceof TrafficOptions.OtelValue.Array array) {
+      return new HttpListenerOptions.OtelValue.Array(array.values().stream()
+          .map(TrafficOptionsLowering::otelValue).toList());
+    }
+    if (value instanceof TrafficOptions.OtelValue.KvList list) {
+      return new HttpListenerOptions.OtelValue.KvList(otelAttributes(list.values()));
+    }
+    return new HttpListenerOptions.OtelValue.Text(((TrafficOptions.OtelValue.Text) value).value());
   }
 
   /** The descriptors, in order. */
