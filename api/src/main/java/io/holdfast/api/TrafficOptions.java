@@ -343,7 +343,15 @@ public final class TrafficOptions {
 
   /** How an {@link OriginMatcher} compares; SAFE_REGEX is an RE2 regex matching the whole host[:port]. */
   public enum MatchType {
-    EXACT, PREFIX, SUFFIX, SAFE_REGEX
+    EXACT, PREFIX, SUFFIX, SAFE_REGEX;
+
+    /** The fields naming each type, as Envoy's StringMatcher (and Gloo's) writes them, in this order. */
+    public static final List<String> FIELDS = List.of("exact", "prefix", "suffix", "safeRegex");
+
+    /** The type one of {@link #FIELDS} names. */
+    public static MatchType ofField(String field) {
+      return values()[FIELDS.indexOf(field)];
+    }
   }
 
   /** Unmodifiable sorted copy, for parsers. */

@@ -51,7 +51,6 @@ public final class TrafficOptionsParser {
   private static final Set<String> JWT_CLAIM = Set.of("provider", "claim", "key");
   private static final Set<String> CSRF = Set.of("additionalOrigins", "additionalOriginMatchers", "shadow");
   private static final Set<String> ORIGIN_MATCHER = Set.of("exact", "prefix", "suffix", "safeRegex", "ignoreCase");
-  private static final List<String> ORIGIN_MATCH_TYPES = List.of("exact", "prefix", "suffix", "safeRegex");
   private static final Set<String> DESCRIPTOR = Set.of("entries");
 
   private TrafficOptionsParser() {
@@ -246,18 +245,13 @@ public final class TrafficOptionsParser {
     List<TrafficOptions.OriginMatcher> matchers = new ArrayList<>();
     for (Fields.Element element : csrf.list("additionalOriginMatchers", false).orElse(List.of())) {
       Fields.of(element.node(), element.path(), csrf.problems(), ORIGIN_MATCHER).ifPresent(m -> {
-        List<String> given = ORIGIN_MATCH_TYPES.stream().filter(m::has).toList();
+        List<String> given = TrafficOptions.MatchType.FIELDS.stream().filter(m::has).toList();
         if (given.size() != 1) {
           m.problem(m.path(), given.isEmpty() ? Reasons.MISSING_FIELD : Reasons.CONFLICTING_FIELDS,
               "give exactly one of exact, prefix, suffix or safeRegex" + (given.isEmpty() ? "" : ", not " + given));
           return;
         }
-        TrafficOptions.MatchType type = switch (given.get(0)) {
-          case "exact" -> TrafficOptions.MatchType.EXACT;
-          case "prefix" -> TrafficOptions.MatchType.PREFIX;
-          case "suffix" -> TrafficOptions.MatchType.SUFFIX;
-          default -> TrafficOptions.MatchType.SAFE_REGEX;
-        };
+        TrafficOptions.MatchType type = TrafficOptions.MatchType.ofField(given.get(0));
         boolean ignoreCase = m.bool("ignoreCase").orElse(false);
         m.string(given.get(0)).ifPresent(value ->
             matchers.add(new TrafficOptions.OriginMatcher(type, value, ignoreCase)));

@@ -24,7 +24,6 @@ final class GlooTraffic {
   private static final Set<String> FRACTION = Set.of("numerator", "denominator");
   private static final Set<String> ORIGIN = Set.of("exact", "prefix", "suffix", "safeRegex", "ignoreCase");
   private static final Set<String> REGEX = Set.of("regex", "googleRe2");
-  private static final List<String> ORIGIN_TYPES = List.of("exact", "prefix", "suffix", "safeRegex");
   private static final Set<String> BUFFER_PER_ROUTE = Set.of("buffer", "disabled");
   private static final Set<String> BUFFER = Set.of("maxRequestBytes");
   private static final Map<String, Integer> DENOMINATORS = Map.of("HUNDRED", 100, "TEN_THOUSAND", 10_000,
@@ -98,7 +97,7 @@ final class GlooTraffic {
    */
   private static void origin(Node origin, List<String> exact, List<TrafficOptions.OriginMatcher> matchers) {
     origin.only("CSRF origin matcher", ORIGIN);
-    List<String> given = ORIGIN_TYPES.stream().filter(origin::has).toList();
+    List<String> given = TrafficOptions.MatchType.FIELDS.stream().filter(origin::has).toList();
     if (given.size() != 1) {
       origin.error(origin.path, given.isEmpty() ? Reasons.MISSING_FIELD : Reasons.CONFLICTING_FIELDS,
           "an origin matcher needs one of exact, prefix, suffix or safeRegex" + (given.isEmpty() ? ""
@@ -116,12 +115,7 @@ final class GlooTraffic {
       exact.add(value.get());
       return;
     }
-    TrafficOptions.MatchType type = switch (given.get(0)) {
-      case "exact" -> TrafficOptions.MatchType.EXACT;
-      case "prefix" -> TrafficOptions.MatchType.PREFIX;
-      case "suffix" -> TrafficOptions.MatchType.SUFFIX;
-      default -> TrafficOptions.MatchType.SAFE_REGEX;
-    };
+    TrafficOptions.MatchType type = TrafficOptions.MatchType.ofField(given.get(0));
     matchers.add(new TrafficOptions.OriginMatcher(type, value.get(), ignoreCase));
   }
 
