@@ -70,6 +70,8 @@ public final class Reasons {
   public static final String INVALID_OUTLIER_DETECTION = "InvalidOutlierDetection";
   public static final String INVALID_HEALTH_CHECK = "InvalidHealthCheck";
   public static final String INVALID_UPSTREAM_TLS = "InvalidUpstreamTls";
+  /** A ring size outside 1 to Envoy's 8M, a minimum above the maximum, or a ring on an upstream not RING_HASH. */
+  public static final String INVALID_RING_HASH = "InvalidRingHash";
   /** A route or upstream option proxyless gRPC clients do not implement: ignored by them, or left out of their config. */
   public static final String GRPC_IGNORED_OPTION = "GrpcIgnoredOption";
   /**

@@ -42,6 +42,13 @@ public final class TrafficChecks {
   public static final int MAX_TRACING_TAGS = 32;
   /** Envoy's bounds of a percentage. */
   public static final double MAX_PERCENT = 100;
+  /** OpenTelemetry attribute values (strings, lists, key-value lists) per log, counted at every level. */
+  public static final int MAX_OTEL_VALUES = 64;
+  /**
+   * Most CSRF additional origins (exact ones and matchers together) on one route. Reason: Envoy tries each on
+   * every mutating cross-origin request; real lists name a few sites.
+   */
+  public static final int MAX_CSRF_ORIGINS = 64;
   /** Envoy refuses a token bucket filled more often. */
   public static final Duration MIN_FILL_INTERVAL = Duration.ofMillis(50);
   /** Descriptors per route and entries per descriptor: each is evaluated on every request. */
@@ -168,15 +175,7 @@ public final class TrafficChecks {
         }
       }
     });
-    options.csrf().ifPresent(csrf -> {
-      for (int i = 0; i < csrf.additionalOrigins().size(); i++) {
-        String origin = csrf.additionalOrigins().get(i);
-        if (origin.isEmpty() || !headerSafe(origin)) {
-          out.add(new Problem(at + ".csrf.additionalOrigins[" + i + "]", TrafficReasons.INVALID_CSRF_ORIGIN,
-              "an origin is a non-empty single line, e.g. https://app.example.com"));
-        }
-      }
-    });
+    options.csrf().ifPresent(csrf -> csrf(csrf, at + ".csrf", out));
     options.maxRequestBodyBytes().filter(b -> b < 1 || b > MAX_BODY_BYTES).ifPresent(b -> out.add(new Problem(
         at + ".maxRequestBodyBytes", TrafficReasons.INVALID_BODY_LIMIT, b + " is not in 1-" + MAX_BODY_BYTES)));
     return out;
@@ -298,6 +297,7 @@ public final class TrafficChecks {
       otel.authority().filter(a -> a.isEmpty() || !headerSafe(a)).ifPresent(a -> out.add(new Problem(
           at + ".openTelemetry.authority", TrafficReasons.INVALID_ACCESS_LOG, "the authority must be a non-empty"
           + " single line")));
+      otelAttributes(otel.attributes(), log.json().keySet(), at + ".openTelemetry.attributes", out);
     }
     log.text().ifPresent(text -> format(text, at + ".format.text", out));
     if (log.json().size() > MAX_JSON_FIELDS) {
@@ -324,6 +324,59 @@ public final class TrafficChecks {
         TrafficReasons.INVALID_ACCESS_LOG_FILTER, "must not be negative")));
   }
 
+  private static void otelAttributes(List<TrafficOptions.OtelAttribute> attributes, Set<String> jsonFields,
+      String at, List<Problem> out) {
+    int[] values = {0};
+    otelKeyValues(attributes, at, 1, values, out);
+    if (values[0] > MAX_OTEL_VALUES) {
+      out.add(new Problem(at, TrafficReasons.FORMAT_TOO_LONG, values[0] + " values; at most " + MAX_OTEL_VALUES));
+    }
+    for (int i = 0; i < attributes.size(); i++) {
+      if (jsonFields.contains(attributes.get(i).key())) {
+        out.add(new Problem(at + "[" + i + "].key", TrafficReasons.INVALID_ACCESS_LOG, "\"" + attributes.get(i).key()
+            + "\" is also a field of the JSON format, which OpenTelemetry sends as attributes too"));
+      }
+    }
+  }
+
+  /** Depth is bounded by the parsers ({@link TrafficOptions#MAX_OTEL_DEPTH}); checked again so no input recurses. */
+  private static void otelKeyValues(List<TrafficOptions.OtelAttribute> attributes, String at, int depth,
+      int[] values, List<Problem> out) {
+    Set<String> seen = new HashSet<>();
+    for (int i = 0; i < attributes.size(); i++) {
+      TrafficOptions.OtelAttribute attribute = attributes.get(i);
+      String field = at + "[" + i + "]";
+      if (attribute.key().isEmpty() || !headerSafe(attribute.key())) {
+        out.add(new Problem(field + ".key", TrafficReasons.INVALID_ACCESS_LOG, "a key is a non-empty single line"));
+      } else if (!seen.add(attribute.key())) {
+        out.add(new Problem(field + ".key", TrafficReasons.INVALID_ACCESS_LOG, "\"" + attribute.key()
+            + "\" is given twice"));
+      }
+      otelValue(attribute.value(), field + ".value", depth, values, out);
+    }
+  }
+
+  private static void otelValue(TrafficOptions.OtelValue value, String at, int depth, int[] values,
+      List<Problem> out) {
+    values[0]++;
+    if (value instanceof TrafficOptions.OtelValue.Text text) {
+      format(text.value(), at + ".stringValue", out);
+      return;
+    }
+    if (depth >= TrafficOptions.MAX_OTEL_DEPTH) {
+      out.add(new Problem(at, TrafficReasons.OTEL_ATTRIBUTES_TOO_DEEP, "values nest at most "
+          + TrafficOptions.MAX_OTEL_DEPTH + " levels deep"));
+      return;
+    }
+    if (value instanceof TrafficOptions.OtelValue.KvList list) {
+      otelKeyValues(list.values(), at + ".kvlistValue.values", depth + 1, values, out);
+    } else if (value instanceof TrafficOptions.OtelValue.Array array) {
+      for (int i = 0; i < array.values().size(); i++) {
+        otelValue(array.values().get(i), at + ".arrayValue.values[" + i + "]", depth + 1, values, out);
+      }
+    }
+  }
+
   private static void format(String format, String field, List<Problem> out) {
     if (format.length() > MAX_FORMAT_LENGTH) {
       out.add(new Problem(field, TrafficReasons.FORMAT_TOO_LONG, format.length() + " characters; at most "
@@ -341,6 +394,48 @@ public final class TrafficChecks {
   private static void range(Optional<Long> value, long min, String field, List<Problem> out) {
     value.filter(v -> v < min || v > MAX_HTTP2_VALUE).ifPresent(v -> out.add(new Problem(field,
         TrafficReasons.INVALID_HTTP2_SETTING, v + " is not in Envoy's range " + min + "-" + MAX_HTTP2_VALUE)));
+  }
+
+  private static void csrf(TrafficOptions.Csrf csrf, String at, List<Problem> out) {
+    int count = csrf.additionalOrigins().size() + csrf.additionalOriginMatchers().size();
+    if (count > MAX_CSRF_ORIGINS) {
+      out.add(new Problem(at, TrafficReasons.INVALID_CSRF_ORIGIN, count + " additional origins; at most "
+          + MAX_CSRF_ORIGINS));
+      return;
+    }
+    for (int i = 0; i < csrf.additionalOrigins().size(); i++) {
+      csrfOrigin(TrafficOptions.MatchType.EXACT, csrf.additionalOrigins().get(i),
+          at + ".additionalOrigins[" + i + "]", out);
+    }
+    for (int i = 0; i < csrf.additionalOriginMatchers().size(); i++) {
+      TrafficOptions.OriginMatcher matcher = csrf.additionalOriginMatchers().get(i);
+      csrfOrigin(matcher.type(), matcher.value(), at + ".additionalOriginMatchers[" + i + "]", out);
+    }
+  }
+
+  /**
+   * Envoy's CSRF filter compares origins with the host[:port] of the request's {@code Origin} (the scheme
+   * dropped): a value with a scheme never matches, so it is refused rather than served as a dead entry.
+   */
+  private static void csrfOrigin(TrafficOptions.MatchType type, String value, String field, List<Problem> out) {
+    if (value.isEmpty() || !headerSafe(value)) {
+      out.add(new Problem(field, TrafficReasons.INVALID_CSRF_ORIGIN, "an origin is a non-empty single line,"
+          + " e.g. app.example.com"));
+      return;
+    }
+    if (type == TrafficOptions.MatchType.SAFE_REGEX) {
+      Re2Check.refusal(value, InputLimits.DEFAULTS).ifPresent(r -> out.add(new Problem(field, r.reason(),
+          r.message())));
+      return;
+    }
+    if (value.contains("://")) {
+      out.add(new Problem(field, TrafficReasons.CSRF_ORIGIN_WITH_SCHEME, "\"" + value + "\" never matches: Envoy"
+          + " compares the Origin's host[:port] without its scheme; write \"" + value.substring(
+          value.indexOf("://") + 3) + "\""));
+    } else if (value.indexOf('/') >= 0) {
+      out.add(new Problem(field, TrafficReasons.INVALID_CSRF_ORIGIN, "\"" + value + "\" never matches: Envoy"
+          + " compares the Origin's host[:port], which has no path"));
+    }
   }
 
   private static boolean headerSafe(String value) {

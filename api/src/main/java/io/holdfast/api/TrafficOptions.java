@@ -178,20 +178,71 @@ public final class TrafficOptions {
     /**
      * An OpenTelemetry collector (OTLP/gRPC), served by an Upstream.
      *
-     * @param authority the {@code :authority} of the gRPC requests; default the Upstream's cluster name
+     * @param authority  the {@code :authority} of the gRPC requests; default the Upstream's cluster name
+     * @param attributes attributes of each log record, after the JSON format's fields; values may nest lists and
+     *                   key-value lists (OpenTelemetry's AnyValue), each string a command-operator format
      */
-    record OpenTelemetry(ObjectRef upstream, String logName, Optional<String> authority) implements Sink {
+    record OpenTelemetry(ObjectRef upstream, String logName, Optional<String> authority,
+        List<OtelAttribute> attributes) implements Sink {
       public OpenTelemetry {
         Objects.requireNonNull(upstream, "upstream");
         Objects.requireNonNull(logName, "logName");
         Objects.requireNonNull(authority, "authority");
+        attributes = List.copyOf(attributes);
+      }
+
+      public OpenTelemetry(ObjectRef upstream, String logName, Optional<String> authority) {
+        this(upstream, logName, authority, List.of());
       }
 
       public OpenTelemetry(ObjectRef upstream, String logName) {
         this(upstream, logName, Optional.empty());
       }
+
+      public OpenTelemetry withAttributes(List<OtelAttribute> value) {
+        return new OpenTelemetry(upstream, logName, authority, value);
+      }
     }
   }
+
+  /** One OpenTelemetry attribute ({@code {key, value}}). */
+  public record OtelAttribute(String key, OtelValue value) {
+    public OtelAttribute {
+      Objects.requireNonNull(key, "key");
+      Objects.requireNonNull(value, "value");
+    }
+  }
+
+  /**
+   * An OpenTelemetry AnyValue as written: {@code stringValue}, {@code arrayValue.values} or {@code
+   * kvlistValue.values}. Nesting is bounded by the parsers ({@link #MAX_OTEL_DEPTH}).
+   */
+  public sealed interface OtelValue {
+    record Text(String value) implements OtelValue {
+      public Text {
+        Objects.requireNonNull(value, "value");
+      }
+    }
+
+    record Array(List<OtelValue> values) implements OtelValue {
+      public Array {
+        values = List.copyOf(values);
+      }
+    }
+
+    record KvList(List<OtelAttribute> values) implements OtelValue {
+      public KvList {
+        values = List.copyOf(values);
+      }
+    }
+  }
+
+  /**
+   * How deeply OpenTelemetry attribute values nest (an attribute's value is level 1, the values of a list in it
+   * level 2...). Reason: the parsers, the checks and the translation recurse over it; real attributes nest one or
+   * two levels, and a deeper one rejects its object ({@code OtelAttributesTooDeep}) rather than recurse without end.
+   */
+  public static final int MAX_OTEL_DEPTH = 3;
 
   /** Which requests are logged: status in {@code [minStatus, maxStatus]}, lasting at least {@code minDuration}. */
   public record LogFilter(Optional<Long> minStatus, Optional<Long> maxStatus, Optional<Duration> minDuration) {
@@ -304,10 +355,46 @@ public final class TrafficOptions {
     }
   }
 
-  /** {@code csrf}: origins allowed besides the request's own host; {@code shadow} only counts violations. */
-  public record Csrf(List<String> additionalOrigins, boolean shadow) {
+  /**
+   * {@code csrf}: origins allowed besides the request's own host; {@code shadow} only counts violations. Envoy
+   * compares each with the host and port of the request's {@code Origin} (its scheme dropped), so an origin is
+   * written {@code pay.shop.test} or {@code pay.shop.test:8443}, never with {@code https://}.
+   *
+   * @param additionalOrigins        hosts compared exactly and case-sensitively
+   * @param additionalOriginMatchers hosts matched by exact value, prefix, suffix or RE2 regex, optionally
+   *                                 ignoring case
+   */
+  public record Csrf(List<String> additionalOrigins, List<OriginMatcher> additionalOriginMatchers,
+      boolean shadow) {
     public Csrf {
       additionalOrigins = List.copyOf(additionalOrigins);
+      additionalOriginMatchers = List.copyOf(additionalOriginMatchers);
+    }
+
+    /** Exact origins only. */
+    public Csrf(List<String> additionalOrigins, boolean shadow) {
+      this(additionalOrigins, List.of(), shadow);
+    }
+  }
+
+  /** One CSRF origin matcher ({@code {exact | prefix | suffix | safeRegex, ignoreCase}}, Envoy's StringMatcher). */
+  public record OriginMatcher(MatchType type, String value, boolean ignoreCase) {
+    public OriginMatcher {
+      Objects.requireNonNull(type, "type");
+      Objects.requireNonNull(value, "value");
+    }
+  }
+
+  /** How an {@link OriginMatcher} compares; SAFE_REGEX is an RE2 regex matching the whole host[:port]. */
+  public enum MatchType {
+    EXACT, PREFIX, SUFFIX, SAFE_REGEX;
+
+    /** The fields naming each type, as Envoy's StringMatcher (and Gloo's) writes them, in this order. */
+    public static final List<String> FIELDS = List.of("exact", "prefix", "suffix", "safeRegex");
+
+    /** The type one of {@link #FIELDS} names. */
+    public static MatchType ofField(String field) {
+      return values()[FIELDS.indexOf(field)];
     }
   }
 

@@ -35,7 +35,11 @@ public final class TrafficOptionsParser {
   private static final Set<String> EMPTY = Set.of();
   private static final Set<String> FILE = Set.of("path");
   private static final Set<String> SERVICE_SINK = Set.of("upstream", "namespace", "logName");
-  private static final Set<String> OTEL_SINK = Set.of("upstream", "namespace", "logName", "authority");
+  private static final Set<String> OTEL_SINK = Set.of("upstream", "namespace", "logName", "authority",
+      "attributes");
+  private static final Set<String> OTEL_ATTRIBUTE = Set.of("key", "value");
+  private static final Set<String> OTEL_VALUE = Set.of("stringValue", "arrayValue", "kvlistValue");
+  private static final Set<String> OTEL_VALUES = Set.of("values");
   private static final Set<String> FORMAT = Set.of("text", "json");
   private static final Set<String> LOG_FILTER = Set.of("minStatus", "maxStatus", "minDuration");
   private static final Set<String> RATE_LIMIT_SERVICE = Set.of("upstream", "namespace", "domain", "timeout",
@@ -48,7 +52,8 @@ public final class TrafficOptionsParser {
   private static final Set<String> REQUEST_HEADER = Set.of("header", "key");
   private static final Set<String> GENERIC_KEY = Set.of("key", "value");
   private static final Set<String> JWT_CLAIM = Set.of("provider", "claim", "key");
-  private static final Set<String> CSRF = Set.of("additionalOrigins", "shadow");
+  private static final Set<String> CSRF = Set.of("additionalOrigins", "additionalOriginMatchers", "shadow");
+  private static final Set<String> ORIGIN_MATCHER = Set.of("exact", "prefix", "suffix", "safeRegex", "ignoreCase");
   private static final Set<String> DESCRIPTOR = Set.of("entries");
 
   private TrafficOptionsParser() {
@@ -154,7 +159,8 @@ public final class TrafficOptionsParser {
           .flatMap(ref -> f.requiredString("logName").map(name -> new TrafficOptions.Sink.Grpc(ref, name))));
       default -> fields.object("openTelemetry", OTEL_SINK).flatMap(f -> ObjectRefs.read(f, "upstream")
           .flatMap(ref -> f.requiredString("logName")
-              .map(name -> new TrafficOptions.Sink.OpenTelemetry(ref, name, f.string("authority")))));
+              .map(name -> new TrafficOptions.Sink.OpenTelemetry(ref, name, f.string("authority"),
+                  otelAttributes(f, "attributes", 1)))));
     };
     Optional<String> text = Optional.empty();
     Map<String, String> json = Map.of();
@@ -200,12 +206,76 @@ public final class TrafficOptionsParser {
     }
     Optional<List<String>> compression = fields.stringList("compression", false);
     Optional<TrafficOptions.Csrf> csrf = fields.object("csrf", CSRF).map(c -> new TrafficOptions.Csrf(
-        c.stringList("additionalOrigins", false).orElse(List.of()), c.bool("shadow").orElse(false)));
+        c.stringList("additionalOrigins", false).orElse(List.of()), originMatchers(c),
+        c.bool("shadow").orElse(false)));
     Optional<Long> body = fields.longInteger("maxRequestBodyBytes");
     if (fields.problems().size() != before) {
       return Optional.empty();
     }
     return Optional.of(new TrafficOptions.Route(local, descriptors, compression, csrf, body));
+  }
+
+  /** The attributes in list {@code field} of {@code fields}, whose values are at nesting {@code depth}. */
+  private static List<TrafficOptions.OtelAttribute> otelAttributes(Fields fields, String field, int depth) {
+    List<TrafficOptions.OtelAttribute> attributes = new ArrayList<>();
+    for (Fields.Element element : fields.list(field, false).orElse(List.of())) {
+      Fields.of(element.node(), element.path(), fields.problems(), OTEL_ATTRIBUTE).ifPresent(a -> {
+        Optional<String> key = a.requiredString("key");
+        Optional<TrafficOptions.OtelValue> value = a.required("value")
+            .flatMap(v -> a.object("value", OTEL_VALUE)).flatMap(v -> otelValue(v, depth));
+        key.ifPresent(k -> value.ifPresent(v -> attributes.add(new TrafficOptions.OtelAttribute(k, v))));
+      });
+    }
+    return attributes;
+  }
+
+  private static Optional<TrafficOptions.OtelValue> otelValue(Fields value, int depth) {
+    List<String> given = List.of("stringValue", "arrayValue", "kvlistValue").stream().filter(value::has).toList();
+    if (given.size() != 1) {
+      value.problem(value.path(), given.isEmpty() ? Reasons.MISSING_FIELD : Reasons.CONFLICTING_FIELDS,
+          "a value is one of stringValue, arrayValue or kvlistValue");
+      return Optional.empty();
+    }
+    if (given.get(0).equals("stringValue")) {
+      return value.string("stringValue").map(TrafficOptions.OtelValue.Text::new);
+    }
+    if (depth >= TrafficOptions.MAX_OTEL_DEPTH) {
+      value.problem(value.path(given.get(0)), TrafficReasons.OTEL_ATTRIBUTES_TOO_DEEP, "values nest at most "
+          + TrafficOptions.MAX_OTEL_DEPTH + " levels deep");
+      return Optional.empty();
+    }
+    Optional<Fields> values = value.object(given.get(0), OTEL_VALUES);
+    if (values.isEmpty()) {
+      return Optional.empty();
+    }
+    if (given.get(0).equals("kvlistValue")) {
+      return Optional.of(new TrafficOptions.OtelValue.KvList(otelAttributes(values.get(), "values", depth + 1)));
+    }
+    List<TrafficOptions.OtelValue> items = new ArrayList<>();
+    for (Fields.Element element : values.get().list("values", false).orElse(List.of())) {
+      Fields.of(element.node(), element.path(), value.problems(), OTEL_VALUE)
+          .flatMap(v -> otelValue(v, depth + 1)).ifPresent(items::add);
+    }
+    return Optional.of(new TrafficOptions.OtelValue.Array(items));
+  }
+
+  private static List<TrafficOptions.OriginMatcher> originMatchers(Fields csrf) {
+    List<TrafficOptions.OriginMatcher> matchers = new ArrayList<>();
+    for (Fields.Element element : csrf.list("additionalOriginMatchers", false).orElse(List.of())) {
+      Fields.of(element.node(), element.path(), csrf.problems(), ORIGIN_MATCHER).ifPresent(m -> {
+        List<String> given = TrafficOptions.MatchType.FIELDS.stream().filter(m::has).toList();
+        if (given.size() != 1) {
+          m.problem(m.path(), given.isEmpty() ? Reasons.MISSING_FIELD : Reasons.CONFLICTING_FIELDS,
+              "give exactly one of exact, prefix, suffix or safeRegex" + (given.isEmpty() ? "" : ", not " + given));
+          return;
+        }
+        TrafficOptions.MatchType type = TrafficOptions.MatchType.ofField(given.get(0));
+        boolean ignoreCase = m.bool("ignoreCase").orElse(false);
+        m.string(given.get(0)).ifPresent(value ->
+            matchers.add(new TrafficOptions.OriginMatcher(type, value, ignoreCase)));
+      });
+    }
+    return matchers;
   }
 
   private static Optional<TrafficOptions.LocalRateLimit> local(Fields fields) {

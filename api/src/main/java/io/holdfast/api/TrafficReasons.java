@@ -58,8 +58,12 @@ public final class TrafficReasons {
   public static final String UNSUPPORTED_COMPRESSION = "UnsupportedCompression";
   /** An algorithm listed twice. */
   public static final String DUPLICATE_COMPRESSION = "DuplicateCompression";
-  /** An empty or multi-line CSRF origin. */
+  /** OpenTelemetry attribute values nested deeper than {@link TrafficOptions#MAX_OTEL_DEPTH}. */
+  public static final String OTEL_ATTRIBUTES_TOO_DEEP = "OtelAttributesTooDeep";
+  /** An empty or multi-line CSRF origin, one with a path, or more than {@link TrafficChecks#MAX_CSRF_ORIGINS}. */
   public static final String INVALID_CSRF_ORIGIN = "InvalidCsrfOrigin";
+  /** A CSRF origin written with a scheme ({@code https://...}), which Envoy's host[:port] comparison never matches. */
+  public static final String CSRF_ORIGIN_WITH_SCHEME = "CsrfOriginWithScheme";
   /** maxRequestBodyBytes outside 1 to {@link TrafficChecks#MAX_BODY_BYTES}. */
   public static final String INVALID_BODY_LIMIT = "InvalidBodyLimit";
 

@@ -12,9 +12,11 @@ import java.util.Optional;
  *
  * @param healthChecks active health checks, in order; empty for none
  * @param tls          TLS to the backends; absent for plaintext
+ * @param ringHash     the size of the hash ring of a RING_HASH upstream; absent for the proxy's defaults
  */
 public record UpstreamOptions(Optional<Dns> dns, Optional<CircuitBreakers> circuitBreakers,
-    Optional<OutlierDetection> outlierDetection, List<HealthCheck> healthChecks, Optional<Tls> tls) {
+    Optional<OutlierDetection> outlierDetection, List<HealthCheck> healthChecks, Optional<Tls> tls,
+    Optional<RingHash> ringHash) {
 
   public static final UpstreamOptions NONE =
       new UpstreamOptions(Optional.empty(), Optional.empty(), Optional.empty(), List.of(), Optional.empty());
@@ -25,26 +27,37 @@ public record UpstreamOptions(Optional<Dns> dns, Optional<CircuitBreakers> circu
     Objects.requireNonNull(outlierDetection, "outlierDetection");
     healthChecks = List.copyOf(healthChecks);
     Objects.requireNonNull(tls, "tls");
+    Objects.requireNonNull(ringHash, "ringHash");
+  }
+
+  /** Without a ring size. */
+  public UpstreamOptions(Optional<Dns> dns, Optional<CircuitBreakers> circuitBreakers,
+      Optional<OutlierDetection> outlierDetection, List<HealthCheck> healthChecks, Optional<Tls> tls) {
+    this(dns, circuitBreakers, outlierDetection, healthChecks, tls, Optional.empty());
   }
 
   public UpstreamOptions withDns(Dns value) {
-    return new UpstreamOptions(Optional.of(value), circuitBreakers, outlierDetection, healthChecks, tls);
+    return new UpstreamOptions(Optional.of(value), circuitBreakers, outlierDetection, healthChecks, tls, ringHash);
   }
 
   public UpstreamOptions withCircuitBreakers(CircuitBreakers value) {
-    return new UpstreamOptions(dns, Optional.of(value), outlierDetection, healthChecks, tls);
+    return new UpstreamOptions(dns, Optional.of(value), outlierDetection, healthChecks, tls, ringHash);
   }
 
   public UpstreamOptions withOutlierDetection(OutlierDetection value) {
-    return new UpstreamOptions(dns, circuitBreakers, Optional.of(value), healthChecks, tls);
+    return new UpstreamOptions(dns, circuitBreakers, Optional.of(value), healthChecks, tls, ringHash);
   }
 
   public UpstreamOptions withHealthChecks(List<HealthCheck> value) {
-    return new UpstreamOptions(dns, circuitBreakers, outlierDetection, value, tls);
+    return new UpstreamOptions(dns, circuitBreakers, outlierDetection, value, tls, ringHash);
   }
 
   public UpstreamOptions withTls(Tls value) {
-    return new UpstreamOptions(dns, circuitBreakers, outlierDetection, healthChecks, Optional.of(value));
+    return new UpstreamOptions(dns, circuitBreakers, outlierDetection, healthChecks, Optional.of(value), ringHash);
+  }
+
+  public UpstreamOptions withRingHash(RingHash value) {
+    return new UpstreamOptions(dns, circuitBreakers, outlierDetection, healthChecks, tls, Optional.of(value));
   }
 
   /**
@@ -57,15 +70,37 @@ public record UpstreamOptions(Optional<Dns> dns, Optional<CircuitBreakers> circu
    * @param clientCertificate the certificate and key the proxy presents to the backends (mutual TLS)
    * @param subjectAltNames   names the certificate must carry one of (as a DNS name, URI, e-mail or IP address),
    *                          checked instead of the SNI; empty: the SNI is checked
+   * @param alpnProtocols     the protocols offered in the TLS handshake (ALPN), in order of preference; empty: h2
+   *                          for an HTTP/2 upstream, else none
    */
   public record Tls(Optional<String> sni, Optional<TlsVerify> verify, Optional<SslConfig.CaSource> trustedCa,
-      Optional<SslConfig.CertificateSource> clientCertificate, List<String> subjectAltNames) {
+      Optional<SslConfig.CertificateSource> clientCertificate, List<String> subjectAltNames,
+      List<String> alpnProtocols) {
+    /**
+     * Most ALPN protocols. Reason: each is sent in every handshake; real lists name two or three (h2, http/1.1),
+     * and a longer one rejects its Upstream ({@code InvalidUpstreamTls}).
+     */
+    public static final int MAX_ALPN_PROTOCOLS = 8;
+    /** Longest ALPN protocol name: the TLS wire format gives it one length byte. */
+    public static final int MAX_ALPN_PROTOCOL_LENGTH = 255;
+
     public Tls {
       Objects.requireNonNull(sni, "sni");
       Objects.requireNonNull(verify, "verify");
       Objects.requireNonNull(trustedCa, "trustedCa");
       Objects.requireNonNull(clientCertificate, "clientCertificate");
       subjectAltNames = List.copyOf(subjectAltNames);
+      alpnProtocols = List.copyOf(alpnProtocols);
+    }
+
+    /** Without ALPN protocols of its own. */
+    public Tls(Optional<String> sni, Optional<TlsVerify> verify, Optional<SslConfig.CaSource> trustedCa,
+        Optional<SslConfig.CertificateSource> clientCertificate, List<String> subjectAltNames) {
+      this(sni, verify, trustedCa, clientCertificate, subjectAltNames, List.of());
+    }
+
+    public Tls withAlpnProtocols(List<String> value) {
+      return new Tls(sni, verify, trustedCa, clientCertificate, subjectAltNames, value);
     }
 
     /** Checking the SNI as the certificate's name. */
@@ -89,6 +124,21 @@ public record UpstreamOptions(Optional<Dns> dns, Optional<CircuitBreakers> circu
       trustedCa.ifPresent(ca -> keys.add(ca.key(namespace)));
       clientCertificate.ifPresent(certificate -> keys.addAll(certificate.keys(namespace)));
       return List.copyOf(keys);
+    }
+  }
+
+  /**
+   * The hash ring of a RING_HASH upstream ({@code spec.ringHash}): Envoy places each backend on the ring about
+   * {@code minimumRingSize / backends} times, growing the ring up to {@code maximumRingSize}. A larger ring spreads
+   * keys more evenly and costs memory on every proxy.
+   */
+  public record RingHash(Optional<Long> minimumRingSize, Optional<Long> maximumRingSize) {
+    /** Envoy's bound on both sizes ({@code validate.rules} of {@code RingHashLbConfig}). */
+    public static final long MAX_RING_SIZE = 8_388_608;
+
+    public RingHash {
+      Objects.requireNonNull(minimumRingSize, "minimumRingSize");
+      Objects.requireNonNull(maximumRingSize, "maximumRingSize");
     }
   }
 

@@ -14,7 +14,8 @@ import java.util.stream.Collectors;
  */
 final class UpstreamOptionsParser {
 
-  static final Set<String> FIELDS = Set.of("dns", "circuitBreakers", "outlierDetection", "healthChecks", "tls");
+  static final Set<String> FIELDS = Set.of("dns", "circuitBreakers", "outlierDetection", "healthChecks", "tls",
+      "ringHash");
 
   private static final Set<String> DNS = Set.of("resolution", "lookupFamily", "refreshRate", "respectTtl");
   private static final Set<String> CIRCUIT_BREAKERS =
@@ -30,7 +31,8 @@ final class UpstreamOptionsParser {
   private static final Set<String> GRPC = Set.of("serviceName");
   private static final Set<String> STATUS_RANGE = Set.of("start", "end");
   private static final Set<String> TLS = Set.of("sni", "verify", "trustedCa", "clientCertificate",
-      "subjectAltNames");
+      "subjectAltNames", "alpnProtocols");
+  private static final Set<String> RING_HASH = Set.of("minimumRingSize", "maximumRingSize");
 
   private UpstreamOptionsParser() {
   }
@@ -62,9 +64,15 @@ final class UpstreamOptionsParser {
         t.string("verify").flatMap(text -> enumValue(t, "verify", text, UpstreamOptions.TlsVerify.class)),
         t.object("trustedCa", SslConfigParser.CLIENT_CA).flatMap(SslConfigParser::clientCa),
         t.object("clientCertificate", SslConfigParser.CERTIFICATE).flatMap(SslConfigParser::certificate),
-        t.has("subjectAltNames") ? t.stringList("subjectAltNames", false).orElse(List.of()) : List.of()));
+        t.has("subjectAltNames") ? t.stringList("subjectAltNames", false).orElse(List.of()) : List.of(),
+        t.has("alpnProtocols") ? t.stringList("alpnProtocols", false).orElse(List.of()) : List.of()));
     if (tls.isPresent()) {
       options = options.withTls(tls.get());
+    }
+    Optional<UpstreamOptions.RingHash> ring = spec.object("ringHash", RING_HASH).map(r ->
+        new UpstreamOptions.RingHash(r.longInteger("minimumRingSize"), r.longInteger("maximumRingSize")));
+    if (ring.isPresent()) {
+      options = options.withRingHash(ring.get());
     }
     return spec.problems().size() == before ? Optional.of(options) : Optional.empty();
   }

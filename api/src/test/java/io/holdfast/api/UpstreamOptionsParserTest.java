@@ -89,6 +89,23 @@ class UpstreamOptionsParserTest {
   }
 
   @Test
+  void ringSizesAndAlpnProtocolsAreReadAsWritten() {
+    UpstreamOptions options = options("""
+        ringHash: {minimumRingSize: 10, maximumRingSize: 200}
+        tls: {alpnProtocols: [istio, h2]}
+        """);
+    assertThat(options.ringHash()).contains(new UpstreamOptions.RingHash(Optional.of(10L), Optional.of(200L)));
+    assertThat(options.tls().orElseThrow().alpnProtocols()).containsExactly("istio", "h2");
+    assertThat(options("ringHash: {}").ringHash())
+        .contains(new UpstreamOptions.RingHash(Optional.empty(), Optional.empty()));
+    assertThat(problems("ringHash: {minimumRingSize: ten, buckets: 3}\ntls: {alpnProtocols: h2}"))
+        .extracting(Problem::field, Problem::reason).containsExactlyInAnyOrder(
+            tuple("spec.ringHash.minimumRingSize", Reasons.WRONG_TYPE),
+            tuple("spec.ringHash.buckets", Reasons.UNKNOWN_FIELD),
+            tuple("spec.tls.alpnProtocols", Reasons.WRONG_TYPE));
+  }
+
+  @Test
   void trustedCaAndClientCertificateComeFromASecretOrFiles() {
     UpstreamOptions.Tls secrets = options("""
         tls:

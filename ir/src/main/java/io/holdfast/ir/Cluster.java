@@ -16,10 +16,13 @@ import java.util.Optional;
  * @param outlierDetection passive health (ejection of failing endpoints); absent for none
  * @param healthChecks     active health checks; empty for none
  * @param tls              TLS to the endpoints; absent for plaintext
+ * @param ringHash         the hash ring's size bounds, only with {@link LbPolicy#RING_HASH}; absent for the proxy's
+ *                         defaults
  */
 public record Cluster(Origin origin, Duration connectTimeout, LbPolicy lbPolicy, boolean http2,
     List<WeightedEndpoint> endpoints, Optional<Dns> dns, Optional<CircuitBreakers> circuitBreakers,
-    Optional<OutlierDetection> outlierDetection, List<HealthCheck> healthChecks, Optional<UpstreamTls> tls) {
+    Optional<OutlierDetection> outlierDetection, List<HealthCheck> healthChecks, Optional<UpstreamTls> tls,
+    Optional<RingHash> ringHash) {
 
   public Cluster {
     Objects.requireNonNull(origin, "origin");
@@ -31,6 +34,10 @@ public record Cluster(Origin origin, Duration connectTimeout, LbPolicy lbPolicy,
     Objects.requireNonNull(outlierDetection, "outlierDetection");
     healthChecks = List.copyOf(healthChecks);
     Objects.requireNonNull(tls, "tls");
+    Objects.requireNonNull(ringHash, "ringHash");
+    if (ringHash.isPresent() && lbPolicy != LbPolicy.RING_HASH) {
+      throw new IllegalArgumentException(origin + ": a ring size goes with RING_HASH only, got " + lbPolicy);
+    }
     requirePositive(origin, "connectTimeout", connectTimeout);
     if (dns.isPresent() && dns.get().resolution() == DnsResolution.LOGICAL && endpoints.size() != 1) {
       throw new IllegalArgumentException(origin + ": LOGICAL DNS resolution needs exactly one endpoint, got "
@@ -41,6 +48,19 @@ public record Cluster(Origin origin, Duration connectTimeout, LbPolicy lbPolicy,
         throw new IllegalArgumentException(origin + ": a gRPC health check needs an HTTP/2 cluster");
       }
     }
+  }
+
+  /** Without ring size bounds. */
+  public Cluster(Origin origin, Duration connectTimeout, LbPolicy lbPolicy, boolean http2,
+      List<WeightedEndpoint> endpoints, Optional<Dns> dns, Optional<CircuitBreakers> circuitBreakers,
+      Optional<OutlierDetection> outlierDetection, List<HealthCheck> healthChecks, Optional<UpstreamTls> tls) {
+    this(origin, connectTimeout, lbPolicy, http2, endpoints, dns, circuitBreakers, outlierDetection, healthChecks,
+        tls, Optional.empty());
+  }
+
+  public Cluster withRingHash(RingHash value) {
+    return new Cluster(origin, connectTimeout, lbPolicy, http2, endpoints, dns, circuitBreakers, outlierDetection,
+        healthChecks, tls, Optional.of(value));
   }
 
   /** A cluster with none of the optional policies. */
@@ -65,6 +85,32 @@ public record Cluster(Origin origin, Duration connectTimeout, LbPolicy lbPolicy,
   /** How requests are spread over the endpoints. */
   public enum LbPolicy {
     ROUND_ROBIN, LEAST_REQUEST, RING_HASH, RANDOM
+  }
+
+  /**
+   * Bounds of the consistent-hash ring (Envoy's {@code ring_hash_lb_config}); each 1 to {@link #MAX_RING_SIZE},
+   * the minimum not above the maximum; absent ones are the proxy's defaults.
+   */
+  public record RingHash(Optional<Long> minimumRingSize, Optional<Long> maximumRingSize) {
+    public static final long MAX_RING_SIZE = 8_388_608;
+
+    public RingHash {
+      Objects.requireNonNull(minimumRingSize, "minimumRingSize");
+      Objects.requireNonNull(maximumRingSize, "maximumRingSize");
+      minimumRingSize.ifPresent(v -> requireSize("minimumRingSize", v));
+      maximumRingSize.ifPresent(v -> requireSize("maximumRingSize", v));
+      if (minimumRingSize.isPresent() && maximumRingSize.isPresent()
+          && minimumRingSize.get() > maximumRingSize.get()) {
+        throw new IllegalArgumentException("ringHash: minimumRingSize " + minimumRingSize.get()
+            + " is above maximumRingSize " + maximumRingSize.get());
+      }
+    }
+
+    private static void requireSize(String name, long value) {
+      if (value < 1 || value > MAX_RING_SIZE) {
+        throw new IllegalArgumentException("ringHash: " + name + " " + value + " is out of range 1-" + MAX_RING_SIZE);
+      }
+    }
   }
 
   /** One endpoint; {@code weight} 1-128 is relative to the cluster's other endpoints. */

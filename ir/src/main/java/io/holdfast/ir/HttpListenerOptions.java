@@ -224,15 +224,26 @@ public record HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<
      *
      * @param authority the {@code :authority} of the gRPC requests; empty: Envoy's default, the cluster name
      */
-    record OpenTelemetry(ResourceKey cluster, String logName, Optional<String> authority) implements Sink {
+    /** @param attributes sent with each record after the JSON format's fields, in order */
+    record OpenTelemetry(ResourceKey cluster, String logName, Optional<String> authority,
+        List<OtelAttribute> attributes) implements Sink {
       public OpenTelemetry {
         Objects.requireNonNull(cluster, "cluster");
         requireLogName(logName);
         Objects.requireNonNull(authority, "authority");
+        attributes = List.copyOf(attributes);
+      }
+
+      public OpenTelemetry(ResourceKey cluster, String logName, Optional<String> authority) {
+        this(cluster, logName, authority, List.of());
       }
 
       public OpenTelemetry(ResourceKey cluster, String logName) {
         this(cluster, logName, Optional.empty());
+      }
+
+      public OpenTelemetry withAttributes(List<OtelAttribute> value) {
+        return new OpenTelemetry(cluster, logName, authority, value);
       }
     }
 
@@ -240,6 +251,35 @@ public record HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<
       Objects.requireNonNull(logName, "logName");
       if (logName.isEmpty()) {
         throw new IllegalArgumentException("a log name must not be empty");
+      }
+    }
+  }
+
+  /** One OpenTelemetry attribute: a key and an AnyValue. */
+  public record OtelAttribute(String key, OtelValue value) {
+    public OtelAttribute {
+      Objects.requireNonNull(key, "key");
+      Objects.requireNonNull(value, "value");
+    }
+  }
+
+  /** OpenTelemetry's AnyValue as Holdfast sends it: a command-operator string, a list or a key-value list. */
+  public sealed interface OtelValue {
+    record Text(String format) implements OtelValue {
+      public Text {
+        Objects.requireNonNull(format, "format");
+      }
+    }
+
+    record Array(List<OtelValue> values) implements OtelValue {
+      public Array {
+        values = List.copyOf(values);
+      }
+    }
+
+    record KvList(List<OtelAttribute> values) implements OtelValue {
+      public KvList {
+        values = List.copyOf(values);
       }
     }
   }

@@ -123,13 +123,36 @@ public record RouteTraffic(Optional<LocalRateLimit> localRateLimit, List<Descrip
 
   /**
    * Cross-site request forgery protection: a mutating request whose {@code Origin} is neither the destination
-   * host nor one of {@code additionalOrigins} (exact values) gets 403.
+   * host nor one of {@code additionalOrigins} (exact values) nor matched by one of {@code originMatchers} gets 403.
+   * Origins are compared as the Origin header's host[:port], without its scheme.
    *
    * @param shadow only count such requests in Envoy's stats, let them through
    */
-  public record Csrf(List<String> additionalOrigins, boolean shadow) {
+  public record Csrf(List<String> additionalOrigins, List<OriginMatcher> originMatchers, boolean shadow) {
     public Csrf {
       additionalOrigins = List.copyOf(additionalOrigins);
+      originMatchers = List.copyOf(originMatchers);
     }
+
+    /** Exact origins only. */
+    public Csrf(List<String> additionalOrigins, boolean shadow) {
+      this(additionalOrigins, List.of(), shadow);
+    }
+  }
+
+  /** A CSRF origin matched by {@code type} (SAFE_REGEX: an RE2 regex of the whole value), optionally ignoring case. */
+  public record OriginMatcher(MatchType type, String value, boolean ignoreCase) {
+    public OriginMatcher {
+      Objects.requireNonNull(type, "type");
+      Objects.requireNonNull(value, "value");
+      if (value.isEmpty()) {
+        throw new IllegalArgumentException("a CSRF origin matcher needs a value");
+      }
+    }
+  }
+
+  /** How an {@link OriginMatcher} compares. */
+  public enum MatchType {
+    EXACT, PREFIX, SUFFIX, SAFE_REGEX
   }
 }

@@ -14,9 +14,10 @@ import java.util.Optional;
  *                          certificates must chain to
  * @param clientCertificate the {@link Secret} (certificate and key) the proxy presents to the endpoints; absent for
  *                          none
+ * @param alpnProtocols     the protocols offered by ALPN, in order; empty: h2 for an HTTP/2 cluster, else none
  */
 public record UpstreamTls(Optional<String> sni, Verify verify, Optional<String> trustedCa,
-    Optional<String> clientCertificate, List<String> subjectAltNames) {
+    Optional<String> clientCertificate, List<String> subjectAltNames, List<String> alpnProtocols) {
 
   public UpstreamTls {
     Objects.requireNonNull(sni, "sni");
@@ -24,6 +25,10 @@ public record UpstreamTls(Optional<String> sni, Verify verify, Optional<String> 
     Objects.requireNonNull(trustedCa, "trustedCa");
     Objects.requireNonNull(clientCertificate, "clientCertificate");
     subjectAltNames = List.copyOf(subjectAltNames);
+    alpnProtocols = List.copyOf(alpnProtocols);
+    alpnProtocols.stream().filter(p -> p.isEmpty() || p.length() > 255).findFirst().ifPresent(p -> {
+      throw new IllegalArgumentException("an ALPN protocol must be 1-255 characters, got " + p.length());
+    });
     if (verify == Verify.NONE && !subjectAltNames.isEmpty()) {
       throw new IllegalArgumentException("subject alternative names are checked only with a verified chain");
     }
@@ -38,6 +43,16 @@ public record UpstreamTls(Optional<String> sni, Verify verify, Optional<String> 
     sni.filter(name -> name.isEmpty() || name.length() > 255).ifPresent(name -> {
       throw new IllegalArgumentException("sni must be 1-255 characters, got " + name.length());
     });
+  }
+
+  /** Offering no ALPN protocols of its own. */
+  public UpstreamTls(Optional<String> sni, Verify verify, Optional<String> trustedCa,
+      Optional<String> clientCertificate, List<String> subjectAltNames) {
+    this(sni, verify, trustedCa, clientCertificate, subjectAltNames, List.of());
+  }
+
+  public UpstreamTls withAlpnProtocols(List<String> value) {
+    return new UpstreamTls(sni, verify, trustedCa, clientCertificate, subjectAltNames, value);
   }
 
   /** Checking the SNI (if any) as the certificate's name. */

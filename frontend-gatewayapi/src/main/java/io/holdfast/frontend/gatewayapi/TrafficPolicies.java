@@ -276,7 +276,7 @@ final class TrafficPolicies {
     }
     if (sink instanceof TrafficOptions.Sink.OpenTelemetry otel) {
       return new HttpListenerOptions.Sink.OpenTelemetry(clusters.get(at + "openTelemetry.upstream"), otel.logName(),
-          otel.authority());
+          otel.authority()).withAttributes(TrafficOptionsLowering.otelAttributes(otel.attributes()));
     }
     return new HttpListenerOptions.Sink.Stdout();
   }
@@ -296,7 +296,7 @@ final class TrafficPolicies {
     return new RouteTraffic(options.localRateLimit().map(l -> new RouteTraffic.LocalRateLimit((int) l.maxTokens(),
             (int) (long) l.tokensPerFill().orElse(l.maxTokens()), l.fillInterval(), l.responseHeaders())),
         TrafficOptionsLowering.descriptors(options.rateLimits().orElse(List.of())), compression,
-        options.csrf().map(c -> new RouteTraffic.Csrf(c.additionalOrigins(), c.shadow())),
+        options.csrf().map(TrafficOptionsLowering::csrf),
         options.maxRequestBodyBytes().map(Long::intValue));
   }
 

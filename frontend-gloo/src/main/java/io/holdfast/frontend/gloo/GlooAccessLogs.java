@@ -35,6 +35,7 @@ final class GlooAccessLogs {
   private static final Set<String> COLLECTOR = Set.of("endpoint", "insecure", "authority");
   private static final Set<String> STRING_VALUE = Set.of("stringValue");
   private static final Set<String> KEY_VALUES = Set.of("values");
+  private static final Set<String> ANY_VALUE = Set.of("stringValue", "arrayValue", "kvlistValue");
   private static final Set<String> KEY_VALUE = Set.of("key", "value");
   private static final Set<String> FILTER = Set.of("statusCodeFilter", "durationFilter", "andFilter");
   private static final Set<String> COMPARED = Set.of("comparison");
@@ -141,21 +142,16 @@ final class GlooAccessLogs {
       Node body = otel.child("body").only("body (only stringValue)", STRING_VALUE);
       text = body.requiredString("stringValue");
     }
+    List<TrafficOptions.OtelAttribute> written = otel.has("attributes")
+        ? keyValues(otel.child("attributes"), 1) : List.of();
+    // All strings: the JSON format's fields, as Holdfast's OpenTelemetry log sends them; any nested value: the
+    // sink's attributes, in Gloo's order.
+    boolean flat = written.stream().allMatch(a -> a.value() instanceof TrafficOptions.OtelValue.Text);
     TreeMap<String, String> attributes = new TreeMap<>();
-    if (otel.has("attributes")) {
-      for (Node attribute : otel.child("attributes").only("attributes", KEY_VALUES).list("values")) {
-        attribute.only("attribute", KEY_VALUE);
-        Optional<String> key = attribute.requiredString("key");
-        Node valueNode = attribute.child("value").only("attribute value (only stringValue)", STRING_VALUE);
-        Optional<String> value = valueNode.string("stringValue");
-        if (!valueNode.has("stringValue") && valueNode.json.size() == 0) { // another kind is reported by only()
-          valueNode.error(valueNode.at("stringValue"), Reasons.MISSING_FIELD, "an attribute needs a stringValue");
-        }
-        if (key.isPresent() && value.isPresent() && attributes.put(key.get(), value.get()) != null) {
-          attribute.error(attribute.at("key"), Reasons.INVALID_VALUE, "attribute " + key.get() + " is given twice");
-        }
-      }
+    if (flat) {
+      written.forEach(a -> attributes.put(a.key(), ((TrafficOptions.OtelValue.Text) a.value()).value()));
     }
+    List<TrafficOptions.OtelAttribute> nested = flat ? List.of() : written;
     if (logName.isEmpty() || hostPort.isEmpty()) {
       if (otel.has("logName") && logName.isEmpty()) {
         otel.error(otel.at("logName"), Reasons.MISSING_FIELD, "the log name cannot be empty (as in Gloo)");
@@ -167,7 +163,62 @@ final class GlooAccessLogs {
     // Gloo: the collector's authority is the gRPC service's (EnvoyGrpc.authority); "" leaves Envoy's default.
     Optional<String> authority = collector.string("authority").filter(a -> !a.isEmpty());
     return Optional.of(new TrafficOptions.AccessLog(new TrafficOptions.Sink.OpenTelemetry(upstream, logName.get(),
-        authority), text, attributes, filter));
+        authority).withAttributes(nested), text, attributes, filter));
+  }
+
+  /** A KeyValueList ({@code values: [{key, value}]}) whose values are at nesting {@code depth}; keys unique. */
+  private static List<TrafficOptions.OtelAttribute> keyValues(Node list, int depth) {
+    List<TrafficOptions.OtelAttribute> out = new ArrayList<>();
+    java.util.Set<String> keys = new java.util.HashSet<>();
+    for (Node attribute : list.only("attributes", KEY_VALUES).list("values")) {
+      attribute.only("attribute", KEY_VALUE);
+      Optional<String> key = attribute.requiredString("key");
+      if (!attribute.has("value")) {
+        attribute.error(attribute.at("value"), Reasons.MISSING_FIELD, "an attribute needs a value");
+        continue;
+      }
+      Optional<TrafficOptions.OtelValue> value = anyValue(attribute.child("value"), depth);
+      if (key.isPresent() && !keys.add(key.get())) {
+        attribute.error(attribute.at("key"), Reasons.INVALID_VALUE, "attribute " + key.get() + " is given twice");
+      } else if (key.isPresent() && value.isPresent()) {
+        out.add(new TrafficOptions.OtelAttribute(key.get(), value.get()));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * An OpenTelemetry AnyValue: {@code stringValue}, {@code arrayValue} or {@code kvlistValue}, nested at most
+   * {@link TrafficOptions#MAX_OTEL_DEPTH} deep (Holdfast's bound, reported with its reason). Other kinds (ints,
+   * bools, bytes) have no command-operator form in Holdfast and reject the Gateway naming the field.
+   */
+  private static Optional<TrafficOptions.OtelValue> anyValue(Node value, int depth) {
+    value.only("attribute value (stringValue, arrayValue or kvlistValue)", ANY_VALUE);
+    List<String> given = ANY_VALUE.stream().filter(value::has).sorted().toList();
+    if (given.isEmpty() && value.json.size() > 0) {
+      return Optional.empty(); // another kind (intValue...), reported by only()
+    }
+    if (given.size() != 1) {
+      value.error(value.path, given.isEmpty() ? Reasons.MISSING_FIELD : Reasons.CONFLICTING_FIELDS,
+          "a value is one of stringValue, arrayValue or kvlistValue");
+      return Optional.empty();
+    }
+    if (given.get(0).equals("stringValue")) {
+      return value.requiredString("stringValue").map(TrafficOptions.OtelValue.Text::new);
+    }
+    if (depth >= TrafficOptions.MAX_OTEL_DEPTH) {
+      value.error(value.at(given.get(0)), TrafficReasons.OTEL_ATTRIBUTES_TOO_DEEP, "values nest at most "
+          + TrafficOptions.MAX_OTEL_DEPTH + " levels deep in Holdfast");
+      return Optional.empty();
+    }
+    if (given.get(0).equals("kvlistValue")) {
+      return Optional.of(new TrafficOptions.OtelValue.KvList(keyValues(value.child("kvlistValue"), depth + 1)));
+    }
+    List<TrafficOptions.OtelValue> values = new ArrayList<>();
+    for (Node item : value.child("arrayValue").only("arrayValue", KEY_VALUES).list("values")) {
+      anyValue(item, depth + 1).ifPresent(values::add);
+    }
+    return Optional.of(new TrafficOptions.OtelValue.Array(values));
   }
 
   /** What Holdfast's filter holds: a status range and a minimum duration, all of which must hold. */

@@ -22,7 +22,8 @@ final class GlooTraffic {
   private static final Set<String> CSRF = Set.of("filterEnabled", "shadowEnabled", "additionalOrigins");
   private static final Set<String> RUNTIME_PERCENT = Set.of("defaultValue");
   private static final Set<String> FRACTION = Set.of("numerator", "denominator");
-  private static final Set<String> ORIGIN = Set.of("exact", "ignoreCase");
+  private static final Set<String> ORIGIN = Set.of("exact", "prefix", "suffix", "safeRegex", "ignoreCase");
+  private static final Set<String> REGEX = Set.of("regex", "googleRe2");
   private static final Set<String> BUFFER_PER_ROUTE = Set.of("buffer", "disabled");
   private static final Set<String> BUFFER = Set.of("maxRequestBytes");
   private static final Map<String, Integer> DENOMINATORS = Map.of("HUNDRED", 100, "TEN_THOUSAND", 10_000,
@@ -50,14 +51,16 @@ final class GlooTraffic {
     int enforce = csrf.has("filterEnabled") ? percent(csrf.child("filterEnabled")) : 0;
     int shadow = csrf.has("shadowEnabled") ? percent(csrf.child("shadowEnabled")) : 0;
     List<String> origins = new ArrayList<>();
+    List<TrafficOptions.OriginMatcher> matchers = new ArrayList<>();
     for (Node origin : csrf.list("additionalOrigins")) {
-      origin(origin).ifPresent(origins::add);
+      origin(origin, origins, matchers);
     }
     if (enforce == 100) {
-      return Optional.of(new TrafficOptions.Csrf(origins, false)); // Envoy enforces; shadow counts nothing more
+      // Envoy enforces; shadow counts nothing more
+      return Optional.of(new TrafficOptions.Csrf(origins, matchers, false));
     }
     if (enforce == 0 && shadow == 100) {
-      return Optional.of(new TrafficOptions.Csrf(origins, true));
+      return Optional.of(new TrafficOptions.Csrf(origins, matchers, true));
     }
     if (enforce >= 0 && shadow >= 0) {
       csrf.error(csrf.path, GlooFeatures.UNSUPPORTED, "Holdfast's CSRF policy is enforced on all requests"
@@ -87,17 +90,33 @@ final class GlooTraffic {
     return (int) (scaled / denominator);
   }
 
-  /** One additional origin: Holdfast compares origins exactly and case-sensitively. */
-  private static Optional<String> origin(Node origin) {
-    origin.only("CSRF origin matcher (only exact is supported)", ORIGIN);
-    if (origin.bool("ignoreCase").orElse(false)) {
-      origin.error(origin.at("ignoreCase"), GlooFeatures.UNSUPPORTED, "Holdfast compares CSRF origins"
-          + " case-sensitively; the object is rejected rather than refusing origins Gloo allows");
+  /**
+   * One additional origin, Envoy's StringMatcher as Gloo passes it on: an exact, case-sensitive origin is one of
+   * Holdfast's exact origins, anything else an origin matcher. A regex's {@code googleRe2} (a deprecated program
+   * size hint) is read and has no effect, as in current Envoy.
+   */
+  private static void origin(Node origin, List<String> exact, List<TrafficOptions.OriginMatcher> matchers) {
+    origin.only("CSRF origin matcher", ORIGIN);
+    List<String> given = TrafficOptions.MatchType.FIELDS.stream().filter(origin::has).toList();
+    if (given.size() != 1) {
+      origin.error(origin.path, given.isEmpty() ? Reasons.MISSING_FIELD : Reasons.CONFLICTING_FIELDS,
+          "an origin matcher needs one of exact, prefix, suffix or safeRegex" + (given.isEmpty() ? ""
+              : ", not " + given));
+      return;
     }
-    if (!origin.has("exact")) {
-      origin.error(origin.path, Reasons.MISSING_FIELD, "an origin matcher needs exact");
+    boolean ignoreCase = origin.bool("ignoreCase").orElse(false);
+    Optional<String> value = given.get(0).equals("safeRegex")
+        ? origin.child("safeRegex").only("safeRegex", REGEX).requiredString("regex")
+        : origin.string(given.get(0));
+    if (value.isEmpty()) {
+      return;
     }
-    return origin.string("exact");
+    if (given.get(0).equals("exact") && !ignoreCase) {
+      exact.add(value.get());
+      return;
+    }
+    TrafficOptions.MatchType type = TrafficOptions.MatchType.ofField(given.get(0));
+    matchers.add(new TrafficOptions.OriginMatcher(type, value.get(), ignoreCase));
   }
 
   /**

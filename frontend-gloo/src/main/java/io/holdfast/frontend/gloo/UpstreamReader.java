@@ -31,7 +31,7 @@ final class UpstreamReader {
   private static final Set<String> STATIC = Set.of("hosts", "useTls", "autoSniRewrite");
   private static final Set<String> HOST = Set.of("addr", "port", "sniAddr");
   private static final Set<String> SSL = Set.of("secretRef", "sslFiles", "sni", "oneWayTls",
-      "verifySubjectAltName");
+      "verifySubjectAltName", "alpnProtocols");
   private static final Set<String> REF = Set.of("name", "namespace");
   private static final Set<String> FILES = Set.of("tlsCert", "tlsKey", "rootCa");
   private static final Set<String> BREAKERS = Set.of("maxConnections", "maxPendingRequests", "maxRequests",
@@ -43,6 +43,8 @@ final class UpstreamReader {
   private static final Set<String> OUTLIER = Set.of("consecutive5xx", "consecutiveGatewayFailure", "interval",
       "baseEjectionTime", "maxEjectionPercent");
   private static final Set<String> LB = Set.of("roundRobin", "leastRequest", "random", "ringHash");
+  private static final Set<String> RING_HASH = Set.of("ringHashConfig");
+  private static final Set<String> RING_HASH_CONFIG = Set.of("minimumRingSize", "maximumRingSize");
   private static final Set<String> CONNECTION = Set.of("connectTimeout");
   private static final Set<String> EMPTY = Set.of();
 
@@ -84,7 +86,23 @@ final class UpstreamReader {
     if (tls.isPresent()) {
       options = options.withTls(tls.get());
     }
+    Optional<UpstreamOptions.RingHash> ring = ringHash(spec);
+    if (ring.isPresent()) {
+      options = options.withRingHash(ring.get());
+    }
     return new Upstream(metadata, target, lb, connectTimeout, spec.bool("useHttp2").orElse(false), options);
+  }
+
+  /** {@code loadBalancerConfig.ringHash.ringHashConfig}: Envoy's ring size bounds, as Gloo passes them on. */
+  private static Optional<UpstreamOptions.RingHash> ringHash(Node spec) {
+    if (!spec.has("loadBalancerConfig") || !spec.child("loadBalancerConfig").has("ringHash")
+        || !spec.child("loadBalancerConfig").child("ringHash").has("ringHashConfig")) {
+      return Optional.empty();
+    }
+    Node config = spec.child("loadBalancerConfig").child("ringHash").child("ringHashConfig")
+        .only("ringHashConfig", RING_HASH_CONFIG);
+    return Optional.of(new UpstreamOptions.RingHash(config.integer("minimumRingSize").map(Integer::longValue),
+        config.integer("maximumRingSize").map(Integer::longValue)));
   }
 
   private static UpstreamTarget target(Metadata metadata, Node spec) {
@@ -172,7 +190,7 @@ final class UpstreamReader {
     if (given.isEmpty()) {
       return LoadBalancing.ROUND_ROBIN;
     }
-    lb.child(given.get(0)).only(given.get(0), EMPTY); // ringHashConfig and the like are not read
+    lb.child(given.get(0)).only(given.get(0), given.get(0).equals("ringHash") ? RING_HASH : EMPTY);
     return switch (given.get(0)) {
       case "leastRequest" -> LoadBalancing.LEAST_REQUEST;
       case "random" -> LoadBalancing.RANDOM;
@@ -275,8 +293,9 @@ final class UpstreamReader {
     }
     UpstreamOptions.TlsVerify verify = rootCa.isPresent() ? UpstreamOptions.TlsVerify.CA
         : UpstreamOptions.TlsVerify.NONE;
+    List<String> alpn = spec.has("sslConfig") ? spec.child("sslConfig").strings("alpnProtocols") : List.of();
     return Optional.of(new UpstreamOptions.Tls(sni, Optional.of(verify), rootCa, clientCertificate,
-        subjectAltNames));
+        subjectAltNames).withAlpnProtocols(alpn));
   }
 
   /**

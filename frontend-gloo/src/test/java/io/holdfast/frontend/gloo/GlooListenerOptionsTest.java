@@ -190,7 +190,37 @@ class GlooListenerOptionsTest {
   }
 
   @Test
+  void nestedOpenTelemetryAttributesAreTheSinksAttributesInGloosOrder() {
+    String yaml = gateway("""
+        options:
+          accessLoggingService:
+            accessLog:
+            - openTelemetryService:
+                logName: example
+                collector: {endpoint: '192.0.2.40:4317', insecure: true}
+                attributes:
+                  values:
+                  - key: foo
+                    value: {stringValue: bar}
+                  - key: bar
+                    value: {kvlistValue: {values: [{key: baz, value: {arrayValue: {values: [{stringValue: qux}]}}}]}}
+        """, "{}");
+    GlooReading reading = GlooReading.of(GlooFixtures.load(yaml));
+    assertThat(reading.rejected()).isEmpty();
+    TrafficOptions.AccessLog log = reading.holdfastConfig().gateways().get(0).options().accessLogs().get(0);
+    assertThat(log.json()).isEmpty();
+    assertThat(((TrafficOptions.Sink.OpenTelemetry) log.sink()).attributes()).containsExactly(
+        new TrafficOptions.OtelAttribute("foo", new TrafficOptions.OtelValue.Text("bar")),
+        new TrafficOptions.OtelAttribute("bar", new TrafficOptions.OtelValue.KvList(List.of(
+            new TrafficOptions.OtelAttribute("baz", new TrafficOptions.OtelValue.Array(List.of(
+                new TrafficOptions.OtelValue.Text("qux"))))))));
+    IrBuilder.Result result = GlooFixtures.build(GlooFixtures.load(yaml));
+    assertThat(GlooFixtures.gateway(result, "gloo-system", "gw").isAccepted()).isTrue();
+  }
+
+  @Test
   void openTelemetryFieldsHoldfastLacksRejectTheGateway() {
+    // Nested deeper than Holdfast's bound: refused where the bound is passed, with its reason.
     assertThat(errors(gateway("""
         options:
           accessLoggingService:
@@ -203,10 +233,21 @@ class GlooListenerOptionsTest {
                 attributes:
                   values:
                   - key: bar
-                    value: {kvlistValue: {values: [{key: baz, value: {stringValue: qux}}]}}
-        """, "{}"))).extracting(Finding::field).containsExactly(
+                    value: {kvlistValue: {values: [{key: baz, value: {arrayValue: {values: [{kvlistValue: {}}]}}}]}}
+        """, "{}"))).extracting(Finding::field, Finding::reason).containsExactly(org.assertj.core.groups.Tuple.tuple(
             "spec.options.accessLoggingService.accessLog[0].openTelemetryService.attributes.values[0].value"
-                + ".kvlistValue");
+                + ".kvlistValue.values[0].value.arrayValue.values[0].kvlistValue",
+            io.holdfast.api.TrafficReasons.OTEL_ATTRIBUTES_TOO_DEEP));
+    assertThat(errors(gateway("""
+        options:
+          accessLoggingService:
+            accessLog:
+            - openTelemetryService:
+                logName: example
+                collector: {endpoint: '192.0.2.40:4317'}
+                attributes: {values: [{key: n, value: {intValue: 3}}]}
+        """, "{}"))).extracting(Finding::field).containsExactly(
+            "spec.options.accessLoggingService.accessLog[0].openTelemetryService.attributes.values[0].value.intValue");
     assertThat(errors(gateway("""
         options:
           accessLoggingService:

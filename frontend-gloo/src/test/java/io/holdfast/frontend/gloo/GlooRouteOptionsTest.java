@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.tuple;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.RetryPolicy;
 import io.holdfast.api.Route;
+import io.holdfast.api.Reasons;
 import io.holdfast.api.TrafficOptions;
+import io.holdfast.api.TrafficReasons;
 import io.holdfast.api.VirtualService;
 import io.holdfast.ir.Finding;
 import java.time.Duration;
@@ -74,14 +76,37 @@ class GlooRouteOptionsTest {
         .extracting(Finding::field, Finding::reason)
         .containsExactly(tuple("spec.virtualHost.options.csrf", GlooFeatures.UNSUPPORTED));
     assertThat(rejection(vs("{}", """
-        {csrf: {filterEnabled: {defaultValue: {numerator: 100}}, additionalOrigins: [{suffix: example.com}]}}""")))
+        {csrf: {filterEnabled: {defaultValue: {numerator: 100}}, additionalOrigins: [{suffix: a, prefix: b}]}}""")))
         .extracting(Finding::field, Finding::reason).contains(
-            tuple("spec.virtualHost.routes[0].options.csrf.additionalOrigins[0].suffix", GlooFeatures.UNSUPPORTED));
+            tuple("spec.virtualHost.routes[0].options.csrf.additionalOrigins[0]", Reasons.CONFLICTING_FIELDS));
     assertThat(rejection(vs("{csrf: {filterEnabled: {runtimeKey: k, defaultValue: {numerator: 100}}}}", "{}")))
         .extracting(Finding::field).containsExactly("spec.virtualHost.options.csrf.filterEnabled.runtimeKey");
-    assertThat(rejection(vs("{csrf: {filterEnabled: {defaultValue: {numerator: 100}},"
-        + " additionalOrigins: [{exact: a.test, ignoreCase: true}]}}", "{}")))
-        .extracting(Finding::field).containsExactly("spec.virtualHost.options.csrf.additionalOrigins[0].ignoreCase");
+  }
+
+  /** Envoy compares the Origin's host[:port]: an origin written as a URL would never match, so it is refused. */
+  @Test
+  void csrfOriginWithASchemeIsRefusedByHoldfastsChecks() {
+    io.holdfast.ir.IrBuilder.Result result = GlooFixtures.build(GlooFixtures.load(vs(
+        "{csrf: {filterEnabled: {defaultValue: {numerator: 100}}, additionalOrigins: [{exact: 'https://a.test'}]}}",
+        "{}")));
+    assertThat(GlooFixtures.virtualService(result, "gloo-system", "default").findings())
+        .extracting(Finding::reason).contains(TrafficReasons.CSRF_ORIGIN_WITH_SCHEME);
+    assertThat(GlooFixtures.virtualService(result, "gloo-system", "default").isAccepted()).isFalse();
+  }
+
+  @Test
+  void csrfOriginMatchersAreEnvoysStringMatchers() {
+    VirtualService vs = readVs(vs("""
+        {csrf: {filterEnabled: {defaultValue: {numerator: 100, denominator: HUNDRED}},
+                additionalOrigins: [{suffix: example.com}, {exact: a.test, ignoreCase: true}, {prefix: pay.},
+                                    {safeRegex: {googleRe2: {}, regex: '[a-z]+\\.shop\\.test'}}, {exact: b.test}]}}""",
+        "{}"));
+    assertThat(vs.options().traffic().csrf()).contains(new TrafficOptions.Csrf(List.of("b.test"), List.of(
+        new TrafficOptions.OriginMatcher(TrafficOptions.MatchType.SUFFIX, "example.com", false),
+        new TrafficOptions.OriginMatcher(TrafficOptions.MatchType.EXACT, "a.test", true),
+        new TrafficOptions.OriginMatcher(TrafficOptions.MatchType.PREFIX, "pay.", false),
+        new TrafficOptions.OriginMatcher(TrafficOptions.MatchType.SAFE_REGEX, "[a-z]+\\.shop\\.test", false)),
+        false));
   }
 
   @Test

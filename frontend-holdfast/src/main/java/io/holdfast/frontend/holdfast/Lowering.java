@@ -68,12 +68,15 @@ final class Lowering {
     UpstreamOptions options = upstream.options();
     Optional<Cluster.Dns> dns = UpstreamRules.resolvesNames(upstream)
         ? Optional.of(dns(options.dns())) : Optional.empty();
-    return new Cluster(Origin.of(upstream.key()), upstream.connectTimeout(),
+    Cluster cluster = new Cluster(Origin.of(upstream.key()), upstream.connectTimeout(),
         Cluster.LbPolicy.valueOf(upstream.loadBalancing().name()), upstream.http2(), endpoints, dns,
         options.circuitBreakers().map(Lowering::circuitBreakers),
         options.outlierDetection().map(Lowering::outlierDetection),
         options.healthChecks().stream().map(Lowering::healthCheck).toList(),
         options.tls().map(tls -> upstreamTls(upstream, tls)));
+    return options.ringHash()
+        .map(ring -> cluster.withRingHash(new Cluster.RingHash(ring.minimumRingSize(), ring.maximumRingSize())))
+        .orElse(cluster);
   }
 
   private static UpstreamTls upstreamTls(Upstream upstream, UpstreamOptions.Tls tls) {
@@ -86,7 +89,8 @@ final class Lowering {
     return new UpstreamTls(UpstreamRules.sni(upstream, tls), verify,
         tls.trustedCa().map(ca -> caSecretName(ca.key(namespace))),
         tls.clientCertificate().map(certificate -> certificateSecretName(certificate.keys(namespace).get(0))),
-        verify == UpstreamTls.Verify.NONE ? List.of() : tls.subjectAltNames());
+        verify == UpstreamTls.Verify.NONE ? List.of() : tls.subjectAltNames())
+        .withAlpnProtocols(tls.alpnProtocols());
   }
 
   /**

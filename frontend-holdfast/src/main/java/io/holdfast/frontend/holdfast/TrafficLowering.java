@@ -84,7 +84,7 @@ final class TrafficLowering {
     effective.compression().orElse(List.of()).forEach(name ->
         compression.add(RouteTraffic.Compression.valueOf(name.toUpperCase(Locale.ROOT))));
     return new RouteTraffic(local, descriptors, compression,
-        effective.csrf().map(c -> new RouteTraffic.Csrf(c.additionalOrigins(), c.shadow())),
+        effective.csrf().map(TrafficOptionsLowering::csrf),
         effective.maxRequestBodyBytes().map(Long::intValue));
   }
 
@@ -107,7 +107,8 @@ final class TrafficLowering {
     TrafficOptions.Sink.OpenTelemetry otel = (TrafficOptions.Sink.OpenTelemetry) sink;
     ResourceKey cluster = otel.upstream().resolve(ResourceKey.UPSTREAM, namespace);
     return clusters.contains(cluster)
-        ? Optional.of(new HttpListenerOptions.Sink.OpenTelemetry(cluster, otel.logName(), otel.authority()))
+        ? Optional.of(new HttpListenerOptions.Sink.OpenTelemetry(cluster, otel.logName(), otel.authority())
+            .withAttributes(TrafficOptionsLowering.otelAttributes(otel.attributes())))
         : Optional.empty();
   }
 

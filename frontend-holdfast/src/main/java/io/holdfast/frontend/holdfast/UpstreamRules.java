@@ -1,6 +1,7 @@
 package io.holdfast.frontend.holdfast;
 
 import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.LoadBalancing;
 import io.holdfast.api.Reasons;
 import io.holdfast.api.ServiceRef;
 import io.holdfast.api.Upstream;
@@ -51,6 +52,31 @@ final class UpstreamRules {
       checkHealthCheck(options.healthChecks().get(i), upstream.http2(), "spec.healthChecks[" + i + "]", sink);
     }
     options.tls().ifPresent(tls -> checkTls(upstream, tls, sink));
+    options.ringHash().ifPresent(ring -> checkRingHash(upstream, ring, sink));
+  }
+
+  private static void checkRingHash(Upstream upstream, UpstreamOptions.RingHash ring, Ledger.Sink sink) {
+    if (upstream.loadBalancing() != LoadBalancing.RING_HASH) {
+      sink.error("spec.ringHash", Reasons.INVALID_RING_HASH, "sizes the hash ring of RING_HASH load balancing;"
+          + " this upstream balances with " + upstream.loadBalancing());
+    }
+    ringSize(ring.minimumRingSize(), "spec.ringHash.minimumRingSize", sink);
+    ringSize(ring.maximumRingSize(), "spec.ringHash.maximumRingSize", sink);
+    long min = ring.minimumRingSize().orElse(ENVOY_MINIMUM_RING_SIZE);
+    long max = ring.maximumRingSize().orElse(UpstreamOptions.RingHash.MAX_RING_SIZE);
+    if (min > max) {
+      sink.error("spec.ringHash", Reasons.INVALID_RING_HASH, "minimumRingSize " + min + " is above maximumRingSize "
+          + max + (ring.minimumRingSize().isEmpty() ? " (the minimum defaults to " + ENVOY_MINIMUM_RING_SIZE + ")"
+          : ""));
+    }
+  }
+
+  /** Envoy's default minimum ring size, compared with a written maximum. */
+  static final long ENVOY_MINIMUM_RING_SIZE = 1024;
+
+  private static void ringSize(Optional<Long> size, String field, Ledger.Sink sink) {
+    size.filter(s -> s < 1 || s > UpstreamOptions.RingHash.MAX_RING_SIZE).ifPresent(s -> sink.error(field,
+        Reasons.INVALID_RING_HASH, s + " is out of range 1-" + UpstreamOptions.RingHash.MAX_RING_SIZE));
   }
 
   /**
@@ -95,6 +121,7 @@ final class UpstreamRules {
           + " spec.tls.trustedCa; leave verify out (or write CA) to check against the trusted CA, or drop trustedCa");
     }
     checkSubjectAltNames(tls, verify, sink);
+    checkAlpnProtocols(tls.alpnProtocols(), sink);
     if (verify == UpstreamOptions.TlsVerify.SYSTEM && sni(upstream, tls).isEmpty()
         && tls.subjectAltNames().isEmpty()) {
       sink.error("spec.tls.sni", Reasons.INVALID_UPSTREAM_TLS, "verify: SYSTEM checks the backends' certificates"
@@ -125,6 +152,22 @@ final class UpstreamRules {
       if (name.isEmpty() || name.length() > 255 || name.chars().anyMatch(c -> c < 0x21 || c == 0x7f)) {
         sink.error("spec.tls.subjectAltNames[" + i + "]", Reasons.INVALID_UPSTREAM_TLS, "a name is 1-255"
             + " printable characters without spaces");
+      }
+    }
+  }
+
+  private static void checkAlpnProtocols(List<String> protocols, Ledger.Sink sink) {
+    if (protocols.size() > UpstreamOptions.Tls.MAX_ALPN_PROTOCOLS) {
+      sink.error("spec.tls.alpnProtocols", Reasons.INVALID_UPSTREAM_TLS, protocols.size() + " protocols; at most "
+          + UpstreamOptions.Tls.MAX_ALPN_PROTOCOLS);
+      return;
+    }
+    for (int i = 0; i < protocols.size(); i++) {
+      String protocol = protocols.get(i);
+      if (protocol.isEmpty() || protocol.length() > UpstreamOptions.Tls.MAX_ALPN_PROTOCOL_LENGTH
+          || protocol.chars().anyMatch(c -> c < 0x21 || c > 0x7e)) {
+        sink.error("spec.tls.alpnProtocols[" + i + "]", Reasons.INVALID_UPSTREAM_TLS, "a protocol is 1-"
+            + UpstreamOptions.Tls.MAX_ALPN_PROTOCOL_LENGTH + " printable ASCII characters without spaces");
       }
     }
   }

@@ -83,6 +83,21 @@ class TrafficRulesTest {
         Arguments.of("{compression: [gzip, GZIP]}", at + "compression[1]", TrafficReasons.DUPLICATE_COMPRESSION),
         Arguments.of("{csrf: {additionalOrigins: ['']}}", at + "csrf.additionalOrigins[0]",
             TrafficReasons.INVALID_CSRF_ORIGIN),
+        // Envoy compares the Origin's host[:port]: an origin written as a URL never matches (a reported bug).
+        Arguments.of("{csrf: {additionalOrigins: ['https://pay.shop.test']}}", at + "csrf.additionalOrigins[0]",
+            TrafficReasons.CSRF_ORIGIN_WITH_SCHEME),
+        Arguments.of("{csrf: {additionalOriginMatchers: [{prefix: 'https://pay.'}]}}",
+            at + "csrf.additionalOriginMatchers[0]", TrafficReasons.CSRF_ORIGIN_WITH_SCHEME),
+        Arguments.of("{csrf: {additionalOrigins: ['pay.shop.test/checkout']}}", at + "csrf.additionalOrigins[0]",
+            TrafficReasons.INVALID_CSRF_ORIGIN),
+        Arguments.of("{csrf: {additionalOriginMatchers: [{safeRegex: '(a'}]}}",
+            at + "csrf.additionalOriginMatchers[0]", Reasons.INVALID_REGEX),
+        Arguments.of("{csrf: {additionalOrigins: [" + "a.test, ".repeat(65) + "]}}", at + "csrf",
+            TrafficReasons.INVALID_CSRF_ORIGIN),
+        Arguments.of("{csrf: {additionalOriginMatchers: [{prefix: a, suffix: b}]}}",
+            at + "csrf.additionalOriginMatchers[0]", Reasons.CONFLICTING_FIELDS),
+        Arguments.of("{csrf: {additionalOriginMatchers: [{ignoreCase: true}]}}",
+            at + "csrf.additionalOriginMatchers[0]", Reasons.MISSING_FIELD),
         Arguments.of("{maxRequestBodyBytes: 0}", at + "maxRequestBodyBytes", TrafficReasons.INVALID_BODY_LIMIT));
   }
 
@@ -140,6 +155,18 @@ class TrafficRulesTest {
             at + "accessLogs[0].openTelemetry.upstream", Reasons.UPSTREAM_REJECTED),
         Arguments.of("{accessLogs: [{openTelemetry: {upstream: als, logName: edge, authority: ''}}]}",
             at + "accessLogs[0].openTelemetry.authority", TrafficReasons.INVALID_ACCESS_LOG),
+        Arguments.of("{accessLogs: [{openTelemetry: {upstream: als, logName: edge, attributes: ["
+            + "{key: a, value: {stringValue: x}}, {key: a, value: {stringValue: y}}]}}]}",
+            at + "accessLogs[0].openTelemetry.attributes[1].key", TrafficReasons.INVALID_ACCESS_LOG),
+        Arguments.of("{accessLogs: [{openTelemetry: {upstream: als, logName: edge, attributes: ["
+            + "{key: a, value: {arrayValue: {values: [{stringValue: '%RESPONSE_COD%'}]}}}]}}]}",
+            at + "accessLogs[0].openTelemetry.attributes[0].value.arrayValue.values[0].stringValue",
+            TrafficReasons.UNKNOWN_COMMAND_OPERATOR),
+        // The parser stops at the bound: a fourth level is refused with its reason, not recursed into.
+        Arguments.of("{accessLogs: [{openTelemetry: {upstream: als, logName: edge, attributes: [{key: a, value:"
+            + " {kvlistValue: {values: [{key: b, value: {arrayValue: {values: [{kvlistValue: {values: []}}]}}}]}}}]}}]}",
+            at + "accessLogs[0].openTelemetry.attributes[0].value.kvlistValue.values[0].value.arrayValue.values[0]"
+                + ".kvlistValue", TrafficReasons.OTEL_ATTRIBUTES_TOO_DEEP),
         Arguments.of("{rateLimitService: {upstream: gone, domain: d}}", at + "rateLimitService.upstream",
             TrafficReasons.RATE_LIMIT_SERVICE_NOT_FOUND),
         Arguments.of("{rateLimitService: {upstream: als, domain: d, timeout: 0s}}", at + "rateLimitService.timeout",

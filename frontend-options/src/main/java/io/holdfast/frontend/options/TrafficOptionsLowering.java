@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The shared lowering of global rate-limit descriptors, for both front ends that read {@link TrafficOptions}
+ * The shared lowering of global rate-limit descriptors and CSRF policies, for both front ends that read {@link TrafficOptions}
  * (Holdfast's routes and the Gateway API's TrafficPolicy): each entry becomes the IR entry Envoy's
  * {@code rate_limits} action is built from; and of tracing settings, whose sampling defaults to every request (100 %,
  * Envoy's default and Gloo's).
@@ -31,6 +31,30 @@ public final class TrafficOptionsLowering {
         tracing.randomSampling().orElse(HttpListenerOptions.Tracing.ALL),
         tracing.overallSampling().orElse(HttpListenerOptions.Tracing.ALL), tracing.verbose(),
         tracing.requestHeaderTags());
+  }
+
+  /** A route's CSRF policy: the exact origins, then the matchers, in order. */
+  public static RouteTraffic.Csrf csrf(TrafficOptions.Csrf csrf) {
+    return new RouteTraffic.Csrf(csrf.additionalOrigins(), csrf.additionalOriginMatchers().stream()
+        .map(m -> new RouteTraffic.OriginMatcher(RouteTraffic.MatchType.valueOf(m.type().name()), m.value(),
+            m.ignoreCase()))
+        .toList(), csrf.shadow());
+  }
+
+  /** OpenTelemetry attributes as written; their depth is bounded by the parser. */
+  public static List<HttpListenerOptions.OtelAttribute> otelAttributes(List<TrafficOptions.OtelAttribute> written) {
+    return written.stream().map(a -> new HttpListenerOptions.OtelAttribute(a.key(), otelValue(a.value()))).toList();
+  }
+
+  private static HttpListenerOptions.OtelValue otelValue(TrafficOptions.OtelValue value) {
+    if (value instanceof TrafficOptions.OtelValue.Array array) {
+      return new HttpListenerOptions.OtelValue.Array(array.values().stream()
+          .map(TrafficOptionsLowering::otelValue).toList());
+    }
+    if (value instanceof TrafficOptions.OtelValue.KvList list) {
+      return new HttpListenerOptions.OtelValue.KvList(otelAttributes(list.values()));
+    }
+    return new HttpListenerOptions.OtelValue.Text(((TrafficOptions.OtelValue.Text) value).value());
   }
 
   /** The descriptors, in order. */

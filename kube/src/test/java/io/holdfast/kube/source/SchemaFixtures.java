@@ -51,6 +51,23 @@ final class SchemaFixtures {
   }
 
   static final List<Case> CASES = List.of(
+      upstream("ring sizes and ALPN", true, "{static: {hosts: [{address: 127.0.0.1, port: 443}]},"
+          + " loadBalancing: RING_HASH, ringHash: {minimumRingSize: 10, maximumRingSize: 200},"
+          + " tls: {verify: NONE, sni: a.test, alpnProtocols: [h2, http/1.1]}}"),
+      upstream("ring size as string", false, "{kube: {name: echo, port: 80}, loadBalancing: RING_HASH,"
+          + " ringHash: {minimumRingSize: \"10\"}}"),
+      upstream("ALPN not a list", false, "{kube: {name: echo, port: 80}, tls: {alpnProtocols: h2}}"),
+      new Case("VirtualService csrf origin matchers", true, VS + "spec: {domains: [a.test], options: {csrf:"
+          + " {additionalOrigins: [b.test], additionalOriginMatchers: [{suffix: .c.test, ignoreCase: true},"
+          + " {safeRegex: 'd[0-9]+[.]test'}]}}, routes: [{match: {prefix: /}, directResponse: {status: 200}}]}"),
+      new Case("VirtualService csrf matcher unknown field", false, VS + "spec: {domains: [a.test], options: {csrf:"
+          + " {additionalOriginMatchers: [{contains: c}]}}, routes: [{match: {prefix: /}, directResponse:"
+          + " {status: 200}}]}"),
+      gateway("OpenTelemetry nested attributes", true, "{port: 8080, options: {accessLogs: [{openTelemetry:"
+          + " {upstream: otel, logName: edge, attributes: [{key: a, value: {stringValue: x}}, {key: b, value:"
+          + " {kvlistValue: {values: [{key: c, value: {arrayValue: {values: [{stringValue: y}]}}}]}}}]}}]}}"),
+      gateway("OpenTelemetry attribute without value", false, "{port: 8080, options: {accessLogs: [{openTelemetry:"
+          + " {upstream: otel, logName: edge, attributes: [{key: a}]}}]}}"),
       upstream("kube target", true,
           "{kube: {name: echo, port: 80}, loadBalancing: LEAST_REQUEST, connectTimeout: 1m30s, http2: true}"),
       upstream("static with weight", true, "{static: {hosts: [{address: 127.0.0.1, port: 80, weight: 3}]}}"),

@@ -24,6 +24,7 @@ import io.holdfast.ir.HttpListenerOptions.Format;
 import io.holdfast.ir.HttpListenerOptions.LogFilter;
 import io.holdfast.ir.HttpListenerOptions.Sink;
 import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.common.v1.ArrayValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.common.v1.KeyValueList;
 import java.util.ArrayList;
@@ -83,16 +84,39 @@ final class AccessLogs {
           .setCommonConfig(common(otel.cluster(), otel.logName(), otel.authority()));
       if (log.format() instanceof Format.Text text) {
         config.setBody(AnyValue.newBuilder().setStringValue(text.format()));
-      } else if (log.format() instanceof Format.Json json) {
-        KeyValueList.Builder attributes = KeyValueList.newBuilder();
+      }
+      KeyValueList.Builder attributes = KeyValueList.newBuilder();
+      if (log.format() instanceof Format.Json json) {
         json.fields().forEach((key, value) -> attributes.addValues(KeyValue.newBuilder().setKey(key)
             .setValue(AnyValue.newBuilder().setStringValue(value))));
+      }
+      attributes.addAllValues(keyValues(otel.attributes()).getValuesList());
+      if (attributes.getValuesCount() > 0) {
         config.setAttributes(attributes);
       }
       out.setName(OPEN_TELEMETRY).setTypedConfig(Protos.pack(config.build()));
     }
     filter(log.filter(), index).ifPresent(out::setFilter);
     return out.build();
+  }
+
+  /** Nesting is bounded by the front ends ({@code TrafficOptions.MAX_OTEL_DEPTH}). */
+  private static KeyValueList keyValues(List<HttpListenerOptions.OtelAttribute> attributes) {
+    KeyValueList.Builder list = KeyValueList.newBuilder();
+    attributes.forEach(a -> list.addValues(KeyValue.newBuilder().setKey(a.key()).setValue(anyValue(a.value()))));
+    return list.build();
+  }
+
+  private static AnyValue anyValue(HttpListenerOptions.OtelValue value) {
+    if (value instanceof HttpListenerOptions.OtelValue.Array array) {
+      ArrayValue.Builder values = ArrayValue.newBuilder();
+      array.values().forEach(v -> values.addValues(anyValue(v)));
+      return AnyValue.newBuilder().setArrayValue(values).build();
+    }
+    if (value instanceof HttpListenerOptions.OtelValue.KvList list) {
+      return AnyValue.newBuilder().setKvlistValue(keyValues(list.values())).build();
+    }
+    return AnyValue.newBuilder().setStringValue(((HttpListenerOptions.OtelValue.Text) value).format()).build();
   }
 
   private static CommonGrpcAccessLogConfig common(io.holdfast.api.ResourceKey cluster, String logName,

@@ -1,6 +1,7 @@
 package io.holdfast.xds.translate;
 
 import com.google.protobuf.UInt32Value;
+import com.google.protobuf.UInt64Value;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.cluster.v3.LoadBalancingPolicy;
 import io.envoyproxy.envoy.config.core.v3.Address;
@@ -60,6 +61,12 @@ final class ClusterTranslator {
           case RING_HASH -> Cluster.LbPolicy.RING_HASH;
           case RANDOM -> Cluster.LbPolicy.RANDOM;
         });
+    ir.ringHash().ifPresent(ring -> {
+      Cluster.RingHashLbConfig.Builder config = Cluster.RingHashLbConfig.newBuilder();
+      ring.minimumRingSize().ifPresent(size -> config.setMinimumRingSize(UInt64Value.of(size)));
+      ring.maximumRingSize().ifPresent(size -> config.setMaximumRingSize(UInt64Value.of(size)));
+      cluster.setRingHashLbConfig(config);
+    });
     if (ir.lbPolicy() == LbPolicy.LEAST_REQUEST) {
       cluster.setLoadBalancingPolicy(LEAST_REQUEST_OR_ROUND_ROBIN);
     }

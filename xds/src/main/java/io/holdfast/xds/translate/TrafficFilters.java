@@ -23,6 +23,7 @@ import io.envoyproxy.envoy.extensions.filters.http.csrf.v3.CsrfPolicy;
 import io.envoyproxy.envoy.extensions.filters.http.local_ratelimit.v3.LocalRateLimit;
 import io.envoyproxy.envoy.extensions.filters.http.ratelimit.v3.RateLimitPerRoute;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
+import io.envoyproxy.envoy.type.matcher.v3.RegexMatcher;
 import io.envoyproxy.envoy.type.matcher.v3.StringMatcher;
 import io.envoyproxy.envoy.type.metadata.v3.MetadataKey;
 import io.envoyproxy.envoy.type.v3.FractionalPercent;
@@ -104,6 +105,17 @@ final class TrafficFilters {
    * refuse the filter, and the front end has warned), CSRF, buffer; in that order: a request over a limit is
    * refused before anything is buffered.
    */
+  private static StringMatcher originMatcher(RouteTraffic.OriginMatcher matcher) {
+    StringMatcher.Builder envoy = StringMatcher.newBuilder().setIgnoreCase(matcher.ignoreCase());
+    switch (matcher.type()) {
+      case EXACT -> envoy.setExact(matcher.value());
+      case PREFIX -> envoy.setPrefix(matcher.value());
+      case SUFFIX -> envoy.setSuffix(matcher.value());
+      case SAFE_REGEX -> envoy.setSafeRegex(RegexMatcher.newBuilder().setRegex(matcher.value()));
+    }
+    return envoy.build();
+  }
+
   static List<HttpFilter> beforeFault(Usage usage, HttpListenerOptions options) {
     List<HttpFilter> filters = new ArrayList<>();
     if (usage.localRateLimit()) {
@@ -158,6 +170,7 @@ final class TrafficFilters {
       }
       csrf.additionalOrigins().forEach(origin -> policy.addAdditionalOrigins(
           StringMatcher.newBuilder().setExact(origin)));
+      csrf.originMatchers().forEach(matcher -> policy.addAdditionalOrigins(originMatcher(matcher)));
       envoy.putTypedPerFilterConfig(CSRF, Any.pack(policy.build()));
     });
     traffic.maxRequestBodyBytes().ifPresent(bytes -> envoy.putTypedPerFilterConfig(BUFFER,

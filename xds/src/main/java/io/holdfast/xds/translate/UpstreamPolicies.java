@@ -114,11 +114,14 @@ final class UpstreamPolicies {
    * as a DNS subject alternative name (a chain check alone would accept any publicly trusted certificate);
    * TRUSTED_CA takes the CA from an SDS secret (a rotated CA is a new secret version, the cluster is unchanged) and
    * checks the SNI too when there is one; a client certificate is an SDS secret as on listeners. ALPN
-   * offers h2 to an HTTP/2 cluster, whose backends would otherwise be asked for HTTP/1.1 over TLS.
+   * offers the protocols written, else h2 to an HTTP/2 cluster, whose backends would otherwise be asked for
+   * HTTP/1.1 over TLS.
    */
   static TransportSocket tls(UpstreamTls ir, boolean http2) {
     CommonTlsContext.Builder common = CommonTlsContext.newBuilder();
-    if (http2) {
+    if (!ir.alpnProtocols().isEmpty()) {
+      common.addAllAlpnProtocols(ir.alpnProtocols());
+    } else if (http2) {
       common.addAlpnProtocols("h2");
     }
     if (ir.verify() == UpstreamTls.Verify.SYSTEM_CAS) {

@@ -151,7 +151,7 @@ class SecurityFiltersTest {
             options:
               rateLimit:
                 local: {maxTokens: 10, fillInterval: 1s}
-              csrf: {additionalOrigins: [https://app.test]}
+              csrf: {additionalOrigins: [app.test]}
               maxRequestBodyBytes: 65536
               compression: [gzip]
       """);
