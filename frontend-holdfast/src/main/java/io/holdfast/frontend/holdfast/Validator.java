@@ -177,9 +177,15 @@ public final class Validator {
     }));
     for (TcpGateway tcp : tcpGateways) {
       guarded(ledger, tcp.key(), () -> {
-        TcpGatewayRules.check(tcp, ledger.sink(tcp.key()));
-        AddressRules.listenerPort(tcp.port(), ledger.sink(tcp.key()), policy);
+        Ledger.Sink sink = ledger.sink(tcp.key());
+        TcpGatewayRules.check(tcp, sink);
+        AddressRules.listenerPort(tcp.port(), sink, policy);
         checkUpstreamRefs(tcp, ledger, consent);
+        for (int i = 0; i < tcp.hosts().size(); i++) { // bounded by the hosts the object lists
+          int index = i;
+          tcp.hosts().get(i).sslConfig().filter(ssl -> ConsentRules.tcpHostSsl(tcp, index, ssl, consent, sink))
+              .ifPresent(ssl -> TlsRules.report(TlsRules.materialFindings(tcp, index, ssl, config, now), sink));
+        }
       });
     }
     Conflicts.listeners(served(gateways, ledger), served(tcpGateways, ledger), ledger);
