@@ -45,7 +45,8 @@ import org.slf4j.LoggerFactory;
  *       RouteTable gets one parent status per route delegating to it, and delegating objects get warnings for
  *       what is not served under them.</li>
  *   <li>TcpGateways: own rules ({@link TcpGatewayRules}), then each referenced upstream must exist and be served,
- *       as for VirtualServices.</li>
+ *       as for VirtualServices; a terminating host's sslConfig material must be permitted ({@link ConsentRules})
+ *       and good ({@link TlsRules}), as a VirtualService's.</li>
  *   <li>Gateways: own rules; survivors claim address and port together with the TcpGateways, oldest first
  *       ({@code DuplicateListener}); then a
  *       Gateway whose selection names a missing or rejected VirtualService, or serves none, gets a
