@@ -148,12 +148,25 @@ class TcpTlsFrontEndTest {
 
     GatewayConfig.Builder broken = good.toBuilder();
     broken.secret(TlsSecretData.secretKey("default", "db-tls"), tls(DB, OTHER.privateKeyPem()));
+    broken.add(((io.holdfast.api.ParseResult.Parsed) new io.holdfast.api.ModelParser().parse(
+        io.holdfast.api.TestManifests.tree("""
+            apiVersion: gateway.holdfast.io/v1
+            kind: TcpGateway
+            metadata: {name: late, creationTimestamp: "2026-02-01T00:00:00Z"}
+            spec: {port: 9001, hosts: [{name: db, sslConfig: {secretRef: {name: db-tls}}, upstream: {name: up}}]}
+            """))).resource());
     IrBuilder.Result result = lower(broken.build());
 
     assertThat(status(result).state()).isEqualTo(ResourceStatus.State.REJECTED);
     assertThat(status(result).problems()).extracting(Problem::reason)
         .containsExactly(Reasons.KEY_MISMATCH, Reasons.SERVING_LAST_ACCEPTED);
     assertThat(socket(result).filterChains()).extracting(Listener.FilterChain::name).containsExactly("db", "pass");
+    // A new TcpGateway naming the same bad Secret was never accepted with the old material: it stays out.
+    ResourceKey late = ResourceKey.tcpGateway("default", "late");
+    assertThat(ResourceStatus.of(result.statuses().get(late)).state()).isEqualTo(ResourceStatus.State.REJECTED);
+    assertThat(ResourceStatus.of(result.statuses().get(late)).problems()).extracting(Problem::reason)
+        .containsExactly(Reasons.KEY_MISMATCH);
+    assertThat(result.ir().listeners()).noneMatch(l -> l.origin().object().equals(late));
     assertThat(result.ir().secrets()).filteredOn(s -> s.name().equals("secret/default/db-tls")).singleElement()
         .satisfies(s -> assertThat(s.content()).isEqualTo(new Secret.Content.CertificateAndKey(
             DB.certificatePem() + CA.certificatePem(), DB.privateKeyPem())));
