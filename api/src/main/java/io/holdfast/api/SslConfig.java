@@ -24,6 +24,11 @@ public record SslConfig(CertificateSource certificate, Optional<List<String>> sn
     Objects.requireNonNull(clientCa, "clientCa");
   }
 
+  /** The same certificate, version and client CA with other server names. */
+  public SslConfig withSniDomains(Optional<List<String>> value) {
+    return new SslConfig(certificate, value, minTlsVersion, clientCa);
+  }
+
   /** The lowest TLS version a listener accepts; spelled as Gloo Edge spells it. */
   public enum TlsVersion {
     TLSv1_2, TLSv1_3

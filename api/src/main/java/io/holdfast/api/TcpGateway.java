@@ -2,11 +2,13 @@ package io.holdfast.api;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A listening socket that forwards whole connections ({@code kind: TcpGateway}), as Gloo's {@code tcpGateway}:
  * hosts with {@code sniDomains} take TLS connections whose SNI names one of them and forward them still encrypted
- * (TLS passthrough); at most one host without {@code sniDomains} takes every other connection (plain TCP proxy).
+ * (TLS passthrough), or, with an {@code sslConfig}, terminate TLS with its certificate and forward plain TCP; at
+ * most one host without {@code sniDomains} takes every other connection (plain TCP proxy, or TLS termination).
  * Becomes one Envoy listener with one {@code tcp_proxy} filter chain per host.
  *
  * @param bindAddress IP literal, default {@code 0.0.0.0}
@@ -35,21 +37,49 @@ public record TcpGateway(Metadata metadata, String bindAddress, int port, List<H
    * @param sniDomains  TLS server names this host takes (exact, or {@code *.suffix}); empty: the default host
    * @param destination a {@link RouteAction.Forward} ({@code upstream}) or a {@link RouteAction.Split}
    *                    ({@code split}), never another action
+   * @param sslConfig   when present, the host terminates TLS with this certificate (and client CA) and forwards
+   *                    the decrypted bytes; its own {@code sniDomains} are not used (the host's select it)
    */
-  public record Host(String name, List<String> sniDomains, RouteAction destination) {
+  public record Host(String name, List<String> sniDomains, RouteAction destination, Optional<SslConfig> sslConfig) {
     public Host {
       Objects.requireNonNull(name, "name");
       sniDomains = List.copyOf(sniDomains);
       Objects.requireNonNull(destination, "destination");
+      Objects.requireNonNull(sslConfig, "sslConfig");
       if (!(destination instanceof RouteAction.Forward) && !(destination instanceof RouteAction.Split)) {
         throw new IllegalArgumentException("a TCP host forwards or splits, got " + destination);
       }
+    }
+
+    /** A host that does not terminate TLS. */
+    public Host(String name, List<String> sniDomains, RouteAction destination) {
+      this(name, sniDomains, destination, Optional.empty());
+    }
+
+    /** The same host terminating TLS with {@code value} (or not, when empty). */
+    public Host withSslConfig(Optional<SslConfig> value) {
+      return new Host(name, sniDomains, destination, value);
     }
 
     /** True for the host without SNI domains, which takes every connection no SNI host takes. */
     public boolean isDefault() {
       return sniDomains.isEmpty();
     }
+  }
+
+  /**
+   * The secret-data keys of the TLS material the hosts' {@code sslConfig}s name (certificates, then client CAs),
+   * resolved against this gateway's namespace; empty when no host terminates TLS.
+   */
+  public List<ResourceKey> materialKeys() {
+    List<ResourceKey> keys = new java.util.ArrayList<>();
+    for (Host host : hosts) {
+      host.sslConfig().ifPresent(ssl -> {
+        keys.addAll(ssl.certificateKeys(metadata.namespace()));
+        keys.addAll(ssl.clientCaKeys(metadata.namespace()));
+      });
+    }
+    return List.copyOf(keys);
   }
 
   @Override

@@ -14,7 +14,7 @@ import tools.jackson.databind.JsonNode;
 final class TcpGatewaySpecParser {
 
   private static final Set<String> SPEC = Set.of("bindAddress", "port", "hosts", "proxyNames");
-  private static final Set<String> HOST = Set.of("name", "sniDomains", "upstream", "split");
+  private static final Set<String> HOST = Set.of("name", "sniDomains", "upstream", "split", "sslConfig");
   private static final Set<String> REF = Set.of("name", "namespace");
   private static final Set<String> TARGET = Set.of("upstream", "weight");
 
@@ -47,7 +47,10 @@ final class TcpGatewaySpecParser {
     boolean hasSni = host.has("sniDomains");
     Optional<List<String>> sniDomains = hasSni ? host.stringList("sniDomains", false) : Optional.of(List.of());
     Optional<RouteAction> destination = destination(host);
-    return name.flatMap(n -> sniDomains.flatMap(s -> destination.map(d -> new TcpGateway.Host(n, s, d))));
+    Optional<Optional<SslConfig>> ssl = host.has("sslConfig")
+        ? SslConfigParser.parse(host).map(Optional::of) : Optional.of(Optional.empty());
+    return name.flatMap(n -> sniDomains.flatMap(s -> destination.flatMap(d -> ssl.map(t ->
+        new TcpGateway.Host(n, s, d, t)))));
   }
 
   /** Exactly one of {@code upstream: {name, namespace?}} and {@code split: [{upstream, weight}]}. */

@@ -1,10 +1,12 @@
 package io.holdfast.frontend.gloo;
 
+import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.Metadata;
 import io.holdfast.api.ObjectRef;
 import io.holdfast.api.ProxyNames;
 import io.holdfast.api.Reasons;
 import io.holdfast.api.RouteAction;
+import io.holdfast.api.SslConfig;
 import io.holdfast.api.TcpGateway;
 import io.holdfast.api.TrafficOptions;
 import java.util.ArrayList;
@@ -31,6 +33,8 @@ final class GatewayReader {
   private static final Set<String> TCP = Set.of("tcpHosts", "options");
   private static final Set<String> TCP_HOST = Set.of("name", "sslConfig", "destination");
   private static final Set<String> TCP_SSL = Set.of("sniDomains");
+  /** The fields that make a tcpHost's sslConfig terminate TLS (sds is refused by the VirtualService reader). */
+  private static final List<String> TERMINATING = List.of("secretRef", "sslFiles", "sds");
   private static final Set<String> TCP_DESTINATION = Set.of("single", "multi", "upstreamGroup");
   private static final Set<String> HYBRID = Set.of("matchedGateways");
   private static final Set<String> MATCHED = Set.of("httpGateway", "tcpGateway", "matcher");
@@ -55,7 +59,7 @@ final class GatewayReader {
   private GatewayReader() {
   }
 
-  static Read read(Metadata metadata, Node spec, GlooRoutes routes) {
+  static Read read(Metadata metadata, Node spec, GlooRoutes routes, GatewayConfig config) {
     spec.only("Gateway", SPEC);
     OtelCollectors collectors = new OtelCollectors(metadata.namespace(), metadata.name());
     String bindAddress = spec.string("bindAddress").orElse(DEFAULT_BIND_ADDRESS);
@@ -107,7 +111,7 @@ final class GatewayReader {
     if (tcp.json.isObject()) {
       GlooListenerOptions.tcp(spec);
       return new Read(metadata, bindAddress, port, ssl, proxyNames, Optional.empty(), Optional.empty(), List.of(),
-          Optional.of(tcpHosts(tcp, routes)), TrafficOptions.Listener.NONE, collectors);
+          Optional.of(tcpHosts(metadata, tcp, routes, config)), TrafficOptions.Listener.NONE, collectors);
     }
     http.only("httpGateway", HTTP);
     TrafficOptions.Listener options = GlooListenerOptions.http(spec, http.child("options"), collectors);
@@ -129,7 +133,14 @@ final class GatewayReader {
         http.strings("virtualServiceNamespaces"), Optional.empty(), options, collectors);
   }
 
-  private static List<TcpGateway.Host> tcpHosts(Node tcp, GlooRoutes routes) {
+  /**
+   * Gloo's {@code tcpHosts}: an {@code sslConfig} with a certificate ({@code secretRef}, {@code sslFiles})
+   * terminates TLS, read with the VirtualService's semantics ({@link VirtualServiceReader#ssl}: a {@code ca.crt}
+   * requires client certificates unless {@code oneWayTls}); its {@code sniDomains} select the host either way, and
+   * without a certificate the host passes TLS through.
+   */
+  private static List<TcpGateway.Host> tcpHosts(Metadata metadata, Node tcp, GlooRoutes routes,
+      GatewayConfig config) {
     tcp.only("tcpGateway", TCP);
     tcp.child("options").only("tcpGateway's options", EMPTY);
     List<TcpGateway.Host> hosts = new ArrayList<>();
@@ -137,19 +148,15 @@ final class GatewayReader {
       host.only("tcpHost", TCP_HOST);
       String name = host.requiredString("name").orElse("");
       List<String> sni = List.of();
+      Optional<SslConfig> termination = Optional.empty();
       if (host.has("sslConfig")) {
-        // Only SNI matching (passthrough): terminating TLS on a TCP host is not what Holdfast's TCP chains do.
         Node ssl = host.child("sslConfig");
-        if (ssl.json.isObject()) {
-          for (String field : ssl.json.propertyNames()) {
-            if (!TCP_SSL.contains(field)) {
-              ssl.error(ssl.at(field), GlooFeatures.UNSUPPORTED, field + ": terminating TLS on a tcpHost is not"
-                  + " supported by Holdfast, whose TCP gateways forward TLS connections still encrypted (choosing"
-                  + " the host by sniDomains); the Gateway is rejected rather than served without TLS termination");
-            }
-          }
-        }
         sni = ssl.strings("sniDomains");
+        if (TERMINATING.stream().anyMatch(ssl::has)) {
+          termination = Optional.of(VirtualServiceReader.ssl(metadata, ssl, config).withSniDomains(Optional.empty()));
+        } else {
+          ssl.only("tcpHost sslConfig without a certificate (TLS passthrough)", TCP_SSL);
+        }
       }
       Node destination = host.child("destination").only("tcpHost destination", TCP_DESTINATION);
       Optional<RouteAction> action = Optional.empty();
@@ -164,7 +171,8 @@ final class GatewayReader {
       }
       String hostName = name;
       List<String> sniDomains = sni;
-      action.ifPresent(a -> hosts.add(new TcpGateway.Host(hostName, sniDomains, a)));
+      Optional<SslConfig> sslConfig = termination;
+      action.ifPresent(a -> hosts.add(new TcpGateway.Host(hostName, sniDomains, a, sslConfig)));
     }
     return hosts;
   }

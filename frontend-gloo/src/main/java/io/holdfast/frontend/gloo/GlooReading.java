@@ -331,7 +331,7 @@ final class GlooReading {
   private void readGateway(ApiObject object, Map<ResourceKey, VirtualService> served) {
     List<Finding> findings = new ArrayList<>();
     Metadata metadata = metadata(object, findings);
-    GatewayReader.Read read = GatewayReader.read(metadata, spec(object, findings), routes(object));
+    GatewayReader.Read read = GatewayReader.read(metadata, spec(object, findings), routes(object), input);
     if (read.tcpHosts().isPresent()) {
       accept(object, findings, new TcpGateway(metadata, read.bindAddress(), read.port(), read.tcpHosts().get(),
           read.proxyNames()));

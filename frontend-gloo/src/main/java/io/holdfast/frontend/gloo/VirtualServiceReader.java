@@ -71,7 +71,7 @@ final class VirtualServiceReader {
     return new RouteTable(metadata, routes.routes(spec, "routes"), spec.integer("weight").orElse(0));
   }
 
-  private static SslConfig ssl(Metadata metadata, Node ssl, GatewayConfig config) {
+  static SslConfig ssl(Metadata metadata, Node ssl, GatewayConfig config) {
     ssl.only("sslConfig", SSL);
     boolean oneWay = ssl.bool("oneWayTls").orElse(false);
     SslConfig.CertificateSource certificate;

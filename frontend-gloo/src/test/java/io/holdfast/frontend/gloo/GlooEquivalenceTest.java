@@ -1,10 +1,13 @@
 package io.holdfast.frontend.gloo;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.holdfast.api.Endpoint;
 import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.ServiceRef;
 import io.holdfast.api.TlsSecretData;
+import io.holdfast.ir.ObjectStatus;
 import io.holdfast.pki.TestCertificates;
 import java.util.List;
 import java.util.Map;
@@ -416,6 +419,88 @@ class GlooEquivalenceTest {
     Equivalence.assertSameXds(glooConfig, GlooFixtures.load(holdfast), Map.of(
         new ResourceKey(GlooKinds.GATEWAY_GROUP, "Gateway", "gloo-system", "tcp"),
         ResourceKey.tcpGateway("gloo-system", "tcp")));
+  }
+
+  /** Gloo terminates TLS on a tcpHost whose sslConfig names a certificate; {@code ca.crt} means mTLS. */
+  @Test
+  void tlsTerminationOnTcpHosts() {
+    String gloo = """
+        apiVersion: gloo.solo.io/v1
+        kind: Upstream
+        metadata: {name: db, namespace: gloo-system}
+        spec:
+          static: {hosts: [{addr: 192.0.2.42, port: 5432}]}
+        ---
+        apiVersion: gloo.solo.io/v1
+        kind: Upstream
+        metadata: {name: tls-backend, namespace: gloo-system}
+        spec:
+          static: {hosts: [{addr: 192.0.2.41, port: 9443}], useTls: false}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: Gateway
+        metadata: {name: tcp, namespace: gloo-system}
+        spec:
+          bindAddress: '::'
+          bindPort: 8000
+          tcpGateway:
+            tcpHosts:
+            - name: mutual
+              sslConfig:
+                secretRef: {name: petstore-tls, namespace: gloo-system}
+                sniDomains: [petstore.example.test]
+              destination:
+                single: {upstream: {name: db, namespace: gloo-system}}
+            - name: one-way
+              sslConfig:
+                secretRef: {name: animals-tls, namespace: gloo-system}
+                sniDomains: [animals.example.test]
+                oneWayTls: true
+              destination:
+                single: {upstream: {name: db, namespace: gloo-system}}
+            - name: passthrough
+              sslConfig: {sniDomains: [tls.example.test]}
+              destination:
+                single: {upstream: {name: tls-backend, namespace: gloo-system}}
+        """;
+    String holdfast = """
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: db, namespace: gloo-system}
+        spec:
+          static: {hosts: [{address: 192.0.2.42, port: 5432}]}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: tls-backend, namespace: gloo-system}
+        spec:
+          static: {hosts: [{address: 192.0.2.41, port: 9443}]}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: TcpGateway
+        metadata: {name: tcp, namespace: gloo-system}
+        spec:
+          bindAddress: '::'
+          port: 8000
+          hosts:
+          - name: mutual
+            sniDomains: [petstore.example.test]
+            sslConfig: {secretRef: {name: petstore-tls}, clientCa: {secretRef: {name: petstore-tls}}}
+            upstream: {name: db}
+          - name: one-way
+            sniDomains: [animals.example.test]
+            sslConfig: {secretRef: {name: animals-tls}}
+            upstream: {name: db}
+          - name: passthrough
+            sniDomains: [tls.example.test]
+            upstream: {name: tls-backend}
+        """;
+    ObjectStatus read = GlooFixtures.gateway(GlooFixtures.build(withTlsSecrets(GlooFixtures.load(gloo))),
+        "gloo-system", "tcp");
+    assertThat(read.isAccepted()).as("%s", read.findings()).isTrue();
+    Equivalence.assertSameXds(withTlsSecrets(GlooFixtures.load(gloo)), withTlsSecrets(GlooFixtures.load(holdfast)),
+        Map.of(new ResourceKey(GlooKinds.GATEWAY_GROUP, "Gateway", "gloo-system", "tcp"),
+            ResourceKey.tcpGateway("gloo-system", "tcp")));
   }
 
   @Test

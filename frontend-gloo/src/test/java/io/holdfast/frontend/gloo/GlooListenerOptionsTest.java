@@ -447,7 +447,57 @@ class GlooListenerOptionsTest {
   }
 
   @Test
-  void tlsTerminationOnATcpHostIsRejectedSayingWhy() {
+  void tlsTerminationOnATcpHostReadsAsTheVirtualServicesSslConfigDoes() {
+    String yaml = GRPC_UPSTREAM + """
+        apiVersion: gateway.solo.io/v1
+        kind: Gateway
+        metadata: {name: gw, namespace: gloo-system}
+        spec:
+          bindPort: 9000
+          tcpGateway:
+            tcpHosts:
+            - name: mutual
+              sslConfig:
+                secretRef: {name: with-ca, namespace: gloo-system}
+                sniDomains: [failover.example.test]
+              destination: {single: {upstream: {name: als, namespace: gloo-system}}}
+            - name: one-way
+              sslConfig:
+                secretRef: {name: with-ca}
+                oneWayTls: true
+                parameters: {minimumProtocolVersion: TLSv1_3}
+                sniDomains: [one.example.test]
+              destination: {single: {upstream: {name: als, namespace: gloo-system}}}
+            - name: files
+              sslConfig: {sslFiles: {tlsCert: tls/a.crt, tlsKey: tls/a.key, rootCa: tls/ca.crt}}
+              destination: {single: {upstream: {name: als, namespace: gloo-system}}}
+        """;
+    io.holdfast.api.GatewayConfig config = GlooFixtures.load(yaml).toBuilder()
+        .secret(io.holdfast.api.TlsSecretData.secretKey("gloo-system", "with-ca"), new io.holdfast.api.TlsSecretData(
+            new java.util.TreeMap<>(java.util.Map.of("tls.crt", "C", "tls.key", "K", "ca.crt", "A"))))
+        .build();
+    GlooReading reading = GlooReading.of(config);
+    assertThat(reading.rejected()).isEmpty();
+    List<io.holdfast.api.TcpGateway.Host> hosts = reading.holdfastConfig().tcpGateways().get(0).hosts();
+    io.holdfast.api.ObjectRef secret = io.holdfast.api.ObjectRef.of("gloo-system", "with-ca");
+    assertThat(hosts).extracting(io.holdfast.api.TcpGateway.Host::sniDomains, h -> h.sslConfig().orElseThrow())
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(List.of("failover.example.test"), new io.holdfast.api.SslConfig(
+                new io.holdfast.api.SslConfig.CertificateSource.SecretRef(secret), java.util.Optional.empty(),
+                io.holdfast.api.SslConfig.TlsVersion.TLSv1_2,
+                java.util.Optional.of(new io.holdfast.api.SslConfig.CaSource.SecretRef(secret)))),
+            org.assertj.core.groups.Tuple.tuple(List.of("one.example.test"), new io.holdfast.api.SslConfig(
+                new io.holdfast.api.SslConfig.CertificateSource.SecretRef(
+                    new io.holdfast.api.ObjectRef("with-ca", java.util.Optional.empty())),
+                java.util.Optional.empty(), io.holdfast.api.SslConfig.TlsVersion.TLSv1_3, java.util.Optional.empty())),
+            org.assertj.core.groups.Tuple.tuple(List.of(), new io.holdfast.api.SslConfig(
+                new io.holdfast.api.SslConfig.CertificateSource.Files("tls/a.crt", "tls/a.key"),
+                java.util.Optional.empty(), io.holdfast.api.SslConfig.TlsVersion.TLSv1_2,
+                java.util.Optional.of(new io.holdfast.api.SslConfig.CaSource.File("tls/ca.crt")))));
+  }
+
+  @Test
+  void aPassthroughTcpHostsSslConfigWithoutACertificateRefusesOtherFields() {
     String yaml = GRPC_UPSTREAM + """
         apiVersion: gateway.solo.io/v1
         kind: Gateway
@@ -457,15 +507,11 @@ class GlooListenerOptionsTest {
           tcpGateway:
             tcpHosts:
             - name: one
-              sslConfig:
-                secretRef: {name: failover-downstream, namespace: gloo-system}
-                sniDomains: [failover.example.test]
+              sslConfig: {sniDomains: [a.example.test], oneWayTls: true}
               destination: {single: {upstream: {name: als, namespace: gloo-system}}}
         """;
-    assertThat(errors(yaml)).singleElement().satisfies(f -> {
-      assertThat(f.field()).isEqualTo("spec.tcpGateway.tcpHosts[0].sslConfig.secretRef");
-      assertThat(f.message()).contains("terminating TLS on a tcpHost");
-    });
+    assertThat(errors(yaml)).extracting(Finding::field)
+        .containsExactly("spec.tcpGateway.tcpHosts[0].sslConfig.oneWayTls");
   }
 
   @Test

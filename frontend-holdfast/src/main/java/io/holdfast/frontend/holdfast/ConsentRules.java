@@ -33,6 +33,21 @@ final class ConsentRules {
     return permitted(vs, named, consent, sink);
   }
 
+  /**
+   * Whether {@code gateway} may use every Secret the {@code sslConfig} of its host {@code index} names; reports the
+   * refusals on that host's fields.
+   */
+  static boolean tcpHostSsl(io.holdfast.api.TcpGateway gateway, int index, SslConfig ssl, Consent consent,
+      Ledger.Sink sink) {
+    String namespace = gateway.metadata().namespace();
+    String field = "spec.hosts[" + index + "].sslConfig";
+    Map<String, List<ResourceKey>> named = new LinkedHashMap<>();
+    named.put(field + (ssl.certificate() instanceof SslConfig.CertificateSource.SecretRef ? ".secretRef" : ".files"),
+        ssl.certificateKeys(namespace));
+    named.put(field + ".clientCa", ssl.clientCaKeys(namespace));
+    return permitted(gateway, named, consent, sink);
+  }
+
   /** Whether {@code upstream} may use every Secret its spec.tls names; reports the refusals. */
   static boolean upstreamTls(Upstream upstream, UpstreamOptions.Tls tls, Consent consent, Ledger.Sink sink) {
     String namespace = upstream.metadata().namespace();

@@ -158,6 +158,9 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
     // An upstream's secrets join them under the same names: one Secret a listener and an upstream use is one.
     accepted.upstreams().forEach(u -> Lowering.secrets(u, accepted)
         .forEach(secret -> named.putIfAbsent(secret.name(), secret)));
+    // A TLS-terminating TCP host's secrets join them too.
+    accepted.tcpGateways().forEach(g -> Lowering.secrets(g, accepted)
+        .forEach(secret -> named.putIfAbsent(secret.name(), secret)));
     named.values().forEach(secrets::accept);
     for (Listener.ClientApi client : clientListeners) {
       SortedSet<String> proxies = proxiesOfService.get(client.origin().object());

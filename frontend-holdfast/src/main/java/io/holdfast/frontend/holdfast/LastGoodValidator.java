@@ -9,6 +9,7 @@ import io.holdfast.api.ObjectRef;
 import io.holdfast.api.Problem;
 import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
+import io.holdfast.api.TcpGateway;
 import io.holdfast.api.TlsSecretData;
 import io.holdfast.api.UnparsedResource;
 import io.holdfast.api.Upstream;
@@ -122,11 +123,13 @@ public final class LastGoodValidator {
     // Restored material serves only the objects that fall back: others it would let through stay rejected.
     Set<ResourceKey> heldBack = new HashSet<>();
     heldBackUpstreams.keySet().forEach(key -> statuses.put(key, plain.statuses().get(key)));
-    for (VirtualService vs : config.virtualServices()) {
-      if (!fallbacks.containsKey(vs.key()) && !plain.isAccepted(vs.key())
-          && materialKeys(vs).stream().anyMatch(restored::containsKey)) {
-        heldBack.add(vs.key());
-        statuses.put(vs.key(), plain.statuses().get(vs.key()));
+    List<GatewayResource> terminating = new ArrayList<>(config.virtualServices());
+    terminating.addAll(config.tcpGateways());
+    for (GatewayResource r : terminating) {
+      if (!fallbacks.containsKey(r.key()) && !plain.isAccepted(r.key())
+          && materialKeys(r).stream().anyMatch(restored::containsKey)) {
+        heldBack.add(r.key());
+        statuses.put(r.key(), plain.statuses().get(r.key()));
       }
     }
     GatewayConfig accepted = without(result.accepted(), heldBack);
@@ -146,7 +149,7 @@ public final class LastGoodValidator {
 
   /**
    * The material to restore: for each object falling back (a VirtualService with an sslConfig, an Upstream with
-   * TLS material) whose last accepted material was good and
+   * TLS material, a TcpGateway whose hosts terminate TLS) whose last accepted material was good and
    * whose material in {@code config} is not, that last accepted material.
    */
   private Map<ResourceKey, TlsSecretData> restoredMaterial(GatewayConfig config,
@@ -177,6 +180,8 @@ public final class LastGoodValidator {
     } else if (resource instanceof Upstream upstream) {
       upstream.options().tls().ifPresent(tls -> findings.addAll(TlsRules.materialFindings(tls, namespace, config,
           clock.instant())));
+    } else if (resource instanceof TcpGateway tcp) {
+      findings.addAll(TlsRules.materialFindings(tcp, config, clock.instant()));
     }
     return findings.stream().noneMatch(f -> f.severity() == Finding.Severity.ERROR);
   }
@@ -192,6 +197,8 @@ public final class LastGoodValidator {
       });
     } else if (resource instanceof Upstream upstream) {
       upstream.options().tls().ifPresent(tls -> keys.addAll(tls.materialKeys(namespace)));
+    } else if (resource instanceof TcpGateway tcp) {
+      keys.addAll(tcp.materialKeys());
     }
     return keys;
   }

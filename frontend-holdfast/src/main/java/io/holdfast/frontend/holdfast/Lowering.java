@@ -365,10 +365,14 @@ final class Lowering {
   }
 
   private static Listener.DownstreamTls downstreamTls(VirtualService vs, SslConfig ssl) {
+    return downstreamTls(vs.metadata().namespace(), ssl, List.of("h2", "http/1.1"));
+  }
+
+  private static Listener.DownstreamTls downstreamTls(String namespace, SslConfig ssl, List<String> alpn) {
     Listener.TlsVersion version = ssl.minTlsVersion() == SslConfig.TlsVersion.TLSv1_3
         ? Listener.TlsVersion.TLS_1_3 : Listener.TlsVersion.TLS_1_2;
-    return new Listener.DownstreamTls(certificateSecretName(vs, ssl), version, clientCaSecretName(vs, ssl),
-        List.of("h2", "http/1.1"));
+    return new Listener.DownstreamTls(certificateSecretName(ssl.certificateKeys(namespace).get(0)), version,
+        ssl.clientCaKeys(namespace).stream().findFirst().map(Lowering::caSecretName), alpn);
   }
 
   /**
@@ -400,14 +404,6 @@ final class Lowering {
     return new Secret(origin, caSecretName(key), new Secret.Content.TrustedCa(ca));
   }
 
-  private static String certificateSecretName(VirtualService vs, SslConfig ssl) {
-    return certificateSecretName(ssl.certificateKeys(vs.metadata().namespace()).get(0));
-  }
-
-  private static Optional<String> clientCaSecretName(VirtualService vs, SslConfig ssl) {
-    return ssl.clientCaKeys(vs.metadata().namespace()).stream().findFirst().map(Lowering::caSecretName);
-  }
-
   /** {@code secret/ns/name} for a Secret, {@code file/PATH} for files (the chain's path). */
   private static String certificateSecretName(ResourceKey key) {
     return TlsSecretData.isFileKey(key) ? "file/" + key.name() : "secret/" + key.namespace() + "/" + key.name();
@@ -419,8 +415,28 @@ final class Lowering {
   }
 
   /**
+   * The IR secrets of a TcpGateway's TLS-terminating hosts: each host's certificate and client CA, named as a
+   * VirtualService's ({@link #secrets(VirtualService, GatewayConfig)}), so a Secret both use is one secret.
+   */
+  static List<Secret> secrets(TcpGateway gateway, GatewayConfig config) {
+    Origin origin = Origin.of(gateway.key());
+    String namespace = gateway.metadata().namespace();
+    List<Secret> secrets = new ArrayList<>();
+    for (int i = 0; i < gateway.hosts().size(); i++) {
+      Origin at = origin.at("spec.hosts[" + i + "].sslConfig");
+      gateway.hosts().get(i).sslConfig().ifPresent(ssl -> {
+        secrets.add(certificateSecret(at, ssl.certificateKeys(namespace), config));
+        ssl.clientCa().ifPresent(ca -> secrets.add(trustedCaSecret(at.at("clientCa"), ca.key(namespace), config)));
+      });
+    }
+    return secrets;
+  }
+
+  /**
    * The socket listener of a TCP gateway: one TCP filter chain per host, in written order, named after the host
-   * and matching its SNI names (none for the default host). TLS is passed through, never terminated.
+   * and matching its SNI names (none for the default host). A host with an {@code sslConfig} terminates TLS with
+   * its certificate over SDS (no ALPN: the bytes after the handshake are the application's own); the others pass
+   * TLS through.
    */
   static Listener.Socket tcpSocket(TcpGateway gateway) {
     Origin origin = Origin.of(gateway.key());
@@ -433,7 +449,8 @@ final class Lowering {
               .map(t -> new WeightedCluster(upstream(t.upstream(), namespace), t.weight())).toList()
           : List.of(new WeightedCluster(upstream(host.destination().upstreams().get(0), namespace), 1));
       chains.add(new Listener.FilterChain.Tcp(origin.at("spec.hosts[" + i + "]"), host.name(),
-          new Listener.ChainMatch(host.sniDomains()), Optional.empty(), clusters));
+          new Listener.ChainMatch(host.sniDomains()),
+          host.sslConfig().map(ssl -> downstreamTls(namespace, ssl, List.of())), clusters));
     }
     return new Listener.Socket(origin, gateway.bindAddress(), gateway.port(), chains,
         new TreeSet<>(gateway.proxyNames()));

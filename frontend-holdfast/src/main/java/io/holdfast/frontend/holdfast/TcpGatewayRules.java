@@ -13,7 +13,10 @@ import java.util.regex.Pattern;
  * A TcpGateway's own rules; its upstream references are resolved by {@link Validator}. Two hosts of one gateway
  * that would take the same connections (one SNI name on both, or two hosts without SNI names) reject the whole
  * gateway, naming the earlier host: Envoy refuses such a listener, and rejecting the object (rather than
- * dropping one host) keeps its last accepted version serving every host until the edit is fixed.
+ * dropping one host) keeps its last accepted version serving every host until the edit is fixed. A host that
+ * terminates TLS ({@code sslConfig}) is selected by the host's own {@code sniDomains}; server names in its
+ * {@code sslConfig} would be a second, contradicting list and are refused ({@code ConflictingFields}). Its TLS
+ * material is checked by {@link Validator} ({@link TlsRules}, {@link ConsentRules}).
  */
 final class TcpGatewayRules {
 
@@ -58,6 +61,10 @@ final class TcpGatewayRules {
         }
       }
       checkSniDomains(host, field, i, sniOwners, sink);
+      host.sslConfig().flatMap(io.holdfast.api.SslConfig::sniDomains).filter(sni -> !sni.isEmpty())
+          .ifPresent(sni -> sink.error(field + ".sslConfig.sniDomains", Reasons.CONFLICTING_FIELDS,
+              "a TCP host is selected by its own sniDomains (" + field + ".sniDomains); do not list server names"
+              + " in its sslConfig"));
       checkDestination(host.destination(), field, sink);
     }
   }

@@ -80,6 +80,30 @@ final class TlsRules {
   }
 
   /**
+   * Everything wrong with the material the {@code sslConfig} of a TcpGateway's host {@code index} names: the same
+   * checks and reasons as a VirtualService's, reported on {@code spec.hosts[index].sslConfig}.
+   */
+  static List<Finding> materialFindings(io.holdfast.api.TcpGateway gateway, int index, SslConfig ssl,
+      GatewayConfig config, Instant now) {
+    String field = "spec.hosts[" + index + "].sslConfig";
+    return materialFindings(ssl, gateway.metadata().namespace(), config, now).stream()
+        .map(f -> new Finding(f.severity(), f.field().startsWith("spec.sslConfig")
+            ? field + f.field().substring("spec.sslConfig".length()) : f.field(), f.reason(), f.message()))
+        .toList();
+  }
+
+  /** Everything wrong with the material every TLS-terminating host of {@code gateway} names. */
+  static List<Finding> materialFindings(io.holdfast.api.TcpGateway gateway, GatewayConfig config, Instant now) {
+    List<Finding> findings = new ArrayList<>();
+    for (int i = 0; i < gateway.hosts().size(); i++) {
+      int index = i;
+      gateway.hosts().get(i).sslConfig().ifPresent(ssl ->
+          findings.addAll(materialFindings(gateway, index, ssl, config, now)));
+    }
+    return findings;
+  }
+
+  /**
    * Everything wrong with the material an Upstream's {@code spec.tls} names ({@code trustedCa},
    * {@code clientCertificate}), as found in {@code config}: the same checks and reasons as a listener's.
    */

@@ -45,7 +45,8 @@ import org.slf4j.LoggerFactory;
  *       RouteTable gets one parent status per route delegating to it, and delegating objects get warnings for
  *       what is not served under them.</li>
  *   <li>TcpGateways: own rules ({@link TcpGatewayRules}), then each referenced upstream must exist and be served,
- *       as for VirtualServices.</li>
+ *       as for VirtualServices; a terminating host's sslConfig material must be permitted ({@link ConsentRules})
+ *       and good ({@link TlsRules}), as a VirtualService's.</li>
  *   <li>Gateways: own rules; survivors claim address and port together with the TcpGateways, oldest first
  *       ({@code DuplicateListener}); then a
  *       Gateway whose selection names a missing or rejected VirtualService, or serves none, gets a
@@ -178,9 +179,15 @@ public final class Validator {
     }));
     for (TcpGateway tcp : tcpGateways) {
       guarded(ledger, tcp.key(), () -> {
-        TcpGatewayRules.check(tcp, ledger.sink(tcp.key()));
-        AddressRules.listenerPort(tcp.port(), ledger.sink(tcp.key()), policy);
+        Ledger.Sink sink = ledger.sink(tcp.key());
+        TcpGatewayRules.check(tcp, sink);
+        AddressRules.listenerPort(tcp.port(), sink, policy);
         checkUpstreamRefs(tcp, ledger, consent);
+        for (int i = 0; i < tcp.hosts().size(); i++) { // bounded by the hosts the object lists
+          int index = i;
+          tcp.hosts().get(i).sslConfig().filter(ssl -> ConsentRules.tcpHostSsl(tcp, index, ssl, consent, sink))
+              .ifPresent(ssl -> TlsRules.report(TlsRules.materialFindings(tcp, index, ssl, config, now), sink));
+        }
       });
     }
     Conflicts.listeners(served(gateways, ledger), served(tcpGateways, ledger), ledger);

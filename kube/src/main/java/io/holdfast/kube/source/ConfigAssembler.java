@@ -11,6 +11,7 @@ import io.holdfast.api.ParseResult;
 import io.holdfast.api.Problem;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.ServiceRef;
+import io.holdfast.api.TcpGateway;
 import io.holdfast.api.TlsSecretData;
 import io.holdfast.api.VirtualService;
 import io.holdfast.api.Upstream;
@@ -93,6 +94,9 @@ final class ConfigAssembler {
               secrets.addAll(ssl.clientCaKeys(vs.metadata().namespace()));
             });
             secrets.addAll(SecurityRefs.secrets(vs));
+          }
+          if (parsed.resource() instanceof TcpGateway tcp) {
+            secrets.addAll(tcp.materialKeys());
           }
         } else if (result instanceof ParseResult.Invalid invalid) {
           invalid.toUnparsed().ifPresentOrElse(config::addUnparsed, () -> log.warn(

@@ -175,6 +175,30 @@ class ConfigAssemblerTest {
   }
 
   @Test
+  void secretsNamedByATcpGatewaysTerminatingHostsArriveToo() {
+    add(resource("""
+        apiVersion: gateway.holdfast.io/v1
+        kind: TcpGateway
+        metadata: {name: edge, namespace: shop}
+        spec:
+          port: 9000
+          hosts:
+          - name: db
+            sniDomains: [db.test]
+            upstream: {name: db}
+            sslConfig: {secretRef: {name: db-tls}, clientCa: {secretRef: {name: clients, namespace: pki}}}
+        """));
+    secrets.put("shop/db-tls", secret("shop", "db-tls", Map.of("tls.crt", "CERT", "tls.key", "KEY")));
+    secrets.put("pki/clients", secret("pki", "clients", Map.of("ca.crt", "CA")));
+    secrets.put("shop/unrelated", secret("shop", "unrelated", Map.of("password", "hunter2")));
+
+    var config = new ConfigAssembler(new KubernetesSerialization()).assemble(view).config();
+
+    assertThat(config.secrets()).containsOnlyKeys(TlsSecretData.secretKey("shop", "db-tls"),
+        TlsSecretData.secretKey("pki", "clients"));
+  }
+
+  @Test
   void secretsNamedByAnUpstreamsTlsArriveToo() {
     add(resource("""
         apiVersion: gateway.holdfast.io/v1

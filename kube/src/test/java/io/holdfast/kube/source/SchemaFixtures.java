@@ -245,6 +245,10 @@ final class SchemaFixtures {
           + "{name: a, sniDomains: [a.test, \"*.b.test\"], upstream: {name: u, namespace: other}},"
           + " {name: rest, split: [{upstream: {name: u}, weight: 1}, {upstream: {name: v}, weight: 0}]}]}"),
       tcp("no hosts field", false, "{port: 10443}"),
+      tcp("terminating host", true, "{port: 1, hosts: [{name: a, sniDomains: [a.test], upstream: {name: u},"
+          + " sslConfig: {secretRef: {name: s}, minTlsVersion: TLSv1_3, clientCa: {secretRef: {name: c}}}}]}"),
+      tcp("terminating host without a certificate", false,
+          "{port: 1, hosts: [{name: a, upstream: {name: u}, sslConfig: {minTlsVersion: TLSv1_2}}]}"),
       tcp("proxy names", true, "{port: 1, proxyNames: [db-proxy], hosts: [{name: a, upstream: {name: u}}]}"),
       tcp("no proxy names", false, "{port: 1, proxyNames: [], hosts: [{name: a, upstream: {name: u}}]}"),
       tcp("no port", false, "{hosts: [{name: a, upstream: {name: u}}]}"),

@@ -13,7 +13,8 @@ import io.holdfast.ir.RouteAction.WeightedCluster;
 /**
  * TCP filter chains: a {@code tcp_proxy} to one cluster, or to several by weight, selected by TLS server name
  * when the chain has server names. Without TLS settings such a chain passes TLS through: Envoy reads the SNI from
- * the ClientHello ({@link #tlsInspector()}) and forwards the connection's bytes unchanged. Pure.
+ * the ClientHello ({@link #tlsInspector()}) and forwards the connection's bytes unchanged; with them it terminates
+ * TLS and forwards plain TCP. Pure.
  */
 final class TcpChains {
 
@@ -27,16 +28,15 @@ final class TcpChains {
    * The Envoy chain for {@code tcp} on the listener named {@code listenerName}; named after the IR chain, with
    * stats under {@code <listener>_<chain>}.
    *
-   * @throws IllegalArgumentException if the chain terminates TLS, which is not translated for TCP chains
+   * A chain with TLS settings terminates TLS with its SDS certificate ({@link TlsTranslator}) and proxies the
+   * decrypted bytes.
    */
   static FilterChain filterChain(String listenerName, Listener.FilterChain.Tcp tcp) {
-    if (tcp.tls().isPresent()) {
-      throw new IllegalArgumentException(tcp.origin() + ": TLS termination on TCP chains is not translated");
-    }
     FilterChain.Builder chain = FilterChain.newBuilder().setName(tcp.name());
     if (!tcp.match().serverNames().isEmpty()) {
       chain.setFilterChainMatch(FilterChainMatch.newBuilder().addAllServerNames(tcp.match().serverNames()));
     }
+    tcp.tls().ifPresent(tls -> chain.setTransportSocket(TlsTranslator.transportSocket(tls)));
     return chain.addFilters(Filter.newBuilder()
             .setName(TCP_PROXY_FILTER)
             .setTypedConfig(Protos.pack(tcpProxy(listenerName + "_" + tcp.name(), tcp))))

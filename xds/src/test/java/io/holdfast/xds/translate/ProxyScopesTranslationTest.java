@@ -144,6 +144,60 @@ class ProxyScopesTranslationTest {
     assertThat(scopes.of("gateway-proxy").orElseThrow().ofType(CDS)).containsExactly("default/db");
   }
 
+  /**
+   * A TLS-terminating TcpGateway host's SDS certificate and client CA are in the scope of the gateway's proxies
+   * only: another tenant's proxy is never served them.
+   */
+  @Test
+  void aTerminatingTcpHostsSecretsAreInItsOwnProxysScopeOnly() {
+    io.holdfast.pki.TestCertificates.Issued ca = io.holdfast.pki.TestCertificates.ca("scope test CA");
+    io.holdfast.pki.TestCertificates.Issued db = io.holdfast.pki.TestCertificates.leaf(ca, "db", "db.test");
+    io.holdfast.pki.TestCertificates.Issued mq = io.holdfast.pki.TestCertificates.leaf(ca, "mq", "mq.test");
+    GatewayConfig.Builder builder = TestManifests.config(TestManifests.upstream("db", 9103),
+        TestManifests.upstream("mq", 9104), """
+        apiVersion: gateway.holdfast.io/v1
+        kind: TcpGateway
+        metadata: {name: db}
+        spec:
+          port: 5432
+          proxyNames: [tenant-a]
+          hosts:
+            - name: db
+              sniDomains: [db.test]
+              sslConfig: {secretRef: {name: db-tls}, clientCa: {secretRef: {name: clients}}}
+              upstream: {name: db}
+        """, """
+        apiVersion: gateway.holdfast.io/v1
+        kind: TcpGateway
+        metadata: {name: mq}
+        spec:
+          port: 5671
+          proxyNames: [tenant-b]
+          hosts: [{name: mq, sslConfig: {secretRef: {name: mq-tls}}, upstream: {name: mq}}]
+        """).toBuilder();
+    builder.secret(io.holdfast.api.TlsSecretData.secretKey("default", "db-tls"), tls(db, ca));
+    builder.secret(io.holdfast.api.TlsSecretData.secretKey("default", "mq-tls"), tls(mq, ca));
+    builder.secret(io.holdfast.api.TlsSecretData.secretKey("default", "clients"), new io.holdfast.api.TlsSecretData(
+        new java.util.TreeMap<>(java.util.Map.of(io.holdfast.api.TlsSecretData.CA_CRT, ca.certificatePem()))));
+    ValidationResult result = new Validator().validate(builder.build());
+    assertThat(result.statuses().values()).allSatisfy(s -> assertThat(s.isServed()).isTrue());
+    XdsSnapshot snapshot = new Translator().translate(HoldfastFrontEnd.lowerAccepted(result.accepted())).snapshot();
+    ProxyScopes scopes = snapshot.scopes();
+
+    assertThat(scopes.of("tenant-a").orElseThrow().ofType(SDS))
+        .containsExactlyInAnyOrder("secret/default/db-tls", "ca/secret/default/clients");
+    assertThat(scopes.of("tenant-b").orElseThrow().ofType(SDS)).containsExactly("secret/default/mq-tls");
+    assertThat(snapshot.ofType(SDS)).containsOnlyKeys("secret/default/db-tls", "ca/secret/default/clients",
+        "secret/default/mq-tls");
+  }
+
+  private static io.holdfast.api.TlsSecretData tls(io.holdfast.pki.TestCertificates.Issued leaf,
+      io.holdfast.pki.TestCertificates.Issued ca) {
+    return new io.holdfast.api.TlsSecretData(new java.util.TreeMap<>(java.util.Map.of(
+        io.holdfast.api.TlsSecretData.TLS_CRT, leaf.certificatePem() + ca.certificatePem(),
+        io.holdfast.api.TlsSecretData.TLS_KEY, leaf.privateKeyPem())));
+  }
+
   private static String name(ResourceKey upstream) {
     return EnvoyNames.cluster(upstream);
   }

@@ -5,7 +5,6 @@ import static io.holdfast.api.TestManifests.gateway;
 import static io.holdfast.api.TestManifests.upstream;
 import static io.holdfast.api.TestManifests.virtualService;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.Any;
 import io.envoyproxy.controlplane.cache.Resources;
@@ -80,7 +79,7 @@ class TcpChainsTest {
   }
 
   @Test
-  void zeroWeightsAreLeftOutAndTlsTerminationIsRefused() throws Exception {
+  void zeroWeightsAreLeftOutAndTlsTerminationCarriesTheSdsCertificate() throws Exception {
     FilterChain.Tcp split = new FilterChain.Tcp(Origin.of(TCP), "x", ChainMatch.ANY, Optional.empty(),
         List.of(new WeightedCluster(ResourceKey.upstream("default", "a"), 0),
             new WeightedCluster(ResourceKey.upstream("default", "b"), 5)));
@@ -91,7 +90,13 @@ class TcpChainsTest {
     FilterChain.Tcp terminating = new FilterChain.Tcp(Origin.of(TCP), "x", ChainMatch.ANY,
         Optional.of(new DownstreamTls("cert", TlsVersion.TLS_1_2, Optional.empty(), List.of())),
         List.of(new WeightedCluster(ResourceKey.upstream("default", "a"), 1)));
-    assertThatThrownBy(() -> TcpChains.filterChain("l", terminating))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("TLS termination");
+    var chain = TcpChains.filterChain("l", terminating);
+    assertThat(EnvoyConstraints.check(chain)).isEmpty();
+    var context = chain.getTransportSocket().getTypedConfig().unpack(
+        io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.DownstreamTlsContext.class);
+    assertThat(context.getCommonTlsContext().getTlsCertificateSdsSecretConfigsList())
+        .extracting(c -> c.getName()).containsExactly("cert");
+    assertThat(context.getCommonTlsContext().getAlpnProtocolsList()).isEmpty();
+    assertThat(context.hasRequireClientCertificate()).isFalse();
   }
 }
