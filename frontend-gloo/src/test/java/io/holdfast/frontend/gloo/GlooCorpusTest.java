@@ -79,8 +79,11 @@ class GlooCorpusTest {
 
   /** Errors of the reading stage: a Gloo field or value Holdfast does not honour, or malformed Gloo YAML. */
   static boolean isReadingError(Finding finding) {
+    // ForwardProxyNotPermitted: the object is understood but can never be served (no opt-in exists yet), so it is
+    // not counted as read, although its reason is a policy's rather than a reading error's.
     return finding.reason().equals(GlooFeatures.UNSUPPORTED) || finding.reason().equals("WrongType")
-        || finding.reason().equals("UnsupportedApiVersion") || finding.reason().equals("InternalError");
+        || finding.reason().equals("UnsupportedApiVersion") || finding.reason().equals("InternalError")
+        || finding.reason().equals(GlooForwardProxy.NOT_PERMITTED);
   }
 
   /**
@@ -105,10 +108,13 @@ class GlooCorpusTest {
     return v.status().findings().stream().anyMatch(f -> f.field().equals("spec.targetRefs"));
   }
 
-  /** Why an object was not read, by family (see GlooFeatures): edge, solo, unsupported, or malformed. */
+  /** Why an object was not read, by family (see GlooFeatures): edge, solo, policy, unsupported, or malformed. */
   static String family(ObjectStatus status) {
     Finding first = status.findings().stream().filter(GlooCorpusTest::isReadingError).findFirst().orElseThrow();
     String field = lastField(first.field());
+    if (first.reason().equals(GlooForwardProxy.NOT_PERMITTED)) {
+      return "refused by policy";
+    }
     if (!first.reason().equals(GlooFeatures.UNSUPPORTED)) {
       return "malformed";
     }
@@ -119,7 +125,7 @@ class GlooCorpusTest {
     if (GlooFeatures.SOLO_ENVOY.contains(field)) {
       return "Solo's Envoy";
     }
-    return field.equals("selector") ? "kube.selector" : "unsupported";
+    return "unsupported";
   }
 
   @Test
@@ -144,7 +150,7 @@ class GlooCorpusTest {
     double rateWithoutDeferred = 100.0 * read / (valid.size() - deferred);
     System.out.printf("Gloo corpus: %d objects, %d valid Gloo Edge objects (left out: %d Gloo rejects itself, %d"
         + " Gateway API attachments); %d of those read as they are (%.1f %%; %.1f %%"
-        + " leaving out the %d rejected only for edge policies other helpers are adding); not read, by family: %s;"
+        + " leaving out the %d rejected only for edge policies not read yet); not read, by family: %s;"
         + " %d served within their file alone; error reasons: %s%n", verdicts.size(), valid.size(),
         verdicts.stream().filter(GlooCorpusTest::invalidForGloo).count(),
         verdicts.stream().filter(v -> !invalidForGloo(v) && gatewayApiAttachment(v)).count(), read, rate,
@@ -167,7 +173,7 @@ class GlooCorpusTest {
   }
 
   /** The read rate this front end reaches (percent, valid objects, deferred edge policies left out); not lower. */
-  private static final double MEASURED_FLOOR = 84.5;
+  private static final double MEASURED_FLOOR = 88.5;
 
   private static String lastField(String path) {
     String[] parts = path.replaceAll("\\[\\d+]", "").split("\\.");
