@@ -5,6 +5,7 @@ import io.holdfast.api.Metadata;
 import io.holdfast.api.ObjectRef;
 import io.holdfast.api.ProxyNames;
 import io.holdfast.api.Reasons;
+import io.holdfast.api.ResourceKey;
 import io.holdfast.api.RouteAction;
 import io.holdfast.api.SslConfig;
 import io.holdfast.api.TcpGateway;
@@ -35,7 +36,8 @@ final class GatewayReader {
   private static final Set<String> TCP_SSL = Set.of("sniDomains");
   /** The fields that make a tcpHost's sslConfig terminate TLS (sds is refused by the VirtualService reader). */
   private static final List<String> TERMINATING = List.of("secretRef", "sslFiles", "sds");
-  private static final Set<String> TCP_DESTINATION = Set.of("single", "multi", "upstreamGroup");
+  private static final Set<String> TCP_DESTINATION = Set.of("single", "multi", "upstreamGroup",
+      "forwardSniClusterName");
   private static final Set<String> HYBRID = Set.of("matchedGateways");
   private static final Set<String> MATCHED = Set.of("httpGateway", "tcpGateway", "matcher");
   private static final Set<String> REF = Set.of("name", "namespace");
@@ -59,7 +61,8 @@ final class GatewayReader {
   private GatewayReader() {
   }
 
-  static Read read(Metadata metadata, Node spec, GlooRoutes routes, GatewayConfig config) {
+  static Read read(Metadata metadata, Node spec, GlooRoutes routes, GatewayConfig config,
+      SniClusters sniClusters) {
     spec.only("Gateway", SPEC);
     OtelCollectors collectors = new OtelCollectors(metadata.namespace(), metadata.name());
     String bindAddress = spec.string("bindAddress").orElse(DEFAULT_BIND_ADDRESS);
@@ -111,7 +114,7 @@ final class GatewayReader {
     if (tcp.json.isObject()) {
       GlooListenerOptions.tcp(spec);
       return new Read(metadata, bindAddress, port, ssl, proxyNames, Optional.empty(), Optional.empty(), List.of(),
-          Optional.of(tcpHosts(metadata, tcp, routes, config)), TrafficOptions.Listener.NONE, collectors);
+          Optional.of(tcpHosts(metadata, tcp, routes, config, sniClusters)), TrafficOptions.Listener.NONE, collectors);
     }
     http.only("httpGateway", HTTP);
     TrafficOptions.Listener options = GlooListenerOptions.http(spec, http.child("options"), collectors);
@@ -137,10 +140,11 @@ final class GatewayReader {
    * Gloo's {@code tcpHosts}: an {@code sslConfig} with a certificate ({@code secretRef}, {@code sslFiles})
    * terminates TLS, read with the VirtualService's semantics ({@link VirtualServiceReader#ssl}: a {@code ca.crt}
    * requires client certificates unless {@code oneWayTls}); its {@code sniDomains} select the host either way, and
-   * without a certificate the host passes TLS through.
+   * without a certificate the host passes TLS through. A {@code forwardSniClusterName} destination becomes one host
+   * per reachable Upstream ({@link SniClusters}).
    */
   private static List<TcpGateway.Host> tcpHosts(Metadata metadata, Node tcp, GlooRoutes routes,
-      GatewayConfig config) {
+      GatewayConfig config, SniClusters sniClusters) {
     tcp.only("tcpGateway", TCP);
     tcp.child("options").only("tcpGateway's options", EMPTY);
     List<TcpGateway.Host> hosts = new ArrayList<>();
@@ -159,6 +163,15 @@ final class GatewayReader {
         }
       }
       Node destination = host.child("destination").only("tcpHost destination", TCP_DESTINATION);
+      if (destination.has("forwardSniClusterName")) {
+        if (!sni.isEmpty()) {
+          destination.error(destination.at("forwardSniClusterName"), Reasons.CONFLICTING_FIELDS, "a host forwarding"
+              + " to the cluster its SNI names takes every SNI; leave sslConfig.sniDomains out");
+        }
+        sniClusters.expand(ResourceKey.tcpGateway(metadata.namespace(), metadata.name()), name, destination,
+            termination).ifPresent(hosts::addAll);
+        continue;
+      }
       Optional<RouteAction> action = Optional.empty();
       if (destination.has("single")) {
         action = routes.destination(destination.child("single")).map(RouteAction.Forward::new);

@@ -36,6 +36,7 @@ import java.util.Optional;
 public final class GlooFrontEnd implements FrontEnd<GatewayConfig> {
 
   private final HoldfastFrontEnd holdfast;
+  private final AccessPolicy.CrossNamespaceRefs crossNamespaceRefs;
 
   public GlooFrontEnd() {
     this(Clock.systemUTC(), InputLimits.DEFAULTS, AccessPolicy.FILE_DEFAULTS);
@@ -48,6 +49,7 @@ public final class GlooFrontEnd implements FrontEnd<GatewayConfig> {
    */
   public GlooFrontEnd(Clock clock, InputLimits limits, AccessPolicy policy) {
     this.holdfast = new HoldfastFrontEnd(clock, limits, policy);
+    this.crossNamespaceRefs = policy.crossNamespaceRefs();
   }
 
   @Override
@@ -55,7 +57,7 @@ public final class GlooFrontEnd implements FrontEnd<GatewayConfig> {
     if (config.apiObjects().stream().noneMatch(o -> GlooKinds.isGloo(o.key()))) {
       return;
     }
-    GlooReading reading = GlooReading.of(config);
+    GlooReading reading = GlooReading.of(config, crossNamespaceRefs);
     IrBuilder own = new IrBuilder();
     IrBuilder.Mark start = own.mark();
     holdfast.lower(reading.holdfastConfig(), own);

@@ -1,5 +1,6 @@
 package io.holdfast.frontend.gloo;
 
+import io.holdfast.api.AccessPolicy;
 import io.holdfast.api.ApiObject;
 import io.holdfast.api.Gateway;
 import io.holdfast.api.GatewayConfig;
@@ -21,7 +22,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * One build's reading of every Gloo object in a config: each object either becomes the Holdfast resource it reads
@@ -49,12 +52,23 @@ final class GlooReading {
   /** Settings, AuthConfigs and RateLimitConfigs as read, for the options that name them. */
   private EdgePolicies.Context edge;
 
-  private GlooReading(GatewayConfig input) {
+  /** The Holdfast keys of the Upstreams read without error, which {@code forwardSniClusterName} may reach. */
+  private final Set<ResourceKey> readUpstreams = new TreeSet<>();
+  private final AccessPolicy.CrossNamespaceRefs crossNamespaceRefs;
+
+  private GlooReading(GatewayConfig input, AccessPolicy.CrossNamespaceRefs crossNamespaceRefs) {
     this.input = input;
+    this.crossNamespaceRefs = crossNamespaceRefs;
   }
 
+  /** Read under the file defaults' cross-namespace setting. */
   static GlooReading of(GatewayConfig input) {
-    GlooReading reading = new GlooReading(input);
+    return of(input, AccessPolicy.FILE_DEFAULTS.crossNamespaceRefs());
+  }
+
+  /** @param crossNamespaceRefs which Upstreams of other namespaces a generated reference may name */
+  static GlooReading of(GatewayConfig input, AccessPolicy.CrossNamespaceRefs crossNamespaceRefs) {
+    GlooReading reading = new GlooReading(input, crossNamespaceRefs);
     reading.readAll();
     return reading;
   }
@@ -298,6 +312,7 @@ final class GlooReading {
     Node spec = spec(object, findings);
     Upstream upstream = UpstreamReader.read(metadata, spec, input);
     if (accept(object, findings, upstream)) {
+      readUpstreams.add(upstream.key());
       // Read once more only for the subsets routes may choose: the object is accepted, so this finds no error.
       destinations.subsets(upstream, UpstreamReader.subsetSelectors(
           new Node(object.bodyCopy().path("spec").path("kube"), "spec.kube", new ArrayList<>())));
@@ -331,7 +346,8 @@ final class GlooReading {
   private void readGateway(ApiObject object, Map<ResourceKey, VirtualService> served) {
     List<Finding> findings = new ArrayList<>();
     Metadata metadata = metadata(object, findings);
-    GatewayReader.Read read = GatewayReader.read(metadata, spec(object, findings), routes(object), input);
+    GatewayReader.Read read = GatewayReader.read(metadata, spec(object, findings), routes(object), input,
+        new SniClusters(readUpstreams, crossNamespaceRefs, input));
     if (read.tcpHosts().isPresent()) {
       accept(object, findings, new TcpGateway(metadata, read.bindAddress(), read.port(), read.tcpHosts().get(),
           read.proxyNames()));

@@ -503,6 +503,94 @@ class GlooEquivalenceTest {
             ResourceKey.tcpGateway("gloo-system", "tcp")));
   }
 
+  /**
+   * Gloo's {@code forwardSniClusterName} (federation failover): one terminating host per Upstream, selected by
+   * Gloo's cluster name {@code <name>_<namespace>}, so the listener has one chain per Upstream with that server
+   * name and that Upstream's cluster.
+   */
+  @Test
+  void forwardSniClusterNameIsOneHostPerUpstream() throws Exception {
+    String gloo = """
+        apiVersion: gloo.solo.io/v1
+        kind: Upstream
+        metadata: {name: db, namespace: gloo-system}
+        spec:
+          static: {hosts: [{addr: 192.0.2.42, port: 5432}]}
+        ---
+        apiVersion: gloo.solo.io/v1
+        kind: Upstream
+        metadata: {name: echo, namespace: gloo-system}
+        spec:
+          static: {hosts: [{addr: 192.0.2.43, port: 9000}]}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: Gateway
+        metadata: {name: failover-gateway, namespace: gloo-system}
+        spec:
+          bindAddress: '::'
+          bindPort: 15443
+          tcpGateway:
+            tcpHosts:
+            - name: failover
+              sslConfig:
+                secretRef: {name: petstore-tls, namespace: gloo-system}
+              destination:
+                forwardSniClusterName: {}
+        """;
+    String holdfast = """
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: db, namespace: gloo-system}
+        spec:
+          static: {hosts: [{address: 192.0.2.42, port: 5432}]}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: echo, namespace: gloo-system}
+        spec:
+          static: {hosts: [{address: 192.0.2.43, port: 9000}]}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: TcpGateway
+        metadata: {name: failover-gateway, namespace: gloo-system}
+        spec:
+          bindAddress: '::'
+          port: 15443
+          hosts:
+          - name: failover-0
+            sniDomains: [db_gloo-system]
+            sslConfig: {secretRef: {name: petstore-tls}, clientCa: {secretRef: {name: petstore-tls}}}
+            upstream: {name: db}
+          - name: failover-1
+            sniDomains: [echo_gloo-system]
+            sslConfig: {secretRef: {name: petstore-tls}, clientCa: {secretRef: {name: petstore-tls}}}
+            upstream: {name: echo}
+        """;
+    Map<ResourceKey, ResourceKey> gateway = Map.of(
+        new ResourceKey(GlooKinds.GATEWAY_GROUP, "Gateway", "gloo-system", "failover-gateway"),
+        ResourceKey.tcpGateway("gloo-system", "failover-gateway"));
+    Equivalence.assertSameXds(withTlsSecrets(GlooFixtures.load(gloo)), withTlsSecrets(GlooFixtures.load(holdfast)),
+        gateway);
+    var xds = Equivalence.xds(withTlsSecrets(GlooFixtures.load(gloo)),
+        Equivalence.asHoldfast(GlooFixtures.load(gloo), gateway));
+    var listeners = xds.get("type.googleapis.com/envoy.config.listener.v3.Listener");
+    assertThat(listeners).hasSize(1);
+    var listener = io.envoyproxy.envoy.config.listener.v3.Listener.parseFrom(listeners.values().iterator().next());
+    assertThat(listener.getFilterChainsList()).hasSize(2);
+    Map<String, String> clusterBySni = new TreeMap<>();
+    for (var chain : listener.getFilterChainsList()) {
+      var proxy = chain.getFiltersList().stream().filter(f -> f.getName().equals("envoy.filters.network.tcp_proxy"))
+          .findFirst().orElseThrow().getTypedConfig()
+          .unpack(io.envoyproxy.envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.class);
+      assertThat(chain.getFilterChainMatch().getServerNamesList()).hasSize(1);
+      assertThat(chain.hasTransportSocket()).as("terminates TLS").isTrue();
+      clusterBySni.put(chain.getFilterChainMatch().getServerNames(0), proxy.getCluster());
+    }
+    assertThat(clusterBySni.keySet()).containsExactly("db_gloo-system", "echo_gloo-system");
+    assertThat(clusterBySni.get("db_gloo-system")).contains("db").doesNotContain("echo");
+    assertThat(clusterBySni.get("echo_gloo-system")).contains("echo").doesNotContain("db");
+  }
+
   @Test
   void upstreamOptionsAndImplicitTlsOn443() {
     String gloo = """

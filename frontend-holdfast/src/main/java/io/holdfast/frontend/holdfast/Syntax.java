@@ -8,6 +8,11 @@ final class Syntax {
 
   private static final Pattern DNS_1035_LABEL = Pattern.compile("[a-z]([-a-z0-9]*[a-z0-9])?");
   private static final Pattern HOST_CHARS = Pattern.compile("[a-z0-9]([-a-z0-9.]*[a-z0-9])?");
+  /**
+   * A TLS server name's characters: a host name's, and '_', which clients send (Gloo's SNI cluster names are
+   * {@code <upstream>_<namespace>}) and Envoy's {@code server_names} match as any other character.
+   */
+  private static final Pattern SERVER_NAME_CHARS = Pattern.compile("[a-z0-9_]([-a-z0-9._]*[a-z0-9_])?");
   private static final Pattern HOST_LABEL = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9]{0,61}[A-Za-z0-9])?");
   private static final Pattern PORT_SUFFIX = Pattern.compile(":[0-9]{1,5}$");
   /** RFC 9110 token characters; pseudo-headers (":authority") are allowed too. */
@@ -97,8 +102,9 @@ final class Syntax {
 
   /**
    * Why {@code name} is not a TLS server name Envoy can match in {@code filter_chain_match.server_names}, or null
-   * if it is: a lower case host name, or {@code *.} followed by one ({@code *.example.com}, which matches any
-   * name ending in {@code .example.com}). No port, no bare {@code *}: a host without SNI names takes the rest.
+   * if it is: a lower case host name (which may also hold '_'), or {@code *.} followed by one ({@code *.example.com},
+   * which matches any name ending in {@code .example.com}). No port, no bare {@code *}: a host without SNI names
+   * takes the rest.
    */
   static String serverNameError(String name) {
     if (name.isEmpty()) {
@@ -111,7 +117,7 @@ final class Syntax {
     if (host.contains("*")) {
       return "a wildcard must be a leading *. (as in *.example.com); leave sniDomains out to take every name";
     }
-    if (host.length() > 253 || !HOST_CHARS.matcher(host).matches() || host.contains("..")) {
+    if (host.length() > 253 || !SERVER_NAME_CHARS.matcher(host).matches() || host.contains("..")) {
       return "not a valid host name";
     }
     return null;

@@ -134,6 +134,9 @@ class TcpGatewayValidationTest {
         "spec.hosts[0].sniDomains[1] InvalidDomain",
         "spec.hosts[0].sniDomains[2] InvalidDomain",
         "spec.hosts[0].sniDomains[3] InvalidDomain");
+    // '_' is a server-name character (Gloo's SNI cluster names are <upstream>_<namespace>); '-' still only inside.
+    assertThat(problems(tcp("[{name: x, sniDomains: [db_gloo-system, \"*.a_b.test\", \"-a.test\"],"
+        + " upstream: {name: a}}]"), u)).containsExactly("spec.hosts[0].sniDomains[2] InvalidDomain");
     assertThat(problems(tcp("[{name: x, split: [{upstream: {name: a}, weight: 0},"
         + " {upstream: {name: A}, weight: -1}]}]"), u)).containsExactly(
         "spec.hosts[0].split[1].upstream.name InvalidName", "spec.hosts[0].split[1].weight InvalidWeight",
