@@ -6,14 +6,12 @@ import io.envoyproxy.envoy.config.core.v3.ApiConfigSource;
 import io.envoyproxy.envoy.config.core.v3.ApiVersion;
 import io.envoyproxy.envoy.config.core.v3.ConfigSource;
 import io.envoyproxy.envoy.config.core.v3.GrpcService;
-import io.envoyproxy.envoy.config.core.v3.Http2ProtocolOptions;
 import io.envoyproxy.envoy.config.core.v3.SocketAddress;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.endpoint.v3.Endpoint;
 import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
 import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.SdsSecretConfig;
-import io.envoyproxy.envoy.extensions.upstreams.http.v3.HttpProtocolOptions;
 import io.holdfast.ir.UpstreamTls;
 import java.time.Duration;
 
@@ -53,15 +51,11 @@ final class SdsAgents {
   /** A STATIC HTTP/2 (gRPC) cluster to the agent's address. */
   static Cluster cluster(UpstreamTls.Sds sds) {
     String name = clusterName(sds);
-    HttpProtocolOptions http2 = HttpProtocolOptions.newBuilder()
-        .setExplicitHttpConfig(HttpProtocolOptions.ExplicitHttpConfig.newBuilder()
-            .setHttp2ProtocolOptions(Http2ProtocolOptions.getDefaultInstance()))
-        .build();
     return Cluster.newBuilder()
         .setName(name)
         .setType(Cluster.DiscoveryType.STATIC)
         .setConnectTimeout(Protos.duration(CONNECT_TIMEOUT))
-        .putTypedExtensionProtocolOptions(ClusterTranslator.HTTP_PROTOCOL_OPTIONS, Protos.pack(http2))
+        .putTypedExtensionProtocolOptions(ClusterTranslator.HTTP_PROTOCOL_OPTIONS, ClusterTranslator.http2Options())
         .setLoadAssignment(ClusterLoadAssignment.newBuilder().setClusterName(name)
             .addEndpoints(LocalityLbEndpoints.newBuilder().addLbEndpoints(LbEndpoint.newBuilder()
                 .setEndpoint(Endpoint.newBuilder().setAddress(Address.newBuilder().setSocketAddress(
