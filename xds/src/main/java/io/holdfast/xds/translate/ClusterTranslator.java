@@ -80,7 +80,7 @@ final class ClusterTranslator {
     return cluster.build();
   }
 
-  /** Explicit HTTP/2 to the endpoints, as {@code typed_extension_protocol_options} of {@link #HTTP_PROTOCOL_OPTIONS}. */
+  /** Explicit HTTP/2 to the endpoints: {@code typed_extension_protocol_options} of {@link #HTTP_PROTOCOL_OPTIONS}. */
   static com.google.protobuf.Any http2Options() {
     return Protos.pack(HttpProtocolOptions.newBuilder()
         .setExplicitHttpConfig(HttpProtocolOptions.ExplicitHttpConfig.newBuilder()
