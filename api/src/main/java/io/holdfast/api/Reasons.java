@@ -70,6 +70,11 @@ public final class Reasons {
   public static final String INVALID_OUTLIER_DETECTION = "InvalidOutlierDetection";
   public static final String INVALID_HEALTH_CHECK = "InvalidHealthCheck";
   public static final String INVALID_UPSTREAM_TLS = "InvalidUpstreamTls";
+  /**
+   * An Upstream's {@code tls.sds} whose address is not a loopback IP literal with a port, that names no secret, or
+   * that is combined with the Upstream's own clientCertificate or trustedCa.
+   */
+  public static final String INVALID_UPSTREAM_SDS = "InvalidUpstreamSds";
   /** A ring size outside 1 to Envoy's 8M, a minimum above the maximum, or a ring on an upstream not RING_HASH. */
   public static final String INVALID_RING_HASH = "InvalidRingHash";
   /** A route or upstream option proxyless gRPC clients do not implement: ignored by them, or left out of their config. */

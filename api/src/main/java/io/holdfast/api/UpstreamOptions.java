@@ -61,6 +61,63 @@ public record UpstreamOptions(Optional<Dns> dns, Optional<CircuitBreakers> circu
   }
 
   /**
+   * TLS material fetched by the proxy from an SDS agent beside it ({@code spec.tls.sds}), such as Istio's agent in
+   * the proxy pod. Only the secrets are fetched there; requests still go to the upstream's backends. Validation
+   * allows only an IP literal on loopback as the address ({@code InvalidUpstreamSds}).
+   *
+   * @param address               the agent's {@code host:port} (an IPv4 or bracketed IPv6 loopback literal)
+   * @param certificateSecretName the SDS name of the client certificate the proxy presents; absent for none
+   * @param validationContextName the SDS name of the validation context (trusted CAs) the backends' certificates
+   *                              are checked against; absent for none
+   */
+  public record Sds(String address, Optional<String> certificateSecretName, Optional<String> validationContextName) {
+    public Sds {
+      Objects.requireNonNull(address, "address");
+      Objects.requireNonNull(certificateSecretName, "certificateSecretName");
+      Objects.requireNonNull(validationContextName, "validationContextName");
+    }
+
+    /**
+     * The agent's IP and port when {@code address} is an IP literal on loopback (IPv6 in brackets) with a port
+     * 1-65535; empty otherwise. Loopback only: the agent must be in the proxy's own network namespace, so a tenant
+     * cannot point the proxy's secret fetching at another host.
+     */
+    public Optional<Agent> agent() {
+      int colon = address.lastIndexOf(':');
+      if (colon <= 0 || colon == address.length() - 1 || address.length() > MAX_ADDRESS_LENGTH) {
+        return Optional.empty();
+      }
+      String host = address.substring(0, colon);
+      if (host.startsWith("[") && host.endsWith("]")) {
+        host = host.substring(1, host.length() - 1);
+        if (!host.contains(":")) {
+          return Optional.empty();
+        }
+      } else if (host.contains(":")) {
+        return Optional.empty();
+      }
+      String portText = address.substring(colon + 1);
+      if (!portText.chars().allMatch(c -> c >= '0' && c <= '9') || portText.length() > 5) {
+        return Optional.empty();
+      }
+      int port = Integer.parseInt(portText);
+      if (port < 1 || port > 65535 || !com.google.common.net.InetAddresses.isInetAddress(host)
+          || !com.google.common.net.InetAddresses.forString(host).isLoopbackAddress()) {
+        return Optional.empty();
+      }
+      return Optional.of(new Agent(com.google.common.net.InetAddresses.toAddrString(
+          com.google.common.net.InetAddresses.forString(host)), port));
+    }
+
+    /** Longest address: a bracketed IPv6 literal and a port fit in far less. */
+    public static final int MAX_ADDRESS_LENGTH = 64;
+
+    /** A loopback IP (canonical text, IPv6 without brackets) and port. */
+    public record Agent(String ip, int port) {
+    }
+  }
+
+  /**
    * TLS to the backends ({@code spec.tls}).
    *
    * @param sni               server name sent, and checked against the certificate; default the host name when the
@@ -72,10 +129,12 @@ public record UpstreamOptions(Optional<Dns> dns, Optional<CircuitBreakers> circu
    *                          checked instead of the SNI; empty: the SNI is checked
    * @param alpnProtocols     the protocols offered in the TLS handshake (ALPN), in order of preference; empty: h2
    *                          for an HTTP/2 upstream, else none
+   * @param sds               the client certificate and validation context fetched from a node-local SDS agent
+   *                          instead of {@code clientCertificate} and {@code trustedCa}; absent for none
    */
   public record Tls(Optional<String> sni, Optional<TlsVerify> verify, Optional<SslConfig.CaSource> trustedCa,
       Optional<SslConfig.CertificateSource> clientCertificate, List<String> subjectAltNames,
-      List<String> alpnProtocols) {
+      List<String> alpnProtocols, Optional<Sds> sds) {
     /**
      * Most ALPN protocols. Reason: each is sent in every handshake; real lists name two or three (h2, http/1.1),
      * and a longer one rejects its Upstream ({@code InvalidUpstreamTls}).
@@ -91,6 +150,14 @@ public record UpstreamOptions(Optional<Dns> dns, Optional<CircuitBreakers> circu
       Objects.requireNonNull(clientCertificate, "clientCertificate");
       subjectAltNames = List.copyOf(subjectAltNames);
       alpnProtocols = List.copyOf(alpnProtocols);
+      Objects.requireNonNull(sds, "sds");
+    }
+
+    /** Without an SDS agent. */
+    public Tls(Optional<String> sni, Optional<TlsVerify> verify, Optional<SslConfig.CaSource> trustedCa,
+        Optional<SslConfig.CertificateSource> clientCertificate, List<String> subjectAltNames,
+        List<String> alpnProtocols) {
+      this(sni, verify, trustedCa, clientCertificate, subjectAltNames, alpnProtocols, Optional.empty());
     }
 
     /** Without ALPN protocols of its own. */
@@ -100,7 +167,11 @@ public record UpstreamOptions(Optional<Dns> dns, Optional<CircuitBreakers> circu
     }
 
     public Tls withAlpnProtocols(List<String> value) {
-      return new Tls(sni, verify, trustedCa, clientCertificate, subjectAltNames, value);
+      return new Tls(sni, verify, trustedCa, clientCertificate, subjectAltNames, value, sds);
+    }
+
+    public Tls withSds(Optional<Sds> value) {
+      return new Tls(sni, verify, trustedCa, clientCertificate, subjectAltNames, alpnProtocols, value);
     }
 
     /** Checking the SNI as the certificate's name. */
@@ -113,9 +184,13 @@ public record UpstreamOptions(Optional<Dns> dns, Optional<CircuitBreakers> circu
       this(sni, verify, Optional.empty(), Optional.empty());
     }
 
-    /** How the certificate is checked: as written, else CA when a trustedCa is given, else SYSTEM. */
+    /**
+     * How the certificate is checked: as written, else CA when a trustedCa (or an SDS validation context) is given,
+     * else SYSTEM.
+     */
     public TlsVerify effectiveVerify() {
-      return verify.orElse(trustedCa.isPresent() ? TlsVerify.CA : TlsVerify.SYSTEM);
+      boolean ca = trustedCa.isPresent() || sds.flatMap(Sds::validationContextName).isPresent();
+      return verify.orElse(ca ? TlsVerify.CA : TlsVerify.SYSTEM);
     }
 
     /** The secret-data keys of all the TLS material named, resolved against the upstream's namespace. */

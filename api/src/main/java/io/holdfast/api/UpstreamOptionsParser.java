@@ -31,7 +31,8 @@ final class UpstreamOptionsParser {
   private static final Set<String> GRPC = Set.of("serviceName");
   private static final Set<String> STATUS_RANGE = Set.of("start", "end");
   private static final Set<String> TLS = Set.of("sni", "verify", "trustedCa", "clientCertificate",
-      "subjectAltNames", "alpnProtocols");
+      "subjectAltNames", "alpnProtocols", "sds");
+  private static final Set<String> SDS = Set.of("address", "certificateSecretName", "validationContextName");
   private static final Set<String> RING_HASH = Set.of("minimumRingSize", "maximumRingSize");
 
   private UpstreamOptionsParser() {
@@ -65,7 +66,8 @@ final class UpstreamOptionsParser {
         t.object("trustedCa", SslConfigParser.CLIENT_CA).flatMap(SslConfigParser::clientCa),
         t.object("clientCertificate", SslConfigParser.CERTIFICATE).flatMap(SslConfigParser::certificate),
         t.has("subjectAltNames") ? t.stringList("subjectAltNames", false).orElse(List.of()) : List.of(),
-        t.has("alpnProtocols") ? t.stringList("alpnProtocols", false).orElse(List.of()) : List.of()));
+        t.has("alpnProtocols") ? t.stringList("alpnProtocols", false).orElse(List.of()) : List.of())
+        .withSds(t.object("sds", SDS).flatMap(UpstreamOptionsParser::sds)));
     if (tls.isPresent()) {
       options = options.withTls(tls.get());
     }
@@ -75,6 +77,11 @@ final class UpstreamOptionsParser {
       options = options.withRingHash(ring.get());
     }
     return spec.problems().size() == before ? Optional.of(options) : Optional.empty();
+  }
+
+  private static Optional<UpstreamOptions.Sds> sds(Fields sds) {
+    return sds.requiredString("address").map(address -> new UpstreamOptions.Sds(address,
+        sds.string("certificateSecretName"), sds.string("validationContextName")));
   }
 
   private static UpstreamOptions.Dns dns(Fields dns) {

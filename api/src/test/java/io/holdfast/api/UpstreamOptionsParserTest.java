@@ -106,6 +106,28 @@ class UpstreamOptionsParserTest {
   }
 
   @Test
+  void sdsAgentIsReadAndOnlyLoopbackIpLiteralsGiveAnAgent() {
+    UpstreamOptions.Tls tls = options("""
+        tls:
+          sds: {address: 127.0.0.1:8234, certificateSecretName: cert, validationContextName: ca}
+        """).tls().orElseThrow();
+    UpstreamOptions.Sds sds = tls.sds().orElseThrow();
+    assertThat(sds).isEqualTo(new UpstreamOptions.Sds("127.0.0.1:8234", Optional.of("cert"), Optional.of("ca")));
+    assertThat(sds.agent()).contains(new UpstreamOptions.Sds.Agent("127.0.0.1", 8234));
+    assertThat(tls.effectiveVerify()).isEqualTo(UpstreamOptions.TlsVerify.CA);
+    assertThat(new UpstreamOptions.Sds("[::1]:15012", Optional.of("c"), Optional.empty()).agent())
+        .contains(new UpstreamOptions.Sds.Agent("::1", 15012));
+    for (String refused : List.of("192.0.2.1:8234", "localhost:8234", "127.0.0.1", "127.0.0.1:0", "127.0.0.1:65536",
+        "::1:8234", "[127.0.0.1]:8234", "127.0.0.1:+80", ":8234", "0x7f000001:8234", "127.0.0.1:")) {
+      assertThat(new UpstreamOptions.Sds(refused, Optional.of("c"), Optional.empty()).agent()).as(refused).isEmpty();
+    }
+    assertThat(problems("tls: {sds: {certificateSecretName: cert, cluster: x}}"))
+        .extracting(Problem::field, Problem::reason).containsExactlyInAnyOrder(
+            tuple("spec.tls.sds.address", Reasons.MISSING_FIELD),
+            tuple("spec.tls.sds.cluster", Reasons.UNKNOWN_FIELD));
+  }
+
+  @Test
   void trustedCaAndClientCertificateComeFromASecretOrFiles() {
     UpstreamOptions.Tls secrets = options("""
         tls:

@@ -15,9 +15,13 @@ import java.util.Optional;
  * @param clientCertificate the {@link Secret} (certificate and key) the proxy presents to the endpoints; absent for
  *                          none
  * @param alpnProtocols     the protocols offered by ALPN, in order; empty: h2 for an HTTP/2 cluster, else none
+ * @param sds               an SDS agent beside the proxy that serves the client certificate and (with
+ *                          {@link Verify#TRUSTED_CA}) the validation context, instead of {@code clientCertificate} and
+ *                          {@code trustedCa}; absent for none
  */
 public record UpstreamTls(Optional<String> sni, Verify verify, Optional<String> trustedCa,
-    Optional<String> clientCertificate, List<String> subjectAltNames, List<String> alpnProtocols) {
+    Optional<String> clientCertificate, List<String> subjectAltNames, List<String> alpnProtocols,
+    Optional<Sds> sds) {
 
   public UpstreamTls {
     Objects.requireNonNull(sni, "sni");
@@ -36,13 +40,25 @@ public record UpstreamTls(Optional<String> sni, Verify verify, Optional<String> 
       throw new IllegalArgumentException("upstream TLS checked against the system CAs needs an sni to check the"
           + " certificate's name against");
     }
-    if ((verify == Verify.TRUSTED_CA) != trustedCa.isPresent()) {
+    Objects.requireNonNull(sds, "sds");
+    boolean sdsCa = sds.flatMap(Sds::validationContextName).isPresent();
+    if (sdsCa && trustedCa.isPresent() || sds.flatMap(Sds::certificateSecretName).isPresent()
+        && clientCertificate.isPresent()) {
+      throw new IllegalArgumentException("SDS agent secrets replace the trusted CA and client certificate");
+    }
+    if ((verify == Verify.TRUSTED_CA) != (trustedCa.isPresent() || sdsCa)) {
       throw new IllegalArgumentException("a trusted CA secret goes with verify TRUSTED_CA and only with it; got "
-          + verify + (trustedCa.isPresent() ? " and a trusted CA" : " and no trusted CA"));
+          + verify + (trustedCa.isPresent() || sdsCa ? " and a trusted CA" : " and no trusted CA"));
     }
     sni.filter(name -> name.isEmpty() || name.length() > 255).ifPresent(name -> {
       throw new IllegalArgumentException("sni must be 1-255 characters, got " + name.length());
     });
+  }
+
+  /** Without an SDS agent. */
+  public UpstreamTls(Optional<String> sni, Verify verify, Optional<String> trustedCa,
+      Optional<String> clientCertificate, List<String> subjectAltNames, List<String> alpnProtocols) {
+    this(sni, verify, trustedCa, clientCertificate, subjectAltNames, alpnProtocols, Optional.empty());
   }
 
   /** Offering no ALPN protocols of its own. */
@@ -52,7 +68,11 @@ public record UpstreamTls(Optional<String> sni, Verify verify, Optional<String> 
   }
 
   public UpstreamTls withAlpnProtocols(List<String> value) {
-    return new UpstreamTls(sni, verify, trustedCa, clientCertificate, subjectAltNames, value);
+    return new UpstreamTls(sni, verify, trustedCa, clientCertificate, subjectAltNames, value, sds);
+  }
+
+  public UpstreamTls withSds(Optional<Sds> value) {
+    return new UpstreamTls(sni, verify, trustedCa, clientCertificate, subjectAltNames, alpnProtocols, value);
   }
 
   /** Checking the SNI (if any) as the certificate's name. */
@@ -64,6 +84,29 @@ public record UpstreamTls(Optional<String> sni, Verify verify, Optional<String> 
   /** Without a trusted CA of its own or a client certificate. */
   public UpstreamTls(Optional<String> sni, Verify verify) {
     this(sni, verify, Optional.empty(), Optional.empty());
+  }
+
+  /**
+   * An SDS agent in the proxy's network namespace (Istio's, for one), reached over gRPC at a loopback IP.
+   *
+   * @param ip                    a loopback IP literal (IPv6 without brackets)
+   * @param port                  1-65535
+   * @param certificateSecretName the agent's name of the client certificate; absent for none
+   * @param validationContextName the agent's name of the validation context; absent for none
+   */
+  public record Sds(String ip, int port, Optional<String> certificateSecretName,
+      Optional<String> validationContextName) {
+    public Sds {
+      Objects.requireNonNull(ip, "ip");
+      Objects.requireNonNull(certificateSecretName, "certificateSecretName");
+      Objects.requireNonNull(validationContextName, "validationContextName");
+      if (port < 1 || port > 65535) {
+        throw new IllegalArgumentException("SDS agent port out of range: " + port);
+      }
+      if (certificateSecretName.isEmpty() && validationContextName.isEmpty()) {
+        throw new IllegalArgumentException("an SDS agent serves at least one secret");
+      }
+    }
   }
 
   /**

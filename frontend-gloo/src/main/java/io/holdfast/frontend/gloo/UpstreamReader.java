@@ -31,7 +31,10 @@ final class UpstreamReader {
   private static final Set<String> STATIC = Set.of("hosts", "useTls", "autoSniRewrite");
   private static final Set<String> HOST = Set.of("addr", "port", "sniAddr");
   private static final Set<String> SSL = Set.of("secretRef", "sslFiles", "sni", "oneWayTls",
-      "verifySubjectAltName", "alpnProtocols");
+      "verifySubjectAltName", "alpnProtocols", "sds");
+  /** Gloo's SDSConfig; clusterName names a cluster of Gloo's bootstrap, replaced by one to targetUri. */
+  private static final Set<String> SDS = Set.of("targetUri", "clusterName", "certificatesSecretName",
+      "validationContextName");
   private static final Set<String> REF = Set.of("name", "namespace");
   private static final Set<String> FILES = Set.of("tlsCert", "tlsKey", "rootCa");
   private static final Set<String> BREAKERS = Set.of("maxConnections", "maxPendingRequests", "maxRequests",
@@ -258,6 +261,7 @@ final class UpstreamReader {
     Optional<SslConfig.CertificateSource> clientCertificate = Optional.empty();
     List<String> subjectAltNames = List.of();
     boolean secretMissing = false; // reported by Holdfast's validation (SecretNotFound)
+    Optional<UpstreamOptions.Sds> sds = Optional.empty();
     if (spec.has("sslConfig")) {
       Node ssl = spec.child("sslConfig").only("Upstream sslConfig", SSL);
       Optional<String> explicit = ssl.string("sni");
@@ -278,6 +282,8 @@ final class UpstreamReader {
         if (hasCert && !oneWay) {
           clientCertificate = Optional.of(new SslConfig.CertificateSource.SecretRef(secret));
         }
+      } else if (ssl.has("sds")) {
+        sds = sds(ssl.child("sds").only("sslConfig.sds", SDS), oneWay);
       } else if (ssl.has("sslFiles")) {
         Node files = ssl.child("sslFiles").only("sslFiles", FILES);
         rootCa = files.string("rootCa").map(SslConfig.CaSource.File::new);
@@ -288,14 +294,28 @@ final class UpstreamReader {
         }
       }
     }
+    boolean sdsCa = sds.flatMap(UpstreamOptions.Sds::validationContextName).isPresent();
     if (spec.has("sslConfig")) {
-      subjectAltNames = subjectAltNames(spec.child("sslConfig"), rootCa.isPresent() || secretMissing);
+      subjectAltNames = subjectAltNames(spec.child("sslConfig"), rootCa.isPresent() || secretMissing || sdsCa);
     }
-    UpstreamOptions.TlsVerify verify = rootCa.isPresent() ? UpstreamOptions.TlsVerify.CA
+    UpstreamOptions.TlsVerify verify = rootCa.isPresent() || sdsCa ? UpstreamOptions.TlsVerify.CA
         : UpstreamOptions.TlsVerify.NONE;
     List<String> alpn = spec.has("sslConfig") ? spec.child("sslConfig").strings("alpnProtocols") : List.of();
     return Optional.of(new UpstreamOptions.Tls(sni, Optional.of(verify), rootCa, clientCertificate,
-        subjectAltNames).withAlpnProtocols(alpn));
+        subjectAltNames, alpn, sds));
+  }
+
+  /**
+   * Gloo's {@code sslConfig.sds}: the certificate and validation context from the SDS server at {@code targetUri}
+   * (Istio's agent in the proxy pod). Gloo reaches it through {@code clusterName}, a cluster of its proxy's
+   * bootstrap; Holdfast synthesizes a cluster to {@code targetUri} instead, so clusterName is not needed. Holdfast's
+   * validation accepts only a loopback IP address ({@code InvalidUpstreamSds}). {@code oneWayTls} drops the
+   * certificate, as with a secretRef.
+   */
+  private static Optional<UpstreamOptions.Sds> sds(Node sds, boolean oneWay) {
+    Optional<String> target = sds.requiredString("targetUri");
+    Optional<String> certificate = oneWay ? Optional.empty() : sds.string("certificatesSecretName");
+    return target.map(uri -> new UpstreamOptions.Sds(uri, certificate, sds.string("validationContextName")));
   }
 
   /**

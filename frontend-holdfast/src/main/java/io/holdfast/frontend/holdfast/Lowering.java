@@ -89,8 +89,10 @@ final class Lowering {
     return new UpstreamTls(UpstreamRules.sni(upstream, tls), verify,
         tls.trustedCa().map(ca -> caSecretName(ca.key(namespace))),
         tls.clientCertificate().map(certificate -> certificateSecretName(certificate.keys(namespace).get(0))),
-        verify == UpstreamTls.Verify.NONE ? List.of() : tls.subjectAltNames())
-        .withAlpnProtocols(tls.alpnProtocols());
+        verify == UpstreamTls.Verify.NONE ? List.of() : tls.subjectAltNames(), tls.alpnProtocols(),
+        // Built with the rest: the IR checks the SDS validation context against verify.
+        tls.sds().flatMap(sds -> sds.agent().map(agent -> new UpstreamTls.Sds(agent.ip(), agent.port(),
+            sds.certificateSecretName(), sds.validationContextName()))));
   }
 
   /**

@@ -113,7 +113,16 @@ final class UpstreamRules {
     tls.sni().filter(sni -> !Syntax.isHostName(sni) || sni.endsWith(".") || sni.length() > 255).ifPresent(sni ->
         sink.error("spec.tls.sni", Reasons.INVALID_UPSTREAM_TLS, "\"" + sni + "\" is not a host name"));
     UpstreamOptions.TlsVerify verify = tls.effectiveVerify();
-    if (verify == UpstreamOptions.TlsVerify.CA && tls.trustedCa().isEmpty()) {
+    boolean sdsCa = tls.sds().flatMap(UpstreamOptions.Sds::validationContextName).isPresent();
+    if (verify == UpstreamOptions.TlsVerify.CA && tls.trustedCa().isEmpty() && tls.sds().isPresent()) {
+      if (!sdsCa) {
+        sink.error("spec.tls.verify", Reasons.INVALID_UPSTREAM_SDS, "verify: CA with sds needs"
+            + " sds.validationContextName");
+      }
+    } else if (verify != UpstreamOptions.TlsVerify.CA && sdsCa) {
+      sink.error("spec.tls.verify", Reasons.INVALID_UPSTREAM_SDS, "verify: " + verify + " does not use"
+          + " sds.validationContextName; leave verify out (or write CA), or drop validationContextName");
+    } else if (verify == UpstreamOptions.TlsVerify.CA && tls.trustedCa().isEmpty()) {
       sink.error("spec.tls.verify", Reasons.INVALID_UPSTREAM_TLS, "verify: CA checks the backends' certificates"
           + " against spec.tls.trustedCa, which is not given");
     } else if (verify != UpstreamOptions.TlsVerify.CA && tls.trustedCa().isPresent()) {
@@ -122,11 +131,34 @@ final class UpstreamRules {
     }
     checkSubjectAltNames(tls, verify, sink);
     checkAlpnProtocols(tls.alpnProtocols(), sink);
+    tls.sds().ifPresent(sds -> checkSds(tls, sds, sink));
     if (verify == UpstreamOptions.TlsVerify.SYSTEM && sni(upstream, tls).isEmpty()
         && tls.subjectAltNames().isEmpty()) {
       sink.error("spec.tls.sni", Reasons.INVALID_UPSTREAM_TLS, "verify: SYSTEM checks the backends' certificates"
           + " for the name in sni, and there is none to derive (the upstream is not one host given by name);"
           + " give sni, or verify: NONE to skip every check");
+    }
+  }
+
+  /**
+   * {@code tls.sds}: the proxy fetches secrets from a local agent. Only a loopback IP literal is accepted (Holdfast
+   * denies loopback for request traffic, but an SDS agent beside the proxy is only asked for certificates, and a
+   * non-loopback address would let a tenant make the proxy connect elsewhere); it replaces the Upstream's own
+   * certificate and CA rather than mixing with them.
+   */
+  private static void checkSds(UpstreamOptions.Tls tls, UpstreamOptions.Sds sds, Ledger.Sink sink) {
+    if (sds.agent().isEmpty()) {
+      sink.error("spec.tls.sds.address", Reasons.INVALID_UPSTREAM_SDS, "\"" + sds.address() + "\" is not a loopback"
+          + " IP literal with a port 1-65535 (e.g. 127.0.0.1:8234 or [::1]:8234); the SDS agent must run beside"
+          + " the proxy");
+    }
+    if (sds.certificateSecretName().isEmpty() && sds.validationContextName().isEmpty()) {
+      sink.error("spec.tls.sds", Reasons.INVALID_UPSTREAM_SDS, "names neither a certificateSecretName nor a"
+          + " validationContextName");
+    }
+    if (tls.clientCertificate().isPresent() || tls.trustedCa().isPresent()) {
+      sink.error("spec.tls.sds", Reasons.INVALID_UPSTREAM_SDS, "the secrets come from the SDS agent; drop"
+          + " clientCertificate and trustedCa, or drop sds");
     }
   }
 

@@ -71,17 +71,21 @@ final class ClusterTranslator {
       cluster.setLoadBalancingPolicy(LEAST_REQUEST_OR_ROUND_ROBIN);
     }
     if (ir.http2()) {
-      HttpProtocolOptions http2 = HttpProtocolOptions.newBuilder()
-          .setExplicitHttpConfig(HttpProtocolOptions.ExplicitHttpConfig.newBuilder()
-              .setHttp2ProtocolOptions(Http2ProtocolOptions.getDefaultInstance()))
-          .build();
-      cluster.putTypedExtensionProtocolOptions(HTTP_PROTOCOL_OPTIONS, Protos.pack(http2));
+      cluster.putTypedExtensionProtocolOptions(HTTP_PROTOCOL_OPTIONS, http2Options());
     }
     ir.circuitBreakers().ifPresent(cb -> cluster.setCircuitBreakers(UpstreamPolicies.circuitBreakers(cb)));
     ir.outlierDetection().ifPresent(od -> cluster.setOutlierDetection(UpstreamPolicies.outlierDetection(od)));
     ir.healthChecks().forEach(hc -> cluster.addHealthChecks(UpstreamPolicies.healthCheck(hc, ir.http2())));
     ir.tls().ifPresent(tls -> cluster.setTransportSocket(UpstreamPolicies.tls(tls, ir.http2())));
     return cluster.build();
+  }
+
+  /** Explicit HTTP/2 to the endpoints: {@code typed_extension_protocol_options} of {@link #HTTP_PROTOCOL_OPTIONS}. */
+  static com.google.protobuf.Any http2Options() {
+    return Protos.pack(HttpProtocolOptions.newBuilder()
+        .setExplicitHttpConfig(HttpProtocolOptions.ExplicitHttpConfig.newBuilder()
+            .setHttp2ProtocolOptions(Http2ProtocolOptions.getDefaultInstance()))
+        .build());
   }
 
   private static void dns(io.holdfast.ir.Cluster.Dns dns, Cluster.Builder cluster) {

@@ -34,8 +34,11 @@ final class ProxyScoping {
   private static final String ENDPOINT = Resources.V3.ENDPOINT_TYPE_URL;
   private static final String SECRET = Resources.V3.SECRET_TYPE_URL;
 
-  /** What a cluster brings into a scope: its Envoy name, whether it has a load assignment, its secrets. */
-  private record ClusterUse(String name, boolean eds, List<String> secrets) {
+  /**
+   * What a cluster brings into a scope: its Envoy name, whether it has a load assignment, its secrets, and the
+   * clusters it needs itself (the SDS agent's, {@link SdsAgents}).
+   */
+  private record ClusterUse(String name, boolean eds, List<String> secrets, List<String> clusters) {
   }
 
   private final Map<ResourceKey, ClusterUse> clusters = new HashMap<>();
@@ -50,7 +53,9 @@ final class ProxyScoping {
       tls.clientCertificate().ifPresent(names::add);
       return names;
     }).orElse(List.of());
-    clusters.put(cluster.origin().object(), new ClusterUse(name, eds, secrets));
+    List<String> needed = cluster.tls().flatMap(io.holdfast.ir.UpstreamTls::sds).map(SdsAgents::clusterName)
+        .map(List::of).orElse(List.of());
+    clusters.put(cluster.origin().object(), new ClusterUse(name, eds, secrets, needed));
   }
 
   /**
@@ -91,6 +96,7 @@ final class ProxyScoping {
         continue; // the IR guarantees every used cluster exists; nothing to scope if it ever did not
       }
       names.computeIfAbsent(CLUSTER, t -> new LinkedHashSet<>()).add(use.name());
+      names.get(CLUSTER).addAll(use.clusters());
       if (use.eds()) {
         names.computeIfAbsent(ENDPOINT, t -> new LinkedHashSet<>()).add(use.name());
       }

@@ -74,6 +74,7 @@ public final class Translator {
     Memo last = this.last != null ? this.last : new Memo(false);
     Output out = new Output();
     ProxyScoping scoping = new ProxyScoping();
+    Set<String> sdsAgents = new java.util.HashSet<>();
     for (Cluster cluster : ir.clusters()) {
       ClusterEntry entry = memo.clusters.get(last.clusters, cluster, Translator::cluster);
       out.put(Resources.V3.CLUSTER_TYPE_URL, entry.cluster(), cluster.origin(), entry.name());
@@ -81,6 +82,10 @@ public final class Translator {
         out.put(Resources.V3.ENDPOINT_TYPE_URL, entry.loadAssignment(), cluster.origin(), entry.name());
       }
       scoping.cluster(cluster, entry.name(), entry.loadAssignment() != null);
+      // One cluster per SDS agent address, however many clusters fetch their secrets there.
+      cluster.tls().flatMap(io.holdfast.ir.UpstreamTls::sds).filter(sds -> sdsAgents.add(SdsAgents.clusterName(sds)))
+          .ifPresent(sds -> out.put(Resources.V3.CLUSTER_TYPE_URL, Built.of(SdsAgents.cluster(sds)), cluster.origin(),
+              SdsAgents.clusterName(sds)));
     }
     for (Listener listener : ir.listeners()) {
       List<String> routeNames = new ArrayList<>();

@@ -113,7 +113,8 @@ final class UpstreamPolicies {
    * An {@code UpstreamTlsContext} transport socket. SYSTEM_CAS trusts the proxy's system CAs and requires the SNI
    * as a DNS subject alternative name (a chain check alone would accept any publicly trusted certificate);
    * TRUSTED_CA takes the CA from an SDS secret (a rotated CA is a new secret version, the cluster is unchanged) and
-   * checks the SNI too when there is one; a client certificate is an SDS secret as on listeners. ALPN
+   * checks the SNI too when there is one; a client certificate is an SDS secret as on listeners. With an SDS agent
+   * ({@link SdsAgents}) the CA and the certificate are fetched from the agent instead of over ADS. ALPN
    * offers the protocols written, else h2 to an HTTP/2 cluster, whose backends would otherwise be asked for
    * HTTP/1.1 over TLS.
    */
@@ -135,9 +136,13 @@ final class UpstreamPolicies {
       names(ir, names);
       common.setCombinedValidationContext(CommonTlsContext.CombinedCertificateValidationContext.newBuilder()
           .setDefaultValidationContext(names)
-          .setValidationContextSdsSecretConfig(TlsTranslator.sds(ir.trustedCa().orElseThrow())));
+          .setValidationContextSdsSecretConfig(ir.trustedCa().map(TlsTranslator::sds).orElseGet(() ->
+              SdsAgents.secret(ir.sds().flatMap(UpstreamTls.Sds::validationContextName).orElseThrow(),
+                  ir.sds().orElseThrow()))));
     }
     ir.clientCertificate().ifPresent(name -> common.addTlsCertificateSdsSecretConfigs(TlsTranslator.sds(name)));
+    ir.sds().ifPresent(sds -> sds.certificateSecretName().ifPresent(name ->
+        common.addTlsCertificateSdsSecretConfigs(SdsAgents.secret(name, sds))));
     UpstreamTlsContext.Builder context = UpstreamTlsContext.newBuilder().setCommonTlsContext(common);
     ir.sni().ifPresent(context::setSni);
     return TransportSocket.newBuilder().setName(TLS_TRANSPORT_SOCKET).setTypedConfig(Protos.pack(context.build()))
