@@ -7,6 +7,7 @@ import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.HostLiterals;
 import io.holdfast.api.Reasons;
 import io.holdfast.api.Upstream;
+import io.holdfast.api.UpstreamOptions;
 import io.holdfast.api.UpstreamTarget;
 import java.net.InetAddress;
 import java.util.List;
@@ -27,6 +28,7 @@ final class AddressRules {
   }
 
   static void upstream(Upstream upstream, AccessPolicy policy, Ledger.Sink sink) {
+    sdsAgent(upstream, policy, sink);
     if (!(upstream.target() instanceof UpstreamTarget.Static hosts)) {
       return;
     }
@@ -43,6 +45,24 @@ final class AddressRules {
             + " at the proxy itself, link-local or metadata addresses (--upstream-deny-cidr, --upstream-allow-loopback)");
       }
     }
+  }
+
+  /**
+   * An SDS agent ({@code tls.sds}) is always on loopback: the proxy pod's own agent, which hands out the pod's
+   * identity (a mesh certificate) to whichever Upstream names it. So it is allowed exactly where loopback
+   * upstreams are: by default in file mode and {@code validate} (one machine), and in Kubernetes mode only with
+   * {@code --upstream-allow-loopback}, an operator's decision that tenants may use the proxy's identity.
+   */
+  private static void sdsAgent(Upstream upstream, AccessPolicy policy, Ledger.Sink sink) {
+    upstream.options().tls().flatMap(UpstreamOptions.Tls::sds).flatMap(UpstreamOptions.Sds::agent)
+        .flatMap(agent -> literal(agent.ip())).ifPresent(ip -> {
+          Cidr denied = policy.deniedNetworkOf(ip);
+          if (denied != null) {
+            sink.error("spec.tls.sds.address", Reasons.ADDRESS_NOT_PERMITTED, ip.getHostAddress() + " is in the"
+                + " denied network " + denied + "; an SDS agent on loopback gives this Upstream the proxy pod's own"
+                + " identity, which in Kubernetes mode needs --upstream-allow-loopback");
+          }
+        });
   }
 
   /**

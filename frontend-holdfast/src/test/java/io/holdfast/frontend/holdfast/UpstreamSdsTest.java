@@ -115,4 +115,26 @@ class UpstreamSdsTest {
     assertThat(cluster(certOnly).orElseThrow().tls().orElseThrow().sds())
         .contains(new UpstreamTls.Sds("::1", 8234, Optional.of("cert"), Optional.empty()));
   }
+
+  @Test
+  void inKubernetesModeTheAgentNeedsLoopbackAllowedSinceItLendsTheProxysIdentity() {
+    String sds = "sni: backend.example\nsds: {address: 127.0.0.1:8234, certificateSecretName: cert}";
+    HoldfastFrontEnd kubernetes = new HoldfastFrontEnd(Clock.fixed(Instant.now(), ZoneOffset.UTC),
+        io.holdfast.api.InputLimits.DEFAULTS, io.holdfast.api.AccessPolicy.KUBERNETES_DEFAULTS);
+    IrBuilder builder = new IrBuilder();
+    kubernetes.lower(TestManifests.config(upstream(sds), TestManifests.virtualService("web", "web.example",
+        "backend"), TestManifests.gateway("public", 10080)), builder);
+    IrBuilder.Result refused = builder.build();
+    assertThat(problems(refused)).extracting(Problem::field, Problem::reason)
+        .containsExactly(tuple("spec.tls.sds.address", Reasons.ADDRESS_NOT_PERMITTED));
+    assertThat(cluster(refused)).isEmpty();
+
+    HoldfastFrontEnd allowed = new HoldfastFrontEnd(Clock.fixed(Instant.now(), ZoneOffset.UTC),
+        io.holdfast.api.InputLimits.DEFAULTS, io.holdfast.api.AccessPolicy.KUBERNETES_DEFAULTS
+            .withDeniedUpstreamNetworks(io.holdfast.api.AccessPolicy.LINK_LOCAL_AND_UNSPECIFIED));
+    IrBuilder again = new IrBuilder();
+    allowed.lower(TestManifests.config(upstream(sds), TestManifests.virtualService("web", "web.example",
+        "backend"), TestManifests.gateway("public", 10080)), again);
+    assertThat(problems(again.build())).isEmpty();
+  }
 }
