@@ -76,6 +76,16 @@ public final class HoldfastCli {
   public static HoldfastCli withDefaultWiring() {
     return new HoldfastCli(settings -> {
       HoldfastServer.useLogFormat(settings.logFormat());
+      // The handlers come first: "holdfast serving" is logged inside start(), and a SIGTERM sent on seeing it
+      // used to arrive before they existed, so the JVM's default handling exited without this stop (a race a
+      // supervisor, or a test, hits under load). A signal during start() is now kept and acted on once it returns.
+      java.util.concurrent.CountDownLatch signalled = new java.util.concurrent.CountDownLatch(1);
+      for (String signal : new String[] {"TERM", "INT"}) {
+        sun.misc.Signal.handle(new sun.misc.Signal(signal), s -> {
+          LOG.info("received SIG{}, shutting down", signal);
+          signalled.countDown();
+        });
+      }
       HoldfastServer server = HoldfastServer.start(settings, java.time.Clock.systemUTC());
       java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
       Duration bound = shutdownBound(settings);
@@ -95,12 +105,16 @@ public final class HoldfastCli {
         server.close();
         stopped.countDown();
       };
-      for (String signal : new String[] {"TERM", "INT"}) {
-        sun.misc.Signal.handle(new sun.misc.Signal(signal), s -> {
-          LOG.info("received SIG{}, shutting down", signal);
-          new Thread(stop, "holdfast-shutdown").start();
-        });
-      }
+      Thread stopper = new Thread(() -> {
+        try {
+          signalled.await();
+          stop.run();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }, "holdfast-shutdown");
+      stopper.setDaemon(true);
+      stopper.start();
       // Any other exit (e.g. the election's exit policy) still stops cleanly.
       Runtime.getRuntime().addShutdownHook(new Thread(server::close, "holdfast-shutdown-hook"));
       stopped.await();
