@@ -69,6 +69,12 @@ class GlooExtProcTest {
         .flatMap(c -> c.virtualHosts().stream()).flatMap(h -> h.routes().stream()).toList();
   }
 
+  private static List<Listener.FilterChain.Http> chains(IrBuilder.Result result) {
+    return result.ir().listeners().stream().filter(l -> l instanceof Listener.Socket)
+        .flatMap(l -> ((Listener.Socket) l).filterChains().stream())
+        .filter(c -> c instanceof Listener.FilterChain.Http).map(c -> (Listener.FilterChain.Http) c).toList();
+  }
+
   private static List<Finding> errors(ObjectStatus status) {
     return status.findings().stream().filter(f -> f.severity() == Finding.Severity.ERROR).toList();
   }
@@ -90,7 +96,12 @@ class GlooExtProcTest {
               GlooExtProc.NOT_CONFIGURED);
       assertThat(status.findings()).extracting(Finding::field).contains(
           "spec.virtualHost.options.extProc", "spec.virtualHost.routes[0].options.extProcEarly");
-      assertThat(routes(result)).as("served as without the settings").isEqualTo(routes(plain)).isNotEmpty();
+      // The route keeps its extProc setting (the VirtualService's disabled: true), for a filter the chain lacks.
+      assertThat(chains(result)).allSatisfy(c -> assertThat(c.options().extProc()).isEmpty());
+      assertThat(routes(result)).as("served as without the settings")
+          .allSatisfy(r -> assertThat(r.traffic().extProc()).contains(new io.holdfast.ir.ExtProc.PerRoute.Disabled()))
+          .map(r -> r.withTraffic(r.traffic().withExtProc(java.util.Optional.empty()))).isEqualTo(routes(plain))
+          .isNotEmpty();
     }
   }
 
@@ -143,5 +154,65 @@ class GlooExtProcTest {
       assertThat(f.field()).endsWith("options.extProcEarly");
       assertThat(f.message()).contains("(ext_proc) filter, which Holdfast does not serve yet");
     });
+  }
+
+  private static final String PROCESSOR = """
+      apiVersion: gloo.solo.io/v1
+      kind: Upstream
+      metadata: {name: processor, namespace: gloo-system}
+      spec: {useHttp2: true, static: {hosts: [{addr: 192.0.2.12, port: 4444}]}}
+      ---
+      """;
+
+  private static final String EXT_PROC_SETTINGS = """
+      extProc:
+          grpcService: {extProcServerRef: {name: processor, namespace: gloo-system}}
+          filterStage: {stage: AuthZStage, predicate: After}
+          failureModeAllow: false
+          messageTimeout: 0.5s
+          processingMode: {requestHeaderMode: SEND, responseHeaderMode: SKIP, request_body_mode: BUFFERED}""";
+
+  @Test
+  void settingsExtProcIsEveryGatewaysServiceAndARoutesExtProcOverridesIt() {
+    IrBuilder.Result result = GlooFixtures.build(GlooFixtures.load(BASE + PROCESSOR
+        + SETTINGS.formatted(EXT_PROC_SETTINGS) + virtualService("{extProc: {disabled: true}}",
+        "{extProc: {overrides: {processingMode: {responseBodyMode: STREAMED}}}}")));
+    ObjectStatus settings = GlooFixtures.status(result, GlooKinds.GLOO_GROUP, GlooKinds.SETTINGS, "gloo-system",
+        "default");
+    assertThat(settings.findings()).isEmpty();
+    ObjectStatus status = shop(result);
+    assertThat(status.isAccepted()).isTrue();
+    assertThat(status.findings()).as("the extProc settings tune a filter that exists").isEmpty();
+    io.holdfast.ir.ExtProc.Mode none = io.holdfast.ir.ExtProc.Mode.DEFAULT;
+    assertThat(chains(result)).isNotEmpty().allSatisfy(c -> assertThat(c.options().extProc()).contains(
+        new io.holdfast.ir.ExtProc.Service(new io.holdfast.api.ResourceKey(GlooKinds.GLOO_GROUP,
+            GlooKinds.UPSTREAM, "gloo-system", "processor"),
+            new io.holdfast.ir.ExtProc.Mode(java.util.Optional.of(io.holdfast.ir.ExtProc.HeaderMode.SEND),
+                java.util.Optional.of(io.holdfast.ir.ExtProc.HeaderMode.SKIP),
+                java.util.Optional.of(io.holdfast.ir.ExtProc.BodyMode.BUFFERED), none.responseBody(),
+                none.requestTrailers(), none.responseTrailers()), false, java.time.Duration.ofMillis(500))));
+    assertThat(routes(result)).singleElement().satisfies(r -> assertThat(r.traffic().extProc()).contains(
+        new io.holdfast.ir.ExtProc.PerRoute.Override(new io.holdfast.ir.ExtProc.Mode(none.requestHeaders(),
+            none.responseHeaders(), none.requestBody(), java.util.Optional.of(io.holdfast.ir.ExtProc.BodyMode.STREAMED),
+            none.requestTrailers(), none.responseTrailers()))));
+  }
+
+  @Test
+  void settingsExtProcHoldfastCannotPlaceOrHonourRejectsTheSettings() {
+    for (String change : List.of("predicate: After}|predicate: Before}", "failureModeAllow: false|asyncMode: true",
+        "request_body_mode: BUFFERED|request_body_mode: FULL_DUPLEX_STREAMED",
+        "{extProcServerRef: {name: processor, namespace: gloo-system}}|{extProcServerRef: {name: processor},"
+            + " authority: x}")) {
+      String[] parts = change.split("\\|");
+      IrBuilder.Result result = GlooFixtures.build(GlooFixtures.load(BASE + PROCESSOR
+          + SETTINGS.formatted(EXT_PROC_SETTINGS.replace(parts[0], parts[1]))
+          + virtualService("{}", "{extProc: {disabled: true}}")));
+      ObjectStatus settings = GlooFixtures.status(result, GlooKinds.GLOO_GROUP, GlooKinds.SETTINGS, "gloo-system",
+          "default");
+      assertThat(errors(settings)).as(change).isNotEmpty()
+          .allSatisfy(f -> assertThat(f.reason()).isEqualTo(GlooFeatures.UNSUPPORTED));
+      assertThat(errors(shop(result))).as(change).extracting(Finding::reason)
+          .containsExactly(GlooExtProc.SETTINGS_REJECTED);
+    }
   }
 }
