@@ -84,8 +84,8 @@ final class GlooFeatures {
           + " Gloo Edge's optionsConfigRefs); Holdfast reads Gateway API objects with their own filters instead";
     }
     if (GlooExtProc.FIELDS.contains(field)) {
-      return field + " installs an external processing (ext_proc) filter, which Holdfast does not serve yet; the"
-          + " object is rejected rather than served without it";
+      return field + " here configures an external processing (ext_proc) filter, which Holdfast reads only from the"
+          + " Settings' extProc; the object is rejected rather than served without it";
     }
     if (SOLO_ENVOY.contains(field)) {
       return field + " needs Solo's own Envoy build (or a Solo service) and has no upstream-Envoy equivalent in"

@@ -12,8 +12,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Gloo's per-virtual-host and per-route {@code extProc}, {@code extProcEarly}, {@code extProcLate} (issue 27): read
- * only where Gloo's proxy has no ext_proc filter for them to tune, so they change nothing, as in Gloo.
+ * Gloo's external processing (issue 27): the Settings' {@code extProc} as every Gateway's ext_proc service, a
+ * virtual host's or route's {@code extProc} as Holdfast's route setting, and {@code extProcEarly}/{@code extProcLate}
+ * read only where Gloo's proxy has no such filter for them to tune, so they change nothing, as in Gloo.
  */
 class GlooExtProcTest {
 
@@ -152,7 +153,7 @@ class GlooExtProcTest {
     assertThat(errors(gateway)).singleElement().satisfies(f -> {
       assertThat(f.reason()).isEqualTo(GlooFeatures.UNSUPPORTED);
       assertThat(f.field()).endsWith("options.extProcEarly");
-      assertThat(f.message()).contains("(ext_proc) filter, which Holdfast does not serve yet");
+      assertThat(f.message()).contains("(ext_proc) filter, which Holdfast reads only from the Settings' extProc");
     });
   }
 
