@@ -101,7 +101,27 @@ public final class TrafficChecks {
           at + ".rateLimitService.timeout", TrafficReasons.INVALID_RATE_LIMIT_SERVICE, "timeout must be positive")));
     });
     options.tracing().ifPresent(tracing -> tracing(tracing, at + ".tracing", out));
+    options.extProc().ifPresent(extProc -> {
+      processingMode(extProc.processingMode(), at + ".extProc.processingMode", out);
+      extProc.messageTimeout().filter(t -> t.isZero() || t.isNegative()
+          || t.compareTo(TrafficOptions.ExtProc.MAX_MESSAGE_TIMEOUT) > 0).ifPresent(t -> out.add(new Problem(
+              at + ".extProc.messageTimeout", TrafficReasons.INVALID_EXT_PROC, "the message timeout must be"
+              + " positive and at most Envoy's " + TrafficOptions.ExtProc.MAX_MESSAGE_TIMEOUT.toHours() + "h")));
+    });
     return out;
+  }
+
+  private static void processingMode(TrafficOptions.ProcessingMode mode, String at, List<Problem> out) {
+    for (String field : TrafficOptions.ProcessingMode.HEADER_FIELDS) {
+      mode.get(field).filter(v -> !TrafficOptions.ProcessingMode.HEADER_MODES.contains(v)).ifPresent(v -> out.add(
+          new Problem(at + "." + field, TrafficReasons.INVALID_EXT_PROC, "\"" + v + "\" is not one of "
+              + TrafficOptions.ProcessingMode.HEADER_MODES)));
+    }
+    for (String field : TrafficOptions.ProcessingMode.BODY_FIELDS) {
+      mode.get(field).filter(v -> !TrafficOptions.ProcessingMode.BODY_MODES.contains(v)).ifPresent(v -> out.add(
+          new Problem(at + "." + field, TrafficReasons.INVALID_EXT_PROC, "\"" + v + "\" is not one of "
+              + TrafficOptions.ProcessingMode.BODY_MODES)));
+    }
   }
 
   private static void tracing(TrafficOptions.Tracing tracing, String at, List<Problem> out) {
@@ -140,6 +160,8 @@ public final class TrafficChecks {
 
   public static List<Problem> route(TrafficOptions.Route options, String at) {
     List<Problem> out = new ArrayList<>();
+    options.extProc().flatMap(TrafficOptions.ExtProcRoute::processingMode)
+        .ifPresent(mode -> processingMode(mode, at + ".extProc.processingMode", out));
     options.localRateLimit().ifPresent(local -> {
       String field = at + ".rateLimit.local";
       long perFill = local.tokensPerFill().orElse(local.maxTokens());
@@ -203,6 +225,8 @@ public final class TrafficChecks {
         at + ".rateLimitService.upstream", TrafficReasons.RATE_LIMIT_SERVICE_NOT_FOUND)));
     options.tracing().ifPresent(tracing -> uses.add(new UpstreamUse(tracing.upstream(),
         at + ".tracing.openTelemetry.upstream", TrafficReasons.TRACING_UPSTREAM_NOT_FOUND)));
+    options.extProc().ifPresent(extProc -> uses.add(new UpstreamUse(extProc.upstream(),
+        at + ".extProc.upstream", TrafficReasons.EXT_PROC_SERVICE_NOT_FOUND)));
     return uses;
   }
 

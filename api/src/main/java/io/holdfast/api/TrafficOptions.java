@@ -27,23 +27,42 @@ public final class TrafficOptions {
       Optional<Long> xffNumTrustedHops, Optional<Duration> idleTimeout, Optional<Duration> requestHeadersTimeout,
       Optional<Long> maxRequestHeadersKb, Optional<Http2> http2, Optional<ServerHeader> serverHeader,
       List<AccessLog> accessLogs, Optional<RateLimitService> rateLimitService, Optional<HealthCheck> healthCheck,
-      Optional<Tracing> tracing) {
+      Optional<Tracing> tracing, Optional<ExtProc> extProc) {
 
     public static final Listener NONE = new Listener(false, Optional.empty(), Optional.empty(), Optional.empty(),
         Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), List.of(), Optional.empty(),
-        Optional.empty(), Optional.empty());
+        Optional.empty(), Optional.empty(), Optional.empty());
+
+    /** Without an external processing service. */
+    public Listener(boolean proxyProtocol, Optional<Long> perConnectionBufferLimitBytes,
+        Optional<Long> xffNumTrustedHops, Optional<Duration> idleTimeout, Optional<Duration> requestHeadersTimeout,
+        Optional<Long> maxRequestHeadersKb, Optional<Http2> http2, Optional<ServerHeader> serverHeader,
+        List<AccessLog> accessLogs, Optional<RateLimitService> rateLimitService, Optional<HealthCheck> healthCheck,
+        Optional<Tracing> tracing) {
+      this(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout, requestHeadersTimeout,
+          maxRequestHeadersKb, http2, serverHeader, accessLogs, rateLimitService, healthCheck, tracing,
+          Optional.empty());
+    }
+
+    /** These options with {@code value} as the external processing service, every other field as it is. */
+    public Listener withExtProc(Optional<ExtProc> value) {
+      return new Listener(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout,
+          requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs, rateLimitService, healthCheck,
+          tracing, value);
+    }
 
     /** These options with {@code value} as the rate-limit service, every other field as it is. */
     public Listener withRateLimitService(Optional<RateLimitService> value) {
       return new Listener(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout,
-          requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs, value, healthCheck, tracing);
+          requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs, value, healthCheck, tracing,
+          extProc);
     }
 
     /** These options with {@code value} as the tracing settings, every other field as it is. */
     public Listener withTracing(Optional<Tracing> value) {
       return new Listener(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout,
           requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs, rateLimitService, healthCheck,
-          value);
+          value, extProc);
     }
 
     public Listener {
@@ -58,6 +77,7 @@ public final class TrafficOptions {
       Objects.requireNonNull(rateLimitService, "rateLimitService");
       Objects.requireNonNull(healthCheck, "healthCheck");
       Objects.requireNonNull(tracing, "tracing");
+      Objects.requireNonNull(extProc, "extProc");
     }
 
     /** Without tracing. */
@@ -277,15 +297,27 @@ public final class TrafficOptions {
    * VirtualService). {@link #NONE} sets nothing.
    */
   public record Route(Optional<LocalRateLimit> localRateLimit, Optional<List<Descriptor>> rateLimits,
-      Optional<List<String>> compression, Optional<Csrf> csrf, Optional<Long> maxRequestBodyBytes) {
+      Optional<List<String>> compression, Optional<Csrf> csrf, Optional<Long> maxRequestBodyBytes,
+      Optional<ExtProcRoute> extProc) {
 
     /** These options with {@code value} as the global rate-limit descriptors, every other field as it is. */
     public Route withRateLimits(Optional<List<Descriptor>> value) {
-      return new Route(localRateLimit, value, compression, csrf, maxRequestBodyBytes);
+      return new Route(localRateLimit, value, compression, csrf, maxRequestBodyBytes, extProc);
+    }
+
+    /** These options with {@code value} as the external processing setting, every other field as it is. */
+    public Route withExtProc(Optional<ExtProcRoute> value) {
+      return new Route(localRateLimit, rateLimits, compression, csrf, maxRequestBodyBytes, value);
+    }
+
+    /** Without an external processing setting. */
+    public Route(Optional<LocalRateLimit> localRateLimit, Optional<List<Descriptor>> rateLimits,
+        Optional<List<String>> compression, Optional<Csrf> csrf, Optional<Long> maxRequestBodyBytes) {
+      this(localRateLimit, rateLimits, compression, csrf, maxRequestBodyBytes, Optional.empty());
     }
 
     public static final Route NONE = new Route(Optional.empty(), Optional.empty(), Optional.empty(),
-        Optional.empty(), Optional.empty());
+        Optional.empty(), Optional.empty(), Optional.empty());
 
     public Route {
       Objects.requireNonNull(localRateLimit, "localRateLimit");
@@ -293,13 +325,86 @@ public final class TrafficOptions {
       compression = compression.map(List::copyOf);
       Objects.requireNonNull(csrf, "csrf");
       Objects.requireNonNull(maxRequestBodyBytes, "maxRequestBodyBytes");
+      Objects.requireNonNull(extProc, "extProc");
     }
 
     /** This route's values, and {@code defaults}' where this one has none. */
     public Route over(Route defaults) {
       return new Route(localRateLimit.or(defaults::localRateLimit), rateLimits.or(defaults::rateLimits),
           compression.or(defaults::compression), csrf.or(defaults::csrf),
-          maxRequestBodyBytes.or(defaults::maxRequestBodyBytes));
+          maxRequestBodyBytes.or(defaults::maxRequestBodyBytes), extProc.or(defaults::extProc));
+    }
+  }
+
+  /**
+   * {@code extProc} of a Gateway: Envoy's external processing filter, which sends each request of the Gateway's
+   * routes (headers, and as {@code processingMode} says bodies and trailers) to a gRPC service served by an Upstream,
+   * which may change or answer it; the same for the response.
+   *
+   * @param processingMode what is sent; each absent part keeps Envoy's default (headers sent, bodies and trailers not)
+   * @param failOpen       default false: a request whose processing fails (service down, message timeout) gets 500
+   * @param messageTimeout how long one message waits for the service's answer; default {@link #DEFAULT_MESSAGE_TIMEOUT}
+   */
+  public record ExtProc(ObjectRef upstream, ProcessingMode processingMode, boolean failOpen,
+      Optional<Duration> messageTimeout) {
+    /** Envoy's default. */
+    public static final Duration DEFAULT_MESSAGE_TIMEOUT = Duration.ofMillis(200);
+    /** Envoy's bound on {@code message_timeout}. */
+    public static final Duration MAX_MESSAGE_TIMEOUT = Duration.ofHours(1);
+
+    public ExtProc {
+      Objects.requireNonNull(upstream, "upstream");
+      Objects.requireNonNull(processingMode, "processingMode");
+      Objects.requireNonNull(messageTimeout, "messageTimeout");
+    }
+  }
+
+  /**
+   * {@code processingMode}: for headers and trailers one of {@link #HEADER_MODES}, for bodies one of
+   * {@link #BODY_MODES} (Envoy's ProcessingMode, in Holdfast's spelling); absent keeps the default.
+   */
+  public record ProcessingMode(Optional<String> requestHeaders, Optional<String> responseHeaders,
+      Optional<String> requestBody, Optional<String> responseBody, Optional<String> requestTrailers,
+      Optional<String> responseTrailers) {
+    public static final ProcessingMode DEFAULT = new ProcessingMode(Optional.empty(), Optional.empty(),
+        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+    /** The field names, headers and trailers first. */
+    public static final List<String> HEADER_FIELDS = List.of("requestHeaders", "responseHeaders", "requestTrailers",
+        "responseTrailers");
+    public static final List<String> BODY_FIELDS = List.of("requestBody", "responseBody");
+    /** Default: Envoy's default for that part (headers sent, trailers not). */
+    public static final List<String> HEADER_MODES = List.of("Default", "Send", "Skip");
+    public static final List<String> BODY_MODES = List.of("None", "Streamed", "Buffered", "BufferedPartial");
+
+    public ProcessingMode {
+      Objects.requireNonNull(requestHeaders, "requestHeaders");
+      Objects.requireNonNull(responseHeaders, "responseHeaders");
+      Objects.requireNonNull(requestBody, "requestBody");
+      Objects.requireNonNull(responseBody, "responseBody");
+      Objects.requireNonNull(requestTrailers, "requestTrailers");
+      Objects.requireNonNull(responseTrailers, "responseTrailers");
+    }
+
+    /** The value of field {@code name} (one of {@link #HEADER_FIELDS} or {@link #BODY_FIELDS}). */
+    public Optional<String> get(String name) {
+      return switch (name) {
+        case "requestHeaders" -> requestHeaders;
+        case "responseHeaders" -> responseHeaders;
+        case "requestBody" -> requestBody;
+        case "responseBody" -> responseBody;
+        case "requestTrailers" -> requestTrailers;
+        default -> responseTrailers;
+      };
+    }
+  }
+
+  /**
+   * {@code extProc} of a route or a VirtualService: turns the Gateway's external processing off ({@code disabled})
+   * or changes what is sent ({@code processingMode}, replacing the Gateway's as a whole).
+   */
+  public record ExtProcRoute(boolean disabled, Optional<ProcessingMode> processingMode) {
+    public ExtProcRoute {
+      Objects.requireNonNull(processingMode, "processingMode");
     }
   }
 

@@ -18,10 +18,23 @@ import tools.jackson.databind.JsonNode;
 public final class TrafficOptionsParser {
 
   /** The traffic fields of a route's or VirtualService's {@code options}. */
-  static final Set<String> ROUTE_FIELDS = Set.of("rateLimit", "compression", "csrf", "maxRequestBodyBytes");
+  static final Set<String> ROUTE_FIELDS = Set.of("rateLimit", "compression", "csrf", "maxRequestBodyBytes",
+      "extProc");
+  /** A TrafficPolicy's: its Gateway API listener options have no external processing service to tune. */
+  private static final Set<String> POLICY_ROUTE_FIELDS = Set.of("rateLimit", "compression", "csrf",
+      "maxRequestBodyBytes");
   static final Set<String> LISTENER = Set.of("proxyProtocol", "perConnectionBufferLimitBytes", "xffNumTrustedHops",
       "idleTimeout", "requestHeadersTimeout", "maxRequestHeadersKb", "http2", "serverHeader", "accessLogs",
       "rateLimitService", "healthCheck", "tracing");
+  /** A Gateway's {@code spec.options}: {@link #LISTENER} and the external processing service. */
+  private static final Set<String> GATEWAY_OPTIONS = Set.of("proxyProtocol", "perConnectionBufferLimitBytes",
+      "xffNumTrustedHops", "idleTimeout", "requestHeadersTimeout", "maxRequestHeadersKb", "http2", "serverHeader",
+      "accessLogs", "rateLimitService", "healthCheck", "tracing", "extProc");
+  private static final Set<String> EXT_PROC = Set.of("upstream", "namespace", "processingMode", "failOpen",
+      "messageTimeout");
+  private static final Set<String> EXT_PROC_ROUTE = Set.of("disabled", "processingMode");
+  private static final Set<String> PROCESSING_MODE = Set.of("requestHeaders", "responseHeaders", "requestBody",
+      "responseBody", "requestTrailers", "responseTrailers");
   private static final Set<String> TRACING = Set.of("openTelemetry", "sampling", "verbose", "requestHeaderTags");
   private static final Set<String> TRACING_OTEL = Set.of("upstream", "namespace", "serviceName", "authority");
   private static final Set<String> SAMPLING = Set.of("client", "random", "overall");
@@ -64,7 +77,7 @@ public final class TrafficOptionsParser {
     if (!spec.has("options")) {
       return Optional.of(TrafficOptions.Listener.NONE);
     }
-    return spec.object("options", LISTENER).flatMap(TrafficOptionsParser::listener);
+    return spec.object("options", GATEWAY_OPTIONS).flatMap(TrafficOptionsParser::listener);
   }
 
   /**
@@ -93,7 +106,7 @@ public final class TrafficOptionsParser {
   }
 
   public static Set<String> routeFields() {
-    return ROUTE_FIELDS;
+    return POLICY_ROUTE_FIELDS;
   }
 
   private static Optional<TrafficOptions.Listener> listener(Fields fields) {
@@ -122,11 +135,40 @@ public final class TrafficOptionsParser {
         .flatMap(h -> h.requiredString("path")).map(TrafficOptions.HealthCheck::new);
     Optional<TrafficOptions.Tracing> tracing = fields.object("tracing", TRACING)
         .flatMap(TrafficOptionsParser::tracing);
+    Optional<TrafficOptions.ExtProc> extProc = fields.object("extProc", EXT_PROC)
+        .flatMap(TrafficOptionsParser::extProc);
     if (fields.problems().size() != before) {
       return Optional.empty();
     }
     return Optional.of(new TrafficOptions.Listener(proxyProtocol, buffer, hops, idle, headersTimeout, headersKb,
-        http2, server, logs, service, healthCheck, tracing));
+        http2, server, logs, service, healthCheck, tracing, extProc));
+  }
+
+  private static Optional<TrafficOptions.ExtProc> extProc(Fields fields) {
+    Optional<ObjectRef> upstream = ObjectRefs.read(fields, "upstream");
+    TrafficOptions.ProcessingMode mode = fields.object("processingMode", PROCESSING_MODE)
+        .map(TrafficOptionsParser::processingMode).orElse(TrafficOptions.ProcessingMode.DEFAULT);
+    boolean failOpen = fields.bool("failOpen").orElse(false);
+    Optional<Duration> timeout = fields.duration("messageTimeout");
+    return upstream.map(u -> new TrafficOptions.ExtProc(u, mode, failOpen, timeout));
+  }
+
+  private static TrafficOptions.ProcessingMode processingMode(Fields fields) {
+    return new TrafficOptions.ProcessingMode(fields.string("requestHeaders"), fields.string("responseHeaders"),
+        fields.string("requestBody"), fields.string("responseBody"), fields.string("requestTrailers"),
+        fields.string("responseTrailers"));
+  }
+
+  private static Optional<TrafficOptions.ExtProcRoute> extProcRoute(Fields fields) {
+    boolean disabled = fields.bool("disabled").orElse(false);
+    Optional<TrafficOptions.ProcessingMode> mode = fields.object("processingMode", PROCESSING_MODE)
+        .map(TrafficOptionsParser::processingMode);
+    if (disabled == mode.isPresent()) {
+      fields.problem(fields.path(), disabled ? Reasons.CONFLICTING_FIELDS : Reasons.MISSING_FIELD,
+          "extProc is either disabled: true or a processingMode");
+      return Optional.empty();
+    }
+    return Optional.of(new TrafficOptions.ExtProcRoute(disabled, mode));
   }
 
   private static Optional<TrafficOptions.Tracing> tracing(Fields fields) {
@@ -209,10 +251,12 @@ public final class TrafficOptionsParser {
         c.stringList("additionalOrigins", false).orElse(List.of()), originMatchers(c),
         c.bool("shadow").orElse(false)));
     Optional<Long> body = fields.longInteger("maxRequestBodyBytes");
+    Optional<TrafficOptions.ExtProcRoute> extProc = fields.object("extProc", EXT_PROC_ROUTE)
+        .flatMap(TrafficOptionsParser::extProcRoute);
     if (fields.problems().size() != before) {
       return Optional.empty();
     }
-    return Optional.of(new TrafficOptions.Route(local, descriptors, compression, csrf, body));
+    return Optional.of(new TrafficOptions.Route(local, descriptors, compression, csrf, body, extProc));
   }
 
   /** The attributes in list {@code field} of {@code fields}, whose values are at nesting {@code depth}. */

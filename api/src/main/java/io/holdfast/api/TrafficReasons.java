@@ -69,4 +69,9 @@ public final class TrafficReasons {
 
   private TrafficReasons() {
   }
+
+  /** A Gateway's {@code extProc.upstream} names no Upstream. */
+  public static final String EXT_PROC_SERVICE_NOT_FOUND = "ExtProcServiceNotFound";
+  /** An {@code extProc} value Envoy cannot take (a processing mode, the message timeout). */
+  public static final String INVALID_EXT_PROC = "InvalidExtProc";
 }

@@ -25,11 +25,12 @@ import java.util.Collections;
  * @param healthCheckPath       requests whose {@code :path} is exactly this are answered by the proxy itself (200,
  *                              or 503 while it drains) and not forwarded
  * @param tracing               where and how the chain's requests are traced
+ * @param extProc               the external processing service asked about every request of the chain
  */
 public record HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<Duration> idleTimeout,
     Optional<Duration> requestHeadersTimeout, Optional<Integer> maxRequestHeadersKb, Optional<Http2> http2,
     Optional<ServerHeader> serverHeader, List<AccessLog> accessLogs, Optional<RateLimitService> rateLimitService,
-    Optional<String> healthCheckPath, Optional<Tracing> tracing) {
+    Optional<String> healthCheckPath, Optional<Tracing> tracing, Optional<ExtProc.Service> extProc) {
 
   /** Envoy's bound on {@code max_request_headers_kb}. */
   public static final int MAX_REQUEST_HEADERS_KB = 8192;
@@ -49,6 +50,7 @@ public record HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<
     Objects.requireNonNull(rateLimitService, "rateLimitService");
     Objects.requireNonNull(healthCheckPath, "healthCheckPath");
     Objects.requireNonNull(tracing, "tracing");
+    Objects.requireNonNull(extProc, "extProc");
     healthCheckPath.filter(path -> !path.startsWith("/")).ifPresent(path -> {
       throw new IllegalArgumentException("health check path \"" + path + "\" does not start with /");
     });
@@ -71,10 +73,25 @@ public record HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<
         rateLimitService, healthCheckPath, Optional.empty());
   }
 
+  /** Without an external processing service. */
+  public HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<Duration> idleTimeout,
+      Optional<Duration> requestHeadersTimeout, Optional<Integer> maxRequestHeadersKb, Optional<Http2> http2,
+      Optional<ServerHeader> serverHeader, List<AccessLog> accessLogs, Optional<RateLimitService> rateLimitService,
+      Optional<String> healthCheckPath, Optional<Tracing> tracing) {
+    this(xffNumTrustedHops, idleTimeout, requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs,
+        rateLimitService, healthCheckPath, tracing, Optional.empty());
+  }
+
   /** These options with {@code value} as the tracing settings, every other field as it is. */
   public HttpListenerOptions withTracing(Optional<Tracing> value) {
     return new HttpListenerOptions(xffNumTrustedHops, idleTimeout, requestHeadersTimeout, maxRequestHeadersKb, http2,
-        serverHeader, accessLogs, rateLimitService, healthCheckPath, value);
+        serverHeader, accessLogs, rateLimitService, healthCheckPath, value, extProc);
+  }
+
+  /** These options with {@code value} as the external processing service, every other field as it is. */
+  public HttpListenerOptions withExtProc(Optional<ExtProc.Service> value) {
+    return new HttpListenerOptions(xffNumTrustedHops, idleTimeout, requestHeadersTimeout, maxRequestHeadersKb, http2,
+        serverHeader, accessLogs, rateLimitService, healthCheckPath, tracing, value);
   }
 
   /** Without a health check. */
@@ -85,7 +102,7 @@ public record HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<
         rateLimitService, Optional.empty());
   }
 
-  /** The clusters the chain's access logs, rate-limit service and tracing collector send to. */
+  /** The clusters the chain's access logs, rate-limit service, tracing collector and ext_proc service send to. */
   public List<ResourceKey> clusters() {
     java.util.ArrayList<ResourceKey> out = new java.util.ArrayList<>();
     for (AccessLog log : accessLogs) {
@@ -97,6 +114,7 @@ public record HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<
     }
     rateLimitService.ifPresent(service -> out.add(service.cluster()));
     tracing.ifPresent(t -> out.add(t.cluster()));
+    extProc.ifPresent(service -> out.add(service.cluster()));
     return List.copyOf(out);
   }
 

@@ -17,12 +17,26 @@ import java.util.Set;
  * @param compression         the algorithms responses may be compressed with (the client's Accept-Encoding
  *                            chooses); empty: none
  * @param maxRequestBodyBytes requests with a larger body get 413 (the body is buffered before forwarding)
+ * @param extProc             the route's setting for its chain's external processing service
+ *                            ({@link HttpListenerOptions#extProc()}); without a service it changes nothing
  */
 public record RouteTraffic(Optional<LocalRateLimit> localRateLimit, List<Descriptor> rateLimits,
-    Set<Compression> compression, Optional<Csrf> csrf, Optional<Integer> maxRequestBodyBytes) {
+    Set<Compression> compression, Optional<Csrf> csrf, Optional<Integer> maxRequestBodyBytes,
+    Optional<ExtProc.PerRoute> extProc) {
 
   public static final RouteTraffic NONE = new RouteTraffic(Optional.empty(), List.of(), Set.of(), Optional.empty(),
-      Optional.empty());
+      Optional.empty(), Optional.empty());
+
+  /** Without an external processing setting. */
+  public RouteTraffic(Optional<LocalRateLimit> localRateLimit, List<Descriptor> rateLimits,
+      Set<Compression> compression, Optional<Csrf> csrf, Optional<Integer> maxRequestBodyBytes) {
+    this(localRateLimit, rateLimits, compression, csrf, maxRequestBodyBytes, Optional.empty());
+  }
+
+  /** This route's traffic with {@code value} as its external processing setting, every other field as it is. */
+  public RouteTraffic withExtProc(Optional<ExtProc.PerRoute> value) {
+    return new RouteTraffic(localRateLimit, rateLimits, compression, csrf, maxRequestBodyBytes, value);
+  }
 
   public RouteTraffic {
     Objects.requireNonNull(localRateLimit, "localRateLimit");
@@ -30,6 +44,7 @@ public record RouteTraffic(Optional<LocalRateLimit> localRateLimit, List<Descrip
     compression = compression.isEmpty() ? Set.of() : java.util.Collections.unmodifiableSet(EnumSet.copyOf(compression));
     Objects.requireNonNull(csrf, "csrf");
     Objects.requireNonNull(maxRequestBodyBytes, "maxRequestBodyBytes");
+    Objects.requireNonNull(extProc, "extProc");
     maxRequestBodyBytes.filter(b -> b < 1).ifPresent(b -> {
       throw new IllegalArgumentException("maxRequestBodyBytes " + b + " is not positive");
     });

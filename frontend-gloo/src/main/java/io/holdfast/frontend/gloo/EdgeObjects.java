@@ -101,6 +101,17 @@ final class EdgeObjects {
     return gateway.withOptions(gateway.options().withRateLimitService(read.rateLimit()));
   }
 
+  /**
+   * {@code gateway} asking the Settings' external processing server, as Gloo configures its ext_proc filter on
+   * every HTTP listener; unchanged without one.
+   */
+  static Gateway withExtProc(Gateway gateway, GlooSettings.State settings) {
+    if (!(settings instanceof GlooSettings.State.Read read) || read.extProc().isEmpty()) {
+      return gateway;
+    }
+    return gateway.withOptions(gateway.options().withExtProc(read.extProc()));
+  }
+
   private static boolean noErrors(List<Finding> findings) {
     return findings.stream().noneMatch(f -> f.severity() == Finding.Severity.ERROR);
   }

@@ -58,7 +58,8 @@ final class EdgePolicies {
   private static final Set<String> ROUTE_RATELIMIT = Set.of("rateLimits", "includeVhRateLimits", "localRatelimit");
 
   /** The option fields this class reads, in a virtual host's and a route's {@code options}. */
-  static final Set<String> FIELDS = Set.of("extauth", "rateLimitConfigs", "ratelimit");
+  static final Set<String> FIELDS = UpstreamReader.union(Set.of("extauth", "rateLimitConfigs", "ratelimit"),
+      GlooExtProc.FIELDS);
 
   /** What one build read of the objects these options name, shared by every object's {@link EdgePolicies}. */
   record Context(GlooSettings.State settings, Map<ResourceKey, Optional<AuthConfigReader.PassThrough>> authConfigs,
@@ -133,6 +134,7 @@ final class EdgePolicies {
     if (!options.json.isObject()) {
       return Read.NONE;
     }
+    GlooExtProc.read(options, context.settings());
     Auth auth = options.has("extauth") ? auth(options.child("extauth").only("extauth", EXTAUTH))
         : new Auth.Inherit();
     List<TrafficOptions.Descriptor> descriptors = new ArrayList<>();

@@ -21,7 +21,7 @@ final class GlooFeatures {
   /** Filters that exist only in Solo's Envoy build (envoy-gloo / envoy-gloo-ee), or Solo's function destinations. */
   static final Set<String> SOLO_ENVOY = Set.of("transformations", "stagedTransformations", "waf", "dlp",
       "destinationSpec", "aws", "awsEc2", "azure", "consul", "rest", "grpcJsonTranscoder", "graphqlApiRef",
-      "extProc", "extProcEarly", "extProcLate", "envoyMetadata", "wasm", "sanitizeClusterHeader",
+      "envoyMetadata", "wasm", "sanitizeClusterHeader",
       "serviceSpec", "proxyLatency", "responseTransformation", "sds",
       // Solo's rate limiter's own limits for authorised and anonymous clients: no standard-RLS equivalent.
       "ratelimitBasic");
@@ -82,6 +82,10 @@ final class GlooFeatures {
     if (field.equals("targetRefs")) {
       return "targetRefs attach options to Kubernetes Gateway API objects (Gloo Gateway's policy attachment, not"
           + " Gloo Edge's optionsConfigRefs); Holdfast reads Gateway API objects with their own filters instead";
+    }
+    if (GlooExtProc.FIELDS.contains(field)) {
+      return field + " here configures an external processing (ext_proc) filter, which Holdfast reads only from the"
+          + " Settings' extProc; the object is rejected rather than served without it";
     }
     if (SOLO_ENVOY.contains(field)) {
       return field + " needs Solo's own Envoy build (or a Solo service) and has no upstream-Envoy equivalent in"

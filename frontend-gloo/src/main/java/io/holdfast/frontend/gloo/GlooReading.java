@@ -355,9 +355,9 @@ final class GlooReading {
     }
     List<ObjectRef> refs = served.values().stream().filter(vs -> selects(read, vs))
         .map(vs -> ObjectRef.of(vs.metadata().namespace(), vs.metadata().name())).toList();
-    if (accept(object, findings, EdgeObjects.withRateLimitServer(new Gateway(metadata, read.bindAddress(),
-        read.port(), new VirtualServiceSelection.Named(refs), read.ssl(), read.proxyNames(), read.options()),
-        edge.settings()))) {
+    if (accept(object, findings, EdgeObjects.withExtProc(EdgeObjects.withRateLimitServer(new Gateway(metadata,
+        read.bindAddress(), read.port(), new VirtualServiceSelection.Named(refs), read.ssl(), read.proxyNames(),
+        read.options()), edge.settings()), edge.settings()))) {
       read.collectors().upstreams().forEach(out::add);
       collectorKeys.putAll(read.collectors().irKeys());
     }

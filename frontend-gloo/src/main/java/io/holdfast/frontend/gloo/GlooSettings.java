@@ -37,7 +37,7 @@ final class GlooSettings {
   /** The RLS domain Gloo sends Envoy-style rate limits under; a standard RLS's config names it. */
   static final String RATE_LIMIT_DOMAIN = "custom";
 
-  private static final Set<String> READ = Set.of("extauth", "ratelimitServer");
+  private static final Set<String> READ = Set.of("extauth", "ratelimitServer", "extProc");
   /** Fields that configure Gloo's own processes; read (the name is Gloo's) and ignored. */
   static final Set<String> GLOO_PROCESS = Set.of("discoveryNamespace", "watchNamespaces", "watchNamespaceSelectors",
       "kubernetesConfigSource", "directoryConfigSource", "consulKvSource", "kubernetesSecretSource",
@@ -47,7 +47,7 @@ final class GlooSettings {
       "observabilityOptions", "upstreamOptions", "consoleOptions", "ipV4Only", "graphqlOptions");
   /** Data-plane fields Holdfast does not honour: set (non-empty), they reject the Settings. */
   static final Set<String> REJECTED_WHEN_SET = Set.of("namedExtauth", "ratelimit", "rbac", "cachingServer",
-      "extProc", "extProcEarly", "extProcLate");
+      "extProcEarly", "extProcLate");
 
   private static final Set<String> EXTAUTH = Set.of("extauthzServerRef", "httpService", "grpcService",
       "requestTimeout", "failureModeAllow", "requestBody", "transportApiVersion", "statusOnError", "statPrefix",
@@ -76,10 +76,11 @@ final class GlooSettings {
      * @param rateLimit  the rate-limit server; empty without {@code ratelimitServerRef}
      * @param authTimeout     the authorisation call's timeout (also bounds a pass-through service's)
      * @param authBodyBytes   the request body sent to the authorisation service, if any
+     * @param extProc         the {@code extProc} filter's service; empty without {@code extProc}
      */
     record Read(ResourceKey key, Optional<SecurityOptions.ExtAuthz> extAuth,
-        Optional<TrafficOptions.RateLimitService> rateLimit, Duration authTimeout, Optional<Integer> authBodyBytes)
-        implements State {
+        Optional<TrafficOptions.RateLimitService> rateLimit, Duration authTimeout, Optional<Integer> authBodyBytes,
+        Optional<TrafficOptions.ExtProc> extProc) implements State {
     }
   }
 
@@ -135,7 +136,9 @@ final class GlooSettings {
           key.namespace()), RATE_LIMIT_DOMAIN, Optional.of(server.duration("requestTimeout")
           .orElse(RATE_LIMIT_TIMEOUT)), !server.bool("denyOnFail").orElse(false)));
     }
-    return new State.Read(key, service, rateLimit, timeout, body);
+    Optional<TrafficOptions.ExtProc> extProc = spec.has("extProc")
+        ? GlooExtProc.settings(spec.child("extProc"), key.namespace()) : Optional.empty();
+    return new State.Read(key, service, rateLimit, timeout, body, extProc);
   }
 
   /** The {@code customAuth} service: gRPC unless {@code httpService} is given, as in Gloo. */

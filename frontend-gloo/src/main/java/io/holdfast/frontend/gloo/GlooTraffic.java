@@ -37,7 +37,8 @@ final class GlooTraffic {
     Optional<TrafficOptions.Csrf> csrf = options.has("csrf") ? csrf(options.child("csrf")) : Optional.empty();
     Optional<Long> body = options.has("bufferPerRoute") ? buffer(options.child("bufferPerRoute"))
         : Optional.empty();
-    return new TrafficOptions.Route(Optional.empty(), Optional.empty(), Optional.empty(), csrf, body);
+    return new TrafficOptions.Route(Optional.empty(), Optional.empty(), Optional.empty(), csrf, body,
+        GlooExtProc.route(options));
   }
 
   /**

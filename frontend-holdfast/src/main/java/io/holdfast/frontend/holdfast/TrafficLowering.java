@@ -4,6 +4,7 @@ import io.holdfast.api.Gateway;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.TrafficOptions;
 import io.holdfast.frontend.options.TrafficOptionsLowering;
+import io.holdfast.ir.ExtProc;
 import io.holdfast.ir.HttpListenerOptions;
 import io.holdfast.ir.Listener;
 import io.holdfast.ir.RouteTraffic;
@@ -66,7 +67,29 @@ final class TrafficLowering {
         options.http2().map(h -> new HttpListenerOptions.Http2(h.maxConcurrentStreams().map(Long::intValue),
             h.initialStreamWindowSize().map(Long::intValue), h.initialConnectionWindowSize().map(Long::intValue))),
         options.serverHeader().map(TrafficLowering::serverHeader), logs, service,
-        options.healthCheck().map(TrafficOptions.HealthCheck::path)).withTracing(tracing);
+        options.healthCheck().map(TrafficOptions.HealthCheck::path)).withTracing(tracing)
+        .withExtProc(options.extProc().flatMap(e -> {
+          ResourceKey cluster = e.upstream().resolve(ResourceKey.UPSTREAM, namespace);
+          return clusters.contains(cluster) ? Optional.of(new ExtProc.Service(cluster, mode(e.processingMode()),
+              e.failOpen(), e.messageTimeout().orElse(TrafficOptions.ExtProc.DEFAULT_MESSAGE_TIMEOUT)))
+              : Optional.empty();
+        }));
+  }
+
+  /** A checked processing mode (its values are among {@link TrafficOptions.ProcessingMode}'s). */
+  static ExtProc.Mode mode(TrafficOptions.ProcessingMode mode) {
+    return new ExtProc.Mode(mode.requestHeaders().map(TrafficLowering::headerMode),
+        mode.responseHeaders().map(TrafficLowering::headerMode), mode.requestBody().map(TrafficLowering::bodyMode),
+        mode.responseBody().map(TrafficLowering::bodyMode), mode.requestTrailers().map(TrafficLowering::headerMode),
+        mode.responseTrailers().map(TrafficLowering::headerMode));
+  }
+
+  private static ExtProc.HeaderMode headerMode(String value) {
+    return ExtProc.HeaderMode.values()[TrafficOptions.ProcessingMode.HEADER_MODES.indexOf(value)];
+  }
+
+  private static ExtProc.BodyMode bodyMode(String value) {
+    return ExtProc.BodyMode.values()[TrafficOptions.ProcessingMode.BODY_MODES.indexOf(value)];
   }
 
   /** A route's effective traffic options: {@code own} over {@code defaults}, field by field. */
@@ -85,7 +108,9 @@ final class TrafficLowering {
         compression.add(RouteTraffic.Compression.valueOf(name.toUpperCase(Locale.ROOT))));
     return new RouteTraffic(local, descriptors, compression,
         effective.csrf().map(TrafficOptionsLowering::csrf),
-        effective.maxRequestBodyBytes().map(Long::intValue));
+        effective.maxRequestBodyBytes().map(Long::intValue),
+        effective.extProc().map(e -> e.disabled() ? new ExtProc.PerRoute.Disabled()
+            : new ExtProc.PerRoute.Override(mode(e.processingMode().orElse(TrafficOptions.ProcessingMode.DEFAULT)))));
   }
 
   private static Optional<HttpListenerOptions.Sink> sink(TrafficOptions.Sink sink, String namespace,

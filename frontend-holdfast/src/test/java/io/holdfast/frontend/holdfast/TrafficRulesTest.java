@@ -98,7 +98,11 @@ class TrafficRulesTest {
             at + "csrf.additionalOriginMatchers[0]", Reasons.CONFLICTING_FIELDS),
         Arguments.of("{csrf: {additionalOriginMatchers: [{ignoreCase: true}]}}",
             at + "csrf.additionalOriginMatchers[0]", Reasons.MISSING_FIELD),
-        Arguments.of("{maxRequestBodyBytes: 0}", at + "maxRequestBodyBytes", TrafficReasons.INVALID_BODY_LIMIT));
+        Arguments.of("{maxRequestBodyBytes: 0}", at + "maxRequestBodyBytes", TrafficReasons.INVALID_BODY_LIMIT),
+        Arguments.of("{extProc: {processingMode: {requestBody: SEND}}}", at + "extProc.processingMode.requestBody",
+            TrafficReasons.INVALID_EXT_PROC),
+        Arguments.of("{extProc: {disabled: true, processingMode: {}}}", at + "extProc", Reasons.CONFLICTING_FIELDS),
+        Arguments.of("{extProc: {}}", at + "extProc", Reasons.MISSING_FIELD));
   }
 
   @ParameterizedTest
@@ -171,6 +175,12 @@ class TrafficRulesTest {
             TrafficReasons.RATE_LIMIT_SERVICE_NOT_FOUND),
         Arguments.of("{rateLimitService: {upstream: als, domain: d, timeout: 0s}}", at + "rateLimitService.timeout",
             TrafficReasons.INVALID_RATE_LIMIT_SERVICE),
+        Arguments.of("{extProc: {upstream: gone}}", at + "extProc.upstream",
+            TrafficReasons.EXT_PROC_SERVICE_NOT_FOUND),
+        Arguments.of("{extProc: {upstream: als, messageTimeout: 2h}}", at + "extProc.messageTimeout",
+            TrafficReasons.INVALID_EXT_PROC),
+        Arguments.of("{extProc: {upstream: als, processingMode: {responseTrailers: Buffered}}}",
+            at + "extProc.processingMode.responseTrailers", TrafficReasons.INVALID_EXT_PROC),
         Arguments.of("{tracing: {openTelemetry: {upstream: gone}}}", at + "tracing.openTelemetry.upstream",
             TrafficReasons.TRACING_UPSTREAM_NOT_FOUND),
         Arguments.of("{tracing: {openTelemetry: {upstream: broken}}}", at + "tracing.openTelemetry.upstream",
@@ -319,5 +329,35 @@ class TrafficRulesTest {
     assertThat(result.status(GW).state()).isEqualTo(State.WARNING);
     assertThat(result.status(GW).problems()).extracting(Problem::field, Problem::reason).containsExactly(
         tuple("spec.options.tracing.openTelemetry.upstream", TrafficReasons.GRPC_SERVICE_WITHOUT_HTTP2));
+  }
+
+  @Test
+  void anExtProcServiceWithoutHttp2IsWarnedAbout() {
+    ValidationResult result = new Validator().validate(config("{}", "{}", "{extProc: {upstream: up}}"));
+    assertThat(result.status(GW).state()).isEqualTo(State.WARNING);
+    assertThat(result.status(GW).problems()).extracting(Problem::field, Problem::reason).containsExactly(
+        tuple("spec.options.extProc.upstream", TrafficReasons.GRPC_SERVICE_WITHOUT_HTTP2));
+  }
+
+  @Test
+  void extProcIsClosedByDefaultAndARouteSettingReplacesTheVirtualServicesWhole() {
+    ValidationResult result = new Validator().validate(config("{extProc: {disabled: true}}",
+        "{extProc: {processingMode: {responseBody: Streamed}}}",
+        "{extProc: {upstream: als, processingMode: {requestHeaders: Skip}}}"));
+    assertThat(result.status(GW).state()).isEqualTo(State.ACCEPTED);
+    assertThat(result.status(VS).state()).isEqualTo(State.ACCEPTED);
+    Ir ir = HoldfastFrontEnd.lowerAccepted(result.accepted());
+    Listener.Socket socket = (Listener.Socket) ir.listeners().stream().filter(l -> l instanceof Listener.Socket)
+        .findFirst().orElseThrow();
+    Listener.FilterChain.Http chain = (Listener.FilterChain.Http) socket.filterChains().get(0);
+    assertThat(chain.options().extProc()).contains(new io.holdfast.ir.ExtProc.Service(
+        ResourceKey.upstream("default", "als"), new io.holdfast.ir.ExtProc.Mode(
+            Optional.of(io.holdfast.ir.ExtProc.HeaderMode.SKIP), Optional.empty(), Optional.empty(),
+            Optional.empty(), Optional.empty(), Optional.empty()), false, Duration.ofMillis(200)));
+    assertThat(chain.options().clusters()).contains(ResourceKey.upstream("default", "als"));
+    Route route = chain.virtualHosts().get(0).routes().get(0);
+    assertThat(route.traffic().extProc()).contains(new io.holdfast.ir.ExtProc.PerRoute.Override(
+        new io.holdfast.ir.ExtProc.Mode(Optional.empty(), Optional.empty(), Optional.empty(),
+            Optional.of(io.holdfast.ir.ExtProc.BodyMode.STREAMED), Optional.empty(), Optional.empty())));
   }
 }

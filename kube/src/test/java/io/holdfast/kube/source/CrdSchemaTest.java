@@ -195,10 +195,12 @@ class CrdSchemaTest {
     Map<String, JSONSchemaProps> gatewayOptions = spec("Gateway").get("options").getProperties();
     assertThat(without(spec("SecurityPolicy"), "targetRefs"))
         .isEqualTo(vsOptions.get("security").getProperties());
-    assertThat(asGatewayOptions(spec("ClientTrafficPolicy"))).isEqualTo(gatewayOptions);
+    // A ClientTrafficPolicy has no external processing service (its TrafficPolicy none to tune).
+    assertThat(asGatewayOptions(spec("ClientTrafficPolicy"))).isEqualTo(without(gatewayOptions, "extProc"));
     Map<String, JSONSchemaProps> traffic = without(spec("TrafficPolicy"), "targetRefs");
     assertThat(traffic).containsOnlyKeys("rateLimit", "compression", "csrf", "maxRequestBodyBytes");
     traffic.forEach((field, schema) -> assertThat(schema).as(field).isEqualTo(vsOptions.get(field)));
+    assertThat(vsOptions).containsKey("extProc");
   }
 
   private static Map<String, JSONSchemaProps> spec(String kind) {

@@ -52,7 +52,9 @@ final class HttpFilters {
    * (descriptors may read claims too, and an unauthenticated flood does not spend the callers' budget). Limits
    * before fault: a refused request is not delayed first. The chain's health check ({@link #healthCheck}), if any,
    * between authorisation and the traffic filters, where Gloo Edge puts it: a probe is never rate limited or
-   * delayed, and a route that requires credentials on the probe's path requires them of the probe too.
+   * delayed, and a route that requires credentials on the probe's path requires them of the probe too. The chain's
+   * external processing service ({@link ExtProcFilters}) next, before the rate limits: it sees only requests that
+   * were allowed in, as Gloo Edge's {@code extProc} after its AuthZStage.
    *
    * @param traffic the traffic filters the chain's routes use
    * @param options the chain's options (the global rate-limit filter needs its rate-limit service)
@@ -66,6 +68,7 @@ final class HttpFilters {
     }
     filters.addAll(security);
     options.healthCheckPath().ifPresent(path -> filters.add(healthCheck(path)));
+    options.extProc().ifPresent(service -> filters.add(ExtProcFilters.filter(service)));
     filters.addAll(TrafficFilters.beforeFault(traffic, options));
     if (faults) {
       filters.add(HttpFilter.newBuilder().setName(FAULT).setTypedConfig(Protos.pack(HTTPFault.getDefaultInstance()))

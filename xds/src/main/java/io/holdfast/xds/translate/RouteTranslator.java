@@ -91,6 +91,7 @@ final class RouteTranslator {
     RoutePolicyTranslator.decorate(route, envoy, flavor);
     if (flavor == Flavor.ENVOY) {
       TrafficFilters.decorate(route, envoy);
+      ExtProcFilters.decorate(route, envoy);
     }
     return envoy.build();
   }

@@ -101,7 +101,10 @@ final class EnvoyTypes {
       io.envoyproxy.envoy.extensions.access_loggers.open_telemetry.v3.OpenTelemetryAccessLogConfig.getDescriptor(),
       // OAuth2/OIDC login (h-oauth2).
       io.envoyproxy.envoy.extensions.filters.http.oauth2.v3.OAuth2.getDescriptor(),
-      io.envoyproxy.envoy.config.trace.v3.OpenTelemetryConfig.getDescriptor());
+      io.envoyproxy.envoy.config.trace.v3.OpenTelemetryConfig.getDescriptor(),
+      // External processing (h-glextproc).
+      io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ExternalProcessor.getDescriptor(),
+      io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ExtProcPerRoute.getDescriptor());
 
   /** Full message name (as in a type URL after the last '/') to descriptor. */
   static final Map<String, Descriptor> BY_NAME = index(SEEDS);

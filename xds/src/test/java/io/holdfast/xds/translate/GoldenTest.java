@@ -89,6 +89,8 @@ class GoldenTest {
           .add(io.envoyproxy.envoy.extensions.filters.http.basic_auth.v3.BasicAuth.getDescriptor())
           .add(io.envoyproxy.envoy.config.route.v3.FilterConfig.getDescriptor())
           .add(io.envoyproxy.envoy.extensions.filters.http.oauth2.v3.OAuth2.getDescriptor())
+          .add(io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ExternalProcessor.getDescriptor())
+          .add(io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ExtProcPerRoute.getDescriptor())
           .add(UpstreamTlsContext.getDescriptor())
           .add(DownstreamTlsContext.getDescriptor())
           .add(TrafficTypes.DESCRIPTORS)

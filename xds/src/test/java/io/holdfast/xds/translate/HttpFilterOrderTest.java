@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The documented order of HTTP filters in the connection manager ({@link HttpFilters#beforeRouter}): CORS, then
- * (authentication, authorisation), then the health check, then local rate limit, global rate limit, CSRF, buffer, then fault, then the
+ * (authentication, authorisation), then the health check, then external processing, then local rate limit, global rate limit, CSRF, buffer, then fault, then the
  * compressors, then the Router. Each filter is there only when a route uses it.
  */
 class HttpFilterOrderTest {
@@ -27,6 +27,7 @@ class HttpFilterOrderTest {
   private static final List<String> DOCUMENTED = List.of(
       HttpFilters.CORS,
       HttpFilters.HEALTH_CHECK,
+      ExtProcFilters.EXT_PROC,
       TrafficFilters.LOCAL_RATE_LIMIT,
       TrafficFilters.RATE_LIMIT,
       TrafficFilters.CSRF,
@@ -67,16 +68,18 @@ class HttpFilterOrderTest {
     HttpListenerOptions options = new HttpListenerOptions(Optional.empty(), Optional.empty(), Optional.empty(),
         Optional.empty(), Optional.empty(), Optional.empty(), List.of(),
         Optional.of(new HttpListenerOptions.RateLimitService(rls, "edge", Duration.ofMillis(20), true)),
-        Optional.of("/healthz"));
+        Optional.of("/healthz")).withExtProc(Optional.of(new io.holdfast.ir.ExtProc.Service(ResourceKey.upstream(
+            "demo", "processor"), io.holdfast.ir.ExtProc.Mode.DEFAULT, false, Duration.ofMillis(200))));
 
     Translation translation = TrafficFixtures.translate(SocketOptions.NONE, options,
         List.of(compressing, faulty, buffered, csrf, global, local, cors),
-        List.of(TrafficFixtures.cluster(TrafficFixtures.UPSTREAM), TrafficFixtures.cluster(rls)));
+        List.of(TrafficFixtures.cluster(TrafficFixtures.UPSTREAM), TrafficFixtures.cluster(rls),
+            TrafficFixtures.cluster(ResourceKey.upstream("demo", "processor"))));
 
     List<HttpFilter> filters = TrafficFixtures.hcm(translation).getHttpFiltersList();
     assertThat(filters).extracting(HttpFilter::getName).containsExactlyElementsOf(DOCUMENTED);
-    // The traffic filters wait, disabled, for the routes that enable them; CORS, the health check (a listener
-    // option), fault and Router are always on.
+    // The traffic filters wait, disabled, for the routes that enable them; CORS, the health check and external
+    // processing (listener options), fault and Router are always on.
     assertThat(filters).filteredOn(HttpFilter::getDisabled).extracting(HttpFilter::getName)
         .containsExactly(TrafficFilters.LOCAL_RATE_LIMIT, TrafficFilters.RATE_LIMIT, TrafficFilters.CSRF,
             TrafficFilters.BUFFER, "envoy.filters.http.compressor.brotli", "envoy.filters.http.compressor.zstd",
