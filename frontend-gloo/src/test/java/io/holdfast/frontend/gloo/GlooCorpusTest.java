@@ -173,7 +173,7 @@ class GlooCorpusTest {
   }
 
   /** The read rate this front end reaches (percent, valid objects, deferred edge policies left out); not lower. */
-  private static final double MEASURED_FLOOR = 90.0;
+  private static final double MEASURED_FLOOR = 90.5;
 
   private static String lastField(String path) {
     String[] parts = path.replaceAll("\\[\\d+]", "").split("\\.");
