@@ -39,11 +39,15 @@ public record TcpGateway(Metadata metadata, String bindAddress, int port, List<H
    *                    ({@code split}), never another action
    * @param sslConfig   when present, the host terminates TLS with this certificate (and client CA) and forwards
    *                    the decrypted bytes; its own {@code sniDomains} are not used (the host's select it)
+   * @param sourcePrefixRanges client networks (CIDR text, checked by the rules) the host takes; empty: every client.
+   *                    Hosts with different source ranges may share SNI domains or both be default hosts
    */
-  public record Host(String name, List<String> sniDomains, RouteAction destination, Optional<SslConfig> sslConfig) {
+  public record Host(String name, List<String> sniDomains, RouteAction destination, Optional<SslConfig> sslConfig,
+      List<String> sourcePrefixRanges) {
     public Host {
       Objects.requireNonNull(name, "name");
       sniDomains = List.copyOf(sniDomains);
+      sourcePrefixRanges = List.copyOf(sourcePrefixRanges);
       Objects.requireNonNull(destination, "destination");
       Objects.requireNonNull(sslConfig, "sslConfig");
       if (!(destination instanceof RouteAction.Forward) && !(destination instanceof RouteAction.Split)) {
@@ -56,9 +60,19 @@ public record TcpGateway(Metadata metadata, String bindAddress, int port, List<H
       this(name, sniDomains, destination, Optional.empty());
     }
 
+    /** A host taking every client. */
+    public Host(String name, List<String> sniDomains, RouteAction destination, Optional<SslConfig> sslConfig) {
+      this(name, sniDomains, destination, sslConfig, List.of());
+    }
+
     /** The same host terminating TLS with {@code value} (or not, when empty). */
     public Host withSslConfig(Optional<SslConfig> value) {
-      return new Host(name, sniDomains, destination, value);
+      return new Host(name, sniDomains, destination, value, sourcePrefixRanges);
+    }
+
+    /** The same host taking only clients in {@code value} (every client when empty). */
+    public Host withSourcePrefixRanges(List<String> value) {
+      return new Host(name, sniDomains, destination, sslConfig, value);
     }
 
     /** True for the host without SNI domains, which takes every connection no SNI host takes. */

@@ -14,7 +14,8 @@ import tools.jackson.databind.JsonNode;
 final class TcpGatewaySpecParser {
 
   private static final Set<String> SPEC = Set.of("bindAddress", "port", "hosts", "proxyNames");
-  private static final Set<String> HOST = Set.of("name", "sniDomains", "upstream", "split", "sslConfig");
+  private static final Set<String> HOST = Set.of("name", "sniDomains", "upstream", "split", "sslConfig",
+      "sourcePrefixRanges");
   private static final Set<String> REF = Set.of("name", "namespace");
   private static final Set<String> TARGET = Set.of("upstream", "weight");
 
@@ -46,11 +47,13 @@ final class TcpGatewaySpecParser {
     Optional<String> name = host.requiredString("name");
     boolean hasSni = host.has("sniDomains");
     Optional<List<String>> sniDomains = hasSni ? host.stringList("sniDomains", false) : Optional.of(List.of());
+    Optional<List<String>> sources = host.has("sourcePrefixRanges")
+        ? host.stringList("sourcePrefixRanges", false) : Optional.of(List.of());
     Optional<RouteAction> destination = destination(host);
     Optional<Optional<SslConfig>> ssl = host.has("sslConfig")
         ? SslConfigParser.parse(host).map(Optional::of) : Optional.of(Optional.empty());
-    return name.flatMap(n -> sniDomains.flatMap(s -> destination.flatMap(d -> ssl.map(t ->
-        new TcpGateway.Host(n, s, d, t)))));
+    return name.flatMap(n -> sniDomains.flatMap(s -> destination.flatMap(d -> ssl.flatMap(t -> sources.map(r ->
+        new TcpGateway.Host(n, s, d, t, r))))));
   }
 
   /** Exactly one of {@code upstream: {name, namespace?}} and {@code split: [{upstream, weight}]}. */

@@ -2,8 +2,10 @@ package io.holdfast.ir;
 
 import com.google.common.net.InetAddresses;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -48,8 +50,9 @@ public sealed interface Listener {
    * name wins; a chain without server names takes the rest).
    *
    * @param address      IP literal; the any-address ({@code 0.0.0.0}, {@code ::}) overlaps every address on the port
-   * @param filterChains at least one; chain names are unique, and no two chains match the same connections (at
-   *                     most one chain without server names, no server name on two chains)
+   * @param filterChains at least one; chain names are unique, and no two chains match the same connections (among
+   *                     chains with the same source ranges: at most one without server names, no server name on
+   *                     two)
    * @param socketOptions PROXY protocol and buffer limit, for every chain
    * @param dataPlane     who listens on the socket: Envoy, or a proxyless gRPC server (then plain-text HTTP chains
    *                      without server names and no socket options)
@@ -73,27 +76,29 @@ public sealed interface Listener {
         throw new IllegalArgumentException(origin + ": a socket listener needs at least one filter chain");
       }
       Set<String> names = new HashSet<>();
-      Set<String> serverNames = new HashSet<>();
-      int catchAll = 0;
+      // Per set of source ranges: the server names taken, and whether a chain without server names was seen.
+      Map<Set<SourceRange>, Set<String>> serverNames = new HashMap<>();
+      Set<Set<SourceRange>> catchAll = new HashSet<>();
       for (FilterChain chain : filterChains) {
         if (!names.add(chain.name())) {
           throw new IllegalArgumentException(origin + ": filter chain name " + chain.name() + " is used twice");
         }
-        if (chain.match().serverNames().isEmpty()) {
-          catchAll++;
+        Set<SourceRange> sources = chain.match().sourceKey();
+        if (chain.match().serverNames().isEmpty() && !catchAll.add(sources)) {
+          throw new IllegalArgumentException(origin + ": two filter chains without server names"
+              + (sources.isEmpty() ? "" : " for source ranges " + chain.match().sourcePrefixRanges()));
         }
+        Set<String> taken = serverNames.computeIfAbsent(sources, k -> new HashSet<>());
         for (String serverName : chain.match().serverNames()) {
-          if (!serverNames.add(serverName)) {
-            throw new IllegalArgumentException(origin + ": server name " + serverName + " is on two filter chains");
+          if (!taken.add(serverName)) {
+            throw new IllegalArgumentException(origin + ": server name " + serverName + " is on two filter chains"
+                + (sources.isEmpty() ? "" : " for source ranges " + chain.match().sourcePrefixRanges()));
           }
         }
       }
-      if (catchAll > 1) {
-        throw new IllegalArgumentException(origin + ": " + catchAll + " filter chains without server names");
-      }
       if (dataPlane == DataPlane.GRPC_SERVER && (!socketOptions.equals(SocketOptions.NONE)
           || filterChains.stream().anyMatch(c -> !(c instanceof FilterChain.Http) || c.tls().isPresent()
-              || !c.match().serverNames().isEmpty()))) {
+              || !c.match().equals(ChainMatch.ANY)))) {
         // gRPC servers reject listener filters (PROXY protocol, TLS inspector) and terminate TLS only with
         // certificate providers of their own bootstrap.
         throw new IllegalArgumentException(origin + ": a gRPC server listener has plain HTTP chains only and no"
@@ -189,16 +194,63 @@ public sealed interface Listener {
   /**
    * Which connections a filter chain takes.
    *
-   * @param serverNames TLS SNI names (exact, or {@code *.suffix}); empty takes every connection no other chain takes
+   * @param serverNames        TLS SNI names (exact, or {@code *.suffix}); empty takes every connection no other chain
+   *                           takes
+   * @param sourcePrefixRanges client networks the chain takes (Envoy's {@code source_prefix_ranges}); empty: any
+   *                           client. Chains are compared on both fields: two chains may share server names (or both
+   *                           have none) when their source ranges differ
    */
-  record ChainMatch(List<String> serverNames) {
+  record ChainMatch(List<String> serverNames, List<SourceRange> sourcePrefixRanges) {
     public static final ChainMatch ANY = new ChainMatch(List.of());
 
     public ChainMatch {
       serverNames = List.copyOf(serverNames);
+      sourcePrefixRanges = List.copyOf(sourcePrefixRanges);
       if (new HashSet<>(serverNames).size() != serverNames.size()) {
         throw new IllegalArgumentException("server names listed twice: " + serverNames);
       }
+      if (new HashSet<>(sourcePrefixRanges).size() != sourcePrefixRanges.size()) {
+        throw new IllegalArgumentException("source ranges listed twice: " + sourcePrefixRanges);
+      }
+    }
+
+    /** Any client. */
+    public ChainMatch(List<String> serverNames) {
+      this(serverNames, List.of());
+    }
+
+    /** The same match restricted to clients in {@code ranges}. */
+    public ChainMatch withSourcePrefixRanges(List<SourceRange> ranges) {
+      return new ChainMatch(serverNames, ranges);
+    }
+
+    /** The source ranges as a set: the part of the match that must differ between chains sharing server names. */
+    Set<SourceRange> sourceKey() {
+      return Set.copyOf(sourcePrefixRanges);
+    }
+  }
+
+  /**
+   * A client network in CIDR form.
+   *
+   * @param addressPrefix an IP literal with no bits set past {@code prefixLength} (the front ends normalise it)
+   */
+  record SourceRange(String addressPrefix, int prefixLength) {
+    public SourceRange {
+      Objects.requireNonNull(addressPrefix, "addressPrefix");
+      if (!InetAddresses.isInetAddress(addressPrefix)) {
+        throw new IllegalArgumentException("source range " + addressPrefix + " is not an IP literal");
+      }
+      int bits = InetAddresses.forString(addressPrefix).getAddress().length * 8;
+      if (prefixLength < 0 || prefixLength > bits) {
+        throw new IllegalArgumentException("source range prefix length " + prefixLength + " is out of range 0-"
+            + bits);
+      }
+    }
+
+    @Override
+    public String toString() {
+      return addressPrefix + "/" + prefixLength;
     }
   }
 

@@ -20,7 +20,8 @@ import java.util.Set;
  * A Gloo {@code Gateway} ({@code gateway.solo.io/v1}) as read: its socket, its proxies, and either which
  * VirtualServices it serves ({@code httpGateway}; resolved against all VirtualServices by {@link GlooFrontEnd},
  * since Gloo selects across namespaces) or its TCP hosts ({@code tcpGateway}). A {@code hybridGateway} is read
- * when it is one of those in disguise: a single matched gateway without a matcher.
+ * when it is one of those in disguise (a single matched gateway without a matcher), or as one TCP gateway whose
+ * matched tcpGateways are split by {@code sourcePrefixRanges} matchers.
  */
 final class GatewayReader {
 
@@ -41,6 +42,7 @@ final class GatewayReader {
   private static final Set<String> HYBRID = Set.of("matchedGateways");
   private static final Set<String> MATCHED = Set.of("httpGateway", "tcpGateway", "matcher");
   private static final Set<String> REF = Set.of("name", "namespace");
+  private static final Set<String> CIDR = Set.of("addressPrefix", "prefixLen");
   private static final Set<String> EMPTY = Set.of();
 
   /**
@@ -82,27 +84,24 @@ final class GatewayReader {
     Node tcp = spec.child("tcpGateway");
     if (spec.has("hybridGateway")) {
       Node hybrid = spec.child("hybridGateway").only("hybridGateway", HYBRID);
+      // Bounded by Node.MAX_LIST like every list read.
       List<Node> matched = hybrid.list("matchedGateways");
-      if (matched.size() != 1) {
-        hybrid.error(hybrid.at("matchedGateways"), GlooFeatures.UNSUPPORTED, "a hybridGateway with "
-            + matched.size() + " matched gateways (matchers on source ranges or TLS) is not supported by"
-            + " Holdfast; one matched gateway without a matcher is read as that gateway");
+      List<List<String>> ranges = new ArrayList<>();
+      for (Node gateway : matched) {
+        ranges.add(sourceRanges(gateway.only("matched gateway", MATCHED).child("matcher")));
+      }
+      boolean split = matched.size() > 1 || (matched.size() == 1 && !ranges.get(0).isEmpty());
+      if (split) {
+        return splitTcp(metadata, spec, hybrid, matched, ranges, routes, config, sniClusters, bindAddress, port,
+            proxyNames, collectors);
+      }
+      if (matched.isEmpty()) {
+        hybrid.error(hybrid.at("matchedGateways"), Reasons.MISSING_FIELD, "a hybridGateway needs matchedGateways");
         return new Read(metadata, bindAddress, port, spec.bool("ssl").orElse(false), proxyNames, Optional.empty(),
             Optional.empty(), List.of(), Optional.empty(), TrafficOptions.Listener.NONE, collectors);
       }
-      Node only = matched.get(0).only("matched gateway", MATCHED);
-      Node matcher = only.child("matcher");
-      if (matcher.json.isObject()) {
-        // An empty matcher matches every connection, as no matcher does; the others select connections by source
-        // range or TLS, which Holdfast's listener filter chains cannot (they match on SNI only).
-        for (String field : matcher.json.propertyNames()) {
-          matcher.error(matcher.at(field), GlooFeatures.UNSUPPORTED, "a hybridGateway matcher on " + field
-              + " is not supported by Holdfast (its filter chains match on SNI only); the Gateway is rejected"
-              + " rather than served to connections the matcher would not take");
-        }
-      }
-      http = only.child("httpGateway");
-      tcp = only.child("tcpGateway");
+      http = matched.get(0).child("httpGateway");
+      tcp = matched.get(0).child("tcpGateway");
     }
     boolean ssl = spec.bool("ssl").orElse(false);
     if (http.json.isObject() == tcp.json.isObject()) {
@@ -134,6 +133,60 @@ final class GatewayReader {
     }
     return new Read(metadata, bindAddress, port, ssl, proxyNames, named, selector,
         http.strings("virtualServiceNamespaces"), Optional.empty(), options, collectors);
+  }
+
+  /**
+   * A matcher's {@code sourcePrefixRanges} as CIDR text ({@code address/length}; Envoy's missing {@code prefixLen}
+   * is 0), checked by the TcpGateway rules. An empty matcher matches every connection, as no matcher does;
+   * {@code sslConfig} and {@code passthroughCipherSuites} select by TLS handshake, which Holdfast's chains do not
+   * (they match on SNI and source range), so they reject the Gateway rather than serve connections the matcher
+   * would not take.
+   */
+  private static List<String> sourceRanges(Node matcher) {
+    if (!matcher.json.isObject()) {
+      return List.of();
+    }
+    List<String> out = new ArrayList<>();
+    for (String field : matcher.json.propertyNames()) {
+      if (!field.equals("sourcePrefixRanges")) {
+        matcher.error(matcher.at(field), GlooFeatures.UNSUPPORTED, "a hybridGateway matcher on " + field
+            + " is not supported by Holdfast (its filter chains match on SNI and source range only); the Gateway"
+            + " is rejected rather than served to connections the matcher would not take");
+      }
+    }
+    for (Node range : matcher.list("sourcePrefixRanges")) {
+      range.only("source prefix range", CIDR);
+      int length = range.integer("prefixLen").orElse(0);
+      range.requiredString("addressPrefix").ifPresent(address -> out.add(address + "/" + length));
+    }
+    return out;
+  }
+
+  /**
+   * A hybridGateway split by source range: every matched gateway's TCP hosts on one TcpGateway, each host taking
+   * its matcher's client networks (one Envoy chain per host). Matched {@code httpGateway}s are refused here: a
+   * Holdfast Gateway is one HTTP chain set for every client, with no per-client split.
+   */
+  private static Read splitTcp(Metadata metadata, Node spec, Node hybrid, List<Node> matched,
+      List<List<String>> ranges, GlooRoutes routes, GatewayConfig config, SniClusters sniClusters,
+      String bindAddress, int port, List<String> proxyNames, OtelCollectors collectors) {
+    List<TcpGateway.Host> hosts = new ArrayList<>();
+    for (int i = 0; i < matched.size(); i++) {
+      Node gateway = matched.get(i);
+      if (!gateway.child("tcpGateway").json.isObject()) {
+        Node matcher = gateway.child("matcher");
+        gateway.error(ranges.get(i).isEmpty() ? gateway.at("httpGateway") : matcher.at("sourcePrefixRanges"),
+            GlooFeatures.UNSUPPORTED, "a hybridGateway split by matchers is"
+            + " read for tcpGateways only; Holdfast's HTTP gateways serve every client alike");
+        continue;
+      }
+      List<String> sources = ranges.get(i);
+      tcpHosts(metadata, gateway.child("tcpGateway"), routes, config, sniClusters)
+          .forEach(host -> hosts.add(host.withSourcePrefixRanges(sources)));
+    }
+    GlooListenerOptions.tcp(spec);
+    return new Read(metadata, bindAddress, port, spec.bool("ssl").orElse(false), proxyNames, Optional.empty(),
+        Optional.empty(), List.of(), Optional.of(hosts), TrafficOptions.Listener.NONE, collectors);
   }
 
   /**

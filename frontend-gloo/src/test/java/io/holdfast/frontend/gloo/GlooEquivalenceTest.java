@@ -421,6 +421,88 @@ class GlooEquivalenceTest {
         ResourceKey.tcpGateway("gloo-system", "tcp")));
   }
 
+  /**
+   * A hybridGateway whose matched tcpGateways are split by client network is one TcpGateway whose hosts carry the
+   * matchers' source ranges (a missing prefixLen is Envoy's 0: every client of that family).
+   */
+  @Test
+  void hybridGatewaySplitBySourceRange() {
+    String gloo = """
+        apiVersion: gloo.solo.io/v1
+        kind: Upstream
+        metadata: {name: partners, namespace: gloo-system}
+        spec:
+          static: {hosts: [{addr: 192.0.2.40, port: 9000}]}
+        ---
+        apiVersion: gloo.solo.io/v1
+        kind: Upstream
+        metadata: {name: public, namespace: gloo-system}
+        spec:
+          static: {hosts: [{addr: 192.0.2.41, port: 9000}]}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: Gateway
+        metadata: {name: hybrid, namespace: gloo-system}
+        spec:
+          bindAddress: 0.0.0.0
+          bindPort: 8000
+          hybridGateway:
+            matchedGateways:
+            - matcher:
+                sourcePrefixRanges:
+                - {addressPrefix: 198.51.100.0, prefixLen: 24}
+                - {addressPrefix: '2001:db8::', prefixLen: 32}
+              tcpGateway:
+                tcpHosts:
+                - name: partner-tcp
+                  destination:
+                    single: {upstream: {name: partners, namespace: gloo-system}}
+            - matcher: {sourcePrefixRanges: [{addressPrefix: '::'}]}
+              tcpGateway:
+                tcpHosts:
+                - name: v6-tcp
+                  destination:
+                    single: {upstream: {name: public, namespace: gloo-system}}
+            - tcpGateway:
+                tcpHosts:
+                - name: public-tcp
+                  destination:
+                    single: {upstream: {name: public, namespace: gloo-system}}
+        """;
+    String holdfast = """
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: partners, namespace: gloo-system}
+        spec:
+          static: {hosts: [{address: 192.0.2.40, port: 9000}]}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: public, namespace: gloo-system}
+        spec:
+          static: {hosts: [{address: 192.0.2.41, port: 9000}]}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: TcpGateway
+        metadata: {name: hybrid, namespace: gloo-system}
+        spec:
+          bindAddress: 0.0.0.0
+          port: 8000
+          hosts:
+          - name: partner-tcp
+            sourcePrefixRanges: [198.51.100.0/24, '2001:db8::/32']
+            upstream: {name: partners}
+          - name: v6-tcp
+            sourcePrefixRanges: ['::/0']
+            upstream: {name: public}
+          - name: public-tcp
+            upstream: {name: public}
+        """;
+    Equivalence.assertSameXds(GlooFixtures.load(gloo), GlooFixtures.load(holdfast), Map.of(
+        new ResourceKey(GlooKinds.GATEWAY_GROUP, "Gateway", "gloo-system", "hybrid"),
+        ResourceKey.tcpGateway("gloo-system", "hybrid")));
+  }
+
   /** Gloo terminates TLS on a tcpHost whose sslConfig names a certificate; {@code ca.crt} means mTLS. */
   @Test
   void tlsTerminationOnTcpHosts() {

@@ -437,6 +437,25 @@ class GlooListenerOptionsTest {
   }
 
   @Test
+  void hybridMatchersOnTlsAndSplitHttpGatewaysAreRejectedNamingTheField() {
+    String hybrid = """
+        apiVersion: gateway.solo.io/v1
+        kind: Gateway
+        metadata: {name: gw, namespace: gloo-system}
+        spec:
+          bindPort: 8080
+          hybridGateway:
+            matchedGateways:
+            - matcher: {passthroughCipherSuites: [ECDHE-RSA-AES128-GCM-SHA256]}
+              tcpGateway: {tcpHosts: []}
+            - httpGateway: {}
+        """;
+    assertThat(errors(hybrid)).extracting(Finding::field).containsExactlyInAnyOrder(
+        "spec.hybridGateway.matchedGateways[0].matcher.passthroughCipherSuites",
+        "spec.hybridGateway.matchedGateways[1].httpGateway");
+  }
+
+  @Test
   void optionsProxyProtocolIsThePROXYProtocolFilterAsUseProxyProtoIs() {
     assertThat(read(gateway("options: {proxyProtocol: {}}", "{}")).proxyProtocol()).isTrue();
     assertThat(read(gateway("", "{}")).proxyProtocol()).isFalse();

@@ -1,5 +1,6 @@
 package io.holdfast.frontend.holdfast;
 
+import io.holdfast.api.Cidr;
 import io.holdfast.api.Gateway;
 import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.InputLimits;
@@ -451,7 +452,9 @@ final class Lowering {
               .map(t -> new WeightedCluster(upstream(t.upstream(), namespace), t.weight())).toList()
           : List.of(new WeightedCluster(upstream(host.destination().upstreams().get(0), namespace), 1));
       chains.add(new Listener.FilterChain.Tcp(origin.at("spec.hosts[" + i + "]"), host.name(),
-          new Listener.ChainMatch(host.sniDomains()),
+          new Listener.ChainMatch(host.sniDomains(), host.sourcePrefixRanges().stream()
+              .map(Cidr::parse)
+              .map(c -> new Listener.SourceRange(TcpGatewayRules.networkAddress(c), c.prefixLength())).toList()),
           host.sslConfig().map(ssl -> downstreamTls(namespace, ssl, List.of())), clusters));
     }
     return new Listener.Socket(origin, gateway.bindAddress(), gateway.port(), chains,

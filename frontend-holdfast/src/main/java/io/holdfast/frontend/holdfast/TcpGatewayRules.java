@@ -1,8 +1,12 @@
 package io.holdfast.frontend.holdfast;
 
+import com.google.common.net.InetAddresses;
+import io.holdfast.api.Cidr;
 import io.holdfast.api.Reasons;
 import io.holdfast.api.RouteAction;
+import io.holdfast.api.SecurityChecks;
 import io.holdfast.api.TcpGateway;
+import java.net.InetAddress;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -37,8 +41,9 @@ final class TcpGatewayRules {
       sink.error("spec.hosts", Reasons.MISSING_FIELD, "at least one host is required");
     }
     Map<String, Integer> names = new HashMap<>();
-    Map<String, Integer> sniOwners = new HashMap<>();
-    Integer defaultHost = null;
+    // Per set of client networks (as written): hosts with different source ranges match different connections.
+    Map<Set<String>, Map<String, Integer>> sniOwners = new HashMap<>();
+    Map<Set<String>, Integer> defaultHosts = new HashMap<>();
     for (int i = 0; i < gateway.hosts().size(); i++) {
       TcpGateway.Host host = gateway.hosts().get(i);
       String field = "spec.hosts[" + i + "]";
@@ -52,15 +57,16 @@ final class TcpGatewayRules {
               "host name \"" + host.name() + "\" is already used by spec.hosts[" + earlier + "]");
         }
       }
+      Set<String> sources = checkSourceRanges(host, field, sink);
       if (host.isDefault()) {
+        Integer defaultHost = defaultHosts.putIfAbsent(sources, i);
         if (defaultHost != null) {
           sink.error(field + ".sniDomains", Reasons.DUPLICATE_HOST, "spec.hosts[" + defaultHost
-              + "] already takes every connection without a matching SNI name; give this host sniDomains");
-        } else {
-          defaultHost = i;
+              + "] already takes every connection without a matching SNI name"
+              + (sources.isEmpty() ? "" : " from these source ranges") + "; give this host sniDomains");
         }
       }
-      checkSniDomains(host, field, i, sniOwners, sink);
+      checkSniDomains(host, field, i, sniOwners.computeIfAbsent(sources, k -> new HashMap<>()), sink);
       host.sslConfig().flatMap(io.holdfast.api.SslConfig::sniDomains).filter(sni -> !sni.isEmpty())
           .ifPresent(sni -> sink.error(field + ".sslConfig.sniDomains", Reasons.CONFLICTING_FIELDS,
               "a TCP host is selected by its own sniDomains (" + field + ".sniDomains); do not list server names"
@@ -87,6 +93,38 @@ final class TcpGatewayRules {
               "SNI name \"" + name + "\" is already taken by spec.hosts[" + earlier + "]");
         }
       }
+    }
+  }
+
+  /** Reports malformed or repeated CIDRs; returns the host's ranges in canonical form (network/length). */
+  private static Set<String> checkSourceRanges(TcpGateway.Host host, String field, Ledger.Sink sink) {
+    Set<String> canonical = new HashSet<>();
+    for (int j = 0; j < host.sourcePrefixRanges().size(); j++) {
+      String at = field + ".sourcePrefixRanges[" + j + "]";
+      try {
+        Cidr cidr = Cidr.parse(host.sourcePrefixRanges().get(j));
+        if (!canonical.add(canonical(cidr))) {
+          sink.error(at, SecurityChecks.INVALID_CIDR, "\"" + cidr.text() + "\" is listed twice");
+        }
+      } catch (IllegalArgumentException e) {
+        sink.error(at, SecurityChecks.INVALID_CIDR, e.getMessage());
+      }
+    }
+    return canonical;
+  }
+
+  /** {@code cidr} in canonical form: its network address (no host bits) and prefix length. */
+  static String canonical(Cidr cidr) {
+    return networkAddress(cidr) + "/" + cidr.prefixLength();
+  }
+
+  /** The network address of {@code cidr} as an IP literal (Envoy's {@code address_prefix}). */
+  static String networkAddress(Cidr cidr) {
+    try {
+      return InetAddresses.toAddrString(InetAddress.getByAddress(cidr.network()));
+    } catch (java.net.UnknownHostException e) {
+      // Unreachable: getByAddress fails only on a wrong byte count, and Cidr holds 4 or 16 bytes.
+      throw new IllegalStateException(e);
     }
   }
 

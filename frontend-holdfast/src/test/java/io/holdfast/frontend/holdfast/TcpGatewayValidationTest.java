@@ -107,6 +107,33 @@ class TcpGatewayValidationTest {
   }
 
   @Test
+  void hostsSplitBySourceRangeShareServerNamesAndLowerToOneChainEach() {
+    ValidationResult result = validator.validate(config(upstream("a", 9101),
+        tcp("[{name: near, sniDomains: [a.test], sourcePrefixRanges: [192.0.2.9/24], upstream: {name: a}},"
+            + " {name: far, sniDomains: [a.test], upstream: {name: a}},"
+            + " {name: rest, sourcePrefixRanges: ['2001:db8::/32'], upstream: {name: a}},"
+            + " {name: all, upstream: {name: a}}]")));
+    assertThat(result.status(TCP).state()).isEqualTo(State.ACCEPTED);
+    Listener.Socket socket = (Listener.Socket) HoldfastFrontEnd.lowerAccepted(result.accepted()).listeners().get(0);
+    assertThat(socket.filterChains()).extracting(c -> c.match().sourcePrefixRanges()).containsExactly(
+        List.of(new Listener.SourceRange("192.0.2.0", 24)), List.of(),
+        List.of(new Listener.SourceRange("2001:db8::", 32)), List.of());
+  }
+
+  @Test
+  void sourceRangesThatAreMalformedRepeatedOrShadowTheSameHostAreRefused() {
+    String u = upstream("a", 9101);
+    assertThat(problems(tcp("[{name: x, sourcePrefixRanges: [192.0.2.0/33, 198.51.100.0/24, 198.51.100.1/24],"
+        + " upstream: {name: a}}]"), u))
+        .containsExactly("spec.hosts[0].sourcePrefixRanges[0] InvalidCidr",
+            "spec.hosts[0].sourcePrefixRanges[2] InvalidCidr");
+    // The same networks written differently still select the same connections.
+    assertThat(problems(tcp("[{name: x, sourcePrefixRanges: [198.51.100.0/24], upstream: {name: a}},"
+        + " {name: y, sourcePrefixRanges: [198.51.100.7/24], upstream: {name: a}}]"), u))
+        .containsExactly("spec.hosts[1].sniDomains DuplicateHost");
+  }
+
+  @Test
   void hostsThatWouldTakeTheSameConnectionsRejectTheGatewayNamingTheEarlierHost() {
     String u = upstream("a", 9101);
     assertThat(problems(tcp("[{name: x, sniDomains: [a.test], upstream: {name: a}},"

@@ -5,7 +5,6 @@ import io.envoyproxy.envoy.config.core.v3.SocketAddress;
 import io.envoyproxy.envoy.config.listener.v3.ApiListener;
 import io.envoyproxy.envoy.config.listener.v3.Filter;
 import io.envoyproxy.envoy.config.listener.v3.FilterChain;
-import io.envoyproxy.envoy.config.listener.v3.FilterChainMatch;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.config.listener.v3.ListenerFilter;
 import io.envoyproxy.envoy.extensions.filters.listener.tls_inspector.v3.TlsInspector;
@@ -60,9 +59,7 @@ final class ListenerTranslator {
       if (!routes.equals(name)) {
         out.setName(chain.name());
       }
-      if (!chain.match().serverNames().isEmpty()) {
-        out.setFilterChainMatch(FilterChainMatch.newBuilder().addAllServerNames(chain.match().serverNames()));
-      }
+      TcpChains.chainMatch(chain.match()).ifPresent(out::setFilterChainMatch);
       chain.tls().ifPresent(tls -> out.setTransportSocket(TlsTranslator.transportSocket(tls)));
       listener.addFilterChains(out.addFilters(Filter.newBuilder()
           .setName(HCM_FILTER)

@@ -33,9 +33,7 @@ final class TcpChains {
    */
   static FilterChain filterChain(String listenerName, Listener.FilterChain.Tcp tcp) {
     FilterChain.Builder chain = FilterChain.newBuilder().setName(tcp.name());
-    if (!tcp.match().serverNames().isEmpty()) {
-      chain.setFilterChainMatch(FilterChainMatch.newBuilder().addAllServerNames(tcp.match().serverNames()));
-    }
+    chainMatch(tcp.match()).ifPresent(chain::setFilterChainMatch);
     tcp.tls().ifPresent(tls -> chain.setTransportSocket(TlsTranslator.transportSocket(tls)));
     return chain.addFilters(Filter.newBuilder()
             .setName(TCP_PROXY_FILTER)
@@ -72,5 +70,22 @@ final class TcpChains {
       throw new IllegalArgumentException(tcp.origin() + ": every cluster has weight 0");
     }
     return proxy.setWeightedClusters(weighted).build();
+  }
+
+  /**
+   * Envoy's match for {@code match}: its server names and client networks; empty for {@link Listener.ChainMatch#ANY}
+   * (Envoy's default match takes every connection).
+   */
+  static java.util.Optional<FilterChainMatch> chainMatch(Listener.ChainMatch match) {
+    if (match.equals(Listener.ChainMatch.ANY)) {
+      return java.util.Optional.empty();
+    }
+    FilterChainMatch.Builder out = FilterChainMatch.newBuilder().addAllServerNames(match.serverNames());
+    for (Listener.SourceRange range : match.sourcePrefixRanges()) {
+      out.addSourcePrefixRanges(io.envoyproxy.envoy.config.core.v3.CidrRange.newBuilder()
+          .setAddressPrefix(range.addressPrefix())
+          .setPrefixLen(UInt32Value.of(range.prefixLength())));
+    }
+    return java.util.Optional.of(out.build());
   }
 }
