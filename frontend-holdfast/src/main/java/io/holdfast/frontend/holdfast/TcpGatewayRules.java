@@ -96,9 +96,20 @@ final class TcpGatewayRules {
     }
   }
 
+  /**
+   * Source ranges one host may list. Reason: each is a filter-chain match entry Envoy checks on every new
+   * connection, and the listener is rebuilt and sent whole on every change; real splits name a few networks.
+   */
+  static final int MAX_SOURCE_RANGES = 64;
+
   /** Reports malformed or repeated CIDRs; returns the host's ranges in canonical form (network/length). */
   private static Set<String> checkSourceRanges(TcpGateway.Host host, String field, Ledger.Sink sink) {
     Set<String> canonical = new HashSet<>();
+    if (host.sourcePrefixRanges().size() > MAX_SOURCE_RANGES) {
+      sink.error(field + ".sourcePrefixRanges", SecurityChecks.INVALID_CIDR, host.sourcePrefixRanges().size()
+          + " ranges; at most " + MAX_SOURCE_RANGES);
+      return canonical;
+    }
     for (int j = 0; j < host.sourcePrefixRanges().size(); j++) {
       String at = field + ".sourcePrefixRanges[" + j + "]";
       try {

@@ -131,6 +131,13 @@ class TcpGatewayValidationTest {
     assertThat(problems(tcp("[{name: x, sourcePrefixRanges: [198.51.100.0/24], upstream: {name: a}},"
         + " {name: y, sourcePrefixRanges: [198.51.100.7/24], upstream: {name: a}}]"), u))
         .containsExactly("spec.hosts[1].sniDomains DuplicateHost");
+    // More ranges than the bound: one problem for the list, none per entry.
+    StringBuilder many = new StringBuilder();
+    for (int i = 0; i <= TcpGatewayRules.MAX_SOURCE_RANGES; i++) {
+      many.append(i == 0 ? "" : ", ").append("'2001:db8:").append(Integer.toHexString(i)).append("::/48'");
+    }
+    assertThat(problems(tcp("[{name: x, sourcePrefixRanges: [" + many + "], upstream: {name: a}}]"), u))
+        .containsExactly("spec.hosts[0].sourcePrefixRanges InvalidCidr");
   }
 
   @Test
