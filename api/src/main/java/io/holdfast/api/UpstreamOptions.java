@@ -86,9 +86,12 @@ public record UpstreamOptions(Optional<Dns> dns, Optional<CircuitBreakers> circu
    * @param perConnectionBufferLimitBytes soft limit on the bytes buffered per connection (Envoy's default 1 MiB)
    * @param tcpKeepalive                  TCP keep-alive probing of idle connections
    * @param idleTimeout                   how long a connection without requests stays open; zero: forever
+   * @param maxHeadersCount               most headers in a response from the backends (Envoy's default 100)
+   * @param maxStreamDuration             longest a request and its response may take before the stream is reset
    */
   public record Connection(Optional<Integer> maxRequestsPerConnection, Optional<Long> perConnectionBufferLimitBytes,
-      Optional<TcpKeepalive> tcpKeepalive, Optional<Duration> idleTimeout) {
+      Optional<TcpKeepalive> tcpKeepalive, Optional<Duration> idleTimeout, Optional<Integer> maxHeadersCount,
+      Optional<Duration> maxStreamDuration) {
     /** Envoy's {@code UInt32Value} bound of the buffer limit. */
     public static final long MAX_BUFFER_LIMIT_BYTES = 4_294_967_295L;
 
@@ -97,6 +100,25 @@ public record UpstreamOptions(Optional<Dns> dns, Optional<CircuitBreakers> circu
       Objects.requireNonNull(perConnectionBufferLimitBytes, "perConnectionBufferLimitBytes");
       Objects.requireNonNull(tcpKeepalive, "tcpKeepalive");
       Objects.requireNonNull(idleTimeout, "idleTimeout");
+      Objects.requireNonNull(maxHeadersCount, "maxHeadersCount");
+      Objects.requireNonNull(maxStreamDuration, "maxStreamDuration");
+    }
+
+    /** Without the header count and stream duration limits. */
+    public Connection(Optional<Integer> maxRequestsPerConnection, Optional<Long> perConnectionBufferLimitBytes,
+        Optional<TcpKeepalive> tcpKeepalive, Optional<Duration> idleTimeout) {
+      this(maxRequestsPerConnection, perConnectionBufferLimitBytes, tcpKeepalive, idleTimeout, Optional.empty(),
+          Optional.empty());
+    }
+
+    public Connection withMaxHeadersCount(Optional<Integer> value) {
+      return new Connection(maxRequestsPerConnection, perConnectionBufferLimitBytes, tcpKeepalive, idleTimeout,
+          value, maxStreamDuration);
+    }
+
+    public Connection withMaxStreamDuration(Optional<Duration> value) {
+      return new Connection(maxRequestsPerConnection, perConnectionBufferLimitBytes, tcpKeepalive, idleTimeout,
+          maxHeadersCount, value);
     }
   }
 

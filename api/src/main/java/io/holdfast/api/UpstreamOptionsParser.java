@@ -35,7 +35,8 @@ final class UpstreamOptionsParser {
   private static final Set<String> SDS = Set.of("address", "certificateSecretName", "validationContextName");
   private static final Set<String> RING_HASH = Set.of("minimumRingSize", "maximumRingSize");
   private static final Set<String> CONNECTION =
-      Set.of("maxRequestsPerConnection", "perConnectionBufferLimitBytes", "tcpKeepalive", "idleTimeout");
+      Set.of("maxRequestsPerConnection", "perConnectionBufferLimitBytes", "tcpKeepalive", "idleTimeout",
+          "maxHeadersCount", "maxStreamDuration");
   private static final Set<String> TCP_KEEPALIVE = Set.of("probes", "time", "interval");
 
   private UpstreamOptionsParser() {
@@ -83,7 +84,8 @@ final class UpstreamOptionsParser {
         new UpstreamOptions.Connection(c.integer("maxRequestsPerConnection"),
             c.longInteger("perConnectionBufferLimitBytes"), c.object("tcpKeepalive", TCP_KEEPALIVE).map(k ->
                 new UpstreamOptions.TcpKeepalive(k.integer("probes"), k.integer("time"), k.integer("interval"))),
-            c.duration("idleTimeout")));
+            c.duration("idleTimeout")).withMaxHeadersCount(c.integer("maxHeadersCount"))
+            .withMaxStreamDuration(c.duration("maxStreamDuration")));
     if (connection.isPresent()) {
       options = options.withConnection(connection.get());
     }

@@ -118,6 +118,10 @@ class UpstreamOptionsParserTest {
         Optional.of(4_294_967_295L), Optional.of(new UpstreamOptions.TcpKeepalive(Optional.of(3), Optional.of(30),
             Optional.of(5))), Optional.of(java.time.Duration.ofSeconds(45))));
     assertThat(options("ringHash: {}").connection()).isEmpty();
+    UpstreamOptions.Connection limits =
+        options("connection: {maxHeadersCount: 80, maxStreamDuration: 10s}").connection().orElseThrow();
+    assertThat(limits.maxHeadersCount()).contains(80);
+    assertThat(limits.maxStreamDuration()).contains(java.time.Duration.ofSeconds(10));
     assertThat(problems("connection: {idleTimeout: soon, maxStreams: 3, tcpKeepalive: {time: x}}"))
         .extracting(Problem::field, Problem::reason).containsExactlyInAnyOrder(
             tuple("spec.connection.idleTimeout", Reasons.INVALID_DURATION),

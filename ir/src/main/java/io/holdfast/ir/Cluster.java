@@ -82,12 +82,12 @@ public record Cluster(Origin origin, Duration connectTimeout, LbPolicy lbPolicy,
   /**
    * How each connection to the endpoints is kept (Envoy's {@code max_requests_per_connection},
    * {@code per_connection_buffer_limit_bytes}, {@code upstream_connection_options.tcp_keepalive} and
-   * {@code common_http_protocol_options.idle_timeout}); absent settings are the proxy's defaults. Front ends
+   * {@code common_http_protocol_options} idle_timeout, max_headers_count, max_stream_duration); absent settings are the proxy's defaults. Front ends
    * validate the ranges; these checks only guard the IR's invariants.
    */
   public record Connection(Optional<Integer> maxRequestsPerConnection, Optional<Long> perConnectionBufferLimitBytes,
       Optional<Integer> keepaliveProbes, Optional<Integer> keepaliveTime, Optional<Integer> keepaliveInterval,
-      Optional<Duration> idleTimeout) {
+      Optional<Duration> idleTimeout, Optional<Integer> maxHeadersCount, Optional<Duration> maxStreamDuration) {
     /** Envoy's {@code UInt32Value} bound of the buffer limit. */
     public static final long MAX_BUFFER_LIMIT_BYTES = 4_294_967_295L;
 
@@ -109,6 +109,20 @@ public record Cluster(Origin origin, Duration connectTimeout, LbPolicy lbPolicy,
       idleTimeout.filter(Duration::isNegative).ifPresent(v -> {
         throw new IllegalArgumentException("connection: idleTimeout is negative: " + v);
       });
+      Objects.requireNonNull(maxHeadersCount, "maxHeadersCount");
+      Objects.requireNonNull(maxStreamDuration, "maxStreamDuration");
+      maxHeadersCount.ifPresent(v -> requireRange("connection", "maxHeadersCount", v, 1, Integer.MAX_VALUE));
+      maxStreamDuration.filter(Duration::isNegative).ifPresent(v -> {
+        throw new IllegalArgumentException("connection: maxStreamDuration is negative: " + v);
+      });
+    }
+
+    /** Without the header count and stream duration limits. */
+    public Connection(Optional<Integer> maxRequestsPerConnection, Optional<Long> perConnectionBufferLimitBytes,
+        Optional<Integer> keepaliveProbes, Optional<Integer> keepaliveTime, Optional<Integer> keepaliveInterval,
+        Optional<Duration> idleTimeout) {
+      this(maxRequestsPerConnection, perConnectionBufferLimitBytes, keepaliveProbes, keepaliveTime,
+          keepaliveInterval, idleTimeout, Optional.empty(), Optional.empty());
     }
 
     /** Whether any TCP keep-alive setting is given. */

@@ -107,9 +107,9 @@ final class UpstreamReader {
   /**
    * The rest of {@code connectionConfig}, as Gloo passes it to Envoy's Cluster: zero (proto3's unset) is absent for
    * maxRequestsPerConnection and the keep-alive settings; the keep-alive durations are rounded up to whole seconds,
-   * as in Gloo. Of {@code commonHttpProtocolOptions} only idleTimeout is mapped; maxHeadersCount,
-   * maxStreamDuration and headersWithUnderscoresAction reject the Upstream by name unless they are Gloo's defaults
-   * (0, unset, ALLOW). Ranges are Holdfast's validation ({@code InvalidUpstreamConnection}).
+   * as in Gloo. Of {@code commonHttpProtocolOptions}, idleTimeout, maxHeadersCount (0 unset) and maxStreamDuration
+   * are mapped; headersWithUnderscoresAction rejects the Upstream by name unless it is Gloo's default ALLOW: it
+   * acts on client requests, which an upstream cluster never receives, so it has no Envoy equivalent there. Ranges are Holdfast's validation ({@code InvalidUpstreamConnection}).
    */
   private static Optional<UpstreamOptions.Connection> connection(Node spec) {
     if (!spec.has("connectionConfig")) {
@@ -126,18 +126,22 @@ final class UpstreamReader {
           tcp.duration("keepaliveInterval").flatMap(UpstreamReader::wholeSeconds)));
     }
     Optional<Duration> idleTimeout = Optional.empty();
+    Optional<Integer> maxHeaders = Optional.empty();
+    Optional<Duration> maxStreamDuration = Optional.empty();
     if (config.has("commonHttpProtocolOptions")) {
       Node http = config.child("commonHttpProtocolOptions").only("commonHttpProtocolOptions", COMMON_HTTP);
       idleTimeout = http.duration("idleTimeout");
-      http.integer("maxHeadersCount").filter(n -> n != 0).ifPresent(n -> unsupported(http, "maxHeadersCount"));
-      http.duration("maxStreamDuration").ifPresent(d -> unsupported(http, "maxStreamDuration"));
+      maxHeaders = http.integer("maxHeadersCount").filter(n -> n != 0);
+      maxStreamDuration = http.duration("maxStreamDuration");
       http.string("headersWithUnderscoresAction").filter(action -> !action.equals("ALLOW"))
           .ifPresent(action -> unsupported(http, "headersWithUnderscoresAction"));
     }
-    if (maxRequests.isEmpty() && bufferLimit.isEmpty() && keepalive.isEmpty() && idleTimeout.isEmpty()) {
+    if (maxRequests.isEmpty() && bufferLimit.isEmpty() && keepalive.isEmpty() && idleTimeout.isEmpty()
+        && maxHeaders.isEmpty() && maxStreamDuration.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(new UpstreamOptions.Connection(maxRequests, bufferLimit, keepalive, idleTimeout));
+    return Optional.of(new UpstreamOptions.Connection(maxRequests, bufferLimit, keepalive, idleTimeout, maxHeaders,
+        maxStreamDuration));
   }
 
   private static void unsupported(Node node, String field) {

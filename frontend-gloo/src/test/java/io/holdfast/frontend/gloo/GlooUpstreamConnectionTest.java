@@ -47,6 +47,16 @@ class GlooUpstreamConnectionTest {
   }
 
   @Test
+  void headerCountAndStreamDurationLimitsAreMapped() {
+    UpstreamOptions.Connection connection = upstream("""
+        connectionConfig:
+          commonHttpProtocolOptions: {maxHeadersCount: 60, maxStreamDuration: 30s}
+        """).options().connection().orElseThrow();
+    assertThat(connection.maxHeadersCount()).contains(60);
+    assertThat(connection.maxStreamDuration()).contains(Duration.ofSeconds(30));
+  }
+
+  @Test
   void zeroesAreProtoUnsetAndLeaveTheProxyDefaults() {
     assertThat(upstream("connectionConfig: {connectTimeout: 1s, maxRequestsPerConnection: 0}").options()
         .connection()).isEmpty();
@@ -56,9 +66,7 @@ class GlooUpstreamConnectionTest {
 
   @Test
   void httpOptionsWithoutAnEquivalentRejectTheUpstreamByName() {
-    Map<String, String> options = Map.of("commonHttpProtocolOptions: {maxHeadersCount: 60}", "maxHeadersCount",
-        "commonHttpProtocolOptions: {maxStreamDuration: 30s}", "maxStreamDuration",
-        "commonHttpProtocolOptions: {headersWithUnderscoresAction: REJECT_REQUEST}", "headersWithUnderscoresAction",
+    Map<String, String> options = Map.of("commonHttpProtocolOptions: {headersWithUnderscoresAction: REJECT_REQUEST}", "headersWithUnderscoresAction",
         "http1ProtocolOptions: {enableTrailers: true}", "http1ProtocolOptions");
     for (Map.Entry<String, String> entry : options.entrySet()) {
       String option = entry.getKey();

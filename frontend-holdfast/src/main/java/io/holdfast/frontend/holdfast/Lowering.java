@@ -84,7 +84,8 @@ final class Lowering {
     Optional<UpstreamOptions.TcpKeepalive> keepalive = connection.tcpKeepalive();
     return new Cluster.Connection(connection.maxRequestsPerConnection(), connection.perConnectionBufferLimitBytes(),
         keepalive.flatMap(UpstreamOptions.TcpKeepalive::probes), keepalive.flatMap(UpstreamOptions.TcpKeepalive::time),
-        keepalive.flatMap(UpstreamOptions.TcpKeepalive::interval), connection.idleTimeout());
+        keepalive.flatMap(UpstreamOptions.TcpKeepalive::interval), connection.idleTimeout(),
+        connection.maxHeadersCount(), connection.maxStreamDuration());
   }
 
   private static UpstreamTls upstreamTls(Upstream upstream, UpstreamOptions.Tls tls) {

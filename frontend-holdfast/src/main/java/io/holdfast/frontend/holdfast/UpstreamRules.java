@@ -74,6 +74,11 @@ final class UpstreamRules {
                 + UpstreamOptions.Connection.MAX_BUFFER_LIMIT_BYTES));
     connection.idleTimeout().filter(java.time.Duration::isNegative).ifPresent(d -> sink.error(
         "spec.connection.idleTimeout", Reasons.INVALID_UPSTREAM_CONNECTION, "must not be negative"));
+    connection.maxStreamDuration().filter(java.time.Duration::isNegative).ifPresent(d -> sink.error(
+        "spec.connection.maxStreamDuration", Reasons.INVALID_UPSTREAM_CONNECTION, "must not be negative"));
+    // Envoy's validate.rules: max_headers_count gte 1.
+    connection.maxHeadersCount().filter(n -> n < 1).ifPresent(n -> sink.error("spec.connection.maxHeadersCount",
+        Reasons.INVALID_UPSTREAM_CONNECTION, n + " is below 1"));
     connection.tcpKeepalive().ifPresent(keepalive -> {
       keepalive(keepalive.probes(), "probes", MAX_KEEPALIVE_PROBES, sink);
       keepalive(keepalive.time(), "time", MAX_KEEPALIVE_SECONDS, sink);

@@ -57,13 +57,15 @@ class UpstreamConnectionTest {
           maxRequestsPerConnection: 1
           perConnectionBufferLimitBytes: 4294967295
           idleTimeout: 0s
+          maxHeadersCount: 1
+          maxStreamDuration: 2m
           tcpKeepalive: {probes: 127, time: 32767, interval: 1}
         """));
 
     assertThat(problems(result)).isEmpty();
     assertThat(cluster(result).orElseThrow().connection()).contains(new Cluster.Connection(Optional.of(1),
         Optional.of(4_294_967_295L), Optional.of(127), Optional.of(32767), Optional.of(1),
-        Optional.of(Duration.ZERO)));
+        Optional.of(Duration.ZERO), Optional.of(1), Optional.of(Duration.ofMinutes(2))));
   }
 
   @Test
@@ -77,6 +79,7 @@ class UpstreamConnectionTest {
         connection:
           maxRequestsPerConnection: 0
           perConnectionBufferLimitBytes: 4294967296
+          maxHeadersCount: 0
           tcpKeepalive: {probes: 128, time: 0, interval: 32768}
         """));
 
@@ -84,6 +87,7 @@ class UpstreamConnectionTest {
     assertThat(problems(result)).extracting(Problem::field, Problem::reason).containsExactlyInAnyOrder(
         tuple("spec.connection.maxRequestsPerConnection", Reasons.INVALID_UPSTREAM_CONNECTION),
         tuple("spec.connection.perConnectionBufferLimitBytes", Reasons.INVALID_UPSTREAM_CONNECTION),
+        tuple("spec.connection.maxHeadersCount", Reasons.INVALID_UPSTREAM_CONNECTION),
         tuple("spec.connection.tcpKeepalive.probes", Reasons.INVALID_UPSTREAM_CONNECTION),
         tuple("spec.connection.tcpKeepalive.time", Reasons.INVALID_UPSTREAM_CONNECTION),
         tuple("spec.connection.tcpKeepalive.interval", Reasons.INVALID_UPSTREAM_CONNECTION));

@@ -107,13 +107,16 @@ final class ClusterTranslator {
           io.envoyproxy.envoy.config.core.v3.HttpProtocolOptions.newBuilder();
       c.idleTimeout().ifPresent(timeout -> common.setIdleTimeout(Protos.duration(timeout)));
       c.maxRequestsPerConnection().ifPresent(max -> common.setMaxRequestsPerConnection(UInt32Value.of(max)));
+      c.maxHeadersCount().ifPresent(max -> common.setMaxHeadersCount(UInt32Value.of(max)));
+      c.maxStreamDuration().ifPresent(max -> common.setMaxStreamDuration(Protos.duration(max)));
       options.setCommonHttpProtocolOptions(common);
     });
     return Protos.pack(options.build());
   }
 
   private static boolean hasHttpOptions(io.holdfast.ir.Cluster.Connection connection) {
-    return connection.idleTimeout().isPresent() || connection.maxRequestsPerConnection().isPresent();
+    return connection.idleTimeout().isPresent() || connection.maxRequestsPerConnection().isPresent()
+        || connection.maxHeadersCount().isPresent() || connection.maxStreamDuration().isPresent();
   }
 
   /** The TCP side of the connection settings: the buffer limit and keep-alive probing. */
