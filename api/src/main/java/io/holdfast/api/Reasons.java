@@ -77,6 +77,8 @@ public final class Reasons {
   public static final String INVALID_UPSTREAM_SDS = "InvalidUpstreamSds";
   /** A ring size outside 1 to Envoy's 8M, a minimum above the maximum, or a ring on an upstream not RING_HASH. */
   public static final String INVALID_RING_HASH = "InvalidRingHash";
+  /** A connection setting ({@code spec.connection}) out of its range. */
+  public static final String INVALID_UPSTREAM_CONNECTION = "InvalidUpstreamConnection";
   /** A route or upstream option proxyless gRPC clients do not implement: ignored by them, or left out of their config. */
   public static final String GRPC_IGNORED_OPTION = "GrpcIgnoredOption";
   /**

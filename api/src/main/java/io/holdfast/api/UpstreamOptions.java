@@ -13,10 +13,12 @@ import java.util.Optional;
  * @param healthChecks active health checks, in order; empty for none
  * @param tls          TLS to the backends; absent for plaintext
  * @param ringHash     the size of the hash ring of a RING_HASH upstream; absent for the proxy's defaults
+ * @param connection   how each connection to the backends is kept ({@code spec.connection}); absent for the
+ *                     proxy's defaults
  */
 public record UpstreamOptions(Optional<Dns> dns, Optional<CircuitBreakers> circuitBreakers,
     Optional<OutlierDetection> outlierDetection, List<HealthCheck> healthChecks, Optional<Tls> tls,
-    Optional<RingHash> ringHash) {
+    Optional<RingHash> ringHash, Optional<Connection> connection) {
 
   public static final UpstreamOptions NONE =
       new UpstreamOptions(Optional.empty(), Optional.empty(), Optional.empty(), List.of(), Optional.empty());
@@ -28,6 +30,14 @@ public record UpstreamOptions(Optional<Dns> dns, Optional<CircuitBreakers> circu
     healthChecks = List.copyOf(healthChecks);
     Objects.requireNonNull(tls, "tls");
     Objects.requireNonNull(ringHash, "ringHash");
+    Objects.requireNonNull(connection, "connection");
+  }
+
+  /** Without connection settings. */
+  public UpstreamOptions(Optional<Dns> dns, Optional<CircuitBreakers> circuitBreakers,
+      Optional<OutlierDetection> outlierDetection, List<HealthCheck> healthChecks, Optional<Tls> tls,
+      Optional<RingHash> ringHash) {
+    this(dns, circuitBreakers, outlierDetection, healthChecks, tls, ringHash, Optional.empty());
   }
 
   /** Without a ring size. */
@@ -37,27 +47,91 @@ public record UpstreamOptions(Optional<Dns> dns, Optional<CircuitBreakers> circu
   }
 
   public UpstreamOptions withDns(Dns value) {
-    return new UpstreamOptions(Optional.of(value), circuitBreakers, outlierDetection, healthChecks, tls, ringHash);
+    return new UpstreamOptions(Optional.of(value), circuitBreakers, outlierDetection, healthChecks, tls, ringHash,
+        connection);
   }
 
   public UpstreamOptions withCircuitBreakers(CircuitBreakers value) {
-    return new UpstreamOptions(dns, Optional.of(value), outlierDetection, healthChecks, tls, ringHash);
+    return new UpstreamOptions(dns, Optional.of(value), outlierDetection, healthChecks, tls, ringHash, connection);
   }
 
   public UpstreamOptions withOutlierDetection(OutlierDetection value) {
-    return new UpstreamOptions(dns, circuitBreakers, Optional.of(value), healthChecks, tls, ringHash);
+    return new UpstreamOptions(dns, circuitBreakers, Optional.of(value), healthChecks, tls, ringHash, connection);
   }
 
   public UpstreamOptions withHealthChecks(List<HealthCheck> value) {
-    return new UpstreamOptions(dns, circuitBreakers, outlierDetection, value, tls, ringHash);
+    return new UpstreamOptions(dns, circuitBreakers, outlierDetection, value, tls, ringHash, connection);
   }
 
   public UpstreamOptions withTls(Tls value) {
-    return new UpstreamOptions(dns, circuitBreakers, outlierDetection, healthChecks, Optional.of(value), ringHash);
+    return new UpstreamOptions(dns, circuitBreakers, outlierDetection, healthChecks, Optional.of(value), ringHash,
+        connection);
   }
 
   public UpstreamOptions withRingHash(RingHash value) {
-    return new UpstreamOptions(dns, circuitBreakers, outlierDetection, healthChecks, tls, Optional.of(value));
+    return new UpstreamOptions(dns, circuitBreakers, outlierDetection, healthChecks, tls, Optional.of(value),
+        connection);
+  }
+
+  public UpstreamOptions withConnection(Connection value) {
+    return new UpstreamOptions(dns, circuitBreakers, outlierDetection, healthChecks, tls, ringHash,
+        Optional.of(value));
+  }
+
+  /**
+   * How each connection to the backends is kept ({@code spec.connection}); each setting absent is the proxy's
+   * default. Validation checks the ranges ({@code InvalidUpstreamConnection}).
+   *
+   * @param maxRequestsPerConnection      requests on one connection before it is closed; 1 turns keep-alive off
+   * @param perConnectionBufferLimitBytes soft limit on the bytes buffered per connection (Envoy's default 1 MiB)
+   * @param tcpKeepalive                  TCP keep-alive probing of idle connections
+   * @param idleTimeout                   how long a connection without requests stays open; zero: forever
+   * @param maxHeadersCount               most headers in a response from the backends (Envoy's default 100)
+   * @param maxStreamDuration             longest a request and its response may take before the stream is reset
+   */
+  public record Connection(Optional<Integer> maxRequestsPerConnection, Optional<Long> perConnectionBufferLimitBytes,
+      Optional<TcpKeepalive> tcpKeepalive, Optional<Duration> idleTimeout, Optional<Integer> maxHeadersCount,
+      Optional<Duration> maxStreamDuration) {
+    /** Envoy's {@code UInt32Value} bound of the buffer limit. */
+    public static final long MAX_BUFFER_LIMIT_BYTES = 4_294_967_295L;
+
+    public Connection {
+      Objects.requireNonNull(maxRequestsPerConnection, "maxRequestsPerConnection");
+      Objects.requireNonNull(perConnectionBufferLimitBytes, "perConnectionBufferLimitBytes");
+      Objects.requireNonNull(tcpKeepalive, "tcpKeepalive");
+      Objects.requireNonNull(idleTimeout, "idleTimeout");
+      Objects.requireNonNull(maxHeadersCount, "maxHeadersCount");
+      Objects.requireNonNull(maxStreamDuration, "maxStreamDuration");
+    }
+
+    /** Without the header count and stream duration limits. */
+    public Connection(Optional<Integer> maxRequestsPerConnection, Optional<Long> perConnectionBufferLimitBytes,
+        Optional<TcpKeepalive> tcpKeepalive, Optional<Duration> idleTimeout) {
+      this(maxRequestsPerConnection, perConnectionBufferLimitBytes, tcpKeepalive, idleTimeout, Optional.empty(),
+          Optional.empty());
+    }
+
+    public Connection withMaxHeadersCount(Optional<Integer> value) {
+      return new Connection(maxRequestsPerConnection, perConnectionBufferLimitBytes, tcpKeepalive, idleTimeout,
+          value, maxStreamDuration);
+    }
+
+    public Connection withMaxStreamDuration(Optional<Duration> value) {
+      return new Connection(maxRequestsPerConnection, perConnectionBufferLimitBytes, tcpKeepalive, idleTimeout,
+          maxHeadersCount, value);
+    }
+  }
+
+  /**
+   * TCP keep-alive: after {@code time} idle seconds the kernel sends up to {@code probes} probes {@code interval}
+   * seconds apart before dropping the connection; absent ones are the operating system's defaults.
+   */
+  public record TcpKeepalive(Optional<Integer> probes, Optional<Integer> time, Optional<Integer> interval) {
+    public TcpKeepalive {
+      Objects.requireNonNull(probes, "probes");
+      Objects.requireNonNull(time, "time");
+      Objects.requireNonNull(interval, "interval");
+    }
   }
 
   /**

@@ -15,7 +15,7 @@ import java.util.stream.Collectors;
 final class UpstreamOptionsParser {
 
   static final Set<String> FIELDS = Set.of("dns", "circuitBreakers", "outlierDetection", "healthChecks", "tls",
-      "ringHash");
+      "ringHash", "connection");
 
   private static final Set<String> DNS = Set.of("resolution", "lookupFamily", "refreshRate", "respectTtl");
   private static final Set<String> CIRCUIT_BREAKERS =
@@ -34,6 +34,10 @@ final class UpstreamOptionsParser {
       "subjectAltNames", "alpnProtocols", "sds");
   private static final Set<String> SDS = Set.of("address", "certificateSecretName", "validationContextName");
   private static final Set<String> RING_HASH = Set.of("minimumRingSize", "maximumRingSize");
+  private static final Set<String> CONNECTION =
+      Set.of("maxRequestsPerConnection", "perConnectionBufferLimitBytes", "tcpKeepalive", "idleTimeout",
+          "maxHeadersCount", "maxStreamDuration");
+  private static final Set<String> TCP_KEEPALIVE = Set.of("probes", "time", "interval");
 
   private UpstreamOptionsParser() {
   }
@@ -75,6 +79,15 @@ final class UpstreamOptionsParser {
         new UpstreamOptions.RingHash(r.longInteger("minimumRingSize"), r.longInteger("maximumRingSize")));
     if (ring.isPresent()) {
       options = options.withRingHash(ring.get());
+    }
+    Optional<UpstreamOptions.Connection> connection = spec.object("connection", CONNECTION).map(c ->
+        new UpstreamOptions.Connection(c.integer("maxRequestsPerConnection"),
+            c.longInteger("perConnectionBufferLimitBytes"), c.object("tcpKeepalive", TCP_KEEPALIVE).map(k ->
+                new UpstreamOptions.TcpKeepalive(k.integer("probes"), k.integer("time"), k.integer("interval"))),
+            c.duration("idleTimeout")).withMaxHeadersCount(c.integer("maxHeadersCount"))
+            .withMaxStreamDuration(c.duration("maxStreamDuration")));
+    if (connection.isPresent()) {
+      options = options.withConnection(connection.get());
     }
     return spec.problems().size() == before ? Optional.of(options) : Optional.empty();
   }

@@ -106,6 +106,30 @@ class UpstreamOptionsParserTest {
   }
 
   @Test
+  void connectionSettingsAreReadAsWritten() {
+    UpstreamOptions options = options("""
+        connection:
+          maxRequestsPerConnection: 10
+          perConnectionBufferLimitBytes: 4294967295
+          idleTimeout: 45s
+          tcpKeepalive: {probes: 3, time: 30, interval: 5}
+        """);
+    assertThat(options.connection()).contains(new UpstreamOptions.Connection(Optional.of(10),
+        Optional.of(4_294_967_295L), Optional.of(new UpstreamOptions.TcpKeepalive(Optional.of(3), Optional.of(30),
+            Optional.of(5))), Optional.of(java.time.Duration.ofSeconds(45))));
+    assertThat(options("ringHash: {}").connection()).isEmpty();
+    UpstreamOptions.Connection limits =
+        options("connection: {maxHeadersCount: 80, maxStreamDuration: 10s}").connection().orElseThrow();
+    assertThat(limits.maxHeadersCount()).contains(80);
+    assertThat(limits.maxStreamDuration()).contains(java.time.Duration.ofSeconds(10));
+    assertThat(problems("connection: {idleTimeout: soon, maxStreams: 3, tcpKeepalive: {time: x}}"))
+        .extracting(Problem::field, Problem::reason).containsExactlyInAnyOrder(
+            tuple("spec.connection.idleTimeout", Reasons.INVALID_DURATION),
+            tuple("spec.connection.maxStreams", Reasons.UNKNOWN_FIELD),
+            tuple("spec.connection.tcpKeepalive.time", Reasons.WRONG_TYPE));
+  }
+
+  @Test
   void sdsAgentIsReadAndOnlyLoopbackIpLiteralsGiveAnAgent() {
     UpstreamOptions.Tls tls = options("""
         tls:

@@ -18,11 +18,12 @@ import java.util.Optional;
  * @param tls              TLS to the endpoints; absent for plaintext
  * @param ringHash         the hash ring's size bounds, only with {@link LbPolicy#RING_HASH}; absent for the proxy's
  *                         defaults
+ * @param connection       how each connection to the endpoints is kept; absent for the proxy's defaults
  */
 public record Cluster(Origin origin, Duration connectTimeout, LbPolicy lbPolicy, boolean http2,
     List<WeightedEndpoint> endpoints, Optional<Dns> dns, Optional<CircuitBreakers> circuitBreakers,
     Optional<OutlierDetection> outlierDetection, List<HealthCheck> healthChecks, Optional<UpstreamTls> tls,
-    Optional<RingHash> ringHash) {
+    Optional<RingHash> ringHash, Optional<Connection> connection) {
 
   public Cluster {
     Objects.requireNonNull(origin, "origin");
@@ -35,6 +36,7 @@ public record Cluster(Origin origin, Duration connectTimeout, LbPolicy lbPolicy,
     healthChecks = List.copyOf(healthChecks);
     Objects.requireNonNull(tls, "tls");
     Objects.requireNonNull(ringHash, "ringHash");
+    Objects.requireNonNull(connection, "connection");
     if (ringHash.isPresent() && lbPolicy != LbPolicy.RING_HASH) {
       throw new IllegalArgumentException(origin + ": a ring size goes with RING_HASH only, got " + lbPolicy);
     }
@@ -50,6 +52,15 @@ public record Cluster(Origin origin, Duration connectTimeout, LbPolicy lbPolicy,
     }
   }
 
+  /** Without connection settings. */
+  public Cluster(Origin origin, Duration connectTimeout, LbPolicy lbPolicy, boolean http2,
+      List<WeightedEndpoint> endpoints, Optional<Dns> dns, Optional<CircuitBreakers> circuitBreakers,
+      Optional<OutlierDetection> outlierDetection, List<HealthCheck> healthChecks, Optional<UpstreamTls> tls,
+      Optional<RingHash> ringHash) {
+    this(origin, connectTimeout, lbPolicy, http2, endpoints, dns, circuitBreakers, outlierDetection, healthChecks,
+        tls, ringHash, Optional.empty());
+  }
+
   /** Without ring size bounds. */
   public Cluster(Origin origin, Duration connectTimeout, LbPolicy lbPolicy, boolean http2,
       List<WeightedEndpoint> endpoints, Optional<Dns> dns, Optional<CircuitBreakers> circuitBreakers,
@@ -60,7 +71,64 @@ public record Cluster(Origin origin, Duration connectTimeout, LbPolicy lbPolicy,
 
   public Cluster withRingHash(RingHash value) {
     return new Cluster(origin, connectTimeout, lbPolicy, http2, endpoints, dns, circuitBreakers, outlierDetection,
-        healthChecks, tls, Optional.of(value));
+        healthChecks, tls, Optional.of(value), connection);
+  }
+
+  public Cluster withConnection(Connection value) {
+    return new Cluster(origin, connectTimeout, lbPolicy, http2, endpoints, dns, circuitBreakers, outlierDetection,
+        healthChecks, tls, ringHash, Optional.of(value));
+  }
+
+  /**
+   * How each connection to the endpoints is kept (Envoy's {@code max_requests_per_connection},
+   * {@code per_connection_buffer_limit_bytes}, {@code upstream_connection_options.tcp_keepalive} and
+   * {@code common_http_protocol_options} idle_timeout, max_headers_count, max_stream_duration); absent settings are the proxy's defaults. Front ends
+   * validate the ranges; these checks only guard the IR's invariants.
+   */
+  public record Connection(Optional<Integer> maxRequestsPerConnection, Optional<Long> perConnectionBufferLimitBytes,
+      Optional<Integer> keepaliveProbes, Optional<Integer> keepaliveTime, Optional<Integer> keepaliveInterval,
+      Optional<Duration> idleTimeout, Optional<Integer> maxHeadersCount, Optional<Duration> maxStreamDuration) {
+    /** Envoy's {@code UInt32Value} bound of the buffer limit. */
+    public static final long MAX_BUFFER_LIMIT_BYTES = 4_294_967_295L;
+
+    public Connection {
+      Objects.requireNonNull(maxRequestsPerConnection, "maxRequestsPerConnection");
+      Objects.requireNonNull(perConnectionBufferLimitBytes, "perConnectionBufferLimitBytes");
+      Objects.requireNonNull(keepaliveProbes, "keepaliveProbes");
+      Objects.requireNonNull(keepaliveTime, "keepaliveTime");
+      Objects.requireNonNull(keepaliveInterval, "keepaliveInterval");
+      Objects.requireNonNull(idleTimeout, "idleTimeout");
+      maxRequestsPerConnection.ifPresent(v -> requireRange("connection", "maxRequestsPerConnection", v, 1,
+          Integer.MAX_VALUE));
+      perConnectionBufferLimitBytes.filter(v -> v < 0 || v > MAX_BUFFER_LIMIT_BYTES).ifPresent(v -> {
+        throw new IllegalArgumentException("connection: perConnectionBufferLimitBytes " + v + " is out of range");
+      });
+      keepaliveProbes.ifPresent(v -> requireRange("connection", "keepaliveProbes", v, 1, Integer.MAX_VALUE));
+      keepaliveTime.ifPresent(v -> requireRange("connection", "keepaliveTime", v, 1, Integer.MAX_VALUE));
+      keepaliveInterval.ifPresent(v -> requireRange("connection", "keepaliveInterval", v, 1, Integer.MAX_VALUE));
+      idleTimeout.filter(Duration::isNegative).ifPresent(v -> {
+        throw new IllegalArgumentException("connection: idleTimeout is negative: " + v);
+      });
+      Objects.requireNonNull(maxHeadersCount, "maxHeadersCount");
+      Objects.requireNonNull(maxStreamDuration, "maxStreamDuration");
+      maxHeadersCount.ifPresent(v -> requireRange("connection", "maxHeadersCount", v, 1, Integer.MAX_VALUE));
+      maxStreamDuration.filter(Duration::isNegative).ifPresent(v -> {
+        throw new IllegalArgumentException("connection: maxStreamDuration is negative: " + v);
+      });
+    }
+
+    /** Without the header count and stream duration limits. */
+    public Connection(Optional<Integer> maxRequestsPerConnection, Optional<Long> perConnectionBufferLimitBytes,
+        Optional<Integer> keepaliveProbes, Optional<Integer> keepaliveTime, Optional<Integer> keepaliveInterval,
+        Optional<Duration> idleTimeout) {
+      this(maxRequestsPerConnection, perConnectionBufferLimitBytes, keepaliveProbes, keepaliveTime,
+          keepaliveInterval, idleTimeout, Optional.empty(), Optional.empty());
+    }
+
+    /** Whether any TCP keep-alive setting is given. */
+    public boolean tcpKeepalive() {
+      return keepaliveProbes.isPresent() || keepaliveTime.isPresent() || keepaliveInterval.isPresent();
+    }
   }
 
   /** A cluster with none of the optional policies. */

@@ -48,7 +48,11 @@ final class UpstreamReader {
   private static final Set<String> LB = Set.of("roundRobin", "leastRequest", "random", "ringHash");
   private static final Set<String> RING_HASH = Set.of("ringHashConfig");
   private static final Set<String> RING_HASH_CONFIG = Set.of("minimumRingSize", "maximumRingSize");
-  private static final Set<String> CONNECTION = Set.of("connectTimeout");
+  private static final Set<String> CONNECTION = Set.of("connectTimeout", "maxRequestsPerConnection", "tcpKeepalive",
+      "perConnectionBufferLimitBytes", "commonHttpProtocolOptions");
+  private static final Set<String> TCP_KEEPALIVE = Set.of("keepaliveProbes", "keepaliveTime", "keepaliveInterval");
+  private static final Set<String> COMMON_HTTP = Set.of("idleTimeout", "maxHeadersCount", "maxStreamDuration",
+      "headersWithUnderscoresAction");
   private static final Set<String> EMPTY = Set.of();
 
   private UpstreamReader() {
@@ -67,6 +71,10 @@ final class UpstreamReader {
       connectTimeout = connection.duration("connectTimeout").orElse(connectTimeout);
     }
     UpstreamOptions options = UpstreamOptions.NONE;
+    Optional<UpstreamOptions.Connection> connection = connection(spec);
+    if (connection.isPresent()) {
+      options = options.withConnection(connection.get());
+    }
     if (spec.has("circuitBreakers")) {
       Node breakers = spec.child("circuitBreakers").only("circuitBreakers", BREAKERS);
       options = options.withCircuitBreakers(new UpstreamOptions.CircuitBreakers(breakers.integer("maxConnections"),
@@ -94,6 +102,56 @@ final class UpstreamReader {
       options = options.withRingHash(ring.get());
     }
     return new Upstream(metadata, target, lb, connectTimeout, spec.bool("useHttp2").orElse(false), options);
+  }
+
+  /**
+   * The rest of {@code connectionConfig}, as Gloo passes it to Envoy's Cluster: zero (proto3's unset) is absent for
+   * maxRequestsPerConnection and the keep-alive settings; the keep-alive durations are rounded up to whole seconds,
+   * as in Gloo. Of {@code commonHttpProtocolOptions}, idleTimeout, maxHeadersCount (0 unset) and maxStreamDuration
+   * are mapped; headersWithUnderscoresAction rejects the Upstream by name unless it is Gloo's default ALLOW: it
+   * acts on client requests, which an upstream cluster never receives, so it has no Envoy equivalent there. Ranges are Holdfast's validation ({@code InvalidUpstreamConnection}).
+   */
+  private static Optional<UpstreamOptions.Connection> connection(Node spec) {
+    if (!spec.has("connectionConfig")) {
+      return Optional.empty();
+    }
+    Node config = spec.child("connectionConfig");
+    Optional<Integer> maxRequests = config.integer("maxRequestsPerConnection").filter(n -> n != 0);
+    Optional<Long> bufferLimit = config.integer("perConnectionBufferLimitBytes").map(Integer::longValue);
+    Optional<UpstreamOptions.TcpKeepalive> keepalive = Optional.empty();
+    if (config.has("tcpKeepalive")) {
+      Node tcp = config.child("tcpKeepalive").only("tcpKeepalive", TCP_KEEPALIVE);
+      keepalive = Optional.of(new UpstreamOptions.TcpKeepalive(tcp.integer("keepaliveProbes").filter(n -> n != 0),
+          tcp.duration("keepaliveTime").flatMap(UpstreamReader::wholeSeconds),
+          tcp.duration("keepaliveInterval").flatMap(UpstreamReader::wholeSeconds)));
+    }
+    Optional<Duration> idleTimeout = Optional.empty();
+    Optional<Integer> maxHeaders = Optional.empty();
+    Optional<Duration> maxStreamDuration = Optional.empty();
+    if (config.has("commonHttpProtocolOptions")) {
+      Node http = config.child("commonHttpProtocolOptions").only("commonHttpProtocolOptions", COMMON_HTTP);
+      idleTimeout = http.duration("idleTimeout");
+      maxHeaders = http.integer("maxHeadersCount").filter(n -> n != 0);
+      maxStreamDuration = http.duration("maxStreamDuration");
+      http.string("headersWithUnderscoresAction").filter(action -> !action.equals("ALLOW"))
+          .ifPresent(action -> unsupported(http, "headersWithUnderscoresAction"));
+    }
+    if (maxRequests.isEmpty() && bufferLimit.isEmpty() && keepalive.isEmpty() && idleTimeout.isEmpty()
+        && maxHeaders.isEmpty() && maxStreamDuration.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(new UpstreamOptions.Connection(maxRequests, bufferLimit, keepalive, idleTimeout, maxHeaders,
+        maxStreamDuration));
+  }
+
+  private static void unsupported(Node node, String field) {
+    node.error(node.at(field), GlooFeatures.UNSUPPORTED, GlooFeatures.why("commonHttpProtocolOptions", field));
+  }
+
+  /** A duration rounded up to whole seconds (Gloo's rounding of the keep-alive times); zero is absent. */
+  private static Optional<Integer> wholeSeconds(Duration duration) {
+    long seconds = duration.getSeconds() + (duration.getNano() > 0 ? 1 : 0);
+    return seconds == 0 ? Optional.empty() : Optional.of((int) Math.min(seconds, Integer.MAX_VALUE));
   }
 
   /** {@code loadBalancerConfig.ringHash.ringHashConfig}: Envoy's ring size bounds, as Gloo passes them on. */

@@ -75,9 +75,18 @@ final class Lowering {
         options.outlierDetection().map(Lowering::outlierDetection),
         options.healthChecks().stream().map(Lowering::healthCheck).toList(),
         options.tls().map(tls -> upstreamTls(upstream, tls)));
-    return options.ringHash()
+    Cluster ringed = options.ringHash()
         .map(ring -> cluster.withRingHash(new Cluster.RingHash(ring.minimumRingSize(), ring.maximumRingSize())))
         .orElse(cluster);
+    return options.connection().map(connection -> ringed.withConnection(connection(connection))).orElse(ringed);
+  }
+
+  private static Cluster.Connection connection(UpstreamOptions.Connection connection) {
+    Optional<UpstreamOptions.TcpKeepalive> keepalive = connection.tcpKeepalive();
+    return new Cluster.Connection(connection.maxRequestsPerConnection(), connection.perConnectionBufferLimitBytes(),
+        keepalive.flatMap(UpstreamOptions.TcpKeepalive::probes), keepalive.flatMap(UpstreamOptions.TcpKeepalive::time),
+        keepalive.flatMap(UpstreamOptions.TcpKeepalive::interval), connection.idleTimeout(),
+        connection.maxHeadersCount(), connection.maxStreamDuration());
   }
 
   private static UpstreamTls upstreamTls(Upstream upstream, UpstreamOptions.Tls tls) {

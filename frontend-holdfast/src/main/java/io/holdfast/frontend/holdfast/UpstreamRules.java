@@ -53,6 +53,42 @@ final class UpstreamRules {
     }
     options.tls().ifPresent(tls -> checkTls(upstream, tls, sink));
     options.ringHash().ifPresent(ring -> checkRingHash(upstream, ring, sink));
+    options.connection().ifPresent(connection -> checkConnection(connection, sink));
+  }
+
+  /**
+   * Linux's bounds of the keep-alive socket options (TCP_KEEPIDLE and TCP_KEEPINTVL in seconds, TCP_KEEPCNT):
+   * Envoy passes the values to setsockopt unchecked, and a larger one fails every connection to the upstream.
+   */
+  static final int MAX_KEEPALIVE_SECONDS = 32_767;
+  static final int MAX_KEEPALIVE_PROBES = 127;
+
+  private static void checkConnection(UpstreamOptions.Connection connection, Ledger.Sink sink) {
+    connection.maxRequestsPerConnection().filter(n -> n < 1).ifPresent(n -> sink.error(
+        "spec.connection.maxRequestsPerConnection", Reasons.INVALID_UPSTREAM_CONNECTION, n + " is below 1 (leave"
+            + " it out for no limit)"));
+    connection.perConnectionBufferLimitBytes()
+        .filter(n -> n < 1 || n > UpstreamOptions.Connection.MAX_BUFFER_LIMIT_BYTES)
+        .ifPresent(n -> sink.error("spec.connection.perConnectionBufferLimitBytes",
+            Reasons.INVALID_UPSTREAM_CONNECTION, n + " is out of range 1-"
+                + UpstreamOptions.Connection.MAX_BUFFER_LIMIT_BYTES));
+    connection.idleTimeout().filter(java.time.Duration::isNegative).ifPresent(d -> sink.error(
+        "spec.connection.idleTimeout", Reasons.INVALID_UPSTREAM_CONNECTION, "must not be negative"));
+    connection.maxStreamDuration().filter(java.time.Duration::isNegative).ifPresent(d -> sink.error(
+        "spec.connection.maxStreamDuration", Reasons.INVALID_UPSTREAM_CONNECTION, "must not be negative"));
+    // Envoy's validate.rules: max_headers_count gte 1.
+    connection.maxHeadersCount().filter(n -> n < 1).ifPresent(n -> sink.error("spec.connection.maxHeadersCount",
+        Reasons.INVALID_UPSTREAM_CONNECTION, n + " is below 1"));
+    connection.tcpKeepalive().ifPresent(keepalive -> {
+      keepalive(keepalive.probes(), "probes", MAX_KEEPALIVE_PROBES, sink);
+      keepalive(keepalive.time(), "time", MAX_KEEPALIVE_SECONDS, sink);
+      keepalive(keepalive.interval(), "interval", MAX_KEEPALIVE_SECONDS, sink);
+    });
+  }
+
+  private static void keepalive(Optional<Integer> value, String name, int max, Ledger.Sink sink) {
+    value.filter(v -> v < 1 || v > max).ifPresent(v -> sink.error("spec.connection.tcpKeepalive." + name,
+        Reasons.INVALID_UPSTREAM_CONNECTION, v + " is out of range 1-" + max + " (Linux's bound)"));
   }
 
   private static void checkRingHash(Upstream upstream, UpstreamOptions.RingHash ring, Ledger.Sink sink) {

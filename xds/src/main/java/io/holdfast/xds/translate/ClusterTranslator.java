@@ -4,10 +4,13 @@ import com.google.protobuf.UInt32Value;
 import com.google.protobuf.UInt64Value;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.cluster.v3.LoadBalancingPolicy;
+import io.envoyproxy.envoy.config.cluster.v3.UpstreamConnectionOptions;
 import io.envoyproxy.envoy.config.core.v3.Address;
+import io.envoyproxy.envoy.config.core.v3.Http1ProtocolOptions;
 import io.envoyproxy.envoy.config.core.v3.Http2ProtocolOptions;
 import io.envoyproxy.envoy.config.core.v3.Locality;
 import io.envoyproxy.envoy.config.core.v3.SocketAddress;
+import io.envoyproxy.envoy.config.core.v3.TcpKeepalive;
 import io.envoyproxy.envoy.config.core.v3.TypedExtensionConfig;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.endpoint.v3.Endpoint;
@@ -70,9 +73,10 @@ final class ClusterTranslator {
     if (ir.lbPolicy() == LbPolicy.LEAST_REQUEST) {
       cluster.setLoadBalancingPolicy(LEAST_REQUEST_OR_ROUND_ROBIN);
     }
-    if (ir.http2()) {
-      cluster.putTypedExtensionProtocolOptions(HTTP_PROTOCOL_OPTIONS, http2Options());
+    if (ir.http2() || ir.connection().filter(ClusterTranslator::hasHttpOptions).isPresent()) {
+      cluster.putTypedExtensionProtocolOptions(HTTP_PROTOCOL_OPTIONS, httpOptions(ir.http2(), ir.connection()));
     }
+    ir.connection().ifPresent(connection -> connection(connection, cluster));
     ir.circuitBreakers().ifPresent(cb -> cluster.setCircuitBreakers(UpstreamPolicies.circuitBreakers(cb)));
     ir.outlierDetection().ifPresent(od -> cluster.setOutlierDetection(UpstreamPolicies.outlierDetection(od)));
     ir.healthChecks().forEach(hc -> cluster.addHealthChecks(UpstreamPolicies.healthCheck(hc, ir.http2())));
@@ -82,10 +86,50 @@ final class ClusterTranslator {
 
   /** Explicit HTTP/2 to the endpoints: {@code typed_extension_protocol_options} of {@link #HTTP_PROTOCOL_OPTIONS}. */
   static com.google.protobuf.Any http2Options() {
-    return Protos.pack(HttpProtocolOptions.newBuilder()
-        .setExplicitHttpConfig(HttpProtocolOptions.ExplicitHttpConfig.newBuilder()
-            .setHttp2ProtocolOptions(Http2ProtocolOptions.getDefaultInstance()))
-        .build());
+    return httpOptions(true, java.util.Optional.empty());
+  }
+
+  /**
+   * The one {@link #HTTP_PROTOCOL_OPTIONS} of a cluster: the protocol (HTTP/2, else HTTP/1.1, which Envoy's
+   * validation requires to be explicit) and the connection settings that belong to HTTP rather than TCP.
+   */
+  static com.google.protobuf.Any httpOptions(boolean http2,
+      java.util.Optional<io.holdfast.ir.Cluster.Connection> connection) {
+    HttpProtocolOptions.ExplicitHttpConfig.Builder explicit = HttpProtocolOptions.ExplicitHttpConfig.newBuilder();
+    if (http2) {
+      explicit.setHttp2ProtocolOptions(Http2ProtocolOptions.getDefaultInstance());
+    } else {
+      explicit.setHttpProtocolOptions(Http1ProtocolOptions.getDefaultInstance());
+    }
+    HttpProtocolOptions.Builder options = HttpProtocolOptions.newBuilder().setExplicitHttpConfig(explicit);
+    connection.filter(ClusterTranslator::hasHttpOptions).ifPresent(c -> {
+      io.envoyproxy.envoy.config.core.v3.HttpProtocolOptions.Builder common =
+          io.envoyproxy.envoy.config.core.v3.HttpProtocolOptions.newBuilder();
+      c.idleTimeout().ifPresent(timeout -> common.setIdleTimeout(Protos.duration(timeout)));
+      c.maxRequestsPerConnection().ifPresent(max -> common.setMaxRequestsPerConnection(UInt32Value.of(max)));
+      c.maxHeadersCount().ifPresent(max -> common.setMaxHeadersCount(UInt32Value.of(max)));
+      c.maxStreamDuration().ifPresent(max -> common.setMaxStreamDuration(Protos.duration(max)));
+      options.setCommonHttpProtocolOptions(common);
+    });
+    return Protos.pack(options.build());
+  }
+
+  private static boolean hasHttpOptions(io.holdfast.ir.Cluster.Connection connection) {
+    return connection.idleTimeout().isPresent() || connection.maxRequestsPerConnection().isPresent()
+        || connection.maxHeadersCount().isPresent() || connection.maxStreamDuration().isPresent();
+  }
+
+  /** The TCP side of the connection settings: the buffer limit and keep-alive probing. */
+  private static void connection(io.holdfast.ir.Cluster.Connection connection, Cluster.Builder cluster) {
+    connection.perConnectionBufferLimitBytes().ifPresent(limit ->
+        cluster.setPerConnectionBufferLimitBytes(UInt32Value.of((int) limit.longValue())));
+    if (connection.tcpKeepalive()) {
+      TcpKeepalive.Builder keepalive = TcpKeepalive.newBuilder();
+      connection.keepaliveProbes().ifPresent(n -> keepalive.setKeepaliveProbes(UInt32Value.of(n)));
+      connection.keepaliveTime().ifPresent(n -> keepalive.setKeepaliveTime(UInt32Value.of(n)));
+      connection.keepaliveInterval().ifPresent(n -> keepalive.setKeepaliveInterval(UInt32Value.of(n)));
+      cluster.setUpstreamConnectionOptions(UpstreamConnectionOptions.newBuilder().setTcpKeepalive(keepalive));
+    }
   }
 
   private static void dns(io.holdfast.ir.Cluster.Dns dns, Cluster.Builder cluster) {
