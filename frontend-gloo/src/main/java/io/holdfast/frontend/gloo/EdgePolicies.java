@@ -341,14 +341,12 @@ final class EdgePolicies {
     for (Route route : routes) {
       Route r = route;
       if (lifted && withoutAuth.containsKey(route)) {
-        r = withOptions(r, withSecurityAndTraffic(r.options(), withExtAuthz(r.options().security(), disabled()),
-            r.options().traffic()));
+        r = r.withOptions(r.options().withSecurity(withExtAuthz(r.options().security(), disabled())));
       }
       if (includeHost.containsKey(route)) {
         List<TrafficOptions.Descriptor> all = new ArrayList<>(hostLimits);
         all.addAll(r.options().traffic().rateLimits().orElse(List.of()));
-        r = withOptions(r, withSecurityAndTraffic(r.options(), r.options().security(),
-            withRateLimits(r.options().traffic(), all)));
+        r = r.withOptions(r.options().withTraffic(withRateLimits(r.options().traffic(), all)));
       }
       out.add(r);
     }
@@ -378,9 +376,5 @@ final class EdgePolicies {
   private static RouteOptions withSecurityAndTraffic(RouteOptions o, SecurityOptions security,
       TrafficOptions.Route traffic) {
     return o.withSecurity(security).withTraffic(traffic);
-  }
-
-  private static Route withOptions(Route route, RouteOptions options) {
-    return route.withOptions(options);
   }
 }
