@@ -107,6 +107,9 @@ public final class TrafficChecks {
           || t.compareTo(TrafficOptions.ExtProc.MAX_MESSAGE_TIMEOUT) > 0).ifPresent(t -> out.add(new Problem(
               at + ".extProc.messageTimeout", TrafficReasons.INVALID_EXT_PROC, "the message timeout must be"
               + " positive and at most Envoy's " + TrafficOptions.ExtProc.MAX_MESSAGE_TIMEOUT.toHours() + "h")));
+      extProc.position().filter(p -> !TrafficOptions.ExtProc.POSITIONS.contains(p)).ifPresent(p -> out.add(
+          new Problem(at + ".extProc.position", TrafficReasons.INVALID_EXT_PROC, "\"" + p + "\" is not one of "
+              + TrafficOptions.ExtProc.POSITIONS)));
     });
     return out;
   }

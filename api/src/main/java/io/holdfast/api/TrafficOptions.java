@@ -344,18 +344,34 @@ public final class TrafficOptions {
    * @param processingMode what is sent; each absent part keeps Envoy's default (headers sent, bodies and trailers not)
    * @param failOpen       default false: a request whose processing fails (service down, message timeout) gets 500
    * @param messageTimeout how long one message waits for the service's answer; default {@link #DEFAULT_MESSAGE_TIMEOUT}
+   * @param position       where the filter runs among the Gateway's HTTP filters, one of {@link #POSITIONS};
+   *                       default {@link #DEFAULT_POSITION}
    */
   public record ExtProc(ObjectRef upstream, ProcessingMode processingMode, boolean failOpen,
-      Optional<Duration> messageTimeout) {
+      Optional<Duration> messageTimeout, Optional<String> position) {
     /** Envoy's default. */
     public static final Duration DEFAULT_MESSAGE_TIMEOUT = Duration.ofMillis(200);
     /** Envoy's bound on {@code message_timeout}. */
     public static final Duration MAX_MESSAGE_TIMEOUT = Duration.ofHours(1);
+    /**
+     * The places in the chain, first to last: before CORS; after CORS; before the RBAC rules (after authentication
+     * and external authorisation); after authorisation and the health check; after the rate limits; last before
+     * the Router (docs/TRAFFIC-POLICIES.md).
+     */
+    public static final List<String> POSITIONS = List.of("First", "AfterCors", "BeforeRbac", "AfterAuthorization",
+        "AfterRateLimits", "Last");
+    /** Only requests that were allowed in are processed, and before any limit is spent on them. */
+    public static final String DEFAULT_POSITION = "AfterAuthorization";
 
     public ExtProc {
       Objects.requireNonNull(upstream, "upstream");
       Objects.requireNonNull(processingMode, "processingMode");
       Objects.requireNonNull(messageTimeout, "messageTimeout");
+      Objects.requireNonNull(position, "position");
+    }
+
+    public ExtProc withPosition(Optional<String> value) {
+      return new ExtProc(upstream, processingMode, failOpen, messageTimeout, value);
     }
   }
 

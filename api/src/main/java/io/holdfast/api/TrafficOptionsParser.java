@@ -31,7 +31,7 @@ public final class TrafficOptionsParser {
       "xffNumTrustedHops", "idleTimeout", "requestHeadersTimeout", "maxRequestHeadersKb", "http2", "serverHeader",
       "accessLogs", "rateLimitService", "healthCheck", "tracing", "extProc");
   private static final Set<String> EXT_PROC = Set.of("upstream", "namespace", "processingMode", "failOpen",
-      "messageTimeout");
+      "messageTimeout", "position");
   private static final Set<String> EXT_PROC_ROUTE = Set.of("disabled", "processingMode");
   private static final Set<String> PROCESSING_MODE = Set.of("requestHeaders", "responseHeaders", "requestBody",
       "responseBody", "requestTrailers", "responseTrailers");
@@ -150,7 +150,8 @@ public final class TrafficOptionsParser {
         .map(TrafficOptionsParser::processingMode).orElse(TrafficOptions.ProcessingMode.DEFAULT);
     boolean failOpen = fields.bool("failOpen").orElse(false);
     Optional<Duration> timeout = fields.duration("messageTimeout");
-    return upstream.map(u -> new TrafficOptions.ExtProc(u, mode, failOpen, timeout));
+    Optional<String> position = fields.string("position");
+    return upstream.map(u -> new TrafficOptions.ExtProc(u, mode, failOpen, timeout, position));
   }
 
   private static TrafficOptions.ProcessingMode processingMode(Fields fields) {

@@ -71,9 +71,16 @@ final class TrafficLowering {
         .withExtProc(options.extProc().flatMap(e -> {
           ResourceKey cluster = e.upstream().resolve(ResourceKey.UPSTREAM, namespace);
           return clusters.contains(cluster) ? Optional.of(new ExtProc.Service(cluster, mode(e.processingMode()),
-              e.failOpen(), e.messageTimeout().orElse(TrafficOptions.ExtProc.DEFAULT_MESSAGE_TIMEOUT)))
-              : Optional.empty();
+              e.failOpen(), e.messageTimeout().orElse(TrafficOptions.ExtProc.DEFAULT_MESSAGE_TIMEOUT),
+              position(e.position()))) : Optional.empty();
         }));
+  }
+
+  /** A checked position (one of {@link TrafficOptions.ExtProc#POSITIONS}, in the same order as the IR's). */
+  static ExtProc.Position position(Optional<String> position) {
+    int index = TrafficOptions.ExtProc.POSITIONS.indexOf(position.orElse(TrafficOptions.ExtProc.DEFAULT_POSITION));
+    // Validation rejected any other value before lowering; the guard only keeps an unchecked one from throwing.
+    return index < 0 ? ExtProc.Position.AFTER_AUTHORIZATION : ExtProc.Position.values()[index];
   }
 
   /** A checked processing mode (its values are among {@link TrafficOptions.ProcessingMode}'s). */

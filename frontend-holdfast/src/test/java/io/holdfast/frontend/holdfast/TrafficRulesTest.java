@@ -353,11 +353,34 @@ class TrafficRulesTest {
     assertThat(chain.options().extProc()).contains(new io.holdfast.ir.ExtProc.Service(
         ResourceKey.upstream("default", "als"), new io.holdfast.ir.ExtProc.Mode(
             Optional.of(io.holdfast.ir.ExtProc.HeaderMode.SKIP), Optional.empty(), Optional.empty(),
-            Optional.empty(), Optional.empty(), Optional.empty()), false, Duration.ofMillis(200)));
+            Optional.empty(), Optional.empty(), Optional.empty()), false, Duration.ofMillis(200),
+        io.holdfast.ir.ExtProc.Position.AFTER_AUTHORIZATION));
     assertThat(chain.options().clusters()).contains(ResourceKey.upstream("default", "als"));
     Route route = chain.virtualHosts().get(0).routes().get(0);
     assertThat(route.traffic().extProc()).contains(new io.holdfast.ir.ExtProc.PerRoute.Override(
         new io.holdfast.ir.ExtProc.Mode(Optional.empty(), Optional.empty(), Optional.empty(),
             Optional.of(io.holdfast.ir.ExtProc.BodyMode.STREAMED), Optional.empty(), Optional.empty())));
+  }
+
+  @Test
+  void extProcPositionsLowerInOrderAndAnUnknownOneIsRejected() {
+    List<io.holdfast.ir.ExtProc.Position> lowered = new java.util.ArrayList<>();
+    for (String position : io.holdfast.api.TrafficOptions.ExtProc.POSITIONS) {
+      ValidationResult result = new Validator().validate(config("{}", "{}",
+          "{extProc: {upstream: als, position: " + position + "}}"));
+      assertThat(result.status(GW).state()).as(position).isEqualTo(State.ACCEPTED);
+      Ir ir = HoldfastFrontEnd.lowerAccepted(result.accepted());
+      Listener.Socket socket = (Listener.Socket) ir.listeners().stream().filter(l -> l instanceof Listener.Socket)
+          .findFirst().orElseThrow();
+      lowered.add(((Listener.FilterChain.Http) socket.filterChains().get(0)).options().extProc().orElseThrow()
+          .position());
+    }
+    assertThat(lowered).containsExactly(io.holdfast.ir.ExtProc.Position.values());
+
+    ValidationResult wrong = new Validator().validate(config("{}", "{}",
+        "{extProc: {upstream: als, position: BeforeCors}}"));
+    assertThat(wrong.status(GW).state()).isEqualTo(State.REJECTED);
+    assertThat(wrong.status(GW).problems()).extracting(Problem::field, Problem::reason).containsExactly(
+        tuple("spec.options.extProc.position", TrafficReasons.INVALID_EXT_PROC));
   }
 }

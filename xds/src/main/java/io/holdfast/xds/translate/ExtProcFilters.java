@@ -14,9 +14,10 @@ import io.holdfast.ir.HttpListenerOptions;
 /**
  * Envoy's {@code ext_proc} filter for a chain's external processing service ({@link HttpListenerOptions#extProc()}),
  * enabled for every route, and a route's {@code ExtProcPerRoute} (turned off, or another processing mode). Placed
- * by {@link HttpFilters#beforeRouter}: after authentication, authorisation and the health check, before the rate
- * limits, where Gloo Edge's {@code extProc} with {@code filterStage {stage: AuthZStage, predicate: After}} runs, so
- * the service only sees requests that were allowed in.
+ * by {@link HttpFilters#beforeRouter} at the service's {@link ExtProc.Position}; by default after authentication,
+ * authorisation and the health check, before the rate limits, where Gloo Edge's {@code extProc} with
+ * {@code filterStage {stage: AuthZStage, predicate: After}} runs, so the service only sees requests that were
+ * allowed in.
  *
  * <p>Envoy listeners only: proxyless gRPC clients get no traffic options (see {@link TrafficFilters}).
  */

@@ -6,12 +6,14 @@ import io.envoyproxy.envoy.extensions.filters.http.fault.v3.HTTPFault;
 import io.envoyproxy.envoy.extensions.filters.http.health_check.v3.HealthCheck;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
 import io.envoyproxy.envoy.type.matcher.v3.StringMatcher;
+import io.holdfast.ir.ExtProc;
 import io.holdfast.ir.HttpListenerOptions;
 import io.holdfast.ir.Route;
 import io.holdfast.ir.RouteAction;
 import io.holdfast.ir.VirtualHost;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The HTTP filters a connection manager needs before the Router for the routes it serves: fault injection when
@@ -43,9 +45,9 @@ final class HttpFilters {
   }
 
   /**
-   * In this order: CORS; authentication and authorisation ({@code security}, from {@link SecurityFilters}); the
-   * traffic filters before fault (local rate limit, global rate limit, CSRF, buffer:
-   * {@link TrafficFilters#beforeFault}); fault; the compressors ({@link TrafficFilters#afterFault}). CORS before
+   * In this order: CORS; authentication and authorisation ({@code security}, from {@link SecurityFilters}, RBAC
+   * last); the health check; the rate limits ({@link TrafficFilters#rateLimits}); CSRF and buffer
+   * ({@link TrafficFilters#afterRateLimits}); fault; the compressors ({@link TrafficFilters#afterFault}). CORS before
    * everything: preflights are answered without authentication, limits or injected faults, and a refusal or
    * injected error passes back through the CORS filter, so it carries CORS headers and the browser lets the page
    * read it. Authentication before authorisation (rules may read the verified claims), both before rate limits
@@ -53,29 +55,46 @@ final class HttpFilters {
    * before fault: a refused request is not delayed first. The chain's health check ({@link #healthCheck}), if any,
    * between authorisation and the traffic filters, where Gloo Edge puts it: a probe is never rate limited or
    * delayed, and a route that requires credentials on the probe's path requires them of the probe too. The chain's
-   * external processing service ({@link ExtProcFilters}) next, before the rate limits: it sees only requests that
-   * were allowed in, as Gloo Edge's {@code extProc} after its AuthZStage.
+   * external processing service ({@link ExtProcFilters}) where its {@link ExtProc.Position} says: by default after
+   * the health check, before the rate limits, so it sees only requests that were allowed in, as Gloo Edge's
+   * {@code extProc} after its AuthZStage.
    *
    * @param traffic the traffic filters the chain's routes use
    * @param options the chain's options (the global rate-limit filter needs its rate-limit service)
    */
   static List<HttpFilter> beforeRouter(boolean cors, List<HttpFilter> security, boolean faults,
       TrafficFilters.Usage traffic, HttpListenerOptions options) {
+    ExtProcSlot extProc = new ExtProcSlot(options.extProc());
     List<HttpFilter> filters = new ArrayList<>();
+    extProc.at(ExtProc.Position.FIRST, filters);
     if (cors) {
       filters.add(HttpFilter.newBuilder().setName(CORS).setTypedConfig(Protos.pack(Cors.getDefaultInstance()))
           .build());
     }
-    filters.addAll(security);
+    extProc.at(ExtProc.Position.AFTER_CORS, filters);
+    // SecurityFilters puts RBAC last, after every authentication and external authorisation filter.
+    security.stream().filter(f -> !f.getName().equals(SecurityFilters.RBAC_FILTER)).forEach(filters::add);
+    extProc.at(ExtProc.Position.BEFORE_RBAC, filters);
+    security.stream().filter(f -> f.getName().equals(SecurityFilters.RBAC_FILTER)).forEach(filters::add);
     options.healthCheckPath().ifPresent(path -> filters.add(healthCheck(path)));
-    options.extProc().ifPresent(service -> filters.add(ExtProcFilters.filter(service)));
-    filters.addAll(TrafficFilters.beforeFault(traffic, options));
+    extProc.at(ExtProc.Position.AFTER_AUTHORIZATION, filters);
+    filters.addAll(TrafficFilters.rateLimits(traffic, options));
+    extProc.at(ExtProc.Position.AFTER_RATE_LIMITS, filters);
+    filters.addAll(TrafficFilters.afterRateLimits(traffic));
     if (faults) {
       filters.add(HttpFilter.newBuilder().setName(FAULT).setTypedConfig(Protos.pack(HTTPFault.getDefaultInstance()))
           .build());
     }
     filters.addAll(TrafficFilters.afterFault(traffic));
+    extProc.at(ExtProc.Position.LAST, filters);
     return filters;
+  }
+
+  /** The chain's ext_proc filter, if any, added once at its position as the chain is built in order. */
+  private record ExtProcSlot(Optional<ExtProc.Service> service) {
+    void at(ExtProc.Position position, List<HttpFilter> filters) {
+      service.filter(s -> s.position() == position).ifPresent(s -> filters.add(ExtProcFilters.filter(s)));
+    }
   }
 
   /**

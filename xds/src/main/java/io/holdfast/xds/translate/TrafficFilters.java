@@ -100,11 +100,6 @@ final class TrafficFilters {
     }
   }
 
-  /**
-   * Local rate limit, global rate limit (only with a rate-limit service on the chain: without one Envoy would
-   * refuse the filter, and the front end has warned), CSRF, buffer; in that order: a request over a limit is
-   * refused before anything is buffered.
-   */
   private static StringMatcher originMatcher(RouteTraffic.OriginMatcher matcher) {
     StringMatcher.Builder envoy = StringMatcher.newBuilder().setIgnoreCase(matcher.ignoreCase());
     switch (matcher.type()) {
@@ -116,7 +111,12 @@ final class TrafficFilters {
     return envoy.build();
   }
 
-  static List<HttpFilter> beforeFault(Usage usage, HttpListenerOptions options) {
+  /**
+   * Local rate limit, global rate limit (only with a rate-limit service on the chain: without one Envoy would
+   * refuse the filter, and the front end has warned); then come {@link #afterRateLimits}: a request over a limit is
+   * refused before anything is buffered.
+   */
+  static List<HttpFilter> rateLimits(Usage usage, HttpListenerOptions options) {
     List<HttpFilter> filters = new ArrayList<>();
     if (usage.localRateLimit()) {
       filters.add(disabled(LOCAL_RATE_LIMIT, LocalRateLimit.newBuilder().setStatPrefix(LOCAL_RATE_LIMIT_STATS).build()));
@@ -124,6 +124,12 @@ final class TrafficFilters {
     if (usage.rateLimit() && options.rateLimitService().isPresent()) {
       filters.add(disabled(RATE_LIMIT, rateLimitFilter(options.rateLimitService().get())));
     }
+    return filters;
+  }
+
+  /** CSRF, buffer: the filters between the rate limits and fault injection. */
+  static List<HttpFilter> afterRateLimits(Usage usage) {
+    List<HttpFilter> filters = new ArrayList<>();
     if (usage.csrf()) {
       filters.add(disabled(CSRF, CsrfPolicy.newBuilder().setFilterEnabled(percent(0)).build()));
     }

@@ -19,8 +19,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The documented order of HTTP filters in the connection manager ({@link HttpFilters#beforeRouter}): CORS, then
- * (authentication, authorisation), then the health check, then external processing, then local rate limit, global rate limit, CSRF, buffer, then fault, then the
- * compressors, then the Router. Each filter is there only when a route uses it.
+ * (authentication, authorisation), then the health check, then external processing (at its default position), then
+ * local rate limit, global rate limit, CSRF, buffer, then fault, then the compressors, then the Router. Each filter
+ * is there only when a route uses it.
  */
 class HttpFilterOrderTest {
 
@@ -69,7 +70,8 @@ class HttpFilterOrderTest {
         Optional.empty(), Optional.empty(), Optional.empty(), List.of(),
         Optional.of(new HttpListenerOptions.RateLimitService(rls, "edge", Duration.ofMillis(20), true)),
         Optional.of("/healthz")).withExtProc(Optional.of(new io.holdfast.ir.ExtProc.Service(ResourceKey.upstream(
-            "demo", "processor"), io.holdfast.ir.ExtProc.Mode.DEFAULT, false, Duration.ofMillis(200))));
+            "demo", "processor"), io.holdfast.ir.ExtProc.Mode.DEFAULT, false, Duration.ofMillis(200),
+            io.holdfast.ir.ExtProc.Position.AFTER_AUTHORIZATION)));
 
     Translation translation = TrafficFixtures.translate(SocketOptions.NONE, options,
         List.of(compressing, faulty, buffered, csrf, global, local, cors),
@@ -129,5 +131,45 @@ class HttpFilterOrderTest {
         List.of(global), List.of(TrafficFixtures.cluster(TrafficFixtures.UPSTREAM)));
     assertThat(TrafficFixtures.hcm(translation).getHttpFiltersList()).extracting(HttpFilter::getName)
         .containsExactly(ListenerTranslator.ROUTER_FILTER);
+  }
+
+  /** Every filter a chain can have, in order, with the external processor where {@code position} puts it. */
+  @Test
+  void externalProcessingRunsAtItsPosition() {
+    HttpListenerOptions base = new HttpListenerOptions(Optional.empty(), Optional.empty(), Optional.empty(),
+        Optional.empty(), Optional.empty(), Optional.empty(), List.of(),
+        Optional.of(new HttpListenerOptions.RateLimitService(ResourceKey.upstream("demo", "rls"), "edge",
+            Duration.ofMillis(20), true)), Optional.of("/healthz"));
+    List<HttpFilter> security = List.of(named(SecurityFilters.JWT_AUTHN), named(SecurityFilters.EXT_AUTHZ + "/a"),
+        named(SecurityFilters.JWT_AFTER_AUTHZ), named(SecurityFilters.RBAC_FILTER));
+    TrafficFilters.Usage traffic = new TrafficFilters.Usage(true, true, true, true,
+        EnumSet.of(RouteTraffic.Compression.GZIP));
+    java.util.Map<io.holdfast.ir.ExtProc.Position, String> after = java.util.Map.of(
+        io.holdfast.ir.ExtProc.Position.AFTER_CORS, HttpFilters.CORS,
+        io.holdfast.ir.ExtProc.Position.BEFORE_RBAC, SecurityFilters.JWT_AFTER_AUTHZ,
+        io.holdfast.ir.ExtProc.Position.AFTER_AUTHORIZATION, HttpFilters.HEALTH_CHECK,
+        io.holdfast.ir.ExtProc.Position.AFTER_RATE_LIMITS, TrafficFilters.RATE_LIMIT,
+        io.holdfast.ir.ExtProc.Position.LAST, "envoy.filters.http.compressor.gzip");
+    List<String> without = HttpFilters.beforeRouter(true, security, true, traffic, base).stream()
+        .map(HttpFilter::getName).toList();
+    assertThat(without).containsExactly(HttpFilters.CORS, SecurityFilters.JWT_AUTHN, SecurityFilters.EXT_AUTHZ + "/a",
+        SecurityFilters.JWT_AFTER_AUTHZ, SecurityFilters.RBAC_FILTER, HttpFilters.HEALTH_CHECK,
+        TrafficFilters.LOCAL_RATE_LIMIT, TrafficFilters.RATE_LIMIT, TrafficFilters.CSRF, TrafficFilters.BUFFER,
+        HttpFilters.FAULT, "envoy.filters.http.compressor.gzip");
+    for (io.holdfast.ir.ExtProc.Position position : io.holdfast.ir.ExtProc.Position.values()) {
+      HttpListenerOptions options = base.withExtProc(Optional.of(new io.holdfast.ir.ExtProc.Service(
+          ResourceKey.upstream("demo", "processor"), io.holdfast.ir.ExtProc.Mode.DEFAULT, false,
+          Duration.ofMillis(200), position)));
+      List<String> names = HttpFilters.beforeRouter(true, security, true, traffic, options).stream()
+          .map(HttpFilter::getName).toList();
+      List<String> expected = new java.util.ArrayList<>(without);
+      expected.add(position == io.holdfast.ir.ExtProc.Position.FIRST ? 0 : without.indexOf(after.get(position)) + 1,
+          ExtProcFilters.EXT_PROC);
+      assertThat(names).as(position.name()).containsExactlyElementsOf(expected);
+    }
+  }
+
+  private static HttpFilter named(String name) {
+    return HttpFilter.newBuilder().setName(name).build();
   }
 }
