@@ -47,7 +47,6 @@ final class GlooExtProc {
   private static final Set<String> SETTINGS = Set.of("grpcService", "filterStage", "failureModeAllow",
       "processingMode", "messageTimeout", "allowModeOverride", "asyncMode", "disableClearRouteCache", "statPrefix");
   private static final Set<String> GRPC_SERVICE = Set.of("extProcServerRef");
-  private static final Set<String> FILTER_STAGE = Set.of("stage", "predicate");
 
   private GlooExtProc() {
   }
@@ -67,14 +66,7 @@ final class GlooExtProc {
     if (extProc.string("statPrefix").filter(p -> !p.isEmpty()).isPresent()) {
       extProc.error(extProc.at("statPrefix"), GlooFeatures.UNSUPPORTED, "statPrefix is not supported by Holdfast");
     }
-    // Holdfast's one place for ext_proc is after authorisation, before rate limits: Gloo's AuthZStage, After.
-    Node stage = extProc.child("filterStage").protoNames().only("filterStage", FILTER_STAGE);
-    if (!stage.string("stage").orElse("").equals("AuthZStage") || !stage.string("predicate").orElse("")
-        .equals("After")) {
-      extProc.error(extProc.at("filterStage"), GlooFeatures.UNSUPPORTED, "Holdfast runs external processing after"
-          + " authorisation and before rate limits, which is filterStage {stage: AuthZStage, predicate: After};"
-          + " got " + stage.json);
-    }
+    Optional<String> position = GlooFilterStage.position(extProc);
     Node grpc = extProc.child("grpcService").protoNames().only("grpcService", GRPC_SERVICE);
     if (!grpc.has("extProcServerRef")) {
       extProc.error(extProc.at("grpcService.extProcServerRef"), io.holdfast.api.Reasons.MISSING_FIELD,
@@ -85,7 +77,7 @@ final class GlooExtProc {
     TrafficOptions.ProcessingMode mode = extProc.has("processingMode")
         ? processingMode(extProc.child("processingMode")) : TrafficOptions.ProcessingMode.DEFAULT;
     return Optional.of(new TrafficOptions.ExtProc(server, mode, extProc.bool("failureModeAllow").orElse(false),
-        extProc.duration("messageTimeout")));
+        extProc.duration("messageTimeout"), position));
   }
 
   /** A route's or virtual host's {@code extProc} as Holdfast's route {@code extProc} (findings: {@link #read}). */

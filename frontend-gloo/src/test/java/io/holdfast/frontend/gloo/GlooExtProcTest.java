@@ -191,7 +191,8 @@ class GlooExtProcTest {
             new io.holdfast.ir.ExtProc.Mode(java.util.Optional.of(io.holdfast.ir.ExtProc.HeaderMode.SEND),
                 java.util.Optional.of(io.holdfast.ir.ExtProc.HeaderMode.SKIP),
                 java.util.Optional.of(io.holdfast.ir.ExtProc.BodyMode.BUFFERED), none.responseBody(),
-                none.requestTrailers(), none.responseTrailers()), false, java.time.Duration.ofMillis(500))));
+                none.requestTrailers(), none.responseTrailers()), false, java.time.Duration.ofMillis(500),
+            io.holdfast.ir.ExtProc.Position.AFTER_AUTHORIZATION)));
     assertThat(routes(result)).singleElement().satisfies(r -> assertThat(r.traffic().extProc()).contains(
         new io.holdfast.ir.ExtProc.PerRoute.Override(new io.holdfast.ir.ExtProc.Mode(none.requestHeaders(),
             none.responseHeaders(), none.requestBody(), java.util.Optional.of(io.holdfast.ir.ExtProc.BodyMode.STREAMED),
@@ -200,7 +201,7 @@ class GlooExtProcTest {
 
   @Test
   void settingsExtProcHoldfastCannotPlaceOrHonourRejectsTheSettings() {
-    for (String change : List.of("predicate: After}|predicate: Before}", "failureModeAllow: false|asyncMode: true",
+    for (String change : List.of("predicate: After}|predicate: During}", "failureModeAllow: false|asyncMode: true",
         "request_body_mode: BUFFERED|request_body_mode: FULL_DUPLEX_STREAMED",
         "{extProcServerRef: {name: processor, namespace: gloo-system}}|{extProcServerRef: {name: processor},"
             + " authority: x}")) {
