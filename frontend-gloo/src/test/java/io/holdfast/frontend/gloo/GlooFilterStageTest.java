@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  */
 class GlooFilterStageTest {
 
-  private static final String OBJECTS = """
+  /** The application and the processing server. */
+  private static final String UPSTREAMS = """
       apiVersion: gloo.solo.io/v1
       kind: Upstream
       metadata: {name: app, namespace: gloo-system}
@@ -31,6 +32,9 @@ class GlooFilterStageTest {
       metadata: {name: processor, namespace: gloo-system}
       spec: {useHttp2: true, static: {hosts: [{addr: 192.0.2.12, port: 4444}]}}
       ---
+      """;
+
+  private static final String OBJECTS = UPSTREAMS + """
       apiVersion: gateway.solo.io/v1
       kind: Gateway
       metadata: {name: gateway-proxy, namespace: gloo-system}
@@ -153,17 +157,7 @@ class GlooFilterStageTest {
   @org.junit.jupiter.params.provider.CsvSource({"CorsStage, After, AfterCors", "RouteStage, Before, AfterRateLimits",
       "RouteStage, After, Last", "FaultStage, Before, First"})
   void aStageServesWhatHoldfastsPositionServes(String stage, String predicate, String position) {
-    String gloo = """
-        apiVersion: gloo.solo.io/v1
-        kind: Upstream
-        metadata: {name: app, namespace: gloo-system}
-        spec: {static: {hosts: [{addr: 192.0.2.10, port: 8080}]}}
-        ---
-        apiVersion: gloo.solo.io/v1
-        kind: Upstream
-        metadata: {name: processor, namespace: gloo-system}
-        spec: {useHttp2: true, static: {hosts: [{addr: 192.0.2.12, port: 4444}]}}
-        ---
+    String gloo = UPSTREAMS + """
         apiVersion: gloo.solo.io/v1
         kind: Settings
         metadata: {name: default, namespace: gloo-system}
