@@ -88,10 +88,11 @@ public record UpstreamOptions(Optional<Dns> dns, Optional<CircuitBreakers> circu
    * @param idleTimeout                   how long a connection without requests stays open; zero: forever
    * @param maxHeadersCount               most headers in a response from the backends (Envoy's default 100)
    * @param maxStreamDuration             longest a request and its response may take before the stream is reset
+   * @param http1                         how HTTP/1.1 is spoken to the backends; only without {@code http2}
    */
   public record Connection(Optional<Integer> maxRequestsPerConnection, Optional<Long> perConnectionBufferLimitBytes,
       Optional<TcpKeepalive> tcpKeepalive, Optional<Duration> idleTimeout, Optional<Integer> maxHeadersCount,
-      Optional<Duration> maxStreamDuration) {
+      Optional<Duration> maxStreamDuration, Optional<Http1> http1) {
     /** Envoy's {@code UInt32Value} bound of the buffer limit. */
     public static final long MAX_BUFFER_LIMIT_BYTES = 4_294_967_295L;
 
@@ -102,6 +103,15 @@ public record UpstreamOptions(Optional<Dns> dns, Optional<CircuitBreakers> circu
       Objects.requireNonNull(idleTimeout, "idleTimeout");
       Objects.requireNonNull(maxHeadersCount, "maxHeadersCount");
       Objects.requireNonNull(maxStreamDuration, "maxStreamDuration");
+      Objects.requireNonNull(http1, "http1");
+    }
+
+    /** Without HTTP/1.1 options. */
+    public Connection(Optional<Integer> maxRequestsPerConnection, Optional<Long> perConnectionBufferLimitBytes,
+        Optional<TcpKeepalive> tcpKeepalive, Optional<Duration> idleTimeout, Optional<Integer> maxHeadersCount,
+        Optional<Duration> maxStreamDuration) {
+      this(maxRequestsPerConnection, perConnectionBufferLimitBytes, tcpKeepalive, idleTimeout, maxHeadersCount,
+          maxStreamDuration, Optional.empty());
     }
 
     /** Without the header count and stream duration limits. */
@@ -113,13 +123,44 @@ public record UpstreamOptions(Optional<Dns> dns, Optional<CircuitBreakers> circu
 
     public Connection withMaxHeadersCount(Optional<Integer> value) {
       return new Connection(maxRequestsPerConnection, perConnectionBufferLimitBytes, tcpKeepalive, idleTimeout,
-          value, maxStreamDuration);
+          value, maxStreamDuration, http1);
     }
 
     public Connection withMaxStreamDuration(Optional<Duration> value) {
       return new Connection(maxRequestsPerConnection, perConnectionBufferLimitBytes, tcpKeepalive, idleTimeout,
-          maxHeadersCount, value);
+          maxHeadersCount, value, http1);
     }
+
+    public Connection withHttp1(Optional<Http1> value) {
+      return new Connection(maxRequestsPerConnection, perConnectionBufferLimitBytes, tcpKeepalive, idleTimeout,
+          maxHeadersCount, maxStreamDuration, value);
+    }
+  }
+
+  /**
+   * How HTTP/1.1 is spoken to the backends ({@code spec.connection.http1}, Envoy's {@code Http1ProtocolOptions}).
+   *
+   * @param enableTrailers                  forward trailers over HTTP/1.1 (chunked encoding) instead of dropping
+   *                                        them; the listener must enable them too for a client's trailers
+   * @param headerKeyFormat                 the case of header names written to the backends; absent: lower case
+   * @param streamErrorOnInvalidHttpMessage on an invalid HTTP message, true ends only its stream and keeps the
+   *                                        connection open where it can, false closes the connection; absent: the
+   *                                        listener's setting
+   */
+  public record Http1(boolean enableTrailers, Optional<HeaderKeyFormat> headerKeyFormat,
+      Optional<Boolean> streamErrorOnInvalidHttpMessage) {
+    public Http1 {
+      Objects.requireNonNull(headerKeyFormat, "headerKeyFormat");
+      Objects.requireNonNull(streamErrorOnInvalidHttpMessage, "streamErrorOnInvalidHttpMessage");
+    }
+  }
+
+  /**
+   * PROPER_CASE: each word of a header name capitalised ({@code Content-Type}); PRESERVE_CASE: the case the header
+   * was received in, where Envoy has it (Envoy's preserve_case stateful formatter), else lower case.
+   */
+  public enum HeaderKeyFormat {
+    PROPER_CASE, PRESERVE_CASE
   }
 
   /**

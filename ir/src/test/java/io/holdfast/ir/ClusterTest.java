@@ -39,6 +39,17 @@ class ClusterTest {
   }
 
   @Test
+  void http1OptionsNeedAnHttp1Cluster() {
+    Cluster.Connection http1 = new Cluster.Connection(Optional.empty(), Optional.empty(), Optional.empty(),
+        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty())
+        .withHttp1(Optional.of(new Cluster.Http1(true, Optional.empty(), Optional.empty())));
+    assertThatThrownBy(() -> cluster(true, List.of(), Optional.empty(), List.of()).withConnection(http1))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("HTTP/1.1 options");
+    assertThat(cluster(false, List.of(), Optional.empty(), List.of()).withConnection(http1).connection()
+        .flatMap(Cluster.Connection::http1)).isPresent();
+  }
+
+  @Test
   void valuesOutOfTheirRangesAreRefused() {
     assertThatThrownBy(() -> new Cluster.OutlierDetection(Optional.of(5), Optional.empty(), Optional.empty(),
         Optional.empty(), Duration.ofSeconds(10), Duration.ofSeconds(30), 101))

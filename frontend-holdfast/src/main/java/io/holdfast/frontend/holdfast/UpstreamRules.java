@@ -54,6 +54,10 @@ final class UpstreamRules {
     options.tls().ifPresent(tls -> checkTls(upstream, tls, sink));
     options.ringHash().ifPresent(ring -> checkRingHash(upstream, ring, sink));
     options.connection().ifPresent(connection -> checkConnection(connection, sink));
+    // Envoy's explicit_http_config holds HTTP/1.1 or HTTP/2 options, never both.
+    options.connection().flatMap(UpstreamOptions.Connection::http1).filter(http1 -> upstream.http2())
+        .ifPresent(http1 -> sink.error("spec.connection.http1", Reasons.INVALID_UPSTREAM_CONNECTION, "HTTP/1.1"
+            + " options on an upstream spoken to in HTTP/2 (spec.http2: true) would never apply"));
   }
 
   /**

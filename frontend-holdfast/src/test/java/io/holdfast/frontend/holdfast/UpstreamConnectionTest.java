@@ -69,6 +69,32 @@ class UpstreamConnectionTest {
   }
 
   @Test
+  void http1OptionsReachTheCluster() {
+    IrBuilder.Result result = lower(upstream("""
+        connection:
+          http1: {enableTrailers: true, headerKeyFormat: PROPER_CASE, streamErrorOnInvalidHttpMessage: true}
+        """));
+
+    assertThat(problems(result)).isEmpty();
+    assertThat(cluster(result).orElseThrow().connection().orElseThrow().http1()).contains(new Cluster.Http1(true,
+        Optional.of(Cluster.HeaderKeyFormat.PROPER_CASE), Optional.of(true)));
+  }
+
+  @Test
+  void http1OptionsOnAnHttp2UpstreamRejectItByField() {
+    IrBuilder.Result result = lower(upstream("""
+        http2: true
+        connection:
+          idleTimeout: 10s
+          http1: {headerKeyFormat: PRESERVE_CASE}
+        """));
+
+    assertThat(cluster(result)).isEmpty();
+    assertThat(problems(result)).extracting(Problem::field, Problem::reason).containsExactly(
+        tuple("spec.connection.http1", Reasons.INVALID_UPSTREAM_CONNECTION));
+  }
+
+  @Test
   void absentMeansTheProxyDefaults() {
     assertThat(cluster(lower(upstream("http2: true"))).orElseThrow().connection()).isEmpty();
   }

@@ -48,6 +48,10 @@ class AcceptedUpstreamMeansEnvoyValidTest {
           + "ccccccccccc.ddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd}}",
       "{static: {hosts: [{address: 127.0.0.1, port: 443}]}, tls: {sni: \"api.test\\n\"}}",
       "{static: {hosts: [{address: \"api.test.\", port: 443}]}, tls: {verify: SYSTEM}}",
+      "{static: {hosts: [{address: 127.0.0.1, port: 80}]}, http2: true, connection: {http1: {enableTrailers: true}}}",
+      "{static: {hosts: [{address: 127.0.0.1, port: 80}]}, connection: {http1: {}}}",
+      "{static: {hosts: [{address: 127.0.0.1, port: 80}]}, connection: {maxHeadersCount: 1, http1: {enableTrailers:"
+          + " true, headerKeyFormat: PRESERVE_CASE, streamErrorOnInvalidHttpMessage: false}}}",
   })
   void whatTheValidatorAcceptsEnvoyAccepts(String spec) {
     String upstream = """
