@@ -49,7 +49,13 @@ final class UpstreamReader {
   private static final Set<String> RING_HASH = Set.of("ringHashConfig");
   private static final Set<String> RING_HASH_CONFIG = Set.of("minimumRingSize", "maximumRingSize");
   private static final Set<String> CONNECTION = Set.of("connectTimeout", "maxRequestsPerConnection", "tcpKeepalive",
-      "perConnectionBufferLimitBytes", "commonHttpProtocolOptions");
+      "perConnectionBufferLimitBytes", "commonHttpProtocolOptions", "http1ProtocolOptions");
+  private static final Set<String> HTTP1 = Set.of("enableTrailers", "properCaseHeaderKeyFormat",
+      "preserveCaseHeaderKeyFormat", "overrideStreamErrorOnInvalidHttpMessage");
+  /** Gloo's HeadersWithUnderscoresAction values; ALLOW is its default (proto3's zero). */
+  private static final Set<String> UNDERSCORE_ACTIONS = Set.of("ALLOW", "REJECT_REQUEST", "DROP_HEADER");
+  /** A field Gloo passes to Envoy where Envoy gives it no effect: read, warned about, not served. */
+  static final String NO_EFFECT_ON_UPSTREAM = "NoEffectOnUpstream";
   private static final Set<String> TCP_KEEPALIVE = Set.of("keepaliveProbes", "keepaliveTime", "keepaliveInterval");
   private static final Set<String> COMMON_HTTP = Set.of("idleTimeout", "maxHeadersCount", "maxStreamDuration",
       "headersWithUnderscoresAction");
@@ -108,8 +114,10 @@ final class UpstreamReader {
    * The rest of {@code connectionConfig}, as Gloo passes it to Envoy's Cluster: zero (proto3's unset) is absent for
    * maxRequestsPerConnection and the keep-alive settings; the keep-alive durations are rounded up to whole seconds,
    * as in Gloo. Of {@code commonHttpProtocolOptions}, idleTimeout, maxHeadersCount (0 unset) and maxStreamDuration
-   * are mapped; headersWithUnderscoresAction rejects the Upstream by name unless it is Gloo's default ALLOW: it
-   * acts on client requests, which an upstream cluster never receives, so it has no Envoy equivalent there. Ranges are Holdfast's validation ({@code InvalidUpstreamConnection}).
+   * are mapped; headersWithUnderscoresAction is read and, other than ALLOW, warned about
+   * ({@value #NO_EFFECT_ON_UPSTREAM}): Envoy applies it to client requests only and gives it no effect on a cluster,
+   * where Gloo puts it, so leaving it out changes nothing. {@code http1ProtocolOptions} is {@link #http1}. Ranges
+   * are Holdfast's validation ({@code InvalidUpstreamConnection}).
    */
   private static Optional<UpstreamOptions.Connection> connection(Node spec) {
     if (!spec.has("connectionConfig")) {
@@ -133,19 +141,57 @@ final class UpstreamReader {
       idleTimeout = http.duration("idleTimeout");
       maxHeaders = http.integer("maxHeadersCount").filter(n -> n != 0);
       maxStreamDuration = http.duration("maxStreamDuration");
-      http.string("headersWithUnderscoresAction").filter(action -> !action.equals("ALLOW"))
-          .ifPresent(action -> unsupported(http, "headersWithUnderscoresAction"));
+      underscores(http);
     }
+    Optional<UpstreamOptions.Http1> http1 = config.has("http1ProtocolOptions")
+        ? Optional.of(http1(spec, config.child("http1ProtocolOptions"))) : Optional.empty();
     if (maxRequests.isEmpty() && bufferLimit.isEmpty() && keepalive.isEmpty() && idleTimeout.isEmpty()
-        && maxHeaders.isEmpty() && maxStreamDuration.isEmpty()) {
+        && maxHeaders.isEmpty() && maxStreamDuration.isEmpty() && http1.isEmpty()) {
       return Optional.empty();
     }
     return Optional.of(new UpstreamOptions.Connection(maxRequests, bufferLimit, keepalive, idleTimeout, maxHeaders,
-        maxStreamDuration));
+        maxStreamDuration).withHttp1(http1));
   }
 
-  private static void unsupported(Node node, String field) {
-    node.error(node.at(field), GlooFeatures.UNSUPPORTED, GlooFeatures.why("commonHttpProtocolOptions", field));
+  private static void underscores(Node http) {
+    Optional<String> action = http.string("headersWithUnderscoresAction");
+    if (action.isEmpty() || action.get().equals("ALLOW")) {
+      return;
+    }
+    String field = http.at("headersWithUnderscoresAction");
+    if (!UNDERSCORE_ACTIONS.contains(action.get())) {
+      http.error(field, Reasons.INVALID_VALUE, "unknown value \"" + action.get() + "\" (expected one of"
+          + " ALLOW, REJECT_REQUEST, DROP_HEADER)");
+      return;
+    }
+    http.warn(field, NO_EFFECT_ON_UPSTREAM, action.get() + " has no effect here, in Gloo as in Holdfast: Envoy"
+        + " applies headersWithUnderscoresAction to client requests only, never on an Upstream's cluster (set it on"
+        + " the listener's connection manager instead)");
+  }
+
+  /**
+   * {@code connectionConfig.http1ProtocolOptions}, as Gloo's helper converts it: enableTrailers, one header key
+   * format (properCase, or preserveCase through Envoy's preserve_case formatter; both is proto's oneof conflict),
+   * and overrideStreamErrorOnInvalidHttpMessage kept unset, true or false. Gloo refuses these options on a
+   * {@code useHttp2} Upstream (without USE_DOWNSTREAM_PROTOCOL, which Holdfast does not read), and so does this.
+   */
+  private static UpstreamOptions.Http1 http1(Node spec, Node http1) {
+    http1.only("http1ProtocolOptions", HTTP1);
+    if (spec.bool("useHttp2").orElse(false)) {
+      http1.error(http1.path, Reasons.CONFLICTING_FIELDS, "http1ProtocolOptions with useHttp2: Gloo allows both only"
+          + " with protocolSelection USE_DOWNSTREAM_PROTOCOL");
+    }
+    boolean properCase = http1.bool("properCaseHeaderKeyFormat").orElse(false);
+    boolean preserveCase = http1.bool("preserveCaseHeaderKeyFormat").orElse(false);
+    if (properCase && preserveCase) {
+      http1.error(http1.at("preserveCaseHeaderKeyFormat"), Reasons.CONFLICTING_FIELDS, "one header key format at"
+          + " most: properCaseHeaderKeyFormat or preserveCaseHeaderKeyFormat");
+    }
+    Optional<UpstreamOptions.HeaderKeyFormat> format = properCase
+        ? Optional.of(UpstreamOptions.HeaderKeyFormat.PROPER_CASE)
+        : preserveCase ? Optional.of(UpstreamOptions.HeaderKeyFormat.PRESERVE_CASE) : Optional.empty();
+    return new UpstreamOptions.Http1(http1.bool("enableTrailers").orElse(false), format,
+        http1.bool("overrideStreamErrorOnInvalidHttpMessage"));
   }
 
   /** A duration rounded up to whole seconds (Gloo's rounding of the keep-alive times); zero is absent. */

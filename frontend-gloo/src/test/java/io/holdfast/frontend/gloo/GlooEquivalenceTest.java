@@ -788,6 +788,89 @@ class GlooEquivalenceTest {
         ResourceKey.upstream("default", "petstore-v2")));
   }
 
+  @Test
+  void upstreamConnectionConfigWithHttpProtocolOptions() throws Exception {
+    String gloo = """
+        apiVersion: gloo.solo.io/v1
+        kind: Upstream
+        metadata: {name: legacy, namespace: gloo-system}
+        spec:
+          static: {hosts: [{addr: 198.51.100.7, port: 8080}]}
+          connectionConfig:
+            connectTimeout: 3s
+            maxRequestsPerConnection: 20
+            perConnectionBufferLimitBytes: 65536
+            tcpKeepalive: {keepaliveProbes: 3, keepaliveTime: 30s, keepaliveInterval: 5s}
+            commonHttpProtocolOptions: {idleTimeout: 60s, maxHeadersCount: 120, maxStreamDuration: 15s,
+              headersWithUnderscoresAction: DROP_HEADER}
+            http1ProtocolOptions: {enableTrailers: true, preserveCaseHeaderKeyFormat: true,
+              overrideStreamErrorOnInvalidHttpMessage: true}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: VirtualService
+        metadata: {name: default, namespace: gloo-system}
+        spec:
+          virtualHost:
+            domains: ['*']
+            routes:
+            - matchers: [{prefix: /}]
+              routeAction: {single: {upstream: {name: legacy}}}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: Gateway
+        metadata: {name: gateway-proxy, namespace: gloo-system}
+        spec:
+          bindAddress: '::'
+          bindPort: 8080
+          httpGateway: {}
+        """;
+    String holdfast = """
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: legacy, namespace: gloo-system}
+        spec:
+          static: {hosts: [{address: 198.51.100.7, port: 8080}]}
+          connectTimeout: 3s
+          connection:
+            maxRequestsPerConnection: 20
+            perConnectionBufferLimitBytes: 65536
+            tcpKeepalive: {probes: 3, time: 30, interval: 5}
+            idleTimeout: 60s
+            maxHeadersCount: 120
+            maxStreamDuration: 15s
+            http1: {enableTrailers: true, headerKeyFormat: PRESERVE_CASE, streamErrorOnInvalidHttpMessage: true}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: default, namespace: gloo-system}
+        spec:
+          domains: ['*']
+          routes:
+          - match: {prefix: /}
+            route: {upstream: legacy}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: Gateway
+        metadata: {name: gateway-proxy, namespace: gloo-system}
+        spec:
+          bindAddress: '::'
+          port: 8080
+          virtualServices: [{name: default}]
+        """;
+    Equivalence.assertSameXds(GlooFixtures.load(gloo), GlooFixtures.load(holdfast), Map.of());
+    var clusters = Equivalence.xds(GlooFixtures.load(gloo), Equivalence.asHoldfast(GlooFixtures.load(gloo), Map.of()))
+        .get("type.googleapis.com/envoy.config.cluster.v3.Cluster");
+    var cluster = io.envoyproxy.envoy.config.cluster.v3.Cluster.parseFrom(clusters.values().iterator().next());
+    var options = cluster
+        .getTypedExtensionProtocolOptionsOrThrow("envoy.extensions.upstreams.http.v3.HttpProtocolOptions")
+        .unpack(io.envoyproxy.envoy.extensions.upstreams.http.v3.HttpProtocolOptions.class);
+    var http1 = options.getExplicitHttpConfig().getHttpProtocolOptions();
+    assertThat(http1.getEnableTrailers()).isTrue();
+    assertThat(http1.getHeaderKeyFormat().getStatefulFormatter().getName())
+        .isEqualTo("envoy.http.stateful_header_formatters.preserve_case");
+    assertThat(options.getCommonHttpProtocolOptions().getMaxHeadersCount().getValue()).isEqualTo(120);
+  }
+
   private static GatewayConfig withTlsSecrets(GatewayConfig config) {
     return config.toBuilder()
         .secret(TlsSecretData.secretKey("gloo-system", "petstore-tls"), new TlsSecretData(new TreeMap<>(Map.of(

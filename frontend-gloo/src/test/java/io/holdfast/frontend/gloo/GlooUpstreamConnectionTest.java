@@ -6,6 +6,7 @@ import io.holdfast.api.Upstream;
 import io.holdfast.api.UpstreamOptions;
 import io.holdfast.ir.Finding;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -65,15 +66,59 @@ class GlooUpstreamConnectionTest {
   }
 
   @Test
-  void httpOptionsWithoutAnEquivalentRejectTheUpstreamByName() {
-    Map<String, String> options = Map.of("commonHttpProtocolOptions: {headersWithUnderscoresAction: REJECT_REQUEST}", "headersWithUnderscoresAction",
-        "http1ProtocolOptions: {enableTrailers: true}", "http1ProtocolOptions");
-    for (Map.Entry<String, String> entry : options.entrySet()) {
-      String option = entry.getKey();
-      String field = entry.getValue();
-      GlooReading reading = reading("connectionConfig: {" + option + "}");
-      assertThat(reading.rejected().values()).as(option).flatMap(findings -> findings)
-          .extracting(Finding::field).anyMatch(f -> f.endsWith(field));
+  void http1ProtocolOptionsMapOntoTheClusterAsGlooConvertsThem() {
+    assertThat(upstream("""
+        connectionConfig:
+          http1ProtocolOptions: {enableTrailers: true, properCaseHeaderKeyFormat: true,
+            overrideStreamErrorOnInvalidHttpMessage: false}
+        """).options().connection().orElseThrow().http1()).contains(new UpstreamOptions.Http1(true,
+        Optional.of(UpstreamOptions.HeaderKeyFormat.PROPER_CASE), Optional.of(false)));
+    assertThat(upstream("""
+        connectionConfig:
+          http1ProtocolOptions:
+            preserveCaseHeaderKeyFormat: true
+            overrideStreamErrorOnInvalidHttpMessage: {value: true}
+        """).options().connection().orElseThrow().http1()).contains(new UpstreamOptions.Http1(false,
+        Optional.of(UpstreamOptions.HeaderKeyFormat.PRESERVE_CASE), Optional.of(true)));
+    // false is proto3's unset for the plain bools; the BoolValue stays unset when absent.
+    assertThat(upstream("""
+        connectionConfig:
+          http1ProtocolOptions: {enableTrailers: false, properCaseHeaderKeyFormat: false}
+        """).options().connection().orElseThrow().http1()).contains(new UpstreamOptions.Http1(false,
+        Optional.empty(), Optional.empty()));
+  }
+
+  @Test
+  void http1ProtocolOptionsAreRefusedWhereGlooRefusesThem() {
+    Map<String, String> cases = Map.of(
+        "useHttp2: true\nconnectionConfig: {http1ProtocolOptions: {enableTrailers: true}}", "http1ProtocolOptions",
+        "connectionConfig: {http1ProtocolOptions: {properCaseHeaderKeyFormat: true,"
+            + " preserveCaseHeaderKeyFormat: true}}", "preserveCaseHeaderKeyFormat",
+        "connectionConfig: {http1ProtocolOptions: {allowAbsoluteUrl: true}}", "allowAbsoluteUrl",
+        "connectionConfig: {commonHttpProtocolOptions: {headersWithUnderscoresAction: DROP}}",
+        "headersWithUnderscoresAction");
+    for (Map.Entry<String, String> entry : cases.entrySet()) {
+      GlooReading reading = reading(entry.getKey());
+      assertThat(reading.rejected().values()).as(entry.getKey()).flatMap(findings -> findings)
+          .filteredOn(f -> f.severity() == Finding.Severity.ERROR)
+          .extracting(Finding::field).anyMatch(f -> f.endsWith(entry.getValue()));
     }
+  }
+
+  @Test
+  void headersWithUnderscoresActionIsReadWithAWarningThatItHasNoEffectOnACluster() {
+    for (String action : List.of("REJECT_REQUEST", "DROP_HEADER")) {
+      GlooReading reading = reading("connectionConfig: {commonHttpProtocolOptions: {idleTimeout: 5s,"
+          + " headersWithUnderscoresAction: " + action + "}}");
+      assertThat(reading.rejected()).isEmpty();
+      assertThat(reading.warnings().values()).flatMap(findings -> findings)
+          .extracting(Finding::field, Finding::reason).containsExactly(org.assertj.core.groups.Tuple.tuple(
+              "spec.connectionConfig.commonHttpProtocolOptions.headersWithUnderscoresAction",
+              UpstreamReader.NO_EFFECT_ON_UPSTREAM));
+      assertThat(reading.holdfastConfig().upstreams().get(0).options().connection().orElseThrow().idleTimeout())
+          .contains(Duration.ofSeconds(5));
+    }
+    assertThat(reading("connectionConfig: {commonHttpProtocolOptions: {headersWithUnderscoresAction: ALLOW}}")
+        .warnings()).isEmpty();
   }
 }
