@@ -89,10 +89,11 @@ public record UpstreamOptions(Optional<Dns> dns, Optional<CircuitBreakers> circu
    * @param maxHeadersCount               most headers in a response from the backends (Envoy's default 100)
    * @param maxStreamDuration             longest a request and its response may take before the stream is reset
    * @param http1                         how HTTP/1.1 is spoken to the backends; only without {@code http2}
+   * @param http2                         how HTTP/2 is spoken to the backends; only with {@code http2}
    */
   public record Connection(Optional<Integer> maxRequestsPerConnection, Optional<Long> perConnectionBufferLimitBytes,
       Optional<TcpKeepalive> tcpKeepalive, Optional<Duration> idleTimeout, Optional<Integer> maxHeadersCount,
-      Optional<Duration> maxStreamDuration, Optional<Http1> http1) {
+      Optional<Duration> maxStreamDuration, Optional<Http1> http1, Optional<Http2> http2) {
     /** Envoy's {@code UInt32Value} bound of the buffer limit. */
     public static final long MAX_BUFFER_LIMIT_BYTES = 4_294_967_295L;
 
@@ -104,14 +105,15 @@ public record UpstreamOptions(Optional<Dns> dns, Optional<CircuitBreakers> circu
       Objects.requireNonNull(maxHeadersCount, "maxHeadersCount");
       Objects.requireNonNull(maxStreamDuration, "maxStreamDuration");
       Objects.requireNonNull(http1, "http1");
+      Objects.requireNonNull(http2, "http2");
     }
 
-    /** Without HTTP/1.1 options. */
+    /** Without HTTP/1.1 or HTTP/2 options. */
     public Connection(Optional<Integer> maxRequestsPerConnection, Optional<Long> perConnectionBufferLimitBytes,
         Optional<TcpKeepalive> tcpKeepalive, Optional<Duration> idleTimeout, Optional<Integer> maxHeadersCount,
         Optional<Duration> maxStreamDuration) {
       this(maxRequestsPerConnection, perConnectionBufferLimitBytes, tcpKeepalive, idleTimeout, maxHeadersCount,
-          maxStreamDuration, Optional.empty());
+          maxStreamDuration, Optional.empty(), Optional.empty());
     }
 
     /** Without the header count and stream duration limits. */
@@ -123,17 +125,22 @@ public record UpstreamOptions(Optional<Dns> dns, Optional<CircuitBreakers> circu
 
     public Connection withMaxHeadersCount(Optional<Integer> value) {
       return new Connection(maxRequestsPerConnection, perConnectionBufferLimitBytes, tcpKeepalive, idleTimeout,
-          value, maxStreamDuration, http1);
+          value, maxStreamDuration, http1, http2);
     }
 
     public Connection withMaxStreamDuration(Optional<Duration> value) {
       return new Connection(maxRequestsPerConnection, perConnectionBufferLimitBytes, tcpKeepalive, idleTimeout,
-          maxHeadersCount, value, http1);
+          maxHeadersCount, value, http1, http2);
     }
 
     public Connection withHttp1(Optional<Http1> value) {
       return new Connection(maxRequestsPerConnection, perConnectionBufferLimitBytes, tcpKeepalive, idleTimeout,
-          maxHeadersCount, maxStreamDuration, value);
+          maxHeadersCount, maxStreamDuration, value, http2);
+    }
+
+    public Connection withHttp2(Optional<Http2> value) {
+      return new Connection(maxRequestsPerConnection, perConnectionBufferLimitBytes, tcpKeepalive, idleTimeout,
+          maxHeadersCount, maxStreamDuration, http1, value);
     }
   }
 
@@ -151,6 +158,27 @@ public record UpstreamOptions(Optional<Dns> dns, Optional<CircuitBreakers> circu
       Optional<Boolean> streamErrorOnInvalidHttpMessage) {
     public Http1 {
       Objects.requireNonNull(headerKeyFormat, "headerKeyFormat");
+      Objects.requireNonNull(streamErrorOnInvalidHttpMessage, "streamErrorOnInvalidHttpMessage");
+    }
+  }
+
+  /**
+   * How HTTP/2 is spoken to the backends ({@code spec.connection.http2}, Envoy's {@code Http2ProtocolOptions});
+   * absent settings are Envoy's defaults. Validation checks Envoy's ranges ({@code InvalidUpstreamConnection}).
+   *
+   * @param maxConcurrentStreams            most streams the proxy opens on one connection (1-2147483647; Envoy's
+   *                                        default 2147483647); past it requests queue or open connections
+   * @param initialStreamWindowSize         per-stream flow-control window (65535-2147483647; Envoy's 256 MiB)
+   * @param initialConnectionWindowSize     per-connection flow-control window (the same range and default)
+   * @param streamErrorOnInvalidHttpMessage on an invalid frame, true resets only its stream, false the whole
+   *                                        connection; absent: the listener's setting
+   */
+  public record Http2(Optional<Long> maxConcurrentStreams, Optional<Long> initialStreamWindowSize,
+      Optional<Long> initialConnectionWindowSize, Optional<Boolean> streamErrorOnInvalidHttpMessage) {
+    public Http2 {
+      Objects.requireNonNull(maxConcurrentStreams, "maxConcurrentStreams");
+      Objects.requireNonNull(initialStreamWindowSize, "initialStreamWindowSize");
+      Objects.requireNonNull(initialConnectionWindowSize, "initialConnectionWindowSize");
       Objects.requireNonNull(streamErrorOnInvalidHttpMessage, "streamErrorOnInvalidHttpMessage");
     }
   }

@@ -36,9 +36,11 @@ final class UpstreamOptionsParser {
   private static final Set<String> RING_HASH = Set.of("minimumRingSize", "maximumRingSize");
   private static final Set<String> CONNECTION =
       Set.of("maxRequestsPerConnection", "perConnectionBufferLimitBytes", "tcpKeepalive", "idleTimeout",
-          "maxHeadersCount", "maxStreamDuration", "http1");
+          "maxHeadersCount", "maxStreamDuration", "http1", "http2");
   private static final Set<String> HTTP1 =
       Set.of("enableTrailers", "headerKeyFormat", "streamErrorOnInvalidHttpMessage");
+  private static final Set<String> HTTP2 = Set.of("maxConcurrentStreams", "initialStreamWindowSize",
+      "initialConnectionWindowSize", "streamErrorOnInvalidHttpMessage");
   private static final Set<String> TCP_KEEPALIVE = Set.of("probes", "time", "interval");
 
   private UpstreamOptionsParser() {
@@ -92,7 +94,10 @@ final class UpstreamOptionsParser {
                 h.bool("enableTrailers").orElse(false),
                 h.string("headerKeyFormat").flatMap(text -> enumValue(h, "headerKeyFormat", text,
                     UpstreamOptions.HeaderKeyFormat.class)),
-                h.bool("streamErrorOnInvalidHttpMessage")))));
+                h.bool("streamErrorOnInvalidHttpMessage"))))
+            .withHttp2(c.object("http2", HTTP2).map(h -> new UpstreamOptions.Http2(
+                h.longInteger("maxConcurrentStreams"), h.longInteger("initialStreamWindowSize"),
+                h.longInteger("initialConnectionWindowSize"), h.bool("streamErrorOnInvalidHttpMessage")))));
     if (connection.isPresent()) {
       options = options.withConnection(connection.get());
     }

@@ -128,6 +128,14 @@ class UpstreamOptionsParserTest {
             Optional.of(false)));
     assertThat(options("connection: {http1: {}}").connection().orElseThrow().http1())
         .contains(new UpstreamOptions.Http1(false, Optional.empty(), Optional.empty()));
+    assertThat(options("connection: {http2: {maxConcurrentStreams: 4294967296, initialStreamWindowSize: 65535,"
+        + " streamErrorOnInvalidHttpMessage: true}}").connection().orElseThrow().http2()).contains(
+        new UpstreamOptions.Http2(Optional.of(4_294_967_296L), Optional.of(65_535L), Optional.empty(),
+            Optional.of(true)));
+    assertThat(problems("connection: {http2: {maxStreams: 1, initialConnectionWindowSize: big}}"))
+        .extracting(Problem::field, Problem::reason).containsExactlyInAnyOrder(
+            tuple("spec.connection.http2.maxStreams", Reasons.UNKNOWN_FIELD),
+            tuple("spec.connection.http2.initialConnectionWindowSize", Reasons.WRONG_TYPE));
     assertThat(problems("connection: {http1: {headerKeyFormat: Upper, trailers: true}}"))
         .extracting(Problem::field, Problem::reason).containsExactlyInAnyOrder(
             tuple("spec.connection.http1.headerKeyFormat", Reasons.INVALID_VALUE),

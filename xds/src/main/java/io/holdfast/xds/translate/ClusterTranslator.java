@@ -101,7 +101,8 @@ final class ClusterTranslator {
       java.util.Optional<io.holdfast.ir.Cluster.Connection> connection) {
     HttpProtocolOptions.ExplicitHttpConfig.Builder explicit = HttpProtocolOptions.ExplicitHttpConfig.newBuilder();
     if (http2) {
-      explicit.setHttp2ProtocolOptions(Http2ProtocolOptions.getDefaultInstance());
+      explicit.setHttp2ProtocolOptions(connection.flatMap(io.holdfast.ir.Cluster.Connection::http2)
+          .map(ClusterTranslator::http2).orElse(Http2ProtocolOptions.getDefaultInstance()));
     } else {
       explicit.setHttpProtocolOptions(connection.flatMap(io.holdfast.ir.Cluster.Connection::http1)
           .map(ClusterTranslator::http1).orElse(Http1ProtocolOptions.getDefaultInstance()));
@@ -137,8 +138,18 @@ final class ClusterTranslator {
     return options.build();
   }
 
+  private static Http2ProtocolOptions http2(io.holdfast.ir.Cluster.Http2 http2) {
+    Http2ProtocolOptions.Builder options = Http2ProtocolOptions.newBuilder();
+    http2.maxConcurrentStreams().ifPresent(n -> options.setMaxConcurrentStreams(UInt32Value.of(n)));
+    http2.initialStreamWindowSize().ifPresent(n -> options.setInitialStreamWindowSize(UInt32Value.of(n)));
+    http2.initialConnectionWindowSize().ifPresent(n -> options.setInitialConnectionWindowSize(UInt32Value.of(n)));
+    http2.streamErrorOnInvalidHttpMessage().ifPresent(override ->
+        options.setOverrideStreamErrorOnInvalidHttpMessage(BoolValue.of(override)));
+    return options.build();
+  }
+
   private static boolean hasHttpOptions(io.holdfast.ir.Cluster.Connection connection) {
-    return hasCommonHttpOptions(connection) || connection.http1().isPresent();
+    return hasCommonHttpOptions(connection) || connection.http1().isPresent() || connection.http2().isPresent();
   }
 
   private static boolean hasCommonHttpOptions(io.holdfast.ir.Cluster.Connection connection) {
