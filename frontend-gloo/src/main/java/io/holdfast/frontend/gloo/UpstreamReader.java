@@ -26,7 +26,12 @@ final class UpstreamReader {
 
   private static final Set<String> SPEC = Set.of("kube", "static", "sslConfig", "useHttp2", "circuitBreakers",
       "healthChecks", "outlierDetection", "loadBalancerConfig", "connectionConfig", "discoveryMetadata",
-      "disableIstioAutoMtls");
+      "disableIstioAutoMtls", "maxConcurrentStreams", "initialStreamWindowSize", "initialConnectionWindowSize",
+      "overrideStreamErrorOnInvalidHttpMessage", "protocolSelection");
+  /** The Upstream's HTTP/2 settings, which Gloo's protocol_options plugin reads only with useHttp2. */
+  private static final List<String> HTTP2 = List.of("maxConcurrentStreams", "initialStreamWindowSize",
+      "initialConnectionWindowSize", "overrideStreamErrorOnInvalidHttpMessage");
+  private static final String USE_CONFIGURED_PROTOCOL = "USE_CONFIGURED_PROTOCOL";
   private static final Set<String> KUBE = Set.of("serviceName", "serviceNamespace", "servicePort", "selector");
   private static final Set<String> STATIC = Set.of("hosts", "useTls", "autoSniRewrite");
   private static final Set<String> HOST = Set.of("addr", "port", "sniAddr");
@@ -77,7 +82,7 @@ final class UpstreamReader {
       connectTimeout = connection.duration("connectTimeout").orElse(connectTimeout);
     }
     UpstreamOptions options = UpstreamOptions.NONE;
-    Optional<UpstreamOptions.Connection> connection = connection(spec);
+    Optional<UpstreamOptions.Connection> connection = withHttp2(connection(spec), spec);
     if (connection.isPresent()) {
       options = options.withConnection(connection.get());
     }
@@ -151,6 +156,71 @@ final class UpstreamReader {
     }
     return Optional.of(new UpstreamOptions.Connection(maxRequests, bufferLimit, keepalive, idleTimeout, maxHeaders,
         maxStreamDuration).withHttp1(http1));
+  }
+
+  /**
+   * The Upstream's HTTP/2 settings as {@code connection.http2}, as Gloo's protocol_options plugin passes them on:
+   * only with {@code useHttp2: true}; without it Gloo ignores them, and so does this, with a
+   * {@value #NO_EFFECT_ON_UPSTREAM} warning on each. Envoy's ranges are Holdfast's validation
+   * ({@code InvalidUpstreamConnection}, as Gloo's own checks refuse them). {@code protocolSelection}
+   * USE_DOWNSTREAM_PROTOCOL (HTTP/1.1 or HTTP/2 as the client spoke) is not supported: Holdfast speaks one
+   * protocol to an Upstream.
+   */
+  private static Optional<UpstreamOptions.Connection> withHttp2(Optional<UpstreamOptions.Connection> connection,
+      Node spec) {
+    boolean http2 = spec.bool("useHttp2").orElse(false);
+    spec.string("protocolSelection").filter(selection -> !selection.equals(USE_CONFIGURED_PROTOCOL))
+        .ifPresent(selection -> {
+          if (!selection.equals("USE_DOWNSTREAM_PROTOCOL")) {
+            spec.error(spec.at("protocolSelection"), Reasons.INVALID_VALUE, "unknown value \"" + selection
+                + "\" (expected USE_CONFIGURED_PROTOCOL or USE_DOWNSTREAM_PROTOCOL)");
+          } else if (http2) {
+            spec.error(spec.at("protocolSelection"), GlooFeatures.UNSUPPORTED, "USE_DOWNSTREAM_PROTOCOL is not"
+                + " supported by Holdfast, which speaks one protocol to an Upstream (useHttp2 chooses it)");
+          } else {
+            spec.warn(spec.at("protocolSelection"), NO_EFFECT_ON_UPSTREAM, "protocolSelection has no effect"
+                + " without useHttp2: true, in Gloo as in Holdfast");
+          }
+        });
+    List<String> given = HTTP2.stream().filter(spec::has).toList();
+    if (given.isEmpty()) {
+      return connection;
+    }
+    if (!http2) {
+      given.forEach(field -> spec.warn(spec.at(field), NO_EFFECT_ON_UPSTREAM, field + " has no effect without"
+          + " useHttp2: true, in Gloo as in Holdfast"));
+      return connection;
+    }
+    UpstreamOptions.Http2 options = new UpstreamOptions.Http2(
+        spec.integer("maxConcurrentStreams").map(Integer::longValue),
+        spec.integer("initialStreamWindowSize").map(Integer::longValue),
+        spec.integer("initialConnectionWindowSize").map(Integer::longValue),
+        spec.bool("overrideStreamErrorOnInvalidHttpMessage"));
+    UpstreamOptions.Connection base = connection.orElseGet(() -> new UpstreamOptions.Connection(Optional.empty(),
+        Optional.empty(), Optional.empty(), Optional.empty()));
+    return Optional.of(base.withHttp2(Optional.of(options)));
+  }
+
+  /** The Gloo path of a Holdfast finding about the Upstream's {@code spec.connection} ({@link GlooPaths}). */
+  static String glooPath(String field) {
+    for (String moved : List.of("maxConcurrentStreams", "initialStreamWindowSize", "initialConnectionWindowSize")) {
+      if (field.equals("spec.connection.http2." + moved)) {
+        return "spec." + moved;
+      }
+    }
+    String common = "spec.connectionConfig.commonHttpProtocolOptions.";
+    return switch (field) {
+      case "spec.connection.http2" -> "spec.useHttp2";
+      case "spec.connection.http1" -> "spec.connectionConfig.http1ProtocolOptions";
+      case "spec.connection.idleTimeout" -> common + "idleTimeout";
+      case "spec.connection.maxHeadersCount" -> common + "maxHeadersCount";
+      case "spec.connection.maxStreamDuration" -> common + "maxStreamDuration";
+      case "spec.connection.tcpKeepalive.probes" -> "spec.connectionConfig.tcpKeepalive.keepaliveProbes";
+      case "spec.connection.tcpKeepalive.time" -> "spec.connectionConfig.tcpKeepalive.keepaliveTime";
+      case "spec.connection.tcpKeepalive.interval" -> "spec.connectionConfig.tcpKeepalive.keepaliveInterval";
+      default -> field.startsWith("spec.connection.") ? "spec.connectionConfig." + field.substring(
+          "spec.connection.".length()) : field;
+    };
   }
 
   private static void underscores(Node http) {

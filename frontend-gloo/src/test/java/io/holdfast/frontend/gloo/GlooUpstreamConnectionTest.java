@@ -121,4 +121,64 @@ class GlooUpstreamConnectionTest {
     assertThat(reading("connectionConfig: {commonHttpProtocolOptions: {headersWithUnderscoresAction: ALLOW}}")
         .warnings()).isEmpty();
   }
+
+  @Test
+  void http2SettingsMapOntoTheClusterWithUseHttp2() {
+    UpstreamOptions.Connection connection = upstream("""
+        useHttp2: true
+        protocolSelection: USE_CONFIGURED_PROTOCOL
+        maxConcurrentStreams: 50
+        initialStreamWindowSize: 65535
+        initialConnectionWindowSize: 1048576
+        overrideStreamErrorOnInvalidHttpMessage: true
+        connectionConfig: {commonHttpProtocolOptions: {idleTimeout: 20s}}
+        """).options().connection().orElseThrow();
+    assertThat(connection.http2()).contains(new UpstreamOptions.Http2(Optional.of(50L), Optional.of(65_535L),
+        Optional.of(1_048_576L), Optional.of(true)));
+    assertThat(connection.idleTimeout()).contains(Duration.ofSeconds(20));
+  }
+
+  @Test
+  void http2SettingsWithoutUseHttp2HaveNoEffectAsInGlooAndSaySo() {
+    GlooReading reading = reading("""
+        maxConcurrentStreams: 50
+        protocolSelection: USE_DOWNSTREAM_PROTOCOL
+        """);
+    assertThat(reading.rejected()).isEmpty();
+    assertThat(reading.holdfastConfig().upstreams().get(0).options().connection()).isEmpty();
+    assertThat(reading.warnings().values()).flatMap(findings -> findings)
+        .extracting(Finding::field, Finding::reason).containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple("spec.maxConcurrentStreams", UpstreamReader.NO_EFFECT_ON_UPSTREAM),
+            org.assertj.core.groups.Tuple.tuple("spec.protocolSelection", UpstreamReader.NO_EFFECT_ON_UPSTREAM));
+  }
+
+  @Test
+  void downstreamProtocolSelectionIsRejectedByName() {
+    GlooReading reading = reading("useHttp2: true\nprotocolSelection: USE_DOWNSTREAM_PROTOCOL");
+    assertThat(reading.rejected().values()).flatMap(findings -> findings)
+        .extracting(Finding::field, Finding::reason).containsExactly(org.assertj.core.groups.Tuple.tuple(
+            "spec.protocolSelection", GlooFeatures.UNSUPPORTED));
+  }
+
+  @Test
+  void outOfRangeValuesRejectTheUpstreamAtTheirGlooFields() {
+    var result = GlooFixtures.build(GlooFixtures.load("""
+        apiVersion: gloo.solo.io/v1
+        kind: Upstream
+        metadata: {name: app, namespace: gloo-system}
+        spec:
+          static: {hosts: [{addr: 198.51.100.7, port: 8080}]}
+          useHttp2: true
+          initialStreamWindowSize: 65534
+          maxConcurrentStreams: 0
+          connectionConfig:
+            tcpKeepalive: {keepaliveProbes: 200}
+        """));
+    assertThat(GlooFixtures.upstream(result, "gloo-system", "app").findings())
+        .extracting(Finding::field, Finding::reason).containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple("spec.initialStreamWindowSize", "InvalidUpstreamConnection"),
+            org.assertj.core.groups.Tuple.tuple("spec.maxConcurrentStreams", "InvalidUpstreamConnection"),
+            org.assertj.core.groups.Tuple.tuple("spec.connectionConfig.tcpKeepalive.keepaliveProbes",
+                "InvalidUpstreamConnection"));
+  }
 }
