@@ -88,10 +88,12 @@ public record UpstreamOptions(Optional<Dns> dns, Optional<CircuitBreakers> circu
    * @param idleTimeout                   how long a connection without requests stays open; zero: forever
    * @param maxHeadersCount               most headers in a response from the backends (Envoy's default 100)
    * @param maxStreamDuration             longest a request and its response may take before the stream is reset
+   * @param http1                         how HTTP/1.1 is spoken to the backends; only without {@code http2}
+   * @param http2                         how HTTP/2 is spoken to the backends; only with {@code http2}
    */
   public record Connection(Optional<Integer> maxRequestsPerConnection, Optional<Long> perConnectionBufferLimitBytes,
       Optional<TcpKeepalive> tcpKeepalive, Optional<Duration> idleTimeout, Optional<Integer> maxHeadersCount,
-      Optional<Duration> maxStreamDuration) {
+      Optional<Duration> maxStreamDuration, Optional<Http1> http1, Optional<Http2> http2) {
     /** Envoy's {@code UInt32Value} bound of the buffer limit. */
     public static final long MAX_BUFFER_LIMIT_BYTES = 4_294_967_295L;
 
@@ -102,6 +104,16 @@ public record UpstreamOptions(Optional<Dns> dns, Optional<CircuitBreakers> circu
       Objects.requireNonNull(idleTimeout, "idleTimeout");
       Objects.requireNonNull(maxHeadersCount, "maxHeadersCount");
       Objects.requireNonNull(maxStreamDuration, "maxStreamDuration");
+      Objects.requireNonNull(http1, "http1");
+      Objects.requireNonNull(http2, "http2");
+    }
+
+    /** Without HTTP/1.1 or HTTP/2 options. */
+    public Connection(Optional<Integer> maxRequestsPerConnection, Optional<Long> perConnectionBufferLimitBytes,
+        Optional<TcpKeepalive> tcpKeepalive, Optional<Duration> idleTimeout, Optional<Integer> maxHeadersCount,
+        Optional<Duration> maxStreamDuration) {
+      this(maxRequestsPerConnection, perConnectionBufferLimitBytes, tcpKeepalive, idleTimeout, maxHeadersCount,
+          maxStreamDuration, Optional.empty(), Optional.empty());
     }
 
     /** Without the header count and stream duration limits. */
@@ -113,13 +125,70 @@ public record UpstreamOptions(Optional<Dns> dns, Optional<CircuitBreakers> circu
 
     public Connection withMaxHeadersCount(Optional<Integer> value) {
       return new Connection(maxRequestsPerConnection, perConnectionBufferLimitBytes, tcpKeepalive, idleTimeout,
-          value, maxStreamDuration);
+          value, maxStreamDuration, http1, http2);
     }
 
     public Connection withMaxStreamDuration(Optional<Duration> value) {
       return new Connection(maxRequestsPerConnection, perConnectionBufferLimitBytes, tcpKeepalive, idleTimeout,
-          maxHeadersCount, value);
+          maxHeadersCount, value, http1, http2);
     }
+
+    public Connection withHttp1(Optional<Http1> value) {
+      return new Connection(maxRequestsPerConnection, perConnectionBufferLimitBytes, tcpKeepalive, idleTimeout,
+          maxHeadersCount, maxStreamDuration, value, http2);
+    }
+
+    public Connection withHttp2(Optional<Http2> value) {
+      return new Connection(maxRequestsPerConnection, perConnectionBufferLimitBytes, tcpKeepalive, idleTimeout,
+          maxHeadersCount, maxStreamDuration, http1, value);
+    }
+  }
+
+  /**
+   * How HTTP/1.1 is spoken to the backends ({@code spec.connection.http1}, Envoy's {@code Http1ProtocolOptions}).
+   *
+   * @param enableTrailers                  forward trailers over HTTP/1.1 (chunked encoding) instead of dropping
+   *                                        them; the listener must enable them too for a client's trailers
+   * @param headerKeyFormat                 the case of header names written to the backends; absent: lower case
+   * @param streamErrorOnInvalidHttpMessage on an invalid HTTP message, true ends only its stream and keeps the
+   *                                        connection open where it can, false closes the connection; absent: the
+   *                                        listener's setting
+   */
+  public record Http1(boolean enableTrailers, Optional<HeaderKeyFormat> headerKeyFormat,
+      Optional<Boolean> streamErrorOnInvalidHttpMessage) {
+    public Http1 {
+      Objects.requireNonNull(headerKeyFormat, "headerKeyFormat");
+      Objects.requireNonNull(streamErrorOnInvalidHttpMessage, "streamErrorOnInvalidHttpMessage");
+    }
+  }
+
+  /**
+   * How HTTP/2 is spoken to the backends ({@code spec.connection.http2}, Envoy's {@code Http2ProtocolOptions});
+   * absent settings are Envoy's defaults. Validation checks Envoy's ranges ({@code InvalidUpstreamConnection}).
+   *
+   * @param maxConcurrentStreams            most streams the proxy opens on one connection (1-2147483647; Envoy's
+   *                                        default 2147483647); past it requests queue or open connections
+   * @param initialStreamWindowSize         per-stream flow-control window (65535-2147483647; Envoy's 256 MiB)
+   * @param initialConnectionWindowSize     per-connection flow-control window (the same range and default)
+   * @param streamErrorOnInvalidHttpMessage on an invalid frame, true resets only its stream, false the whole
+   *                                        connection; absent: the listener's setting
+   */
+  public record Http2(Optional<Long> maxConcurrentStreams, Optional<Long> initialStreamWindowSize,
+      Optional<Long> initialConnectionWindowSize, Optional<Boolean> streamErrorOnInvalidHttpMessage) {
+    public Http2 {
+      Objects.requireNonNull(maxConcurrentStreams, "maxConcurrentStreams");
+      Objects.requireNonNull(initialStreamWindowSize, "initialStreamWindowSize");
+      Objects.requireNonNull(initialConnectionWindowSize, "initialConnectionWindowSize");
+      Objects.requireNonNull(streamErrorOnInvalidHttpMessage, "streamErrorOnInvalidHttpMessage");
+    }
+  }
+
+  /**
+   * PROPER_CASE: each word of a header name capitalised ({@code Content-Type}); PRESERVE_CASE: the case the header
+   * was received in, where Envoy has it (Envoy's preserve_case stateful formatter), else lower case.
+   */
+  public enum HeaderKeyFormat {
+    PROPER_CASE, PRESERVE_CASE
   }
 
   /**

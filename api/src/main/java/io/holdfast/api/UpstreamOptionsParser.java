@@ -36,7 +36,11 @@ final class UpstreamOptionsParser {
   private static final Set<String> RING_HASH = Set.of("minimumRingSize", "maximumRingSize");
   private static final Set<String> CONNECTION =
       Set.of("maxRequestsPerConnection", "perConnectionBufferLimitBytes", "tcpKeepalive", "idleTimeout",
-          "maxHeadersCount", "maxStreamDuration");
+          "maxHeadersCount", "maxStreamDuration", "http1", "http2");
+  private static final Set<String> HTTP1 =
+      Set.of("enableTrailers", "headerKeyFormat", "streamErrorOnInvalidHttpMessage");
+  private static final Set<String> HTTP2 = Set.of("maxConcurrentStreams", "initialStreamWindowSize",
+      "initialConnectionWindowSize", "streamErrorOnInvalidHttpMessage");
   private static final Set<String> TCP_KEEPALIVE = Set.of("probes", "time", "interval");
 
   private UpstreamOptionsParser() {
@@ -85,7 +89,15 @@ final class UpstreamOptionsParser {
             c.longInteger("perConnectionBufferLimitBytes"), c.object("tcpKeepalive", TCP_KEEPALIVE).map(k ->
                 new UpstreamOptions.TcpKeepalive(k.integer("probes"), k.integer("time"), k.integer("interval"))),
             c.duration("idleTimeout")).withMaxHeadersCount(c.integer("maxHeadersCount"))
-            .withMaxStreamDuration(c.duration("maxStreamDuration")));
+            .withMaxStreamDuration(c.duration("maxStreamDuration"))
+            .withHttp1(c.object("http1", HTTP1).map(h -> new UpstreamOptions.Http1(
+                h.bool("enableTrailers").orElse(false),
+                h.string("headerKeyFormat").flatMap(text -> enumValue(h, "headerKeyFormat", text,
+                    UpstreamOptions.HeaderKeyFormat.class)),
+                h.bool("streamErrorOnInvalidHttpMessage"))))
+            .withHttp2(c.object("http2", HTTP2).map(h -> new UpstreamOptions.Http2(
+                h.longInteger("maxConcurrentStreams"), h.longInteger("initialStreamWindowSize"),
+                h.longInteger("initialConnectionWindowSize"), h.bool("streamErrorOnInvalidHttpMessage")))));
     if (connection.isPresent()) {
       options = options.withConnection(connection.get());
     }

@@ -122,6 +122,24 @@ class UpstreamOptionsParserTest {
         options("connection: {maxHeadersCount: 80, maxStreamDuration: 10s}").connection().orElseThrow();
     assertThat(limits.maxHeadersCount()).contains(80);
     assertThat(limits.maxStreamDuration()).contains(java.time.Duration.ofSeconds(10));
+    assertThat(options("connection: {http1: {enableTrailers: true, headerKeyFormat: PRESERVE_CASE,"
+        + " streamErrorOnInvalidHttpMessage: false}}").connection().orElseThrow().http1()).contains(
+        new UpstreamOptions.Http1(true, Optional.of(UpstreamOptions.HeaderKeyFormat.PRESERVE_CASE),
+            Optional.of(false)));
+    assertThat(options("connection: {http1: {}}").connection().orElseThrow().http1())
+        .contains(new UpstreamOptions.Http1(false, Optional.empty(), Optional.empty()));
+    assertThat(options("connection: {http2: {maxConcurrentStreams: 4294967296, initialStreamWindowSize: 65535,"
+        + " streamErrorOnInvalidHttpMessage: true}}").connection().orElseThrow().http2()).contains(
+        new UpstreamOptions.Http2(Optional.of(4_294_967_296L), Optional.of(65_535L), Optional.empty(),
+            Optional.of(true)));
+    assertThat(problems("connection: {http2: {maxStreams: 1, initialConnectionWindowSize: big}}"))
+        .extracting(Problem::field, Problem::reason).containsExactlyInAnyOrder(
+            tuple("spec.connection.http2.maxStreams", Reasons.UNKNOWN_FIELD),
+            tuple("spec.connection.http2.initialConnectionWindowSize", Reasons.WRONG_TYPE));
+    assertThat(problems("connection: {http1: {headerKeyFormat: Upper, trailers: true}}"))
+        .extracting(Problem::field, Problem::reason).containsExactlyInAnyOrder(
+            tuple("spec.connection.http1.headerKeyFormat", Reasons.INVALID_VALUE),
+            tuple("spec.connection.http1.trailers", Reasons.UNKNOWN_FIELD));
     assertThat(problems("connection: {idleTimeout: soon, maxStreams: 3, tcpKeepalive: {time: x}}"))
         .extracting(Problem::field, Problem::reason).containsExactlyInAnyOrder(
             tuple("spec.connection.idleTimeout", Reasons.INVALID_DURATION),

@@ -45,6 +45,12 @@ public record Cluster(Origin origin, Duration connectTimeout, LbPolicy lbPolicy,
       throw new IllegalArgumentException(origin + ": LOGICAL DNS resolution needs exactly one endpoint, got "
           + endpoints.size());
     }
+    if (http2 && connection.flatMap(Connection::http1).isPresent()) {
+      throw new IllegalArgumentException(origin + ": HTTP/1.1 options go with an HTTP/1.1 cluster only");
+    }
+    if (!http2 && connection.flatMap(Connection::http2).isPresent()) {
+      throw new IllegalArgumentException(origin + ": HTTP/2 options go with an HTTP/2 cluster only");
+    }
     for (HealthCheck check : healthChecks) {
       if (check.probe() instanceof HealthCheck.Probe.Grpc && !http2) {
         throw new IllegalArgumentException(origin + ": a gRPC health check needs an HTTP/2 cluster");
@@ -82,12 +88,14 @@ public record Cluster(Origin origin, Duration connectTimeout, LbPolicy lbPolicy,
   /**
    * How each connection to the endpoints is kept (Envoy's {@code max_requests_per_connection},
    * {@code per_connection_buffer_limit_bytes}, {@code upstream_connection_options.tcp_keepalive} and
-   * {@code common_http_protocol_options} idle_timeout, max_headers_count, max_stream_duration); absent settings are the proxy's defaults. Front ends
+   * {@code common_http_protocol_options} idle_timeout, max_headers_count, max_stream_duration; {@code http1} and
+   * {@code http2} are the explicit {@code http_protocol_options} and {@code http2_protocol_options}); absent settings are the proxy's defaults. Front ends
    * validate the ranges; these checks only guard the IR's invariants.
    */
   public record Connection(Optional<Integer> maxRequestsPerConnection, Optional<Long> perConnectionBufferLimitBytes,
       Optional<Integer> keepaliveProbes, Optional<Integer> keepaliveTime, Optional<Integer> keepaliveInterval,
-      Optional<Duration> idleTimeout, Optional<Integer> maxHeadersCount, Optional<Duration> maxStreamDuration) {
+      Optional<Duration> idleTimeout, Optional<Integer> maxHeadersCount, Optional<Duration> maxStreamDuration,
+      Optional<Http1> http1, Optional<Http2> http2) {
     /** Envoy's {@code UInt32Value} bound of the buffer limit. */
     public static final long MAX_BUFFER_LIMIT_BYTES = 4_294_967_295L;
 
@@ -115,6 +123,16 @@ public record Cluster(Origin origin, Duration connectTimeout, LbPolicy lbPolicy,
       maxStreamDuration.filter(Duration::isNegative).ifPresent(v -> {
         throw new IllegalArgumentException("connection: maxStreamDuration is negative: " + v);
       });
+      Objects.requireNonNull(http1, "http1");
+      Objects.requireNonNull(http2, "http2");
+    }
+
+    /** Without HTTP/1.1 or HTTP/2 options. */
+    public Connection(Optional<Integer> maxRequestsPerConnection, Optional<Long> perConnectionBufferLimitBytes,
+        Optional<Integer> keepaliveProbes, Optional<Integer> keepaliveTime, Optional<Integer> keepaliveInterval,
+        Optional<Duration> idleTimeout, Optional<Integer> maxHeadersCount, Optional<Duration> maxStreamDuration) {
+      this(maxRequestsPerConnection, perConnectionBufferLimitBytes, keepaliveProbes, keepaliveTime,
+          keepaliveInterval, idleTimeout, maxHeadersCount, maxStreamDuration, Optional.empty(), Optional.empty());
     }
 
     /** Without the header count and stream duration limits. */
@@ -125,10 +143,62 @@ public record Cluster(Origin origin, Duration connectTimeout, LbPolicy lbPolicy,
           keepaliveInterval, idleTimeout, Optional.empty(), Optional.empty());
     }
 
+    public Connection withHttp1(Optional<Http1> value) {
+      return new Connection(maxRequestsPerConnection, perConnectionBufferLimitBytes, keepaliveProbes, keepaliveTime,
+          keepaliveInterval, idleTimeout, maxHeadersCount, maxStreamDuration, value, http2);
+    }
+
+    public Connection withHttp2(Optional<Http2> value) {
+      return new Connection(maxRequestsPerConnection, perConnectionBufferLimitBytes, keepaliveProbes, keepaliveTime,
+          keepaliveInterval, idleTimeout, maxHeadersCount, maxStreamDuration, http1, value);
+    }
+
     /** Whether any TCP keep-alive setting is given. */
     public boolean tcpKeepalive() {
       return keepaliveProbes.isPresent() || keepaliveTime.isPresent() || keepaliveInterval.isPresent();
     }
+  }
+
+  /**
+   * Envoy's {@code Http1ProtocolOptions} to the endpoints.
+   *
+   * @param headerKeyFormat                 absent: lower-case header names (the proxy's default)
+   * @param streamErrorOnInvalidHttpMessage absent: the listener's {@code stream_error_on_invalid_http_message}
+   */
+  public record Http1(boolean enableTrailers, Optional<HeaderKeyFormat> headerKeyFormat,
+      Optional<Boolean> streamErrorOnInvalidHttpMessage) {
+    public Http1 {
+      Objects.requireNonNull(headerKeyFormat, "headerKeyFormat");
+      Objects.requireNonNull(streamErrorOnInvalidHttpMessage, "streamErrorOnInvalidHttpMessage");
+    }
+  }
+
+  /**
+   * Envoy's {@code Http2ProtocolOptions} to the endpoints, in Envoy's ranges: streams 1-2147483647, windows
+   * {@link #MIN_WINDOW}-2147483647 (the upper bounds are int's).
+   *
+   * @param streamErrorOnInvalidHttpMessage absent: the listener's {@code stream_error_on_invalid_http_message}
+   */
+  public record Http2(Optional<Integer> maxConcurrentStreams, Optional<Integer> initialStreamWindowSize,
+      Optional<Integer> initialConnectionWindowSize, Optional<Boolean> streamErrorOnInvalidHttpMessage) {
+    public static final int MIN_WINDOW = 65535;
+
+    public Http2 {
+      Objects.requireNonNull(maxConcurrentStreams, "maxConcurrentStreams");
+      Objects.requireNonNull(initialStreamWindowSize, "initialStreamWindowSize");
+      Objects.requireNonNull(initialConnectionWindowSize, "initialConnectionWindowSize");
+      Objects.requireNonNull(streamErrorOnInvalidHttpMessage, "streamErrorOnInvalidHttpMessage");
+      maxConcurrentStreams.ifPresent(v -> requireRange("http2", "maxConcurrentStreams", v, 1, Integer.MAX_VALUE));
+      initialStreamWindowSize.ifPresent(v ->
+          requireRange("http2", "initialStreamWindowSize", v, MIN_WINDOW, Integer.MAX_VALUE));
+      initialConnectionWindowSize.ifPresent(v ->
+          requireRange("http2", "initialConnectionWindowSize", v, MIN_WINDOW, Integer.MAX_VALUE));
+    }
+  }
+
+  /** Header name case: each word capitalised, or as received (Envoy's preserve_case stateful formatter). */
+  public enum HeaderKeyFormat {
+    PROPER_CASE, PRESERVE_CASE
   }
 
   /** A cluster with none of the optional policies. */

@@ -39,6 +39,33 @@ class ClusterTest {
   }
 
   @Test
+  void http1OptionsNeedAnHttp1Cluster() {
+    Cluster.Connection http1 = new Cluster.Connection(Optional.empty(), Optional.empty(), Optional.empty(),
+        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty())
+        .withHttp1(Optional.of(new Cluster.Http1(true, Optional.empty(), Optional.empty())));
+    assertThatThrownBy(() -> cluster(true, List.of(), Optional.empty(), List.of()).withConnection(http1))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("HTTP/1.1 options");
+    assertThat(cluster(false, List.of(), Optional.empty(), List.of()).withConnection(http1).connection()
+        .flatMap(Cluster.Connection::http1)).isPresent();
+  }
+
+  @Test
+  void http2OptionsNeedAnHttp2ClusterAndEnvoysRanges() {
+    Cluster.Connection http2 = new Cluster.Connection(Optional.empty(), Optional.empty(), Optional.empty(),
+        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty())
+        .withHttp2(Optional.of(new Cluster.Http2(Optional.of(1), Optional.empty(), Optional.empty(),
+            Optional.empty())));
+    assertThatThrownBy(() -> cluster(false, List.of(), Optional.empty(), List.of()).withConnection(http2))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("HTTP/2 options");
+    assertThat(cluster(true, List.of(), Optional.empty(), List.of()).withConnection(http2).connection()
+        .flatMap(Cluster.Connection::http2)).isPresent();
+    assertThatThrownBy(() -> new Cluster.Http2(Optional.empty(), Optional.of(65_534), Optional.empty(),
+        Optional.empty())).hasMessageContaining("initialStreamWindowSize 65534");
+    assertThatThrownBy(() -> new Cluster.Http2(Optional.of(0), Optional.empty(), Optional.empty(),
+        Optional.empty())).hasMessageContaining("maxConcurrentStreams 0");
+  }
+
+  @Test
   void valuesOutOfTheirRangesAreRefused() {
     assertThatThrownBy(() -> new Cluster.OutlierDetection(Optional.of(5), Optional.empty(), Optional.empty(),
         Optional.empty(), Duration.ofSeconds(10), Duration.ofSeconds(30), 101))

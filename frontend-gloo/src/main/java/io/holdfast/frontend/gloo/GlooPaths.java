@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * The field paths of Holdfast's findings, spelled as in the Gloo object they are about: Holdfast's VirtualService
  * has {@code spec.routes} and {@code spec.domains} where Gloo's has {@code spec.virtualHost.routes} and
- * {@code spec.virtualHost.domains}; its Gateway has {@code spec.port} where Gloo's has {@code spec.bindPort}.
+ * {@code spec.virtualHost.domains}; its Gateway has {@code spec.port} where Gloo's has {@code spec.bindPort}; its
+ * Upstream has {@code spec.connection} where Gloo's has {@code spec.connectionConfig} and HTTP/2 settings.
  * (A Gloo route with several matchers is several Holdfast routes, so a route index past such a route counts the
  * copies.)
  */
@@ -37,6 +38,9 @@ final class GlooPaths {
     }
     if (kind.equals(GlooKinds.GATEWAY) && field.startsWith("spec.options.")) {
       return GlooListenerOptions.glooPath(field);
+    }
+    if (kind.equals(GlooKinds.UPSTREAM) && field.startsWith("spec.connection")) {
+      return UpstreamReader.glooPath(field);
     }
     return field;
   }

@@ -26,7 +26,12 @@ final class UpstreamReader {
 
   private static final Set<String> SPEC = Set.of("kube", "static", "sslConfig", "useHttp2", "circuitBreakers",
       "healthChecks", "outlierDetection", "loadBalancerConfig", "connectionConfig", "discoveryMetadata",
-      "disableIstioAutoMtls");
+      "disableIstioAutoMtls", "maxConcurrentStreams", "initialStreamWindowSize", "initialConnectionWindowSize",
+      "overrideStreamErrorOnInvalidHttpMessage", "protocolSelection");
+  /** The Upstream's HTTP/2 settings, which Gloo's protocol_options plugin reads only with useHttp2. */
+  private static final List<String> HTTP2 = List.of("maxConcurrentStreams", "initialStreamWindowSize",
+      "initialConnectionWindowSize", "overrideStreamErrorOnInvalidHttpMessage");
+  private static final String USE_CONFIGURED_PROTOCOL = "USE_CONFIGURED_PROTOCOL";
   private static final Set<String> KUBE = Set.of("serviceName", "serviceNamespace", "servicePort", "selector");
   private static final Set<String> STATIC = Set.of("hosts", "useTls", "autoSniRewrite");
   private static final Set<String> HOST = Set.of("addr", "port", "sniAddr");
@@ -49,7 +54,13 @@ final class UpstreamReader {
   private static final Set<String> RING_HASH = Set.of("ringHashConfig");
   private static final Set<String> RING_HASH_CONFIG = Set.of("minimumRingSize", "maximumRingSize");
   private static final Set<String> CONNECTION = Set.of("connectTimeout", "maxRequestsPerConnection", "tcpKeepalive",
-      "perConnectionBufferLimitBytes", "commonHttpProtocolOptions");
+      "perConnectionBufferLimitBytes", "commonHttpProtocolOptions", "http1ProtocolOptions");
+  private static final Set<String> HTTP1 = Set.of("enableTrailers", "properCaseHeaderKeyFormat",
+      "preserveCaseHeaderKeyFormat", "overrideStreamErrorOnInvalidHttpMessage");
+  /** Gloo's HeadersWithUnderscoresAction values; ALLOW is its default (proto3's zero). */
+  private static final Set<String> UNDERSCORE_ACTIONS = Set.of("ALLOW", "REJECT_REQUEST", "DROP_HEADER");
+  /** A field Gloo passes to Envoy where Envoy gives it no effect: read, warned about, not served. */
+  static final String NO_EFFECT_ON_UPSTREAM = "NoEffectOnUpstream";
   private static final Set<String> TCP_KEEPALIVE = Set.of("keepaliveProbes", "keepaliveTime", "keepaliveInterval");
   private static final Set<String> COMMON_HTTP = Set.of("idleTimeout", "maxHeadersCount", "maxStreamDuration",
       "headersWithUnderscoresAction");
@@ -71,7 +82,7 @@ final class UpstreamReader {
       connectTimeout = connection.duration("connectTimeout").orElse(connectTimeout);
     }
     UpstreamOptions options = UpstreamOptions.NONE;
-    Optional<UpstreamOptions.Connection> connection = connection(spec);
+    Optional<UpstreamOptions.Connection> connection = withHttp2(connection(spec), spec);
     if (connection.isPresent()) {
       options = options.withConnection(connection.get());
     }
@@ -108,8 +119,10 @@ final class UpstreamReader {
    * The rest of {@code connectionConfig}, as Gloo passes it to Envoy's Cluster: zero (proto3's unset) is absent for
    * maxRequestsPerConnection and the keep-alive settings; the keep-alive durations are rounded up to whole seconds,
    * as in Gloo. Of {@code commonHttpProtocolOptions}, idleTimeout, maxHeadersCount (0 unset) and maxStreamDuration
-   * are mapped; headersWithUnderscoresAction rejects the Upstream by name unless it is Gloo's default ALLOW: it
-   * acts on client requests, which an upstream cluster never receives, so it has no Envoy equivalent there. Ranges are Holdfast's validation ({@code InvalidUpstreamConnection}).
+   * are mapped; headersWithUnderscoresAction is read and, other than ALLOW, warned about
+   * ({@value #NO_EFFECT_ON_UPSTREAM}): Envoy applies it to client requests only and gives it no effect on a cluster,
+   * where Gloo puts it, so leaving it out changes nothing. {@code http1ProtocolOptions} is {@link #http1}. Ranges
+   * are Holdfast's validation ({@code InvalidUpstreamConnection}).
    */
   private static Optional<UpstreamOptions.Connection> connection(Node spec) {
     if (!spec.has("connectionConfig")) {
@@ -133,19 +146,122 @@ final class UpstreamReader {
       idleTimeout = http.duration("idleTimeout");
       maxHeaders = http.integer("maxHeadersCount").filter(n -> n != 0);
       maxStreamDuration = http.duration("maxStreamDuration");
-      http.string("headersWithUnderscoresAction").filter(action -> !action.equals("ALLOW"))
-          .ifPresent(action -> unsupported(http, "headersWithUnderscoresAction"));
+      underscores(http);
     }
+    Optional<UpstreamOptions.Http1> http1 = config.has("http1ProtocolOptions")
+        ? Optional.of(http1(spec, config.child("http1ProtocolOptions"))) : Optional.empty();
     if (maxRequests.isEmpty() && bufferLimit.isEmpty() && keepalive.isEmpty() && idleTimeout.isEmpty()
-        && maxHeaders.isEmpty() && maxStreamDuration.isEmpty()) {
+        && maxHeaders.isEmpty() && maxStreamDuration.isEmpty() && http1.isEmpty()) {
       return Optional.empty();
     }
     return Optional.of(new UpstreamOptions.Connection(maxRequests, bufferLimit, keepalive, idleTimeout, maxHeaders,
-        maxStreamDuration));
+        maxStreamDuration).withHttp1(http1));
   }
 
-  private static void unsupported(Node node, String field) {
-    node.error(node.at(field), GlooFeatures.UNSUPPORTED, GlooFeatures.why("commonHttpProtocolOptions", field));
+  /**
+   * The Upstream's HTTP/2 settings as {@code connection.http2}, as Gloo's protocol_options plugin passes them on:
+   * only with {@code useHttp2: true}; without it Gloo ignores them, and so does this, with a
+   * {@value #NO_EFFECT_ON_UPSTREAM} warning on each. Envoy's ranges are Holdfast's validation
+   * ({@code InvalidUpstreamConnection}, as Gloo's own checks refuse them). {@code protocolSelection}
+   * USE_DOWNSTREAM_PROTOCOL (HTTP/1.1 or HTTP/2 as the client spoke) is not supported: Holdfast speaks one
+   * protocol to an Upstream.
+   */
+  private static Optional<UpstreamOptions.Connection> withHttp2(Optional<UpstreamOptions.Connection> connection,
+      Node spec) {
+    boolean http2 = spec.bool("useHttp2").orElse(false);
+    spec.string("protocolSelection").filter(selection -> !selection.equals(USE_CONFIGURED_PROTOCOL))
+        .ifPresent(selection -> {
+          if (!selection.equals("USE_DOWNSTREAM_PROTOCOL")) {
+            spec.error(spec.at("protocolSelection"), Reasons.INVALID_VALUE, "unknown value \"" + selection
+                + "\" (expected USE_CONFIGURED_PROTOCOL or USE_DOWNSTREAM_PROTOCOL)");
+          } else if (http2) {
+            spec.error(spec.at("protocolSelection"), GlooFeatures.UNSUPPORTED, "USE_DOWNSTREAM_PROTOCOL is not"
+                + " supported by Holdfast, which speaks one protocol to an Upstream (useHttp2 chooses it)");
+          } else {
+            spec.warn(spec.at("protocolSelection"), NO_EFFECT_ON_UPSTREAM, "protocolSelection has no effect"
+                + " without useHttp2: true, in Gloo as in Holdfast");
+          }
+        });
+    List<String> given = HTTP2.stream().filter(spec::has).toList();
+    if (given.isEmpty()) {
+      return connection;
+    }
+    if (!http2) {
+      given.forEach(field -> spec.warn(spec.at(field), NO_EFFECT_ON_UPSTREAM, field + " has no effect without"
+          + " useHttp2: true, in Gloo as in Holdfast"));
+      return connection;
+    }
+    UpstreamOptions.Http2 options = new UpstreamOptions.Http2(
+        spec.integer("maxConcurrentStreams").map(Integer::longValue),
+        spec.integer("initialStreamWindowSize").map(Integer::longValue),
+        spec.integer("initialConnectionWindowSize").map(Integer::longValue),
+        spec.bool("overrideStreamErrorOnInvalidHttpMessage"));
+    UpstreamOptions.Connection base = connection.orElseGet(() -> new UpstreamOptions.Connection(Optional.empty(),
+        Optional.empty(), Optional.empty(), Optional.empty()));
+    return Optional.of(base.withHttp2(Optional.of(options)));
+  }
+
+  /** The Gloo path of a Holdfast finding about the Upstream's {@code spec.connection} ({@link GlooPaths}). */
+  static String glooPath(String field) {
+    for (String moved : List.of("maxConcurrentStreams", "initialStreamWindowSize", "initialConnectionWindowSize")) {
+      if (field.equals("spec.connection.http2." + moved)) {
+        return "spec." + moved;
+      }
+    }
+    String common = "spec.connectionConfig.commonHttpProtocolOptions.";
+    return switch (field) {
+      case "spec.connection.http2" -> "spec.useHttp2";
+      case "spec.connection.http1" -> "spec.connectionConfig.http1ProtocolOptions";
+      case "spec.connection.idleTimeout" -> common + "idleTimeout";
+      case "spec.connection.maxHeadersCount" -> common + "maxHeadersCount";
+      case "spec.connection.maxStreamDuration" -> common + "maxStreamDuration";
+      case "spec.connection.tcpKeepalive.probes" -> "spec.connectionConfig.tcpKeepalive.keepaliveProbes";
+      case "spec.connection.tcpKeepalive.time" -> "spec.connectionConfig.tcpKeepalive.keepaliveTime";
+      case "spec.connection.tcpKeepalive.interval" -> "spec.connectionConfig.tcpKeepalive.keepaliveInterval";
+      default -> field.startsWith("spec.connection.") ? "spec.connectionConfig." + field.substring(
+          "spec.connection.".length()) : field;
+    };
+  }
+
+  private static void underscores(Node http) {
+    Optional<String> action = http.string("headersWithUnderscoresAction");
+    if (action.isEmpty() || action.get().equals("ALLOW")) {
+      return;
+    }
+    String field = http.at("headersWithUnderscoresAction");
+    if (!UNDERSCORE_ACTIONS.contains(action.get())) {
+      http.error(field, Reasons.INVALID_VALUE, "unknown value \"" + action.get() + "\" (expected one of"
+          + " ALLOW, REJECT_REQUEST, DROP_HEADER)");
+      return;
+    }
+    http.warn(field, NO_EFFECT_ON_UPSTREAM, action.get() + " has no effect here, in Gloo as in Holdfast: Envoy"
+        + " applies headersWithUnderscoresAction to client requests only, never on an Upstream's cluster (set it on"
+        + " the listener's connection manager instead)");
+  }
+
+  /**
+   * {@code connectionConfig.http1ProtocolOptions}, as Gloo's helper converts it: enableTrailers, one header key
+   * format (properCase, or preserveCase through Envoy's preserve_case formatter; both is proto's oneof conflict),
+   * and overrideStreamErrorOnInvalidHttpMessage kept unset, true or false. Gloo refuses these options on a
+   * {@code useHttp2} Upstream (without USE_DOWNSTREAM_PROTOCOL, which Holdfast does not read), and so does this.
+   */
+  private static UpstreamOptions.Http1 http1(Node spec, Node http1) {
+    http1.only("http1ProtocolOptions", HTTP1);
+    if (spec.bool("useHttp2").orElse(false)) {
+      http1.error(http1.path, Reasons.CONFLICTING_FIELDS, "http1ProtocolOptions with useHttp2: Gloo allows both only"
+          + " with protocolSelection USE_DOWNSTREAM_PROTOCOL");
+    }
+    boolean properCase = http1.bool("properCaseHeaderKeyFormat").orElse(false);
+    boolean preserveCase = http1.bool("preserveCaseHeaderKeyFormat").orElse(false);
+    if (properCase && preserveCase) {
+      http1.error(http1.at("preserveCaseHeaderKeyFormat"), Reasons.CONFLICTING_FIELDS, "one header key format at"
+          + " most: properCaseHeaderKeyFormat or preserveCaseHeaderKeyFormat");
+    }
+    Optional<UpstreamOptions.HeaderKeyFormat> format = properCase
+        ? Optional.of(UpstreamOptions.HeaderKeyFormat.PROPER_CASE)
+        : preserveCase ? Optional.of(UpstreamOptions.HeaderKeyFormat.PRESERVE_CASE) : Optional.empty();
+    return new UpstreamOptions.Http1(http1.bool("enableTrailers").orElse(false), format,
+        http1.bool("overrideStreamErrorOnInvalidHttpMessage"));
   }
 
   /** A duration rounded up to whole seconds (Gloo's rounding of the keep-alive times); zero is absent. */

@@ -788,6 +788,124 @@ class GlooEquivalenceTest {
         ResourceKey.upstream("default", "petstore-v2")));
   }
 
+  @Test
+  void upstreamConnectionConfigWithHttpProtocolOptions() throws Exception {
+    String gloo = """
+        apiVersion: gloo.solo.io/v1
+        kind: Upstream
+        metadata: {name: legacy, namespace: gloo-system}
+        spec:
+          static: {hosts: [{addr: 198.51.100.7, port: 8080}]}
+          connectionConfig:
+            connectTimeout: 3s
+            maxRequestsPerConnection: 20
+            perConnectionBufferLimitBytes: 65536
+            tcpKeepalive: {keepaliveProbes: 3, keepaliveTime: 30s, keepaliveInterval: 5s}
+            commonHttpProtocolOptions: {idleTimeout: 60s, maxHeadersCount: 120, maxStreamDuration: 15s,
+              headersWithUnderscoresAction: DROP_HEADER}
+            http1ProtocolOptions: {enableTrailers: true, preserveCaseHeaderKeyFormat: true,
+              overrideStreamErrorOnInvalidHttpMessage: true}
+        ---
+        apiVersion: gloo.solo.io/v1
+        kind: Upstream
+        metadata: {name: grpc, namespace: gloo-system}
+        spec:
+          static: {hosts: [{addr: 198.51.100.8, port: 9090}]}
+          useHttp2: true
+          maxConcurrentStreams: 100
+          initialStreamWindowSize: 1048576
+          initialConnectionWindowSize: 4194304
+          overrideStreamErrorOnInvalidHttpMessage: false
+          connectionConfig: {commonHttpProtocolOptions: {idleTimeout: 5m}}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: VirtualService
+        metadata: {name: default, namespace: gloo-system}
+        spec:
+          virtualHost:
+            domains: ['*']
+            routes:
+            - matchers: [{prefix: /grpc}]
+              routeAction: {single: {upstream: {name: grpc}}}
+            - matchers: [{prefix: /}]
+              routeAction: {single: {upstream: {name: legacy}}}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: Gateway
+        metadata: {name: gateway-proxy, namespace: gloo-system}
+        spec:
+          bindAddress: '::'
+          bindPort: 8080
+          httpGateway: {}
+        """;
+    String holdfast = """
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: legacy, namespace: gloo-system}
+        spec:
+          static: {hosts: [{address: 198.51.100.7, port: 8080}]}
+          connectTimeout: 3s
+          connection:
+            maxRequestsPerConnection: 20
+            perConnectionBufferLimitBytes: 65536
+            tcpKeepalive: {probes: 3, time: 30, interval: 5}
+            idleTimeout: 60s
+            maxHeadersCount: 120
+            maxStreamDuration: 15s
+            http1: {enableTrailers: true, headerKeyFormat: PRESERVE_CASE, streamErrorOnInvalidHttpMessage: true}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: grpc, namespace: gloo-system}
+        spec:
+          static: {hosts: [{address: 198.51.100.8, port: 9090}]}
+          http2: true
+          connection:
+            idleTimeout: 5m
+            http2: {maxConcurrentStreams: 100, initialStreamWindowSize: 1048576,
+              initialConnectionWindowSize: 4194304, streamErrorOnInvalidHttpMessage: false}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: default, namespace: gloo-system}
+        spec:
+          domains: ['*']
+          routes:
+          - match: {prefix: /grpc}
+            route: {upstream: grpc}
+          - match: {prefix: /}
+            route: {upstream: legacy}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: Gateway
+        metadata: {name: gateway-proxy, namespace: gloo-system}
+        spec:
+          bindAddress: '::'
+          port: 8080
+          virtualServices: [{name: default}]
+        """;
+    Equivalence.assertSameXds(GlooFixtures.load(gloo), GlooFixtures.load(holdfast), Map.of());
+    var clusters = Equivalence.xds(GlooFixtures.load(gloo), Equivalence.asHoldfast(GlooFixtures.load(gloo), Map.of()))
+        .get("type.googleapis.com/envoy.config.cluster.v3.Cluster");
+    assertThat(clusters).hasSize(2);
+    var cluster = io.envoyproxy.envoy.config.cluster.v3.Cluster.parseFrom(clusters.get("gloo-system/legacy"));
+    var options = cluster
+        .getTypedExtensionProtocolOptionsOrThrow("envoy.extensions.upstreams.http.v3.HttpProtocolOptions")
+        .unpack(io.envoyproxy.envoy.extensions.upstreams.http.v3.HttpProtocolOptions.class);
+    var http1 = options.getExplicitHttpConfig().getHttpProtocolOptions();
+    assertThat(http1.getEnableTrailers()).isTrue();
+    assertThat(http1.getHeaderKeyFormat().getStatefulFormatter().getName())
+        .isEqualTo("envoy.http.stateful_header_formatters.preserve_case");
+    assertThat(options.getCommonHttpProtocolOptions().getMaxHeadersCount().getValue()).isEqualTo(120);
+    var grpc = io.envoyproxy.envoy.config.cluster.v3.Cluster.parseFrom(clusters.get("gloo-system/grpc"))
+        .getTypedExtensionProtocolOptionsOrThrow("envoy.extensions.upstreams.http.v3.HttpProtocolOptions")
+        .unpack(io.envoyproxy.envoy.extensions.upstreams.http.v3.HttpProtocolOptions.class)
+        .getExplicitHttpConfig().getHttp2ProtocolOptions();
+    assertThat(grpc.getMaxConcurrentStreams().getValue()).isEqualTo(100);
+    assertThat(grpc.getInitialConnectionWindowSize().getValue()).isEqualTo(4_194_304);
+    assertThat(grpc.hasOverrideStreamErrorOnInvalidHttpMessage()).isTrue();
+  }
+
   private static GatewayConfig withTlsSecrets(GatewayConfig config) {
     return config.toBuilder()
         .secret(TlsSecretData.secretKey("gloo-system", "petstore-tls"), new TlsSecretData(new TreeMap<>(Map.of(

@@ -86,7 +86,13 @@ final class Lowering {
     return new Cluster.Connection(connection.maxRequestsPerConnection(), connection.perConnectionBufferLimitBytes(),
         keepalive.flatMap(UpstreamOptions.TcpKeepalive::probes), keepalive.flatMap(UpstreamOptions.TcpKeepalive::time),
         keepalive.flatMap(UpstreamOptions.TcpKeepalive::interval), connection.idleTimeout(),
-        connection.maxHeadersCount(), connection.maxStreamDuration());
+        connection.maxHeadersCount(), connection.maxStreamDuration())
+        .withHttp1(connection.http1().map(http1 -> new Cluster.Http1(http1.enableTrailers(),
+            http1.headerKeyFormat().map(format -> Cluster.HeaderKeyFormat.valueOf(format.name())),
+            http1.streamErrorOnInvalidHttpMessage())))
+        .withHttp2(connection.http2().map(http2 -> new Cluster.Http2(
+            http2.maxConcurrentStreams().map(Long::intValue), http2.initialStreamWindowSize().map(Long::intValue),
+            http2.initialConnectionWindowSize().map(Long::intValue), http2.streamErrorOnInvalidHttpMessage())));
   }
 
   private static UpstreamTls upstreamTls(Upstream upstream, UpstreamOptions.Tls tls) {

@@ -4,6 +4,7 @@ import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.LoadBalancing;
 import io.holdfast.api.Reasons;
 import io.holdfast.api.ServiceRef;
+import io.holdfast.api.TrafficChecks;
 import io.holdfast.api.Upstream;
 import io.holdfast.api.UpstreamOptions;
 import io.holdfast.api.UpstreamTarget;
@@ -54,6 +55,13 @@ final class UpstreamRules {
     options.tls().ifPresent(tls -> checkTls(upstream, tls, sink));
     options.ringHash().ifPresent(ring -> checkRingHash(upstream, ring, sink));
     options.connection().ifPresent(connection -> checkConnection(connection, sink));
+    // Envoy's explicit_http_config holds the options of the one protocol spoken: HTTP/1.1 or HTTP/2.
+    options.connection().flatMap(UpstreamOptions.Connection::http1).filter(http1 -> upstream.http2())
+        .ifPresent(http1 -> sink.error("spec.connection.http1", Reasons.INVALID_UPSTREAM_CONNECTION, "HTTP/1.1"
+            + " options on an upstream spoken to in HTTP/2 (spec.http2: true) would never apply"));
+    options.connection().flatMap(UpstreamOptions.Connection::http2).filter(http2 -> !upstream.http2())
+        .ifPresent(http2 -> sink.error("spec.connection.http2", Reasons.INVALID_UPSTREAM_CONNECTION, "HTTP/2"
+            + " options on an upstream spoken to in HTTP/1.1 would never apply (set spec.http2: true)"));
   }
 
   /**
@@ -79,11 +87,23 @@ final class UpstreamRules {
     // Envoy's validate.rules: max_headers_count gte 1.
     connection.maxHeadersCount().filter(n -> n < 1).ifPresent(n -> sink.error("spec.connection.maxHeadersCount",
         Reasons.INVALID_UPSTREAM_CONNECTION, n + " is below 1"));
+    connection.http2().ifPresent(http2 -> {
+      http2Range(http2.maxConcurrentStreams(), "maxConcurrentStreams", 1, sink);
+      http2Range(http2.initialStreamWindowSize(), "initialStreamWindowSize", TrafficChecks.MIN_WINDOW, sink);
+      http2Range(http2.initialConnectionWindowSize(), "initialConnectionWindowSize", TrafficChecks.MIN_WINDOW,
+          sink);
+    });
     connection.tcpKeepalive().ifPresent(keepalive -> {
       keepalive(keepalive.probes(), "probes", MAX_KEEPALIVE_PROBES, sink);
       keepalive(keepalive.time(), "time", MAX_KEEPALIVE_SECONDS, sink);
       keepalive(keepalive.interval(), "interval", MAX_KEEPALIVE_SECONDS, sink);
     });
+  }
+
+  /** Envoy's validate.rules of Http2ProtocolOptions: each at least {@code min}, at most 2147483647. */
+  private static void http2Range(Optional<Long> value, String name, long min, Ledger.Sink sink) {
+    value.filter(v -> v < min || v > Integer.MAX_VALUE).ifPresent(v -> sink.error("spec.connection.http2." + name,
+        Reasons.INVALID_UPSTREAM_CONNECTION, v + " is out of Envoy's range " + min + "-" + Integer.MAX_VALUE));
   }
 
   private static void keepalive(Optional<Integer> value, String name, int max, Ledger.Sink sink) {

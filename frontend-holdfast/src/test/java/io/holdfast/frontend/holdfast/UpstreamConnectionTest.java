@@ -69,6 +69,65 @@ class UpstreamConnectionTest {
   }
 
   @Test
+  void http1OptionsReachTheCluster() {
+    IrBuilder.Result result = lower(upstream("""
+        connection:
+          http1: {enableTrailers: true, headerKeyFormat: PROPER_CASE, streamErrorOnInvalidHttpMessage: true}
+        """));
+
+    assertThat(problems(result)).isEmpty();
+    assertThat(cluster(result).orElseThrow().connection().orElseThrow().http1()).contains(new Cluster.Http1(true,
+        Optional.of(Cluster.HeaderKeyFormat.PROPER_CASE), Optional.of(true)));
+  }
+
+  @Test
+  void http1OptionsOnAnHttp2UpstreamRejectItByField() {
+    IrBuilder.Result result = lower(upstream("""
+        http2: true
+        connection:
+          idleTimeout: 10s
+          http1: {headerKeyFormat: PRESERVE_CASE}
+        """));
+
+    assertThat(cluster(result)).isEmpty();
+    assertThat(problems(result)).extracting(Problem::field, Problem::reason).containsExactly(
+        tuple("spec.connection.http1", Reasons.INVALID_UPSTREAM_CONNECTION));
+  }
+
+  @Test
+  void http2OptionsReachTheClusterAtEnvoysBounds() {
+    IrBuilder.Result result = lower(upstream("""
+        http2: true
+        connection:
+          http2: {maxConcurrentStreams: 2147483647, initialStreamWindowSize: 65535,
+            initialConnectionWindowSize: 2147483647, streamErrorOnInvalidHttpMessage: false}
+        """));
+
+    assertThat(problems(result)).isEmpty();
+    assertThat(cluster(result).orElseThrow().connection().orElseThrow().http2()).contains(new Cluster.Http2(
+        Optional.of(Integer.MAX_VALUE), Optional.of(65_535), Optional.of(Integer.MAX_VALUE), Optional.of(false)));
+  }
+
+  @Test
+  void http2OptionsOutOfRangeOrOnAnHttp1UpstreamRejectItByField() {
+    IrBuilder.Result result = lower(upstream("""
+        http2: true
+        connection:
+          http2: {maxConcurrentStreams: 0, initialStreamWindowSize: 65534, initialConnectionWindowSize: 2147483648}
+        """));
+    assertThat(cluster(result)).isEmpty();
+    assertThat(problems(result)).extracting(Problem::field, Problem::reason).containsExactlyInAnyOrder(
+        tuple("spec.connection.http2.maxConcurrentStreams", Reasons.INVALID_UPSTREAM_CONNECTION),
+        tuple("spec.connection.http2.initialStreamWindowSize", Reasons.INVALID_UPSTREAM_CONNECTION),
+        tuple("spec.connection.http2.initialConnectionWindowSize", Reasons.INVALID_UPSTREAM_CONNECTION));
+
+    IrBuilder.Result http1 = lower(upstream("connection: {http2: {maxConcurrentStreams: 10}}"));
+    assertThat(cluster(http1)).isEmpty();
+    assertThat(problems(http1)).extracting(Problem::field, Problem::reason).containsExactly(
+        tuple("spec.connection.http2", Reasons.INVALID_UPSTREAM_CONNECTION));
+  }
+
+  @Test
   void absentMeansTheProxyDefaults() {
     assertThat(cluster(lower(upstream("http2: true"))).orElseThrow().connection()).isEmpty();
   }

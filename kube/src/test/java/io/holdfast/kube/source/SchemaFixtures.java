@@ -57,6 +57,13 @@ final class SchemaFixtures {
       upstream("ring size as string", false, "{kube: {name: echo, port: 80}, loadBalancing: RING_HASH,"
           + " ringHash: {minimumRingSize: \"10\"}}"),
       upstream("ALPN not a list", false, "{kube: {name: echo, port: 80}, tls: {alpnProtocols: h2}}"),
+      upstream("HTTP/1.1 options", true, "{kube: {name: echo, port: 80}, connection: {http1: {enableTrailers: true,"
+          + " headerKeyFormat: PRESERVE_CASE, streamErrorOnInvalidHttpMessage: false}}}"),
+      upstream("HTTP/2 options", true, "{kube: {name: echo, port: 80}, http2: true, connection: {http2:"
+          + " {maxConcurrentStreams: 10, initialStreamWindowSize: 65535, initialConnectionWindowSize: 1048576,"
+          + " streamErrorOnInvalidHttpMessage: true}}}"),
+      upstream("HTTP/1.1 header case unknown", false, "{kube: {name: echo, port: 80}, connection: {http1:"
+          + " {headerKeyFormat: lower}}}"),
       new Case("VirtualService csrf origin matchers", true, VS + "spec: {domains: [a.test], options: {csrf:"
           + " {additionalOrigins: [b.test], additionalOriginMatchers: [{suffix: .c.test, ignoreCase: true},"
           + " {safeRegex: 'd[0-9]+[.]test'}]}}, routes: [{match: {prefix: /}, directResponse: {status: 200}}]}"),

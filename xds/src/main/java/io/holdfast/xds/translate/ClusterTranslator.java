@@ -1,5 +1,6 @@
 package io.holdfast.xds.translate;
 
+import com.google.protobuf.BoolValue;
 import com.google.protobuf.UInt32Value;
 import com.google.protobuf.UInt64Value;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
@@ -16,6 +17,7 @@ import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.endpoint.v3.Endpoint;
 import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
 import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
+import io.envoyproxy.envoy.extensions.http.header_formatters.preserve_case.v3.PreserveCaseFormatterConfig;
 import io.envoyproxy.envoy.extensions.load_balancing_policies.least_request.v3.LeastRequest;
 import io.envoyproxy.envoy.extensions.load_balancing_policies.round_robin.v3.RoundRobin;
 import io.envoyproxy.envoy.extensions.upstreams.http.v3.HttpProtocolOptions;
@@ -31,6 +33,8 @@ import java.util.List;
 final class ClusterTranslator {
 
   static final String HTTP_PROTOCOL_OPTIONS = "envoy.extensions.upstreams.http.v3.HttpProtocolOptions";
+  /** Envoy's extension that writes header names in the case they were received. */
+  static final String PRESERVE_CASE = "envoy.http.stateful_header_formatters.preserve_case";
 
   /**
    * LEAST_REQUEST in the typed form (gRFC A52), beside the legacy {@code lb_policy} enum. Envoy and gRPC clients
@@ -97,12 +101,14 @@ final class ClusterTranslator {
       java.util.Optional<io.holdfast.ir.Cluster.Connection> connection) {
     HttpProtocolOptions.ExplicitHttpConfig.Builder explicit = HttpProtocolOptions.ExplicitHttpConfig.newBuilder();
     if (http2) {
-      explicit.setHttp2ProtocolOptions(Http2ProtocolOptions.getDefaultInstance());
+      explicit.setHttp2ProtocolOptions(connection.flatMap(io.holdfast.ir.Cluster.Connection::http2)
+          .map(ClusterTranslator::http2).orElse(Http2ProtocolOptions.getDefaultInstance()));
     } else {
-      explicit.setHttpProtocolOptions(Http1ProtocolOptions.getDefaultInstance());
+      explicit.setHttpProtocolOptions(connection.flatMap(io.holdfast.ir.Cluster.Connection::http1)
+          .map(ClusterTranslator::http1).orElse(Http1ProtocolOptions.getDefaultInstance()));
     }
     HttpProtocolOptions.Builder options = HttpProtocolOptions.newBuilder().setExplicitHttpConfig(explicit);
-    connection.filter(ClusterTranslator::hasHttpOptions).ifPresent(c -> {
+    connection.filter(ClusterTranslator::hasCommonHttpOptions).ifPresent(c -> {
       io.envoyproxy.envoy.config.core.v3.HttpProtocolOptions.Builder common =
           io.envoyproxy.envoy.config.core.v3.HttpProtocolOptions.newBuilder();
       c.idleTimeout().ifPresent(timeout -> common.setIdleTimeout(Protos.duration(timeout)));
@@ -114,7 +120,39 @@ final class ClusterTranslator {
     return Protos.pack(options.build());
   }
 
+  /**
+   * The HTTP/1.1 options; PRESERVE_CASE is Envoy's {@value #PRESERVE_CASE} stateful formatter with its defaults
+   * (the reason phrase and Envoy's own headers as without it), as Gloo configures it.
+   */
+  private static Http1ProtocolOptions http1(io.holdfast.ir.Cluster.Http1 http1) {
+    Http1ProtocolOptions.Builder options = Http1ProtocolOptions.newBuilder().setEnableTrailers(http1.enableTrailers());
+    http1.headerKeyFormat().ifPresent(format -> options.setHeaderKeyFormat(switch (format) {
+      case PROPER_CASE -> Http1ProtocolOptions.HeaderKeyFormat.newBuilder()
+          .setProperCaseWords(Http1ProtocolOptions.HeaderKeyFormat.ProperCaseWords.getDefaultInstance());
+      case PRESERVE_CASE -> Http1ProtocolOptions.HeaderKeyFormat.newBuilder()
+          .setStatefulFormatter(TypedExtensionConfig.newBuilder().setName(PRESERVE_CASE)
+              .setTypedConfig(Protos.pack(PreserveCaseFormatterConfig.getDefaultInstance())));
+    }));
+    http1.streamErrorOnInvalidHttpMessage().ifPresent(override ->
+        options.setOverrideStreamErrorOnInvalidHttpMessage(BoolValue.of(override)));
+    return options.build();
+  }
+
+  private static Http2ProtocolOptions http2(io.holdfast.ir.Cluster.Http2 http2) {
+    Http2ProtocolOptions.Builder options = Http2ProtocolOptions.newBuilder();
+    http2.maxConcurrentStreams().ifPresent(n -> options.setMaxConcurrentStreams(UInt32Value.of(n)));
+    http2.initialStreamWindowSize().ifPresent(n -> options.setInitialStreamWindowSize(UInt32Value.of(n)));
+    http2.initialConnectionWindowSize().ifPresent(n -> options.setInitialConnectionWindowSize(UInt32Value.of(n)));
+    http2.streamErrorOnInvalidHttpMessage().ifPresent(override ->
+        options.setOverrideStreamErrorOnInvalidHttpMessage(BoolValue.of(override)));
+    return options.build();
+  }
+
   private static boolean hasHttpOptions(io.holdfast.ir.Cluster.Connection connection) {
+    return hasCommonHttpOptions(connection) || connection.http1().isPresent() || connection.http2().isPresent();
+  }
+
+  private static boolean hasCommonHttpOptions(io.holdfast.ir.Cluster.Connection connection) {
     return connection.idleTimeout().isPresent() || connection.maxRequestsPerConnection().isPresent()
         || connection.maxHeadersCount().isPresent() || connection.maxStreamDuration().isPresent();
   }

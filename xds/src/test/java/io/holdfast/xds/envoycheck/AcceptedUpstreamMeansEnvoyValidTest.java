@@ -48,6 +48,19 @@ class AcceptedUpstreamMeansEnvoyValidTest {
           + "ccccccccccc.ddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd}}",
       "{static: {hosts: [{address: 127.0.0.1, port: 443}]}, tls: {sni: \"api.test\\n\"}}",
       "{static: {hosts: [{address: \"api.test.\", port: 443}]}, tls: {verify: SYSTEM}}",
+      "{static: {hosts: [{address: 127.0.0.1, port: 80}]}, http2: true, connection: {http1: {enableTrailers: true}}}",
+      "{static: {hosts: [{address: 127.0.0.1, port: 80}]}, connection: {http1: {}}}",
+      "{static: {hosts: [{address: 127.0.0.1, port: 80}]}, connection: {maxHeadersCount: 1, http1: {enableTrailers:"
+          + " true, headerKeyFormat: PRESERVE_CASE, streamErrorOnInvalidHttpMessage: false}}}",
+      "{static: {hosts: [{address: 127.0.0.1, port: 80}]}, http2: true, connection: {http2: {maxConcurrentStreams: 1,"
+          + " initialStreamWindowSize: 65535, initialConnectionWindowSize: 65535}}}",
+      "{static: {hosts: [{address: 127.0.0.1, port: 80}]}, http2: true, connection: {http2: {maxConcurrentStreams:"
+          + " 2147483647, initialStreamWindowSize: 2147483647, initialConnectionWindowSize: 2147483647}}}",
+      "{static: {hosts: [{address: 127.0.0.1, port: 80}]}, http2: true, connection: {http2: {maxConcurrentStreams: 0,"
+          + " initialStreamWindowSize: 65534, initialConnectionWindowSize: 2147483648}}}",
+      "{static: {hosts: [{address: 127.0.0.1, port: 80}]}, http2: true, connection: {http2: {maxConcurrentStreams:"
+          + " 4294967296}}}",
+      "{static: {hosts: [{address: 127.0.0.1, port: 80}]}, connection: {http2: {maxConcurrentStreams: 8}}}",
   })
   void whatTheValidatorAcceptsEnvoyAccepts(String spec) {
     String upstream = """

@@ -104,7 +104,10 @@ final class EnvoyTypes {
       io.envoyproxy.envoy.config.trace.v3.OpenTelemetryConfig.getDescriptor(),
       // External processing (h-glextproc).
       io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ExternalProcessor.getDescriptor(),
-      io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ExtProcPerRoute.getDescriptor());
+      io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ExtProcPerRoute.getDescriptor(),
+      // Upstream HTTP/1.1 header case (h-glhttp1).
+      io.envoyproxy.envoy.extensions.http.header_formatters.preserve_case.v3.PreserveCaseFormatterConfig
+          .getDescriptor());
 
   /** Full message name (as in a type URL after the last '/') to descriptor. */
   static final Map<String, Descriptor> BY_NAME = index(SEEDS);

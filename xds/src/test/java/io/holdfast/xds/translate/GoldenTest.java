@@ -92,6 +92,8 @@ class GoldenTest {
           .add(io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ExternalProcessor.getDescriptor())
           .add(io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ExtProcPerRoute.getDescriptor())
           .add(UpstreamTlsContext.getDescriptor())
+          .add(io.envoyproxy.envoy.extensions.http.header_formatters.preserve_case.v3.PreserveCaseFormatterConfig
+              .getDescriptor())
           .add(DownstreamTlsContext.getDescriptor())
           .add(TrafficTypes.DESCRIPTORS)
           .build());
