@@ -48,11 +48,11 @@ final class MatchParser {
     if (fields.has("caseSensitive") && caseSensitive.isEmpty()) {
       return Optional.empty();
     }
-    if (!caseSensitive.orElse(true) && (given.isEmpty() || given.get(0).equals("regex"))) {
+    if (caseSensitive.isPresent() && (given.isEmpty() || given.get(0).equals("regex"))) {
       // Envoy's case_sensitive applies to prefix and exact paths only; a regex states its own case rule.
       fields.problem(fields.path("caseSensitive"), Reasons.CONFLICTING_MATCHER, given.isEmpty()
-          ? "caseSensitive: false needs a prefix or exact path"
-          : "caseSensitive: false does not apply to a regex; start the regex with (?i) to ignore case");
+          ? "caseSensitive applies to a prefix or exact path, and this match has none"
+          : "caseSensitive does not apply to a regex; start the regex with (?i) to ignore case");
       return Optional.empty();
     }
     if (given.isEmpty()) {

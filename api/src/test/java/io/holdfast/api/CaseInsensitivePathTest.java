@@ -38,24 +38,26 @@ class CaseInsensitivePathTest {
         - {match: {exact: /Health, caseSensitive: false}, route: {upstream: a}}
         - {match: {prefix: /b, caseSensitive: true}, route: {upstream: a}}
         - {match: {prefix: /c}, route: {upstream: a}}
-        - {match: {regex: '/d.*', caseSensitive: true}, route: {upstream: a}}""")).containsExactly(
+        - {match: {regex: '/d.*'}, route: {upstream: a}}""")).containsExactly(
         Optional.of(new PathMatch.Prefix("/Api/", false)), Optional.of(new PathMatch.Exact("/Health", false)),
         Optional.of(new PathMatch.Prefix("/b")), Optional.of(new PathMatch.Prefix("/c")),
         Optional.of(new PathMatch.Regex("/d.*")));
   }
 
   @Test
-  void caseInsensitivityWithoutAPrefixOrExactPathIsRefusedNamingTheField() {
+  void caseSensitiveWithoutAPrefixOrExactPathIsRefusedNamingTheField() {
     ParseResult result = parse("""
         - {match: {regex: '/a.*', caseSensitive: false}, route: {upstream: a}}
         - {match: {headers: [{name: x, present: true}], caseSensitive: false}, route: {upstream: a}}
-        - {match: {prefix: /c, caseSensitive: 'no'}, route: {upstream: a}}""");
+        - {match: {prefix: /c, caseSensitive: 'no'}, route: {upstream: a}}
+        - {match: {regex: '/d.*', caseSensitive: true}, route: {upstream: a}}""");
     assertThat(result).isInstanceOf(ParseResult.Invalid.class);
     List<Problem> problems = ((ParseResult.Invalid) result).problems();
     assertThat(problems).extracting(Problem::field, Problem::reason).containsExactly(
         tuple("spec.routes[0].match.caseSensitive", Reasons.CONFLICTING_MATCHER),
         tuple("spec.routes[1].match.caseSensitive", Reasons.CONFLICTING_MATCHER),
-        tuple("spec.routes[2].match.caseSensitive", Reasons.WRONG_TYPE));
+        tuple("spec.routes[2].match.caseSensitive", Reasons.WRONG_TYPE),
+        tuple("spec.routes[3].match.caseSensitive", Reasons.CONFLICTING_MATCHER));
     assertThat(problems.get(0).message()).contains("(?i)");
   }
 
