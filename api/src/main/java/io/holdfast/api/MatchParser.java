@@ -6,11 +6,14 @@ import java.util.Optional;
 import java.util.Set;
 import tools.jackson.databind.JsonNode;
 
-/** A route's {@code match}: one path condition at most, header conditions, methods. */
+/**
+ * A route's {@code match}: one path condition at most (a prefix or exact path may set {@code caseSensitive}),
+ * header conditions, methods.
+ */
 final class MatchParser {
 
   private static final Set<String> MATCH = Set.of("prefix", "exact", "regex", "headers", "methods",
-      "queryParameters");
+      "queryParameters", "caseSensitive");
   private static final Set<String> HEADER = Set.of("name", "exact", "prefix", "regex", "present", "invert");
   private static final List<String> PATH_KINDS = List.of("prefix", "exact", "regex");
   private static final List<String> HEADER_KINDS = List.of("exact", "prefix", "regex", "present");
@@ -41,13 +44,25 @@ final class MatchParser {
           "only one of prefix, exact, regex may be given, got " + String.join(" and ", given));
       return Optional.empty();
     }
+    Optional<Boolean> caseSensitive = fields.bool("caseSensitive");
+    if (fields.has("caseSensitive") && caseSensitive.isEmpty()) {
+      return Optional.empty();
+    }
+    if (caseSensitive.isPresent() && (given.isEmpty() || given.get(0).equals("regex"))) {
+      // Envoy's case_sensitive applies to prefix and exact paths only; a regex states its own case rule.
+      fields.problem(fields.path("caseSensitive"), Reasons.CONFLICTING_MATCHER, given.isEmpty()
+          ? "caseSensitive applies to a prefix or exact path, and this match has none"
+          : "caseSensitive does not apply to a regex; start the regex with (?i) to ignore case");
+      return Optional.empty();
+    }
     if (given.isEmpty()) {
       return Optional.of(Optional.empty());
     }
     String kind = given.get(0);
+    boolean sensitive = caseSensitive.orElse(true);
     return fields.string(kind).map(value -> Optional.of(switch (kind) {
-      case "prefix" -> new PathMatch.Prefix(value);
-      case "exact" -> new PathMatch.Exact(value);
+      case "prefix" -> new PathMatch.Prefix(value, sensitive);
+      case "exact" -> new PathMatch.Exact(value, sensitive);
       default -> new PathMatch.Regex(value);
     }));
   }

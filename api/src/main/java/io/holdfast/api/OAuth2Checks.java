@@ -94,8 +94,8 @@ public final class OAuth2Checks {
       boolean conditional = !match.headers().isEmpty() || !match.methods().isEmpty()
           || !match.queryParameters().isEmpty();
       Optional<Boolean> takes = match.path().map(p -> p instanceof PathMatch.Prefix prefix
-          ? Optional.of(path.startsWith(prefix.value()))
-          : p instanceof PathMatch.Exact exact ? Optional.of(path.equals(exact.value())) : Optional.<Boolean>empty())
+          ? Optional.of(prefix.matches(path))
+          : p instanceof PathMatch.Exact exact ? Optional.of(exact.matches(path)) : Optional.<Boolean>empty())
           .orElse(Optional.of(true));
       if (takes.isPresent() && !takes.get() || conditional) {
         continue; // never takes it, or only some requests: a later route may take the browser's

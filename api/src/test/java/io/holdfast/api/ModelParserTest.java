@@ -177,7 +177,8 @@ class ModelParserTest {
     assertThat(result.problems()).extracting(Problem::field, Problem::reason)
         .contains(org.assertj.core.groups.Tuple.tuple("spec.routes[2].match.prefx", Reasons.UNKNOWN_FIELD));
     assertThat(result.problems().get(0).toString())
-        .startsWith("spec.routes[2].match.prefx: unknown field (allowed: exact, headers, methods, prefix, queryParameters, regex)");
+        .startsWith("spec.routes[2].match.prefx: unknown field (allowed: caseSensitive, exact, headers, methods,"
+            + " prefix, queryParameters, regex)");
   }
 
   @Test

@@ -41,25 +41,47 @@ public record RouteMatch(PathMatch path, List<HeaderMatch> headers, List<String>
     return methods.isEmpty() || methods.contains(method);
   }
 
-  /** The path condition: exactly one of prefix, exact path or RE2 regex (full match). */
+  /**
+   * The path condition: exactly one of prefix, exact path or RE2 regex (full match). A prefix or exact path that is
+   * not {@code caseSensitive} matches ASCII letters in either case (Envoy's {@code case_sensitive: false}); a regex
+   * states its own case rule.
+   */
   public sealed interface PathMatch {
     String value();
 
-    record Prefix(String value) implements PathMatch {
+    /** False when ASCII letters match in either case; always true for a regex. */
+    boolean caseSensitive();
+
+    record Prefix(String value, boolean caseSensitive) implements PathMatch {
       public Prefix {
         Objects.requireNonNull(value, "value");
       }
+
+      /** A case-sensitive prefix. */
+      public Prefix(String value) {
+        this(value, true);
+      }
     }
 
-    record Exact(String value) implements PathMatch {
+    record Exact(String value, boolean caseSensitive) implements PathMatch {
       public Exact {
         Objects.requireNonNull(value, "value");
+      }
+
+      /** A case-sensitive exact path. */
+      public Exact(String value) {
+        this(value, true);
       }
     }
 
     record Regex(String value) implements PathMatch {
       public Regex {
         Objects.requireNonNull(value, "value");
+      }
+
+      @Override
+      public boolean caseSensitive() {
+        return true;
       }
     }
   }

@@ -189,19 +189,21 @@ final class GlooRoutes {
 
   private Optional<RouteMatch> match(Node matcher) {
     matcher.only("matcher", MATCHER);
-    if (matcher.bool("caseSensitive").orElse(true) == false) {
-      matcher.error(matcher.at("caseSensitive"), GlooFeatures.UNSUPPORTED,
-          "case-insensitive path matching is not supported by Holdfast; the object is rejected rather than"
-              + " matched case-sensitively");
-    }
     List<String> given = List.of("prefix", "exact", "regex").stream().filter(matcher::has).toList();
     if (given.size() > 1) {
       matcher.error(matcher.path, Reasons.CONFLICTING_MATCHER, "only one of prefix, exact, regex, got " + given);
       return Optional.empty();
     }
-    PathMatch path = given.isEmpty() ? new PathMatch.Prefix("/") : switch (given.get(0)) {
-      case "prefix" -> new PathMatch.Prefix(matcher.string("prefix").orElse("/"));
-      case "exact" -> new PathMatch.Exact(matcher.string("exact").orElse("/"));
+    // Gloo copies caseSensitive to Envoy's RouteMatch.case_sensitive whatever the path kind; Envoy applies it to
+    // prefix and exact paths only, so a regex keeps matching case as written, as it does here.
+    boolean caseSensitive = matcher.bool("caseSensitive").orElse(true);
+    if (!caseSensitive && given.equals(List.of("regex"))) {
+      matcher.warn(matcher.at("caseSensitive"), Reasons.FIELD_IGNORED, "caseSensitive: false does not apply to a"
+          + " regex (Envoy ignores it there, under Gloo too); start the regex with (?i) to ignore case");
+    }
+    PathMatch path = given.isEmpty() ? new PathMatch.Prefix("/", caseSensitive) : switch (given.get(0)) {
+      case "prefix" -> new PathMatch.Prefix(matcher.string("prefix").orElse("/"), caseSensitive);
+      case "exact" -> new PathMatch.Exact(matcher.string("exact").orElse("/"), caseSensitive);
       default -> new PathMatch.Regex(matcher.string("regex").orElse(""));
     };
     List<HeaderMatch> headers = new ArrayList<>();

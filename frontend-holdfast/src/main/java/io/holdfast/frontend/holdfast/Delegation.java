@@ -20,7 +20,8 @@ import java.util.Optional;
  * prefix, and the match a delegated route gets from its parent. Pure.
  *
  * <p>Like Gloo Edge: a delegating route has a prefix match; a delegated route's path must be a prefix or exact
- * path starting with that prefix (compared as strings, so {@code /team-a} also covers {@code /team-ab}); a regex
+ * path starting with that prefix (compared as strings, so {@code /team-a} also covers {@code /team-ab}; ignoring
+ * ASCII case where the prefix does, see {@link #contains}); a regex
  * path is refused unless the prefix is {@code /}, since it cannot be shown to stay under it; a delegated route
  * without a path condition gets the parent's prefix. Header and query-parameter conditions of the parent are added
  * to the child's (all must hold) and methods are intersected.
@@ -87,13 +88,24 @@ final class Delegation {
   }
 
   /** The prefix a delegating route hands over; validation rejects a delegating route without one. */
-  static String prefixOf(RouteMatch delegating) {
-    return delegating.path().filter(p -> p instanceof PathMatch.Prefix).map(PathMatch::value).orElse("/");
+  static PathMatch.Prefix prefixOf(RouteMatch delegating) {
+    return delegating.path().filter(p -> p instanceof PathMatch.Prefix).map(p -> (PathMatch.Prefix) p)
+        .orElse(new PathMatch.Prefix("/"));
+  }
+
+  /**
+   * Whether every request path {@code child} (a prefix or exact path) matches also starts with {@code prefix}, each
+   * compared as Envoy does: the child's literal path must be taken by the prefix; a child that ignores case also
+   * takes its path with other letter cases, which a case-sensitive prefix takes only if it has no letters.
+   */
+  static boolean contains(PathMatch.Prefix prefix, PathMatch child) {
+    return prefix.matches(child.value())
+        && (child.caseSensitive() || !prefix.caseSensitive() || !PathMatch.hasAsciiLetter(prefix.value()));
   }
 
   /** Every route of {@code child} whose path leaves the prefix of {@code delegating}, in route order. */
   static List<Violation> violations(RouteMatch delegating, RouteTable child) {
-    String prefix = prefixOf(delegating);
+    PathMatch.Prefix prefix = prefixOf(delegating);
     List<Violation> out = new ArrayList<>();
     for (int i = 0; i < child.routes().size(); i++) {
       Optional<PathMatch> path = child.routes().get(i).match().path();
@@ -102,14 +114,17 @@ final class Delegation {
       }
       String field = "spec.routes[" + i + "].match";
       if (path.get() instanceof PathMatch.Regex) {
-        if (!prefix.equals("/")) {
+        if (!prefix.value().equals("/")) {
           out.add(new Violation(field + ".regex", "a regex path cannot be shown to stay under the delegated prefix "
-              + prefix + "; use a prefix or exact path starting with it"));
+              + prefix.value() + "; use a prefix or exact path starting with it"));
         }
-      } else if (!path.get().value().startsWith(prefix)) {
+      } else if (!contains(prefix, path.get())) {
         String kind = path.get() instanceof PathMatch.Prefix ? "prefix" : "exact";
-        out.add(new Violation(field + "." + kind, kind + " " + path.get().value()
-            + " is not under the delegated prefix " + prefix));
+        out.add(prefix.matches(path.get().value())
+            ? new Violation(field + ".caseSensitive", kind + " " + path.get().value() + " ignores case, so it would"
+                + " also take paths outside the case-sensitive delegated prefix " + prefix.value())
+            : new Violation(field + "." + kind, kind + " " + path.get().value() + " is not under the"
+                + (prefix.caseSensitive() ? "" : " case-insensitive") + " delegated prefix " + prefix.value()));
       }
     }
     return out;
@@ -127,13 +142,13 @@ final class Delegation {
   }
 
   /**
-   * The match a delegated route is served with: its own path (or the parent's prefix without one), the parent's
+   * The match a delegated route is served with: its own path (or the parent's prefix, with its case rule, without one), the parent's
    * header and query-parameter conditions then its own, and the methods both allow. Empty when no method is
    * allowed by both: the route could never match there.
    */
   static Optional<RouteMatch> inherit(RouteMatch parent, RouteMatch child) {
     Optional<PathMatch> path = child.path().isPresent() ? child.path()
-        : Optional.of(new PathMatch.Prefix(prefixOf(parent)));
+        : Optional.of(prefixOf(parent));
     List<io.holdfast.api.HeaderMatch> headers = new ArrayList<>(parent.headers());
     headers.addAll(child.headers());
     List<HttpMethod> methods;

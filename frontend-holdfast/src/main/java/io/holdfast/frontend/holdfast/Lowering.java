@@ -487,10 +487,10 @@ final class Lowering {
 
   private static PathMatch path(io.holdfast.api.PathMatch path) {
     if (path instanceof io.holdfast.api.PathMatch.Prefix prefix) {
-      return new PathMatch.Prefix(prefix.value());
+      return new PathMatch.Prefix(prefix.value(), prefix.caseSensitive());
     }
     if (path instanceof io.holdfast.api.PathMatch.Exact exact) {
-      return new PathMatch.Exact(exact.value());
+      return new PathMatch.Exact(exact.value(), exact.caseSensitive());
     }
     return new PathMatch.Regex(path.value());
   }

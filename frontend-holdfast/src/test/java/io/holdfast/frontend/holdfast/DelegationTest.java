@@ -74,7 +74,8 @@ class DelegationTest {
 
   private static String describe(Route route) {
     RouteMatch match = route.match();
-    String path = (match.path() instanceof RouteMatch.PathMatch.Prefix ? "prefix " : "exact ") + match.path().value();
+    String path = (match.path() instanceof RouteMatch.PathMatch.Prefix ? "prefix " : "exact ") + match.path().value()
+        + (match.path().caseSensitive() ? "" : " any-case");
     String headers = match.headers().stream().map(RouteMatch.HeaderMatch::name).collect(Collectors.joining(","));
     return route.name() + " " + route.origin() + " " + path + (headers.isEmpty() ? "" : " headers=" + headers)
         + (match.methods().isEmpty() ? "" : " methods=" + match.methods());
@@ -388,5 +389,49 @@ class DelegationTest {
     assertThat(parent.parent()).isEqualTo(WEB);
     assertThat(parent.section()).isEqualTo(Optional.of("spec.routes[0]"));
     assertThat(parent.conditions().get(0).observedGeneration()).isEqualTo(7);
+  }
+
+  @Test
+  void aCaseInsensitivePrefixContainsChildrenIgnoringCaseAndHandsItsCaseRuleToPathlessOnes() {
+    IrBuilder.Result result = lower(
+        vs("web", "'*.web.test'", """
+            - {match: {prefix: /Team-A/, caseSensitive: false}, delegate: {ref: {name: team-a}}}"""),
+        table("team-a", "", """
+            - {name: upper, match: {prefix: /TEAM-A/x}, route: {upstream: up}}
+            - {name: any, match: {exact: /team-a/y, caseSensitive: false}, route: {upstream: up}}
+            - {name: rest, match: {headers: [{name: x-debug, present: true}]}, route: {upstream: up}}"""));
+
+    assertThat(result.statuses().get(TEAM_A).isAccepted()).isTrue();
+    assertThat(routes(result, WEB)).containsExactly(
+        "default/team-a/upper RouteTable/default/team-a:spec.routes[0] prefix /TEAM-A/x",
+        "default/team-a/any RouteTable/default/team-a:spec.routes[1] exact /team-a/y any-case",
+        "default/team-a/rest RouteTable/default/team-a:spec.routes[2] prefix /Team-A/ any-case headers=x-debug");
+  }
+
+  @Test
+  void aCaseInsensitiveChildUnderACaseSensitivePrefixWithLettersLeavesItAndIsRejected() {
+    IrBuilder.Result result = lower(
+        vs("web", "'*.web.test'", """
+            - {match: {prefix: /team-a/}, delegate: {ref: {name: team-a}}}
+            - {match: {prefix: /2/}, delegate: {ref: {name: a}}}
+            - {match: {prefix: /b/, caseSensitive: false}, delegate: {ref: {name: b}}}"""),
+        table("team-a", "", """
+            - {match: {prefix: /team-a/x, caseSensitive: false}, route: {upstream: up}}"""),
+        // No letter in the parent's prefix: ignoring case cannot take the child outside it.
+        table("a", "", "- {name: x, match: {prefix: /2/x, caseSensitive: false}, route: {upstream: up}}"),
+        table("b", "", "- {match: {prefix: /c/x}, route: {upstream: up}}"));
+
+    ObjectStatus status = result.statuses().get(TEAM_A);
+    assertThat(status.isAccepted()).isFalse();
+    assertThat(status.findings()).extracting(Finding::field, Finding::reason)
+        .containsExactly(tuple("spec.routes[0].match.caseSensitive", Reasons.PREFIX_VIOLATION));
+    assertThat(status.findings().get(0).message()).isEqualTo("prefix /team-a/x ignores case, so it would also take"
+        + " paths outside the case-sensitive delegated prefix /team-a/ of VirtualService/default/web spec.routes[0]");
+    assertThat(result.statuses().get(A).isAccepted()).isTrue();
+    assertThat(result.statuses().get(B).findings()).extracting(Finding::field, Finding::message).containsExactly(
+        tuple("spec.routes[0].match.prefix", "prefix /c/x is not under the case-insensitive delegated prefix /b/ of"
+            + " VirtualService/default/web spec.routes[2]"));
+    assertThat(routes(result, WEB)).containsExactly(
+        "default/a/x RouteTable/default/a:spec.routes[0] prefix /2/x any-case");
   }
 }

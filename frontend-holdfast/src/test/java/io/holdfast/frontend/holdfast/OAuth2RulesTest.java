@@ -152,6 +152,16 @@ class OAuth2RulesTest {
   }
 
   @Test
+  void aCaseInsensitiveOptOutTakesTheCallbackWhateverTheCaseItIsWrittenIn() {
+    String optOut = "[{match: {prefix: /OAuth2/, caseSensitive: %s}, route: {upstream: up}, options: {security:"
+        + " {oauth2: {disabled: true}}}}, {match: {prefix: /}, route: {upstream: up}}]";
+    assertThat(validate(GOOD, optOut.formatted("false"), true).status(VS).problems())
+        .extracting(Problem::field, Problem::reason).containsExactly(
+            tuple("spec.options.security.oauth2.redirectPath", OAuth2Checks.PATH_NOT_ROUTED));
+    assertThat(validate(GOOD, optOut.formatted("true"), true).status(VS).problems()).isEmpty();
+  }
+
+  @Test
   void aMissingSecretRejectsTheVirtualServiceWhichIsThenNotServed() {
     ValidationResult result = validate(GOOD, PLAIN, false);
     assertThat(result.status(VS).state()).isEqualTo(State.REJECTED);

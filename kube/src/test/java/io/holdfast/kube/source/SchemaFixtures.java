@@ -138,6 +138,11 @@ final class SchemaFixtures {
       upstream("status range without end", false, "{kube: {name: echo, port: 80}, healthChecks: [{http: {path: /,"
           + " expectedStatuses: [{start: 200}]}, timeout: 1s, interval: 5s}]}"),
       route("direct response, empty match", true, "{match: {}, directResponse: {status: 204}}"),
+      route("case-insensitive prefix", true, "{match: {prefix: /A/, caseSensitive: false}, route: {upstream: u}}"),
+      route("case-sensitive exact", true, "{match: {exact: /A, caseSensitive: true}, route: {upstream: u}}"),
+      route("caseSensitive with a regex", false, "{match: {regex: /a.*, caseSensitive: false}, route: {upstream: u}}"),
+      route("caseSensitive without a path", false,
+          "{match: {methods: [GET], caseSensitive: false}, route: {upstream: u}}"),
       route("redirect with path, methods and headers", true,
           "{match: {exact: /x, methods: [GET, POST], headers: [{name: x, present: true, invert: true}]},"
               + " redirect: {path: /y, responseCode: 302}}"),

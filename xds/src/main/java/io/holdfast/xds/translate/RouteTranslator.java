@@ -1,5 +1,6 @@
 package io.holdfast.xds.translate;
 
+import com.google.protobuf.BoolValue;
 import com.google.protobuf.UInt32Value;
 import io.envoyproxy.envoy.config.core.v3.DataSource;
 import io.envoyproxy.envoy.config.route.v3.DirectResponseAction;
@@ -105,6 +106,9 @@ final class RouteTranslator {
       envoy.setPath(exact.value());
     } else {
       envoy.setSafeRegex(RegexMatcher.newBuilder().setRegex(path.value()));
+    }
+    if (!path.caseSensitive()) {
+      envoy.setCaseSensitive(BoolValue.of(false)); // only when false: Envoy's default is true
     }
     for (HeaderMatch header : match.headers()) {
       envoy.addHeaders(header(header));
