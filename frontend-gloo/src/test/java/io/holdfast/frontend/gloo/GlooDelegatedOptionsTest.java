@@ -328,4 +328,66 @@ class GlooDelegatedOptionsTest {
         .contains(io.holdfast.api.Reasons.DELEGATION_TOO_DEEP);
     assertThat(GlooFixtures.virtualService(result, "apps", "root").isAccepted()).isTrue();
   }
+
+  @Test
+  void authorisationAndRateLimitsOfADelegatingRouteReachItsDelegatedRoutesAsGlooMergesThem() {
+    String yaml = """
+        apiVersion: gloo.solo.io/v1
+        kind: Upstream
+        metadata: {name: app, namespace: gloo-system}
+        spec: {static: {hosts: [{addr: 192.0.2.10, port: 8080}]}}
+        ---
+        apiVersion: gloo.solo.io/v1
+        kind: Upstream
+        metadata: {name: authz, namespace: gloo-system}
+        spec: {useHttp2: true, static: {hosts: [{addr: 192.0.2.11, port: 9000}]}}
+        ---
+        apiVersion: gloo.solo.io/v1
+        kind: Upstream
+        metadata: {name: rls, namespace: gloo-system}
+        spec: {useHttp2: true, static: {hosts: [{addr: 192.0.2.12, port: 8081}]}}
+        ---
+        apiVersion: gloo.solo.io/v1
+        kind: Settings
+        metadata: {name: default, namespace: gloo-system}
+        spec:
+          extauth: {extauthzServerRef: {name: authz, namespace: gloo-system}}
+          ratelimitServer: {ratelimitServerRef: {name: rls, namespace: gloo-system}}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: VirtualService
+        metadata: {name: shop, namespace: gloo-system}
+        spec:
+          virtualHost:
+            routes:
+            - matchers: [{prefix: /login}]
+              options: {extauth: {customAuth: {}}}
+              routeAction: {single: {upstream: {name: app}}}
+            - matchers: [{prefix: /open}]
+              delegateAction: {ref: {name: open}}
+            - matchers: [{prefix: /guarded}]
+              options:
+                extauth: {customAuth: {}}
+                ratelimit: {rateLimits: [{actions: [{genericKey: {descriptorValue: guarded}}]}]}
+              delegateAction: {ref: {name: guarded}}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: RouteTable
+        metadata: {name: open, namespace: gloo-system}
+        spec:
+          routes: [{matchers: [{prefix: /open/x}], routeAction: {single: {upstream: {name: app}}}}]
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: RouteTable
+        metadata: {name: guarded, namespace: gloo-system}
+        spec:
+          routes: [{matchers: [{prefix: /guarded/x}], routeAction: {single: {upstream: {name: app}}}}]
+        """ + GATEWAY;
+    IrBuilder.Result result = GlooFixtures.build(GlooFixtures.load(yaml));
+    assertThat(GlooFixtures.virtualService(result, "gloo-system", "shop").isAccepted()).isTrue();
+    List<Route> routes = routes(result, "shop");
+    // Gloo: only /login and the routes under /guarded name the service; those under /open have no extauth at all.
+    assertThat(routes).extracting(r -> r.security().extAuthz().isPresent()).containsExactly(true, false, true);
+    assertThat(routes).extracting(r -> r.traffic().rateLimits().size()).containsExactly(0, 0, 1);
+  }
 }
