@@ -1,6 +1,7 @@
 package io.holdfast.frontend.gloo;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.groups.Tuple.tuple;
 
 import io.holdfast.api.ResourceKey;
 import io.holdfast.ir.Finding;
@@ -37,6 +38,26 @@ class GlooDelegatedOptionsTest {
       spec:
         static: {hosts: [{addr: 192.0.2.30, port: 8080}]}
       ---
+      """;
+
+  private static final String HOLDFAST_UPSTREAM = """
+      apiVersion: gateway.holdfast.io/v1
+      kind: Upstream
+      metadata: {name: pets, namespace: apps}
+      spec:
+        static: {hosts: [{address: 192.0.2.30, port: 8080}]}
+      ---
+      """;
+
+  private static final String HOLDFAST_GATEWAY = """
+      ---
+      apiVersion: gateway.holdfast.io/v1
+      kind: Gateway
+      metadata: {name: gateway-proxy, namespace: gloo-system}
+      spec:
+        bindAddress: '::'
+        port: 8080
+        virtualServices: [{name: animals}]
       """;
 
   /** Three levels, options on both delegating routes; the leaf's routes set some groups of their own. */
@@ -88,13 +109,7 @@ class GlooDelegatedOptionsTest {
   @Test
   void aThreeLevelChainServesWhatTheRoutesWouldWithTheMergedOptionsWrittenOnThem() {
     // Gloo's merge, written out by hand on each leaf route: own groups, then the parent's, then the grandparent's.
-    String flattened = """
-        apiVersion: gateway.holdfast.io/v1
-        kind: Upstream
-        metadata: {name: pets, namespace: apps}
-        spec:
-          static: {hosts: [{address: 192.0.2.30, port: 8080}]}
-        ---
+    String flattened = HOLDFAST_UPSTREAM + """
         apiVersion: gateway.holdfast.io/v1
         kind: VirtualService
         metadata: {name: animals, namespace: gloo-system}
@@ -135,27 +150,13 @@ class GlooDelegatedOptionsTest {
             options:
               headerManipulation:
                 requestHeadersToAdd: [{name: x-from, value: leaf}]
-        ---
-        apiVersion: gateway.holdfast.io/v1
-        kind: Gateway
-        metadata: {name: gateway-proxy, namespace: gloo-system}
-        spec:
-          bindAddress: '::'
-          port: 8080
-          virtualServices: [{name: animals}]
-        """;
+        """ + HOLDFAST_GATEWAY;
     Equivalence.assertSameXds(GlooFixtures.load(GLOO_CHAIN), GlooFixtures.load(flattened), Map.of());
   }
 
   @Test
   void aChainIsAlsoWhatHoldfastsOwnDelegationServesWithTheOptionsOnTheDelegatingRoutes() {
-    String holdfast = """
-        apiVersion: gateway.holdfast.io/v1
-        kind: Upstream
-        metadata: {name: pets, namespace: apps}
-        spec:
-          static: {hosts: [{address: 192.0.2.30, port: 8080}]}
-        ---
+    String holdfast = HOLDFAST_UPSTREAM + """
         apiVersion: gateway.holdfast.io/v1
         kind: VirtualService
         metadata: {name: animals, namespace: gloo-system}
@@ -192,15 +193,7 @@ class GlooDelegatedOptionsTest {
             options:
               headerManipulation:
                 requestHeadersToAdd: [{name: x-from, value: leaf}]
-        ---
-        apiVersion: gateway.holdfast.io/v1
-        kind: Gateway
-        metadata: {name: gateway-proxy, namespace: gloo-system}
-        spec:
-          bindAddress: '::'
-          port: 8080
-          virtualServices: [{name: animals}]
-        """;
+        """ + HOLDFAST_GATEWAY;
     Equivalence.assertSameXds(GlooFixtures.load(GLOO_CHAIN), GlooFixtures.load(holdfast), Map.of());
   }
 
@@ -247,11 +240,11 @@ class GlooDelegatedOptionsTest {
     IrBuilder.Result result = GlooFixtures.build(GlooFixtures.load(yaml));
     assertThat(result.statuses().values()).allSatisfy(s -> assertThat(s.isAccepted()).as("%s", s).isTrue());
     assertThat(routes(result, "one")).extracting(r -> policy(r).timeout(), r -> policy(r).prefixRewrite())
-        .containsExactly(org.assertj.core.groups.Tuple.tuple(Optional.of(Duration.ofSeconds(1)), Optional.of("/mine")),
-            org.assertj.core.groups.Tuple.tuple(Optional.of(Duration.ofSeconds(1)), Optional.of("/one")));
+        .containsExactly(tuple(Optional.of(Duration.ofSeconds(1)), Optional.of("/mine")),
+            tuple(Optional.of(Duration.ofSeconds(1)), Optional.of("/one")));
     assertThat(routes(result, "two")).extracting(r -> policy(r).timeout(), r -> policy(r).prefixRewrite())
-        .containsExactly(org.assertj.core.groups.Tuple.tuple(Optional.of(Duration.ofSeconds(2)), Optional.of("/mine")),
-            org.assertj.core.groups.Tuple.tuple(Optional.of(Duration.ofSeconds(2)), Optional.of("/two")));
+        .containsExactly(tuple(Optional.of(Duration.ofSeconds(2)), Optional.of("/mine")),
+            tuple(Optional.of(Duration.ofSeconds(2)), Optional.of("/two")));
   }
 
   private static ObjectStatus onlyVirtualService(String route) {
@@ -331,29 +324,7 @@ class GlooDelegatedOptionsTest {
 
   @Test
   void authorisationAndRateLimitsOfADelegatingRouteReachItsDelegatedRoutesAsGlooMergesThem() {
-    String yaml = """
-        apiVersion: gloo.solo.io/v1
-        kind: Upstream
-        metadata: {name: app, namespace: gloo-system}
-        spec: {static: {hosts: [{addr: 192.0.2.10, port: 8080}]}}
-        ---
-        apiVersion: gloo.solo.io/v1
-        kind: Upstream
-        metadata: {name: authz, namespace: gloo-system}
-        spec: {useHttp2: true, static: {hosts: [{addr: 192.0.2.11, port: 9000}]}}
-        ---
-        apiVersion: gloo.solo.io/v1
-        kind: Upstream
-        metadata: {name: rls, namespace: gloo-system}
-        spec: {useHttp2: true, static: {hosts: [{addr: 192.0.2.12, port: 8081}]}}
-        ---
-        apiVersion: gloo.solo.io/v1
-        kind: Settings
-        metadata: {name: default, namespace: gloo-system}
-        spec:
-          extauth: {extauthzServerRef: {name: authz, namespace: gloo-system}}
-          ratelimitServer: {ratelimitServerRef: {name: rls, namespace: gloo-system}}
-        ---
+    String yaml = GlooEdgePoliciesTest.UPSTREAMS + GlooEdgePoliciesTest.SETTINGS + """
         apiVersion: gateway.solo.io/v1
         kind: VirtualService
         metadata: {name: shop, namespace: gloo-system}
@@ -382,7 +353,7 @@ class GlooDelegatedOptionsTest {
         metadata: {name: guarded, namespace: gloo-system}
         spec:
           routes: [{matchers: [{prefix: /guarded/x}], routeAction: {single: {upstream: {name: app}}}}]
-        """ + GATEWAY;
+        """;
     IrBuilder.Result result = GlooFixtures.build(GlooFixtures.load(yaml));
     assertThat(GlooFixtures.virtualService(result, "gloo-system", "shop").isAccepted()).isTrue();
     List<Route> routes = routes(result, "shop");

@@ -184,7 +184,8 @@ class DelegatedOptionsTest {
   @Test
   void aChainOf2000DelegatingRoutesWithOptionsMergesInLinearTimeWithoutGrowingTheOptions() {
     List<String> chain = new ArrayList<>();
-    String options = "timeout: %ds, options: {headerManipulation: {requestHeadersToAdd: [{name: x-level, value: '%d'}]}}";
+    String options = "timeout: %ds,"
+        + " options: {headerManipulation: {requestHeadersToAdd: [{name: x-level, value: '%d'}]}}";
     chain.add(vs("web", "- {match: {prefix: /}, delegate: {ref: {name: t1}}, " + options.formatted(1, 0) + "}"));
     for (int i = 1; i < 2000; i++) {
       chain.add(table("t" + i, "default", "- {match: {prefix: /}, delegate: {ref: {name: t" + (i + 1) + "}}, "
