@@ -361,4 +361,31 @@ class GlooDelegatedOptionsTest {
     assertThat(routes).extracting(r -> r.security().extAuthz().isPresent()).containsExactly(true, false, true);
     assertThat(routes).extracting(r -> r.traffic().rateLimits().size()).containsExactly(0, 0, 1);
   }
+
+  @Test
+  void anAuthorisationThatCannotBeAppliedOnADelegatingRouteRefusesItsWholePrefix() {
+    String yaml = GlooEdgePoliciesTest.UPSTREAMS + GlooEdgePoliciesTest.SETTINGS + """
+        apiVersion: gateway.solo.io/v1
+        kind: VirtualService
+        metadata: {name: shop, namespace: gloo-system}
+        spec:
+          virtualHost:
+            routes:
+            - matchers: [{prefix: /guarded}]
+              options: {extauth: {configRef: {name: missing}}}
+              delegateAction: {ref: {name: guarded}}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: RouteTable
+        metadata: {name: guarded, namespace: gloo-system}
+        spec:
+          routes: [{matchers: [{prefix: /guarded/x}], routeAction: {single: {upstream: {name: app}}}}]
+        """;
+    IrBuilder.Result result = GlooFixtures.build(GlooFixtures.load(yaml));
+    assertThat(GlooFixtures.virtualService(result, "gloo-system", "shop").findings()).extracting(Finding::reason)
+        .contains(EdgePolicies.AUTH_CONFIG_NOT_FOUND);
+    assertThat(routes(result, "shop")).singleElement().satisfies(route -> assertThat(route.action())
+        .isInstanceOfSatisfying(RouteAction.DirectResponse.class, refusal -> assertThat(refusal.status())
+            .isEqualTo(EdgePolicies.AUTH_REFUSAL_STATUS)));
+  }
 }
