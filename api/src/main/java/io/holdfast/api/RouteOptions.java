@@ -38,6 +38,12 @@ public record RouteOptions(Optional<HeaderManipulation> headerManipulation, Opti
         maxStreamDuration, faults, hashPolicies, mirror, security, value, appendXForwardedHost);
   }
 
+  /** These options with {@code value} as the mirror, every other field as it is. */
+  public RouteOptions withMirror(Optional<Mirror> value) {
+    return new RouteOptions(headerManipulation, hostRewrite, autoHostRewrite, regexRewrite, cors, idleTimeout,
+        maxStreamDuration, faults, hashPolicies, value, security, traffic, appendXForwardedHost);
+  }
+
   /** Without {@code appendXForwardedHost}. */
   public RouteOptions(Optional<HeaderManipulation> headerManipulation, Optional<String> hostRewrite,
       boolean autoHostRewrite, Optional<RegexRewrite> regexRewrite, Optional<Cors> cors,

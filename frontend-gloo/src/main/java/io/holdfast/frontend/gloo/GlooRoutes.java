@@ -29,7 +29,8 @@ import java.util.Set;
 final class GlooRoutes {
 
   private static final Set<String> ROUTE = Set.of("matchers", "routeAction", "redirectAction",
-      "directResponseAction", "delegateAction", "options", "name", "optionsConfigRefs");
+      "directResponseAction", "delegateAction", "options", "name", "optionsConfigRefs", "inheritableMatchers",
+      "inheritablePathMatchers");
   private static final Set<String> MATCHER = Set.of("prefix", "exact", "regex", "headers", "queryParameters",
       "methods", "caseSensitive");
   private static final Set<String> HEADER = Set.of("name", "value", "regex", "invertMatch");
@@ -138,17 +139,13 @@ final class GlooRoutes {
 
   private List<Route> route(Node route) {
     route.only("route", ROUTE);
+    inheritance(route);
     Optional<String> name = route.string("name");
     Optional<Expanded> expanded = route.has("delegateAction") ? expanded(route.child("delegateAction"))
         : Optional.empty();
     Optional<RouteAction> action = action(route); // also when expanded: it checks there is exactly one action
-    if ((expanded.isPresent() || action.filter(a -> a instanceof RouteAction.Delegate).isPresent())
-        && (route.has("options") || route.has("optionsConfigRefs"))) {
-      route.error(route.at(route.has("options") ? "options" : "optionsConfigRefs"), GlooFeatures.UNSUPPORTED,
-          "options on a delegating route: Gloo merges them into the delegated routes, Holdfast does not inherit"
-              + " route options through delegation; set them on the RouteTable's routes");
-      return List.of();
-    }
+    // A delegating route's options, read as any route's, are handed down to the delegated routes by Holdfast's
+    // delegation, group by group, the child's own winning (Gloo's ShallowMergeRouteOptions).
     routeOptions.merge(route, "RouteOption", namespace);
     Node options = route.child("options");
     RouteParts parts = options(options);
@@ -167,8 +164,9 @@ final class GlooRoutes {
       List<Route> out = new ArrayList<>();
       for (RouteMatch match : matches) {
         for (ObjectRef table : expanded.get().tables()) {
-          out.add(new Route(Optional.empty(), match, new RouteAction.Delegate(new RouteAction.DelegateRef(table)),
-              Optional.empty(), Optional.empty(), Optional.empty(), RouteOptions.NONE));
+          out.add(edge.route(new Route(Optional.empty(), match, new RouteAction.Delegate(
+              new RouteAction.DelegateRef(table)), parts.timeout, parts.retries, parts.prefixRewrite, parts.options),
+              edgeOptions, route));
         }
       }
       return out;
@@ -185,6 +183,23 @@ final class GlooRoutes {
           parts.prefixRewrite, parts.options), edgeOptions, route));
     }
     return out;
+  }
+
+  /**
+   * Gloo's matcher inheritance flags. {@code inheritableMatchers} is read: Holdfast's delegation adds the delegating
+   * route's header and query-parameter matchers to each delegated route's, Gloo's {@code true} (docs/GLOO.md says
+   * where {@code false} and methods differ). {@code inheritablePathMatchers: true} (every delegated route serves the
+   * delegating route's path instead of its own) rejects the route: Holdfast serves each delegated route with its
+   * own path.
+   */
+  private static void inheritance(Node route) {
+    route.bool("inheritableMatchers");
+    if (route.bool("inheritablePathMatchers").orElse(false)) {
+      route.error(route.at("inheritablePathMatchers"), GlooFeatures.UNSUPPORTED, "inheritablePathMatchers: true"
+          + " (delegated routes serve the delegating route's path instead of their own) is not supported by"
+          + " Holdfast, which serves each delegated route with its own path; write the delegating route's prefix"
+          + " in the delegated routes' matchers");
+    }
   }
 
   private Optional<RouteMatch> match(Node matcher) {

@@ -63,4 +63,19 @@ class GlooDelegationTest {
         .toList();
     assertThat(tables).containsExactly("early", "late");
   }
+
+  @Test
+  void theOptionsOfASelectorWithExpressionsReachEveryPickedTablesRoutes() {
+    String yaml = table("late", "domain: api, stage: prod", 20, "/api/late")
+        + table("early", "domain: api, stage: canary", 5, "/api/early")
+        + PARENT.replace("    - matchers: [{prefix: /api}]\n", "    - matchers: [{prefix: /api}]\n"
+            + "      options: {headerManipulation: {responseHeadersToAdd: [{header: {key: x-api, value: v1}}]}}\n");
+    IrBuilder.Result result = GlooFixtures.build(GlooFixtures.load(yaml));
+    assertThat(GlooFixtures.virtualService(result, "gloo-system", "parent").isAccepted())
+        .as("%s", result.statuses()).isTrue();
+    Listener socket = result.ir().listeners().stream().filter(l -> l instanceof Listener.Socket).findFirst()
+        .orElseThrow();
+    assertThat(socket.virtualHosts().get(0).routes()).hasSize(2).allSatisfy(r -> assertThat(r.headers()
+        .responseAdd()).extracting(h -> h.name()).containsExactly("x-api"));
+  }
 }

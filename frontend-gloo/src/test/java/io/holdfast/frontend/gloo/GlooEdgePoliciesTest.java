@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  */
 class GlooEdgePoliciesTest {
 
-  private static final String UPSTREAMS = """
+  static final String UPSTREAMS = """
       apiVersion: gloo.solo.io/v1
       kind: Upstream
       metadata: {name: app, namespace: gloo-system}
@@ -45,7 +45,7 @@ class GlooEdgePoliciesTest {
       """;
 
   /** A Settings as Gloo's Helm chart writes it (control-plane fields included), with both servers. */
-  private static final String SETTINGS = """
+  static final String SETTINGS = """
       apiVersion: gloo.solo.io/v1
       kind: Settings
       metadata: {name: default, namespace: gloo-system}

@@ -110,21 +110,45 @@ class GlooOptionObjectsTest {
   }
 
   @Test
-  void optionsOnADelegatingRouteAreRejectedSinceHoldfastDoesNotInheritThem() {
-    String yaml = """
+  void optionObjectsOfADelegatingRouteAreMergedIntoItsOptionsAndHandedDownToTheDelegatedRoutes() {
+    String yaml = OPTIONS + """
+        apiVersion: gloo.solo.io/v1
+        kind: Upstream
+        metadata: {name: petstore, namespace: gloo-system}
+        spec:
+          static: {hosts: [{addr: 192.0.2.10, port: 8080}]}
+        ---
         apiVersion: gateway.solo.io/v1
         kind: VirtualService
-        metadata: {name: parent, namespace: default}
+        metadata: {name: parent, namespace: gloo-system}
         spec:
           virtualHost:
             routes:
             - matchers: [{prefix: /api}]
+              optionsConfigRefs: {delegateOptions: [{name: fast}, {name: slow}]}
               options: {timeout: 5s}
               delegateAction: {ref: {name: child}}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: RouteTable
+        metadata: {name: child, namespace: gloo-system}
+        spec:
+          routes:
+          - matchers: [{prefix: /api/pets}]
+            options: {prefixRewrite: /pets}
+            routeAction: {single: {upstream: {name: petstore}}}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: Gateway
+        metadata: {name: gateway-proxy, namespace: gloo-system}
+        spec: {bindPort: 8080, httpGateway: {}}
         """;
     IrBuilder.Result result = GlooFixtures.build(GlooFixtures.load(yaml));
-    ObjectStatus status = GlooFixtures.virtualService(result, "default", "parent");
-    assertThat(status.isAccepted()).isFalse();
-    assertThat(status.findings()).extracting(Finding::field).contains("spec.virtualHost.routes[0].options");
+    ObjectStatus status = GlooFixtures.virtualService(result, "gloo-system", "parent");
+    assertThat(status.isAccepted()).as("%s", status.findings()).isTrue();
+    RouteAction.ForwardPolicy policy = ((RouteAction.Forward) route(result).action()).policy();
+    assertThat(policy.timeout()).as("the delegating route's own").contains(Duration.ofSeconds(5));
+    assertThat(policy.idleTimeout()).as("from its first option object").contains(Duration.ofSeconds(5));
+    assertThat(policy.prefixRewrite()).as("the delegated route's own, over the option object's").contains("/pets");
   }
 }

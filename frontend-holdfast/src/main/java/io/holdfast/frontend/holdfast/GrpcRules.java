@@ -64,7 +64,9 @@ final class GrpcRules {
     for (int i = 0; i < routes.size(); i++) {
       Route route = routes.get(i);
       if (route.action() instanceof RouteAction.Delegate) {
-        continue; // its tables are checked on their own
+        // Its tables are checked on their own; its options are handed down to their routes (OptionInheritance).
+        checkOptions(route, "spec.routes[" + i + "]", domain, sink);
+        continue;
       }
       checkRoute(route, "spec.routes[" + i + "]", domain, sink);
       checkOptions(route, "spec.routes[" + i + "]", domain, sink);

@@ -173,8 +173,9 @@ final class Lowering {
   /**
    * The virtual host of {@code vs}. A delegating route is replaced by the routes of the RouteTables it picks (in
    * {@link Delegation#ORDER}, each table's routes in order, recursively), except tables whose routes leave its
-   * prefix; a delegated route gets its table's origin and field, and the match {@link Delegation#inherit} gives
-   * it (left out when that can never match).
+   * prefix; a delegated route gets its table's origin and field, the match {@link Delegation#inherit} gives
+   * it (left out when that can never match), and the option groups it does not set from the delegating routes above
+   * it ({@link OptionInheritance}).
    *
    * @param tables      the accepted RouteTables
    * @param clusterKeys the lowered clusters' keys, each to the cluster's own instance, which the routes then name:
@@ -220,24 +221,35 @@ final class Lowering {
      * One object whose routes are being flattened: the VirtualService, or a RouteTable under a delegating route.
      *
      * @param inherited the effective match of the delegating route, empty at the top of the virtual host
+     * @param handed    the delegating route with the options it hands down ({@link OptionInheritance}), merged
+     *                  with what its own parent handed it; empty at the top of the virtual host
      */
     private static final class Frame {
       final Origin owner;
       final String namespace;
       final List<Route> routes;
       final Optional<RouteMatch> inherited;
+      final Optional<Route> handed;
       int next;
-      /** The tables the current delegating route picks, and the match they inherit. */
+      /** The tables the current delegating route picks, and the match and options they inherit. */
       List<RouteTable> targets = List.of();
       int target;
       RouteMatch delegating;
       Optional<RouteMatch> effective = Optional.empty();
+      Optional<Route> handing = Optional.empty();
 
-      Frame(Origin owner, String namespace, List<Route> routes, Optional<RouteMatch> inherited) {
+      Frame(Origin owner, String namespace, List<Route> routes, Optional<RouteMatch> inherited,
+          Optional<Route> handed) {
         this.owner = owner;
         this.namespace = namespace;
         this.routes = routes;
         this.inherited = inherited;
+        this.handed = handed;
+      }
+
+      /** {@code route} with the options this object's delegating parent hands down. */
+      Route withInherited(Route route) {
+        return handed.map(parent -> OptionInheritance.inherit(parent, route)).orElse(route);
       }
     }
 
@@ -249,7 +261,8 @@ final class Lowering {
       this.vs = vs;
       Deque<Frame> stack = new ArrayDeque<>();
       Set<ResourceKey> onPath = new HashSet<>();
-      stack.push(new Frame(Origin.of(vs.key()), vs.metadata().namespace(), vs.routes(), Optional.empty()));
+      stack.push(new Frame(Origin.of(vs.key()), vs.metadata().namespace(), vs.routes(), Optional.empty(),
+          Optional.empty()));
       onPath.add(vs.key());
       while (!stack.isEmpty()) {
         Frame frame = stack.peek();
@@ -264,7 +277,7 @@ final class Lowering {
                 + "; lower only Validator output");
           }
           stack.push(new Frame(Origin.of(table.key()), table.metadata().namespace(), table.routes(),
-              frame.effective));
+              frame.effective, frame.handing));
           continue;
         }
         if (frame.next >= frame.routes.size() || visited >= limits.maxRoutesPerVirtualHost()) {
@@ -285,9 +298,11 @@ final class Lowering {
           frame.target = 0;
           frame.delegating = route.match();
           frame.effective = effective;
+          // Merged once per delegating route, not per table or route below it: one merge per route served.
+          frame.handing = Optional.of(frame.withInherited(OptionInheritance.qualified(route, frame.namespace)));
           continue;
         }
-        add(frame, i, route, effective.get());
+        add(frame, i, frame.withInherited(route), effective.get());
       }
     }
 

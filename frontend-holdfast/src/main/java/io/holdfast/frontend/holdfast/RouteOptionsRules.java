@@ -37,7 +37,11 @@ final class RouteOptionsRules {
   private RouteOptionsRules() {
   }
 
-  static void check(Route route, String field, boolean forwards, Ledger.Sink sink) {
+  /**
+   * @param usesOptions a forwarding route, or a delegating one (it hands its options down): the forwarding options
+   *                    are not ignored
+   */
+  static void check(Route route, String field, boolean usesOptions, Ledger.Sink sink) {
     List<QueryParameterMatch> query = route.match().queryParameters();
     Set<String> names = new HashSet<>();
     for (int i = 0; i < query.size(); i++) {
@@ -78,7 +82,7 @@ final class RouteOptionsRules {
       MetadataRules.checkRef(mirror.upstream(), at + ".mirror.upstream", at + ".mirror.namespace", sink);
       checkPercentage(mirror.percentage(), at + ".mirror.percentage", sink);
     });
-    if (!forwards) {
+    if (!usesOptions) {
       warnIgnored(options.hostRewrite().isPresent(), at + ".hostRewrite", sink);
       warnIgnored(options.autoHostRewrite(), at + ".autoHostRewrite", sink);
       warnIgnored(options.appendXForwardedHost(), at + ".appendXForwardedHost", sink);

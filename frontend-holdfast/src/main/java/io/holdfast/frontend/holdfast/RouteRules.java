@@ -48,20 +48,16 @@ final class RouteRules {
       checkDirect(direct, field + ".directResponse", sink);
     } else if (action instanceof RouteAction.Delegate delegate) {
       checkDelegate(route.match(), delegate, field, sink);
-      // The forwarding options get RouteOptionsRules' own FieldIgnored warning; these two would apply otherwise.
-      if (route.options().headerManipulation().isPresent() || route.options().cors().isPresent()) {
-        sink.warn(field + ".options", Reasons.FIELD_IGNORED, "headerManipulation and cors of a delegating route"
-            + " do not pass to the delegated routes; set them on the RouteTable's routes (the VirtualService's"
-            + " spec.options defaults do apply to them)");
-      }
     }
     route.timeout().filter(t -> t.isNegative()).ifPresent(t ->
         sink.error(field + ".timeout", Reasons.INVALID_DURATION, "timeout must not be negative"));
     route.retries().ifPresent(retries -> checkRetries(retries, field + ".retries", sink));
     route.prefixRewrite().ifPresent(v -> headerSafe(v, field + ".prefixRewrite", sink));
-    boolean forwards = action instanceof RouteAction.Forward || action instanceof RouteAction.Split;
-    RouteOptionsRules.check(route, field, forwards, sink);
-    if (!forwards) {
+    // A delegating route's options are handed down to the routes it delegates to (OptionInheritance).
+    boolean usesOptions = action instanceof RouteAction.Forward || action instanceof RouteAction.Split
+        || action instanceof RouteAction.Delegate;
+    RouteOptionsRules.check(route, field, usesOptions, sink);
+    if (!usesOptions) {
       warnIgnored(route.timeout().isPresent(), field + ".timeout", sink);
       warnIgnored(route.retries().isPresent(), field + ".retries", sink);
       warnIgnored(route.prefixRewrite().isPresent(), field + ".prefixRewrite", sink);

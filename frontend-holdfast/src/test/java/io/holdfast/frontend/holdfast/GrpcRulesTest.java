@@ -66,6 +66,31 @@ class GrpcRulesTest {
     assertThat(result.status(VS).problems().get(0).message()).contains("non_forwarding_action", "UNAVAILABLE");
   }
 
+  @Test
+  void theOptionsADelegatingRouteHandsDownAreCheckedOnItForGrpcClients() {
+    ValidationResult result = new Validator().validate(TestManifests.config("""
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: up}
+        spec: {static: {hosts: [{address: 127.0.0.1, port: 9101}]}}
+        """, """
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: web}
+        spec:
+          domains: [web.test]
+          routes: [{match: {prefix: /a/}, delegate: {ref: {name: a}}, options: {idleTimeout: 5s}}]
+        """, """
+        apiVersion: gateway.holdfast.io/v1
+        kind: RouteTable
+        metadata: {name: a}
+        spec:
+          routes: [{match: {prefix: /a/b}, route: {upstream: up}}]
+        """));
+    assertThat(result.status(VS).problems()).extracting(Problem::field, Problem::reason)
+        .containsExactly(tuple("spec.routes[0].options.idleTimeout", Reasons.GRPC_IGNORED_OPTION));
+  }
+
   /** The old text recommended LEAST_REQUEST, which some gRPC clients reject too. */
   @Test
   void randomIsRejectedByGrpcClientsAndTheAdviceIsAPolicyTheyAllSupport() {
