@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.holdfast.frontend.gloo.GlooKinds;
 import io.holdfast.kube.source.GatewayCrds;
 import java.io.InputStream;
@@ -167,14 +166,7 @@ class GlooCrdsTest {
 
   private static List<HasMetadata> load(Path file) throws Exception {
     try (InputStream in = Files.newInputStream(file)) {
-      Object parsed = new KubernetesSerialization().unmarshal(in);
-      List<HasMetadata> out = new ArrayList<>();
-      if (parsed instanceof List<?> list) {
-        list.forEach(o -> out.add((HasMetadata) o));
-      } else {
-        out.add((HasMetadata) parsed);
-      }
-      return out;
+      return Kubectl.objects(in);
     }
   }
 }
