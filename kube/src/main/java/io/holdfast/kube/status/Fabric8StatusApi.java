@@ -40,6 +40,7 @@ final class Fabric8StatusApi implements StatusApi {
       throw new IllegalArgumentException(key + ": refusing a status write without a resourceVersion");
     }
     // update*() (not replace*()) keeps the given resourceVersion: a stale one gets 409 rather than a retry on top.
-    return resources(key).resource(object).updateStatus();
+    var resource = resources(key).resource(object);
+    return GlooStatusDocument.isGloo(key) ? resource.update() : resource.updateStatus();
   }
 }

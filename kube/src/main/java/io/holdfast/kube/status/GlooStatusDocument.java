@@ -8,10 +8,12 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The status of a Gloo Edge object in Gloo's own shape (issue 27): {@code namespacedStatuses.statuses[<key>]} with
+ * The status of a Gloo Edge object in Gloo's own shape (issue 27): {@code status.statuses[<key>]} with
  * {@code state} (Accepted, Warning, Rejected), {@code reason} (the errors), {@code warnings} and
- * {@code reportedBy: holdfast}. Only Holdfast's entry is set: Gloo's own entries (a Gloo still running beside
- * Holdfast during a move) and any other status field are kept as they are.
+ * {@code reportedBy: holdfast}. That is where solo-kit puts a resource's {@code namespacedStatuses} on the cluster
+ * (it patches {@code /status/statuses/<its namespace>}; {@code kubectl get vs -o yaml} on a Gloo cluster shows
+ * {@code status.statuses.gloo-system}). Only Holdfast's entry is set: Gloo's own entries (a Gloo still running
+ * beside Holdfast during a move) and any other status field are kept as they are.
  */
 final class GlooStatusDocument {
 
@@ -35,9 +37,7 @@ final class GlooStatusDocument {
   static Map<String, Object> compute(ResourceStatus verdict, Object existing) {
     Map<String, Object> status = existing instanceof Map<?, ?> map
         ? new LinkedHashMap<>((Map<String, Object>) map) : new LinkedHashMap<>();
-    Map<String, Object> namespaced = status.get("namespacedStatuses") instanceof Map<?, ?> map
-        ? new LinkedHashMap<>((Map<String, Object>) map) : new LinkedHashMap<>();
-    Map<String, Object> statuses = namespaced.get("statuses") instanceof Map<?, ?> map
+    Map<String, Object> statuses = status.get("statuses") instanceof Map<?, ?> map
         ? new LinkedHashMap<>((Map<String, Object>) map) : new LinkedHashMap<>();
     Map<String, Object> entry = new LinkedHashMap<>();
     switch (verdict.state()) {
@@ -54,8 +54,7 @@ final class GlooStatusDocument {
     }
     entry.put("reportedBy", "holdfast");
     statuses.put(REPORTER_KEY, entry);
-    namespaced.put("statuses", statuses);
-    status.put("namespacedStatuses", namespaced);
+    status.put("statuses", statuses);
     return status;
   }
 

@@ -12,7 +12,10 @@ interface StatusApi {
 
   /**
    * PUT to the object's {@code /status} subresource, carrying {@code object}'s resourceVersion, so a write based
-   * on a stale read fails with 409 instead of overwriting. Returns the object as written.
+   * on a stale read fails with 409 instead of overwriting. Returns the object as written. Gloo Edge's kinds have no
+   * status subresource (their CRDs, Gloo's or deploy/crds-gloo's, define none: solo-kit writes statuses through the
+   * object), so theirs is a PUT of the object itself, with the same resourceVersion guard: a spec edited since the
+   * read is never overwritten, the write gets 409.
    */
   GenericKubernetesResource updateStatus(ResourceKey key, GenericKubernetesResource object);
 }

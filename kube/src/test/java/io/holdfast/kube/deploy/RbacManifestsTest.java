@@ -102,9 +102,11 @@ class RbacManifestsTest {
     of(all, Role.class).forEach(r -> every.addAll(grants(r.getRules())));
     assertThat(every).noneMatch(g -> g.contains("*"));
     assertThat(every).filteredOn(g -> g.startsWith("/secrets")).containsOnly("/secrets:list", "/secrets:watch");
-    // Writes: status subresources (update), and the Lease; never patch, delete, or an object itself.
+    // Writes: status subresources (update), and the Lease; never patch or delete. An object itself only where its
+    // kind has no status subresource: Gloo Edge's (its status is written through the object, as Gloo does).
     assertThat(every).filteredOn(g -> g.matches(".*:(create|update|patch|delete|deletecollection)"))
-        .allMatch(g -> g.matches(".*/status:update") || g.matches("coordination\\.k8s\\.io/leases:(create|update)"));
+        .allMatch(g -> g.matches(".*/status:update") || g.matches("coordination\\.k8s\\.io/leases:(create|update)")
+            || g.matches("(gateway\\.solo\\.io|gloo\\.solo\\.io|enterprise\\.gloo\\.solo\\.io)/[a-z]+:update"));
   }
 
   @Test

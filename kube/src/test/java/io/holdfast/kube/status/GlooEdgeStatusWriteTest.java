@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
@@ -35,16 +34,7 @@ class GlooEdgeStatusWriteTest {
 
   private static ResourceDefinitionContext install(KubernetesClient admin, ResourceKey key) {
     ResourceDefinitionContext kind = GatewayCrds.context(key).orElseThrow();
-    admin.apiextensions().v1().customResourceDefinitions().resource(new CustomResourceDefinitionBuilder()
-        .withNewMetadata().withName(kind.getPlural() + "." + kind.getGroup()).endMetadata()
-        .withNewSpec().withGroup(kind.getGroup()).withScope("Namespaced")
-        .withNewNames().withKind(kind.getKind()).withPlural(kind.getPlural())
-        .withSingular(kind.getKind().toLowerCase(java.util.Locale.ROOT)).withListKind(kind.getKind() + "List")
-        .endNames()
-        .addNewVersion().withName(kind.getVersion()).withServed(true).withStorage(true)
-        .withNewSubresources().withNewStatus().endStatus().endSubresources()
-        .withNewSchema().withNewOpenAPIV3Schema().withType("object").withXKubernetesPreserveUnknownFields(true)
-        .endOpenAPIV3Schema().endSchema().endVersion().endSpec().build()).create();
+    GlooCrdFiles.install(admin, kind); // deploy/crds-gloo's
     GenericKubernetesResource resource = admin.getKubernetesSerialization().unmarshal("""
         apiVersion: %s/%s
         kind: %s
@@ -88,8 +78,7 @@ class GlooEdgeStatusWriteTest {
     GenericKubernetesResource r = admin.genericKubernetesResources(kind).inNamespace("gloo-system")
         .withName(AUTH.name()).get();
     if (!(r.getAdditionalProperties().get("status") instanceof Map<?, ?> status)
-        || !(status.get("namespacedStatuses") instanceof Map<?, ?> namespaced)
-        || !(namespaced.get("statuses") instanceof Map<?, ?> statuses)) {
+        || !(status.get("statuses") instanceof Map<?, ?> statuses)) {
       return null;
     }
     return statuses.get(GlooStatusDocument.REPORTER_KEY);

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
@@ -20,8 +20,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Gloo Edge objects get Holdfast's entry in Gloo's status shape, written by the leader only; Gloo's own entry (a
- * Gloo still running during the move) is kept.
+ * Gloo Edge objects get Holdfast's entry in Gloo's status shape ({@code status.statuses.holdfast-system}), written
+ * by the leader only, through the object (Gloo's CRDs and deploy/crds-gloo's have no status subresource); Gloo's
+ * own entry (a Gloo still running during the move) is kept, and the shipped CRD's printer columns show the verdict.
  */
 @ExtendWith(QuickAwait.class)
 class GlooStatusWriteTest {
@@ -30,18 +31,6 @@ class GlooStatusWriteTest {
   private static final ResourceKey GOOD = new ResourceKey("gateway.solo.io", "VirtualService", "gloo-system", "good");
   private static final ResourceKey BAD = new ResourceKey("gateway.solo.io", "VirtualService", "gloo-system", "bad");
   private static final ResourceDefinitionContext VS = GatewayCrds.context(GOOD).orElseThrow();
-
-  private static void installCrd(KubernetesClient admin) {
-    admin.apiextensions().v1().customResourceDefinitions().resource(new CustomResourceDefinitionBuilder()
-        .withNewMetadata().withName("virtualservices.gateway.solo.io").endMetadata()
-        .withNewSpec().withGroup("gateway.solo.io").withScope("Namespaced")
-        .withNewNames().withKind("VirtualService").withPlural("virtualservices").withSingular("virtualservice")
-        .withListKind("VirtualServiceList").endNames()
-        .addNewVersion().withName("v1").withServed(true).withStorage(true)
-        .withNewSubresources().withNewStatus().endStatus().endSubresources()
-        .withNewSchema().withNewOpenAPIV3Schema().withType("object").withXKubernetesPreserveUnknownFields(true)
-        .endOpenAPIV3Schema().endSchema().endVersion().endSpec().build()).create();
-  }
 
   private static GenericKubernetesResource create(KubernetesClient admin, String name) {
     GenericKubernetesResource resource = admin.getKubernetesSerialization().unmarshal("""
@@ -53,15 +42,17 @@ class GlooStatusWriteTest {
     return admin.genericKubernetesResources(VS).inNamespace("gloo-system").resource(resource).create();
   }
 
+  private static GenericKubernetesResource get(KubernetesClient admin, String name) {
+    return admin.genericKubernetesResources(VS).inNamespace("gloo-system").withName(name).get();
+  }
+
   @SuppressWarnings("unchecked")
   private static Map<String, Object> entries(KubernetesClient admin, String name) {
-    GenericKubernetesResource r = admin.genericKubernetesResources(VS).inNamespace("gloo-system").withName(name)
-        .get();
-    Object status = r.getAdditionalProperties().get("status");
-    if (!(status instanceof Map<?, ?> map) || !(map.get("namespacedStatuses") instanceof Map<?, ?> namespaced)) {
+    Object status = get(admin, name).getAdditionalProperties().get("status");
+    if (!(status instanceof Map<?, ?> map) || !(map.get("statuses") instanceof Map<?, ?> statuses)) {
       return Map.of();
     }
-    return (Map<String, Object>) namespaced.get("statuses");
+    return (Map<String, Object>) statuses;
   }
 
   @Test
@@ -70,13 +61,13 @@ class GlooStatusWriteTest {
          KubernetesClient client = new KubernetesClientBuilder().withConfig(MockKubeApi.configFor(api.port()))
              .build()) {
       KubernetesClient admin = api.admin();
-      installCrd(admin);
+      // deploy/crds-gloo's definition: like Gloo's, no status subresource.
+      GlooCrdFiles.install(admin, VS);
       create(admin, "good");
       GenericKubernetesResource bad = create(admin, "bad");
       Map<String, Object> glooEntry = Map.of("state", "Accepted", "reportedBy", "gateway");
-      bad.getAdditionalProperties().put("status", Map.of("namespacedStatuses",
-          Map.of("statuses", Map.of("gloo-system", glooEntry))));
-      admin.genericKubernetesResources(VS).inNamespace("gloo-system").resource(bad).updateStatus();
+      bad.getAdditionalProperties().put("status", Map.of("statuses", Map.of("gloo-system", glooEntry)));
+      admin.genericKubernetesResources(VS).inNamespace("gloo-system").resource(bad).update();
 
       Map<ResourceKey, DesiredStatus> desired = Map.of(
           GOOD, DesiredStatus.of(new ResourceStatus(GOOD, 1, ResourceStatus.State.ACCEPTED, List.of())),
@@ -98,6 +89,16 @@ class GlooStatusWriteTest {
         assertThat(badEntries.get(GlooStatusDocument.REPORTER_KEY)).isEqualTo(Map.of("state", "Rejected",
             "reason", "spec.virtualHost.options.waf: waf needs Solo's own Envoy build (UnsupportedGlooFeature)",
             "reportedBy", "holdfast"));
+        // Through the object, as solo-kit writes: the definition has no /status to write to.
+        assertThat(api.writes().subList(setupWrites, api.writes().size())).isNotEmpty()
+            .noneSatisfy(w -> assertThat(w.path()).contains("/status"));
+        // kubectl get shows Holdfast's verdict in the columns deploy/crds-gloo adds.
+        CustomResourceDefinition crd = GlooCrdFiles.load(admin, VS);
+        assertThat(GlooCrdFiles.columns(crd, get(admin, "good"))).containsEntry("State", "Accepted")
+            .containsEntry("Reason", null);
+        assertThat(GlooCrdFiles.columns(crd, get(admin, "bad"))).containsEntry("State", "Rejected")
+            .containsEntry("Reason",
+                "spec.virtualHost.options.waf: waf needs Solo's own Envoy build (UnsupportedGlooFeature)");
       }
     }
   }

@@ -141,6 +141,12 @@ final class AdmissionCheck {
     if (request.operation().equals("CONNECT")) {
       return Verdict.allow(List.of());
     }
+    if (statusOnly(request)) {
+      // A controller's status write, not a config change: Gloo's kinds have no status subresource, so Holdfast's
+      // (and Gloo's) status entries are written through the object, and a rejected object must still get one.
+      // Gloo's own webhook skips these the same way.
+      return Verdict.allow(List.of());
+    }
     GatewayConfig current = view.get().orElseThrow(ViewUnavailable::new);
     AdmissionJson.GroupVersionKind kind = request.kind();
     ResourceKey key = new ResourceKey(kind.group(), kind.kind(), request.namespace(), request.name());
@@ -198,6 +204,22 @@ final class AdmissionCheck {
    * The document with the request's namespace and name filled in where it has none: the API server fills them
    * before admission, but a namespace left to the parser's default would put the object in the wrong place.
    */
+  /** Whether an UPDATE leaves everything but the status (and the API server's bookkeeping) as it was. */
+  private static boolean statusOnly(Request request) {
+    return request.operation().equals("UPDATE") && request.oldObject().isPresent()
+        && configOf(request.object().orElseThrow()).equals(configOf(request.oldObject().get()));
+  }
+
+  /** The object without its status and without the metadata a write changes by itself; labels and annotations stay. */
+  private static ObjectNode configOf(ObjectNode object) {
+    ObjectNode copy = object.deepCopy();
+    copy.remove("status");
+    if (copy.get("metadata") instanceof ObjectNode metadata) {
+      metadata.remove(List.of("resourceVersion", "generation", "managedFields", "creationTimestamp", "uid"));
+    }
+    return copy;
+  }
+
   private static ObjectNode withIdentity(ObjectNode object, Request request) {
     ObjectNode copy = object.deepCopy();
     if (!(copy.get("metadata") instanceof ObjectNode metadata)) {

@@ -61,9 +61,10 @@ final class AdmissionJson {
    *
    * @param object    the object as it would be stored (CREATE, UPDATE); empty for DELETE and CONNECT
    * @param namespace the request's namespace; empty for cluster-scoped kinds
+   * @param oldObject the object as stored before an UPDATE; empty otherwise (or when the API server sent none)
    */
   record Request(String uid, GroupVersionKind kind, String operation, String namespace, String name,
-      Optional<ObjectNode> object) {
+      Optional<ObjectNode> object, Optional<ObjectNode> oldObject) {
     Request {
       Objects.requireNonNull(uid, "uid");
       Objects.requireNonNull(kind, "kind");
@@ -71,6 +72,7 @@ final class AdmissionJson {
       Objects.requireNonNull(namespace, "namespace");
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(object, "object");
+      Objects.requireNonNull(oldObject, "oldObject");
     }
   }
 
@@ -152,8 +154,11 @@ final class AdmissionJson {
     if ((operation.equals("CREATE") || operation.equals("UPDATE")) && objectNode.isEmpty()) {
       throw new MalformedReview("request.object: required for " + operation);
     }
+    // Only an UPDATE's old object is used (to tell a status write from a config change); a malformed one is ignored.
+    Optional<ObjectNode> oldObject = operation.equals("UPDATE") && request.get("oldObject") instanceof ObjectNode o
+        ? Optional.of(o) : Optional.empty();
     return new Request(uid, new GroupVersionKind(group, version, kindName), operation, namespace, name,
-        objectNode);
+        objectNode, oldObject);
   }
 
   /** The review answering {@code uid} with {@code verdict}, as bytes to send. */

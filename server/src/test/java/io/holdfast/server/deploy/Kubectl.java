@@ -44,7 +44,12 @@ final class Kubectl {
           + " kustomize 5, for sortOptions): "
           + new String(err.join(), StandardCharsets.UTF_8));
     }
-    Object parsed = new KubernetesSerialization().unmarshal(new ByteArrayInputStream(out.join()));
+    return objects(new ByteArrayInputStream(out.join()));
+  }
+
+  /** The objects of a YAML stream (one document or several), typed as kubectl would read them. */
+  static List<HasMetadata> objects(java.io.InputStream in) {
+    Object parsed = new KubernetesSerialization().unmarshal(in);
     List<HasMetadata> objects = new ArrayList<>();
     if (parsed instanceof List<?> list) {
       list.forEach(o -> objects.add((HasMetadata) o));

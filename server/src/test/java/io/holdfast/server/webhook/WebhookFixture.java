@@ -33,7 +33,7 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  */
 final class WebhookFixture implements AutoCloseable {
   static final JsonMapper JSON = JsonMapper.builder().build();
-  private static final YAMLMapper YAML = YAMLMapper.builder().build();
+  static final YAMLMapper YAML = YAMLMapper.builder().build();
 
   /** What the webhook judges against: empty until a test sets it (a replica whose source has not delivered). */
   final AtomicReference<Optional<GatewayConfig>> view;
@@ -145,6 +145,14 @@ final class WebhookFixture implements AutoCloseable {
     if (object != null) {
       request.set("object", object);
     }
+    return JSON.writeValueAsString(root);
+  }
+
+  /** An UPDATE review: {@code object} as it would be stored, {@code oldObject} as stored before. */
+  static String reviewOfUpdate(String uid, String group, String kind, String namespace, String name,
+      JsonNode object, JsonNode oldObject) {
+    ObjectNode root = (ObjectNode) JSON.readTree(reviewOfTree(uid, "UPDATE", group, kind, namespace, name, object));
+    ((ObjectNode) root.get("request")).set("oldObject", oldObject);
     return JSON.writeValueAsString(root);
   }
 
