@@ -36,8 +36,8 @@ final class RouteTranslator {
   private static final String GRPC_METHOD = "POST";
 
   /**
-   * {@code ENVOY} for socket listeners. {@code GRPC} for proxyless-gRPC client listeners, which differs in three
-   * ways. Redirect and direct-response routes become {@code non_forwarding_action}: grpc-java rejects a whole
+   * {@code ENVOY} for socket listeners. {@code GRPC} for proxyless-gRPC client listeners (and the route matches
+   * of gRPC server listeners, {@link GrpcServerListeners}), which differs in these ways. Redirect and direct-response routes become {@code non_forwarding_action}: grpc-java rejects a whole
    * RouteConfiguration containing them, and gRPC clients fail matching calls with UNAVAILABLE (gRFC A36), so
    * these routes still shadow later ones as in Envoy. Leaving them out instead would let those calls fall
    * through to a later route (a route meant to block a path would then forward it), so they stay, with a
@@ -45,8 +45,12 @@ final class RouteTranslator {
    * matched on {@code :method}, a pseudo-header gRPC clients treat as absent: gRPC calls are always POST, so a
    * route whose methods include POST matches them without it and one whose methods do not is left out (as is one
    * matching query parameters: gRPC calls have no query string). A route timeout is also set as
-   * {@code max_stream_duration}, the field gRPC clients read, unless the route sets that itself. And CORS
-   * policies are left out ({@link RoutePolicyTranslator}).
+   * {@code max_stream_duration}, the field gRPC clients read, unless the route sets that itself. CORS
+   * policies are left out ({@link RoutePolicyTranslator}). And a prefix or exact path always states
+   * {@code case_sensitive}: grpc-java reads the field unset as false (its {@code parsePathMatcher} takes
+   * {@code getCaseSensitive().getValue()}) where Envoy's default is true, so leaving it out would let a call
+   * differing only in case take, or bypass, a route. A regex never states it: Envoy ignores the field there and
+   * grpc-java matches a regex case-sensitively whatever it says.
    */
   enum Flavor {
     ENVOY, GRPC
@@ -107,7 +111,9 @@ final class RouteTranslator {
     } else {
       envoy.setSafeRegex(RegexMatcher.newBuilder().setRegex(path.value()));
     }
-    if (!path.caseSensitive()) {
+    if (flavor == Flavor.GRPC && !(path instanceof PathMatch.Regex)) {
+      envoy.setCaseSensitive(BoolValue.of(path.caseSensitive())); // always: gRPC clients read unset as false
+    } else if (!path.caseSensitive()) {
       envoy.setCaseSensitive(BoolValue.of(false)); // only when false: Envoy's default is true
     }
     for (HeaderMatch header : match.headers()) {

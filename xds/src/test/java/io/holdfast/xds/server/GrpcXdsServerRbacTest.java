@@ -193,10 +193,22 @@ class GrpcXdsServerRbacTest {
   }
 
   /**
+   * The server matches a route's path with its case, as Envoy does: a route for the upper-case service name, which
+   * would refuse loopback callers, does not take a call to the service's own (mixed-case) name. grpc-java reads an
+   * unset {@code case_sensitive} as false, so this holds because Holdfast states it on every gRPC route.
+   */
+  @Test
+  @Order(7)
+  void aRouteForAnotherCaseOfThePathDoesNotTakeTheCall() {
+    assertThat(call(plain, Map.of(CASE, "upper"))).isEqualTo("echo hi");
+    assertThat(harness.nacks).isEmpty();
+  }
+
+  /**
    * Holdfast's config: an Upstream for the server (for the xDS client's channel), a client VirtualService for
    * {@code echo.test} with a fault-injecting route (and a rule gRPC clients do not run), and the server's VirtualService served by a gRPC-server Gateway
-   * on the server's port, denying {@code deniedUser} by header, loopback callers on one route, and requiring a JWT
-   * on another.
+   * on the server's port, denying {@code deniedUser} by header, loopback callers on one route (and on one for the
+   * upper-case service name), and requiring a JWT on another.
    */
   private static ValidationResult publish(String deniedUser) {
     ValidationResult validation = new Validator().validate(TestManifests.config(
@@ -235,6 +247,14 @@ class GrpcXdsServerRbacTest {
                 rules:
                   - headers: [{name: x-user, exact: %s}]
           routes:
+            - match: {prefix: /GRPC.TESTING.SIMPLESERVICE/, headers: [{name: x-case, exact: upper}]}
+              directResponse: {status: 200}
+              options:
+                security:
+                  rbac:
+                    action: Deny
+                    rules:
+                      - directClientIp: [127.0.0.1/32]
             - match: {prefix: /, headers: [{name: x-case, exact: ip}]}
               directResponse: {status: 200}
               options:

@@ -32,12 +32,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * grpc-java's xDS client honours {@code match.caseSensitive: false} as Holdfast translates it (RouteMatch
- * {@code case_sensitive: false}): a case-insensitive prefix takes a call whatever the case of its path. The
- * backends answer any method with their own name, so calls to paths that differ only in case show where they went.
- * Own class (and JVM, see the pom): grpc-java reads its xDS bootstrap once per JVM.
+ * grpc-java's xDS client matches paths with the case rule Holdfast's route says, as Envoy would: a case-sensitive
+ * prefix or exact path (the default) takes only calls whose path has its case, and a {@code caseSensitive: false}
+ * one takes calls whatever their case. grpc-java reads an unset {@code case_sensitive} as false where Envoy's
+ * default is true, so Holdfast writes the field on every prefix and exact path it serves to gRPC clients; before it
+ * did, a call differing only in case took (or bypassed) a case-sensitive route. The backends answer any method with
+ * their own name, so calls to paths that differ only in case show where they went. Own class (and JVM, see the
+ * pom): grpc-java reads its xDS bootstrap once per JVM.
  */
-class GrpcXdsCaseInsensitiveRouteTest {
+class GrpcXdsPathCaseTest {
 
   private static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
     @Override
@@ -63,8 +66,9 @@ class GrpcXdsCaseInsensitiveRouteTest {
   @BeforeAll
   static void start() throws IOException {
     ValidationResult validation = new Validator().validate(TestManifests.config(
+        TestManifests.upstream("same-case", backend("same-case")) + "  http2: true\n",
+        TestManifests.upstream("one-method", backend("one-method")) + "  http2: true\n",
         TestManifests.upstream("any-case", backend("any-case")) + "  http2: true\n",
-        TestManifests.upstream("exact", backend("exact")) + "  http2: true\n",
         TestManifests.upstream("rest", backend("rest")) + "  http2: true\n", """
         apiVersion: gateway.holdfast.io/v1
         kind: VirtualService
@@ -72,15 +76,16 @@ class GrpcXdsCaseInsensitiveRouteTest {
         spec:
           domains: [case.test]
           routes:
-            - {match: {prefix: /echo.Any/, caseSensitive: false}, route: {upstream: any-case}}
-            - {match: {prefix: /echo.Exact/}, route: {upstream: exact}}
+            - {match: {prefix: /echo.Any/}, route: {upstream: same-case}}
+            - {match: {exact: /echo.Path/Call}, route: {upstream: one-method}}
+            - {match: {prefix: /echo.Loose/, caseSensitive: false}, route: {upstream: any-case}}
             - {match: {prefix: /}, route: {upstream: rest}}
         """));
     assertThat(validation.statuses().values()).allMatch(ResourceStatus::isServed);
     harness = new ServerHarness();
     harness.cache.setSnapshot(new Translator().translate(HoldfastFrontEnd.lowerAccepted(validation.accepted()))
         .snapshot());
-    xdsClient = GrpcXdsClient.bootstrap(harness.port(), "grpc-case-insensitive", "holdfast-test");
+    xdsClient = GrpcXdsClient.bootstrap(harness.port(), "grpc-path-case", "holdfast-test");
     channel = xdsClient.channel("case.test");
   }
 
@@ -128,23 +133,26 @@ class GrpcXdsCaseInsensitiveRouteTest {
   }
 
   @Test
-  void aCaseInsensitivePrefixTakesCallsWhateverTheCaseOfTheirPath() {
-    assertThat(call("echo.Any/Call")).isEqualTo("any-case");
-    assertThat(call("ECHO.ANY/Call")).isEqualTo("any-case");
-    assertThat(call("echo.any/call")).isEqualTo("any-case");
-    assertThat(call("echo.Anything/Call")).isEqualTo("rest");
+  void aCaseSensitivePrefixTakesOnlyCallsWithItsCase() {
+    assertThat(call("echo.Any/x")).isEqualTo("same-case");
+    assertThat(call("ECHO.ANY/x")).isEqualTo("rest");
+    assertThat(call("echo.any/x")).isEqualTo("rest");
     assertThat(harness.nacks).isEmpty();
   }
 
-  /**
-   * Not Holdfast's doing, pinned so that a grpc-java upgrade that changes it is noticed: grpc-java (1.85) reads an
-   * unset {@code case_sensitive} as false ({@code getCaseSensitive().getValue()}), where Envoy's default is true, so
-   * its clients match every prefix and exact path ignoring case. Holdfast writes the field only when false, which
-   * keeps Envoy's routes as they were; writing {@code true} for gRPC clients would make them match as Envoy does.
-   */
   @Test
-  void grpcJavaIgnoresCaseEvenWhereCaseSensitiveIsUnsetUnlikeEnvoy() {
-    assertThat(call("echo.Exact/Call")).isEqualTo("exact");
-    assertThat(call("ECHO.EXACT/Call")).isEqualTo("exact");
+  void aCaseSensitiveExactPathTakesOnlyCallsWithItsCase() {
+    assertThat(call("echo.Path/Call")).isEqualTo("one-method");
+    assertThat(call("echo.Path/call")).isEqualTo("rest");
+    assertThat(call("ECHO.PATH/CALL")).isEqualTo("rest");
+  }
+
+  @Test
+  void aCaseInsensitivePrefixTakesCallsWhateverTheCaseOfTheirPath() {
+    assertThat(call("echo.Loose/Call")).isEqualTo("any-case");
+    assertThat(call("ECHO.LOOSE/Call")).isEqualTo("any-case");
+    assertThat(call("echo.loose/call")).isEqualTo("any-case");
+    assertThat(call("echo.Looser/Call")).isEqualTo("rest");
+    assertThat(harness.nacks).isEmpty();
   }
 }
