@@ -36,8 +36,18 @@ public record ApiWrite(long receivedNanos, String userAgent, String method, Stri
 
   /** As {@link #isStatus()}, for a request before it is answered (to fail it on purpose). */
   static boolean isStatus(String method, String path, String userAgent) {
-    return KubeApiDispatcher.isStatusPath(path) || (method.equalsIgnoreCase("PUT")
-        && KubeApiDispatcher.isStatusInObjectPath(path) && !MockKubeApi.ADMIN_USER_AGENT.equals(userAgent));
+    return isStatusWrite(method, path) && (KubeApiDispatcher.isStatusPath(path)
+        || !MockKubeApi.ADMIN_USER_AGENT.equals(userAgent));
+  }
+
+  /**
+   * Whether a write sets a status, by its method and path (query allowed) alone, whoever sent it: a write to a
+   * {@code /status} subresource, or a PUT of a whole Gloo Edge object ({@link #isStatusInObjectKind()}). For any
+   * record of the API's writes, e.g. {@link MockKubeApiMain}'s; who may send it is the fencing audit's question.
+   */
+  public static boolean isStatusWrite(String method, String path) {
+    return KubeApiDispatcher.isStatusPath(path)
+        || (method.equalsIgnoreCase("PUT") && KubeApiDispatcher.isStatusInObjectPath(path));
   }
 
   /**
