@@ -6,9 +6,12 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Checks the election's promise against what the API actually received: every leader-only write (a status
- * write) must come from the replica that held the Lease at the moment the API received it. The holder timeline
- * is built from the successful Lease writes in the same record, never from what replicas say about themselves.
+ * Checks the election's promise against what the API actually received: every leader-only write must come from the
+ * replica that held the Lease at the moment the API received it. A replica's leader-only writes are all its writes
+ * but those to the Lease: statuses, through a {@code /status} subresource or, for Gloo Edge's kinds (no such
+ * subresource), through a PUT of the whole object; the record says which entries are which
+ * ({@link ApiWrite#auditEntry}). The holder timeline is built from the successful Lease writes in the same record,
+ * never from what replicas say about themselves.
  *
  * <p>Pure: give it the record as entries (any source: the in-process {@link MockKubeApi}, a process's record
  * file) and it returns the violations. Entries are ordered by {@code receivedAt}; entries with equal times keep
@@ -16,6 +19,7 @@ import java.util.Objects;
  */
 public final class FencingAudit {
 
+  /** A Lease write, or a leader-only write (a status, however it is written). */
   public enum Kind { LEASE, STATUS }
 
   /**
@@ -23,7 +27,7 @@ public final class FencingAudit {
    *
    * @param receivedAt when the API received it, on one clock for the whole record (any unit, e.g. nanos)
    * @param writer     the identity of the replica that sent it
-   * @param holder     for a Lease write, the holder it sets ({@code ""} for a release); ignored for status writes
+   * @param holder     for a Lease write, the holder it sets ({@code ""} for a release); ignored for leader-only writes
    * @param applied    whether the API accepted it (a 2xx answer)
    */
   public record Entry(long receivedAt, String writer, Kind kind, String holder, boolean applied) {
@@ -38,7 +42,7 @@ public final class FencingAudit {
   public record Holding(long from, String holder) {}
 
   /**
-   * A status write whose writer did not hold the Lease when the API received it; {@code holder} is who did
+   * A leader-only write whose writer did not hold the Lease when the API received it; {@code holder} is who did
    * ({@code ""}: nobody). Rejected writes count too: the replica had no right to send them.
    */
   public record Violation(Entry write, String holder) {}
@@ -59,7 +63,7 @@ public final class FencingAudit {
     return out;
   }
 
-  /** Every status write in {@code record} that reached the API while its writer was not the holder. */
+  /** Every leader-only write in {@code record} that reached the API while its writer was not the holder. */
   public static List<Violation> violations(List<Entry> record) {
     List<Violation> out = new ArrayList<>();
     String holder = "";

@@ -114,6 +114,17 @@ class KubeApiDispatcher extends KubernetesCrudDispatcher {
     return withoutQuery(path).endsWith("/status");
   }
 
+  private static final java.util.regex.Pattern STATUS_IN_OBJECT = java.util.regex.Pattern.compile(
+      "/apis/(gateway\\.solo\\.io|gloo\\.solo\\.io|enterprise\\.gloo\\.solo\\.io)/[^/]+(/namespaces/[^/]+)?/[^/]+/[^/]+");
+
+  /**
+   * Whether {@code path} (query allowed) names one object of a Gloo Edge kind: their definitions have no
+   * {@code /status} subresource, so a status is written by a PUT of the whole object.
+   */
+  static boolean isStatusInObjectPath(String path) {
+    return STATUS_IN_OBJECT.matcher(withoutQuery(path)).matches();
+  }
+
   static String withoutQuery(String path) {
     int q = path.indexOf('?');
     return q < 0 ? path : path.substring(0, q);

@@ -28,10 +28,17 @@ import java.util.function.Function;
  * field, such as a Secret's {@code type} (see {@link FieldSelectors}).
  *
  * <p>It records every write it receives ({@link #writes()}), with the time it took effect and the writer's user
- * agent, so a test can audit what the API actually got ({@link FencingAudit}); and status writes can be made to
+ * agent, so a test can audit what the API actually got ({@link FencingAudit}); and status writes (through
+ * {@code /status}, or through the whole object for Gloo Edge's kinds: {@link ApiWrite#isStatus()}) can be made to
  * fail ({@link #failStatusWrites}).
  */
 public final class MockKubeApi implements AutoCloseable {
+  /**
+   * The user agent of {@link #admin()}: its writes are test set-up, never taken as status writes (a set-up edit of a
+   * Gloo Edge object is a PUT of the whole object, as Holdfast's status write of one is).
+   */
+  public static final String ADMIN_USER_AGENT = "holdfast-testkit/admin";
+
   private final KubernetesMockServer server;
   private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(MockKubeApi.class);
   private final RecordingDispatcher dispatcher = new RecordingDispatcher();
@@ -43,7 +50,8 @@ public final class MockKubeApi implements AutoCloseable {
         new HashMap<>(), dispatcher, false);
     server.init(InetAddress.getLoopbackAddress(), port);
     this.port = server.getPort();
-    admin = new KubernetesClientBuilder().withConfig(configFor(this.port)).build();
+    admin = new KubernetesClientBuilder().withConfig(new ConfigBuilder(configFor(this.port))
+        .withUserAgent(ADMIN_USER_AGENT).build()).build();
   }
 
   /** Starts on an ephemeral loopback port. */
@@ -86,15 +94,20 @@ public final class MockKubeApi implements AutoCloseable {
   }
 
   /**
-   * The Lease and status writes as {@link FencingAudit} entries.
+   * The Lease writes and the replicas' leader-only writes as {@link FencingAudit} entries (see
+   * {@link ApiWrite#auditEntry}).
    *
-   * @param writerOf the replica identity behind a user agent (status writes are attributed with it)
+   * @param replicaOf the replica identity behind a user agent, empty for a client that is not a replica
    */
-  public List<FencingAudit.Entry> auditEntries(Function<String, String> writerOf) {
-    return dispatcher.writes.stream().map(w -> w.auditEntry(writerOf)).flatMap(Optional::stream).toList();
+  public List<FencingAudit.Entry> auditEntries(Function<String, Optional<String>> replicaOf) {
+    return dispatcher.writes.stream().map(w -> w.auditEntry(replicaOf)).flatMap(Optional::stream).toList();
   }
 
-  /** Answer every status write with {@code code} (e.g. 500) until {@link #stopFailingStatusWrites()}. */
+  /**
+   * Answer every status write ({@link ApiWrite#isStatus()}: to a {@code /status} subresource, or a PUT of a Gloo Edge
+   * object by a client other than {@link #admin()}) with {@code code} (e.g. 500) until
+   * {@link #stopFailingStatusWrites()}.
+   */
   public void failStatusWrites(int code) {
     dispatcher.failStatusWith = code;
   }
@@ -176,10 +189,10 @@ public final class MockKubeApi implements AutoCloseable {
         long received = System.nanoTime();
         String body = bodyOf(request);
         int fail = failStatusWith;
-        MockResponse response = fail != 0 && isStatusPath(request.getPath())
+        String agent = request.getHeader("User-Agent");
+        MockResponse response = fail != 0 && ApiWrite.isStatus(request.getMethod(), request.getPath(), agent)
             ? failure(fail, "InternalError", "injected failure")
             : super.dispatch(request);
-        String agent = request.getHeader("User-Agent");
         writes.add(new ApiWrite(received, agent == null ? "" : agent, request.getMethod(), request.getPath(),
             resourceVersionOf(body), response == null ? 0 : response.code(), body));
         return response;

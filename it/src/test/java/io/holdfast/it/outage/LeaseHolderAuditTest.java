@@ -83,6 +83,22 @@ class LeaseHolderAuditTest {
   }
 
   @Test
+  void glooStatusesThroughTheObjectAndGatewayApiStatusesAreJudgedToo() {
+    String glooVs = "/apis/gateway.solo.io/v1/namespaces/demo/virtualservices/shop";
+    String route = "/apis/gateway.networking.k8s.io/v1/namespaces/demo/httproutes/web/status";
+    WriteRecord glooByR2 = new WriteRecord("PUT", glooVs, "holdfast/r2", 300, 302, 200);
+    WriteRecord routeByR2 = new WriteRecord("PUT", route, "holdfast/r2", 310, 312, 200);
+    LeaseHolderAudit audit = LeaseHolderAudit.of(List.of(lease("r1", "r1", 100),
+        new WriteRecord("PUT", glooVs, "holdfast/r1", 200, 202, 200), glooByR2, routeByR2,
+        new WriteRecord("PUT", glooVs, "stdin", 320, 321, 200), // a set-up edit: not a replica's
+        new WriteRecord("POST", "/apis/gateway.solo.io/v1/namespaces/demo/virtualservices", "holdfast/r1", 330, 331,
+            201)));
+
+    assertThat(audit.statusWrites()).hasSize(3);
+    assertThat(audit.violations()).extracting(LeaseHolderAudit.Violation::write).containsExactly(glooByR2, routeByR2);
+  }
+
+  @Test
   void aStatusWriteBeforeAnyLeaseWriteIsAViolationAndOldRecordsFallBackToTheSender() {
     LeaseHolderAudit audit = LeaseHolderAudit.of(List.of(status("r1", 50, 200),
         new WriteRecord("PUT", LEASE, "holdfast/r1", 100, 103, 200), status("r1", 150, 200)));

@@ -1,5 +1,6 @@
 package io.holdfast.it.outage;
 
+import io.holdfast.testkit.ApiWrite;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -58,8 +59,12 @@ record WriteRecord(String method, String path, String userAgent, long startMilli
     return userAgent.startsWith("holdfast/") ? userAgent.substring("holdfast/".length()) : "";
   }
 
+  /**
+   * A status write, whatever the kind: to a {@code /status} subresource (Holdfast's kinds, the Gateway API's) or a
+   * PUT of a whole Gloo Edge object (no such subresource: the status is written through the object).
+   */
   boolean isStatusWrite() {
-    return method.equals("PUT") && path.startsWith("/apis/gateway.holdfast.io/") && path.endsWith("/status");
+    return ApiWrite.isStatusWrite(method, path);
   }
 
   boolean isLeaseWrite() {

@@ -11,6 +11,7 @@ import io.holdfast.election.LeaderElector;
 import io.holdfast.election.Leadership;
 import io.holdfast.election.LeadershipListener;
 import io.holdfast.election.Term;
+import io.holdfast.testkit.ApiWrite;
 import io.holdfast.testkit.FaultProxy;
 import io.holdfast.testkit.MockKubeApi;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -85,9 +86,12 @@ final class StatusCluster implements AutoCloseable {
         .build();
   }
 
-  /** The replica behind a user agent of the API's record (its name), for {@link io.holdfast.testkit.FencingAudit}. */
-  static String writerOf(String userAgent) {
-    return userAgent.startsWith("holdfast-status/") ? userAgent.substring("holdfast-status/".length()) : userAgent;
+  /**
+   * The replica behind a user agent of the API's record (its name), empty for test set-up, for
+   * {@link io.holdfast.testkit.FencingAudit}.
+   */
+  static Optional<String> writerOf(String userAgent) {
+    return ApiWrite.replicasByPrefix("holdfast-status/").apply(userAgent);
   }
 
   List<Replica> leaders() {

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.holdfast.api.HoldfastKinds;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.kube.source.GatewayCrds;
@@ -38,7 +39,10 @@ final class StatusKubeApi implements AutoCloseable {
     return mock.port();
   }
 
-  /** Every status write the API received, in the order they took effect. */
+  /**
+   * Every status write the API received (to a {@code /status} subresource, or a Gloo object PUT by a replica), in the
+   * order they took effect.
+   */
   List<ApiWrite> statusWrites() {
     return mock.writes().stream().filter(ApiWrite::isStatus).toList();
   }
@@ -48,10 +52,14 @@ final class StatusKubeApi implements AutoCloseable {
     return mock.writesFrom(userAgent).stream().filter(ApiWrite::isStatus).toList();
   }
 
-  /** Creates an object of one of the gateway kinds with a small spec. */
+  /**
+   * Creates an object of one of the gateway kinds (Holdfast's, or a Gloo Edge kind whose CRD the test installed) with
+   * a small spec.
+   */
   GenericKubernetesResource create(ResourceKey key) {
+    ResourceDefinitionContext kind = context(key);
     GenericKubernetesResource r = new GenericKubernetesResourceBuilder()
-        .withApiVersion(HoldfastKinds.API_VERSION)
+        .withApiVersion(kind.getGroup() + "/" + kind.getVersion())
         .withKind(key.kind())
         .withNewMetadata().withNamespace(key.namespace()).withName(key.name()).endMetadata()
         .build();
@@ -80,7 +88,12 @@ final class StatusKubeApi implements AutoCloseable {
   private io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<GenericKubernetesResource,
       io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
       io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource>> resources(ResourceKey key) {
-    return admin.genericKubernetesResources(GatewayCrds.context(key.kind())).inNamespace(key.namespace());
+    return admin.genericKubernetesResources(context(key)).inNamespace(key.namespace());
+  }
+
+  private static ResourceDefinitionContext context(ResourceKey key) {
+    return key.group().equals(HoldfastKinds.GROUP) ? GatewayCrds.context(key.kind())
+        : GatewayCrds.context(key).orElseThrow(() -> new IllegalArgumentException("no kind for " + key));
   }
 
   @Override

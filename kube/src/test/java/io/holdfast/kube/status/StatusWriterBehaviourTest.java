@@ -177,6 +177,38 @@ class StatusWriterBehaviourTest {
     }
   }
 
+  /**
+   * A Gloo Edge object's status goes through a PUT of the whole object (no /status subresource): the API failing it
+   * costs the same backoff and retry as a failing /status write, and the status lands once the API heals.
+   */
+  @Test
+  void failingGlooStatusWritesThroughTheObjectBackOffAndAreRetried() {
+    try (StatusCluster c = start()) {
+      GlooCrdFiles.install(c.api.admin, GatewayCrds.context(Statuses.GLOO_VS).orElseThrow());
+      c.api.create(Statuses.GLOO_VS);
+      Replica r = leader(c);
+      c.api.mock.failStatusWrites(500);
+      Map<ResourceKey, DesiredStatus> desired = Statuses.all(List.of(Statuses.GLOO_VS), 1, State.REJECTED);
+      r.writer.publish(desired);
+      time.settle();
+      time.advance(Duration.ofSeconds(2), Duration.ofMillis(50));
+      List<ApiWrite> failed = c.api.statusWritesFrom(r.userAgent);
+      // 100 + 200 + 400 + 400 + ... ms, as for /status writes: about 6 attempts in 2 s.
+      assertThat(failed).hasSizeBetween(3, 10).allSatisfy(w -> {
+        assertThat(w.isStatusInObjectKind()).isTrue();
+        assertThat(w.code()).isEqualTo(500);
+      });
+      assertThat(r.count("failed")).isGreaterThanOrEqualTo(3);
+      assertThat(r.count("written")).isZero();
+      assertThat(c.api.status(Statuses.GLOO_VS)).isNull();
+
+      c.api.mock.stopFailingStatusWrites();
+      advanceUntilShown(c, desired, Duration.ofMillis(100));
+      assertThat(r.count("written")).isEqualTo(1);
+      assertThat(c.api.statusWritesFrom(r.userAgent)).last().extracting(ApiWrite::code).isEqualTo(200);
+    }
+  }
+
   @Test
   void publishReturnsAtOnceWhileTheWriterIsStuckOnAnUnansweringApi() {
     try (StatusCluster c = start()) {

@@ -16,6 +16,8 @@ final class Statuses {
   static final ResourceKey VS = ResourceKey.virtualService(NS, "shop");
   static final ResourceKey UPSTREAM = ResourceKey.upstream(NS, "echo");
   static final List<ResourceKey> ALL = List.of(GATEWAY, VS, UPSTREAM);
+  /** A Gloo Edge VirtualService: its status is written through the object (Gloo's CRD has no /status). */
+  static final ResourceKey GLOO_VS = new ResourceKey("gateway.solo.io", "VirtualService", NS, "shop");
 
   private Statuses() {
   }
@@ -37,6 +39,14 @@ final class Statuses {
     return m;
   }
 
+  private static String glooState(State state) {
+    return switch (state) {
+      case ACCEPTED -> "Accepted";
+      case WARNING -> "Warning";
+      case REJECTED -> "Rejected";
+    };
+  }
+
   /** The Accepted condition of a status value, or an empty map. */
   @SuppressWarnings("unchecked")
   static Map<String, Object> accepted(Object status) {
@@ -50,8 +60,16 @@ final class Statuses {
     return Map.of();
   }
 
-  /** Whether the object's status says what {@code d} says (condition status, reason, generation). */
+  /**
+   * Whether the object's status says what {@code d} says: condition status, reason, generation; for a Gloo Edge
+   * object, the state of Holdfast's entry in Gloo's shape (which carries no generation).
+   */
   static boolean shows(Object status, DesiredStatus d) {
+    if (GlooStatusDocument.isGloo(d.verdict().key())) {
+      return status instanceof Map<?, ?> m && m.get("statuses") instanceof Map<?, ?> entries
+          && entries.get(GlooStatusDocument.REPORTER_KEY) instanceof Map<?, ?> ours
+          && glooState(d.verdict().state()).equals(ours.get("state"));
+    }
     Map<String, Object> c = accepted(status);
     String want = d.verdict().isServed() ? "True" : "False";
     String reason = d.verdict().problems().isEmpty() ? "Accepted" : d.verdict().problems().get(0).reason();

@@ -39,7 +39,8 @@ import org.junit.jupiter.api.Test;
  * Graceful shutdown of a leader with a status write in flight, through {@link KubernetesMode#close()} as SIGTERM
  * does it: the write must reach the API before the successor's first Lease write. Two replicas share the emulated
  * API; the leader's status client holds its status PUTs (as a slow network would) until the test releases them.
- * Audited on the API's write record, not on what the replicas say.
+ * Audited on the API's write record, not on what the replicas say. The config includes a Gloo Edge Upstream, whose
+ * status is written through the whole object (its CRD has no /status): those writes are audited too.
  */
 class KubernetesModeShutdownTest {
   private static final String NS = "demo";
@@ -58,6 +59,10 @@ class KubernetesModeShutdownTest {
         CustomResourceDefinition crd = api.admin().getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class);
         api.admin().apiextensions().v1().customResourceDefinitions().resource(crd).create();
       }
+    }
+    try (InputStream in = Files.newInputStream(Path.of("..", "deploy", "crds-gloo", "gloo.solo.io_upstreams.yaml"))) {
+      CustomResourceDefinition crd = api.admin().getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class);
+      api.admin().apiextensions().v1().customResourceDefinitions().resource(crd).create();
     }
   }
 
@@ -97,12 +102,14 @@ class KubernetesModeShutdownTest {
   @Test
   void aLeaderStoppedWithAStatusWriteInFlightLetsItLandBeforeTheSuccessorTakesTheLease() throws Exception {
     applyUpstream(1001);
+    applyGlooUpstream();
     a = replica("a", (name, config, registry) -> name.equals("status")
         ? new KubernetesClientBuilder().withConfig(config)
             .withHttpClientBuilderConsumer(builder -> builder.addOrReplaceInterceptor("hold", hold)).build()
         : plain(name, config, registry));
     await().atMost(Duration.ofSeconds(10)).until(() -> a.leadership().isLeader());
     await().atMost(Duration.ofSeconds(10)).until(() -> observedGeneration().equals(Optional.of(1L)));
+    await().atMost(Duration.ofSeconds(10)).until(this::glooStatusWritten);
     b = replica("b", KubernetesModeShutdownTest::plain);
     await().atMost(Duration.ofSeconds(10)).until(() -> b.leadership().observedLeader().equals(Optional.of("a")));
 
@@ -128,7 +135,12 @@ class KubernetesModeShutdownTest {
     assertThat(held.succeeded()).as("the held write landed: " + held).isTrue();
     assertThat(held.receivedNanos()).as("the held write arrived before the successor's first Lease write")
         .isLessThan(takeover.receivedNanos());
-    assertThat(FencingAudit.violations(api.auditEntries(ua -> ua.replaceFirst("^holdfast/", "")))).isEmpty();
+    List<FencingAudit.Entry> audited = api.auditEntries(ApiWrite.replicasByPrefix("holdfast/"));
+    assertThat(FencingAudit.violations(audited)).isEmpty();
+    List<ApiWrite> glooWrites = record.stream().filter(w -> w.isStatus() && w.isStatusInObjectKind()).toList();
+    assertThat(glooWrites).as("the Gloo Upstream's status writes (whole-object PUTs) by the leader").isNotEmpty()
+        .allSatisfy(w -> assertThat(w.auditEntry(ApiWrite.replicasByPrefix("holdfast/")))
+            .hasValueSatisfying(e -> assertThat(audited).contains(e)));
     assertThat(tookOverWhileInFlight).as("the successor led while the old leader's write was in flight").isFalse();
   }
 
@@ -160,6 +172,27 @@ class KubernetesModeShutdownTest {
       current.setAdditionalProperty("spec", r.getAdditionalProperties().get("spec"));
       upstreams.resource(current).update();
     }
+  }
+
+  private void applyGlooUpstream() {
+    String yaml = """
+        apiVersion: gloo.solo.io/v1
+        kind: Upstream
+        metadata: {name: gu, namespace: demo}
+        spec:
+          static:
+            hosts: [{addr: 127.0.0.1, port: 1003}]
+        """;
+    GenericKubernetesResource r = api.admin().getKubernetesSerialization().unmarshal(yaml, GenericKubernetesResource.class);
+    api.admin().genericKubernetesResources("gloo.solo.io/v1", "Upstream").inNamespace(NS).resource(r).create();
+  }
+
+  /** Whether the Gloo Upstream carries Holdfast's entry in Gloo's status shape. */
+  private boolean glooStatusWritten() {
+    GenericKubernetesResource r = api.admin().genericKubernetesResources("gloo.solo.io/v1", "Upstream")
+        .inNamespace(NS).withName("gu").get();
+    return r != null && r.getAdditionalProperties().get("status") instanceof Map<?, ?> status
+        && status.get("statuses") instanceof Map<?, ?> entries && entries.containsKey("holdfast-system");
   }
 
   private Optional<Long> observedGeneration() {
