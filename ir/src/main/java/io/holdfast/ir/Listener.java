@@ -342,6 +342,11 @@ public sealed interface Listener {
       public Http withVirtualHosts(List<VirtualHost> hosts) {
         return new Http(origin, name, match, tls, hosts, security, options);
       }
+
+      /** The same chain under another name (unique on a listener several Gateways share). */
+      public Http withName(String newName) {
+        return new Http(origin, newName, match, tls, virtualHosts, security, options);
+      }
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.holdfast.frontend.holdfast;
 
 import com.google.common.net.InetAddresses;
+import io.holdfast.api.Cidr;
 import io.holdfast.api.Gateway;
 import io.holdfast.api.GatewayResource;
 import io.holdfast.api.Reasons;
@@ -12,7 +13,9 @@ import io.holdfast.ir.Claims.Loss;
 import io.holdfast.ir.Claims;
 import java.net.InetAddress;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Resources that cannot coexist in one Envoy config: two VirtualServices claiming one domain (Envoy rejects a
@@ -40,7 +43,7 @@ final class Conflicts {
 
   /**
    * Gateways and TcpGateways share the address and port space: each is one Envoy listener, and two listeners on
-   * overlapping sockets cannot both bind.
+   * overlapping sockets cannot both bind. Gateways that {@link #share} one socket are one listener instead.
    */
   static void listeners(List<Gateway> gateways, List<TcpGateway> tcpGateways, Ledger ledger) {
     List<Bound> candidates = new ArrayList<>();
@@ -52,7 +55,9 @@ final class Conflicts {
       Bound owner = loss.held();
       ledger.error(socket.resource().key(), "spec.port", Reasons.DUPLICATE_LISTENER, "address " + socket.address()
           + " port " + socket.port() + " is already used by " + owner.resource().key() + " (" + owner.address()
-          + "), which is older");
+          + "), which is older" + (socket.resource() instanceof Gateway && owner.resource() instanceof Gateway
+              ? " (Gateways share a socket only on the same address, with different sourcePrefixRanges, the same"
+              + " proxyNames, PROXY protocol and buffer limit, and no grpcServer)" : ""));
     }
   }
 
@@ -60,9 +65,31 @@ final class Conflicts {
   private record Bound(GatewayResource resource, String address, int port) {
   }
 
-  /** Same port, and the same address or either one is the any-address. */
+  /** Same port, and the same address or either one is the any-address, unless the two share the socket. */
   private static boolean overlaps(Bound a, Bound b) {
-    return a.port() == b.port() && overlaps(a.address(), b.address());
+    return a.port() == b.port() && overlaps(a.address(), b.address()) && !(a.resource() instanceof Gateway first
+        && b.resource() instanceof Gateway second && share(first, second));
+  }
+
+  /**
+   * True if two Gateways on one port are served as one listener: the same address, different sets of client
+   * networks (so their chains never match the same connection; Envoy picks the most specific range), and the same
+   * socket-wide settings (proxies, PROXY protocol, buffer limit), neither served to a gRPC server (one chain each).
+   * Call only on validated Gateways.
+   */
+  static boolean share(Gateway a, Gateway b) {
+    return a.port() == b.port() && !a.grpcServer() && !b.grpcServer()
+        && InetAddresses.forString(a.bindAddress()).equals(InetAddresses.forString(b.bindAddress()))
+        && !canonicalRanges(a).equals(canonicalRanges(b))
+        && Set.copyOf(a.proxyNames()).equals(Set.copyOf(b.proxyNames()))
+        && a.options().proxyProtocol() == b.options().proxyProtocol()
+        && a.options().perConnectionBufferLimitBytes().equals(b.options().perConnectionBufferLimitBytes());
+  }
+
+  private static Set<String> canonicalRanges(Gateway gateway) {
+    Set<String> out = new HashSet<>();
+    gateway.sourcePrefixRanges().forEach(range -> out.add(TcpGatewayRules.canonical(Cidr.parse(range))));
+    return out;
   }
 
   static boolean overlaps(String a, String b) {

@@ -139,11 +139,12 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
     Map<ResourceKey, VirtualService> byKey = new HashMap<>();
     accepted.virtualServices().forEach(vs -> byKey.put(vs.key(), vs));
     Map<String, Secret> named = new TreeMap<>();
+    List<SharedSockets.Lowered> sockets = new ArrayList<>();
     for (Gateway gateway : accepted.gateways()) {
       Optional<Listener.Socket> socket = Lowering.socket(gateway, accepted.virtualServices(), hosts, accepted,
           consent)
           .map(s -> TrafficLowering.socket(gateway, s, upstreamKeys));
-      socket.ifPresent(listeners::accept);
+      socket.ifPresent(s -> sockets.add(new SharedSockets.Lowered(gateway, s)));
       socket.ifPresent(s -> s.virtualHosts().forEach(host -> proxiesOfService
           .computeIfAbsent(host.origin().object(), k -> new TreeSet<>()).addAll(s.proxyNames())));
       // The secrets the TLS chains name, once each (VirtualServices naming one source share it), in key order.
@@ -155,6 +156,7 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
           .ifPresent(vs -> SecurityLowering.oauth2Secrets(vs, accepted)
               .forEach(secret -> named.putIfAbsent(secret.name(), secret)))));
     }
+    SharedSockets.merge(sockets).forEach(listeners::accept);
     // An upstream's secrets join them under the same names: one Secret a listener and an upstream use is one.
     accepted.upstreams().forEach(u -> Lowering.secrets(u, accepted)
         .forEach(secret -> named.putIfAbsent(secret.name(), secret)));
