@@ -14,7 +14,11 @@ import io.holdfast.ir.Claims;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -43,58 +47,100 @@ final class Conflicts {
 
   /**
    * Gateways and TcpGateways share the address and port space: each is one Envoy listener, and two listeners on
-   * overlapping sockets cannot both bind. Gateways that {@link #share} one socket are one listener instead.
+   * overlapping sockets cannot both bind. Gateways that share one socket ({@link Socket#shares}) are one listener
+   * instead: such a group conflicts within itself only on equal sets of source ranges (the oldest keeps them), and
+   * claims the socket as one, with its oldest member's age (any outsider overlapping one member overlaps all of
+   * them, and shares with none), so thousands of Gateways on one port are not compared pair by pair.
    */
   static void listeners(List<Gateway> gateways, List<TcpGateway> tcpGateways, Ledger ledger) {
+    Map<Socket.Settings, List<Gateway>> groups = new LinkedHashMap<>();
+    gateways.forEach(g -> groups.computeIfAbsent(Socket.of(g).settings(), k -> new ArrayList<>()).add(g));
     List<Bound> candidates = new ArrayList<>();
-    gateways.forEach(g -> candidates.add(new Bound(g, g.bindAddress(), g.port())));
-    tcpGateways.forEach(g -> candidates.add(new Bound(g, g.bindAddress(), g.port())));
+    groups.forEach((settings, members) -> {
+      if (settings.grpcServer()) {
+        members.forEach(g -> candidates.add(new Bound(g, List.of(g), g.bindAddress(), g.port())));
+        return;
+      }
+      List<Claim<Set<String>>> ranges = members.stream()
+          .map(g -> new Claim<>(claimant(g), List.of(Socket.of(g).ranges()))).toList();
+      Set<io.holdfast.api.ResourceKey> lost = new HashSet<>();
+      for (Loss<Set<String>> loss : Claims.settleEqual(ranges)) {
+        lost.add(loss.loser().key());
+        ledger.error(loss.loser().key(), "spec.port", Reasons.DUPLICATE_LISTENER, "address "
+            + members.get(0).bindAddress() + " port " + members.get(0).port() + " is already used by "
+            + loss.winner().key() + " with the same sourcePrefixRanges, which is older (Gateways share a socket"
+            + " only with different sourcePrefixRanges)");
+      }
+      List<Gateway> kept = members.stream().filter(g -> !lost.contains(g.key())).toList();
+      kept.stream().min(Comparator.comparing(Conflicts::claimant, Claimant.OLDEST_FIRST)).ifPresent(oldest ->
+          candidates.add(new Bound(oldest, kept, oldest.bindAddress(), oldest.port())));
+    });
+    tcpGateways.forEach(g -> candidates.add(new Bound(g, List.of(g), g.bindAddress(), g.port())));
     List<Claim<Bound>> claims = candidates.stream().map(b -> new Claim<>(claimant(b.resource()), List.of(b))).toList();
     for (Loss<Bound> loss : Claims.settle(claims, Bound::port, Conflicts::overlaps)) {
-      Bound socket = loss.value();
       Bound owner = loss.held();
-      ledger.error(socket.resource().key(), "spec.port", Reasons.DUPLICATE_LISTENER, "address " + socket.address()
-          + " port " + socket.port() + " is already used by " + owner.resource().key() + " (" + owner.address()
-          + "), which is older" + (socket.resource() instanceof Gateway && owner.resource() instanceof Gateway
-              ? " (Gateways share a socket only on the same address, with different sourcePrefixRanges, the same"
-              + " proxyNames, PROXY protocol and buffer limit, and no grpcServer)" : ""));
+      for (GatewayResource member : loss.value().members()) {
+        String address = member instanceof Gateway g ? g.bindAddress() : ((TcpGateway) member).bindAddress();
+        ledger.error(member.key(), "spec.port", Reasons.DUPLICATE_LISTENER, "address " + address + " port "
+            + loss.value().port() + " is already used by " + owner.resource().key() + " (" + owner.address()
+            + "), which is older" + (member instanceof Gateway && owner.resource() instanceof Gateway
+                ? " (Gateways share a socket only on the same address, with different sourcePrefixRanges, the"
+                + " same proxyNames, PROXY protocol and buffer limit, and no grpcServer)" : ""));
+      }
     }
   }
 
-  /** The socket one resource binds. */
-  private record Bound(GatewayResource resource, String address, int port) {
+  /**
+   * The socket one resource binds, or a group of Gateways sharing one, claimed by {@code resource} (the oldest).
+   */
+  private record Bound(GatewayResource resource, List<GatewayResource> members, String address, InetAddress inet,
+      int port) {
+    Bound(GatewayResource resource, List<? extends GatewayResource> members, String address, int port) {
+      this(resource, List.copyOf(members), address, InetAddresses.forString(address), port);
+    }
   }
 
-  /** Same port, and the same address or either one is the any-address, unless the two share the socket. */
+  /** Same port, and the same address or either one is the any-address. */
   private static boolean overlaps(Bound a, Bound b) {
-    return a.port() == b.port() && overlaps(a.address(), b.address()) && !(a.resource() instanceof Gateway first
-        && b.resource() instanceof Gateway second && share(first, second));
+    return a.port() == b.port() && overlaps(a.inet(), b.inet());
   }
 
   /**
-   * True if two Gateways on one port are served as one listener: the same address, different sets of client
-   * networks (so their chains never match the same connection; Envoy picks the most specific range), and the same
-   * socket-wide settings (proxies, PROXY protocol, buffer limit), neither served to a gRPC server (one chain each).
-   * Call only on validated Gateways.
+   * What decides whether a validated Gateway shares its address and port with another.
+   *
+   * @param ranges its source ranges in canonical form (the same networks written differently are equal)
    */
-  static boolean share(Gateway a, Gateway b) {
-    return a.port() == b.port() && !a.grpcServer() && !b.grpcServer()
-        && InetAddresses.forString(a.bindAddress()).equals(InetAddresses.forString(b.bindAddress()))
-        && !canonicalRanges(a).equals(canonicalRanges(b))
-        && Set.copyOf(a.proxyNames()).equals(Set.copyOf(b.proxyNames()))
-        && a.options().proxyProtocol() == b.options().proxyProtocol()
-        && a.options().perConnectionBufferLimitBytes().equals(b.options().perConnectionBufferLimitBytes());
-  }
+  record Socket(Settings settings, Set<String> ranges) {
 
-  private static Set<String> canonicalRanges(Gateway gateway) {
-    Set<String> out = new HashSet<>();
-    gateway.sourcePrefixRanges().forEach(range -> out.add(TcpGatewayRules.canonical(Cidr.parse(range))));
-    return out;
+    /** The socket-wide part: Gateways share a socket only when these are equal. */
+    record Settings(InetAddress address, int port, Set<String> proxyNames, boolean proxyProtocol,
+        Optional<Long> bufferLimit, boolean grpcServer) {
+    }
+
+    static Socket of(Gateway gateway) {
+      Set<String> ranges = new HashSet<>();
+      gateway.sourcePrefixRanges().forEach(range -> ranges.add(TcpGatewayRules.canonical(Cidr.parse(range))));
+      return new Socket(new Settings(InetAddresses.forString(gateway.bindAddress()), gateway.port(),
+          Set.copyOf(gateway.proxyNames()), gateway.options().proxyProtocol(),
+          gateway.options().perConnectionBufferLimitBytes(), gateway.grpcServer()), Set.copyOf(ranges));
+    }
+
+    /**
+     * True if the two Gateways are served as one listener: the same address and port, different sets of client
+     * networks (so their chains never match the same connection; Envoy picks the most specific range), and the
+     * same socket-wide settings (proxies, PROXY protocol, buffer limit), neither served to a gRPC server (one chain
+     * each).
+     */
+    boolean shares(Socket other) {
+      return settings.equals(other.settings) && !settings.grpcServer() && !ranges.equals(other.ranges);
+    }
   }
 
   static boolean overlaps(String a, String b) {
-    InetAddress first = InetAddresses.forString(a);
-    InetAddress second = InetAddresses.forString(b);
+    return overlaps(InetAddresses.forString(a), InetAddresses.forString(b));
+  }
+
+  private static boolean overlaps(InetAddress first, InetAddress second) {
     return first.equals(second) || first.isAnyLocalAddress() || second.isAnyLocalAddress();
   }
 }

@@ -4,11 +4,13 @@ import io.holdfast.api.Gateway;
 import io.holdfast.ir.Listener;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * Gateways that share an address and port ({@link Conflicts#share}: different client networks) as one socket
+ * Gateways that share an address and port ({@link Conflicts.Socket#shares}: different client networks) as one socket
  * listener: Envoy binds a socket once, so their chains go on the listener of the first of them (the listener's
  * origin; its name follows that Gateway), each chain renamed {@code namespace/gateway-name/chain-name} so the names, and the
  * route configurations named after them, stay unique. A Gateway alone on its socket keeps its listener as lowered.
@@ -16,30 +18,42 @@ import java.util.Map;
 final class SharedSockets {
 
   /** A Gateway and its lowered socket, in the order Gateways are lowered. */
-  record Lowered(Gateway gateway, Listener.Socket socket) {
+  record Lowered(Gateway gateway, Listener.Socket socket, Conflicts.Socket sharing) {
+    Lowered(Gateway gateway, Listener.Socket socket) {
+      this(gateway, socket, Conflicts.Socket.of(gateway));
+    }
   }
 
   private SharedSockets() {
   }
 
   /**
-   * The sockets to serve, in the order of their first Gateway. Bounded by the Gateways of the config: each is
-   * compared only with those lowered before it on the same port.
+   * The sockets to serve, in the order of their first Gateway. Linear in the Gateways: they are grouped by their
+   * socket-wide settings, and a Gateway joins the first group of its settings that has no Gateway with its ranges.
    */
   static List<Listener.Socket> merge(List<Lowered> lowered) {
-    List<List<Lowered>> groups = new ArrayList<>();
-    Map<Integer, List<List<Lowered>>> byPort = new HashMap<>();
+    record Group(Set<Set<String>> ranges, List<Lowered> members) {
+    }
+    List<Group> groups = new ArrayList<>();
+    Map<Conflicts.Socket.Settings, List<Group>> bySettings = new HashMap<>();
     for (Lowered one : lowered) {
-      List<List<Lowered>> onPort = byPort.computeIfAbsent(one.gateway().port(), p -> new ArrayList<>());
-      onPort.stream().filter(group -> group.stream().allMatch(other -> Conflicts.share(other.gateway(), one.gateway())))
-          .findFirst().ifPresentOrElse(group -> group.add(one), () -> {
-            List<Lowered> group = new ArrayList<>(List.of(one));
-            onPort.add(group);
-            groups.add(group);
+      Conflicts.Socket socket = one.sharing();
+      // A gRPC server's socket is never shared; validated Gateways of one settings have distinct ranges, so the
+      // search below stops at the first group but for configs that were not validated together.
+      List<Group> candidates = socket.settings().grpcServer() ? new ArrayList<>()
+          : bySettings.computeIfAbsent(socket.settings(), k -> new ArrayList<>());
+      Group group = candidates.stream().filter(g -> !g.ranges().contains(socket.ranges())).findFirst()
+          .orElseGet(() -> {
+            Group fresh = new Group(new HashSet<>(), new ArrayList<>());
+            candidates.add(fresh);
+            groups.add(fresh);
+            return fresh;
           });
+      group.ranges().add(socket.ranges());
+      group.members().add(one);
     }
     List<Listener.Socket> out = new ArrayList<>();
-    for (List<Lowered> group : groups) {
+    for (List<Lowered> group : groups.stream().map(Group::members).toList()) {
       if (group.size() == 1) {
         out.add(group.get(0).socket());
         continue;

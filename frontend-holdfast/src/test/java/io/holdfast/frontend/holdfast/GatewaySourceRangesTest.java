@@ -72,4 +72,29 @@ class GatewaySourceRangesTest {
         .extracting(p -> p.field() + " " + p.reason()).containsExactlyInAnyOrder(
             "spec.sourcePrefixRanges[0] InvalidCidr", "spec.sourcePrefixRanges ConflictingFields");
   }
+
+  @Test
+  void thousandsOfGatewaysOnOnePortAreOneListenerWithoutComparingEachPair() {
+    // Grouped by socket settings, then by ranges: linear (pairwise, 4000 took 7 s here; grouped, 1 s).
+    int count = 4000;
+    String[] yamls = new String[count + 2];
+    yamls[0] = upstream("u", 9101);
+    yamls[1] = virtualService("a", "a.test", "u");
+    for (int i = 0; i < count; i++) {
+      yamls[i + 2] = """
+          apiVersion: gateway.holdfast.io/v1
+          kind: Gateway
+          metadata: {name: g%d}
+          spec: {port: 8080, virtualServices: [{name: a}], sourcePrefixRanges: ['2001:db8:%s::/48']}
+          """.formatted(i, Integer.toHexString(i));
+    }
+    long start = System.nanoTime();
+    ValidationResult result = validator.validate(config(yamls));
+    List<Listener> sockets = HoldfastFrontEnd.lowerAccepted(result.accepted()).listeners().stream()
+        .filter(l -> l instanceof Listener.Socket).toList();
+    System.out.printf("%d Gateways on one port: %d ms%n", count, (System.nanoTime() - start) / 1_000_000);
+    assertThat(result.accepted().gateways()).hasSize(count);
+    assertThat(sockets).hasSize(1);
+    assertThat(sockets.get(0).filterChains()).hasSize(count);
+  }
 }
