@@ -112,6 +112,24 @@ class GlooHybridGatewayTest {
   }
 
   @Test
+  void matchedHttpGatewaysSelectingTheSameVirtualServicesServeThemOnEachChain() {
+    // Gloo's Helm hybrid values: every matched httpGateway selects every (non-ssl) VirtualService.
+    IrBuilder.Result result = build(GlooFixtures.load(UPSTREAM_AND_SERVICES + HYBRID + """
+            - matcher: {sourcePrefixRanges: [{addressPrefix: 0.0.0.0, prefixLen: 1}]}
+              httpGateway: {options: {healthCheck: {path: /healthz}}}
+            - matcher: {}
+              httpGateway: {}
+        """));
+    assertThat(gateway(result).isAccepted()).as("%s", gateway(result).findings()).isTrue();
+    List<Listener.FilterChain> chains = socket(result).filterChains();
+    assertThat(chains).hasSize(2).allSatisfy(c -> assertThat(((Listener.FilterChain.Http) c).virtualHosts())
+        .extracting(h -> h.domains().get(0)).containsExactlyInAnyOrder("api.example.test", "*"));
+    // Each part keeps its own httpGateway options.
+    assertThat(((Listener.FilterChain.Http) chains.get(0)).options().healthCheckPath()).contains("/healthz");
+    assertThat(((Listener.FilterChain.Http) chains.get(1)).options().healthCheckPath()).isEmpty();
+  }
+
+  @Test
   void anSslConfigMatcherServesTheVirtualServicesTlsOnlyToItsClients() {
     String yaml = UPSTREAM_AND_SERVICES.replace(DOMAINS, DOMAINS + "  sslConfig:\n"
         + "    secretRef: {name: api-tls, namespace: gloo-system}\n    sniDomains: [api.example.test]\n") + HYBRID + """

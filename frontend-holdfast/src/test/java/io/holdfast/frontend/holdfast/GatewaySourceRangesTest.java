@@ -96,5 +96,9 @@ class GatewaySourceRangesTest {
     assertThat(result.accepted().gateways()).hasSize(count);
     assertThat(sockets).hasSize(1);
     assertThat(sockets.get(0).filterChains()).hasSize(count);
+    // One VirtualService on every chain: each chain has its own route configuration, so no domain conflict.
+    assertThat(sockets.get(0).filterChains()).allSatisfy(c -> assertThat(((Listener.FilterChain.Http) c)
+        .virtualHosts()).extracting(h -> h.domains().get(0)).containsExactly("a.test"));
+    assertThat(result.status(ResourceKey.virtualService("default", "a")).state()).isEqualTo(State.ACCEPTED);
   }
 }
