@@ -16,9 +16,9 @@ import java.util.Objects;
  *                    {@code XdsServerBuilder} and its peers) listening on {@code bindAddress:port}, not to Envoy;
  *                    its routes select calls and their authorisation rules, and the server handles every call itself
  * @param sourcePrefixRanges {@code spec.sourcePrefixRanges}: the client networks (CIDR text, checked by the rules)
- *                    whose connections this gateway takes; empty: every client. Gateways on one address and port
- *                    share its listener when their source ranges differ (each one's chains match its own ranges,
- *                    and Envoy picks the most specific), as Gloo's hybridGateway splits clients
+ *                    whose connections this gateway takes; empty: every client. Gateways (and TcpGateways) on one
+ *                    address and port share its listener when their source ranges differ (each one's chains match
+ *                    its own ranges, and Envoy picks the most specific), as Gloo's hybridGateway splits clients
  */
 public record Gateway(Metadata metadata, String bindAddress, int port, VirtualServiceSelection selection,
     boolean ssl, List<String> proxyNames, TrafficOptions.Listener options, boolean grpcServer,

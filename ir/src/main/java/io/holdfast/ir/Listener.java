@@ -367,6 +367,11 @@ public sealed interface Listener {
           throw new IllegalArgumentException(origin + ": a TCP filter chain needs at least one cluster");
         }
       }
+
+      /** The same chain under another name (unique on a listener several gateways share). */
+      public Tcp withName(String newName) {
+        return new Tcp(origin, newName, match, tls, clusters);
+      }
     }
   }
 }

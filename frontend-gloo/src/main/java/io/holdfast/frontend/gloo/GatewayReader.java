@@ -93,6 +93,12 @@ final class GatewayReader {
           tcpHosts, options, collectors, ranges, defaults, matched);
     }
 
+    /** The same gateway with TCP hosts (a hybridGateway's matched tcpGateways beside its HTTP parts). */
+    Read withTcpHosts(Optional<List<TcpGateway.Host>> hosts) {
+      return new Read(metadata, bindAddress, port, ssl, proxyNames, named, selector, namespaces, hosts, options,
+          collectors, sourcePrefixRanges, sslDefaults, matched);
+    }
+
     /** A hybridGateway's HTTP gateways, each a {@link #matchedBy} part. */
     Read withMatched(List<Read> parts) {
       return new Read(metadata, bindAddress, port, ssl, proxyNames, named, selector, namespaces, tcpHosts, options,
@@ -205,9 +211,9 @@ final class GatewayReader {
 
   /**
    * A hybridGateway split by matchers. Gloo requires each matcher to be unique (an empty one is the catch-all, at
-   * most one). All tcpGateways: one TCP gateway ({@link #splitTcp}). All httpGateways: one HTTP gateway per
-   * matched gateway, served on one listener; Holdfast tells them apart by client network only, so their source
-   * ranges must differ. A mix of the two is refused (Holdfast's HTTP and TCP gateways are separate listeners).
+   * most one). Its tcpGateways are one TCP gateway ({@link #splitTcp}); each httpGateway is one HTTP gateway
+   * ({@link Read#matched}); all are served on one listener. Holdfast tells a matched httpGateway apart from the
+   * others by client network only, so its source ranges must differ from theirs.
    */
   private static Read split(Metadata metadata, Node spec, Node hybrid, List<Node> matched, List<Matcher> matchers,
       GlooRoutes routes, GatewayConfig config, SniClusters sniClusters, String bindAddress, int port,
@@ -223,33 +229,34 @@ final class GatewayReader {
     }
     boolean anyHttp = matched.stream().anyMatch(g -> g.child("httpGateway").json.isObject());
     boolean anyTcp = matched.stream().anyMatch(g -> g.child("tcpGateway").json.isObject());
-    if (anyHttp && anyTcp) {
-      hybrid.error(hybrid.at("matchedGateways"), GlooFeatures.UNSUPPORTED, "a hybridGateway mixing httpGateways and"
-          + " tcpGateways is not read by Holdfast (its HTTP and TCP gateways are separate listeners); put them on"
-          + " Gateways of their own ports");
-      return empty(metadata, spec, bindAddress, port, proxyNames, collectors);
-    }
+    Optional<List<TcpGateway.Host>> hosts = anyTcp
+        ? Optional.of(splitTcp(metadata, spec, matched, matchers, routes, config, sniClusters)) : Optional.empty();
     if (!anyHttp) {
-      return splitTcp(metadata, spec, matched, matchers, routes, config, sniClusters, bindAddress, port, proxyNames,
-          collectors);
+      return new Read(metadata, bindAddress, port, spec.bool("ssl").orElse(false), proxyNames, Optional.empty(),
+          Optional.empty(), List.of(), hosts, TrafficOptions.Listener.NONE, collectors);
     }
     List<Read> parts = new ArrayList<>();
+    // Each matched httpGateway's ranges differ from every other matched gateway's (tcpGateways with equal ranges
+    // are hosts of one TcpGateway, told apart by SNI).
     Map<Set<String>, Integer> rangeOwners = new java.util.HashMap<>();
     for (int i = 0; i < matched.size(); i++) {
       Node gateway = matched.get(i);
       Matcher matcher = matchers.get(i);
-      if (!gateway.child("httpGateway").json.isObject()) {
-        gateway.error(gateway.path, Reasons.MISSING_FIELD, "a matched gateway has one of httpGateway, tcpGateway");
-        continue;
-      }
+      boolean http = gateway.child("httpGateway").json.isObject();
       Integer sameRanges = rangeOwners.putIfAbsent(Set.copyOf(matcher.ranges()), i);
-      if (sameRanges != null && !matcher.identity().equals(matchers.get(sameRanges).identity())) {
+      if (sameRanges != null && (http || matched.get(sameRanges).child("httpGateway").json.isObject())
+          && !matcher.identity().equals(matchers.get(sameRanges).identity())) {
         gateway.error(gateway.at("matcher"), GlooFeatures.UNSUPPORTED, "matchedGateways[" + sameRanges + "] has the"
-            + " same sourcePrefixRanges; Holdfast tells matched httpGateways apart by client network only, not by"
-            + " sslConfig, so give each its own sourcePrefixRanges");
+            + " same sourcePrefixRanges; Holdfast tells a matched httpGateway apart from the other matched gateways"
+            + " by client network only, not by sslConfig, so give each its own sourcePrefixRanges");
       }
-      parts.add(http(metadata, spec, gateway.child("httpGateway"), bindAddress, port, false, proxyNames, collectors)
-          .matchedBy(matcher.ranges(), matcher.ssl()));
+      if (http) {
+        parts.add(http(metadata, spec, gateway.child("httpGateway"), bindAddress, port, false, proxyNames,
+            collectors).matchedBy(matcher.ranges(), matcher.ssl()));
+      }
+    }
+    if (anyTcp) {
+      return empty(metadata, spec, bindAddress, port, proxyNames, collectors).withMatched(parts).withTcpHosts(hosts);
     }
     return empty(metadata, spec, bindAddress, port, proxyNames, collectors).withMatched(parts);
   }
@@ -289,14 +296,15 @@ final class GatewayReader {
    * ("conflicting sni domains"); Gloo uses nothing else of that sslConfig on TCP chains, so other fields are
    * served as Gloo serves them (ignored) with a warning saying so.
    */
-  private static Read splitTcp(Metadata metadata, Node spec, List<Node> matched, List<Matcher> matchers,
-      GlooRoutes routes, GatewayConfig config, SniClusters sniClusters, String bindAddress, int port,
-      List<String> proxyNames, OtelCollectors collectors) {
+  private static List<TcpGateway.Host> splitTcp(Metadata metadata, Node spec, List<Node> matched,
+      List<Matcher> matchers, GlooRoutes routes, GatewayConfig config, SniClusters sniClusters) {
     List<TcpGateway.Host> hosts = new ArrayList<>();
     for (int i = 0; i < matched.size(); i++) {
       Node gateway = matched.get(i);
       if (!gateway.child("tcpGateway").json.isObject()) {
-        gateway.error(gateway.path, Reasons.MISSING_FIELD, "a matched gateway has one of httpGateway, tcpGateway");
+        if (!gateway.child("httpGateway").json.isObject()) {
+          gateway.error(gateway.path, Reasons.MISSING_FIELD, "a matched gateway has one of httpGateway, tcpGateway");
+        }
         continue;
       }
       Matcher matcher = matchers.get(i);
@@ -315,9 +323,9 @@ final class GatewayReader {
             .withSniDomains(host.sniDomains().isEmpty() ? sni : host.sniDomains()));
       }
     }
+    // Holdfast's TCP chains take no listener options, and the socket's are the same for every chain on it.
     GlooListenerOptions.tcp(spec);
-    return new Read(metadata, bindAddress, port, spec.bool("ssl").orElse(false), proxyNames, Optional.empty(),
-        Optional.empty(), List.of(), Optional.of(hosts), TrafficOptions.Listener.NONE, collectors);
+    return hosts;
   }
 
   /**

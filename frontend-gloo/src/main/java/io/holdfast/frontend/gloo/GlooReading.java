@@ -356,13 +356,15 @@ final class GlooReading {
     Metadata metadata = metadata(object, findings);
     GatewayReader.Read read = GatewayReader.read(metadata, spec(object, findings), routes(object), input,
         new SniClusters(readUpstreams, crossNamespaceRefs, input));
-    if (read.tcpHosts().isPresent()) {
-      accept(object, findings, new TcpGateway(metadata, read.bindAddress(), read.port(), read.tcpHosts().get(),
-          read.proxyNames()));
+    Optional<TcpGateway> tcp = read.tcpHosts().map(hosts -> new TcpGateway(metadata, read.bindAddress(),
+        read.port(), hosts, read.proxyNames()));
+    if (tcp.isPresent() && read.matched().isEmpty()) {
+      accept(object, findings, tcp.get());
       return;
     }
     List<Read> parts = read.matched().isEmpty() ? List.of(read) : read.matched();
-    List<GatewayResource> gateways = new ArrayList<>();
+    // A hybridGateway's matched tcpGateways beside its httpGateways: one more resource sharing the socket.
+    List<GatewayResource> gateways = new ArrayList<>(tcp.stream().toList());
     for (int i = 0; i < parts.size(); i++) {
       Read part = parts.get(i);
       List<VirtualService> selected = served.values().stream().filter(vs -> selects(part, vs)).toList();
@@ -407,7 +409,10 @@ final class GlooReading {
     }
   }
 
-  /** Suffix of the Holdfast Gateway of a hybridGateway's matched httpGateway: {@code <name>-matched-<index>}. */
+  /**
+   * Suffix of the Holdfast Gateway of a hybridGateway's matched httpGateway: {@code <name>-matched-<n>}, numbered
+   * among its matched httpGateways from 0 (its matched tcpGateways are the TcpGateway {@code <name>}).
+   */
   static final String MATCHED_SUFFIX = "-matched-";
 
   /** The metadata of a matched httpGateway's Holdfast Gateway; a Gloo Gateway of that very name is refused. */
@@ -415,7 +420,7 @@ final class GlooReading {
     String name = metadata.name() + MATCHED_SUFFIX + index;
     if (objects.containsKey(new ResourceKey(GlooKinds.GATEWAY_GROUP, GlooKinds.GATEWAY, metadata.namespace(),
         name))) {
-      findings.add(new Finding(Finding.Severity.ERROR, "spec.hybridGateway.matchedGateways[" + index + "]",
+      findings.add(new Finding(Finding.Severity.ERROR, "spec.hybridGateway.matchedGateways",
           Reasons.CONFLICTING_FIELDS, "Holdfast serves this matched httpGateway as Gateway " + name + ", the name"
           + " of another Gloo Gateway in this namespace; rename one of them"));
     }

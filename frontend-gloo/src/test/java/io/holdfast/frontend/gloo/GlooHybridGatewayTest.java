@@ -130,6 +130,23 @@ class GlooHybridGatewayTest {
   }
 
   @Test
+  void tcpAndHttpMatchedGatewaysShareTheListener() {
+    IrBuilder.Result result = build(GlooFixtures.load(UPSTREAM_AND_SERVICES + HYBRID + """
+            - matcher: {sourcePrefixRanges: [{addressPrefix: 198.51.100.0, prefixLen: 24}]}
+              tcpGateway:
+                tcpHosts:
+                - name: partners-tcp
+                  destination: {single: {upstream: {name: app, namespace: gloo-system}}}
+            - httpGateway: {}
+        """));
+    assertThat(gateway(result).isAccepted()).as("%s", gateway(result).findings()).isTrue();
+    List<Listener.FilterChain> chains = socket(result).filterChains();
+    assertThat(chains).extracting(c -> c.getClass().getSimpleName() + " " + c.name() + " "
+        + c.match().sourcePrefixRanges()).containsExactly("Http gloo-system/gw-matched-0/http []",
+            "Tcp gloo-system/gw/partners-tcp [198.51.100.0/24]");
+  }
+
+  @Test
   void anSslConfigMatcherServesTheVirtualServicesTlsOnlyToItsClients() {
     String yaml = UPSTREAM_AND_SERVICES.replace(DOMAINS, DOMAINS + "  sslConfig:\n"
         + "    secretRef: {name: api-tls, namespace: gloo-system}\n    sniDomains: [api.example.test]\n") + HYBRID + """

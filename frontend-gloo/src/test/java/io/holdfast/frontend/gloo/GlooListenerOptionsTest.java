@@ -442,7 +442,7 @@ class GlooListenerOptionsTest {
   }
 
   @Test
-  void passthroughCipherSuitesAndMixedHttpAndTcpMatchedGatewaysAreRejectedNamingTheField() {
+  void passthroughCipherSuitesAndAnHttpGatewayToldApartOnlyByItAreRejectedNamingTheField() {
     String hybrid = """
         apiVersion: gateway.solo.io/v1
         kind: Gateway
@@ -458,7 +458,7 @@ class GlooListenerOptionsTest {
     List<Finding> errors = errors(hybrid);
     assertThat(errors).extracting(Finding::field).containsExactlyInAnyOrder(
         "spec.hybridGateway.matchedGateways[0].matcher.passthroughCipherSuites",
-        "spec.hybridGateway.matchedGateways");
+        "spec.hybridGateway.matchedGateways[1].matcher");
     assertThat(errors).allSatisfy(f -> assertThat(f.reason()).isEqualTo(GlooFeatures.UNSUPPORTED));
     assertThat(errors.get(0).message() + errors.get(1).message()).contains("Solo's own Envoy build");
   }

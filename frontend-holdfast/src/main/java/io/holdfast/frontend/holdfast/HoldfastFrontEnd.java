@@ -156,7 +156,6 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
           .ifPresent(vs -> SecurityLowering.oauth2Secrets(vs, accepted)
               .forEach(secret -> named.putIfAbsent(secret.name(), secret)))));
     }
-    SharedSockets.merge(sockets).forEach(listeners::accept);
     // An upstream's secrets join them under the same names: one Secret a listener and an upstream use is one.
     accepted.upstreams().forEach(u -> Lowering.secrets(u, accepted)
         .forEach(secret -> named.putIfAbsent(secret.name(), secret)));
@@ -169,7 +168,8 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
       listeners.accept(proxies == null || proxies.equals(client.proxyNames()) ? client
           : new Listener.ClientApi(client.origin(), client.target(), client.virtualHost(), proxies));
     }
-    accepted.tcpGateways().forEach(g -> listeners.accept(Lowering.tcpSocket(g)));
+    accepted.tcpGateways().forEach(g -> sockets.add(new SharedSockets.Lowered(g, Lowering.tcpSocket(g))));
+    SharedSockets.merge(sockets).forEach(listeners::accept);
     memo.end();
   }
 }

@@ -1,6 +1,6 @@
 package io.holdfast.frontend.holdfast;
 
-import io.holdfast.api.Gateway;
+import io.holdfast.api.GatewayResource;
 import io.holdfast.ir.Listener;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -10,16 +10,16 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Gateways that share an address and port ({@link Conflicts.Socket#shares}: different client networks) as one socket
- * listener: Envoy binds a socket once, so their chains go on the listener of the first of them (the listener's
+ * Gateways and TcpGateways that share an address and port ({@link Conflicts.Socket#shares}: different client
+ * networks) as one socket listener: Envoy binds a socket once, so their chains go on the listener of the first of them (the listener's
  * origin; its name follows that Gateway), each chain renamed {@code namespace/gateway-name/chain-name} so the names, and the
  * route configurations named after them, stay unique. A Gateway alone on its socket keeps its listener as lowered.
  */
 final class SharedSockets {
 
   /** A Gateway and its lowered socket, in the order Gateways are lowered. */
-  record Lowered(Gateway gateway, Listener.Socket socket, Conflicts.Socket sharing) {
-    Lowered(Gateway gateway, Listener.Socket socket) {
+  record Lowered(GatewayResource gateway, Listener.Socket socket, Conflicts.Socket sharing) {
+    Lowered(GatewayResource gateway, Listener.Socket socket) {
       this(gateway, socket, Conflicts.Socket.of(gateway));
     }
   }
@@ -42,14 +42,15 @@ final class SharedSockets {
       // search below stops at the first group but for configs that were not validated together.
       List<Group> candidates = socket.settings().grpcServer() ? new ArrayList<>()
           : bySettings.computeIfAbsent(socket.settings(), k -> new ArrayList<>());
-      Group group = candidates.stream().filter(g -> !g.ranges().contains(socket.ranges())).findFirst()
+      Group group = candidates.stream().filter(g -> socket.ranges().stream().noneMatch(g.ranges()::contains))
+          .findFirst()
           .orElseGet(() -> {
             Group fresh = new Group(new HashSet<>(), new ArrayList<>());
             candidates.add(fresh);
             groups.add(fresh);
             return fresh;
           });
-      group.ranges().add(socket.ranges());
+      group.ranges().addAll(socket.ranges());
       group.members().add(one);
     }
     List<Listener.Socket> out = new ArrayList<>();
@@ -61,8 +62,9 @@ final class SharedSockets {
       List<Listener.FilterChain> chains = new ArrayList<>();
       for (Lowered member : group) {
         String prefix = member.gateway().metadata().namespace() + "/" + member.gateway().metadata().name() + "/";
-        member.socket().filterChains().forEach(chain -> chains.add(
-            ((Listener.FilterChain.Http) chain).withName(prefix + chain.name())));
+        // A TcpGateway's chains are named by its hosts; Envoy names its TCP stats after them.
+        member.socket().filterChains().forEach(chain -> chains.add(chain instanceof Listener.FilterChain.Http http
+            ? http.withName(prefix + http.name()) : ((Listener.FilterChain.Tcp) chain).withName(prefix + chain.name())));
       }
       out.add(group.get(0).socket().withFilterChains(chains));
     }

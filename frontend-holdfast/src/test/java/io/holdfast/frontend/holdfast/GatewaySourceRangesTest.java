@@ -101,4 +101,33 @@ class GatewaySourceRangesTest {
         .virtualHosts()).extracting(h -> h.domains().get(0)).containsExactly("a.test"));
     assertThat(result.status(ResourceKey.virtualService("default", "a")).state()).isEqualTo(State.ACCEPTED);
   }
+
+  @Test
+  void aTcpGatewayAndGatewaysSplitByClientNetworkShareOneListener() {
+    String tcp = """
+        apiVersion: gateway.holdfast.io/v1
+        kind: TcpGateway
+        metadata: {name: db, creationTimestamp: "2026-01-05T00:00:00Z"}
+        spec:
+          port: 8080
+          hosts:
+          - {name: partners, sourcePrefixRanges: ['2001:db8::/32'], upstream: {name: u}}
+        """;
+    ValidationResult result = validator.validate(config(upstream("u", 9101), virtualService("a", "a.test", "u"),
+        virtualService("b", "b.test", "u"), gateway("near", ", sourcePrefixRanges: [198.51.100.0/24]"),
+        gateway("rest", ""), tcp));
+    assertThat(result.status(ResourceKey.tcpGateway("default", "db")).state()).isEqualTo(State.ACCEPTED);
+    List<Listener> sockets = HoldfastFrontEnd.lowerAccepted(result.accepted()).listeners().stream()
+        .filter(l -> l instanceof Listener.Socket).toList();
+    assertThat(sockets).hasSize(1);
+    assertThat(sockets.get(0).filterChains()).extracting(Listener.FilterChain::name)
+        .containsExactly("default/near/http", "default/rest/http", "default/db/partners");
+    // A TCP host taking the networks a Gateway takes: the younger loses the port (same time: db before near).
+    ValidationResult same = validator.validate(config(upstream("u", 9101), virtualService("a", "a.test", "u"),
+        virtualService("b", "b.test", "u"), gateway("near", ", sourcePrefixRanges: ['2001:db8::/32']"),
+        gateway("rest", ""), tcp));
+    assertThat(same.status(ResourceKey.gateway("default", "near")).problems()).extracting(p -> p.reason())
+        .containsExactly(Reasons.DUPLICATE_LISTENER);
+    assertThat(same.status(ResourceKey.tcpGateway("default", "db")).state()).isEqualTo(State.ACCEPTED);
+  }
 }
