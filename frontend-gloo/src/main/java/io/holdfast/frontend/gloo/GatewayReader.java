@@ -227,6 +227,12 @@ final class GatewayReader {
             + " is the catch-all, at most one)");
       }
     }
+    for (Node gateway : matched) {
+      if (gateway.child("httpGateway").json.isObject() && gateway.child("tcpGateway").json.isObject()) {
+        gateway.error(gateway.path, Reasons.CONFLICTING_FIELDS, "a matched gateway has one of httpGateway,"
+            + " tcpGateway");
+      }
+    }
     boolean anyHttp = matched.stream().anyMatch(g -> g.child("httpGateway").json.isObject());
     boolean anyTcp = matched.stream().anyMatch(g -> g.child("tcpGateway").json.isObject());
     Optional<List<TcpGateway.Host>> hosts = anyTcp

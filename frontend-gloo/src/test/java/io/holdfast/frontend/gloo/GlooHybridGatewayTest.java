@@ -204,6 +204,13 @@ class GlooHybridGatewayTest {
         """;
     assertThat(errors(sameMatcher)).containsExactly("spec.hybridGateway.matchedGateways[1].matcher "
         + Reasons.CONFLICTING_FIELDS);
+    String both = UPSTREAM_AND_SERVICES + HYBRID + """
+            - matcher: {sourcePrefixRanges: [{addressPrefix: 198.51.100.0, prefixLen: 24}]}
+              httpGateway: {}
+              tcpGateway: {tcpHosts: [{name: x, destination: {single: {upstream: {name: app}}}}]}
+            - httpGateway: {}
+        """;
+    assertThat(errors(both)).containsExactly("spec.hybridGateway.matchedGateways[0] " + Reasons.CONFLICTING_FIELDS);
     // Told apart by sslConfig only: Holdfast splits matched httpGateways by client network.
     String sameRanges = UPSTREAM_AND_SERVICES + HYBRID + """
             - matcher: {sslConfig: {}}

@@ -11,16 +11,17 @@ import java.util.Set;
 
 /**
  * Gateways and TcpGateways that share an address and port ({@link Conflicts.Socket#shares}: different client
- * networks) as one socket listener: Envoy binds a socket once, so their chains go on the listener of the first of them (the listener's
- * origin; its name follows that Gateway), each chain renamed {@code namespace/gateway-name/chain-name} so the names, and the
- * route configurations named after them, stay unique. A Gateway alone on its socket keeps its listener as lowered.
+ * networks) as one socket listener: Envoy binds a socket once, so their chains go on the listener of the first of
+ * them (the listener's origin; its name follows that resource), each chain renamed
+ * {@code namespace/name/chain-name} so the names, and the route configurations named after them, stay unique. A
+ * resource alone on its socket keeps its listener as lowered.
  */
 final class SharedSockets {
 
-  /** A Gateway and its lowered socket, in the order Gateways are lowered. */
-  record Lowered(GatewayResource gateway, Listener.Socket socket, Conflicts.Socket sharing) {
-    Lowered(GatewayResource gateway, Listener.Socket socket) {
-      this(gateway, socket, Conflicts.Socket.of(gateway));
+  /** A Gateway or TcpGateway and its lowered socket, in the order they are lowered (Gateways first). */
+  record Lowered(GatewayResource resource, Listener.Socket socket, Conflicts.Socket sharing) {
+    Lowered(GatewayResource resource, Listener.Socket socket) {
+      this(resource, socket, Conflicts.Socket.of(resource));
     }
   }
 
@@ -28,8 +29,8 @@ final class SharedSockets {
   }
 
   /**
-   * The sockets to serve, in the order of their first Gateway. Linear in the Gateways: they are grouped by their
-   * socket-wide settings, and a Gateway joins the first group of its settings that has no Gateway with its ranges.
+   * The sockets to serve, in the order of their first resource. Linear in the resources: they are grouped by their
+   * socket-wide settings, and one joins the first group of its settings that takes none of its sets of ranges.
    */
   static List<Listener.Socket> merge(List<Lowered> lowered) {
     record Group(Set<Set<String>> ranges, List<Lowered> members) {
@@ -61,10 +62,12 @@ final class SharedSockets {
       }
       List<Listener.FilterChain> chains = new ArrayList<>();
       for (Lowered member : group) {
-        String prefix = member.gateway().metadata().namespace() + "/" + member.gateway().metadata().name() + "/";
+        String prefix = member.resource().metadata().namespace() + "/" + member.resource().metadata().name() + "/";
         // A TcpGateway's chains are named by its hosts; Envoy names its TCP stats after them.
-        member.socket().filterChains().forEach(chain -> chains.add(chain instanceof Listener.FilterChain.Http http
-            ? http.withName(prefix + http.name()) : ((Listener.FilterChain.Tcp) chain).withName(prefix + chain.name())));
+        for (Listener.FilterChain chain : member.socket().filterChains()) {
+          chains.add(chain instanceof Listener.FilterChain.Http http ? http.withName(prefix + http.name())
+              : ((Listener.FilterChain.Tcp) chain).withName(prefix + chain.name()));
+        }
       }
       out.add(group.get(0).socket().withFilterChains(chains));
     }
