@@ -15,9 +15,14 @@ import java.util.Objects;
  * @param grpcServer  {@code spec.grpcServer}: the listener is served to proxyless gRPC servers (grpc-java's
  *                    {@code XdsServerBuilder} and its peers) listening on {@code bindAddress:port}, not to Envoy;
  *                    its routes select calls and their authorisation rules, and the server handles every call itself
+ * @param sourcePrefixRanges {@code spec.sourcePrefixRanges}: the client networks (CIDR text, checked by the rules)
+ *                    whose connections this gateway takes; empty: every client. Gateways (and TcpGateways) on one
+ *                    address and port share its listener when their source ranges differ (each one's chains match
+ *                    its own ranges, and Envoy picks the most specific), as Gloo's hybridGateway splits clients
  */
 public record Gateway(Metadata metadata, String bindAddress, int port, VirtualServiceSelection selection,
-    boolean ssl, List<String> proxyNames, TrafficOptions.Listener options, boolean grpcServer)
+    boolean ssl, List<String> proxyNames, TrafficOptions.Listener options, boolean grpcServer,
+    List<String> sourcePrefixRanges)
     implements GatewayResource {
 
   public static final String DEFAULT_BIND_ADDRESS = "0.0.0.0";
@@ -28,6 +33,13 @@ public record Gateway(Metadata metadata, String bindAddress, int port, VirtualSe
     Objects.requireNonNull(selection, "selection");
     proxyNames = List.copyOf(proxyNames);
     Objects.requireNonNull(options, "options");
+    sourcePrefixRanges = List.copyOf(sourcePrefixRanges);
+  }
+
+  /** Taking every client. */
+  public Gateway(Metadata metadata, String bindAddress, int port, VirtualServiceSelection selection,
+      boolean ssl, List<String> proxyNames, TrafficOptions.Listener options, boolean grpcServer) {
+    this(metadata, bindAddress, port, selection, ssl, proxyNames, options, grpcServer, List.of());
   }
 
   /** Served to Envoy proxies. */
@@ -53,7 +65,8 @@ public record Gateway(Metadata metadata, String bindAddress, int port, VirtualSe
   }
 
   public Gateway withSelection(VirtualServiceSelection newSelection) {
-    return new Gateway(metadata, bindAddress, port, newSelection, ssl, proxyNames, options, grpcServer);
+    return new Gateway(metadata, bindAddress, port, newSelection, ssl, proxyNames, options, grpcServer,
+        sourcePrefixRanges);
   }
 
   @Override
@@ -62,11 +75,18 @@ public record Gateway(Metadata metadata, String bindAddress, int port, VirtualSe
   }
 
   public Gateway withOptions(TrafficOptions.Listener value) {
-    return new Gateway(metadata, bindAddress, port, selection, ssl, proxyNames, value, grpcServer);
+    return new Gateway(metadata, bindAddress, port, selection, ssl, proxyNames, value, grpcServer,
+        sourcePrefixRanges);
+  }
+
+  /** The same gateway taking only clients in {@code value} (every client when empty). */
+  public Gateway withSourcePrefixRanges(List<String> value) {
+    return new Gateway(metadata, bindAddress, port, selection, ssl, proxyNames, options, grpcServer, value);
   }
 
   @Override
   public Gateway withMetadata(Metadata value) {
-    return new Gateway(value, bindAddress, port, selection, ssl, proxyNames, options, grpcServer);
+    return new Gateway(value, bindAddress, port, selection, ssl, proxyNames, options, grpcServer,
+        sourcePrefixRanges);
   }
 }

@@ -11,7 +11,7 @@ import tools.jackson.databind.JsonNode;
 final class GatewaySpecParser {
 
   private static final Set<String> SPEC = Set.of("bindAddress", "port", "virtualServices", "selector", "ssl",
-      "proxyNames", "options", "grpcServer");
+      "proxyNames", "options", "grpcServer", "sourcePrefixRanges");
   private static final Set<String> REF = Set.of("name", "namespace");
   private static final Set<String> SELECTOR = Set.of("matchLabels");
 
@@ -27,8 +27,11 @@ final class GatewaySpecParser {
       Optional<List<String>> proxyNames = ProxyNames.parse(fields);
       Optional<TrafficOptions.Listener> options = TrafficOptionsParser.gateway(fields);
       Optional<Boolean> grpcServer = fields.has("grpcServer") ? fields.bool("grpcServer") : Optional.of(false);
+      Optional<List<String>> sources = fields.has("sourcePrefixRanges")
+          ? fields.stringList("sourcePrefixRanges", false) : Optional.of(List.of());
       return port.flatMap(p -> selection.flatMap(s -> ssl.flatMap(tls -> proxyNames.flatMap(names -> options.flatMap(o ->
-          grpcServer.map(grpc -> new Gateway(metadata, bindAddress, p, s, tls, names, o, grpc)))))));
+          grpcServer.flatMap(grpc -> sources.map(r -> new Gateway(metadata, bindAddress, p, s, tls, names, o, grpc,
+              r))))))));
     });
   }
 

@@ -34,6 +34,11 @@ public record Metadata(String name, String namespace, Map<String, String> labels
     return new Metadata(name, namespace, Map.of(), 0, "", Optional.empty());
   }
 
+  /** The same metadata under another name (a front end that reads one object as several). */
+  public Metadata withName(String newName) {
+    return new Metadata(newName, namespace, labels, generation, resourceVersion, creationTimestamp);
+  }
+
   public Metadata withLabels(Map<String, String> newLabels) {
     return new Metadata(name, namespace, newLabels, generation, resourceVersion, creationTimestamp);
   }

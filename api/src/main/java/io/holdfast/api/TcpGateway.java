@@ -70,6 +70,11 @@ public record TcpGateway(Metadata metadata, String bindAddress, int port, List<H
       return new Host(name, sniDomains, destination, value, sourcePrefixRanges);
     }
 
+    /** The same host selected by the server names {@code value} (the default host when empty). */
+    public Host withSniDomains(List<String> value) {
+      return new Host(name, value, destination, sslConfig, sourcePrefixRanges);
+    }
+
     /** The same host taking only clients in {@code value} (every client when empty). */
     public Host withSourcePrefixRanges(List<String> value) {
       return new Host(name, sniDomains, destination, sslConfig, value);

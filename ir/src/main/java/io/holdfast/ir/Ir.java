@@ -96,17 +96,24 @@ public record Ir(List<Listener> listeners, List<Cluster> clusters, List<Secret> 
           });
         }
       }
-      Map<String, Origin> domains = new HashMap<>();
-      for (VirtualHost host : listener.virtualHosts()) {
-        for (String domain : host.domains()) {
-          Origin owner = domains.putIfAbsent(domain, host.origin());
-          if (owner != null) {
-            throw new IrInvariantViolation("domain " + domain + " is served twice on listener " + identity
-                + " (by " + owner + " and " + host.origin() + ")", owner, host.origin());
-          }
+      // Per chain: each HTTP chain has a route configuration of its own (chains of Gateways sharing a socket may
+      // serve one VirtualService each).
+      for (Listener.FilterChain chain : listener.filterChains()) {
+        if (!(chain instanceof Listener.FilterChain.Http http)) {
+          continue;
         }
-        if (checkedRoutes.add(host.routes())) {
-          requireClusters(host.routes(), byKey);
+        Map<String, Origin> domains = new HashMap<>();
+        for (VirtualHost host : http.virtualHosts()) {
+          for (String domain : host.domains()) {
+            Origin owner = domains.putIfAbsent(domain, host.origin());
+            if (owner != null) {
+              throw new IrInvariantViolation("domain " + domain + " is served twice on listener " + identity
+                  + " (by " + owner + " and " + host.origin() + ")", owner, host.origin());
+            }
+          }
+          if (checkedRoutes.add(host.routes())) {
+            requireClusters(host.routes(), byKey);
+          }
         }
       }
     }

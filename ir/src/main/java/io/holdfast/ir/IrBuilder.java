@@ -309,33 +309,38 @@ public final class IrBuilder {
     return kept;
   }
 
-  /** Virtual hosts of one listener claim their domains; losers are left out of this listener only. */
+  /**
+   * Virtual hosts of one HTTP chain claim their domains (each chain has its own route configuration, so chains of
+   * Gateways sharing a socket may serve one virtual host each); losers are left out of that chain only.
+   */
   private Listener settleDomains(Listener listener) {
     if (!(listener instanceof Listener.Socket socket)) {
       return listener;
     }
-    List<VirtualHost> hosts = socket.virtualHosts();
-    List<Claim<String>> claims = hosts.stream().map(h -> new Claim<>(claimant(h.origin()), h.domains())).toList();
-    List<Loss<String>> losses = Claims.settleEqual(claims);
-    if (losses.isEmpty()) {
-      return listener;
-    }
-    Set<ResourceKey> losers = new HashSet<>();
-    for (Loss<String> loss : losses) {
-      if (losers.add(loss.loser().key())) {
-        ParentStatus parent = new ParentStatus(socket.origin().object(), Optional.empty(), List.of(new Condition(
-            Condition.ACCEPTED, Condition.Status.FALSE, DUPLICATE_DOMAIN, "domain " + loss.value()
-            + " is already served on this listener by " + loss.winner().key() + ", which is older",
-            generation(loss.loser().key()))));
-        statuses.computeIfPresent(loss.loser().key(), (key, status) -> status.withParent(parent));
+    boolean changed = false;
+    List<Listener.FilterChain> chains = new ArrayList<>();
+    for (Listener.FilterChain chain : socket.filterChains()) {
+      if (!(chain instanceof Listener.FilterChain.Http http)) {
+        chains.add(chain);
+        continue;
       }
+      List<Claim<String>> claims = http.virtualHosts().stream()
+          .map(h -> new Claim<>(claimant(h.origin()), h.domains())).toList();
+      Set<ResourceKey> losers = new HashSet<>();
+      for (Loss<String> loss : Claims.settleEqual(claims)) {
+        if (losers.add(loss.loser().key())) {
+          ParentStatus parent = new ParentStatus(socket.origin().object(), Optional.empty(), List.of(new Condition(
+              Condition.ACCEPTED, Condition.Status.FALSE, DUPLICATE_DOMAIN, "domain " + loss.value()
+              + " is already served on this listener by " + loss.winner().key() + ", which is older",
+              generation(loss.loser().key()))));
+          statuses.computeIfPresent(loss.loser().key(), (key, status) -> status.withParent(parent));
+        }
+      }
+      changed |= !losers.isEmpty();
+      chains.add(losers.isEmpty() ? http : http.withVirtualHosts(http.virtualHosts().stream()
+          .filter(h -> !losers.contains(h.origin().object())).toList()));
     }
-    return socket.withFilterChains(socket.filterChains().stream()
-        .map(chain -> chain instanceof Listener.FilterChain.Http http
-            ? http.withVirtualHosts(http.virtualHosts().stream()
-                .filter(h -> !losers.contains(h.origin().object())).toList())
-            : chain)
-        .toList());
+    return changed ? socket.withFilterChains(chains) : listener;
   }
 
   private void reject(Origin origin, String reason, String message) {

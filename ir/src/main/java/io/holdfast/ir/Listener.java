@@ -342,6 +342,11 @@ public sealed interface Listener {
       public Http withVirtualHosts(List<VirtualHost> hosts) {
         return new Http(origin, name, match, tls, hosts, security, options);
       }
+
+      /** The same chain under another name (unique on a listener several Gateways share). */
+      public Http withName(String newName) {
+        return new Http(origin, newName, match, tls, virtualHosts, security, options);
+      }
     }
 
     /**
@@ -361,6 +366,11 @@ public sealed interface Listener {
         if (clusters.isEmpty()) {
           throw new IllegalArgumentException(origin + ": a TCP filter chain needs at least one cluster");
         }
+      }
+
+      /** The same chain under another name (unique on a listener several gateways share). */
+      public Tcp withName(String newName) {
+        return new Tcp(origin, newName, match, tls, clusters);
       }
     }
   }

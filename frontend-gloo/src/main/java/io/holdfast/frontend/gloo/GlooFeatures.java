@@ -24,7 +24,10 @@ final class GlooFeatures {
       "envoyMetadata", "wasm", "sanitizeClusterHeader",
       "serviceSpec", "proxyLatency", "responseTransformation", "sds",
       // Solo's rate limiter's own limits for authorised and anonymous clients: no standard-RLS equivalent.
-      "ratelimitBasic");
+      "ratelimitBasic",
+      // Gloo Enterprise's hybridGateway matcher: TLS passthrough picked by the client's cipher list (a listener
+      // filter of Solo's Envoy build).
+      "passthroughCipherSuites");
 
   /**
    * How the message of a field Gloo's own API lacks begins: Gloo refuses such an object too (its validation reads

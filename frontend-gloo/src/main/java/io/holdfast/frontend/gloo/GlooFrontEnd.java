@@ -77,7 +77,8 @@ public final class GlooFrontEnd implements FrontEnd<GatewayConfig> {
     for (ObjectStatus status : lowered.statuses()) {
       ResourceKey gloo = irKeys.get(status.key());
       if (gloo != null && GlooKinds.isGloo(gloo)) { // the synthetic Upstreams of kube destinations have none
-        byGlooKey.put(gloo, GlooPaths.inGlooTerms(rekey.apply(status)));
+        // A hybridGateway's matched httpGateways are Gateways of their own: their findings join on its status.
+        byGlooKey.merge(gloo, GlooPaths.inGlooTerms(rekey.apply(status)), GlooFrontEnd::joined);
       }
     }
     for (ApiObject object : reading.objects().values()) {
@@ -99,6 +100,15 @@ public final class GlooFrontEnd implements FrontEnd<GatewayConfig> {
         builder.status(status, created);
       }
     }
+  }
+
+  /** {@code first} with the findings of {@code second}, of the same object. */
+  private static ObjectStatus joined(ObjectStatus first, ObjectStatus second) {
+    ObjectStatus out = first;
+    for (Finding finding : second.findings()) {
+      out = out.with(finding);
+    }
+    return out;
   }
 
   /** Each element re-keyed; one that cannot be is left out and its Gloo object noted in {@code failed}. */

@@ -14,6 +14,7 @@ import io.holdfast.api.TcpGateway;
 import io.holdfast.api.Upstream;
 import io.holdfast.api.VirtualService;
 import io.holdfast.api.VirtualServiceSelection;
+import io.holdfast.frontend.gloo.GatewayReader.Read;
 import io.holdfast.ir.Finding;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -173,6 +174,11 @@ final class GlooReading {
 
   /** Findings collected while reading {@code object}; the object is rejected if any is an error. */
   private boolean accept(ApiObject object, List<Finding> findings, GatewayResource resource) {
+    return accept(object, findings, List.of(resource));
+  }
+
+  /** As {@link #accept(ApiObject, List, GatewayResource)} for an object read as several resources: all or none. */
+  private boolean accept(ApiObject object, List<Finding> findings, List<GatewayResource> resources) {
     if (findings.stream().anyMatch(f -> f.severity() == Finding.Severity.ERROR)) {
       rejected.computeIfAbsent(object.key(), k -> new ArrayList<>()).addAll(findings);
       return false;
@@ -180,8 +186,10 @@ final class GlooReading {
     if (!findings.isEmpty()) {
       warnings.put(object.key(), List.copyOf(findings));
     }
-    toGloo.put(resource.key(), object.key());
-    out.add(resource);
+    for (GatewayResource resource : resources) {
+      toGloo.put(resource.key(), object.key());
+      out.add(resource);
+    }
     return true;
   }
 
@@ -348,19 +356,75 @@ final class GlooReading {
     Metadata metadata = metadata(object, findings);
     GatewayReader.Read read = GatewayReader.read(metadata, spec(object, findings), routes(object), input,
         new SniClusters(readUpstreams, crossNamespaceRefs, input));
-    if (read.tcpHosts().isPresent()) {
-      accept(object, findings, new TcpGateway(metadata, read.bindAddress(), read.port(), read.tcpHosts().get(),
-          read.proxyNames()));
+    Optional<TcpGateway> tcp = read.tcpHosts().map(hosts -> new TcpGateway(metadata, read.bindAddress(),
+        read.port(), hosts, read.proxyNames()));
+    if (tcp.isPresent() && read.matched().isEmpty()) {
+      accept(object, findings, tcp.get());
       return;
     }
-    List<ObjectRef> refs = served.values().stream().filter(vs -> selects(read, vs))
-        .map(vs -> ObjectRef.of(vs.metadata().namespace(), vs.metadata().name())).toList();
-    if (accept(object, findings, EdgeObjects.withExtProc(EdgeObjects.withRateLimitServer(new Gateway(metadata,
-        read.bindAddress(), read.port(), new VirtualServiceSelection.Named(refs), read.ssl(), read.proxyNames(),
-        read.options()), edge.settings()), edge.settings()))) {
+    List<Read> parts = read.matched().isEmpty() ? List.of(read) : read.matched();
+    // A hybridGateway's matched tcpGateways beside its httpGateways: one more resource sharing the socket.
+    List<GatewayResource> gateways = new ArrayList<>(tcp.stream().toList());
+    for (int i = 0; i < parts.size(); i++) {
+      Read part = parts.get(i);
+      List<VirtualService> selected = served.values().stream().filter(vs -> selects(part, vs)).toList();
+      part.sslDefaults().ifPresent(defaults -> sslDefaultsApplied(defaults, selected));
+      Metadata partMetadata = read.matched().isEmpty() ? metadata : matchedMetadata(metadata, i, findings);
+      gateways.add(EdgeObjects.withExtProc(EdgeObjects.withRateLimitServer(new Gateway(partMetadata,
+          part.bindAddress(), part.port(), new VirtualServiceSelection.Named(selected.stream()
+              .map(vs -> ObjectRef.of(vs.metadata().namespace(), vs.metadata().name())).toList()), part.ssl(),
+          part.proxyNames(), part.options()).withSourcePrefixRanges(part.sourcePrefixRanges()), edge.settings()),
+          edge.settings()));
+    }
+    if (accept(object, findings, gateways)) {
       read.collectors().upstreams().forEach(out::add);
       collectorKeys.putAll(read.collectors().irKeys());
     }
+  }
+
+  /** The field groups of a Gloo sslConfig that merge as one (the certificate source is a oneof). */
+  private static final Set<String> CERTIFICATE_SOURCE = Set.of("secretRef", "sslFiles", "sds");
+
+  /**
+   * Gloo merges a matcher's sslConfig into each served VirtualService's sslConfig as defaults (the VirtualService's
+   * own fields win). Holdfast serves each VirtualService's own sslConfig, which is the same exactly when every field
+   * the matcher sets is set by each VirtualService too; a default that would apply is refused, naming it.
+   */
+  private void sslDefaultsApplied(Node defaults, List<VirtualService> selected) {
+    for (VirtualService vs : selected) { // bounded by the VirtualServices read
+      ResourceKey gloo = toGloo.get(vs.key());
+      ApiObject source = gloo == null ? null : objects.get(gloo);
+      tools.jackson.databind.JsonNode own = source == null ? null : source.at("/spec/sslConfig");
+      for (String field : defaults.json.propertyNames()) {
+        boolean set = own != null && own.isObject() && (CERTIFICATE_SOURCE.contains(field)
+            ? CERTIFICATE_SOURCE.stream().anyMatch(f -> own.has(f) && !own.get(f).isNull())
+            : own.has(field) && !own.get(field).isNull());
+        if (!set) {
+          defaults.error(defaults.at(field), GlooFeatures.UNSUPPORTED, "Gloo would apply this matcher's "
+              + field + " to VirtualService " + vs.metadata().namespace() + "/" + vs.metadata().name() + ", whose"
+              + " sslConfig sets none; Holdfast serves each VirtualService's own sslConfig, so set " + field
+              + " there");
+        }
+      }
+    }
+  }
+
+  /**
+   * Suffix of the Holdfast Gateway of a hybridGateway's matched httpGateway: {@code <name>-matched-<n>}, numbered
+   * among its matched httpGateways from 0 (its matched tcpGateways are the TcpGateway {@code <name>}).
+   */
+  static final String MATCHED_SUFFIX = "-matched-";
+
+  /** The metadata of a matched httpGateway's Holdfast Gateway; a Gloo Gateway of that very name is refused. */
+  private Metadata matchedMetadata(Metadata metadata, int index, List<Finding> findings) {
+    String name = metadata.name() + MATCHED_SUFFIX + index;
+    if (objects.containsKey(new ResourceKey(GlooKinds.GATEWAY_GROUP, GlooKinds.GATEWAY, metadata.namespace(),
+        name))) {
+      findings.add(new Finding(Finding.Severity.ERROR, "spec.hybridGateway.matchedGateways",
+          Reasons.CONFLICTING_FIELDS, "Holdfast serves this matched httpGateway as Gateway " + name + ", the name"
+          + " of another Gloo Gateway in this namespace; rename one of them"));
+    }
+    return metadata.withName(name);
   }
 
   /** Gloo's selection: named, or by labels, or all; in the given namespaces (default all); ssl matching ssl. */

@@ -503,6 +503,178 @@ class GlooEquivalenceTest {
         ResourceKey.tcpGateway("gloo-system", "hybrid")));
   }
 
+  /**
+   * A hybridGateway whose matched httpGateways are split by client network is one Holdfast Gateway per matched
+   * gateway ({@code <name>-matched-<index>}), each with its matcher's source ranges, sharing the one listener.
+   */
+  @Test
+  void hybridGatewayHttpSplitBySourceRange() {
+    String gloo = """
+        apiVersion: gloo.solo.io/v1
+        kind: Upstream
+        metadata: {name: app, namespace: gloo-system}
+        spec:
+          static: {hosts: [{addr: 192.0.2.40, port: 8080}]}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: VirtualService
+        metadata: {name: partners, namespace: gloo-system}
+        spec:
+          virtualHost:
+            domains: [api.example.test]
+            routes:
+            - matchers: [{prefix: /}]
+              routeAction: {single: {upstream: {name: app, namespace: gloo-system}}}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: VirtualService
+        metadata: {name: client-ip-reject, namespace: gloo-system}
+        spec:
+          virtualHost:
+            domains: ['*']
+            routes:
+            - matchers: [{prefix: /}]
+              directResponseAction: {status: 403, body: "client ip forbidden"}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: Gateway
+        metadata: {name: hybrid, namespace: gloo-system}
+        spec:
+          bindAddress: 0.0.0.0
+          bindPort: 8080
+          hybridGateway:
+            matchedGateways:
+            - matcher:
+                sourcePrefixRanges:
+                - {addressPrefix: 198.51.100.0, prefixLen: 24}
+                - {addressPrefix: '2001:db8::', prefixLen: 32}
+              httpGateway:
+                virtualServices: [{name: partners, namespace: gloo-system}]
+            - matcher: {}
+              httpGateway:
+                virtualServices: [{name: client-ip-reject, namespace: gloo-system}]
+        """;
+    String holdfast = """
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: app, namespace: gloo-system}
+        spec:
+          static: {hosts: [{address: 192.0.2.40, port: 8080}]}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: partners, namespace: gloo-system}
+        spec:
+          domains: [api.example.test]
+          routes:
+          - match: {prefix: /}
+            route: {upstream: app}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: client-ip-reject, namespace: gloo-system}
+        spec:
+          domains: ['*']
+          routes:
+          - match: {prefix: /}
+            directResponse: {status: 403, body: "client ip forbidden"}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: Gateway
+        metadata: {name: hybrid-matched-0, namespace: gloo-system}
+        spec:
+          port: 8080
+          sourcePrefixRanges: [198.51.100.0/24, '2001:db8::/32']
+          virtualServices: [{name: partners}]
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: Gateway
+        metadata: {name: hybrid-matched-1, namespace: gloo-system}
+        spec:
+          port: 8080
+          virtualServices: [{name: client-ip-reject}]
+        """;
+    Equivalence.assertSameXds(GlooFixtures.load(gloo), GlooFixtures.load(holdfast), Map.of(
+        new ResourceKey(GlooKinds.GATEWAY_GROUP, "Gateway", "gloo-system", "hybrid"),
+        ResourceKey.gateway("gloo-system", "hybrid-matched-0")));
+  }
+
+  /**
+   * A hybridGateway mixing a tcpGateway and an httpGateway: the TcpGateway {@code <name>} and the Gateway
+   * {@code <name>-matched-0} on one socket, told apart by client network.
+   */
+  @Test
+  void hybridGatewayMixingTcpAndHttp() {
+    String gloo = """
+        apiVersion: gloo.solo.io/v1
+        kind: Upstream
+        metadata: {name: app, namespace: gloo-system}
+        spec:
+          static: {hosts: [{addr: 192.0.2.40, port: 8080}]}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: VirtualService
+        metadata: {name: web, namespace: gloo-system}
+        spec:
+          virtualHost:
+            domains: ['*']
+            routes:
+            - matchers: [{prefix: /}]
+              routeAction: {single: {upstream: {name: app, namespace: gloo-system}}}
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: Gateway
+        metadata: {name: hybrid, namespace: gloo-system}
+        spec:
+          bindAddress: 0.0.0.0
+          bindPort: 8080
+          hybridGateway:
+            matchedGateways:
+            - matcher: {sourcePrefixRanges: [{addressPrefix: 198.51.100.0, prefixLen: 24}]}
+              tcpGateway:
+                tcpHosts:
+                - name: legacy
+                  destination: {single: {upstream: {name: app, namespace: gloo-system}}}
+            - httpGateway: {}
+        """;
+    String holdfast = """
+        apiVersion: gateway.holdfast.io/v1
+        kind: Upstream
+        metadata: {name: app, namespace: gloo-system}
+        spec:
+          static: {hosts: [{address: 192.0.2.40, port: 8080}]}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: web, namespace: gloo-system}
+        spec:
+          domains: ['*']
+          routes:
+          - match: {prefix: /}
+            route: {upstream: app}
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: Gateway
+        metadata: {name: hybrid-matched-0, namespace: gloo-system}
+        spec:
+          port: 8080
+          virtualServices: [{name: web}]
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: TcpGateway
+        metadata: {name: hybrid, namespace: gloo-system}
+        spec:
+          port: 8080
+          hosts:
+          - name: legacy
+            sourcePrefixRanges: [198.51.100.0/24]
+            upstream: {name: app}
+        """;
+    Equivalence.assertSameXds(GlooFixtures.load(gloo), GlooFixtures.load(holdfast), Map.of(
+        new ResourceKey(GlooKinds.GATEWAY_GROUP, "Gateway", "gloo-system", "hybrid"),
+        ResourceKey.gateway("gloo-system", "hybrid-matched-0")));
+  }
+
   /** Gloo terminates TLS on a tcpHost whose sslConfig names a certificate; {@code ca.crt} means mTLS. */
   @Test
   void tlsTerminationOnTcpHosts() {

@@ -415,7 +415,7 @@ class GlooListenerOptionsTest {
   }
 
   @Test
-  void aHybridGatewayWithOneEmptyMatcherIsThatGatewayAndRealMatchersAreRejected() {
+  void aHybridGatewayWithOneEmptyMatcherIsThatGatewayAndAMatcherKeepsItsOptions() {
     String hybrid = """
         apiVersion: gateway.solo.io/v1
         kind: Gateway
@@ -431,13 +431,18 @@ class GlooListenerOptionsTest {
         """;
     TrafficOptions.Listener options = read(hybrid.formatted("{}"));
     assertThat(options.healthCheck()).contains(new TrafficOptions.HealthCheck("/healthz"));
-    assertThat(errors(hybrid.formatted("{sourcePrefixRanges: [{addressPrefix: 192.0.2.0, prefixLen: 24}]}")))
-        .extracting(Finding::field)
-        .containsExactly("spec.hybridGateway.matchedGateways[0].matcher.sourcePrefixRanges");
+    // With a matcher it is that gateway's part taking the matcher's clients, with the same options.
+    GlooReading reading = GlooReading.of(GlooFixtures.load(hybrid.formatted(
+        "{sourcePrefixRanges: [{addressPrefix: 192.0.2.0, prefixLen: 24}]}")));
+    assertThat(reading.rejected()).isEmpty();
+    io.holdfast.api.Gateway part = reading.holdfastConfig().gateways().get(0);
+    assertThat(part.metadata().name()).isEqualTo("gw-matched-0");
+    assertThat(part.sourcePrefixRanges()).containsExactly("192.0.2.0/24");
+    assertThat(part.options().healthCheck()).contains(new TrafficOptions.HealthCheck("/healthz"));
   }
 
   @Test
-  void hybridMatchersOnTlsAndSplitHttpGatewaysAreRejectedNamingTheField() {
+  void passthroughCipherSuitesAndAnHttpGatewayToldApartOnlyByItAreRejectedNamingTheField() {
     String hybrid = """
         apiVersion: gateway.solo.io/v1
         kind: Gateway
@@ -450,9 +455,12 @@ class GlooListenerOptionsTest {
               tcpGateway: {tcpHosts: []}
             - httpGateway: {}
         """;
-    assertThat(errors(hybrid)).extracting(Finding::field).containsExactlyInAnyOrder(
+    List<Finding> errors = errors(hybrid);
+    assertThat(errors).extracting(Finding::field).containsExactlyInAnyOrder(
         "spec.hybridGateway.matchedGateways[0].matcher.passthroughCipherSuites",
-        "spec.hybridGateway.matchedGateways[1].httpGateway");
+        "spec.hybridGateway.matchedGateways[1].matcher");
+    assertThat(errors).allSatisfy(f -> assertThat(f.reason()).isEqualTo(GlooFeatures.UNSUPPORTED));
+    assertThat(errors.get(0).message() + errors.get(1).message()).contains("Solo's own Envoy build");
   }
 
   @Test

@@ -23,5 +23,11 @@ final class GatewayRules {
         MetadataRules.checkRef(named.refs().get(i), field + ".name", field + ".namespace", sink);
       }
     }
+    TcpGatewayRules.checkSourceRanges(gateway.sourcePrefixRanges(), "spec", sink);
+    if (gateway.grpcServer() && !gateway.sourcePrefixRanges().isEmpty()) {
+      // A gRPC server's listener is one chain for every client (it takes no filter-chain match).
+      sink.error("spec.sourcePrefixRanges", Reasons.CONFLICTING_FIELDS, "a grpcServer gateway takes every client;"
+          + " leave sourcePrefixRanges out");
+    }
   }
 }

@@ -139,11 +139,12 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
     Map<ResourceKey, VirtualService> byKey = new HashMap<>();
     accepted.virtualServices().forEach(vs -> byKey.put(vs.key(), vs));
     Map<String, Secret> named = new TreeMap<>();
+    List<SharedSockets.Lowered> sockets = new ArrayList<>();
     for (Gateway gateway : accepted.gateways()) {
       Optional<Listener.Socket> socket = Lowering.socket(gateway, accepted.virtualServices(), hosts, accepted,
           consent)
           .map(s -> TrafficLowering.socket(gateway, s, upstreamKeys));
-      socket.ifPresent(listeners::accept);
+      socket.ifPresent(s -> sockets.add(new SharedSockets.Lowered(gateway, s)));
       socket.ifPresent(s -> s.virtualHosts().forEach(host -> proxiesOfService
           .computeIfAbsent(host.origin().object(), k -> new TreeSet<>()).addAll(s.proxyNames())));
       // The secrets the TLS chains name, once each (VirtualServices naming one source share it), in key order.
@@ -167,7 +168,8 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
       listeners.accept(proxies == null || proxies.equals(client.proxyNames()) ? client
           : new Listener.ClientApi(client.origin(), client.target(), client.virtualHost(), proxies));
     }
-    accepted.tcpGateways().forEach(g -> listeners.accept(Lowering.tcpSocket(g)));
+    accepted.tcpGateways().forEach(g -> sockets.add(new SharedSockets.Lowered(g, Lowering.tcpSocket(g))));
+    SharedSockets.merge(sockets).forEach(listeners::accept);
     memo.end();
   }
 }

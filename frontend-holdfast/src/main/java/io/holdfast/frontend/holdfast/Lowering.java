@@ -342,8 +342,8 @@ final class Lowering {
    * The socket listener of a gateway, serving the virtual hosts of {@code hosts} it selects in key order: on a
    * plain-HTTP gateway one chain holding them all (a VirtualService with {@code httpsRedirect} as a host that
    * redirects every request to https); on an HTTPS gateway one TLS chain per VirtualService, selected by its server
-   * names (none: the default chain), with its certificate. Empty for an HTTPS gateway serving nothing: a TLS
-   * listener needs a certificate.
+   * names (none: the default chain), with its certificate. Every chain also matches the gateway's
+   * {@code sourcePrefixRanges}. Empty for an HTTPS gateway serving nothing: a TLS listener needs a certificate.
    *
    * @throws IllegalArgumentException if it names a VirtualService that is not in {@code hosts}
    */
@@ -366,11 +366,13 @@ final class Lowering {
       accepted.stream().filter(vs -> gateway.selection().selects(namespace, vs)).forEach(vs -> served.put(vs.key(), vs));
     }
     Origin origin = Origin.of(gateway.key());
+    List<Listener.SourceRange> sources = sourceRanges(gateway.sourcePrefixRanges());
     if (!gateway.ssl()) {
       List<VirtualHost> plain = served.values().stream()
           .map(vs -> vs.httpsRedirect() ? httpsRedirect(hosts.get(vs.key())) : hosts.get(vs.key())).toList();
       return Optional.of(new Listener.Socket(origin, gateway.bindAddress(), gateway.port(), List.of(
-          new Listener.FilterChain.Http(origin, "http", Listener.ChainMatch.ANY, Optional.empty(), plain,
+          new Listener.FilterChain.Http(origin, "http", Listener.ChainMatch.ANY.withSourcePrefixRanges(sources),
+              Optional.empty(), plain,
               SecurityLowering.listener(served.values(), config, consent))),
           new TreeSet<>(gateway.proxyNames()), SocketOptions.NONE,
           gateway.grpcServer() ? Listener.DataPlane.GRPC_SERVER : Listener.DataPlane.ENVOY));
@@ -381,7 +383,7 @@ final class Lowering {
           + vs.key() + ", which has no sslConfig; lower only Validator output"));
       chains.add(new Listener.FilterChain.Http(Origin.of(vs.key()).at("spec.sslConfig"),
           vs.metadata().namespace() + "/" + vs.metadata().name(),
-          new Listener.ChainMatch(TlsRules.serverNames(vs, ssl)), Optional.of(downstreamTls(vs, ssl)),
+          new Listener.ChainMatch(TlsRules.serverNames(vs, ssl), sources), Optional.of(downstreamTls(vs, ssl)),
           List.of(hosts.get(vs.key())), SecurityLowering.listener(List.of(vs), config, consent)));
     }
     return chains.isEmpty() ? Optional.empty()
@@ -482,13 +484,17 @@ final class Lowering {
               .map(t -> new WeightedCluster(upstream(t.upstream(), namespace), t.weight())).toList()
           : List.of(new WeightedCluster(upstream(host.destination().upstreams().get(0), namespace), 1));
       chains.add(new Listener.FilterChain.Tcp(origin.at("spec.hosts[" + i + "]"), host.name(),
-          new Listener.ChainMatch(host.sniDomains(), host.sourcePrefixRanges().stream()
-              .map(Cidr::parse)
-              .map(c -> new Listener.SourceRange(TcpGatewayRules.networkAddress(c), c.prefixLength())).toList()),
+          new Listener.ChainMatch(host.sniDomains(), sourceRanges(host.sourcePrefixRanges())),
           host.sslConfig().map(ssl -> downstreamTls(namespace, ssl, List.of())), clusters));
     }
     return new Listener.Socket(origin, gateway.bindAddress(), gateway.port(), chains,
         new TreeSet<>(gateway.proxyNames()));
+  }
+
+  /** Validated CIDR text as the IR's source ranges (network address, no host bits). */
+  private static List<Listener.SourceRange> sourceRanges(List<String> ranges) {
+    return ranges.stream().map(Cidr::parse)
+        .map(c -> new Listener.SourceRange(TcpGatewayRules.networkAddress(c), c.prefixLength())).toList();
   }
 
   private static io.holdfast.ir.RouteMatch match(RouteMatch match) {

@@ -9,6 +9,7 @@ import io.holdfast.api.TcpGateway;
 import java.net.InetAddress;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -57,7 +58,7 @@ final class TcpGatewayRules {
               "host name \"" + host.name() + "\" is already used by spec.hosts[" + earlier + "]");
         }
       }
-      Set<String> sources = checkSourceRanges(host, field, sink);
+      Set<String> sources = checkSourceRanges(host.sourcePrefixRanges(), field, sink);
       if (host.isDefault()) {
         Integer defaultHost = defaultHosts.putIfAbsent(sources, i);
         if (defaultHost != null) {
@@ -102,18 +103,21 @@ final class TcpGatewayRules {
    */
   static final int MAX_SOURCE_RANGES = 64;
 
-  /** Reports malformed or repeated CIDRs; returns the host's ranges in canonical form (network/length). */
-  private static Set<String> checkSourceRanges(TcpGateway.Host host, String field, Ledger.Sink sink) {
+  /**
+   * Reports malformed or repeated CIDRs of a host's (or a Gateway's) {@code sourcePrefixRanges} under {@code field};
+   * returns them in canonical form (network/length).
+   */
+  static Set<String> checkSourceRanges(List<String> ranges, String field, Ledger.Sink sink) {
     Set<String> canonical = new HashSet<>();
-    if (host.sourcePrefixRanges().size() > MAX_SOURCE_RANGES) {
-      sink.error(field + ".sourcePrefixRanges", SecurityChecks.INVALID_CIDR, host.sourcePrefixRanges().size()
+    if (ranges.size() > MAX_SOURCE_RANGES) {
+      sink.error(field + ".sourcePrefixRanges", SecurityChecks.INVALID_CIDR, ranges.size()
           + " ranges; at most " + MAX_SOURCE_RANGES);
       return canonical;
     }
-    for (int j = 0; j < host.sourcePrefixRanges().size(); j++) {
+    for (int j = 0; j < ranges.size(); j++) {
       String at = field + ".sourcePrefixRanges[" + j + "]";
       try {
-        Cidr cidr = Cidr.parse(host.sourcePrefixRanges().get(j));
+        Cidr cidr = Cidr.parse(ranges.get(j));
         if (!canonical.add(canonical(cidr))) {
           sink.error(at, SecurityChecks.INVALID_CIDR, "\"" + cidr.text() + "\" is listed twice");
         }
