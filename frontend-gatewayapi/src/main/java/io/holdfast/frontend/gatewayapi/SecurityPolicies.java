@@ -110,7 +110,7 @@ final class SecurityPolicies {
       List<Finding> found = new ArrayList<>();
       Policy candidate = PolicyTargets.read(object, RULES);
       Optional<SecurityOptions> options = read(object, upstreams, input, grants, found).filter(o ->
-          OAuth2Policies.resolved(object.key(), o, upstreams, input, found));
+          OAuth2Policies.resolved(object.key(), o, upstreams, found));
       options.ifPresent(o -> OAuth2Policies.warnGrpc(o, candidate.targets(), found));
       policies.put(object.key(), options);
       findings.put(object.key(), found);
@@ -124,12 +124,14 @@ final class SecurityPolicies {
           findings.get(policy.object().key()), resolution,
           ruleUsers.getOrDefault(policy.object().key(), Collections.emptySortedSet())), policy.created());
     }
-    // The generic secrets of the valid policies' OAuth2 logins (a proxy's scope holds those its routes use).
-    policies.forEach((policy, options) -> options.ifPresent(
-        o -> OAuth2Lowering.secrets(policy, "spec.oauth2", o, input).forEach(builder::add)));
-    return new SecurityPolicies(resolution, policies, owner -> (secret, entry) ->
+    java.util.function.Function<ResourceKey, SecretLookup> secrets = owner -> (secret, entry) ->
         refusal(owner, secret, grants).isPresent() ? Optional.empty()
-            : input.secretOf(secret).map(data -> data.entries().get(entry)));
+            : input.secretOf(secret).map(data -> data.entries().get(entry));
+    // The generic secrets of the valid policies' OAuth2 logins, read as the policy may read them (a ReferenceGrant
+    // for another namespace's); a proxy's scope holds those its routes use.
+    policies.forEach((policy, options) -> options.ifPresent(
+        o -> OAuth2Lowering.secrets(policy, "spec.oauth2", o, secrets.apply(policy)).forEach(builder::add)));
+    return new SecurityPolicies(resolution, policies, secrets);
   }
 
   /** Why the SecurityPolicy {@code owner} may not read {@code secret}, or empty if it may. */
