@@ -32,19 +32,17 @@ final class OAuth2Policies {
     }
   }
 
-  /** Whether {@code options}' login (if any) resolves; the findings of what does not go to {@code found}. */
-  static boolean resolved(ResourceKey policy, SecurityOptions options, Set<ResourceKey> upstreams,
+  /**
+   * The token endpoint's Upstream of {@code options}' login (if any) must exist; an error in {@code found} if not.
+   * Checked beside the policy's other upstreams, whatever else is wrong with it, so one status names every problem.
+   */
+  static void checkTokenEndpoint(ResourceKey policy, SecurityOptions options, Set<ResourceKey> upstreams,
       List<Finding> found) {
-    if (options.oauth2().filter(o -> !o.disabled()).isEmpty()) {
-      return true;
-    }
-    int before = found.size();
-    options.oauth2().flatMap(o -> o.tokenEndpoint())
+    options.oauth2().filter(o -> !o.disabled()).flatMap(o -> o.tokenEndpoint())
         .map(token -> token.upstream().resolve(ResourceKey.UPSTREAM, policy.namespace()))
         .filter(upstream -> !upstreams.contains(upstream))
         .ifPresent(upstream -> found.add(new Finding(Finding.Severity.ERROR, "spec.oauth2.tokenEndpoint.upstream",
             SecurityPolicies.OAUTH2_UPSTREAM_NOT_FOUND, "Upstream " + upstream.namespace() + "/" + upstream.name()
             + " does not exist")));
-    return found.size() == before;
   }
 }

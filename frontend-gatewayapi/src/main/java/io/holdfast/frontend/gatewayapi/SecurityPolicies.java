@@ -109,8 +109,7 @@ final class SecurityPolicies {
     for (ApiObject object : objects) {
       List<Finding> found = new ArrayList<>();
       Policy candidate = PolicyTargets.read(object, RULES);
-      Optional<SecurityOptions> options = read(object, upstreams, input, grants, found).filter(o ->
-          OAuth2Policies.resolved(object.key(), o, upstreams, found));
+      Optional<SecurityOptions> options = read(object, upstreams, input, grants, found);
       options.ifPresent(o -> OAuth2Policies.warnGrpc(o, candidate.targets(), found));
       policies.put(object.key(), options);
       findings.put(object.key(), found);
@@ -240,6 +239,7 @@ final class SecurityPolicies {
         .filter(upstream -> !upstreams.contains(upstream))
         .ifPresent(upstream -> found.add(new Finding(Finding.Severity.ERROR, "spec.extAuthz", EXT_AUTHZ_UPSTREAM_NOT_FOUND,
             "Upstream " + upstream.namespace() + "/" + upstream.name() + " does not exist")));
+    OAuth2Policies.checkTokenEndpoint(object.key(), spec.get().security(), upstreams, found);
     boolean errors = found.stream().anyMatch(f -> f.severity() == Finding.Severity.ERROR);
     return errors ? Optional.empty() : Optional.of(spec.get().security());
   }
