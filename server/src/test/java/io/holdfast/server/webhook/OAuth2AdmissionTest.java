@@ -17,7 +17,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -127,11 +126,7 @@ class OAuth2AdmissionTest {
           HoldfastKinds.GROUP, "VirtualService", namespace, "shared", tree));
 
       assertThat(response.get("allowed").asBoolean()).as("%s allowed", status.key()).isEqualTo(status.isServed());
-      List<String> said = new ArrayList<>();
-      response.path("status").path("details").path("causes").forEach(c -> said.add(new Problem(
-          c.get("field").asString(), c.get("reason").asString(), c.get("message").asString()).toString()));
-      response.path("warnings").forEach(w -> said.add(w.asString()));
-      assertThat(said).as("findings of %s", status.key())
+      assertThat(WebhookFixture.said(response)).as("findings of %s", status.key())
           .containsExactlyElementsOf(status.problems().stream().map(Problem::toString).toList());
     }
   }
