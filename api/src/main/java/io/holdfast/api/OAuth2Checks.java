@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
  * The shape rules of {@code security.oauth2} ({@link OAuth2Options}), for both front ends (a VirtualService's options
  * and a SecurityPolicy's spec): what Envoy's {@code oauth2} filter would reject, and what would send credentials in
  * clear text or leave a route without the login written, is an error on the object that wrote it. The token
- * endpoint's Upstream and the two Secrets are each front end's to resolve. Secret values are never read here.
+ * endpoint's Upstream is each front end's to resolve; the two Secrets are in {@link SecurityOptions#secretRefs},
+ * checked with the other options' by {@link SecretChecks}. Secret values are never read here.
  */
 public final class OAuth2Checks {
 
@@ -171,7 +172,7 @@ public final class OAuth2Checks {
     SecurityChecks.headerSafe(path, at, sink);
   }
 
-  private static void secretRef(OAuth2Options.SecretKeyRef ref, String at, SecurityChecks.Report sink) {
+  private static void secretRef(SecurityOptions.SecretKeyRef ref, String at, SecurityChecks.Report sink) {
     if (!SECRET_NAME.matcher(ref.secret().name()).matches()) {
       sink.error(at + ".name", Reasons.INVALID_NAME, "\"" + ref.secret().name() + "\" is not a Secret name");
     }

@@ -24,7 +24,8 @@ import java.util.Optional;
  * @param forwardBearerToken send the access token upstream as {@code Authorization: Bearer}
  */
 public record OAuth2Options(Optional<TokenEndpoint> tokenEndpoint, Optional<String> authorizationEndpoint,
-    Optional<String> clientId, Optional<SecretKeyRef> clientSecret, Optional<SecretKeyRef> hmacSecret,
+    Optional<String> clientId, Optional<SecurityOptions.SecretKeyRef> clientSecret,
+    Optional<SecurityOptions.SecretKeyRef> hmacSecret,
     Optional<String> redirectUri, String redirectPath, String signoutPath, List<String> scopes,
     List<HeaderMatch> passThroughHeaders, boolean forwardBearerToken, boolean disabled) {
 
@@ -63,17 +64,19 @@ public record OAuth2Options(Optional<TokenEndpoint> tokenEndpoint, Optional<Stri
   }
 
   /**
-   * The Secret entries this login reads, each with its field relative to the security options, resolved against
-   * {@code namespace} (the owner's). For the config sources to fetch and the front ends to check; the lead hooks
-   * this into {@code SecurityOptions.secretRefs} (the basic-auth branch's single list) when merging.
+   * The Secret entries this login reads (its part of {@link SecurityOptions#secretRefs}, the one list every Secret
+   * reference of the security options is fetched by and checked by, {@link SecretChecks}), each with its field
+   * relative to the security options, resolved against {@code namespace} (the owner's); none when disabled.
    */
-  public List<SecretReference> secretRefs(String namespace) {
-    List<SecretReference> refs = new ArrayList<>(2);
+  List<SecurityOptions.SecretReference> secretRefs(String namespace) {
+    List<SecurityOptions.SecretReference> refs = new ArrayList<>(2);
     if (disabled) {
       return refs;
     }
-    clientSecret.ifPresent(ref -> refs.add(SecretReference.of("oauth2.clientSecret", ref, namespace)));
-    hmacSecret.ifPresent(ref -> refs.add(SecretReference.of("oauth2.hmacSecret", ref, namespace)));
+    clientSecret.ifPresent(ref -> refs.add(SecurityOptions.SecretReference.of("oauth2.clientSecret", ref, namespace,
+        SecurityOptions.SecretContent.CREDENTIAL)));
+    hmacSecret.ifPresent(ref -> refs.add(SecurityOptions.SecretReference.of("oauth2.hmacSecret", ref, namespace,
+        SecurityOptions.SecretContent.CREDENTIAL)));
     return refs;
   }
 
@@ -83,36 +86,6 @@ public record OAuth2Options(Optional<TokenEndpoint> tokenEndpoint, Optional<Stri
       Objects.requireNonNull(uri, "uri");
       Objects.requireNonNull(upstream, "upstream");
       Objects.requireNonNull(timeout, "timeout");
-    }
-  }
-
-  /**
-   * One entry of a Kubernetes Secret (any type), in the referrer's namespace unless {@code secret} names another.
-   * (The same shape as the basic-auth branch's {@code SecurityOptions.SecretKeyRef}: one of them goes at merge.)
-   */
-  public record SecretKeyRef(ObjectRef secret, String key) {
-    public SecretKeyRef {
-      Objects.requireNonNull(secret, "secret");
-      Objects.requireNonNull(key, "key");
-    }
-  }
-
-  /**
-   * A Secret entry an option reads.
-   *
-   * @param field  where the reference is written, relative to the security options ({@code oauth2.clientSecret})
-   * @param secret the Secret's key in {@link GatewayConfig#secrets()}
-   * @param entry  the entry of its data read
-   */
-  public record SecretReference(String field, ResourceKey secret, String entry) {
-    public SecretReference {
-      Objects.requireNonNull(field, "field");
-      Objects.requireNonNull(secret, "secret");
-      Objects.requireNonNull(entry, "entry");
-    }
-
-    static SecretReference of(String field, SecretKeyRef ref, String namespace) {
-      return new SecretReference(field, TlsSecretData.secretKey(ref.secret(), namespace), ref.key());
     }
   }
 }

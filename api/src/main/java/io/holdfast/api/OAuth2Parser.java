@@ -19,7 +19,6 @@ final class OAuth2Parser {
   /** On a route only turning it off: the login is the VirtualService's (or the policy's). */
   private static final Set<String> ROUTE_OAUTH2 = Set.of("disabled");
   private static final Set<String> TOKEN_ENDPOINT = Set.of("uri", "upstream", "namespace", "timeout");
-  private static final Set<String> SECRET_REF = Set.of("name", "namespace", "key");
 
   private OAuth2Parser() {
   }
@@ -35,10 +34,13 @@ final class OAuth2Parser {
         .flatMap(OAuth2Parser::tokenEndpoint);
     Optional<String> authorization = fields.string("authorizationEndpoint");
     Optional<String> clientId = fields.string("clientId");
-    Optional<OAuth2Options.SecretKeyRef> clientSecret = fields.object("clientSecret", SECRET_REF)
-        .flatMap(ref -> secretKeyRef(ref, OAuth2Options.CLIENT_SECRET_KEY));
-    Optional<OAuth2Options.SecretKeyRef> hmacSecret = fields.object("hmacSecret", SECRET_REF)
-        .flatMap(ref -> secretKeyRef(ref, OAuth2Options.HMAC_SECRET_KEY));
+    // Read as basic auth's users and a key set's secretRef are: one Secret-reference shape for all options.
+    Optional<SecurityOptions.SecretKeyRef> clientSecret = fields.object("clientSecret",
+        SecurityOptionsParser.SECRET_REF)
+        .flatMap(ref -> SecurityOptionsParser.secretKeyRef(ref, OAuth2Options.CLIENT_SECRET_KEY));
+    Optional<SecurityOptions.SecretKeyRef> hmacSecret = fields.object("hmacSecret",
+        SecurityOptionsParser.SECRET_REF)
+        .flatMap(ref -> SecurityOptionsParser.secretKeyRef(ref, OAuth2Options.HMAC_SECRET_KEY));
     Optional<String> redirectUri = fields.string("redirectUri");
     String redirectPath = fields.string("redirectPath").orElse(OAuth2Options.DEFAULT_REDIRECT_PATH);
     String signoutPath = fields.string("signoutPath").orElse(OAuth2Options.DEFAULT_SIGNOUT_PATH);
@@ -61,11 +63,5 @@ final class OAuth2Parser {
     Optional<ObjectRef> upstream = ObjectRefs.read(fields, "upstream");
     Duration timeout = fields.duration("timeout").orElse(OAuth2Options.DEFAULT_TOKEN_TIMEOUT);
     return uri.flatMap(u -> upstream.map(ref -> new OAuth2Options.TokenEndpoint(u, ref, timeout)));
-  }
-
-  /** {@code {name, namespace?, key?}}: an entry of a Secret, {@code defaultKey} when no key is written. */
-  private static Optional<OAuth2Options.SecretKeyRef> secretKeyRef(Fields fields, String defaultKey) {
-    String key = fields.string("key").orElse(defaultKey);
-    return ObjectRefs.read(fields, "name").map(ref -> new OAuth2Options.SecretKeyRef(ref, key));
   }
 }

@@ -6,9 +6,10 @@ import java.util.function.Function;
 /**
  * The Secret entries security options read ({@link SecurityOptions#secretRefs}), for both front ends: each must be
  * permitted (another namespace's needs the front end's consent, a ReferenceGrant), exist ({@code SecretNotFound}),
- * have the entry ({@code SecretEntryNotFound}) and hold what the option needs (an htpasswd as Envoy reads it, a
- * key set). A refused reference's Secret is not looked at, so a status never tells whether another namespace's
- * Secret exists. Messages name Secrets, entries and lines, never their content.
+ * have the entry, not blank ({@code SecretEntryNotFound}) and hold what the option needs (an htpasswd as Envoy
+ * reads it, a key set; an OAuth2 credential is any text). A refused reference's Secret is not looked at, so a
+ * status never tells whether another namespace's Secret exists. Messages name Secrets, entries and lines, never
+ * their content.
  */
 public final class SecretChecks {
 
@@ -49,6 +50,9 @@ public final class SecretChecks {
         case HTPASSWD -> Htpasswd.parse(text).refusal().ifPresent(r -> sink.error(field, r.reason(),
             where + ": " + r.message()));
         case JWKS -> SecurityChecks.checkJwks(text, field, where, sink);
+        case CREDENTIAL -> {
+          // Any non-blank text is a usable client secret or HMAC key; its value is never looked at further.
+        }
       }
     }
   }

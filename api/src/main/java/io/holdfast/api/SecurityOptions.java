@@ -72,14 +72,6 @@ public record SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt,
     this(jwtProviders, jwt, rbac, extAuthz, basicAuth, Optional.empty(), Optional.empty());
   }
 
-  /**
-   * The Secret entries the OAuth2 login reads ({@link OAuth2Options#secretRefs}); empty without one. Not yet in
-   * {@link #secretRefs} (whose checks know htpasswd and JWKS content only): the OAuth2 front-end code checks these.
-   */
-  public List<OAuth2Options.SecretReference> oauth2SecretRefs(String namespace) {
-    return oauth2.map(o -> o.secretRefs(namespace)).orElse(List.of());
-  }
-
   /** Without basic authentication. */
   public SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt, Optional<Rbac> rbac,
       Optional<ExtAuthz> extAuthz) {
@@ -107,6 +99,7 @@ public record SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt,
     }
     basicAuth.filter(b -> !b.disabled()).flatMap(BasicAuth::users).ifPresent(ref -> refs.add(
         SecretReference.of("basicAuth.users", ref, namespace, SecretContent.HTPASSWD)));
+    oauth2.ifPresent(login -> refs.addAll(login.secretRefs(namespace)));
     return refs;
   }
 
@@ -126,7 +119,12 @@ public record SecurityOptions(List<JwtProvider> jwtProviders, Optional<Jwt> jwt,
     /** htpasswd lines with {@code {SHA}} hashes ({@link Htpasswd}). */
     HTPASSWD,
     /** A JSON Web Key Set of public keys. */
-    JWKS
+    JWKS,
+    /**
+     * A credential Envoy uses as it is (an OAuth2 client secret, an HMAC key): any text that is not blank. Never
+     * shown: delivered over SDS, named in messages by Secret and entry only.
+     */
+    CREDENTIAL
   }
 
   /**

@@ -32,7 +32,8 @@ final class SecurityOptionsParser {
       "fromHeaders", "fromCookies", "fromParams", "claimsToHeaders", "forwardToken");
   private static final Set<String> REMOTE = Set.of("uri", "upstream", "namespace", "timeout", "cacheDuration");
   private static final Set<String> LOCAL = Set.of("inline", "file", "secretRef");
-  private static final Set<String> SECRET_REF = Set.of("name", "namespace", "key");
+  /** The fields of a Secret entry reference, the same for every option that names one. */
+  static final Set<String> SECRET_REF = Set.of("name", "namespace", "key");
   private static final Set<String> BASIC_AUTH = Set.of("users", "forwardUsernameHeader", "disabled");
   /** On a route only turning it off: the users are the VirtualService's. */
   private static final Set<String> ROUTE_BASIC_AUTH = Set.of("disabled");
@@ -157,7 +158,7 @@ final class SecurityOptionsParser {
   }
 
   /** {@code {name, namespace?, key?}}: an entry of a Secret, {@code defaultKey} when no key is written. */
-  private static Optional<SecurityOptions.SecretKeyRef> secretKeyRef(Fields fields, String defaultKey) {
+  static Optional<SecurityOptions.SecretKeyRef> secretKeyRef(Fields fields, String defaultKey) {
     String key = fields.string("key").orElse(defaultKey);
     return ObjectRefs.read(fields, "name").map(ref -> new SecurityOptions.SecretKeyRef(ref, key));
   }

@@ -97,4 +97,29 @@ class SecretChecksTest {
         org.assertj.core.groups.Tuple.tuple("spec.basicAuth.users", Reasons.MISSING_FIELD),
         org.assertj.core.groups.Tuple.tuple("spec.basicAuth.forwardUsernameHeader", Reasons.INVALID_HEADER_NAME));
   }
+
+  /** OAuth2's credentials are checked as basic auth's users are: same reasons, same consent rule. */
+  @Test
+  void theOAuth2CredentialsAreCheckedWithTheOtherReferences() {
+    String login = """
+        oauth2:
+          tokenEndpoint: {uri: https://idp.test/token, upstream: idp}
+          authorizationEndpoint: https://idp.test/authorize
+          clientId: shop
+          clientSecret: %s
+          hmacSecret: {name: sso, key: %s}
+        """;
+    Map<ResourceKey, Map<String, String>> secrets = Map.of(
+        TlsSecretData.secretKey("shop", "sso"), Map.of("client-secret", "c-value", "hmac", "h-value", "blank", " "),
+        TlsSecretData.secretKey("idp", "sso"), Map.of("client-secret", "theirs"));
+    assertThat(check(options(login.formatted("{name: sso}", "hmac")), secrets)).isEmpty();
+    assertThat(check(options(login.formatted("{name: gone}", "blank")), secrets))
+        .extracting(Found::field, Found::reason).containsExactly(
+            org.assertj.core.groups.Tuple.tuple("spec.oauth2.clientSecret", Reasons.SECRET_NOT_FOUND),
+            org.assertj.core.groups.Tuple.tuple("spec.oauth2.hmacSecret", SecretChecks.SECRET_ENTRY_NOT_FOUND));
+    List<Found> refused = check(options(login.formatted("{name: sso, namespace: idp}", "hmac")), secrets);
+    assertThat(refused).extracting(Found::field, Found::reason).containsExactly(
+        org.assertj.core.groups.Tuple.tuple("spec.oauth2.clientSecret", Reasons.REF_NOT_PERMITTED));
+    assertThat(refused).extracting(Found::message).containsExactly("not yours");
+  }
 }

@@ -1,19 +1,18 @@
 package io.holdfast.frontend.gatewayapi;
 
-import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.SecurityOptions;
-import io.holdfast.frontend.options.OAuth2Lowering;
 import io.holdfast.ir.Finding;
 import java.util.List;
 import java.util.Set;
 
 /**
  * What a SecurityPolicy's OAuth2 login ({@code spec.oauth2}) refers to: the token endpoint's Holdfast Upstream (named
- * as the policy's JWKS and authorisation services are) and the client secret and HMAC key, Secret entries of the
- * policy's namespace. Anything missing is an error on the policy, which makes it invalid: its targets' routes then
- * refuse every request ({@link SecurityPolicies}).
+ * as the policy's JWKS and authorisation services are). Missing, it is an error on the policy, which makes it
+ * invalid: its targets' routes then refuse every request ({@link SecurityPolicies}). The client secret and HMAC key
+ * are checked with the policy's other Secret references ({@link io.holdfast.api.SecretChecks}: another namespace's
+ * needs a ReferenceGrant there, as basic auth's users do).
  */
 final class OAuth2Policies {
 
@@ -33,21 +32,17 @@ final class OAuth2Policies {
     }
   }
 
-  /** Whether {@code options}' login (if any) resolves; the findings of what does not go to {@code found}. */
-  static boolean resolved(ResourceKey policy, SecurityOptions options, Set<ResourceKey> upstreams, GatewayConfig input,
+  /**
+   * The token endpoint's Upstream of {@code options}' login (if any) must exist; an error in {@code found} if not.
+   * Checked beside the policy's other upstreams, whatever else is wrong with it, so one status names every problem.
+   */
+  static void checkTokenEndpoint(ResourceKey policy, SecurityOptions options, Set<ResourceKey> upstreams,
       List<Finding> found) {
-    if (options.oauth2().filter(o -> !o.disabled()).isEmpty()) {
-      return true;
-    }
-    int before = found.size();
-    options.oauth2().flatMap(o -> o.tokenEndpoint())
+    options.oauth2().filter(o -> !o.disabled()).flatMap(o -> o.tokenEndpoint())
         .map(token -> token.upstream().resolve(ResourceKey.UPSTREAM, policy.namespace()))
         .filter(upstream -> !upstreams.contains(upstream))
         .ifPresent(upstream -> found.add(new Finding(Finding.Severity.ERROR, "spec.oauth2.tokenEndpoint.upstream",
             SecurityPolicies.OAUTH2_UPSTREAM_NOT_FOUND, "Upstream " + upstream.namespace() + "/" + upstream.name()
             + " does not exist")));
-    OAuth2Lowering.unresolved(policy, options, input).forEach(u -> found.add(new Finding(Finding.Severity.ERROR,
-        "spec." + u.field(), u.reason(), u.message())));
-    return found.size() == before;
   }
 }

@@ -109,8 +109,7 @@ final class SecurityPolicies {
     for (ApiObject object : objects) {
       List<Finding> found = new ArrayList<>();
       Policy candidate = PolicyTargets.read(object, RULES);
-      Optional<SecurityOptions> options = read(object, upstreams, input, grants, found).filter(o ->
-          OAuth2Policies.resolved(object.key(), o, upstreams, input, found));
+      Optional<SecurityOptions> options = read(object, upstreams, input, grants, found);
       options.ifPresent(o -> OAuth2Policies.warnGrpc(o, candidate.targets(), found));
       policies.put(object.key(), options);
       findings.put(object.key(), found);
@@ -124,12 +123,14 @@ final class SecurityPolicies {
           findings.get(policy.object().key()), resolution,
           ruleUsers.getOrDefault(policy.object().key(), Collections.emptySortedSet())), policy.created());
     }
-    // The generic secrets of the valid policies' OAuth2 logins (a proxy's scope holds those its routes use).
-    policies.forEach((policy, options) -> options.ifPresent(
-        o -> OAuth2Lowering.secrets(policy, "spec.oauth2", o, input).forEach(builder::add)));
-    return new SecurityPolicies(resolution, policies, owner -> (secret, entry) ->
+    java.util.function.Function<ResourceKey, SecretLookup> secrets = owner -> (secret, entry) ->
         refusal(owner, secret, grants).isPresent() ? Optional.empty()
-            : input.secretOf(secret).map(data -> data.entries().get(entry)));
+            : input.secretOf(secret).map(data -> data.entries().get(entry));
+    // The generic secrets of the valid policies' OAuth2 logins, read as the policy may read them (a ReferenceGrant
+    // for another namespace's); a proxy's scope holds those its routes use.
+    policies.forEach((policy, options) -> options.ifPresent(
+        o -> OAuth2Lowering.secrets(policy, "spec.oauth2", o, secrets.apply(policy)).forEach(builder::add)));
+    return new SecurityPolicies(resolution, policies, secrets);
   }
 
   /** Why the SecurityPolicy {@code owner} may not read {@code secret}, or empty if it may. */
@@ -238,6 +239,7 @@ final class SecurityPolicies {
         .filter(upstream -> !upstreams.contains(upstream))
         .ifPresent(upstream -> found.add(new Finding(Finding.Severity.ERROR, "spec.extAuthz", EXT_AUTHZ_UPSTREAM_NOT_FOUND,
             "Upstream " + upstream.namespace() + "/" + upstream.name() + " does not exist")));
+    OAuth2Policies.checkTokenEndpoint(object.key(), spec.get().security(), upstreams, found);
     boolean errors = found.stream().anyMatch(f -> f.severity() == Finding.Severity.ERROR);
     return errors ? Optional.empty() : Optional.of(spec.get().security());
   }

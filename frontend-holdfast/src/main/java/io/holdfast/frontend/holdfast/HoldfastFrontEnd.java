@@ -153,7 +153,7 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
               .forEach(secret -> named.putIfAbsent(secret.name(), secret))));
       // The generic secrets of the OAuth2 logins of the VirtualServices it serves (named per VirtualService).
       socket.ifPresent(s -> s.virtualHosts().forEach(host -> Optional.ofNullable(byKey.get(host.origin().object()))
-          .ifPresent(vs -> SecurityLowering.oauth2Secrets(vs, accepted)
+          .ifPresent(vs -> SecurityLowering.oauth2Secrets(vs, accepted, consent)
               .forEach(secret -> named.putIfAbsent(secret.name(), secret)))));
     }
     // An upstream's secrets join them under the same names: one Secret a listener and an upstream use is one.

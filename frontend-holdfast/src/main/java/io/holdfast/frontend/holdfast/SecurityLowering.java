@@ -45,9 +45,13 @@ final class SecurityLowering {
     return new ListenerSecurity(providers, services, users, logins);
   }
 
-  /** The generic secrets of {@code vs}'s OAuth2 login (its client secret and HMAC key), if it has one. */
-  static List<Secret> oauth2Secrets(VirtualService vs, GatewayConfig config) {
-    return OAuth2Lowering.secrets(vs.key(), "spec.options.security.oauth2", vs.options().security(), config);
+  /**
+   * The generic secrets of {@code vs}'s OAuth2 login (its client secret and HMAC key), if it has one, read as
+   * {@code consent} lets it read them (as its basic-auth users and key sets are).
+   */
+  static List<Secret> oauth2Secrets(VirtualService vs, GatewayConfig config, Consent consent) {
+    return OAuth2Lowering.secrets(vs.key(), "spec.options.security.oauth2", vs.options().security(),
+        secrets(vs, config, consent));
   }
 
   /** The Secret entries {@code vs} may read: none of another namespace without consent. */

@@ -152,7 +152,7 @@ public final class Validator {
         SecurityRules.check(vs, ledger.sink(vs.key()));
         SecurityRules.checkReferences(vs, upstreamsByKey, ledger, consent);
         SecurityRules.checkSecrets(vs, config, consent, ledger.sink(vs.key()));
-        OAuth2Rules.checkReferences(vs, config, ledger, consent);
+        OAuth2Rules.checkReferences(vs, ledger, consent);
         vs.sslConfig().ifPresent(ssl -> {
           Ledger.Sink sink = ledger.sink(vs.key());
           TlsRules.checkServerNames(ssl, sink);

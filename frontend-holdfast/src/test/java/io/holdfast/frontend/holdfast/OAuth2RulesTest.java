@@ -8,11 +8,11 @@ import io.holdfast.api.OAuth2Checks;
 import io.holdfast.api.Problem;
 import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
+import io.holdfast.api.SecretChecks;
 import io.holdfast.api.SecurityChecks;
 import io.holdfast.api.TestManifests;
 import io.holdfast.api.TlsSecretData;
 import io.holdfast.frontend.holdfast.ResourceStatus.State;
-import io.holdfast.frontend.options.OAuth2Lowering;
 import io.holdfast.ir.Ir;
 import io.holdfast.ir.Listener;
 import io.holdfast.ir.OAuth2Login;
@@ -92,12 +92,13 @@ class OAuth2RulesTest {
             at + ".hmacSecret.key", Reasons.INVALID_NAME),
         Arguments.of(GOOD.replace("hmacSecret: {name: sso}", "hmacSecret: {name: gone}"), at + ".hmacSecret",
             Reasons.SECRET_NOT_FOUND),
+        // The credentials are Secret references as basic auth's users are: the same checks, the same reasons.
         Arguments.of(GOOD.replace("hmacSecret: {name: sso}", "hmacSecret: {name: sso, key: other}"),
-            at + ".hmacSecret", Reasons.SECRET_NOT_FOUND),
+            at + ".hmacSecret", SecretChecks.SECRET_ENTRY_NOT_FOUND),
         Arguments.of(GOOD.replace("hmacSecret: {name: sso}", "hmacSecret: {name: sso, key: empty}"),
-            at + ".hmacSecret", Reasons.SECRET_NOT_FOUND),
+            at + ".hmacSecret", SecretChecks.SECRET_ENTRY_NOT_FOUND),
         Arguments.of(GOOD.replace("hmacSecret: {name: sso}", "hmacSecret: {name: sso, namespace: other}"),
-            at + ".hmacSecret", OAuth2Lowering.REF_NOT_PERMITTED),
+            at + ".hmacSecret", Reasons.REF_NOT_PERMITTED),
         Arguments.of(GOOD + ", redirectUri: 'callback'", at + ".redirectUri", OAuth2Checks.INVALID_REDIRECT),
         Arguments.of(GOOD + ", redirectUri: 'https://web.test/elsewhere'", at + ".redirectUri",
             OAuth2Checks.INVALID_REDIRECT),

@@ -1,35 +1,27 @@
 package io.holdfast.frontend.options;
 
-import io.holdfast.api.GatewayConfig;
 import io.holdfast.api.OAuth2Options;
-import io.holdfast.api.Reasons;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.SecurityOptions;
 import io.holdfast.api.TlsSecretData;
 import io.holdfast.ir.OAuth2Login;
 import io.holdfast.ir.Origin;
 import io.holdfast.ir.Secret;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * Lowers {@code security.oauth2} ({@link OAuth2Options}) into the IR for both front ends: the login its owner (a
  * VirtualService, a SecurityPolicy) defines, named {@code namespace/name} in its chain as the owner's other
- * services are, and the two generic {@link Secret}s it names. Secrets are named per owner
- * ({@code oauth2/KIND/namespace/name/client-secret}), so an owner left out of the IR takes only its own secrets
- * with it, and the proxies serving one owner's routes are the only ones that may fetch them.
+ * services are, and the two generic {@link Secret}s it names. The references themselves are checked with the other
+ * options' ({@link SecurityOptions#secretRefs}, {@link io.holdfast.api.SecretChecks}); here they are only read.
+ * Secrets are named per owner ({@code oauth2/KIND/namespace/name/client-secret}, whichever namespace the Secret is
+ * in), so an owner left out of the IR takes only its own secrets with it, and the proxies serving one owner's routes
+ * are the only ones that may fetch them.
  */
 public final class OAuth2Lowering {
 
-  /** A Secret reference into another namespace: not followed (the Secret's owner has not agreed). */
-  public static final String REF_NOT_PERMITTED = "RefNotPermitted";
-
   private OAuth2Lowering() {
-  }
-
-  /** A reference that cannot be read, with the field it is written at (relative to the security options). */
-  public record Unresolved(String field, String reason, String message) {
   }
 
   /** The login {@code owner} defines in {@code security}; empty if none or disabled. */
@@ -45,47 +37,28 @@ public final class OAuth2Lowering {
   }
 
   /**
-   * The references of {@code owner}'s login that cannot be read from {@code config}: another namespace's Secret,
-   * a Secret that does not exist, an entry it lacks or holds empty. Messages name Secrets and entries, never
-   * values.
+   * The IR secrets of {@code owner}'s login, client secret first, read through {@code secrets} (which holds only
+   * what the owner may read: its own namespace's, or another's a ReferenceGrant there permits). Empty if it has no
+   * login or a credential cannot be read (what {@link io.holdfast.api.SecretChecks} reports; a last-good object may
+   * outlive its Secret): the login's routes then fail closed, as Envoy's filter has no credential to log in with.
    */
-  public static List<Unresolved> unresolved(ResourceKey owner, SecurityOptions security, GatewayConfig config) {
-    List<Unresolved> problems = new ArrayList<>();
-    for (OAuth2Options.SecretReference ref : security.oauth2SecretRefs(owner.namespace())) {
-      if (!ref.secret().namespace().equals(owner.namespace())) {
-        problems.add(new Unresolved(ref.field(), REF_NOT_PERMITTED, "the OAuth2 login reads Secrets of its own"
-            + " namespace only, not " + TlsSecretData.describe(ref.secret())));
-      } else if (config.secretOf(ref.secret()).isEmpty()) {
-        problems.add(new Unresolved(ref.field(), Reasons.SECRET_NOT_FOUND, TlsSecretData.describe(ref.secret())
-            + " does not exist"));
-      } else if (value(config, ref).isEmpty()) {
-        problems.add(new Unresolved(ref.field(), Reasons.SECRET_NOT_FOUND, TlsSecretData.describe(ref.secret())
-            + " has no entry " + ref.entry() + " (or it is empty)"));
-      }
-    }
-    return problems;
-  }
-
-  /**
-   * The IR secrets of {@code owner}'s login, client secret first; empty if it has none or one cannot be read
-   * ({@link #unresolved}: the owner's routes then fail closed).
-   */
-  public static List<Secret> secrets(ResourceKey owner, String at, SecurityOptions security, GatewayConfig config) {
+  public static List<Secret> secrets(ResourceKey owner, String at, SecurityOptions security, SecretLookup secrets) {
     Optional<OAuth2Login> login = login(owner, security);
-    if (login.isEmpty() || !unresolved(owner, security, config).isEmpty()) {
+    Optional<OAuth2Options> oauth2 = security.oauth2();
+    if (login.isEmpty() || oauth2.isEmpty()) {
       return List.of();
     }
-    // The references and the login's secret names are both client secret first, HMAC key second.
-    List<OAuth2Options.SecretReference> refs = security.oauth2SecretRefs(owner.namespace());
-    List<String> names = login.get().secretNames();
-    Origin origin = Origin.of(owner).at(at);
-    List<Secret> secrets = new ArrayList<>(refs.size());
-    for (int i = 0; i < refs.size(); i++) {
-      OAuth2Options.SecretReference ref = refs.get(i);
-      secrets.add(new Secret(origin.at(ref.field().substring(ref.field().indexOf('.') + 1)), names.get(i),
-          new Secret.Content.Generic(value(config, ref).orElseThrow())));
+    Optional<String> clientSecret = value(owner, oauth2.get().clientSecret(), secrets);
+    Optional<String> hmacSecret = value(owner, oauth2.get().hmacSecret(), secrets);
+    if (clientSecret.isEmpty() || hmacSecret.isEmpty()) {
+      return List.of();
     }
-    return secrets;
+    Origin origin = Origin.of(owner).at(at);
+    return List.of(
+        new Secret(origin.at("clientSecret"), login.get().clientSecretName(),
+            new Secret.Content.Generic(clientSecret.get())),
+        new Secret(origin.at("hmacSecret"), login.get().hmacSecretName(),
+            new Secret.Content.Generic(hmacSecret.get())));
   }
 
   /** {@code oauth2/KIND/namespace/name/WHICH}: apart from TLS secrets' names, unique per owner. */
@@ -93,7 +66,10 @@ public final class OAuth2Lowering {
     return "oauth2/" + owner.kind() + "/" + owner.namespace() + "/" + owner.name() + "/" + which;
   }
 
-  private static Optional<String> value(GatewayConfig config, OAuth2Options.SecretReference ref) {
-    return config.secretOf(ref.secret()).map(data -> data.entries().get(ref.entry())).filter(v -> !v.isEmpty());
+  /** The entry {@code ref} names, if the owner may read it and it is not blank (as SecretChecks requires). */
+  private static Optional<String> value(ResourceKey owner, Optional<SecurityOptions.SecretKeyRef> ref,
+      SecretLookup secrets) {
+    return ref.flatMap(r -> secrets.entry(TlsSecretData.secretKey(r.secret(), owner.namespace()), r.key()))
+        .filter(v -> !v.isBlank());
   }
 }

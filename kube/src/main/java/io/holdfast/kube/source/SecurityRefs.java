@@ -11,10 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The Secrets security options name ({@link SecurityOptions#secretRefs}: basic-auth users, key sets), for the
- * source to copy into the config: a VirtualService's and its routes', and a SecurityPolicy's. A reference to
- * another namespace is fetched too: whether a ReferenceGrant allows it is the front end's verdict. A policy whose
- * spec does not parse names nothing (the front end reports it and fails closed). Stateless.
+ * The Secrets security options name ({@link SecurityOptions#secretRefs}: basic-auth users, key sets, OAuth2
+ * credentials), for the source to copy into the config: a VirtualService's and its routes', and a SecurityPolicy's.
+ * A reference to another namespace is fetched too: whether a ReferenceGrant allows it is the front end's verdict. A
+ * policy whose spec does not parse names nothing (the front end reports it and fails closed). Stateless.
  */
 final class SecurityRefs {
 
@@ -25,8 +25,6 @@ final class SecurityRefs {
     String namespace = vs.metadata().namespace();
     List<ResourceKey> out = new ArrayList<>();
     vs.options().security().secretRefs(namespace).forEach(ref -> out.add(ref.secret()));
-    // The OAuth2 login's client secret and HMAC key (checked by the OAuth2 front-end code, not SecretChecks).
-    vs.options().security().oauth2SecretRefs(namespace).forEach(ref -> out.add(ref.secret()));
     vs.routes().forEach(route -> route.options().security().secretRefs(namespace)
         .forEach(ref -> out.add(ref.secret())));
     return out;
@@ -39,10 +37,8 @@ final class SecurityRefs {
     }
     List<Problem> ignored = new ArrayList<>();
     return SecurityPolicySpec.parse(object.at("/spec"), ignored)
-        .map(spec -> java.util.stream.Stream.concat(
-            spec.security().secretRefs(object.key().namespace()).stream().map(SecurityOptions.SecretReference::secret),
-            spec.security().oauth2SecretRefs(object.key().namespace()).stream()
-                .map(io.holdfast.api.OAuth2Options.SecretReference::secret)).toList())
+        .map(spec -> spec.security().secretRefs(object.key().namespace()).stream()
+            .map(SecurityOptions.SecretReference::secret).toList())
         .orElse(List.of());
   }
 }

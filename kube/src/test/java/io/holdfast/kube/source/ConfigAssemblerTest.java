@@ -293,16 +293,19 @@ class ConfigAssemblerTest {
         metadata: {name: edge, namespace: team}
         spec:
           targetRefs: [{kind: Gateway, name: edge}]
-        """ + login.formatted("team-oauth", "team-oauth")));
+        """ + login.formatted("team-oauth", "idp-hmac, namespace: idp")));
     secrets.put("shop/web-oauth", opaque("shop", "web-oauth", Map.of("client-secret", "hunter2-client")));
     secrets.put("shop/web-hmac", opaque("shop", "web-hmac", Map.of("hmac", "hunter2-hmac")));
     secrets.put("team/team-oauth", opaque("team", "team-oauth", Map.of("client-secret", "c", "hmac", "h")));
+    // Another namespace's is fetched too: whether a ReferenceGrant allows it is the front end's verdict.
+    secrets.put("idp/idp-hmac", opaque("idp", "idp-hmac", Map.of("hmac", "h")));
     secrets.put("shop/unrelated", opaque("shop", "unrelated", Map.of("password", "hunter2")));
 
     var config = new ConfigAssembler(new KubernetesSerialization()).assemble(view).config();
 
     assertThat(config.secrets()).containsOnlyKeys(TlsSecretData.secretKey("shop", "web-oauth"),
-        TlsSecretData.secretKey("shop", "web-hmac"), TlsSecretData.secretKey("team", "team-oauth"));
+        TlsSecretData.secretKey("shop", "web-hmac"), TlsSecretData.secretKey("team", "team-oauth"),
+        TlsSecretData.secretKey("idp", "idp-hmac"));
     assertThat(config.toString()).doesNotContain("hunter2");
   }
 

@@ -148,6 +148,18 @@ final class WebhookFixture implements AutoCloseable {
     return JSON.writeValueAsString(root);
   }
 
+  /**
+   * What a review's {@code response} says, in the server's terms: each denial cause as a {@code Problem}'s text,
+   * then each warning, to compare with a status's problems.
+   */
+  static List<String> said(JsonNode response) {
+    List<String> said = new java.util.ArrayList<>();
+    response.path("status").path("details").path("causes").forEach(c -> said.add(new io.holdfast.api.Problem(
+        c.get("field").asString(), c.get("reason").asString(), c.get("message").asString()).toString()));
+    response.path("warnings").forEach(w -> said.add(w.asString()));
+    return said;
+  }
+
   /** An UPDATE review: {@code object} as it would be stored, {@code oldObject} as stored before. */
   static String reviewOfUpdate(String uid, String group, String kind, String namespace, String name,
       JsonNode object, JsonNode oldObject) {

@@ -156,11 +156,7 @@ class WebhookVerdictsTest {
 
       assertThat(response.get("allowed").asBoolean()).as("%s allowed (status %s)", status.key(), status.state())
           .isEqualTo(status.isServed());
-      List<String> said = new ArrayList<>();
-      response.path("status").path("details").path("causes").forEach(c -> said.add(new Problem(
-          c.get("field").asString(), c.get("reason").asString(), c.get("message").asString()).toString()));
-      response.path("warnings").forEach(w -> said.add(w.asString()));
-      assertThat(said).as("findings of %s", status.key())
+      assertThat(WebhookFixture.said(response)).as("findings of %s", status.key())
           .containsExactlyElementsOf(status.problems().stream().map(Problem::toString).toList());
       status.problems().forEach(p -> reasonsSeen.add(p.reason()));
       kindsSeen.add(kind);

@@ -1,6 +1,7 @@
 package io.holdfast.xds.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.groups.Tuple.tuple;
 import static org.awaitility.Awaitility.await;
 
 import com.google.protobuf.Any;
@@ -8,6 +9,9 @@ import io.envoyproxy.controlplane.cache.Resources;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.Secret;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.Problem;
+import io.holdfast.api.Reasons;
+import io.holdfast.api.ResourceKey;
 import io.holdfast.api.TestManifests;
 import io.holdfast.api.TlsSecretData;
 import io.holdfast.frontend.holdfast.HoldfastFrontEnd;
@@ -31,7 +35,10 @@ import org.junit.jupiter.api.io.TempDir;
  * Tenant isolation of OAuth2 credentials over real mutual TLS: a snapshot translated from two Gateways, one
  * (proxy {@code edge}) serving a VirtualService with an OAuth2 login, the other (proxy {@code other}) one without;
  * the login's client secret and HMAC key (SDS generic secrets) are served to {@code edge} and are absent for
- * {@code other}, asked for by name or by wildcard.
+ * {@code other}, asked for by name or by wildcard. A third Gateway (proxy {@code team}) serves a VirtualService of
+ * namespace {@code team} whose login reads Secret {@code idp/shared-oauth} under a ReferenceGrant there: its
+ * credentials go to {@code team} only. A fourth (proxy {@code rogue}) names the same Secret from namespace
+ * {@code rogue} without a grant: refused (RefNotPermitted), so nothing of it is served to anyone.
  */
 class OAuth2SecretScopeTest {
 
@@ -39,6 +46,10 @@ class OAuth2SecretScopeTest {
   private static final TestPki.Issued CA = TestPki.ca("holdfast xDS CA");
   private static final String CLIENT_SECRET = "oauth2/VirtualService/default/portal/client-secret";
   private static final String HMAC = "oauth2/VirtualService/default/portal/hmac-secret";
+  private static final String TEAM_CLIENT_SECRET = "oauth2/VirtualService/team/shared/client-secret";
+  private static final String TEAM_HMAC = "oauth2/VirtualService/team/shared/hmac-secret";
+  private static final String ROGUE_CLIENT_SECRET = "oauth2/VirtualService/rogue/shared/client-secret";
+  private static final String ROGUE_HMAC = "oauth2/VirtualService/rogue/shared/hmac-secret";
 
   @TempDir
   Path dir;
@@ -86,6 +97,34 @@ class OAuth2SecretScopeTest {
     assertThat(names(first(wildcard, TypeUrls.CLUSTER))).containsExactly("default/app");
   }
 
+  @Test
+  void aGrantedCrossNamespaceSecretIsServedToItsOwnProxyOnly() {
+    MtlsAdsClient team = proxy("team");
+    team.ask(TypeUrls.SECRET, TEAM_CLIENT_SECRET, TEAM_HMAC);
+    DiscoveryResponse response = first(team, TypeUrls.SECRET);
+    assertThat(names(response)).containsExactlyInAnyOrder(TEAM_CLIENT_SECRET, TEAM_HMAC);
+    assertThat(response.getResourcesList()).extracting(any -> unpack(any).getGenericSecret().getSecret()
+        .getInlineString()).containsExactlyInAnyOrder("team-client-secret", "team-hmac-key");
+
+    MtlsAdsClient edge = proxy("edge");
+    edge.ask(TypeUrls.SECRET, TEAM_CLIENT_SECRET, TEAM_HMAC);
+    assertThat(first(edge, TypeUrls.SECRET).getResourcesCount()).isZero();
+    // Nor the proxy of the namespace whose VirtualService names the same Secret without a grant.
+    MtlsAdsClient rogue = proxy("rogue");
+    rogue.ask(TypeUrls.SECRET, TEAM_CLIENT_SECRET, TEAM_HMAC);
+    assertThat(first(rogue, TypeUrls.SECRET).getResourcesCount()).isZero();
+  }
+
+  @Test
+  void anUngrantedCrossNamespaceSecretIsServedToNobody() {
+    MtlsAdsClient rogue = proxy("rogue");
+    rogue.ask(TypeUrls.SECRET, ROGUE_CLIENT_SECRET, ROGUE_HMAC);
+    assertThat(first(rogue, TypeUrls.SECRET).getResourcesCount()).isZero();
+    MtlsAdsClient team = proxy("team");
+    team.ask(TypeUrls.SECRET, ROGUE_CLIENT_SECRET);
+    assertThat(first(team, TypeUrls.SECRET).getResourcesCount()).isZero();
+  }
+
   private static ValidationResult config() {
     GatewayConfig config = TestManifests.config(
         TestManifests.upstream("app", 9101),
@@ -125,13 +164,62 @@ class OAuth2SecretScopeTest {
         kind: Gateway
         metadata: {name: other}
         spec: {port: 8081, virtualServices: [{name: public}], proxyNames: [other]}
+        """,
+        shared("team"), shared("rogue"),
+        """
+        apiVersion: gateway.holdfast.io/v1
+        kind: Gateway
+        metadata: {name: team, namespace: team}
+        spec: {port: 8082, virtualServices: [{name: shared}], proxyNames: [team]}
+        """,
+        """
+        apiVersion: gateway.holdfast.io/v1
+        kind: Gateway
+        metadata: {name: rogue, namespace: rogue}
+        spec: {port: 8083, virtualServices: [{name: shared}], proxyNames: [rogue]}
+        """,
+        """
+        apiVersion: gateway.networking.k8s.io/v1beta1
+        kind: ReferenceGrant
+        metadata: {name: oauth-to-team, namespace: idp}
+        spec:
+          from: [{group: gateway.holdfast.io, kind: VirtualService, namespace: team}]
+          to: [{group: "", kind: Secret, name: shared-oauth}]
         """).toBuilder()
         .secret(TlsSecretData.secretKey("default", "portal-oauth"), new TlsSecretData(new TreeMap<>(Map.of(
             "client-secret", "portal-client-secret", "hmac-secret", "portal-hmac-key"))))
+        .secret(TlsSecretData.secretKey("idp", "shared-oauth"), new TlsSecretData(new TreeMap<>(Map.of(
+            "client-secret", "team-client-secret", "hmac-secret", "team-hmac-key"))))
         .build();
     ValidationResult result = new Validator().validate(config);
-    assertThat(result.statuses().values()).allMatch(s -> s.isServed(), "all served");
+    ResourceKey rogue = ResourceKey.virtualService("rogue", "shared");
+    assertThat(result.statuses().values()).filteredOn(s -> !s.key().equals(rogue))
+        .allMatch(s -> s.isServed(), "all served");
+    assertThat(result.status(rogue).isServed()).isFalse();
+    assertThat(result.status(rogue).problems()).extracting(Problem::field, Problem::reason).contains(
+        tuple("spec.options.security.oauth2.clientSecret", Reasons.REF_NOT_PERMITTED),
+        tuple("spec.options.security.oauth2.hmacSecret", Reasons.REF_NOT_PERMITTED));
     return result;
+  }
+
+  /** A VirtualService of {@code namespace} whose login reads Secret idp/shared-oauth. */
+  private static String shared(String namespace) {
+    return """
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: shared, namespace: %s}
+        spec:
+          domains: [%s.test]
+          options:
+            security:
+              oauth2:
+                tokenEndpoint: {uri: 'https://idp.test/token', upstream: idp, namespace: default}
+                authorizationEndpoint: https://idp.test/authorize
+                clientId: %s
+                clientSecret: {name: shared-oauth, namespace: idp}
+                hmacSecret: {name: shared-oauth, namespace: idp}
+          routes: [{match: {prefix: /}, route: {upstream: app, namespace: default}}]
+        """.formatted(namespace, namespace, namespace);
   }
 
   private MtlsAdsClient proxy(String name) {
