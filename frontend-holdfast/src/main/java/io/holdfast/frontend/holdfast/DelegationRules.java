@@ -42,9 +42,9 @@ import java.util.stream.Stream;
  *       a delegation served under some of them is served, and lowering serves it under exactly those. The
  *       RouteTable gets one {@link ParentStatus} per delegating route (section: the route's field path).
  *       Violating under every parent that is served rejects it ({@code PrefixViolation}); under some only, it is
- *       served under the others, with a warning. The parent gets a warning ({@code RouteTableRejected}) for each picked RouteTable not served under that route. A RouteTable
- *       more than {@link InputLimits#maxDelegationDepth()} RouteTables deep is rejected
- *       ({@code DelegationTooDeep}).</li>
+ *       served under the others, with a warning. The parent gets a warning ({@code RouteTableRejected}) for each
+ *       picked RouteTable not served under that route. A RouteTable more than
+ *       {@link InputLimits#maxDelegationDepth()} RouteTables deep is rejected ({@code DelegationTooDeep}).</li>
  *   <li>Size: a VirtualService whose routes after flattening would exceed
  *       {@link InputLimits#maxRoutesPerVirtualHost()} is rejected ({@code TooManyRoutes}).</li>
  *   <li>Reach: a served RouteTable that no served VirtualService reaches gets a note ({@code NotDelegated}).</li>

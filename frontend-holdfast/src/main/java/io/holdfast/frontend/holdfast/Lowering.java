@@ -173,10 +173,10 @@ final class Lowering {
   /**
    * The virtual host of {@code vs}. A delegating route is replaced by the routes of the RouteTables it picks (in
    * {@link Delegation#ORDER}, each table's routes in order, recursively), except tables whose routes leave the
-   * prefix it hands down ({@link Delegation#handed}: Gloo's {@code inheritablePathMatchers} is resolved on this walk,
-   * so a table gets each parent's result); a delegated route gets its table's origin and field, the match {@link Delegation#inherit} gives
-   * it (left out when that can never match), and the option groups it does not set from the delegating routes above
-   * it ({@link OptionInheritance}).
+   * prefix it hands down ({@link Delegation#handed}: Gloo's {@code inheritablePathMatchers} is resolved on this
+   * walk, so a table gets each parent's result); a delegated route gets its table's origin and field, the match
+   * {@link Delegation#inherit} gives it (left out when that can never match), and the option groups it does not set
+   * from the delegating routes above it ({@link OptionInheritance}).
    *
    * @param tables      the accepted RouteTables
    * @param clusterKeys the lowered clusters' keys, each to the cluster's own instance, which the routes then name:
