@@ -28,6 +28,11 @@ public record InputLimits(int maxRegexLength, int maxRegexProgramSize, int maxDe
   public static final int DEFAULT_MAX_REGEX_PROGRAM_SIZE = 100;
   public static final int DEFAULT_MAX_DELEGATION_DEPTH = 32;
   public static final int DEFAULT_MAX_ROUTES_PER_VIRTUAL_HOST = 10_000;
+  /**
+   * Different inherited paths (Gloo's {@code inheritablePathMatchers}) one RouteTable is checked under; more
+   * rejects it ({@code TooManyInheritedPaths}). Fixed: each costs a pass over the table's routes.
+   */
+  public static final int MAX_INHERITED_PATHS = 64;
   /** Under the API server's default webhook timeout of 10 s, so the denial arrives before the API server gives up. */
   public static final String DEFAULT_WEBHOOK_CHECK_TIME_TEXT = "5s";
   public static final Duration DEFAULT_WEBHOOK_CHECK_TIME = Duration.ofSeconds(5);

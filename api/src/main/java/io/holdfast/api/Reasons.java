@@ -125,6 +125,11 @@ public final class Reasons {
   public static final String NO_ROUTE_TABLES = "NoRouteTables";
   /** A RouteTable route whose path does not stay under the delegating route's prefix. */
   public static final String PREFIX_VIOLATION = "PrefixViolation";
+  /**
+   * A RouteTable handed more different inherited paths (Gloo's {@code inheritablePathMatchers}) by the routes that
+   * delegate to it than Holdfast checks one table under.
+   */
+  public static final String TOO_MANY_INHERITED_PATHS = "TooManyInheritedPaths";
   /** A RouteTable route delegating back to a RouteTable already on the delegation path. */
   public static final String DELEGATION_CYCLE = "DelegationCycle";
   /** A RouteTable more RouteTables deep under a VirtualService than {@link InputLimits#maxDelegationDepth()}. */

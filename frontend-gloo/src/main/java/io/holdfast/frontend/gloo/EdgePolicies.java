@@ -308,7 +308,7 @@ final class EdgePolicies {
     }
     return new Route(route.name(), route.match(), new RouteAction.DirectResponse(status, Optional.of(
         "refused by Holdfast: " + why.reason() + "\n")), Optional.empty(), Optional.empty(), Optional.empty(),
-        RouteOptions.NONE);
+        RouteOptions.NONE, route.inheritPath()); // the refusal covers the path the route would have served
   }
 
   /** The virtual host's options and routes once every route is read (a VirtualService's only). */

@@ -139,7 +139,10 @@ final class GlooRoutes {
 
   private List<Route> route(Node route) {
     route.only("route", ROUTE);
-    inheritance(route);
+    route.bool("inheritableMatchers"); // read as Holdfast's delegation does it: docs/GLOO.md, Delegated matchers
+    // Carried as written (unset stays unset) on every route this one becomes: whether the route takes its parent's
+    // path depends on the chain above it, which Holdfast's delegation walk resolves for each parent (Delegation).
+    Optional<Boolean> inheritPath = route.bool("inheritablePathMatchers");
     Optional<String> name = route.string("name");
     Optional<Expanded> expanded = route.has("delegateAction") ? expanded(route.child("delegateAction"))
         : Optional.empty();
@@ -165,8 +168,8 @@ final class GlooRoutes {
       for (RouteMatch match : matches) {
         for (ObjectRef table : expanded.get().tables()) {
           out.add(edge.route(new Route(Optional.empty(), match, new RouteAction.Delegate(
-              new RouteAction.DelegateRef(table)), parts.timeout, parts.retries, parts.prefixRewrite, parts.options),
-              edgeOptions, route));
+              new RouteAction.DelegateRef(table)), parts.timeout, parts.retries, parts.prefixRewrite, parts.options,
+              inheritPath), edgeOptions, route));
         }
       }
       return out;
@@ -180,26 +183,9 @@ final class GlooRoutes {
       String suffix = matches.size() == 1 ? "" : "-" + i;
       Optional<String> copyName = name.map(n -> n + suffix);
       out.add(edge.route(new Route(copyName, matches.get(i), action.get(), parts.timeout, parts.retries,
-          parts.prefixRewrite, parts.options), edgeOptions, route));
+          parts.prefixRewrite, parts.options, inheritPath), edgeOptions, route));
     }
     return out;
-  }
-
-  /**
-   * Gloo's matcher inheritance flags. {@code inheritableMatchers} is read: Holdfast's delegation adds the delegating
-   * route's header and query-parameter matchers to each delegated route's, Gloo's {@code true} (docs/GLOO.md says
-   * where {@code false} and methods differ). {@code inheritablePathMatchers: true} (every delegated route serves the
-   * delegating route's path instead of its own) rejects the route: Holdfast serves each delegated route with its
-   * own path.
-   */
-  private static void inheritance(Node route) {
-    route.bool("inheritableMatchers");
-    if (route.bool("inheritablePathMatchers").orElse(false)) {
-      route.error(route.at("inheritablePathMatchers"), GlooFeatures.UNSUPPORTED, "inheritablePathMatchers: true"
-          + " (delegated routes serve the delegating route's path instead of their own) is not supported by"
-          + " Holdfast, which serves each delegated route with its own path; write the delegating route's prefix"
-          + " in the delegated routes' matchers");
-    }
   }
 
   private Optional<RouteMatch> match(Node matcher) {

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  */
 class GlooDelegatedOptionsTest {
 
-  private static final String GATEWAY = """
+  static final String GATEWAY = """
       ---
       apiVersion: gateway.solo.io/v1
       kind: Gateway
@@ -31,7 +31,7 @@ class GlooDelegatedOptionsTest {
       spec: {bindPort: 8080, httpGateway: {}}
       """;
 
-  private static final String UPSTREAM = """
+  static final String UPSTREAM = """
       apiVersion: gloo.solo.io/v1
       kind: Upstream
       metadata: {name: pets, namespace: apps}
@@ -40,7 +40,7 @@ class GlooDelegatedOptionsTest {
       ---
       """;
 
-  private static final String HOLDFAST_UPSTREAM = """
+  static final String HOLDFAST_UPSTREAM = """
       apiVersion: gateway.holdfast.io/v1
       kind: Upstream
       metadata: {name: pets, namespace: apps}
@@ -269,19 +269,17 @@ class GlooDelegatedOptionsTest {
   }
 
   @Test
-  void inheritableMatchersIsReadAndInheritablePathMatchersTrueIsRejectedByName() {
+  void inheritableMatchersIsReadAndInheritablePathMatchersTrueIsServed() {
     ObjectStatus matchers = onlyVirtualService("{matchers: [{prefix: /a, headers: [{name: x-team, value: a}]}],"
         + " inheritableMatchers: true, inheritablePathMatchers: false, delegateAction: {ref: {name: rt}}}");
     assertThat(matchers.isAccepted()).as("%s", matchers.findings()).isTrue();
     assertThat(matchers.findings()).isEmpty();
 
+    // GlooInheritedPathTest shows what it serves.
     ObjectStatus path = onlyVirtualService("{matchers: [{prefix: /a}], inheritablePathMatchers: true,"
         + " delegateAction: {ref: {name: rt}}}");
-    assertThat(path.isAccepted()).isFalse();
-    assertThat(path.findings()).singleElement().satisfies(f -> {
-      assertThat(f.reason()).isEqualTo(GlooFeatures.UNSUPPORTED);
-      assertThat(f.field()).isEqualTo("spec.virtualHost.routes[0].inheritablePathMatchers");
-    });
+    assertThat(path.isAccepted()).as("%s", path.findings()).isTrue();
+    assertThat(path.findings()).isEmpty();
   }
 
   @Test

@@ -25,12 +25,49 @@ import java.util.Optional;
  * path is refused unless the prefix is {@code /}, since it cannot be shown to stay under it; a delegated route
  * without a path condition gets the parent's prefix. Header and query-parameter conditions of the parent are added
  * to the child's (all must hold) and methods are intersected.
+ *
+ * <p>Gloo's {@code inheritablePathMatchers} ({@link Route#inheritPath()}) is resolved along the walk, as Gloo's
+ * converter does: a delegated route whose value (its own, else the one its delegating route was given) is true is
+ * served with the delegating route's prefix and case rule, its own path set aside, so it never leaves the prefix.
+ * What a delegating route hands down is a {@link PathContext}; a RouteTable reached through parents that hand down
+ * different ones is checked and served under each as that parent's context says, never edited in place.
  */
 final class Delegation {
 
   /** Selected RouteTables in serving order: lower weight first, then by key. */
   static final Comparator<RouteTable> ORDER =
       Comparator.comparingInt(RouteTable::weight).thenComparing(RouteTable::key);
+
+  /**
+   * Most different inherited paths ({@link PathContext}s with {@code inheritPath} true) one RouteTable is checked
+   * under: they only arise from Gloo's {@code inheritablePathMatchers}, each costs a pass over the table's routes,
+   * and without a bound a table shared by many flagged parents down a chain would be checked once per parent at
+   * every level. Real configs hand a table one or two.
+   */
+  static final int MAX_INHERITED_PATHS = io.holdfast.api.InputLimits.MAX_INHERITED_PATHS;
+
+  /**
+   * What a delegating route hands down about paths: its effective prefix (with its case rule) and whether the routes
+   * it delegates to take that prefix instead of their own path unless they say otherwise (Gloo's
+   * {@code inheritablePathMatchers}, resolved).
+   */
+  record PathContext(PathMatch.Prefix prefix, boolean inheritPath) {
+  }
+
+  /**
+   * The context {@code delegating} hands down, written in an object reached with {@code reached} (empty for a
+   * VirtualService, whose routes keep their own paths whatever their flag: Gloo resolves it for delegated routes).
+   */
+  static PathContext handed(Optional<PathContext> reached, Route delegating) {
+    boolean inherit = delegating.inheritPath().orElse(reached.map(PathContext::inheritPath).orElse(false));
+    PathMatch.Prefix prefix = reached.isPresent() && inherit ? reached.get().prefix() : prefixOf(delegating.match());
+    return new PathContext(prefix, inherit);
+  }
+
+  /** Whether {@code route}, delegated to under {@code context}, is served with the context's prefix. */
+  static boolean takesPrefix(PathContext context, Route route) {
+    return route.inheritPath().orElse(context.inheritPath());
+  }
 
   /** One route of a RouteTable that leaves the delegating route's prefix. */
   record Violation(String field, String message) {
@@ -103,13 +140,16 @@ final class Delegation {
         && (child.caseSensitive() || !prefix.caseSensitive() || !PathMatch.hasAsciiLetter(prefix.value()));
   }
 
-  /** Every route of {@code child} whose path leaves the prefix of {@code delegating}, in route order. */
-  static List<Violation> violations(RouteMatch delegating, RouteTable child) {
-    PathMatch.Prefix prefix = prefixOf(delegating);
+  /**
+   * Every route of {@code child} whose path leaves the prefix {@code context} hands down, in route order; a route
+   * that takes the prefix ({@link #takesPrefix}) never does.
+   */
+  static List<Violation> violations(PathContext context, RouteTable child) {
+    PathMatch.Prefix prefix = context.prefix();
     List<Violation> out = new ArrayList<>();
     for (int i = 0; i < child.routes().size(); i++) {
       Optional<PathMatch> path = child.routes().get(i).match().path();
-      if (path.isEmpty()) {
+      if (path.isEmpty() || takesPrefix(context, child.routes().get(i))) {
         continue;
       }
       String field = "spec.routes[" + i + "].match";
@@ -134,7 +174,7 @@ final class Delegation {
   static List<Integer> disjointMethods(RouteMatch delegating, RouteTable child) {
     List<Integer> out = new ArrayList<>();
     for (int i = 0; i < child.routes().size(); i++) {
-      if (inherit(delegating, child.routes().get(i).match()).isEmpty()) {
+      if (methods(delegating, child.routes().get(i).match()).isEmpty()) {
         out.add(i);
       }
     }
@@ -142,29 +182,37 @@ final class Delegation {
   }
 
   /**
-   * The match a delegated route is served with: its own path (or the parent's prefix, with its case rule, without one), the parent's
-   * header and query-parameter conditions then its own, and the methods both allow. Empty when no method is
-   * allowed by both: the route could never match there.
+   * The match a delegated route is served with under {@code context}: its own path, or the context's prefix (with
+   * its case rule) when it has none or takes the prefix ({@link #takesPrefix}); the parent's header and
+   * query-parameter conditions then its own; and the methods both allow. Empty when no method is allowed by both:
+   * the route could never match there.
+   *
+   * @param parent the delegating route's effective match
    */
-  static Optional<RouteMatch> inherit(RouteMatch parent, RouteMatch child) {
-    Optional<PathMatch> path = child.path().isPresent() ? child.path()
-        : Optional.of(prefixOf(parent));
-    List<io.holdfast.api.HeaderMatch> headers = new ArrayList<>(parent.headers());
-    headers.addAll(child.headers());
-    List<HttpMethod> methods;
-    if (parent.methods().isEmpty()) {
-      methods = child.methods();
-    } else if (child.methods().isEmpty()) {
-      methods = parent.methods();
-    } else {
-      methods = child.methods().stream().filter(parent.methods()::contains).toList();
-      if (methods.isEmpty()) {
-        return Optional.empty();
-      }
+  static Optional<RouteMatch> inherit(PathContext context, RouteMatch parent, Route child) {
+    Optional<List<HttpMethod>> methods = methods(parent, child.match());
+    if (methods.isEmpty()) {
+      return Optional.empty();
     }
+    Optional<PathMatch> path = child.match().path().isPresent() && !takesPrefix(context, child)
+        ? child.match().path() : Optional.of(context.prefix());
+    List<io.holdfast.api.HeaderMatch> headers = new ArrayList<>(parent.headers());
+    headers.addAll(child.match().headers());
     List<io.holdfast.api.QueryParameterMatch> query = new ArrayList<>(parent.queryParameters());
-    query.addAll(child.queryParameters());
-    return Optional.of(new RouteMatch(path, headers, methods, query));
+    query.addAll(child.match().queryParameters());
+    return Optional.of(new RouteMatch(path, headers, methods.get(), query));
+  }
+
+  /** The methods a delegated route is served for: both allow them; empty (not an empty list) when none. */
+  private static Optional<List<HttpMethod>> methods(RouteMatch parent, RouteMatch child) {
+    if (parent.methods().isEmpty()) {
+      return Optional.of(child.methods());
+    }
+    if (child.methods().isEmpty()) {
+      return Optional.of(parent.methods());
+    }
+    List<HttpMethod> both = child.methods().stream().filter(parent.methods()::contains).toList();
+    return both.isEmpty() ? Optional.empty() : Optional.of(both);
   }
 
   /** The routes of a RouteTable that delegate, with their index, for walking the delegation graph. */

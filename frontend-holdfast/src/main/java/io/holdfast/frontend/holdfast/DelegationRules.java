@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -35,12 +36,15 @@ import java.util.stream.Stream;
  *       RouteTable holding that route ({@code DelegationCycle}, the path in the message). The walk stops at a
  *       rejected table, so what remains is acyclic.</li>
  *   <li>Prefixes, parents before children: each delegation (a parent's delegating route and a RouteTable it
- *       picks) is checked with {@link Delegation#violations}. The RouteTable gets one {@link ParentStatus} per
- *       delegating route (section: the route's field path). Violating under every parent that is served rejects it
- *       ({@code PrefixViolation}); under some only, it is served under the others, with a warning. The parent gets a
- *       warning ({@code RouteTableRejected}) for each picked RouteTable not served under that route. A RouteTable
- *       more than {@link InputLimits#maxDelegationDepth()} RouteTables deep is rejected
- *       ({@code DelegationTooDeep}).</li>
+ *       picks) is checked with {@link Delegation#violations}, under each path context the route hands down: one,
+ *       or with Gloo's {@code inheritablePathMatchers} one per context its parent is reached with (at most
+ *       {@link Delegation#MAX_INHERITED_PATHS} inherited paths per table, {@code TooManyInheritedPaths} beyond);
+ *       a delegation served under some of them is served, and lowering serves it under exactly those. The
+ *       RouteTable gets one {@link ParentStatus} per delegating route (section: the route's field path).
+ *       Violating under every parent that is served rejects it ({@code PrefixViolation}); under some only, it is
+ *       served under the others, with a warning. The parent gets a warning ({@code RouteTableRejected}) for each
+ *       picked RouteTable not served under that route. A RouteTable more than
+ *       {@link InputLimits#maxDelegationDepth()} RouteTables deep is rejected ({@code DelegationTooDeep}).</li>
  *   <li>Size: a VirtualService whose routes after flattening would exceed
  *       {@link InputLimits#maxRoutesPerVirtualHost()} is rejected ({@code TooManyRoutes}).</li>
  *   <li>Reach: a served RouteTable that no served VirtualService reaches gets a note ({@code NotDelegated}).</li>
@@ -60,6 +64,12 @@ final class DelegationRules {
   private final List<VirtualService> virtualServices;
   private final List<RouteTable> tables;
   private final Delegation.Tables index;
+  /** The path contexts each served RouteTable is served under, filled parents before children. */
+  private final Map<ResourceKey, Reached> reached = new HashMap<>();
+  /** Whether any route sets Gloo's {@code inheritablePathMatchers} to true: else every route inherits false. */
+  private final boolean flagsInPlay;
+  /** The delegations served under at least one context (compared by identity: an Edge holds whole objects). */
+  private final Set<Edge> served = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
   private DelegationRules(List<VirtualService> virtualServices, List<RouteTable> tables, Ledger ledger,
       Consent consent) {
@@ -67,6 +77,8 @@ final class DelegationRules {
     this.virtualServices = virtualServices;
     this.tables = tables;
     this.index = new Delegation.Tables(tables, consent);
+    this.flagsInPlay = Stream.concat(virtualServices.stream().flatMap(vs -> vs.routes().stream()),
+        tables.stream().flatMap(t -> t.routes().stream())).anyMatch(r -> r.inheritPath().orElse(false));
   }
 
   /** The served RouteTables {@code delegate} of {@code owner} picks, in order. */
@@ -91,7 +103,7 @@ final class DelegationRules {
     new CycleSearch().run();
     List<Edge> edges = edges();
     List<RouteTable> order = checkPrefixes(edges);
-    Map<ResourceKey, List<Edge>> servedEdges = withoutViolations(edges);
+    Map<ResourceKey, List<Edge>> servedEdges = withoutViolations(edges, served);
     checkRouteCounts(servedEdges, order);
     noteUnreached(servedEdges);
     Map<RouteTable, String> grpc = new LinkedHashMap<>();
@@ -264,7 +276,7 @@ final class DelegationRules {
     for (Edge edge : incoming) {
       Depth parent = depths.get(edge.parent().key());
       if (parent != null && !ledger.isRejected(edge.parent().key())
-          && Delegation.violations(edge.route().match(), table).isEmpty()
+          && served.contains(edge)
           && (deepest == null || parent.tables() + 1 > deepest.tables())) {
         deepest = new Depth(parent.tables() + 1, parent.root());
         through = edge;
@@ -331,17 +343,109 @@ final class DelegationRules {
     return Math.min(limit + 1, total);
   }
 
+  /**
+   * The path contexts {@code edge}'s route hands its table: one per context its parent is served under (a
+   * VirtualService, or a table no served parent reaches, hands its own). A route that sets its flag to false hands
+   * one whatever its parent's contexts, and one without a flag hands one for all its parent's contexts without an
+   * inherited path, so Holdfast's own kinds (no flag) always hand one per delegation; a route that sets it to true
+   * hands one per context, stopping past the bound. At most {@link Delegation#MAX_INHERITED_PATHS} + 2 contexts are
+   * looked at per delegation.
+   */
+  private Set<Delegation.PathContext> handed(Edge edge) {
+    Reached parent = reached.getOrDefault(edge.parent().key(), Reached.NONE);
+    Optional<Boolean> flag = edge.route().inheritPath();
+    if (parent.isEmpty()) {
+      Delegation.PathContext own = Delegation.handed(Optional.empty(), edge.route());
+      // A table no VirtualService reaches (yet): the flag its route would inherit is unknown, so its table is
+      // judged under either, rather than refused for what a parent may hand down once one reaches it.
+      return edge.parent() instanceof RouteTable && flag.isEmpty() && flagsInPlay
+          ? Set.of(own, new Delegation.PathContext(own.prefix(), true)) : Set.of(own);
+    }
+    if (flag.equals(Optional.of(false))) {
+      return Set.of(Delegation.handed(parent.any(), edge.route()));
+    }
+    Set<Delegation.PathContext> out = new LinkedHashSet<>();
+    // Without a flag, every plain context hands the route's own prefix: one of them stands for all.
+    Iterator<Delegation.PathContext> from = Stream.concat(parent.inherited().stream(),
+        parent.plain().stream().limit(flag.isPresent() ? Long.MAX_VALUE : 1)).iterator();
+    while (from.hasNext() && out.size() <= Delegation.MAX_INHERITED_PATHS + 1) {
+      out.add(Delegation.handed(Optional.of(from.next()), edge.route()));
+    }
+    return out;
+  }
+
+  /** The contexts a served RouteTable is served under, those with an inherited path apart (they are bounded). */
+  private record Reached(Set<Delegation.PathContext> plain, Set<Delegation.PathContext> inherited) {
+    static final Reached NONE = new Reached(Set.of(), Set.of());
+
+    boolean isEmpty() {
+      return plain.isEmpty() && inherited.isEmpty();
+    }
+
+    /** One of them: enough where every context hands the same. */
+    Optional<Delegation.PathContext> any() {
+      return Stream.concat(plain.stream(), inherited.stream()).findFirst();
+    }
+  }
+
   private void checkIncoming(RouteTable table, List<Edge> incoming) {
     List<Edge> live = incoming.stream().filter(e -> !ledger.isRejected(e.parent().key())).toList();
-    Map<Edge, List<Delegation.Violation>> violations = new HashMap<>();
-    live.forEach(e -> violations.put(e, Delegation.violations(e.route().match(), table)));
-    boolean servedNowhere = !live.isEmpty() && live.stream().noneMatch(e -> violations.get(e).isEmpty());
+    Map<Edge, List<Delegation.Violation>> violations = new java.util.IdentityHashMap<>();
+    Map<Edge, Boolean> partly = new java.util.IdentityHashMap<>();
+    Set<Delegation.PathContext> plain = new LinkedHashSet<>();
+    Set<Delegation.PathContext> inherited = new LinkedHashSet<>();
+    // Every inherited path handed, served or not: past the bound some were not looked at (handed stops), so the
+    // table is refused rather than judged on part of them.
+    Set<Delegation.PathContext> handedInherited = new HashSet<>();
+    for (Edge edge : live) {
+      // Only contexts a VirtualService hands down (through served tables) are handed on: lowering meets no other.
+      boolean rooted = edge.parent() instanceof VirtualService
+          || !reached.getOrDefault(edge.parent().key(), Reached.NONE).isEmpty();
+      List<Delegation.Violation> first = List.of();
+      boolean any = false;
+      boolean all = true;
+      for (Delegation.PathContext context : handed(edge)) {
+        if (context.inheritPath() && rooted) {
+          handedInherited.add(context);
+        }
+        List<Delegation.Violation> found = Delegation.violations(context, table);
+        if (found.isEmpty()) {
+          any = true;
+          if (rooted) {
+            (context.inheritPath() ? inherited : plain).add(context);
+          }
+        } else {
+          all = false;
+          first = first.isEmpty() ? found : first;
+        }
+      }
+      violations.put(edge, any ? List.of() : first);
+      partly.put(edge, any && !all);
+      if (any) {
+        served.add(edge);
+      }
+    }
+    if (handedInherited.size() > Delegation.MAX_INHERITED_PATHS) {
+      ledger.error(table.key(), "", Reasons.TOO_MANY_INHERITED_PATHS, "the routes delegating to this RouteTable"
+          + " hand it more than " + Delegation.MAX_INHERITED_PATHS + " different inherited paths (Gloo's"
+          + " inheritablePathMatchers); Holdfast checks a table under at most " + Delegation.MAX_INHERITED_PATHS
+          + "; set inheritablePathMatchers: false on its routes, or delegate to copies of it");
+      live.forEach(edge -> ledger.warn(edge.parent().key(), edge.field() + ".delegate",
+          Reasons.ROUTE_TABLE_REJECTED, table.key() + " is not served under this route: it is handed too many"
+              + " inherited paths; see its status"));
+      live.forEach(served::remove);
+      return;
+    }
+    reached.put(table.key(), new Reached(plain, inherited));
+    boolean servedNowhere = !live.isEmpty() && live.stream().noneMatch(served::contains);
     long generation = ledger.generation(table.key());
     for (Edge edge : live) {
       List<Delegation.Violation> found = violations.get(edge);
       String under = edge.parent().key() + " " + edge.field();
       Condition accepted = found.isEmpty()
-          ? new Condition(Condition.ACCEPTED, Condition.Status.TRUE, Condition.ACCEPTED, "served under " + under,
+          ? new Condition(Condition.ACCEPTED, Condition.Status.TRUE, Condition.ACCEPTED, "served under " + under
+              + (partly.get(edge) ? " where the path it inherits keeps its routes under the prefix (Gloo's"
+                  + " inheritablePathMatchers: the path depends on how " + edge.parent().key() + " is reached)" : ""),
               generation)
           : new Condition(Condition.ACCEPTED, Condition.Status.FALSE, Reasons.PREFIX_VIOLATION,
               found.stream().map(v -> v.field() + ": " + v.message()).collect(Collectors.joining("; ")),
@@ -395,11 +499,11 @@ final class DelegationRules {
     return reached;
   }
 
-  /** The delegations whose table stays under the route's prefix, by parent. */
-  private static Map<ResourceKey, List<Edge>> withoutViolations(List<Edge> edges) {
+  /** The delegations whose table stays under the route's prefix (in some context), by parent. */
+  private static Map<ResourceKey, List<Edge>> withoutViolations(List<Edge> edges, Set<Edge> served) {
     Map<ResourceKey, List<Edge>> out = new HashMap<>();
     for (Edge edge : edges) {
-      if (Delegation.violations(edge.route().match(), edge.child()).isEmpty()) {
+      if (served.contains(edge)) {
         out.computeIfAbsent(edge.parent().key(), k -> new ArrayList<>()).add(edge);
       }
     }

@@ -172,10 +172,11 @@ final class Lowering {
 
   /**
    * The virtual host of {@code vs}. A delegating route is replaced by the routes of the RouteTables it picks (in
-   * {@link Delegation#ORDER}, each table's routes in order, recursively), except tables whose routes leave its
-   * prefix; a delegated route gets its table's origin and field, the match {@link Delegation#inherit} gives
-   * it (left out when that can never match), and the option groups it does not set from the delegating routes above
-   * it ({@link OptionInheritance}).
+   * {@link Delegation#ORDER}, each table's routes in order, recursively), except tables whose routes leave the
+   * prefix it hands down ({@link Delegation#handed}: Gloo's {@code inheritablePathMatchers} is resolved on this
+   * walk, so a table gets each parent's result); a delegated route gets its table's origin and field, the match
+   * {@link Delegation#inherit} gives it (left out when that can never match), and the option groups it does not set
+   * from the delegating routes above it ({@link OptionInheritance}).
    *
    * @param tables      the accepted RouteTables
    * @param clusterKeys the lowered clusters' keys, each to the cluster's own instance, which the routes then name:
@@ -221,6 +222,8 @@ final class Lowering {
      * One object whose routes are being flattened: the VirtualService, or a RouteTable under a delegating route.
      *
      * @param inherited the effective match of the delegating route, empty at the top of the virtual host
+     * @param reached   the path context the delegating route hands down ({@link Delegation#handed}), empty at the
+     *                  top of the virtual host
      * @param handed    the delegating route with the options it hands down ({@link OptionInheritance}), merged
      *                  with what its own parent handed it; empty at the top of the virtual host
      */
@@ -229,21 +232,23 @@ final class Lowering {
       final String namespace;
       final List<Route> routes;
       final Optional<RouteMatch> inherited;
+      final Optional<Delegation.PathContext> reached;
       final Optional<Route> handed;
       int next;
-      /** The tables the current delegating route picks, and the match and options they inherit. */
+      /** The tables the current delegating route picks, and the match, path context and options they inherit. */
       List<RouteTable> targets = List.of();
       int target;
-      RouteMatch delegating;
+      Delegation.PathContext delegating;
       Optional<RouteMatch> effective = Optional.empty();
       Optional<Route> handing = Optional.empty();
 
       Frame(Origin owner, String namespace, List<Route> routes, Optional<RouteMatch> inherited,
-          Optional<Route> handed) {
+          Optional<Delegation.PathContext> reached, Optional<Route> handed) {
         this.owner = owner;
         this.namespace = namespace;
         this.routes = routes;
         this.inherited = inherited;
+        this.reached = reached;
         this.handed = handed;
       }
 
@@ -262,7 +267,7 @@ final class Lowering {
       Deque<Frame> stack = new ArrayDeque<>();
       Set<ResourceKey> onPath = new HashSet<>();
       stack.push(new Frame(Origin.of(vs.key()), vs.metadata().namespace(), vs.routes(), Optional.empty(),
-          Optional.empty()));
+          Optional.empty(), Optional.empty()));
       onPath.add(vs.key());
       while (!stack.isEmpty()) {
         Frame frame = stack.peek();
@@ -277,7 +282,7 @@ final class Lowering {
                 + "; lower only Validator output");
           }
           stack.push(new Frame(Origin.of(table.key()), table.metadata().namespace(), table.routes(),
-              frame.effective, frame.handing));
+              frame.effective, Optional.of(frame.delegating), frame.handing));
           continue;
         }
         if (frame.next >= frame.routes.size() || visited >= limits.maxRoutesPerVirtualHost()) {
@@ -289,14 +294,14 @@ final class Lowering {
         visited++; // every route looked at, delegating ones too, as DelegationRules counts them
         Route route = frame.routes.get(i);
         Optional<RouteMatch> effective = frame.inherited.isEmpty() ? Optional.of(route.match())
-            : Delegation.inherit(frame.inherited.get(), route.match());
+            : Delegation.inherit(frame.reached.orElseThrow(), frame.inherited.get(), route);
         if (effective.isEmpty()) {
           continue; // no method in common with the parent: the route could never match here
         }
         if (route.action() instanceof RouteAction.Delegate delegate) {
           frame.targets = tables.targets(frame.owner.object(), delegate);
           frame.target = 0;
-          frame.delegating = route.match();
+          frame.delegating = Delegation.handed(frame.reached, route);
           frame.effective = effective;
           // Merged once per delegating route, not per table or route below it: one merge per route served.
           frame.handing = Optional.of(frame.withInherited(OptionInheritance.qualified(route, frame.namespace)));
