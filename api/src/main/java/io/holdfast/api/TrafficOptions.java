@@ -27,11 +27,22 @@ public final class TrafficOptions {
       Optional<Long> xffNumTrustedHops, Optional<Duration> idleTimeout, Optional<Duration> requestHeadersTimeout,
       Optional<Long> maxRequestHeadersKb, Optional<Http2> http2, Optional<ServerHeader> serverHeader,
       List<AccessLog> accessLogs, Optional<RateLimitService> rateLimitService, Optional<HealthCheck> healthCheck,
-      Optional<Tracing> tracing, Optional<ExtProc> extProc) {
+      Optional<Tracing> tracing, Optional<ExtProc> extProc, Optional<Boolean> normalizePath) {
 
     public static final Listener NONE = new Listener(false, Optional.empty(), Optional.empty(), Optional.empty(),
         Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), List.of(), Optional.empty(),
         Optional.empty(), Optional.empty(), Optional.empty());
+
+    /** Without path normalisation set (Envoy's default: paths are matched as written). */
+    public Listener(boolean proxyProtocol, Optional<Long> perConnectionBufferLimitBytes,
+        Optional<Long> xffNumTrustedHops, Optional<Duration> idleTimeout, Optional<Duration> requestHeadersTimeout,
+        Optional<Long> maxRequestHeadersKb, Optional<Http2> http2, Optional<ServerHeader> serverHeader,
+        List<AccessLog> accessLogs, Optional<RateLimitService> rateLimitService, Optional<HealthCheck> healthCheck,
+        Optional<Tracing> tracing, Optional<ExtProc> extProc) {
+      this(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout, requestHeadersTimeout,
+          maxRequestHeadersKb, http2, serverHeader, accessLogs, rateLimitService, healthCheck, tracing, extProc,
+          Optional.empty());
+    }
 
     /** Without an external processing service. */
     public Listener(boolean proxyProtocol, Optional<Long> perConnectionBufferLimitBytes,
@@ -48,21 +59,32 @@ public final class TrafficOptions {
     public Listener withExtProc(Optional<ExtProc> value) {
       return new Listener(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout,
           requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs, rateLimitService, healthCheck,
-          tracing, value);
+          tracing, value, normalizePath);
     }
 
     /** These options with {@code value} as the rate-limit service, every other field as it is. */
     public Listener withRateLimitService(Optional<RateLimitService> value) {
       return new Listener(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout,
           requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs, value, healthCheck, tracing,
-          extProc);
+          extProc, normalizePath);
     }
 
     /** These options with {@code value} as the tracing settings, every other field as it is. */
     public Listener withTracing(Optional<Tracing> value) {
       return new Listener(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout,
           requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs, rateLimitService, healthCheck,
-          value, extProc);
+          value, extProc, normalizePath);
+    }
+
+    /**
+     * These options with {@code value} as whether request paths are normalised as RFC 3986 says (Envoy's
+     * {@code normalize_path}: {@code /a/../b} becomes {@code /b}) before routes and policies see them, every other
+     * field as it is.
+     */
+    public Listener withNormalizePath(Optional<Boolean> value) {
+      return new Listener(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout,
+          requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs, rateLimitService, healthCheck,
+          tracing, extProc, value);
     }
 
     public Listener {
@@ -78,6 +100,7 @@ public final class TrafficOptions {
       Objects.requireNonNull(healthCheck, "healthCheck");
       Objects.requireNonNull(tracing, "tracing");
       Objects.requireNonNull(extProc, "extProc");
+      Objects.requireNonNull(normalizePath, "normalizePath");
     }
 
     /** Without tracing. */

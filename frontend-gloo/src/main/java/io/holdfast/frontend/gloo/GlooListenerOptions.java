@@ -16,7 +16,8 @@ import java.util.Set;
  * {@code proxyProtocol}, {@code perConnectionBufferLimitBytes}) and {@code httpGateway.options} (Gloo's
  * HttpListenerOptions: {@code httpConnectionManagerSettings}, {@code healthCheck}), with the meaning Gloo gives them
  * (its als, proxy_protocol, hcm, tracing ({@link GlooTracing}) and healthcheck plugins). A field or value without a Holdfast equivalent rejects
- * the Gateway naming it.
+ * the Gateway naming it. Where Gloo's defaults differ from Envoy's ({@link #GLOO_NORMALIZE_PATH}), the unset field is
+ * written out with Gloo's value, so a Gloo Gateway without options behaves as it did under Gloo.
  */
 final class GlooListenerOptions {
 
@@ -27,7 +28,7 @@ final class GlooListenerOptions {
       "dynamicForwardProxy");
   private static final Set<String> HCM = Set.of("xffNumTrustedHops", "useRemoteAddress", "idleTimeout",
       "requestHeadersTimeout", "maxRequestHeadersKb", "serverName", "serverHeaderTransformation",
-      "http2ProtocolOptions", "tracing");
+      "http2ProtocolOptions", "tracing", "normalizePath");
   private static final Set<String> HTTP2 = Set.of("maxConcurrentStreams", "initialStreamWindowSize",
       "initialConnectionWindowSize");
   private static final Set<String> HEALTH_CHECK = Set.of("path");
@@ -84,8 +85,17 @@ final class GlooListenerOptions {
       }
     }
     return new TrafficOptions.Listener(proxyProtocol, buffer, hops, idle, headersTimeout, headersKb, http2, server,
-        logs, Optional.empty(), healthCheck).withTracing(GlooTracing.read(hcm));
+        logs, Optional.empty(), healthCheck).withTracing(GlooTracing.read(hcm))
+        .withNormalizePath(Optional.of(hcm.bool("normalizePath").orElse(GLOO_NORMALIZE_PATH)));
   }
+
+  /**
+   * Gloo's hcm plugin sets {@code normalize_path: true} on every connection manager whose
+   * {@code httpConnectionManagerSettings.normalizePath} is unset ("default to true as per RFC 3986"), where Envoy's
+   * default is false: so a Gloo Gateway's routes and per-route policies see {@code /public/../admin} as
+   * {@code /admin}, and Holdfast spells the default out rather than serving the path as written.
+   */
+  static final boolean GLOO_NORMALIZE_PATH = true;
 
   /**
    * Gloo's {@code options.proxyProtocol}: Envoy's PROXY protocol filter, as {@code useProxyProto}; its TLV
@@ -217,7 +227,8 @@ final class GlooListenerOptions {
     }
     return switch (head) {
       case "proxyProtocol" -> "spec.useProxyProto";
-      case "xffNumTrustedHops", "idleTimeout", "requestHeadersTimeout", "maxRequestHeadersKb" -> HCM_PATH + option;
+      case "xffNumTrustedHops", "idleTimeout", "requestHeadersTimeout", "maxRequestHeadersKb", "normalizePath" ->
+          HCM_PATH + option;
       case "http2" -> HCM_PATH + "http2ProtocolOptions" + rest;
       case "serverHeader" -> HCM_PATH + "serverName";
       case "healthCheck" -> "spec.httpGateway.options.healthCheck" + rest;

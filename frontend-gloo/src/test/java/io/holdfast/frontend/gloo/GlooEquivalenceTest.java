@@ -85,6 +85,7 @@ class GlooEquivalenceTest {
         kind: Gateway
         metadata: {name: gateway-proxy, namespace: gloo-system}
         spec:
+          options: {normalizePath: true}  # Gloo's connection-manager default
           bindAddress: '::'
           port: 8080
           virtualServices: [{name: default}]
@@ -227,6 +228,7 @@ class GlooEquivalenceTest {
         kind: Gateway
         metadata: {name: gateway-proxy, namespace: gloo-system}
         spec:
+          options: {normalizePath: true}  # Gloo's connection-manager default
           bindAddress: '::'
           port: 8080
           virtualServices: [{name: animals}]
@@ -340,6 +342,7 @@ class GlooEquivalenceTest {
         kind: Gateway
         metadata: {name: gateway-proxy-ssl, namespace: gloo-system}
         spec:
+          options: {normalizePath: true}  # Gloo's connection-manager default
           bindAddress: '::'
           port: 8443
           ssl: true
@@ -349,6 +352,7 @@ class GlooEquivalenceTest {
         kind: Gateway
         metadata: {name: gateway-proxy, namespace: gloo-system}
         spec:
+          options: {normalizePath: true}  # Gloo's connection-manager default
           bindAddress: '::'
           port: 8080
           virtualServices: [{name: plain}]
@@ -779,6 +783,7 @@ class GlooEquivalenceTest {
         kind: Gateway
         metadata: {name: gateway-proxy, namespace: gloo-system}
         spec:
+          options: {normalizePath: true}  # Gloo's connection-manager default
           bindAddress: '::'
           port: 8080
           virtualServices: [{name: default}]
@@ -880,6 +885,7 @@ class GlooEquivalenceTest {
         kind: Gateway
         metadata: {name: gateway-proxy, namespace: gloo-system}
         spec:
+          options: {normalizePath: true}  # Gloo's connection-manager default
           bindAddress: '::'
           port: 8080
           virtualServices: [{name: default}]
@@ -990,6 +996,7 @@ class GlooEquivalenceTest {
           port: 8080
           virtualServices: [{name: default}]
           options:
+            normalizePath: true  # Gloo's connection-manager default
             proxyProtocol: true
             perConnectionBufferLimitBytes: 65536
             xffNumTrustedHops: 1
@@ -1068,6 +1075,7 @@ class GlooEquivalenceTest {
           port: 8080
           virtualServices: [{name: default}]
           options:
+            normalizePath: true  # Gloo's connection-manager default
             tracing:
               openTelemetry: {upstream: opentelemetry-collector, namespace: default, serviceName: edge,
                 authority: test-authority}

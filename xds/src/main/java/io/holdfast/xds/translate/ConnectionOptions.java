@@ -1,5 +1,6 @@
 package io.holdfast.xds.translate;
 
+import com.google.protobuf.BoolValue;
 import com.google.protobuf.UInt32Value;
 import io.envoyproxy.envoy.config.core.v3.GrpcService;
 import io.envoyproxy.envoy.config.core.v3.Http2ProtocolOptions;
@@ -45,6 +46,8 @@ final class ConnectionOptions {
 
   static void connectionManager(HttpListenerOptions options, HttpConnectionManager.Builder hcm) {
     options.xffNumTrustedHops().ifPresent(hcm::setXffNumTrustedHops);
+    // Only when set: unset keeps Envoy's default (false) and leaves configs without it byte-identical.
+    options.normalizePath().ifPresent(normalize -> hcm.setNormalizePath(BoolValue.of(normalize)));
     options.idleTimeout().ifPresent(timeout -> hcm.setCommonHttpProtocolOptions(
         HttpProtocolOptions.newBuilder().setIdleTimeout(Protos.duration(timeout))));
     options.requestHeadersTimeout().ifPresent(timeout -> hcm.setRequestHeadersTimeout(Protos.duration(timeout)));
