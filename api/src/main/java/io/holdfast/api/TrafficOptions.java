@@ -27,13 +27,14 @@ public final class TrafficOptions {
       Optional<Long> xffNumTrustedHops, Optional<Duration> idleTimeout, Optional<Duration> requestHeadersTimeout,
       Optional<Long> maxRequestHeadersKb, Optional<Http2> http2, Optional<ServerHeader> serverHeader,
       List<AccessLog> accessLogs, Optional<RateLimitService> rateLimitService, Optional<HealthCheck> healthCheck,
-      Optional<Tracing> tracing, Optional<ExtProc> extProc, Optional<Boolean> normalizePath) {
+      Optional<Tracing> tracing, Optional<ExtProc> extProc, Optional<Boolean> normalizePath,
+      Optional<Boolean> webSockets) {
 
     public static final Listener NONE = new Listener(false, Optional.empty(), Optional.empty(), Optional.empty(),
         Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), List.of(), Optional.empty(),
         Optional.empty(), Optional.empty(), Optional.empty());
 
-    /** Without path normalisation set (Envoy's default: paths are matched as written). */
+    /** Without path normalisation or WebSocket upgrades set (Envoy's defaults: as written; refused). */
     public Listener(boolean proxyProtocol, Optional<Long> perConnectionBufferLimitBytes,
         Optional<Long> xffNumTrustedHops, Optional<Duration> idleTimeout, Optional<Duration> requestHeadersTimeout,
         Optional<Long> maxRequestHeadersKb, Optional<Http2> http2, Optional<ServerHeader> serverHeader,
@@ -41,7 +42,7 @@ public final class TrafficOptions {
         Optional<Tracing> tracing, Optional<ExtProc> extProc) {
       this(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout, requestHeadersTimeout,
           maxRequestHeadersKb, http2, serverHeader, accessLogs, rateLimitService, healthCheck, tracing, extProc,
-          Optional.empty());
+          Optional.empty(), Optional.empty());
     }
 
     /** Without an external processing service. */
@@ -59,21 +60,21 @@ public final class TrafficOptions {
     public Listener withExtProc(Optional<ExtProc> value) {
       return new Listener(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout,
           requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs, rateLimitService, healthCheck,
-          tracing, value, normalizePath);
+          tracing, value, normalizePath, webSockets);
     }
 
     /** These options with {@code value} as the rate-limit service, every other field as it is. */
     public Listener withRateLimitService(Optional<RateLimitService> value) {
       return new Listener(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout,
           requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs, value, healthCheck, tracing,
-          extProc, normalizePath);
+          extProc, normalizePath, webSockets);
     }
 
     /** These options with {@code value} as the tracing settings, every other field as it is. */
     public Listener withTracing(Optional<Tracing> value) {
       return new Listener(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout,
           requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs, rateLimitService, healthCheck,
-          value, extProc, normalizePath);
+          value, extProc, normalizePath, webSockets);
     }
 
     /**
@@ -84,7 +85,17 @@ public final class TrafficOptions {
     public Listener withNormalizePath(Optional<Boolean> value) {
       return new Listener(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout,
           requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs, rateLimitService, healthCheck,
-          tracing, extProc, value);
+          tracing, extProc, value, webSockets);
+    }
+
+    /**
+     * These options with {@code value} as whether WebSocket upgrades are proxied (Envoy's {@code upgrade_configs}
+     * entry {@code websocket}; unset or false, Envoy answers an upgrade request 403), every other field as it is.
+     */
+    public Listener withWebSockets(Optional<Boolean> value) {
+      return new Listener(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout,
+          requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs, rateLimitService, healthCheck,
+          tracing, extProc, normalizePath, value);
     }
 
     public Listener {
@@ -101,6 +112,7 @@ public final class TrafficOptions {
       Objects.requireNonNull(tracing, "tracing");
       Objects.requireNonNull(extProc, "extProc");
       Objects.requireNonNull(normalizePath, "normalizePath");
+      Objects.requireNonNull(webSockets, "webSockets");
     }
 
     /** Without tracing. */

@@ -29,12 +29,14 @@ import java.util.Collections;
  * @param normalizePath         whether request paths are normalised as RFC 3986 says ({@code /a/../b} is
  *                              {@code /b}) before filters and routes see them (Envoy's {@code normalize_path});
  *                              unset leaves Envoy's default (false)
+ * @param webSockets            whether WebSocket upgrade requests are proxied (Envoy's {@code upgrade_configs});
+ *                              unset leaves Envoy's default (refused with 403)
  */
 public record HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<Duration> idleTimeout,
     Optional<Duration> requestHeadersTimeout, Optional<Integer> maxRequestHeadersKb, Optional<Http2> http2,
     Optional<ServerHeader> serverHeader, List<AccessLog> accessLogs, Optional<RateLimitService> rateLimitService,
     Optional<String> healthCheckPath, Optional<Tracing> tracing, Optional<ExtProc.Service> extProc,
-    Optional<Boolean> normalizePath) {
+    Optional<Boolean> normalizePath, Optional<Boolean> webSockets) {
 
   /** Envoy's bound on {@code max_request_headers_kb}. */
   public static final int MAX_REQUEST_HEADERS_KB = 8192;
@@ -56,6 +58,7 @@ public record HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<
     Objects.requireNonNull(tracing, "tracing");
     Objects.requireNonNull(extProc, "extProc");
     Objects.requireNonNull(normalizePath, "normalizePath");
+    Objects.requireNonNull(webSockets, "webSockets");
     healthCheckPath.filter(path -> !path.startsWith("/")).ifPresent(path -> {
       throw new IllegalArgumentException("health check path \"" + path + "\" does not start with /");
     });
@@ -69,13 +72,13 @@ public record HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<
     });
   }
 
-  /** Without path normalisation set. */
+  /** Without path normalisation or WebSocket upgrades set. */
   public HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<Duration> idleTimeout,
       Optional<Duration> requestHeadersTimeout, Optional<Integer> maxRequestHeadersKb, Optional<Http2> http2,
       Optional<ServerHeader> serverHeader, List<AccessLog> accessLogs, Optional<RateLimitService> rateLimitService,
       Optional<String> healthCheckPath, Optional<Tracing> tracing, Optional<ExtProc.Service> extProc) {
     this(xffNumTrustedHops, idleTimeout, requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs,
-        rateLimitService, healthCheckPath, tracing, extProc, Optional.empty());
+        rateLimitService, healthCheckPath, tracing, extProc, Optional.empty(), Optional.empty());
   }
 
   /** Without tracing. */
@@ -99,19 +102,25 @@ public record HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<
   /** These options with {@code value} as the tracing settings, every other field as it is. */
   public HttpListenerOptions withTracing(Optional<Tracing> value) {
     return new HttpListenerOptions(xffNumTrustedHops, idleTimeout, requestHeadersTimeout, maxRequestHeadersKb, http2,
-        serverHeader, accessLogs, rateLimitService, healthCheckPath, value, extProc, normalizePath);
+        serverHeader, accessLogs, rateLimitService, healthCheckPath, value, extProc, normalizePath, webSockets);
   }
 
   /** These options with {@code value} as the external processing service, every other field as it is. */
   public HttpListenerOptions withExtProc(Optional<ExtProc.Service> value) {
     return new HttpListenerOptions(xffNumTrustedHops, idleTimeout, requestHeadersTimeout, maxRequestHeadersKb, http2,
-        serverHeader, accessLogs, rateLimitService, healthCheckPath, tracing, value, normalizePath);
+        serverHeader, accessLogs, rateLimitService, healthCheckPath, tracing, value, normalizePath, webSockets);
   }
 
   /** These options with {@code value} as whether request paths are normalised, every other field as it is. */
   public HttpListenerOptions withNormalizePath(Optional<Boolean> value) {
     return new HttpListenerOptions(xffNumTrustedHops, idleTimeout, requestHeadersTimeout, maxRequestHeadersKb, http2,
-        serverHeader, accessLogs, rateLimitService, healthCheckPath, tracing, extProc, value);
+        serverHeader, accessLogs, rateLimitService, healthCheckPath, tracing, extProc, value, webSockets);
+  }
+
+  /** These options with {@code value} as whether WebSocket upgrades are proxied, every other field as it is. */
+  public HttpListenerOptions withWebSockets(Optional<Boolean> value) {
+    return new HttpListenerOptions(xffNumTrustedHops, idleTimeout, requestHeadersTimeout, maxRequestHeadersKb, http2,
+        serverHeader, accessLogs, rateLimitService, healthCheckPath, tracing, extProc, normalizePath, value);
   }
 
   /** Without a health check. */

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The connection manager a Gloo Gateway is served with holds what Gloo's translator and hcm plugin set when the
  * Gateway says nothing ({@code projects/gloo/pkg/plugins/hcm/plugin.go}, {@code translator/network_filters.go}):
- * {@code normalize_path: true} where Envoy's default is false, and Envoy's defaults for every other field that
- * changes request handling, as Gloo leaves them.
+ * {@code normalize_path: true} and a WebSocket upgrade where Envoy's defaults are false and none, and Envoy's
+ * defaults for every other field that changes request handling, as Gloo leaves them.
  */
 class GlooConnectionManagerDefaultsTest {
 
@@ -55,6 +55,9 @@ class GlooConnectionManagerDefaultsTest {
     HttpConnectionManager hcm = hcm(gateway("{}"));
     assertThat(hcm.hasNormalizePath()).isTrue();
     assertThat(hcm.getNormalizePath().getValue()).isTrue();
+    // Gloo's hcm plugin: "enable websockets by default if no websocket upgrade was specified" (enabled unset: true).
+    assertThat(hcm.getUpgradeConfigsList()).containsExactly(HttpConnectionManager.UpgradeConfig.newBuilder()
+        .setUpgradeType("websocket").build());
     // Gloo copies these from httpConnectionManagerSettings, unset (nil wrappers, zero enums) when not given.
     assertThat(hcm.hasUseRemoteAddress()).isFalse();
     assertThat(hcm.getXffNumTrustedHops()).isZero();
@@ -89,6 +92,13 @@ class GlooConnectionManagerDefaultsTest {
   }
 
   @Test
+  void aWebsocketUpgradeDisabledIsServedWithoutTheUpgradeSoEnvoyRefusesItAsUnderGloo() throws Exception {
+    HttpConnectionManager hcm = hcm(gateway(
+        "{options: {httpConnectionManagerSettings: {upgrades: [{websocket: {enabled: false}}]}}}"));
+    assertThat(hcm.getUpgradeConfigsList()).isEmpty();
+  }
+
+  @Test
   void aHybridGatewaysHttpGatewayNormalisesToo() throws Exception {
     HttpConnectionManager hcm = hcm("""
         apiVersion: gateway.solo.io/v1
@@ -102,5 +112,6 @@ class GlooConnectionManagerDefaultsTest {
               httpGateway: {}
         """);
     assertThat(hcm.getNormalizePath().getValue()).isTrue();
+    assertThat(hcm.getUpgradeConfigsCount()).isOne();
   }
 }

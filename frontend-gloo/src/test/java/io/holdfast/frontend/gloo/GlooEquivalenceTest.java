@@ -85,7 +85,7 @@ class GlooEquivalenceTest {
         kind: Gateway
         metadata: {name: gateway-proxy, namespace: gloo-system}
         spec:
-          options: {normalizePath: true}  # Gloo's connection-manager default
+          options: {normalizePath: true, webSockets: true}  # Gloo's connection-manager defaults
           bindAddress: '::'
           port: 8080
           virtualServices: [{name: default}]
@@ -228,7 +228,7 @@ class GlooEquivalenceTest {
         kind: Gateway
         metadata: {name: gateway-proxy, namespace: gloo-system}
         spec:
-          options: {normalizePath: true}  # Gloo's connection-manager default
+          options: {normalizePath: true, webSockets: true}  # Gloo's connection-manager defaults
           bindAddress: '::'
           port: 8080
           virtualServices: [{name: animals}]
@@ -342,7 +342,7 @@ class GlooEquivalenceTest {
         kind: Gateway
         metadata: {name: gateway-proxy-ssl, namespace: gloo-system}
         spec:
-          options: {normalizePath: true}  # Gloo's connection-manager default
+          options: {normalizePath: true, webSockets: true}  # Gloo's connection-manager defaults
           bindAddress: '::'
           port: 8443
           ssl: true
@@ -352,7 +352,7 @@ class GlooEquivalenceTest {
         kind: Gateway
         metadata: {name: gateway-proxy, namespace: gloo-system}
         spec:
-          options: {normalizePath: true}  # Gloo's connection-manager default
+          options: {normalizePath: true, webSockets: true}  # Gloo's connection-manager defaults
           bindAddress: '::'
           port: 8080
           virtualServices: [{name: plain}]
@@ -783,7 +783,7 @@ class GlooEquivalenceTest {
         kind: Gateway
         metadata: {name: gateway-proxy, namespace: gloo-system}
         spec:
-          options: {normalizePath: true}  # Gloo's connection-manager default
+          options: {normalizePath: true, webSockets: true}  # Gloo's connection-manager defaults
           bindAddress: '::'
           port: 8080
           virtualServices: [{name: default}]
@@ -885,7 +885,7 @@ class GlooEquivalenceTest {
         kind: Gateway
         metadata: {name: gateway-proxy, namespace: gloo-system}
         spec:
-          options: {normalizePath: true}  # Gloo's connection-manager default
+          options: {normalizePath: true, webSockets: true}  # Gloo's connection-manager defaults
           bindAddress: '::'
           port: 8080
           virtualServices: [{name: default}]
@@ -996,7 +996,8 @@ class GlooEquivalenceTest {
           port: 8080
           virtualServices: [{name: default}]
           options:
-            normalizePath: true  # Gloo's connection-manager default
+            normalizePath: true  # Gloo's connection-manager defaults
+            webSockets: true
             proxyProtocol: true
             perConnectionBufferLimitBytes: 65536
             xffNumTrustedHops: 1
@@ -1075,7 +1076,8 @@ class GlooEquivalenceTest {
           port: 8080
           virtualServices: [{name: default}]
           options:
-            normalizePath: true  # Gloo's connection-manager default
+            normalizePath: true  # Gloo's connection-manager defaults
+            webSockets: true
             tracing:
               openTelemetry: {upstream: opentelemetry-collector, namespace: default, serviceName: edge,
                 authority: test-authority}

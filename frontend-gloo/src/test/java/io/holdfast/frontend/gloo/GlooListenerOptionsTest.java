@@ -306,7 +306,7 @@ class GlooListenerOptionsTest {
         Optional.of(new TrafficOptions.Http2(Optional.of(100L), Optional.of(65536L), Optional.of(1048576L))),
         Optional.of(new TrafficOptions.ServerHeader(Optional.empty(), Optional.of("edge"))), List.of(),
         Optional.empty(), Optional.of(new TrafficOptions.HealthCheck("/any-path-you-want")))
-        .withNormalizePath(Optional.of(true)));
+        .withNormalizePath(Optional.of(true)).withWebSockets(Optional.of(true)));
     assertThat(read(gateway("", "{httpConnectionManagerSettings: {serverHeaderTransformation: PASS_THROUGH}}"))
         .serverHeader()).contains(new TrafficOptions.ServerHeader(Optional.of("PassThrough"), Optional.empty()));
   }
@@ -331,6 +331,25 @@ class GlooListenerOptionsTest {
         .contains(false);
     assertThat(read(gateway("", "{httpConnectionManagerSettings: {normalizePath: true}}")).normalizePath())
         .contains(true);
+  }
+
+  @Test
+  void webSocketsAreProxiedUnlessAWebsocketUpgradeSaysOtherwiseAsGloosHcmPluginDefaults() {
+    assertThat(read(gateway("", "{}")).webSockets()).contains(true);
+    assertThat(read(gateway("", "{httpConnectionManagerSettings: {upgrades: [{websocket: {}}]}}")).webSockets())
+        .contains(true);
+    assertThat(read(gateway("", "{httpConnectionManagerSettings: {upgrades: [{websocket: {enabled: true}}]}}"))
+        .webSockets()).contains(true);
+    assertThat(read(gateway("", "{httpConnectionManagerSettings: {upgrades: [{websocket: {enabled: false}}]}}"))
+        .webSockets()).contains(false);
+    // CONNECT has no Holdfast equivalent; a second websocket entry Gloo refuses too.
+    assertThat(errors(gateway("", "{httpConnectionManagerSettings: {upgrades: [{connect: {enabled: true}},"
+        + " {websocket: {enabled: false}}, {websocket: {}}]}}"))).extracting(Finding::field, Finding::reason)
+        .containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple(
+                "spec.httpGateway.options.httpConnectionManagerSettings.upgrades[0].connect", "UnsupportedGlooFeature"),
+            org.assertj.core.groups.Tuple.tuple(
+                "spec.httpGateway.options.httpConnectionManagerSettings.upgrades[2].websocket", "ConflictingFields"));
   }
 
   @Test
