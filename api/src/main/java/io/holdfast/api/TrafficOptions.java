@@ -27,11 +27,23 @@ public final class TrafficOptions {
       Optional<Long> xffNumTrustedHops, Optional<Duration> idleTimeout, Optional<Duration> requestHeadersTimeout,
       Optional<Long> maxRequestHeadersKb, Optional<Http2> http2, Optional<ServerHeader> serverHeader,
       List<AccessLog> accessLogs, Optional<RateLimitService> rateLimitService, Optional<HealthCheck> healthCheck,
-      Optional<Tracing> tracing, Optional<ExtProc> extProc) {
+      Optional<Tracing> tracing, Optional<ExtProc> extProc, Optional<Boolean> normalizePath,
+      Optional<Boolean> webSockets) {
 
     public static final Listener NONE = new Listener(false, Optional.empty(), Optional.empty(), Optional.empty(),
         Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), List.of(), Optional.empty(),
         Optional.empty(), Optional.empty(), Optional.empty());
+
+    /** Without path normalisation or WebSocket upgrades set (Envoy's defaults: as written; refused). */
+    public Listener(boolean proxyProtocol, Optional<Long> perConnectionBufferLimitBytes,
+        Optional<Long> xffNumTrustedHops, Optional<Duration> idleTimeout, Optional<Duration> requestHeadersTimeout,
+        Optional<Long> maxRequestHeadersKb, Optional<Http2> http2, Optional<ServerHeader> serverHeader,
+        List<AccessLog> accessLogs, Optional<RateLimitService> rateLimitService, Optional<HealthCheck> healthCheck,
+        Optional<Tracing> tracing, Optional<ExtProc> extProc) {
+      this(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout, requestHeadersTimeout,
+          maxRequestHeadersKb, http2, serverHeader, accessLogs, rateLimitService, healthCheck, tracing, extProc,
+          Optional.empty(), Optional.empty());
+    }
 
     /** Without an external processing service. */
     public Listener(boolean proxyProtocol, Optional<Long> perConnectionBufferLimitBytes,
@@ -48,21 +60,42 @@ public final class TrafficOptions {
     public Listener withExtProc(Optional<ExtProc> value) {
       return new Listener(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout,
           requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs, rateLimitService, healthCheck,
-          tracing, value);
+          tracing, value, normalizePath, webSockets);
     }
 
     /** These options with {@code value} as the rate-limit service, every other field as it is. */
     public Listener withRateLimitService(Optional<RateLimitService> value) {
       return new Listener(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout,
           requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs, value, healthCheck, tracing,
-          extProc);
+          extProc, normalizePath, webSockets);
     }
 
     /** These options with {@code value} as the tracing settings, every other field as it is. */
     public Listener withTracing(Optional<Tracing> value) {
       return new Listener(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout,
           requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs, rateLimitService, healthCheck,
-          value, extProc);
+          value, extProc, normalizePath, webSockets);
+    }
+
+    /**
+     * These options with {@code value} as whether request paths are normalised as RFC 3986 says (Envoy's
+     * {@code normalize_path}: {@code /a/../b} becomes {@code /b}) before routes and policies see them, every other
+     * field as it is.
+     */
+    public Listener withNormalizePath(Optional<Boolean> value) {
+      return new Listener(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout,
+          requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs, rateLimitService, healthCheck,
+          tracing, extProc, value, webSockets);
+    }
+
+    /**
+     * These options with {@code value} as whether WebSocket upgrades are proxied (Envoy's {@code upgrade_configs}
+     * entry {@code websocket}; unset or false, Envoy answers an upgrade request 403), every other field as it is.
+     */
+    public Listener withWebSockets(Optional<Boolean> value) {
+      return new Listener(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout,
+          requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs, rateLimitService, healthCheck,
+          tracing, extProc, normalizePath, value);
     }
 
     public Listener {
@@ -78,6 +111,8 @@ public final class TrafficOptions {
       Objects.requireNonNull(healthCheck, "healthCheck");
       Objects.requireNonNull(tracing, "tracing");
       Objects.requireNonNull(extProc, "extProc");
+      Objects.requireNonNull(normalizePath, "normalizePath");
+      Objects.requireNonNull(webSockets, "webSockets");
     }
 
     /** Without tracing. */

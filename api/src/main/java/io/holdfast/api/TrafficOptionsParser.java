@@ -26,10 +26,14 @@ public final class TrafficOptionsParser {
   static final Set<String> LISTENER = Set.of("proxyProtocol", "perConnectionBufferLimitBytes", "xffNumTrustedHops",
       "idleTimeout", "requestHeadersTimeout", "maxRequestHeadersKb", "http2", "serverHeader", "accessLogs",
       "rateLimitService", "healthCheck", "tracing");
-  /** A Gateway's {@code spec.options}: {@link #LISTENER} and the external processing service. */
+  /**
+   * A Gateway's {@code spec.options}: {@link #LISTENER}, the external processing service, path normalisation and
+   * WebSocket upgrades.
+   */
   private static final Set<String> GATEWAY_OPTIONS = Set.of("proxyProtocol", "perConnectionBufferLimitBytes",
       "xffNumTrustedHops", "idleTimeout", "requestHeadersTimeout", "maxRequestHeadersKb", "http2", "serverHeader",
-      "accessLogs", "rateLimitService", "healthCheck", "tracing", "extProc");
+      "accessLogs", "rateLimitService", "healthCheck", "tracing", "extProc", "normalizePath",
+      "webSockets");
   private static final Set<String> EXT_PROC = Set.of("upstream", "namespace", "processingMode", "failOpen",
       "messageTimeout", "position");
   private static final Set<String> EXT_PROC_ROUTE = Set.of("disabled", "processingMode");
@@ -137,11 +141,14 @@ public final class TrafficOptionsParser {
         .flatMap(TrafficOptionsParser::tracing);
     Optional<TrafficOptions.ExtProc> extProc = fields.object("extProc", EXT_PROC)
         .flatMap(TrafficOptionsParser::extProc);
+    Optional<Boolean> normalizePath = fields.bool("normalizePath");
+    Optional<Boolean> webSockets = fields.bool("webSockets");
     if (fields.problems().size() != before) {
       return Optional.empty();
     }
     return Optional.of(new TrafficOptions.Listener(proxyProtocol, buffer, hops, idle, headersTimeout, headersKb,
-        http2, server, logs, service, healthCheck, tracing, extProc));
+        http2, server, logs, service, healthCheck, tracing, extProc).withNormalizePath(normalizePath)
+        .withWebSockets(webSockets));
   }
 
   private static Optional<TrafficOptions.ExtProc> extProc(Fields fields) {

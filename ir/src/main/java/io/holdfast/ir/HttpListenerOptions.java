@@ -26,11 +26,17 @@ import java.util.Collections;
  *                              or 503 while it drains) and not forwarded
  * @param tracing               where and how the chain's requests are traced
  * @param extProc               the external processing service asked about every request of the chain
+ * @param normalizePath         whether request paths are normalised as RFC 3986 says ({@code /a/../b} is
+ *                              {@code /b}) before filters and routes see them (Envoy's {@code normalize_path});
+ *                              unset leaves Envoy's default (false)
+ * @param webSockets            whether WebSocket upgrade requests are proxied (Envoy's {@code upgrade_configs});
+ *                              unset leaves Envoy's default (refused with 403)
  */
 public record HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<Duration> idleTimeout,
     Optional<Duration> requestHeadersTimeout, Optional<Integer> maxRequestHeadersKb, Optional<Http2> http2,
     Optional<ServerHeader> serverHeader, List<AccessLog> accessLogs, Optional<RateLimitService> rateLimitService,
-    Optional<String> healthCheckPath, Optional<Tracing> tracing, Optional<ExtProc.Service> extProc) {
+    Optional<String> healthCheckPath, Optional<Tracing> tracing, Optional<ExtProc.Service> extProc,
+    Optional<Boolean> normalizePath, Optional<Boolean> webSockets) {
 
   /** Envoy's bound on {@code max_request_headers_kb}. */
   public static final int MAX_REQUEST_HEADERS_KB = 8192;
@@ -51,6 +57,8 @@ public record HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<
     Objects.requireNonNull(healthCheckPath, "healthCheckPath");
     Objects.requireNonNull(tracing, "tracing");
     Objects.requireNonNull(extProc, "extProc");
+    Objects.requireNonNull(normalizePath, "normalizePath");
+    Objects.requireNonNull(webSockets, "webSockets");
     healthCheckPath.filter(path -> !path.startsWith("/")).ifPresent(path -> {
       throw new IllegalArgumentException("health check path \"" + path + "\" does not start with /");
     });
@@ -62,6 +70,15 @@ public record HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<
     maxRequestHeadersKb.filter(kb -> kb < 1 || kb > MAX_REQUEST_HEADERS_KB).ifPresent(kb -> {
       throw new IllegalArgumentException("maxRequestHeadersKb " + kb + " is out of range 1-" + MAX_REQUEST_HEADERS_KB);
     });
+  }
+
+  /** Without path normalisation or WebSocket upgrades set. */
+  public HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<Duration> idleTimeout,
+      Optional<Duration> requestHeadersTimeout, Optional<Integer> maxRequestHeadersKb, Optional<Http2> http2,
+      Optional<ServerHeader> serverHeader, List<AccessLog> accessLogs, Optional<RateLimitService> rateLimitService,
+      Optional<String> healthCheckPath, Optional<Tracing> tracing, Optional<ExtProc.Service> extProc) {
+    this(xffNumTrustedHops, idleTimeout, requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs,
+        rateLimitService, healthCheckPath, tracing, extProc, Optional.empty(), Optional.empty());
   }
 
   /** Without tracing. */
@@ -85,13 +102,25 @@ public record HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<
   /** These options with {@code value} as the tracing settings, every other field as it is. */
   public HttpListenerOptions withTracing(Optional<Tracing> value) {
     return new HttpListenerOptions(xffNumTrustedHops, idleTimeout, requestHeadersTimeout, maxRequestHeadersKb, http2,
-        serverHeader, accessLogs, rateLimitService, healthCheckPath, value, extProc);
+        serverHeader, accessLogs, rateLimitService, healthCheckPath, value, extProc, normalizePath, webSockets);
   }
 
   /** These options with {@code value} as the external processing service, every other field as it is. */
   public HttpListenerOptions withExtProc(Optional<ExtProc.Service> value) {
     return new HttpListenerOptions(xffNumTrustedHops, idleTimeout, requestHeadersTimeout, maxRequestHeadersKb, http2,
-        serverHeader, accessLogs, rateLimitService, healthCheckPath, tracing, value);
+        serverHeader, accessLogs, rateLimitService, healthCheckPath, tracing, value, normalizePath, webSockets);
+  }
+
+  /** These options with {@code value} as whether request paths are normalised, every other field as it is. */
+  public HttpListenerOptions withNormalizePath(Optional<Boolean> value) {
+    return new HttpListenerOptions(xffNumTrustedHops, idleTimeout, requestHeadersTimeout, maxRequestHeadersKb, http2,
+        serverHeader, accessLogs, rateLimitService, healthCheckPath, tracing, extProc, value, webSockets);
+  }
+
+  /** These options with {@code value} as whether WebSocket upgrades are proxied, every other field as it is. */
+  public HttpListenerOptions withWebSockets(Optional<Boolean> value) {
+    return new HttpListenerOptions(xffNumTrustedHops, idleTimeout, requestHeadersTimeout, maxRequestHeadersKb, http2,
+        serverHeader, accessLogs, rateLimitService, healthCheckPath, tracing, extProc, normalizePath, value);
   }
 
   /** Without a health check. */

@@ -16,7 +16,9 @@ import java.util.Set;
  * {@code proxyProtocol}, {@code perConnectionBufferLimitBytes}) and {@code httpGateway.options} (Gloo's
  * HttpListenerOptions: {@code httpConnectionManagerSettings}, {@code healthCheck}), with the meaning Gloo gives them
  * (its als, proxy_protocol, hcm, tracing ({@link GlooTracing}) and healthcheck plugins). A field or value without a Holdfast equivalent rejects
- * the Gateway naming it.
+ * the Gateway naming it. Where Gloo's defaults differ from Envoy's ({@link #GLOO_NORMALIZE_PATH},
+ * {@link #GLOO_WEB_SOCKETS}), the unset field is written out with Gloo's value, so a Gloo Gateway without options
+ * behaves as it did under Gloo.
  */
 final class GlooListenerOptions {
 
@@ -27,7 +29,9 @@ final class GlooListenerOptions {
       "dynamicForwardProxy");
   private static final Set<String> HCM = Set.of("xffNumTrustedHops", "useRemoteAddress", "idleTimeout",
       "requestHeadersTimeout", "maxRequestHeadersKb", "serverName", "serverHeaderTransformation",
-      "http2ProtocolOptions", "tracing");
+      "http2ProtocolOptions", "tracing", "normalizePath", "upgrades");
+  private static final Set<String> UPGRADE = Set.of("websocket", "connect", "connectTerminate");
+  private static final Set<String> WEBSOCKET = Set.of("enabled");
   private static final Set<String> HTTP2 = Set.of("maxConcurrentStreams", "initialStreamWindowSize",
       "initialConnectionWindowSize");
   private static final Set<String> HEALTH_CHECK = Set.of("path");
@@ -84,8 +88,50 @@ final class GlooListenerOptions {
       }
     }
     return new TrafficOptions.Listener(proxyProtocol, buffer, hops, idle, headersTimeout, headersKb, http2, server,
-        logs, Optional.empty(), healthCheck).withTracing(GlooTracing.read(hcm));
+        logs, Optional.empty(), healthCheck).withTracing(GlooTracing.read(hcm))
+        .withNormalizePath(Optional.of(hcm.bool("normalizePath").orElse(GLOO_NORMALIZE_PATH)))
+        .withWebSockets(Optional.of(webSockets(hcm)));
   }
+
+  /**
+   * Gloo's {@code upgrades}: its hcm plugin appends a WebSocket upgrade to every connection manager whose
+   * {@code upgrades} name none ("enable websockets by default"), so WebSockets are proxied unless an entry
+   * {@code websocket: {enabled: false}} says otherwise. CONNECT has no Holdfast equivalent and rejects the Gateway;
+   * Gloo itself refuses {@code connectTerminate} here and a second entry of one type.
+   */
+  private static boolean webSockets(Node hcm) {
+    Optional<Boolean> webSockets = Optional.empty();
+    // Bounded by Node.list's MAX_LIST.
+    for (Node upgrade : hcm.list("upgrades")) {
+      upgrade.only("upgrade", UPGRADE);
+      if (upgrade.has("connect") || upgrade.has("connectTerminate")) {
+        String field = upgrade.has("connect") ? "connect" : "connectTerminate";
+        upgrade.error(upgrade.at(field), GlooFeatures.UNSUPPORTED, field + " upgrades (HTTP CONNECT) are not"
+            + " supported by Holdfast; the Gateway is rejected rather than served refusing CONNECT");
+      }
+      if (!upgrade.has("websocket")) {
+        continue;
+      }
+      if (webSockets.isPresent()) {
+        upgrade.error(upgrade.at("websocket"), Reasons.CONFLICTING_FIELDS, "a second websocket upgrade (Gloo refuses"
+            + " the Gateway too)");
+      }
+      webSockets = Optional.of(upgrade.child("websocket").only("websocket upgrade", WEBSOCKET).bool("enabled")
+          .orElse(true));
+    }
+    return webSockets.orElse(GLOO_WEB_SOCKETS);
+  }
+
+  /** Gloo proxies WebSocket upgrades unless told not to, where Envoy refuses them (403) unless told to. */
+  static final boolean GLOO_WEB_SOCKETS = true;
+
+  /**
+   * Gloo's hcm plugin sets {@code normalize_path: true} on every connection manager whose
+   * {@code httpConnectionManagerSettings.normalizePath} is unset ("default to true as per RFC 3986"), where Envoy's
+   * default is false: so a Gloo Gateway's routes and per-route policies see {@code /public/../admin} as
+   * {@code /admin}, and Holdfast spells the default out rather than serving the path as written.
+   */
+  static final boolean GLOO_NORMALIZE_PATH = true;
 
   /**
    * Gloo's {@code options.proxyProtocol}: Envoy's PROXY protocol filter, as {@code useProxyProto}; its TLV
@@ -217,7 +263,9 @@ final class GlooListenerOptions {
     }
     return switch (head) {
       case "proxyProtocol" -> "spec.useProxyProto";
-      case "xffNumTrustedHops", "idleTimeout", "requestHeadersTimeout", "maxRequestHeadersKb" -> HCM_PATH + option;
+      case "xffNumTrustedHops", "idleTimeout", "requestHeadersTimeout", "maxRequestHeadersKb", "normalizePath" ->
+          HCM_PATH + option;
+      case "webSockets" -> HCM_PATH + "upgrades";
       case "http2" -> HCM_PATH + "http2ProtocolOptions" + rest;
       case "serverHeader" -> HCM_PATH + "serverName";
       case "healthCheck" -> "spec.httpGateway.options.healthCheck" + rest;

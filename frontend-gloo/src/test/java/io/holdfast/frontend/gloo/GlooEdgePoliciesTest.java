@@ -93,6 +93,8 @@ class GlooEdgePoliciesTest {
         port: 8080
         virtualServices: [{name: shop}]
         options:
+          normalizePath: true  # Gloo's connection-manager defaults
+          webSockets: true
           rateLimitService: {upstream: rls, domain: custom, timeout: 100ms, failOpen: false}
       ---
       """;

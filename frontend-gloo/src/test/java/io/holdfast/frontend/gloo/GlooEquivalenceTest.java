@@ -85,6 +85,7 @@ class GlooEquivalenceTest {
         kind: Gateway
         metadata: {name: gateway-proxy, namespace: gloo-system}
         spec:
+          options: {normalizePath: true, webSockets: true}  # Gloo's connection-manager defaults
           bindAddress: '::'
           port: 8080
           virtualServices: [{name: default}]
@@ -227,6 +228,7 @@ class GlooEquivalenceTest {
         kind: Gateway
         metadata: {name: gateway-proxy, namespace: gloo-system}
         spec:
+          options: {normalizePath: true, webSockets: true}  # Gloo's connection-manager defaults
           bindAddress: '::'
           port: 8080
           virtualServices: [{name: animals}]
@@ -340,6 +342,7 @@ class GlooEquivalenceTest {
         kind: Gateway
         metadata: {name: gateway-proxy-ssl, namespace: gloo-system}
         spec:
+          options: {normalizePath: true, webSockets: true}  # Gloo's connection-manager defaults
           bindAddress: '::'
           port: 8443
           ssl: true
@@ -349,6 +352,7 @@ class GlooEquivalenceTest {
         kind: Gateway
         metadata: {name: gateway-proxy, namespace: gloo-system}
         spec:
+          options: {normalizePath: true, webSockets: true}  # Gloo's connection-manager defaults
           bindAddress: '::'
           port: 8080
           virtualServices: [{name: plain}]
@@ -951,6 +955,7 @@ class GlooEquivalenceTest {
         kind: Gateway
         metadata: {name: gateway-proxy, namespace: gloo-system}
         spec:
+          options: {normalizePath: true, webSockets: true}  # Gloo's connection-manager defaults
           bindAddress: '::'
           port: 8080
           virtualServices: [{name: default}]
@@ -1052,6 +1057,7 @@ class GlooEquivalenceTest {
         kind: Gateway
         metadata: {name: gateway-proxy, namespace: gloo-system}
         spec:
+          options: {normalizePath: true, webSockets: true}  # Gloo's connection-manager defaults
           bindAddress: '::'
           port: 8080
           virtualServices: [{name: default}]
@@ -1162,6 +1168,8 @@ class GlooEquivalenceTest {
           port: 8080
           virtualServices: [{name: default}]
           options:
+            normalizePath: true  # Gloo's connection-manager defaults
+            webSockets: true
             proxyProtocol: true
             perConnectionBufferLimitBytes: 65536
             xffNumTrustedHops: 1
@@ -1240,6 +1248,8 @@ class GlooEquivalenceTest {
           port: 8080
           virtualServices: [{name: default}]
           options:
+            normalizePath: true  # Gloo's connection-manager defaults
+            webSockets: true
             tracing:
               openTelemetry: {upstream: opentelemetry-collector, namespace: default, serviceName: edge,
                 authority: test-authority}

@@ -219,6 +219,8 @@ class GlooFilterStageTest {
           port: 8080
           virtualServices: [{name: default}]
           options:
+            normalizePath: true  # Gloo's connection-manager defaults
+            webSockets: true
             extProc: {upstream: processor, messageTimeout: 1s, position: %s}
         """.formatted(position);
     assertThat(position(build("filterStage: {stage: " + stage + ", predicate: " + predicate + "}")))

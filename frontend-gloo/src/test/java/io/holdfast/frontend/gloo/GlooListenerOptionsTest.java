@@ -305,9 +305,51 @@ class GlooListenerOptionsTest {
         Optional.of(Duration.ofSeconds(30)), Optional.of(Duration.ofSeconds(5)), Optional.of(96L),
         Optional.of(new TrafficOptions.Http2(Optional.of(100L), Optional.of(65536L), Optional.of(1048576L))),
         Optional.of(new TrafficOptions.ServerHeader(Optional.empty(), Optional.of("edge"))), List.of(),
-        Optional.empty(), Optional.of(new TrafficOptions.HealthCheck("/any-path-you-want"))));
+        Optional.empty(), Optional.of(new TrafficOptions.HealthCheck("/any-path-you-want")))
+        .withNormalizePath(Optional.of(true)).withWebSockets(Optional.of(true)));
     assertThat(read(gateway("", "{httpConnectionManagerSettings: {serverHeaderTransformation: PASS_THROUGH}}"))
         .serverHeader()).contains(new TrafficOptions.ServerHeader(Optional.of("PassThrough"), Optional.empty()));
+  }
+
+  @Test
+  void withoutNormalizePathTheGatewayNormalisesAsGloosHcmPluginDefaults() {
+    assertThat(read(gateway("", "{}")).normalizePath()).contains(true);
+    assertThat(read(gateway("", "{httpConnectionManagerSettings: {xffNumTrustedHops: 1}}")).normalizePath())
+        .contains(true);
+    // A Gateway without httpGateway.options, as Gloo's Helm chart writes its default ones (httpGateway: {}).
+    assertThat(read("""
+        apiVersion: gateway.solo.io/v1
+        kind: Gateway
+        metadata: {name: gw, namespace: gloo-system}
+        spec: {bindPort: 8080, httpGateway: {}}
+        """).normalizePath()).contains(true);
+  }
+
+  @Test
+  void anExplicitNormalizePathWins() {
+    assertThat(read(gateway("", "{httpConnectionManagerSettings: {normalizePath: false}}")).normalizePath())
+        .contains(false);
+    assertThat(read(gateway("", "{httpConnectionManagerSettings: {normalizePath: true}}")).normalizePath())
+        .contains(true);
+  }
+
+  @Test
+  void webSocketsAreProxiedUnlessAWebsocketUpgradeSaysOtherwiseAsGloosHcmPluginDefaults() {
+    assertThat(read(gateway("", "{}")).webSockets()).contains(true);
+    assertThat(read(gateway("", "{httpConnectionManagerSettings: {upgrades: [{websocket: {}}]}}")).webSockets())
+        .contains(true);
+    assertThat(read(gateway("", "{httpConnectionManagerSettings: {upgrades: [{websocket: {enabled: true}}]}}"))
+        .webSockets()).contains(true);
+    assertThat(read(gateway("", "{httpConnectionManagerSettings: {upgrades: [{websocket: {enabled: false}}]}}"))
+        .webSockets()).contains(false);
+    // CONNECT has no Holdfast equivalent; a second websocket entry Gloo refuses too.
+    assertThat(errors(gateway("", "{httpConnectionManagerSettings: {upgrades: [{connect: {enabled: true}},"
+        + " {websocket: {enabled: false}}, {websocket: {}}]}}"))).extracting(Finding::field, Finding::reason)
+        .containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple(
+                "spec.httpGateway.options.httpConnectionManagerSettings.upgrades[0].connect", "UnsupportedGlooFeature"),
+            org.assertj.core.groups.Tuple.tuple(
+                "spec.httpGateway.options.httpConnectionManagerSettings.upgrades[2].websocket", "ConflictingFields"));
   }
 
   @Test

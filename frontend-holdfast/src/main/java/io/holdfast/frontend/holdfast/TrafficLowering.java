@@ -73,7 +73,8 @@ final class TrafficLowering {
           return clusters.contains(cluster) ? Optional.of(new ExtProc.Service(cluster, mode(e.processingMode()),
               e.failOpen(), e.messageTimeout().orElse(TrafficOptions.ExtProc.DEFAULT_MESSAGE_TIMEOUT),
               position(e.position()))) : Optional.empty();
-        }));
+        })).withNormalizePath(options.normalizePath())
+        .withWebSockets(options.webSockets());
   }
 
   /** A checked position (one of {@link TrafficOptions.ExtProc#POSITIONS}, in the same order as the IR's). */

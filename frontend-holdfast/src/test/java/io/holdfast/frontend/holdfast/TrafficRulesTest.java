@@ -211,6 +211,30 @@ class TrafficRulesTest {
   }
 
   @Test
+  void normalizePathAndWebSocketsReachEveryChainAsWrittenAndAreUnsetWithoutThem() {
+    for (boolean normalize : java.util.List.of(true, false)) {
+      ValidationResult result = new Validator().validate(config("{}", "{}", "{normalizePath: " + normalize + "}"));
+      assertThat(result.status(GW).state()).isEqualTo(State.ACCEPTED);
+      assertThat(chainOptions(result).normalizePath()).contains(normalize);
+    }
+    ValidationResult webSockets = new Validator().validate(config("{}", "{}", "{webSockets: true}"));
+    assertThat(chainOptions(webSockets).webSockets()).contains(true);
+    ValidationResult without = new Validator().validate(config("{}", "{}", "{xffNumTrustedHops: 1}"));
+    assertThat(chainOptions(without).normalizePath()).isEmpty();
+    assertThat(chainOptions(without).webSockets()).isEmpty();
+    ValidationResult notABoolean = new Validator().validate(config("{}", "{}", "{normalizePath: yes-please}"));
+    assertThat(notABoolean.status(GW).state()).isEqualTo(State.REJECTED);
+    assertThat(notABoolean.status(GW).problems()).extracting(Problem::field)
+        .containsExactly("spec.options.normalizePath");
+  }
+
+  private static HttpListenerOptions chainOptions(ValidationResult result) {
+    Listener.Socket socket = (Listener.Socket) HoldfastFrontEnd.lowerAccepted(result.accepted()).listeners()
+        .stream().filter(l -> l instanceof Listener.Socket).findFirst().orElseThrow();
+    return ((Listener.FilterChain.Http) socket.filterChains().get(0)).options();
+  }
+
+  @Test
   void malformedShapesAreParseProblems() {
     ValidationResult result = new Validator().validate(config("{}", "{}",
         "{accessLogs: [{stdout: {}, stderr: {}}], bogus: 1}"));

@@ -1,5 +1,6 @@
 package io.holdfast.xds.translate;
 
+import com.google.protobuf.BoolValue;
 import com.google.protobuf.UInt32Value;
 import io.envoyproxy.envoy.config.core.v3.GrpcService;
 import io.envoyproxy.envoy.config.core.v3.Http2ProtocolOptions;
@@ -23,6 +24,8 @@ final class ConnectionOptions {
 
   static final String PROXY_PROTOCOL_FILTER = "envoy.filters.listener.proxy_protocol";
   static final String OPEN_TELEMETRY_TRACER = "envoy.tracers.opentelemetry";
+  /** Envoy's name of the WebSocket upgrade (the {@code Upgrade} header's value, compared case-insensitively). */
+  static final String WEBSOCKET_UPGRADE = "websocket";
   /** The {@code Server} header the route configuration removes when it is stripped. */
   static final String SERVER_HEADER = "server";
 
@@ -45,6 +48,11 @@ final class ConnectionOptions {
 
   static void connectionManager(HttpListenerOptions options, HttpConnectionManager.Builder hcm) {
     options.xffNumTrustedHops().ifPresent(hcm::setXffNumTrustedHops);
+    // Only when set: unset keeps Envoy's default (false) and leaves configs without it byte-identical.
+    options.normalizePath().ifPresent(normalize -> hcm.setNormalizePath(BoolValue.of(normalize)));
+    // Envoy refuses an upgrade no entry names (403), which is what false means too: so only true is written.
+    options.webSockets().filter(Boolean::booleanValue).ifPresent(on -> hcm.addUpgradeConfigs(
+        HttpConnectionManager.UpgradeConfig.newBuilder().setUpgradeType(WEBSOCKET_UPGRADE)));
     options.idleTimeout().ifPresent(timeout -> hcm.setCommonHttpProtocolOptions(
         HttpProtocolOptions.newBuilder().setIdleTimeout(Protos.duration(timeout))));
     options.requestHeadersTimeout().ifPresent(timeout -> hcm.setRequestHeadersTimeout(Protos.duration(timeout)));

@@ -73,9 +73,37 @@ class TrafficTranslationTest {
     assertThat(hcm.getXffNumTrustedHops()).isZero();
     assertThat(hcm.hasCommonHttpProtocolOptions()).isFalse();
     assertThat(hcm.getAccessLogCount()).isZero();
+    assertThat(hcm.hasNormalizePath()).isFalse();
+    assertThat(hcm.getUpgradeConfigsCount()).isZero();
     assertThat(hcm.getHttpFiltersList()).extracting(HttpFilter::getName)
         .containsExactly(ListenerTranslator.ROUTER_FILTER);
     assertThat(TrafficFixtures.routes(translation).getResponseHeadersToRemoveList()).isEmpty();
+  }
+
+  @Test
+  void pathNormalisationIsWrittenAsSetTrueOrFalse() throws Exception {
+    for (boolean normalize : List.of(true, false)) {
+      Translation translation = TrafficFixtures.translate(SocketOptions.NONE,
+          HttpListenerOptions.NONE.withNormalizePath(Optional.of(normalize)),
+          List.of(TrafficFixtures.route("a", RouteTraffic.NONE)),
+          List.of(TrafficFixtures.cluster(TrafficFixtures.UPSTREAM)));
+      HttpConnectionManager hcm = TrafficFixtures.hcm(translation);
+      assertThat(hcm.hasNormalizePath()).isTrue();
+      assertThat(hcm.getNormalizePath().getValue()).isEqualTo(normalize);
+    }
+  }
+
+  @Test
+  void webSocketsTrueAddsTheWebsocketUpgradeAndFalseLeavesEnvoysRefusal() throws Exception {
+    for (boolean on : List.of(true, false)) {
+      Translation translation = TrafficFixtures.translate(SocketOptions.NONE,
+          HttpListenerOptions.NONE.withWebSockets(Optional.of(on)),
+          List.of(TrafficFixtures.route("a", RouteTraffic.NONE)),
+          List.of(TrafficFixtures.cluster(TrafficFixtures.UPSTREAM)));
+      assertThat(TrafficFixtures.hcm(translation).getUpgradeConfigsList())
+          .extracting(HttpConnectionManager.UpgradeConfig::getUpgradeType)
+          .isEqualTo(on ? List.of("websocket") : List.of());
+    }
   }
 
   @Test
