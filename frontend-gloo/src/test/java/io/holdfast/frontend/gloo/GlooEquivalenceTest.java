@@ -588,6 +588,7 @@ class GlooEquivalenceTest {
         metadata: {name: hybrid-matched-0, namespace: gloo-system}
         spec:
           port: 8080
+          options: {normalizePath: true, webSockets: true}  # Gloo's connection-manager defaults
           sourcePrefixRanges: [198.51.100.0/24, '2001:db8::/32']
           virtualServices: [{name: partners}]
         ---
@@ -596,6 +597,7 @@ class GlooEquivalenceTest {
         metadata: {name: hybrid-matched-1, namespace: gloo-system}
         spec:
           port: 8080
+          options: {normalizePath: true, webSockets: true}  # Gloo's connection-manager defaults
           virtualServices: [{name: client-ip-reject}]
         """;
     Equivalence.assertSameXds(GlooFixtures.load(gloo), GlooFixtures.load(holdfast), Map.of(
@@ -662,6 +664,7 @@ class GlooEquivalenceTest {
         metadata: {name: hybrid-matched-0, namespace: gloo-system}
         spec:
           port: 8080
+          options: {normalizePath: true, webSockets: true}  # Gloo's connection-manager defaults
           virtualServices: [{name: web}]
         ---
         apiVersion: gateway.holdfast.io/v1
