@@ -206,6 +206,11 @@ public final class KubernetesMode implements AutoCloseable {
     return leadership;
   }
 
+  /** {@code config} with the named Secrets it lacks from the source's cache ({@link KubeConfigSource#withNamedSecrets}). */
+  public io.holdfast.api.GatewayConfig withNamedSecrets(io.holdfast.api.GatewayConfig config) {
+    return source.withNamedSecrets(config);
+  }
+
   /** The source has listed everything at least once. */
   public boolean synced() {
     return source.hasSynced();

@@ -102,10 +102,42 @@ class WebhookUnreferencedSecretTest {
             vs("granted", "sslConfig: {secretRef: {name: granted-tls, namespace: other}}"));
         assertThat(granted.path("allowed").asBoolean()).as(granted.toString()).isTrue();
 
+        // A SecurityPolicy's basic-auth users, and a Gloo VirtualService's sslConfig.
+        JsonNode policy = review(client, uri, answers, WebhookFixture.create("uid-policy", """
+            apiVersion: gateway.holdfast.io/v1
+            kind: SecurityPolicy
+            metadata: {name: users, namespace: demo}
+            spec:
+              targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: edge}]
+              basicAuth: {users: {name: api-users}}
+            """));
+        assertThat(policy.path("allowed").asBoolean()).as(policy.toString()).isTrue();
+        JsonNode gloo = review(client, uri, answers, WebhookFixture.create("uid-gloo", """
+            apiVersion: gateway.solo.io/v1
+            kind: VirtualService
+            metadata: {name: gloo-web, namespace: demo}
+            spec:
+              sslConfig: {secretRef: {name: web-tls, namespace: demo}}
+              virtualHost:
+                domains: [gloo.test]
+                routes: [{directResponseAction: {status: 200}}]
+            """));
+        assertThat(gloo.path("allowed").asBoolean()).as(gloo.toString()).isTrue();
+
         // A Secret that truly does not exist is still SecretNotFound.
         JsonNode missing = review(client, uri, answers, vs("missing", "sslConfig: {secretRef: {name: not-there}}"));
         assertThat(missing.path("allowed").asBoolean()).isFalse();
         assertThat(missing.path("status").path("message").asString()).contains("(SecretNotFound)");
+        JsonNode policyMissing = review(client, uri, answers, WebhookFixture.create("uid-policy-missing", """
+            apiVersion: gateway.holdfast.io/v1
+            kind: SecurityPolicy
+            metadata: {name: nobody, namespace: demo}
+            spec:
+              targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: edge}]
+              basicAuth: {users: {name: no-users}}
+            """));
+        assertThat(policyMissing.path("allowed").asBoolean()).isFalse();
+        assertThat(policyMissing.path("status").path("message").asString()).contains("(SecretNotFound)");
         // Nor may the webhook use a Secret the server cannot read (a type it does not list).
         JsonNode unread = review(client, uri, answers, vs("unread", "sslConfig: {secretRef: {name: basic-tls}}"));
         assertThat(unread.path("allowed").asBoolean()).isFalse();
@@ -131,6 +163,9 @@ class WebhookUnreferencedSecretTest {
             assertThat(answer).doesNotContain(text);
           }
         }
+
+        // The Secrets came from the source's cache: none was read by name (RBAC grants list and watch only).
+        assertThat(api.requests()).noneMatch(r -> r.resourcePath().contains("/secrets/"));
 
         // What the server writes once the objects exist is what the webhook said.
         apply(admin, NS, vsYaml("web", "sslConfig: {secretRef: {name: web-tls}}"));
