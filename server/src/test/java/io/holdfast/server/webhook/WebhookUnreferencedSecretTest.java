@@ -3,6 +3,8 @@ package io.holdfast.server.webhook;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -45,12 +47,19 @@ class WebhookUnreferencedSecretTest {
   private static final String OTHER = "other";
   private static final TestCertificates.Issued CA = TestCertificates.ca("webhook secret test CA");
   private static final String PASSWORD_HASH = sha1Base64("correct horse battery staple");
+  /** The content of a Secret that is no certificate: the verdict says so without quoting it. */
+  private static final String BROKEN_CONTENT = "not-a-certificate-7f3a9c";
 
   @TempDir
   Path dir;
 
   @Test
   void anObjectNamingAnExistingSecretNothingNamedYetIsJudgedAsTheServerWillJudgeIt() throws Exception {
+    ch.qos.logback.classic.Logger root = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(
+        org.slf4j.Logger.ROOT_LOGGER_NAME);
+    ListAppender<ILoggingEvent> logs = new ListAppender<>();
+    logs.start();
+    root.addAppender(logs);
     try (MockKubeApi api = MockKubeApi.start()) {
       KubernetesClient admin = api.admin();
       installCrds(admin);
@@ -60,6 +69,8 @@ class WebhookUnreferencedSecretTest {
       putSecret(admin, NS, "api-users", "Opaque", Map.of(".htpasswd", "alice:{SHA}" + PASSWORD_HASH + "\n"));
       putSecret(admin, OTHER, "shared-tls", "kubernetes.io/tls", tls(shared));
       putSecret(admin, OTHER, "granted-tls", "kubernetes.io/tls", tls(shared));
+      putSecret(admin, NS, "broken-tls", "kubernetes.io/tls", Map.of("tls.crt", BROKEN_CONTENT,
+          "tls.key", BROKEN_CONTENT));
       // A type the source never reads (it lists only kubernetes.io/tls and Opaque Secrets): not found, for both.
       putSecret(admin, NS, "basic-tls", "kubernetes.io/basic-auth", tls(web));
       apply(admin, OTHER, """
@@ -138,6 +149,10 @@ class WebhookUnreferencedSecretTest {
             """));
         assertThat(policyMissing.path("allowed").asBoolean()).isFalse();
         assertThat(policyMissing.path("status").path("message").asString()).contains("(SecretNotFound)");
+        // A Secret that exists but holds no certificate is judged on its content, which the answer does not quote.
+        JsonNode broken = review(client, uri, answers, vs("broken", "sslConfig: {secretRef: {name: broken-tls}}"));
+        assertThat(broken.path("allowed").asBoolean()).isFalse();
+        assertThat(broken.path("status").path("message").asString()).doesNotContain("SecretNotFound");
         // Nor may the webhook use a Secret the server cannot read (a type it does not list).
         JsonNode unread = review(client, uri, answers, vs("unread", "sslConfig: {secretRef: {name: basic-tls}}"));
         assertThat(unread.path("allowed").asBoolean()).isFalse();
@@ -149,7 +164,7 @@ class WebhookUnreferencedSecretTest {
         assertThat(cross.path("status").path("message").asString()).contains("(RefNotPermitted)")
             .doesNotContain("SecretNotFound");
 
-        // No Secret content in any answer: not the certificates, keys or password hash, nor their base64.
+        // No Secret content in any answer or log line: not the certificates, keys or password hash, nor their base64.
         List<String> secretText = new ArrayList<>();
         for (TestCertificates.Issued issued : List.of(web, shared)) {
           secretText.add(pemBody(issued.certificatePem()));
@@ -158,10 +173,13 @@ class WebhookUnreferencedSecretTest {
           secretText.add(base64(issued.traditionalPrivateKeyPem()).substring(0, 40));
         }
         secretText.add(PASSWORD_HASH);
-        for (String answer : answers) {
-          for (String text : secretText) {
-            assertThat(answer).doesNotContain(text);
-          }
+        secretText.add(BROKEN_CONTENT);
+        secretText.add(base64(BROKEN_CONTENT));
+        String logged = String.join("\n", logs.list.stream().map(ILoggingEvent::getFormattedMessage).toList());
+        assertThat(logged).contains("admission denied uid=uid-broken");
+        for (String text : secretText) {
+          assertThat(answers).allSatisfy(answer -> assertThat(answer).doesNotContain(text));
+          assertThat(logged).doesNotContain(text);
         }
 
         // The Secrets came from the source's cache: none was read by name (RBAC grants list and watch only).
@@ -176,6 +194,8 @@ class WebhookUnreferencedSecretTest {
         assertThat(accepted(admin, "missing").get()).containsEntry("status", "False")
             .containsEntry("reason", "SecretNotFound");
       }
+    } finally {
+      root.detachAppender(logs);
     }
   }
 
