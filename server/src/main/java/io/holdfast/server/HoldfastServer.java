@@ -370,9 +370,10 @@ public final class HoldfastServer implements AutoCloseable {
    * pipeline's input holds only Secrets some object names); in file mode, and before the source starts, the config
    * as it is (a file-mode view already holds every Secret of the directory).
    */
-  private io.holdfast.api.GatewayConfig withNamedSecrets(io.holdfast.api.GatewayConfig config) {
+  private io.holdfast.api.GatewayConfig withNamedSecrets(io.holdfast.api.GatewayConfig config,
+      io.holdfast.api.ResourceKey reviewed) {
     KubernetesMode k = kube;
-    return k == null ? config : k.withNamedSecrets(config);
+    return k == null ? config : k.withNamedSecrets(config, reviewed);
   }
 
   /**

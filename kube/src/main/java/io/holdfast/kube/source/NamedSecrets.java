@@ -58,11 +58,23 @@ final class NamedSecrets {
     return withoutFiles(out);
   }
 
-  /** Every Secret the objects of {@code config} name, each once, in the objects' order. */
-  static Set<ResourceKey> of(GatewayConfig config) {
+  /**
+   * The Secrets the object (parsed or of another config API) with {@code key} in {@code config} names, each once;
+   * empty if there is none or it names none. Bound: one key comparison per object of the config, and the object's
+   * own references.
+   */
+  static Set<ResourceKey> of(GatewayConfig config, ResourceKey key) {
     Set<ResourceKey> out = new LinkedHashSet<>();
-    config.resources().forEach(resource -> out.addAll(of(resource)));
-    config.apiObjects().forEach(object -> out.addAll(of(object)));
+    for (GatewayResource resource : config.resources()) {
+      if (resource.key().equals(key)) {
+        out.addAll(of(resource));
+      }
+    }
+    for (ApiObject object : config.apiObjects()) {
+      if (object.key().equals(key)) {
+        out.addAll(of(object));
+      }
+    }
     return out;
   }
 

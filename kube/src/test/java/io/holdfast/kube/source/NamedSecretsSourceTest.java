@@ -51,11 +51,9 @@ class NamedSecretsSourceTest {
         await().atMost(WAIT).until(() -> !configs.isEmpty());
         GatewayConfig input = configs.get(configs.size() - 1);
         assertThat(input.secrets()).as("nothing names them yet").isEmpty();
-        assertThat(source.withNamedSecrets(input)).as("nothing to add: the same config").isSameAs(input);
 
         TlsSecretData kept = new TlsSecretData(new java.util.TreeMap<>(Map.of("tls.crt", "as delivered")));
-        GatewayConfig reviewed = input.toBuilder()
-            .add(((ParseResult.Parsed) new ModelParser().parse(YAML.readTree("""
+        io.holdfast.api.GatewayResource vs = ((ParseResult.Parsed) new ModelParser().parse(YAML.readTree("""
                 apiVersion: gateway.holdfast.io/v1
                 kind: VirtualService
                 metadata: {name: web, namespace: demo}
@@ -63,7 +61,8 @@ class NamedSecretsSourceTest {
                   domains: [web.test]
                   routes: [{match: {prefix: /}, directResponse: {status: 200}}]
                   sslConfig: {secretRef: {name: vs-tls}}
-                """))).resource())
+                """))).resource();
+        GatewayConfig reviewed = input.toBuilder().add(vs)
             .add(object("gateway.networking.k8s.io", "Gateway", "edge", """
                 spec:
                   gatewayClassName: holdfast
@@ -88,7 +87,17 @@ class NamedSecretsSourceTest {
             .secret(TlsSecretData.secretKey("demo", "delivered"), kept)
             .build();
 
-        GatewayConfig completed = source.withNamedSecrets(reviewed);
+        assertThat(source.withNamedSecrets(reviewed, new ResourceKey("Upstream", "demo", "none")))
+            .as("no such object: the same config").isSameAs(reviewed);
+        assertThat(source.withNamedSecrets(reviewed, vs.key()).secrets().keySet()).as("only the reviewed object's")
+            .containsExactlyInAnyOrder(TlsSecretData.secretKey("demo", "vs-tls"),
+                TlsSecretData.secretKey("demo", "delivered"));
+
+        GatewayConfig completed = reviewed;
+        for (ResourceKey key : List.of(vs.key(), key("gateway.networking.k8s.io", "Gateway", "edge"),
+            key("gateway.holdfast.io", "SecurityPolicy", "users"), key("gateway.solo.io", "VirtualService", "gloo"))) {
+          completed = source.withNamedSecrets(completed, key);
+        }
         assertThat(completed.secrets().keySet()).containsExactlyInAnyOrder(
             TlsSecretData.secretKey("demo", "vs-tls"), TlsSecretData.secretKey("demo", "listener-tls"),
             TlsSecretData.secretKey("demo", "users"), TlsSecretData.secretKey("demo", "gloo-tls"),
@@ -104,13 +113,17 @@ class NamedSecretsSourceTest {
     }
   }
 
+  private static ResourceKey key(String group, String kind, String name) {
+    return new ResourceKey(group, kind, "demo", name);
+  }
+
   private static ApiObject object(String group, String kind, String name, String rest) {
     ObjectNode body = (ObjectNode) YAML.readTree("""
         apiVersion: %s/v1
         kind: %s
         metadata: {name: %s, namespace: demo}
         """.formatted(group, kind, name) + rest);
-    return new ApiObject(new ResourceKey(group, kind, "demo", name), 1, body);
+    return new ApiObject(key(group, kind, name), 1, body);
   }
 
   private static void secret(KubernetesClient admin, String namespace, String name, String type) {

@@ -206,9 +206,9 @@ public final class KubernetesMode implements AutoCloseable {
     return leadership;
   }
 
-  /** {@code config} with the named Secrets it lacks from the source's cache ({@link KubeConfigSource#withNamedSecrets}). */
-  public io.holdfast.api.GatewayConfig withNamedSecrets(io.holdfast.api.GatewayConfig config) {
-    return source.withNamedSecrets(config);
+  /** {@code config} with the Secrets {@code reviewed} names from the source's cache ({@link KubeConfigSource#withNamedSecrets}). */
+  public io.holdfast.api.GatewayConfig withNamedSecrets(io.holdfast.api.GatewayConfig config, ResourceKey reviewed) {
+    return source.withNamedSecrets(config, reviewed);
   }
 
   /** The source has listed everything at least once. */

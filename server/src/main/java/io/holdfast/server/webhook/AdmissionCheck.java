@@ -171,11 +171,11 @@ final class AdmissionCheck {
 
   /**
    * The verdict on {@code key} in {@code after}, with warnings for what the change breaks elsewhere. {@code after}
-   * first gets the Secrets its objects name that the source can read ({@link SecretSource}), as the source's next
+   * first gets the Secrets the object names that the source can read ({@link SecretSource}), as the source's next
    * rebuild would give them once the object exists; a Secret that is truly missing stays missing.
    */
   private Verdict judge(GatewayConfig current, GatewayConfig after, ResourceKey key, Judgement judgement) {
-    ConfigCheck.Result result = configCheck().run(secrets.withNamedSecrets(after));
+    ConfigCheck.Result result = configCheck().run(secrets.withNamedSecrets(after, key));
     Optional<ObjectStatus> judged = result.objectStatus(key);
     if (judged.isEmpty()) {
       // Only when Holdfast itself failed on the way (a front end threw; contained, see ConfigCheck): an object

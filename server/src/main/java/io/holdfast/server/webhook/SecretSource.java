@@ -1,6 +1,7 @@
 package io.holdfast.server.webhook;
 
 import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.ResourceKey;
 
 /**
  * Where the webhook finds the Secrets a reviewed object names that the view lacks. The pipeline's input holds only
@@ -14,11 +15,12 @@ import io.holdfast.api.GatewayConfig;
 public interface SecretSource {
 
   /** Adds nothing: the view already has every Secret the source can read. */
-  SecretSource NONE = config -> config;
+  SecretSource NONE = (config, reviewed) -> config;
 
   /**
-   * {@code config} with the Secrets its objects name that it lacks and the source can read, as a rebuild of the
-   * source would copy them in; {@code config} itself when there are none.
+   * {@code config} with the Secrets the object {@code reviewed} in it names that the config lacks and the source can
+   * read, as a rebuild of the source would copy them in once the object exists; {@code config} itself when there
+   * are none.
    */
-  GatewayConfig withNamedSecrets(GatewayConfig config);
+  GatewayConfig withNamedSecrets(GatewayConfig config, ResourceKey reviewed);
 }
