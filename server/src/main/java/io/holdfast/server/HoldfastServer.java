@@ -158,7 +158,7 @@ public final class HoldfastServer implements AutoCloseable {
       // the pipeline's own settings, so its verdicts are the server's.
       webhook = bind("--webhook-address", w.address(), w.port(), () -> AdmissionWebhook.builder(w.socketAddress(),
           XdsTls.serverOnly(w.certificate(), w.key()), pipeline::currentInput).pipelineSettings(settings.pipeline())
-          .meterRegistry(registry).start());
+          .secrets(this::withNamedSecrets).meterRegistry(registry).start());
       started.push(webhook);
     }
     board.onPublish(() -> staleSince = Optional.empty()); // a source built a config: disk copy superseded
@@ -363,6 +363,17 @@ public final class HoldfastServer implements AutoCloseable {
     return new DataPlaneVerdict.Facts(version, List.copyOf(connected), nacking, gone, rejected,
         manifestErrors, buildProblem, api, staleFor, k == null || k.synced(), leadershipFact(),
         leaseHolderAsSeen(), expired, expiring, unconfirmed.behind(proxies, Set.copyOf(nacking), clock.instant()));
+  }
+
+  /**
+   * The webhook's {@code SecretSource}: in Kubernetes mode the source's Secret cache completes the config (the
+   * pipeline's input holds only Secrets some object names); in file mode, and before the source starts, the config
+   * as it is (a file-mode view already holds every Secret of the directory).
+   */
+  private io.holdfast.api.GatewayConfig withNamedSecrets(io.holdfast.api.GatewayConfig config,
+      io.holdfast.api.ResourceKey reviewed) {
+    KubernetesMode k = kube;
+    return k == null ? config : k.withNamedSecrets(config, reviewed);
   }
 
   /**

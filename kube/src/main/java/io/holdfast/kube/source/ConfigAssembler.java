@@ -11,9 +11,7 @@ import io.holdfast.api.ParseResult;
 import io.holdfast.api.Problem;
 import io.holdfast.api.ResourceKey;
 import io.holdfast.api.ServiceRef;
-import io.holdfast.api.TcpGateway;
 import io.holdfast.api.TlsSecretData;
-import io.holdfast.api.VirtualService;
 import io.holdfast.api.Upstream;
 import io.holdfast.api.UpstreamTarget;
 import java.nio.charset.StandardCharsets;
@@ -38,8 +36,7 @@ import tools.jackson.databind.node.ObjectNode;
  * validation reports them, the Gateway API's objects and the Namespaces are carried as {@link ApiObject}s for their
  * front end, every Service port a kube Upstream or a Gateway API route's backendRef names gets its ready endpoints
  * (narrowed to the Pods an Upstream's {@code selector} matches),
- * and every Secret an {@code sslConfig}, an Upstream's {@code spec.tls}, a Gateway listener's
- * {@code tls.certificateRefs} or security options ({@link SecurityRefs}) name gets its data. Stateless.
+ * and every Secret an object names ({@link NamedSecrets}) gets its data. Stateless.
  */
 final class ConfigAssembler {
 
@@ -81,23 +78,11 @@ final class ConfigAssembler {
         ParseResult result = parser.parse(tree(resource, kind));
         if (result instanceof ParseResult.Parsed parsed) {
           config.add(parsed.resource());
-          if (parsed.resource() instanceof Upstream upstream) {
-            if (upstream.target() instanceof UpstreamTarget.Kube kube) {
-              services.add(kube.service(upstream.metadata().namespace()));
-            }
-            upstream.options().tls().ifPresent(tls -> secrets.addAll(tls.materialKeys(
-                upstream.metadata().namespace())));
+          if (parsed.resource() instanceof Upstream upstream
+              && upstream.target() instanceof UpstreamTarget.Kube kube) {
+            services.add(kube.service(upstream.metadata().namespace()));
           }
-          if (parsed.resource() instanceof VirtualService vs) {
-            vs.sslConfig().ifPresent(ssl -> {
-              secrets.addAll(ssl.certificateKeys(vs.metadata().namespace()));
-              secrets.addAll(ssl.clientCaKeys(vs.metadata().namespace()));
-            });
-            secrets.addAll(SecurityRefs.secrets(vs));
-          }
-          if (parsed.resource() instanceof TcpGateway tcp) {
-            secrets.addAll(tcp.materialKeys());
-          }
+          secrets.addAll(NamedSecrets.of(parsed.resource()));
         } else if (result instanceof ParseResult.Invalid invalid) {
           invalid.toUnparsed().ifPresentOrElse(config::addUnparsed, () -> log.warn(
               "custom resource skipped: it names no resource kind={} namespace={} name={} problems={}",
@@ -119,8 +104,7 @@ final class ConfigAssembler {
         observed.put(object.key(), observedOf(meta));
         config.add(object);
         GatewayApiRefs.services(object).forEach(services::add);
-        secrets.addAll(GatewayApiRefs.secrets(object));
-        secrets.addAll(SecurityRefs.secrets(object));
+        secrets.addAll(NamedSecrets.of(object));
       }
     }
     List<ApiObject> glooObjects = new ArrayList<>();
@@ -136,7 +120,7 @@ final class ConfigAssembler {
         config.add(object);
         services.addAll(GlooRefs.services(object));
         glooObjects.add(object);
-        secrets.addAll(GlooRefs.secrets(object));
+        secrets.addAll(NamedSecrets.of(object));
       }
     }
     // Routes' subset choices join a route to its Upstream: resolved once every Gloo object is read.
@@ -170,9 +154,7 @@ final class ConfigAssembler {
       // Only Secrets some resource names reach the config: an unrelated Secret's change is no config change, and
       // no other Secret's content ever leaves the informer cache. A missing one gets no entry: the front end
       // reports SecretNotFound and keeps the last good certificate.
-      if (!TlsSecretData.isFileKey(key)) {
-        view.secret(key.namespace(), key.name()).ifPresent(secret -> config.secret(key, secretData(secret)));
-      }
+      view.secret(key.namespace(), key.name()).ifPresent(secret -> config.secret(key, secretData(secret)));
     }
     return new Assembled(config.build(), observed);
   }

@@ -279,6 +279,33 @@ public final class KubeConfigSource implements AutoCloseable {
         slot.byKey(key.namespace().isEmpty() ? key.name() : key.namespace() + "/" + key.name()));
   }
 
+  /**
+   * {@code config} with the data of every Secret the object {@code object} names ({@link NamedSecrets}) that the
+   * config lacks and this source's Secret cache holds: the Secrets a rebuild would copy in once that object is in
+   * the cluster. For the admission webhook, which judges a reviewed object in the pipeline's input plus that object:
+   * the input holds only the Secrets something already named, so an object naming an existing Secret nothing named
+   * before would otherwise look as if the Secret were missing. Reads only the cache, never the API, so only Secrets
+   * this source reads anyway (of the {@link #SECRET_TYPES}, in the watched namespaces) are added; whether the object
+   * may use one (a ReferenceGrant for another namespace's) stays the front end's verdict. The config's own Secret
+   * entries are kept as they are. Bound: one key comparison per object of the config, then one cache lookup per
+   * Secret reference of {@code object} (its references are bounded where they are read, {@link GlooRefs#MAX_NODES}).
+   * Thread-safe.
+   */
+  public GatewayConfig withNamedSecrets(GatewayConfig config, ResourceKey object) {
+    GatewayConfig.Builder completed = null;
+    for (ResourceKey key : NamedSecrets.of(config, object)) {
+      if (config.secrets().containsKey(key)) {
+        continue;
+      }
+      Optional<Secret> cached = secrets.byKey(key.namespace() + "/" + key.name());
+      if (cached.isPresent()) {
+        completed = completed == null ? config.toBuilder() : completed;
+        completed.secret(key, ConfigAssembler.secretData(cached.get()));
+      }
+    }
+    return completed == null ? config : completed.build();
+  }
+
   @Override
   public synchronized void close() {
     if (closed) {

@@ -206,6 +206,11 @@ public final class KubernetesMode implements AutoCloseable {
     return leadership;
   }
 
+  /** {@code config} with the Secrets {@code reviewed} names from the source's cache ({@link KubeConfigSource#withNamedSecrets}). */
+  public io.holdfast.api.GatewayConfig withNamedSecrets(io.holdfast.api.GatewayConfig config, ResourceKey reviewed) {
+    return source.withNamedSecrets(config, reviewed);
+  }
+
   /** The source has listed everything at least once. */
   public boolean synced() {
     return source.hasSynced();

@@ -47,6 +47,7 @@ final class AdmissionCheck {
   private static final int MAX_CAUSES = 20;
 
   private final Supplier<Optional<GatewayConfig>> view;
+  private final SecretSource secrets;
   private final PipelineSettings settings;
   private final ModelParser parser = new ModelParser();
   /** Statuses of the last view seen, reused while the view is the same object (it changes per rebuild). */
@@ -64,16 +65,18 @@ final class AdmissionCheck {
 
   /**
    * @param view     the replica's current input config; empty until its source delivered one
+   * @param secrets  the Secrets the source can read beyond the view's, for objects naming new ones
    * @param settings the server's pipeline settings, so a verdict here is the server's
    */
-  AdmissionCheck(Supplier<Optional<GatewayConfig>> view, PipelineSettings settings) {
+  AdmissionCheck(Supplier<Optional<GatewayConfig>> view, SecretSource secrets, PipelineSettings settings) {
     this.view = Objects.requireNonNull(view, "view");
+    this.secrets = Objects.requireNonNull(secrets, "secrets");
     this.settings = Objects.requireNonNull(settings, "settings");
   }
 
-  /** With the default settings. */
+  /** With the default settings, the view's Secrets only. */
   AdmissionCheck(Supplier<Optional<GatewayConfig>> view) {
-    this(view, PipelineSettings.DEFAULTS);
+    this(view, SecretSource.NONE, PipelineSettings.DEFAULTS);
   }
 
   /** A check without last-good memory, as the server's pipeline would run it. */
@@ -166,9 +169,13 @@ final class AdmissionCheck {
         .build(), key, judgement);
   }
 
-  /** The verdict on {@code key} in {@code after}, with warnings for what the change breaks elsewhere. */
+  /**
+   * The verdict on {@code key} in {@code after}, with warnings for what the change breaks elsewhere. {@code after}
+   * first gets the Secrets the object names that the source can read ({@link SecretSource}), as the source's next
+   * rebuild would give them once the object exists; a Secret that is truly missing stays missing.
+   */
   private Verdict judge(GatewayConfig current, GatewayConfig after, ResourceKey key, Judgement judgement) {
-    ConfigCheck.Result result = configCheck().run(after);
+    ConfigCheck.Result result = configCheck().run(secrets.withNamedSecrets(after, key));
     Optional<ObjectStatus> judged = result.objectStatus(key);
     if (judged.isEmpty()) {
       // Only when Holdfast itself failed on the way (a front end threw; contained, see ConfigCheck): an object

@@ -153,6 +153,7 @@ public final class AdmissionWebhook implements AutoCloseable {
     private Duration headerTimeout = DEFAULT_HEADER_TIMEOUT;
     private MeterRegistry registry = new SimpleMeterRegistry();
     private PipelineSettings pipelineSettings = PipelineSettings.DEFAULTS;
+    private SecretSource secrets = SecretSource.NONE;
 
     private Builder(InetSocketAddress address, XdsTls tls, Supplier<Optional<GatewayConfig>> view) {
       this.address = Objects.requireNonNull(address, "address");
@@ -226,6 +227,15 @@ public final class AdmissionWebhook implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Where the Secrets a reviewed object names come from when the view lacks them (the view holds only those some
+     * object already names); default {@link SecretSource#NONE}, for a view that holds every readable Secret.
+     */
+    public Builder secrets(SecretSource value) {
+      secrets = Objects.requireNonNull(value, "secrets");
+      return this;
+    }
+
     /** Where {@code holdfast_webhook_reviews_total} goes; default a private registry. */
     public Builder meterRegistry(MeterRegistry value) {
       registry = Objects.requireNonNull(value, "registry");
@@ -254,7 +264,7 @@ public final class AdmissionWebhook implements AutoCloseable {
         context.init(new KeyManager[] {keys}, null, null);
         HttpsServer server = HttpsServer.create(address, 0);
         server.setHttpsConfigurator(new WebhookCiphers(context));
-        server.createContext("/", httpPool.guard(new AdmissionHandler(new AdmissionCheck(view, pipelineSettings), budget,
+        server.createContext("/", httpPool.guard(new AdmissionHandler(new AdmissionCheck(view, secrets, pipelineSettings), budget,
             new Semaphore(threads), timer, requestTimeout, maxRequestBytes, new WebhookMetrics(registry))));
         server.setExecutor(httpPool);
         server.start();

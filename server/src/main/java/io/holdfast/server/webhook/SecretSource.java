@@ -1,0 +1,26 @@
+package io.holdfast.server.webhook;
+
+import io.holdfast.api.GatewayConfig;
+import io.holdfast.api.ResourceKey;
+
+/**
+ * Where the webhook finds the Secrets a reviewed object names that the view lacks. The pipeline's input holds only
+ * the Secrets some object already named (Kubernetes mode copies no other), so without this an object naming an
+ * existing Secret nothing named before would be judged {@code SecretNotFound}, though the server accepts it once the
+ * object exists. Kubernetes mode: the source's Secret cache ({@code KubeConfigSource.withNamedSecrets}), no API
+ * request. File mode: {@link #NONE}, the view already holds every Secret of the directory. Must be thread-safe and
+ * quick (it runs within the check's budget, {@link CheckBudget}).
+ */
+@FunctionalInterface
+public interface SecretSource {
+
+  /** Adds nothing: the view already has every Secret the source can read. */
+  SecretSource NONE = (config, reviewed) -> config;
+
+  /**
+   * {@code config} with the Secrets the object {@code reviewed} in it names that the config lacks and the source can
+   * read, as a rebuild of the source would copy them in once the object exists; {@code config} itself when there
+   * are none.
+   */
+  GatewayConfig withNamedSecrets(GatewayConfig config, ResourceKey reviewed);
+}
