@@ -1,0 +1,142 @@
+package io.holdfast.frontend.holdfast;
+
+import static io.holdfast.api.TestManifests.config;
+import static io.holdfast.api.TestManifests.upstream;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.holdfast.api.Gateway;
+import io.holdfast.api.ObjectRef;
+import io.holdfast.api.Reasons;
+import io.holdfast.api.ResourceKey;
+import io.holdfast.api.VirtualServiceSelection;
+import io.holdfast.frontend.holdfast.ResourceStatus.State;
+import io.holdfast.ir.Ir;
+import io.holdfast.ir.Listener;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/** Two VirtualServices conflict on a domain only on a Gateway whose one route configuration would hold both. */
+class DomainScopeTest {
+
+  private static final ResourceKey OLD = ResourceKey.virtualService("default", "old");
+  private static final ResourceKey NEW = ResourceKey.virtualService("default", "new");
+
+  private final Validator validator = new Validator();
+
+  private static String vs(String name, String day, String domains) {
+    return """
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: %s, creationTimestamp: "2026-01-%sT00:00:00Z"}
+        spec:
+          domains: [%s]
+          routes: [{match: {prefix: /}, route: {upstream: u}}]
+        """.formatted(name, day, domains);
+  }
+
+  private static String gateway(String name, int port, String selection) {
+    return """
+        apiVersion: gateway.holdfast.io/v1
+        kind: Gateway
+        metadata: {name: %s}
+        spec: {port: %d%s}
+        """.formatted(name, port, selection);
+  }
+
+  /** Each socket listener's domains, by its Gateway's name. */
+  private static Map<String, List<List<String>>> domainsByGateway(Ir ir) {
+    Map<String, List<List<String>>> out = new TreeMap<>();
+    ir.listeners().stream().filter(l -> l instanceof Listener.Socket).forEach(l -> out.put(l.origin().object().name(),
+        l.virtualHosts().stream().map(h -> h.domains()).toList()));
+    return out;
+  }
+
+  private static List<String> clientTargets(Ir ir) {
+    return ir.listeners().stream().filter(l -> l instanceof Listener.ClientApi)
+        .map(l -> ((Listener.ClientApi) l).target() + " " + l.origin().object().name()).toList();
+  }
+
+  @Test
+  void gatewaysSelectingDisjointVirtualServicesServeTheSameDomainOnEach() {
+    ValidationResult result = validator.validate(config(upstream("u", 9101),
+        vs("old", "01", "shared.test"), vs("new", "02", "shared.test, new.test"),
+        gateway("a", 8080, ", virtualServices: [{name: old}]"), gateway("b", 8081, ", virtualServices: [{name: new}]")));
+    assertThat(result.status(OLD).state()).isEqualTo(State.ACCEPTED);
+    // Served to Envoy on b; only gRPC clients of shared.test get the older one.
+    assertThat(result.status(NEW).state()).isEqualTo(State.WARNING);
+    assertThat(result.status(NEW).problems()).singleElement().satisfies(p -> {
+      assertThat(p.reason()).isEqualTo(Reasons.DUPLICATE_DOMAIN);
+      assertThat(p.field()).isEqualTo("spec.domains[0]");
+      assertThat(p.message()).contains("gRPC clients asking for xds:///shared.test get VirtualService/default/old");
+    });
+    Ir ir = HoldfastFrontEnd.lowerAccepted(result.accepted());
+    assertThat(domainsByGateway(ir)).isEqualTo(Map.of("a", List.of(List.of("shared.test")),
+        "b", List.of(List.of("shared.test", "new.test"))));
+    assertThat(clientTargets(ir)).containsExactly("new.test new", "shared.test old");
+  }
+
+  @Test
+  void theSamePairOnOneGatewayIsStillADuplicateDomain() {
+    ValidationResult result = validator.validate(config(upstream("u", 9101),
+        vs("new", "02", "shared.test"), vs("old", "01", "shared.test"), gateway("a", 8080, "")));
+    assertThat(result.status(OLD).state()).isEqualTo(State.ACCEPTED);
+    assertThat(result.status(NEW).state()).isEqualTo(State.REJECTED);
+    assertThat(result.status(NEW).problems()).singleElement().satisfies(p -> {
+      assertThat(p.reason()).isEqualTo(Reasons.DUPLICATE_DOMAIN);
+      assertThat(p.message()).isEqualTo("domain \"shared.test\" is already served by VirtualService/default/old,"
+          + " which is older, on Gateway/default/a (one route configuration holds a domain once)");
+    });
+    assertThat(domainsByGateway(HoldfastFrontEnd.lowerAccepted(result.accepted())))
+        .isEqualTo(Map.of("a", List.of(List.of("shared.test"))));
+  }
+
+  @Test
+  void aLoserServedCleanlyElsewhereIsOnlyLeftOutOfTheGatewayItLostOn() {
+    ValidationResult result = validator.validate(config(upstream("u", 9101),
+        vs("old", "01", "shared.test"), vs("new", "02", "shared.test"),
+        gateway("all", 8080, ""), gateway("b", 8081, ", virtualServices: [{name: new}]")));
+    assertThat(result.status(OLD).state()).isEqualTo(State.ACCEPTED);
+    assertThat(result.status(NEW).state()).isEqualTo(State.WARNING);
+    assertThat(result.status(NEW).problems()).extracting(p -> p.reason())
+        .containsExactly(Reasons.DUPLICATE_DOMAIN, Reasons.DUPLICATE_DOMAIN); // the Gateway, and gRPC clients
+    assertThat(result.status(NEW).problems()).anySatisfy(p ->
+        assertThat(p.message()).contains("on Gateway/default/all").contains("still served by its other Gateways"));
+    assertThat(result.accepted().gateways()).extracting(Gateway::selection).containsExactly(
+        new VirtualServiceSelection.Named(List.of(ObjectRef.of("default", "old"))),
+        new VirtualServiceSelection.Named(List.of(ObjectRef.of("default", "new"))));
+    assertThat(domainsByGateway(HoldfastFrontEnd.lowerAccepted(result.accepted()))).isEqualTo(Map.of(
+        "all", List.of(List.of("shared.test")), "b", List.of(List.of("shared.test"))));
+  }
+
+  @Test
+  void withoutAnyGatewayOnlyGrpcClientsAreSettled() {
+    ValidationResult result = validator.validate(config(upstream("u", 9101),
+        vs("old", "01", "shared.test, '*.wild.test'"), vs("new", "02", "'*.wild.test', shared.test, own.test")));
+    assertThat(result.status(OLD).state()).isEqualTo(State.ACCEPTED);
+    assertThat(result.status(NEW).problems()).extracting(p -> p.field() + " " + p.reason())
+        .containsExactly("spec.domains[1] " + Reasons.DUPLICATE_DOMAIN);
+    assertThat(clientTargets(HoldfastFrontEnd.lowerAccepted(result.accepted())))
+        .containsExactly("own.test new", "shared.test old");
+  }
+
+  @Test
+  void thousandsOfVirtualServicesOnThousandsOfGatewaysAreGroupedByDomainFirst() {
+    // Every VirtualService shares "*" with all others, each on its own Gateway: no two meet in a route config.
+    int count = 3000;
+    List<String> yamls = new ArrayList<>(List.of(upstream("u", 9101)));
+    for (int i = 0; i < count; i++) {
+      yamls.add(vs("v" + i, "01", "'*'"));
+      yamls.add(gateway("g" + i, 10000 + i, ", virtualServices: [{name: v" + i + "}]"));
+    }
+    long start = System.nanoTime();
+    ValidationResult result = validator.validate(config(yamls.toArray(String[]::new)));
+    long millis = (System.nanoTime() - start) / 1_000_000;
+    assertThat(result.statuses().values()).extracting(ResourceStatus::state).containsOnly(State.ACCEPTED);
+    System.out.println("validated " + count + " VirtualServices sharing a domain on their own Gateways in " + millis
+        + " ms");
+    assertThat(millis).as("validation of %d pairs took %d ms", count, millis).isLessThan(30_000);
+  }
+}
