@@ -132,6 +132,17 @@ final class DomainConflicts {
     return out;
   }
 
+  /** A VirtualService's claim on the gRPC client listener of one domain. */
+  record GrpcTarget(ResourceKey virtualService, String domain) {
+  }
+
+  /** The gRPC client listeners {@link #grpcLosses} leaves to an older VirtualService. */
+  static Set<GrpcTarget> leftToOlder(List<VirtualService> virtualServices) {
+    Set<GrpcTarget> out = new HashSet<>();
+    grpcLosses(virtualServices).forEach(loss -> out.add(new GrpcTarget(loss.loser(), loss.domain())));
+    return out;
+  }
+
   /** Warns each VirtualService that leaves a domain's gRPC clients to an older one. */
   static void warnGrpc(List<VirtualService> virtualServices, Ledger ledger) {
     for (GrpcLoss loss : grpcLosses(virtualServices)) {

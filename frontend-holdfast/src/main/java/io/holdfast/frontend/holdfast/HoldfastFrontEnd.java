@@ -164,11 +164,9 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
         .forEach(secret -> named.putIfAbsent(secret.name(), secret)));
     named.values().forEach(secrets::accept);
     // A domain's gRPC clients get its oldest VirtualService; validation warned the younger ones.
-    Set<List<Object>> leftToOlder = new java.util.HashSet<>();
-    DomainConflicts.grpcLosses(accepted.virtualServices())
-        .forEach(loss -> leftToOlder.add(List.of(loss.loser(), loss.domain())));
+    Set<DomainConflicts.GrpcTarget> leftToOlder = DomainConflicts.leftToOlder(accepted.virtualServices());
     for (Listener.ClientApi client : clientListeners) {
-      if (leftToOlder.contains(List.of(client.origin().object(), client.target()))) {
+      if (leftToOlder.contains(new DomainConflicts.GrpcTarget(client.origin().object(), client.target()))) {
         continue;
       }
       SortedSet<String> proxies = proxiesOfService.get(client.origin().object());

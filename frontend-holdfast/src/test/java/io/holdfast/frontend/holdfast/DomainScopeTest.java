@@ -123,6 +123,20 @@ class DomainScopeTest {
   }
 
   @Test
+  void aDomainLeftToAnOlderVirtualServiceGetsNoGrpcWarningsThroughTheYoungerOne() {
+    String redirecting = vs("new", "02", "shared.test").replace("route: {upstream: u}", "redirect: {path: /x}");
+    ValidationResult result = validator.validate(config(upstream("u", 9101), vs("old", "01", "shared.test"),
+        redirecting, gateway("a", 8080, ", virtualServices: [{name: old}]"),
+        gateway("b", 8081, ", virtualServices: [{name: new}]")));
+    // Only the gRPC clients' verdict: the redirect never reaches them (without "old" it would warn).
+    assertThat(result.status(NEW).problems()).extracting(p -> p.reason()).containsExactly(Reasons.DUPLICATE_DOMAIN);
+    ValidationResult alone = validator.validate(config(upstream("u", 9101), redirecting,
+        gateway("b", 8081, ", virtualServices: [{name: new}]")));
+    assertThat(alone.status(NEW).problems()).extracting(p -> p.reason())
+        .containsExactly(Reasons.GRPC_NON_FORWARDING_ROUTE);
+  }
+
+  @Test
   void thousandsOfVirtualServicesOnThousandsOfGatewaysAreGroupedByDomainFirst() {
     // Every VirtualService shares "*" with all others, each on its own Gateway: no two meet in a route config.
     int count = 3000;
