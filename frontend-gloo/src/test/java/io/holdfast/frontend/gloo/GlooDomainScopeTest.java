@@ -116,6 +116,37 @@ class GlooDomainScopeTest {
   }
 
   @Test
+  void aHoldfastVirtualServiceOfTheSameDomainOnItsOwnGatewayIsServedAndLeavesGrpcClientsToTheOlder() {
+    IrBuilder.Result result = GlooFixtures.build(withCertificate(GlooFixtures.load(REDIRECT_PATTERN + """
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: native, namespace: gloo-system, creationTimestamp: "2026-01-03T00:00:00Z"}
+        spec:
+          domains: [example.com]
+          routes: [{match: {prefix: /}, directResponse: {status: 204}}]
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: Gateway
+        metadata: {name: native, namespace: gloo-system}
+        spec: {port: 9090, virtualServices: [{name: native}]}
+        """)));
+    assertServedWithoutErrors(result, "redirect");
+    ObjectStatus natively = result.statuses().get(io.holdfast.api.ResourceKey.virtualService("gloo-system",
+        "native"));
+    assertThat(natively.isAccepted()).as("%s", natively.findings()).isTrue();
+    assertThat(natively.findings()).anySatisfy(f -> {
+      assertThat(f.reason()).isEqualTo("DuplicateDomain");
+      assertThat(f.severity()).isEqualTo(Finding.Severity.WARNING);
+      assertThat(f.message()).contains("xds:///example.com").contains("gloo-system/redirect");
+    });
+    assertThat(result.ir().listeners()).filteredOn(l -> l instanceof io.holdfast.ir.Listener.ClientApi)
+        .singleElement().satisfies(l -> assertThat(l.origin().object().name()).isEqualTo("redirect"));
+    assertThat(result.ir().listeners()).filteredOn(l -> l instanceof io.holdfast.ir.Listener.Socket)
+        .extracting(l -> l.origin().object().name()).containsExactlyInAnyOrder("http", "https", "native");
+  }
+
+  @Test
   void bothOnOnePlainGatewayStillConflict() {
     // Without the sslConfig, both are plain VirtualServices on the plain Gateway: one route configuration.
     String plain = REDIRECT_PATTERN.replace("""
