@@ -51,40 +51,74 @@ final class DomainConflicts {
     if (sharing.isEmpty()) {
       return pruned;
     }
-    // Per VirtualService: the Gateways serving it, and its losses (by Gateway) on those with one route config.
+    // Per VirtualService: how many Gateways serve it, and its losses on those with one route configuration.
     Map<ResourceKey, VirtualService> pool = new LinkedHashMap<>();
     sharing.forEach(vs -> pool.put(vs.key(), vs));
-    Map<ResourceKey, List<Gateway>> servedBy = new LinkedHashMap<>();
-    Map<ResourceKey, Map<Gateway, Loss<String>>> losses = new LinkedHashMap<>();
+    Map<ResourceKey, Integer> servedBy = new HashMap<>();
+    Map<ResourceKey, Lost> losses = new LinkedHashMap<>();
     for (Gateway gateway : gateways) { // bounded by the Gateways x (their references, or those sharing a domain)
       List<VirtualService> served = Serving.served(gateway, pool);
-      served.forEach(vs -> servedBy.computeIfAbsent(vs.key(), k -> new ArrayList<>()).add(gateway));
+      served.forEach(vs -> servedBy.merge(vs.key(), 1, Integer::sum));
       if (gateway.ssl() || served.size() < 2) {
         continue; // one TLS chain, and one route configuration, per VirtualService
       }
       List<Claim<String>> claims = served.stream()
           .map(vs -> new Claim<>(Conflicts.claimant(vs), vs.domains())).toList();
+      Set<ResourceKey> losers = new HashSet<>();
       for (Loss<String> loss : Claims.settleEqual(claims)) {
         // The first loss is enough: the loser holds no domain on this Gateway.
-        losses.computeIfAbsent(loss.loser().key(), k -> new LinkedHashMap<>()).putIfAbsent(gateway, loss);
+        if (losers.add(loss.loser().key())) {
+          losses.computeIfAbsent(loss.loser().key(), k -> new Lost()).add(gateway, loss);
+        }
       }
     }
     losses.forEach((key, lost) -> {
-      boolean servedElsewhere = servedBy.getOrDefault(key, List.of()).size() > lost.size();
-      lost.forEach((gateway, loss) -> {
+      int elsewhere = servedBy.getOrDefault(key, 0) - lost.gateways.size();
+      for (Reported reported : lost.reported) {
+        Loss<String> loss = reported.loss();
         String message = "domain \"" + loss.value() + "\" is already served by " + loss.winner().key()
-            + ", which is older, on " + gateway.key() + " (one route configuration holds a domain once)";
+            + ", which is older, on " + reported.gateway() + " (one route configuration holds a domain once)";
         String field = "spec.domains[" + loss.index() + "]";
-        if (servedElsewhere) {
+        if (elsewhere > 0) {
           ledger.warn(key, field, Reasons.DUPLICATE_DOMAIN, message + "; not served there, still served by its"
               + " other Gateways");
-          pruned.computeIfAbsent(gateway.key(), k -> new HashSet<>()).add(key);
         } else {
-          ledger.error(key, field, Reasons.DUPLICATE_DOMAIN, message);
+          ledger.error(key, field, Reasons.DUPLICATE_DOMAIN, message + (lost.gateways.size() > 1
+              ? "; so on " + (lost.gateways.size() - 1) + " more Gateway(s) serving it" : ""));
+          break; // one error says why it is not served
         }
-      });
+      }
+      if (elsewhere > 0) {
+        if (lost.gateways.size() > lost.reported.size()) {
+          ledger.warn(key, "spec.domains", Reasons.DUPLICATE_DOMAIN, "not served on "
+              + (lost.gateways.size() - lost.reported.size()) + " more Gateway(s) for the same reason");
+        }
+        lost.gateways.forEach(gateway -> pruned.computeIfAbsent(gateway, k -> new HashSet<>()).add(key));
+      }
     });
     return pruned;
+  }
+
+  /**
+   * Findings a VirtualService gets for the Gateways it lost a domain on: the rest are counted in one more, so a
+   * VirtualService thousands of Gateways serve does not get a finding for each.
+   */
+  static final int MAX_REPORTED_LOSSES = 8;
+
+  private record Reported(ResourceKey gateway, Loss<String> loss) {
+  }
+
+  /** One VirtualService's losses: every Gateway it lost on, and the first few losses to report. */
+  private static final class Lost {
+    final List<ResourceKey> gateways = new ArrayList<>();
+    final List<Reported> reported = new ArrayList<>();
+
+    void add(Gateway gateway, Loss<String> loss) {
+      gateways.add(gateway.key());
+      if (reported.size() < MAX_REPORTED_LOSSES) {
+        reported.add(new Reported(gateway.key(), loss));
+      }
+    }
   }
 
   /** The candidates that list a domain some other candidate lists too, in their given order. */

@@ -112,6 +112,27 @@ class DomainScopeTest {
   }
 
   @Test
+  void aLoserOnManyGatewaysGetsBoundedFindings() {
+    List<String> yamls = new ArrayList<>(List.of(upstream("u", 9101), vs("old", "01", "shared.test"),
+        vs("new", "02", "shared.test")));
+    for (int i = 0; i < 12; i++) {
+      yamls.add(gateway("all" + i, 8080 + i, ""));
+    }
+    ValidationResult rejected = validator.validate(config(yamls.toArray(String[]::new)));
+    assertThat(rejected.status(NEW).state()).isEqualTo(State.REJECTED);
+    assertThat(rejected.status(NEW).problems()).filteredOn(p -> p.reason().equals(Reasons.DUPLICATE_DOMAIN))
+        .singleElement().satisfies(p -> assertThat(p.message()).endsWith("; so on 11 more Gateway(s) serving it"));
+    yamls.add(gateway("own", 9090, ", virtualServices: [{name: new}]"));
+    ValidationResult pruned = validator.validate(config(yamls.toArray(String[]::new)));
+    assertThat(pruned.status(NEW).state()).isEqualTo(State.WARNING);
+    // Eight Gateways named, the other four counted, and the gRPC clients' warning.
+    assertThat(pruned.status(NEW).problems()).hasSize(DomainConflicts.MAX_REPORTED_LOSSES + 2)
+        .anySatisfy(p -> assertThat(p.message()).isEqualTo("not served on 4 more Gateway(s) for the same reason"));
+    assertThat(pruned.accepted().gateways()).filteredOn(g -> g.selection().equals(
+        new VirtualServiceSelection.Named(List.of(ObjectRef.of("default", "old"))))).hasSize(12);
+  }
+
+  @Test
   void withoutAnyGatewayOnlyGrpcClientsAreSettled() {
     ValidationResult result = validator.validate(config(upstream("u", 9101),
         vs("old", "01", "shared.test, '*.wild.test'"), vs("new", "02", "'*.wild.test', shared.test, own.test")));
@@ -152,5 +173,24 @@ class DomainScopeTest {
     System.out.println("validated " + count + " VirtualServices sharing a domain on their own Gateways in " + millis
         + " ms");
     assertThat(millis).as("validation of %d pairs took %d ms", count, millis).isLessThan(30_000);
+  }
+
+  @Test
+  void thousandsOfGatewaysSelectingThousandsOfVirtualServicesOfOneDomainStayBounded() {
+    // The worst case: every Gateway serves every VirtualService, all of one domain; the oldest keeps it everywhere.
+    int count = 1000;
+    List<String> yamls = new ArrayList<>(List.of(upstream("u", 9101)));
+    for (int i = 0; i < count; i++) {
+      yamls.add(vs("v" + i, "01", "'*'"));
+      yamls.add(gateway("g" + i, 10000 + i, ""));
+    }
+    long start = System.nanoTime();
+    ValidationResult result = validator.validate(config(yamls.toArray(String[]::new)));
+    long millis = (System.nanoTime() - start) / 1_000_000;
+    System.out.println("validated " + count + " Gateways each serving " + count + " VirtualServices of one domain in "
+        + millis + " ms");
+    assertThat(result.accepted().virtualServices()).hasSize(1);
+    assertThat(result.status(ResourceKey.virtualService("default", "v999")).problems()).hasSize(1);
+    assertThat(millis).as("took %d ms", millis).isLessThan(60_000);
   }
 }
