@@ -22,7 +22,8 @@ import java.util.TreeMap;
 /**
  * Collects what the {@link FrontEnd}s lower for one build and settles what they share, oldest claimant first
  * ({@link Claims}): an address and port belongs to one socket listener, a client target to one client listener,
- * and a domain to one virtual host per listener. A losing listener is left out and its object is not accepted;
+ * and a domain to one virtual host per listener. A losing socket listener is left out and its object is not
+ * accepted; a losing client listener is left out with a warning on its object (its virtual hosts stay served);
  * a losing virtual host is left out of that listener only, and its object gets an Accepted=False condition for
  * that listener as parent. Then {@link #build} returns the {@link Ir} in its deterministic order and every
  * object's status. Not thread-safe: one pipeline thread owns a builder for one build.
@@ -144,8 +145,8 @@ public final class IrBuilder {
 
   /**
    * The object of a client listener already added for {@code target} that is older than {@code claimant}, so it
-   * will keep the target in {@link #build}: a front end lowering later leaves the target to it rather than lose it
-   * with a rejection of its whole object.
+   * will keep the target in {@link #build}: a front end lowering later leaves the target to it, and reports that in
+   * its own API's terms, rather than get the IR's warning.
    */
   public Optional<ResourceKey> olderTargetHolder(String target, ResourceKey claimant, Optional<Instant> created) {
     Claimant me = new Claimant(claimant, created);
@@ -300,8 +301,11 @@ public final class IrBuilder {
       Listener.ClientApi client = (Listener.ClientApi) listener;
       ResourceKey winner = lost.get(List.of(client.origin().object(), client.target()));
       if (winner != null) {
-        reject(client.origin(), DUPLICATE_DOMAIN, "client target " + client.target() + " is already served by "
-            + winner + ", which is older");
+        // Only its client listener is left out: its virtual hosts stay on the sockets serving them, so the object
+        // stays accepted, and says that the target's gRPC clients get the older one.
+        record(client.origin(), Finding.Severity.WARNING, DUPLICATE_DOMAIN, "gRPC clients asking for xds:///"
+            + client.target() + " get " + winner + ", which is older and serves the same target; this object"
+            + " serves it to Envoy only");
       } else {
         kept.add(client);
       }
@@ -344,8 +348,12 @@ public final class IrBuilder {
   }
 
   private void reject(Origin origin, String reason, String message) {
+    record(origin, Finding.Severity.ERROR, reason, message);
+  }
+
+  private void record(Origin origin, Finding.Severity severity, String reason, String message) {
     ObjectStatus status = statuses.get(origin.object());
-    Finding finding = new Finding(Finding.Severity.ERROR, origin.field(), reason, message);
+    Finding finding = new Finding(severity, origin.field(), reason, message);
     statuses.put(origin.object(), status == null
         ? ObjectStatus.of(origin.object(), 0, List.of(finding)) : status.with(finding));
   }

@@ -85,9 +85,13 @@ class IrBuilderTest {
     IrBuilder.Result result = builder.build();
     assertThat(result.ir().listeners()).extracting(Listener::origin)
         .containsExactly(Origin.of(OLD_ROUTES), Origin.of(NEW_ROUTES));
-    assertThat(result.statuses().get(NEW_ROUTES).condition(Condition.ACCEPTED).reason())
-        .isEqualTo(IrBuilder.DUPLICATE_DOMAIN);
-    assertThat(result.statuses().get(NEW_ROUTES).findings().get(0).message()).contains(OLD_ROUTES.toString());
+    // Only its client listener for a.test is left out: its other listeners are served, so it stays accepted.
+    assertThat(result.statuses().get(NEW_ROUTES).isAccepted()).isTrue();
+    assertThat(result.statuses().get(NEW_ROUTES).findings()).singleElement().satisfies(f -> {
+      assertThat(f.severity()).isEqualTo(Finding.Severity.WARNING);
+      assertThat(f.reason()).isEqualTo(IrBuilder.DUPLICATE_DOMAIN);
+      assertThat(f.message()).contains("xds:///a.test").contains(OLD_ROUTES.toString());
+    });
   }
 
   @Test

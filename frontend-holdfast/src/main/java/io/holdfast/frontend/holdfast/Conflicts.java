@@ -22,9 +22,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Resources that cannot coexist in one Envoy config: two VirtualServices claiming one domain (Envoy rejects a
- * route table with a duplicate domain, and the proxyless-gRPC listener is named by the domain), and two Gateways
- * or TcpGateways on one address and port. {@link Claims} settles them: the oldest claimant wins; every loser is
+ * Resources that cannot coexist in one Envoy config: two Gateways or TcpGateways on one address and port (two
+ * VirtualServices on one domain: {@link DomainConflicts}). {@link Claims} settles them: the oldest claimant wins; every loser is
  * rejected naming the winner. Only candidates not rejected for other reasons take part, so a rejected resource
  * never blocks one that would otherwise be served.
  */
@@ -35,14 +34,6 @@ final class Conflicts {
 
   static Claimant claimant(GatewayResource resource) {
     return new Claimant(resource.key(), resource.metadata().creationTimestamp());
-  }
-
-  static void domains(List<VirtualService> candidates, Ledger ledger) {
-    List<Claim<String>> claims = candidates.stream().map(vs -> new Claim<>(claimant(vs), vs.domains())).toList();
-    for (Loss<String> loss : Claims.settleEqual(claims)) {
-      ledger.error(loss.loser().key(), "spec.domains[" + loss.index() + "]", Reasons.DUPLICATE_DOMAIN, "domain \""
-          + loss.value() + "\" is already served by " + loss.winner().key() + ", which is older");
-    }
   }
 
   /**

@@ -40,8 +40,11 @@ final class GrpcRules {
   static void check(List<VirtualService> served, Map<RouteTable, String> tables, List<Upstream> upstreams,
       Ledger ledger) {
     Map<ResourceKey, String> reached = new TreeMap<>();
+    // A domain whose gRPC clients an older VirtualService keeps does not reach them through this one.
+    java.util.Set<DomainConflicts.GrpcTarget> leftToOlder = DomainConflicts.leftToOlder(served);
     for (VirtualService vs : served) {
-      List<String> domains = vs.grpcDomains();
+      List<String> domains = vs.grpcDomains().stream()
+          .filter(domain -> !leftToOlder.contains(new DomainConflicts.GrpcTarget(vs.key(), domain))).toList();
       if (!domains.isEmpty()) {
         checkDefaults(vs.options(), domains.get(0), ledger.sink(vs.key()));
         checkRoutes(vs.key(), vs.metadata().namespace(), vs.routes(), domains.get(0), ledger, reached);

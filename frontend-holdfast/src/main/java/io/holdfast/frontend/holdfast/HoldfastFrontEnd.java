@@ -163,7 +163,12 @@ public final class HoldfastFrontEnd implements FrontEnd<GatewayConfig> {
     accepted.tcpGateways().forEach(g -> Lowering.secrets(g, accepted)
         .forEach(secret -> named.putIfAbsent(secret.name(), secret)));
     named.values().forEach(secrets::accept);
+    // A domain's gRPC clients get its oldest VirtualService; validation warned the younger ones.
+    Set<DomainConflicts.GrpcTarget> leftToOlder = DomainConflicts.leftToOlder(accepted.virtualServices());
     for (Listener.ClientApi client : clientListeners) {
+      if (leftToOlder.contains(new DomainConflicts.GrpcTarget(client.origin().object(), client.target()))) {
+        continue;
+      }
       SortedSet<String> proxies = proxiesOfService.get(client.origin().object());
       listeners.accept(proxies == null || proxies.equals(client.proxyNames()) ? client
           : new Listener.ClientApi(client.origin(), client.target(), client.virtualHost(), proxies));

@@ -38,9 +38,11 @@ import org.slf4j.LoggerFactory;
  *   <li>RouteTables: own rules, then upstream references as for VirtualServices, and each RouteTable a
  *       delegate names by reference must exist ({@code RouteTableNotFound}).</li>
  *   <li>VirtualServices: own rules, then each referenced upstream must exist ({@code UpstreamNotFound}) and be
- *       served ({@code UpstreamRejected}), mirrors included; then the survivors claim their domains, oldest first
- *       ({@code DuplicateDomain}); the served ones and the upstreams they reach get warnings for what gRPC
- *       clients make of them ({@link GrpcRules}).</li>
+ *       served ({@code UpstreamRejected}), mirrors included; once the Gateways are judged, the survivors claim
+ *       their domains on each Gateway whose one route configuration would hold them together, oldest first
+ *       ({@code DuplicateDomain}, {@link DomainConflicts}); the served ones and the upstreams they reach get
+ *       warnings for what gRPC clients make of them ({@link GrpcRules}), and for a domain whose gRPC clients an
+ *       older VirtualService keeps.</li>
  *   <li>Delegation ({@link DelegationRules}): cycles and prefix violations reject the RouteTable at fault, a
  *       RouteTable gets one parent status per route delegating to it, and delegating objects get warnings for
  *       what is not served under them.</li>
@@ -165,11 +167,6 @@ public final class Validator {
             ledger, consent);
       });
     }
-    Conflicts.domains(served(virtualServices, ledger), ledger);
-    Map<RouteTable, String> grpcTables =
-        DelegationRules.check(served(virtualServices, ledger), routeTables, ledger, consent);
-    GrpcRules.check(served(virtualServices, ledger), grpcTables, served(upstreams, ledger), ledger);
-
     gateways.forEach(g -> guarded(ledger, g.key(), () -> {
       GatewayRules.check(g, ledger.sink(g.key()));
       GrpcServerRules.check(g, ledger.sink(g.key()));
@@ -191,9 +188,17 @@ public final class Validator {
       });
     }
     Conflicts.listeners(served(gateways, ledger), served(tcpGateways, ledger), ledger);
+    // Which Gateways serve which VirtualServices is settled before the domains, which conflict per route config.
+    Map<ResourceKey, Set<ResourceKey>> pruned =
+        DomainConflicts.settle(served(virtualServices, ledger), served(gateways, ledger), ledger);
+    Map<RouteTable, String> grpcTables =
+        DelegationRules.check(served(virtualServices, ledger), routeTables, ledger, consent);
+    GrpcRules.check(served(virtualServices, ledger), grpcTables, served(upstreams, ledger), ledger);
+
     Map<Gateway, List<VirtualService>> https = new java.util.LinkedHashMap<>();
-    served(gateways, ledger).stream().filter(Gateway::ssl).forEach(g -> https.put(g, served(virtualServices, ledger)
-        .stream().filter(vs -> vs.sslConfig().isPresent() && selects(g, vs)).toList()));
+    Map<ResourceKey, VirtualService> servedByKey = new java.util.LinkedHashMap<>();
+    served(virtualServices, ledger).forEach(vs -> servedByKey.put(vs.key(), vs));
+    served(gateways, ledger).stream().filter(Gateway::ssl).forEach(g -> https.put(g, Serving.served(g, servedByKey)));
     TlsRules.sniConflicts(https, ledger);
     Map<ResourceKey, VirtualService> byKey = new java.util.HashMap<>();
     virtualServices.forEach(vs -> byKey.put(vs.key(), vs));
@@ -203,6 +208,10 @@ public final class Validator {
       if (gateway.ssl()) {
         servedRefs = httpsOnly(gateway, servedRefs, byKey, ledger);
       }
+      Set<ResourceKey> lost = pruned.getOrDefault(gateway.key(), Set.of());
+      servedRefs = servedRefs.stream()
+          .filter(ref -> !lost.contains(ref.resolve(ResourceKey.VIRTUAL_SERVICE, gateway.metadata().namespace())))
+          .toList();
       List<VirtualService> servedServices = servedRefs.stream()
           .map(ref -> byKey.get(ref.resolve(ResourceKey.VIRTUAL_SERVICE, gateway.metadata().namespace())))
           .filter(java.util.Objects::nonNull).toList();
@@ -211,6 +220,8 @@ public final class Validator {
       acceptedGateways.add(gateway.withSelection(new VirtualServiceSelection.Named(servedRefs)));
     }
 
+    // On the final set: lowering drops the same gRPC client listeners from the accepted VirtualServices.
+    DomainConflicts.warnGrpc(served(virtualServices, ledger), ledger);
     GatewayConfig.Builder accepted = GatewayConfig.builder();
     served(upstreams, ledger).forEach(accepted::add);
     served(virtualServices, ledger).forEach(accepted::add);
@@ -363,15 +374,6 @@ public final class Validator {
           : "no accepted VirtualService to serve; the listener answers every request with 404");
     }
     return served.stream().map(key -> ObjectRef.of(key.namespace(), key.name())).toList();
-  }
-
-  /** Whether {@code gateway}'s selection takes {@code vs} (named or by its rule). */
-  private static boolean selects(Gateway gateway, VirtualService vs) {
-    String namespace = gateway.metadata().namespace();
-    if (gateway.selection() instanceof VirtualServiceSelection.Named named) {
-      return named.refs().stream().anyMatch(r -> r.resolve(ResourceKey.VIRTUAL_SERVICE, namespace).equals(vs.key()));
-    }
-    return gateway.selection().selects(namespace, vs);
   }
 
   /** An HTTPS gateway serves only VirtualServices with a certificate; the others get a warning on the gateway. */

@@ -133,12 +133,15 @@ class ValidatorTest {
   void duplicateDomainGoesToTheOldestWhateverTheInputOrder() {
     String older = virtualServiceCreated("zeta", "2026-01-01T00:00:00Z", "shared.test, zeta.test");
     String newer = virtualServiceCreated("alpha", "2026-02-01T00:00:00Z", "alpha.test, shared.test");
-    for (GatewayConfig config : List.of(config(upstream("a", 1), older, newer), config(newer, upstream("a", 1), older))) {
+    String gw = gateway("gw", 8080);
+    for (GatewayConfig config : List.of(config(upstream("a", 1), older, newer, gw),
+        config(newer, gw, upstream("a", 1), older))) {
       ValidationResult result = validator.validate(config);
       assertThat(result.status(ResourceKey.virtualService("default", "zeta")).state()).isEqualTo(State.ACCEPTED);
       assertThat(result.status(ResourceKey.virtualService("default", "alpha")).problems()).containsExactly(
           new Problem("spec.domains[1]", Reasons.DUPLICATE_DOMAIN,
-              "domain \"shared.test\" is already served by VirtualService/default/zeta, which is older"));
+              "domain \"shared.test\" is already served by VirtualService/default/zeta, which is older, on"
+              + " Gateway/default/gw (one route configuration holds a domain once)"));
       assertThat(result.accepted().virtualServices()).extracting(VirtualService::key)
           .containsExactly(ResourceKey.virtualService("default", "zeta"));
     }
@@ -147,10 +150,11 @@ class ValidatorTest {
   @Test
   void withoutTimestampsNamespaceThenNameDecides() {
     ValidationResult result = validator.validate(config(upstream("a", 1),
-        virtualService("b", "shared.test", "a"), virtualService("a", "shared.test", "a")));
+        virtualService("b", "shared.test", "a"), virtualService("a", "shared.test", "a"), gateway("gw", 8080)));
     assertThat(result.status(ResourceKey.virtualService("default", "a")).state()).isEqualTo(State.ACCEPTED);
     assertThat(result.status(ResourceKey.virtualService("default", "b")).problems()).extracting(Problem::reason)
         .containsExactly(Reasons.DUPLICATE_DOMAIN);
+    assertThat(result.status(ResourceKey.virtualService("default", "b")).state()).isEqualTo(State.REJECTED);
   }
 
   @Test
@@ -167,7 +171,7 @@ class ValidatorTest {
     ValidationResult result = validator.validate(config(upstream("a", 1),
         virtualServiceCreated("first", "2026-01-01T00:00:00Z", "x.test"),
         virtualServiceCreated("second", "2026-01-02T00:00:00Z", "x.test, y.test"),
-        virtualServiceCreated("third", "2026-01-03T00:00:00Z", "y.test")));
+        virtualServiceCreated("third", "2026-01-03T00:00:00Z", "y.test"), gateway("gw", 8080)));
     assertThat(result.status(ResourceKey.virtualService("default", "second")).state()).isEqualTo(State.REJECTED);
     assertThat(result.status(ResourceKey.virtualService("default", "third")).state()).isEqualTo(State.ACCEPTED);
   }

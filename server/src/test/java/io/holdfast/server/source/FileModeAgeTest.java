@@ -29,6 +29,8 @@ class FileModeAgeTest {
   private static final Duration CONVERGE = Duration.ofSeconds(15);
   private static final ResourceKey SERVING = ResourceKey.virtualService("default", "web");
   private static final ResourceKey NEWCOMER = ResourceKey.virtualService("default", "aaa-newcomer");
+  /** Both are served by Gateway http, whose one route configuration holds a domain once. */
+  private static final String ON_HTTP = ", on Gateway/default/http (one route configuration holds a domain once)";
 
   @TempDir
   Path configDir;
@@ -70,7 +72,7 @@ class FileModeAgeTest {
     assertThat(status(NEWCOMER).orElseThrow().problems()).singleElement().satisfies(problem -> {
       assertThat(problem.reason()).isEqualTo(Reasons.DUPLICATE_DOMAIN);
       assertThat(problem.message()).isEqualTo("domain \"d.test\" is already served by " + SERVING
-          + ", which is older");
+          + ", which is older" + ON_HTTP);
     });
   }
 
@@ -107,6 +109,7 @@ class FileModeAgeTest {
     await().atMost(CONVERGE).until(() -> status(SERVING).map(s -> !s.isServed()).orElse(false));
     assertThat(status(NEWCOMER).orElseThrow().isServed()).isTrue();
     assertThat(status(SERVING).orElseThrow().problems()).singleElement().satisfies(problem -> assertThat(
-        problem.message()).isEqualTo("domain \"d.test\" is already served by " + NEWCOMER + ", which is older"));
+        problem.message()).isEqualTo("domain \"d.test\" is already served by " + NEWCOMER + ", which is older"
+        + ON_HTTP));
   }
 }

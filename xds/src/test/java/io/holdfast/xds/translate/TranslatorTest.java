@@ -165,8 +165,9 @@ class TranslatorTest {
     assertThatThrownBy(() -> translator.translate(HoldfastFrontEnd.lowerAccepted(GatewayConfig.builder().add(dangling).build())))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("VirtualService/default/ghost");
+    // Both on one Gateway: one route configuration holding a domain twice.
     GatewayConfig duplicateDomain = config(upstream("a", 1), virtualService("x", "same.test", "a"),
-        virtualService("y", "same.test", "a"));
+        virtualService("y", "same.test", "a"), gateway("gw", 8080));
     assertThatThrownBy(() -> translator.translate(HoldfastFrontEnd.lowerAccepted(duplicateDomain)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("same.test");
