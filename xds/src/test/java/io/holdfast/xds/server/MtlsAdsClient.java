@@ -6,6 +6,7 @@ import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
+import io.envoyproxy.envoy.service.secret.v3.SecretDiscoveryServiceGrpc;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.TlsChannelCredentials;
@@ -22,7 +23,8 @@ import javax.net.ssl.TrustManagerFactory;
 
 /**
  * A proxy's ADS streams over mutual TLS, SotW and delta on one channel: it asks what it is told to, ACKs
- * everything, and records every response and the stream's failure.
+ * everything, and records every response and the stream's failure. {@link #secretsOnly} opens the standalone
+ * SDS service's streams ({@code StreamSecrets}, {@code DeltaSecrets}) instead of ADS.
  */
 final class MtlsAdsClient implements AutoCloseable {
 
@@ -35,13 +37,21 @@ final class MtlsAdsClient implements AutoCloseable {
   private volatile Throwable deltaError;
 
   MtlsAdsClient(int port, X509Certificate serverCa, TestPki.Issued identity) {
+    this(port, serverCa, identity, false);
+  }
+
+  /** A client of the SecretDiscoveryService (not ADS): a proxy whose SDS config names its own gRPC service. */
+  static MtlsAdsClient secretsOnly(int port, X509Certificate serverCa, TestPki.Issued identity) {
+    return new MtlsAdsClient(port, serverCa, identity, true);
+  }
+
+  private MtlsAdsClient(int port, X509Certificate serverCa, TestPki.Issued identity, boolean secretsOnly) {
     var credentials = TlsChannelCredentials.newBuilder().trustManager(trust(serverCa));
     var keys = new AdvancedTlsX509KeyManager();
     keys.updateIdentityCredentials(new X509Certificate[] {identity.certificate()}, identity.keys().getPrivate());
     credentials.keyManager(keys);
     channel = NettyChannelBuilder.forAddress("127.0.0.1", port, credentials.build()).build();
-    var stub = AggregatedDiscoveryServiceGrpc.newStub(channel);
-    sotw = stub.streamAggregatedResources(new StreamObserver<>() {
+    StreamObserver<DiscoveryResponse> sotwObserver = new StreamObserver<>() {
       @Override
       public void onNext(DiscoveryResponse response) {
         sotwResponses.add(response);
@@ -55,8 +65,8 @@ final class MtlsAdsClient implements AutoCloseable {
       @Override
       public void onCompleted() {
       }
-    });
-    delta = stub.deltaAggregatedResources(new StreamObserver<>() {
+    };
+    StreamObserver<DeltaDiscoveryResponse> deltaObserver = new StreamObserver<>() {
       @Override
       public void onNext(DeltaDiscoveryResponse response) {
         deltaResponses.add(response);
@@ -76,13 +86,32 @@ final class MtlsAdsClient implements AutoCloseable {
       @Override
       public void onCompleted() {
       }
-    });
+    };
+    if (secretsOnly) {
+      var stub = SecretDiscoveryServiceGrpc.newStub(channel);
+      sotw = stub.streamSecrets(sotwObserver);
+      delta = stub.deltaSecrets(deltaObserver);
+    } else {
+      var stub = AggregatedDiscoveryServiceGrpc.newStub(channel);
+      sotw = stub.streamAggregatedResources(sotwObserver);
+      delta = stub.deltaAggregatedResources(deltaObserver);
+    }
   }
 
   /** A SotW request for {@code names} of {@code typeUrl} (none: wildcard where the type allows it). */
   synchronized void ask(String typeUrl, String... names) {
     sotw.onNext(DiscoveryRequest.newBuilder().setNode(Node.newBuilder().setId("proxy"))
         .setTypeUrl(typeUrl).addAllResourceNames(List.of(names)).build());
+  }
+
+  /**
+   * A SotW request that ACKs {@code previous} (its version and nonce) and asks for {@code names} of its type:
+   * how a proxy changes what it asks for once a response is out.
+   */
+  synchronized void askAfter(DiscoveryResponse previous, String... names) {
+    sotw.onNext(DiscoveryRequest.newBuilder().setNode(Node.newBuilder().setId("proxy"))
+        .setTypeUrl(previous.getTypeUrl()).setVersionInfo(previous.getVersionInfo())
+        .setResponseNonce(previous.getNonce()).addAllResourceNames(List.of(names)).build());
   }
 
   /** Rejects {@code response}: a request with its nonce, the previous version and an error detail. */

@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Tenant isolation of OAuth2 credentials over real mutual TLS: a snapshot translated from two Gateways, one
  * (proxy {@code edge}) serving a VirtualService with an OAuth2 login, the other (proxy {@code other}) one without;
  * the login's client secret and HMAC key (SDS generic secrets) are served to {@code edge} and are absent for
- * {@code other}, asked for by name or by wildcard. A third Gateway (proxy {@code team}) serves a VirtualService of
+ * {@code other}, asked for by the names {@code edge} is served (SotW and delta) or by an explicit {@code "*"}. A third Gateway (proxy {@code team}) serves a VirtualService of
  * namespace {@code team} whose login reads Secret {@code idp/shared-oauth} under a ReferenceGrant there: its
  * credentials go to {@code team} only. A fourth (proxy {@code rogue}) names the same Secret from namespace
  * {@code rogue} without a grant: refused (RefNotPermitted), so nothing of it is served to anyone.
@@ -81,20 +81,48 @@ class OAuth2SecretScopeTest {
     assertThat(response.getResourcesList()).allSatisfy(any -> assertThat(unpack(any).hasGenericSecret()).isTrue());
   }
 
+  /**
+   * Asked BY NAME for exactly the names {@code edge} is served, {@code other} gets none of them, over SotW (also
+   * by explicit wildcard) and delta, and its stream stays usable.
+   */
   @Test
   void anotherProxyCannotFetchThem() {
+    String[] edgeNames = servedTo(proxy("edge"), CLIENT_SECRET, HMAC);
+
     MtlsAdsClient other = proxy("other");
-    other.ask(TypeUrls.SECRET, CLIENT_SECRET, HMAC);
-    assertThat(first(other, TypeUrls.SECRET).getResourcesCount()).isZero();
+    other.ask(TypeUrls.SECRET, edgeNames);
+    DiscoveryResponse byName = first(other, TypeUrls.SECRET);
+    assertThat(byName.getResourcesCount()).isZero();
     assertThat(meters.get("holdfast.xds.refused.resources").tag("type", "Secret").counter().count())
         .isEqualTo(2.0);
+    // An explicit "*" is a real wildcard (unlike an empty name list): still none of edge's.
+    other.askAfter(byName, "*");
+    await().atMost(WAIT).until(() -> other.sotwResponses(TypeUrls.SECRET).size() > 1
+        || other.sotwFailure().isPresent());
+    assertThat(other.sotwFailure()).isEmpty();
+    assertThat(other.sotwResponses(TypeUrls.SECRET).get(1).getResourcesCount()).isZero();
+    // The same stream still answers: not the identity provider's cluster the login's token requests go through.
+    other.ask(TypeUrls.CLUSTER);
+    assertThat(names(first(other, TypeUrls.CLUSTER))).containsExactly("default/app");
 
-    MtlsAdsClient wildcard = proxy("other");
-    wildcard.ask(TypeUrls.SECRET);
-    wildcard.ask(TypeUrls.CLUSTER);
-    assertThat(first(wildcard, TypeUrls.SECRET).getResourcesCount()).isZero();
-    // Nor the identity provider's cluster the login's token requests go through.
-    assertThat(names(first(wildcard, TypeUrls.CLUSTER))).containsExactly("default/app");
+    other.subscribe(TypeUrls.SECRET, edgeNames);
+    await().atMost(WAIT).until(() -> !other.deltaResponses(TypeUrls.SECRET).isEmpty()
+        || other.deltaFailure().isPresent());
+    assertThat(other.deltaFailure()).isEmpty();
+    assertThat(other.deltaResponses(TypeUrls.SECRET).get(0).getResourcesList()).isEmpty();
+    assertThat(other.deltaResponses(TypeUrls.SECRET).get(0).getRemovedResourcesList())
+        .containsExactlyInAnyOrder(edgeNames);
+  }
+
+  /**
+   * Not a scoping proof: a SotW Secret request without names asks for nothing (only LDS and CDS read an empty
+   * list as wildcard), so even the login's own proxy is sent no secret for it.
+   */
+  @Test
+  void anUnnamedSecretRequestYieldsNothingEvenToTheOwningProxy() {
+    MtlsAdsClient edge = proxy("edge");
+    edge.ask(TypeUrls.SECRET);
+    assertThat(first(edge, TypeUrls.SECRET).getResourcesCount()).isZero();
   }
 
   @Test
@@ -105,24 +133,47 @@ class OAuth2SecretScopeTest {
     assertThat(names(response)).containsExactlyInAnyOrder(TEAM_CLIENT_SECRET, TEAM_HMAC);
     assertThat(response.getResourcesList()).extracting(any -> unpack(any).getGenericSecret().getSecret()
         .getInlineString()).containsExactlyInAnyOrder("team-client-secret", "team-hmac-key");
+    String[] teamNames = names(response).toArray(String[]::new);
 
     MtlsAdsClient edge = proxy("edge");
-    edge.ask(TypeUrls.SECRET, TEAM_CLIENT_SECRET, TEAM_HMAC);
+    edge.ask(TypeUrls.SECRET, teamNames);
     assertThat(first(edge, TypeUrls.SECRET).getResourcesCount()).isZero();
     // Nor the proxy of the namespace whose VirtualService names the same Secret without a grant.
     MtlsAdsClient rogue = proxy("rogue");
-    rogue.ask(TypeUrls.SECRET, TEAM_CLIENT_SECRET, TEAM_HMAC);
+    rogue.ask(TypeUrls.SECRET, teamNames);
     assertThat(first(rogue, TypeUrls.SECRET).getResourcesCount()).isZero();
   }
 
+  /**
+   * The ungranted login's names exist nowhere, so asking for them proves little on its own; what proves it is
+   * that idp/shared-oauth's values are in the snapshot only under the granted login's names, which the rogue
+   * proxy is refused by name (above).
+   */
   @Test
   void anUngrantedCrossNamespaceSecretIsServedToNobody() {
+    Map<String, String> holdingSharedValues = new TreeMap<>();
+    cache.currentSnapshot().orElseThrow().ofType(TypeUrls.SECRET).forEach((name, message) -> {
+      String value = ((Secret) message).getGenericSecret().getSecret().getInlineString();
+      if (value.equals("team-client-secret") || value.equals("team-hmac-key")) {
+        holdingSharedValues.put(name, value);
+      }
+    });
+    assertThat(holdingSharedValues).containsOnlyKeys(TEAM_CLIENT_SECRET, TEAM_HMAC);
+
     MtlsAdsClient rogue = proxy("rogue");
     rogue.ask(TypeUrls.SECRET, ROGUE_CLIENT_SECRET, ROGUE_HMAC);
     assertThat(first(rogue, TypeUrls.SECRET).getResourcesCount()).isZero();
     MtlsAdsClient team = proxy("team");
     team.ask(TypeUrls.SECRET, ROGUE_CLIENT_SECRET);
     assertThat(first(team, TypeUrls.SECRET).getResourcesCount()).isZero();
+  }
+
+  /** Asks {@code owner} for {@code names}; returns the names it was served, checked to be all of them. */
+  private static String[] servedTo(MtlsAdsClient owner, String... names) {
+    owner.ask(TypeUrls.SECRET, names);
+    List<String> served = names(first(owner, TypeUrls.SECRET));
+    assertThat(served).containsExactlyInAnyOrder(names);
+    return served.toArray(String[]::new);
   }
 
   private static ValidationResult config() {

@@ -86,8 +86,9 @@ class ProxyAuthorisationTest {
 
   @Test
   void namesOutsideTheScopeAreAbsentAndCounted() {
+    String bSecret = servedToB();
     MtlsAdsClient a = proxyA();
-    a.ask(TypeUrls.SECRET, "secret-a", "secret-b", "no-such-secret");
+    a.ask(TypeUrls.SECRET, "secret-a", bSecret, "no-such-secret");
     a.ask(TypeUrls.ROUTE, "routes-b");
     a.ask(TypeUrls.ENDPOINT, "upstream-b", "shared");
 
@@ -102,9 +103,10 @@ class ProxyAuthorisationTest {
 
   @Test
   void deltaStreamsGetOnlyTheScopeByWildcardAndByName() {
+    String bSecret = servedToB();
     MtlsAdsClient a = proxyA();
     a.subscribe(TypeUrls.LISTENER);
-    a.subscribe(TypeUrls.SECRET, "secret-a", "secret-b");
+    a.subscribe(TypeUrls.SECRET, "secret-a", bSecret);
     a.subscribe(TypeUrls.CLUSTER);
 
     await().atMost(WAIT).until(() -> !a.deltaResponses(TypeUrls.LISTENER).isEmpty()
@@ -120,12 +122,12 @@ class ProxyAuthorisationTest {
     int secretsBefore = a.deltaResponses(TypeUrls.SECRET).size();
     String versionBefore = a.deltaResponses(TypeUrls.LISTENER).get(0).getSystemVersionInfo();
     cache.setSnapshot(twoGateways(2));
-    a.subscribe(TypeUrls.SECRET, "secret-b");
+    a.subscribe(TypeUrls.SECRET, bSecret);
     await().atMost(WAIT).until(() -> a.deltaResponses(TypeUrls.SECRET).size() > secretsBefore);
     DeltaDiscoveryResponse again = a.deltaResponses(TypeUrls.SECRET).get(secretsBefore);
     assertThat(again.getResourcesList()).isEmpty();
-    assertThat(again.getRemovedResourcesList()).containsExactly("secret-b");
-    assertThat(deltaNames(a, TypeUrls.SECRET)).doesNotContain("secret-b");
+    assertThat(again.getRemovedResourcesList()).containsExactly(bSecret);
+    assertThat(deltaNames(a, TypeUrls.SECRET)).doesNotContain(bSecret);
     assertThat(cache.registry().current().orElseThrow().view(PROXY_A).version()).isEqualTo(versionBefore);
     assertThat(refused("Secret")).isEqualTo(2.0);
   }
@@ -188,6 +190,15 @@ class ProxyAuthorisationTest {
     assertThat(status.sentVersions()).containsExactly(Map.entry(TypeUrls.LISTENER, viewVersion));
     assertThat(status.ackedVersions()).containsEntry(TypeUrls.LISTENER, viewVersion);
     assertThat(viewVersion).isNotEqualTo(whole.version());
+  }
+
+  /** The name of the secret gateway B's proxy is served when it asks for it: what A then asks for by name. */
+  private String servedToB() {
+    MtlsAdsClient b = client(ProxyCertificates.client(CA, "CN=" + PROXY_B));
+    b.ask(TypeUrls.SECRET, "secret-b");
+    List<String> served = names(first(b, TypeUrls.SECRET));
+    assertThat(served).containsExactly("secret-b");
+    return served.get(0);
   }
 
   private MtlsAdsClient proxyA() {
