@@ -19,8 +19,9 @@ import java.util.Set;
  * <p>Every other Settings field configures Gloo's own processes (config and secret sources, discovery, watched
  * namespaces, the validation webhook, xDS addresses, Consul and Kubernetes clients, console, observability) and is
  * read and ignored, as documented in docs/GLOO.md, except {@code gloo.disableGrpcWeb} and
- * {@code gloo.removeUnusedFilters}, which say whether Gloo's proxies translate gRPC-Web ({@link State.Read#grpcWeb}); the data-plane fields Holdfast cannot honour reject the Settings
- * when set ({@link #REJECTED_WHEN_SET}); a field that is not Gloo's at all rejects it too.
+ * {@code gloo.removeUnusedFilters}, which say whether Gloo's proxies translate gRPC-Web ({@link State.Read#grpcWeb});
+ * the data-plane fields Holdfast cannot honour reject the Settings when set ({@link #REJECTED_WHEN_SET}); a field
+ * that is not Gloo's at all rejects it too.
  */
 final class GlooSettings {
 
