@@ -28,13 +28,13 @@ public final class TrafficOptions {
       Optional<Long> maxRequestHeadersKb, Optional<Http2> http2, Optional<ServerHeader> serverHeader,
       List<AccessLog> accessLogs, Optional<RateLimitService> rateLimitService, Optional<HealthCheck> healthCheck,
       Optional<Tracing> tracing, Optional<ExtProc> extProc, Optional<Boolean> normalizePath,
-      Optional<Boolean> webSockets) {
+      Optional<Boolean> webSockets, Optional<Boolean> grpcWeb) {
 
     public static final Listener NONE = new Listener(false, Optional.empty(), Optional.empty(), Optional.empty(),
         Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), List.of(), Optional.empty(),
         Optional.empty(), Optional.empty(), Optional.empty());
 
-    /** Without path normalisation or WebSocket upgrades set (Envoy's defaults: as written; refused). */
+    /** Without path normalisation, WebSocket upgrades or gRPC-Web set (Envoy's defaults: off). */
     public Listener(boolean proxyProtocol, Optional<Long> perConnectionBufferLimitBytes,
         Optional<Long> xffNumTrustedHops, Optional<Duration> idleTimeout, Optional<Duration> requestHeadersTimeout,
         Optional<Long> maxRequestHeadersKb, Optional<Http2> http2, Optional<ServerHeader> serverHeader,
@@ -42,7 +42,7 @@ public final class TrafficOptions {
         Optional<Tracing> tracing, Optional<ExtProc> extProc) {
       this(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout, requestHeadersTimeout,
           maxRequestHeadersKb, http2, serverHeader, accessLogs, rateLimitService, healthCheck, tracing, extProc,
-          Optional.empty(), Optional.empty());
+          Optional.empty(), Optional.empty(), Optional.empty());
     }
 
     /** Without an external processing service. */
@@ -60,21 +60,21 @@ public final class TrafficOptions {
     public Listener withExtProc(Optional<ExtProc> value) {
       return new Listener(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout,
           requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs, rateLimitService, healthCheck,
-          tracing, value, normalizePath, webSockets);
+          tracing, value, normalizePath, webSockets, grpcWeb);
     }
 
     /** These options with {@code value} as the rate-limit service, every other field as it is. */
     public Listener withRateLimitService(Optional<RateLimitService> value) {
       return new Listener(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout,
           requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs, value, healthCheck, tracing,
-          extProc, normalizePath, webSockets);
+          extProc, normalizePath, webSockets, grpcWeb);
     }
 
     /** These options with {@code value} as the tracing settings, every other field as it is. */
     public Listener withTracing(Optional<Tracing> value) {
       return new Listener(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout,
           requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs, rateLimitService, healthCheck,
-          value, extProc, normalizePath, webSockets);
+          value, extProc, normalizePath, webSockets, grpcWeb);
     }
 
     /**
@@ -85,7 +85,7 @@ public final class TrafficOptions {
     public Listener withNormalizePath(Optional<Boolean> value) {
       return new Listener(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout,
           requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs, rateLimitService, healthCheck,
-          tracing, extProc, value, webSockets);
+          tracing, extProc, value, webSockets, grpcWeb);
     }
 
     /**
@@ -95,7 +95,18 @@ public final class TrafficOptions {
     public Listener withWebSockets(Optional<Boolean> value) {
       return new Listener(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout,
           requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs, rateLimitService, healthCheck,
-          tracing, extProc, normalizePath, value);
+          tracing, extProc, normalizePath, value, grpcWeb);
+    }
+
+    /**
+     * These options with {@code value} as whether gRPC-Web requests are translated to gRPC for the upstream and
+     * the answers back (Envoy's {@code grpc_web} filter; unset or false, they reach the upstream as sent), every
+     * other field as it is.
+     */
+    public Listener withGrpcWeb(Optional<Boolean> value) {
+      return new Listener(proxyProtocol, perConnectionBufferLimitBytes, xffNumTrustedHops, idleTimeout,
+          requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs, rateLimitService, healthCheck,
+          tracing, extProc, normalizePath, webSockets, value);
     }
 
     public Listener {
@@ -113,6 +124,7 @@ public final class TrafficOptions {
       Objects.requireNonNull(extProc, "extProc");
       Objects.requireNonNull(normalizePath, "normalizePath");
       Objects.requireNonNull(webSockets, "webSockets");
+      Objects.requireNonNull(grpcWeb, "grpcWeb");
     }
 
     /** Without tracing. */

@@ -27,13 +27,13 @@ public final class TrafficOptionsParser {
       "idleTimeout", "requestHeadersTimeout", "maxRequestHeadersKb", "http2", "serverHeader", "accessLogs",
       "rateLimitService", "healthCheck", "tracing");
   /**
-   * A Gateway's {@code spec.options}: {@link #LISTENER}, the external processing service, path normalisation and
-   * WebSocket upgrades.
+   * A Gateway's {@code spec.options}: {@link #LISTENER}, the external processing service, path normalisation,
+   * WebSocket upgrades and gRPC-Web.
    */
   private static final Set<String> GATEWAY_OPTIONS = Set.of("proxyProtocol", "perConnectionBufferLimitBytes",
       "xffNumTrustedHops", "idleTimeout", "requestHeadersTimeout", "maxRequestHeadersKb", "http2", "serverHeader",
       "accessLogs", "rateLimitService", "healthCheck", "tracing", "extProc", "normalizePath",
-      "webSockets");
+      "webSockets", "grpcWeb");
   private static final Set<String> EXT_PROC = Set.of("upstream", "namespace", "processingMode", "failOpen",
       "messageTimeout", "position");
   private static final Set<String> EXT_PROC_ROUTE = Set.of("disabled", "processingMode");
@@ -143,12 +143,13 @@ public final class TrafficOptionsParser {
         .flatMap(TrafficOptionsParser::extProc);
     Optional<Boolean> normalizePath = fields.bool("normalizePath");
     Optional<Boolean> webSockets = fields.bool("webSockets");
+    Optional<Boolean> grpcWeb = fields.bool("grpcWeb");
     if (fields.problems().size() != before) {
       return Optional.empty();
     }
     return Optional.of(new TrafficOptions.Listener(proxyProtocol, buffer, hops, idle, headersTimeout, headersKb,
         http2, server, logs, service, healthCheck, tracing, extProc).withNormalizePath(normalizePath)
-        .withWebSockets(webSockets));
+        .withWebSockets(webSockets).withGrpcWeb(grpcWeb));
   }
 
   private static Optional<TrafficOptions.ExtProc> extProc(Fields fields) {

@@ -31,12 +31,14 @@ import java.util.Collections;
  *                              unset leaves Envoy's default (false)
  * @param webSockets            whether WebSocket upgrade requests are proxied (Envoy's {@code upgrade_configs});
  *                              unset leaves Envoy's default (refused with 403)
+ * @param grpcWeb               whether gRPC-Web requests are translated to gRPC for the upstream and the answers
+ *                              back (Envoy's {@code grpc_web} filter); unset or false, no such filter
  */
 public record HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<Duration> idleTimeout,
     Optional<Duration> requestHeadersTimeout, Optional<Integer> maxRequestHeadersKb, Optional<Http2> http2,
     Optional<ServerHeader> serverHeader, List<AccessLog> accessLogs, Optional<RateLimitService> rateLimitService,
     Optional<String> healthCheckPath, Optional<Tracing> tracing, Optional<ExtProc.Service> extProc,
-    Optional<Boolean> normalizePath, Optional<Boolean> webSockets) {
+    Optional<Boolean> normalizePath, Optional<Boolean> webSockets, Optional<Boolean> grpcWeb) {
 
   /** Envoy's bound on {@code max_request_headers_kb}. */
   public static final int MAX_REQUEST_HEADERS_KB = 8192;
@@ -59,6 +61,7 @@ public record HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<
     Objects.requireNonNull(extProc, "extProc");
     Objects.requireNonNull(normalizePath, "normalizePath");
     Objects.requireNonNull(webSockets, "webSockets");
+    Objects.requireNonNull(grpcWeb, "grpcWeb");
     healthCheckPath.filter(path -> !path.startsWith("/")).ifPresent(path -> {
       throw new IllegalArgumentException("health check path \"" + path + "\" does not start with /");
     });
@@ -72,13 +75,14 @@ public record HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<
     });
   }
 
-  /** Without path normalisation or WebSocket upgrades set. */
+  /** Without path normalisation, WebSocket upgrades or gRPC-Web set. */
   public HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<Duration> idleTimeout,
       Optional<Duration> requestHeadersTimeout, Optional<Integer> maxRequestHeadersKb, Optional<Http2> http2,
       Optional<ServerHeader> serverHeader, List<AccessLog> accessLogs, Optional<RateLimitService> rateLimitService,
       Optional<String> healthCheckPath, Optional<Tracing> tracing, Optional<ExtProc.Service> extProc) {
     this(xffNumTrustedHops, idleTimeout, requestHeadersTimeout, maxRequestHeadersKb, http2, serverHeader, accessLogs,
-        rateLimitService, healthCheckPath, tracing, extProc, Optional.empty(), Optional.empty());
+        rateLimitService, healthCheckPath, tracing, extProc, Optional.empty(), Optional.empty(),
+        Optional.empty());
   }
 
   /** Without tracing. */
@@ -102,25 +106,34 @@ public record HttpListenerOptions(Optional<Integer> xffNumTrustedHops, Optional<
   /** These options with {@code value} as the tracing settings, every other field as it is. */
   public HttpListenerOptions withTracing(Optional<Tracing> value) {
     return new HttpListenerOptions(xffNumTrustedHops, idleTimeout, requestHeadersTimeout, maxRequestHeadersKb, http2,
-        serverHeader, accessLogs, rateLimitService, healthCheckPath, value, extProc, normalizePath, webSockets);
+        serverHeader, accessLogs, rateLimitService, healthCheckPath, value, extProc, normalizePath, webSockets,
+        grpcWeb);
   }
 
   /** These options with {@code value} as the external processing service, every other field as it is. */
   public HttpListenerOptions withExtProc(Optional<ExtProc.Service> value) {
     return new HttpListenerOptions(xffNumTrustedHops, idleTimeout, requestHeadersTimeout, maxRequestHeadersKb, http2,
-        serverHeader, accessLogs, rateLimitService, healthCheckPath, tracing, value, normalizePath, webSockets);
+        serverHeader, accessLogs, rateLimitService, healthCheckPath, tracing, value, normalizePath, webSockets,
+        grpcWeb);
   }
 
   /** These options with {@code value} as whether request paths are normalised, every other field as it is. */
   public HttpListenerOptions withNormalizePath(Optional<Boolean> value) {
     return new HttpListenerOptions(xffNumTrustedHops, idleTimeout, requestHeadersTimeout, maxRequestHeadersKb, http2,
-        serverHeader, accessLogs, rateLimitService, healthCheckPath, tracing, extProc, value, webSockets);
+        serverHeader, accessLogs, rateLimitService, healthCheckPath, tracing, extProc, value, webSockets, grpcWeb);
   }
 
   /** These options with {@code value} as whether WebSocket upgrades are proxied, every other field as it is. */
   public HttpListenerOptions withWebSockets(Optional<Boolean> value) {
     return new HttpListenerOptions(xffNumTrustedHops, idleTimeout, requestHeadersTimeout, maxRequestHeadersKb, http2,
-        serverHeader, accessLogs, rateLimitService, healthCheckPath, tracing, extProc, normalizePath, value);
+        serverHeader, accessLogs, rateLimitService, healthCheckPath, tracing, extProc, normalizePath, value, grpcWeb);
+  }
+
+  /** These options with {@code value} as whether gRPC-Web is translated to gRPC, every other field as it is. */
+  public HttpListenerOptions withGrpcWeb(Optional<Boolean> value) {
+    return new HttpListenerOptions(xffNumTrustedHops, idleTimeout, requestHeadersTimeout, maxRequestHeadersKb, http2,
+        serverHeader, accessLogs, rateLimitService, healthCheckPath, tracing, extProc, normalizePath, webSockets,
+        value);
   }
 
   /** Without a health check. */

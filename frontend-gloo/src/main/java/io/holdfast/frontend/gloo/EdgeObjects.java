@@ -112,6 +112,18 @@ final class EdgeObjects {
     return gateway.withOptions(gateway.options().withExtProc(read.extProc()));
   }
 
+  /**
+   * {@code gateway} translating gRPC-Web as the Settings say ({@link GlooSettings#grpcWeb}), as Gloo's grpcweb plugin
+   * adds its filter to every HTTP listener; unchanged when the Gateway's own {@code httpGateway.options.grpcWeb}
+   * decided (it wins over the Settings either way in Gloo).
+   */
+  static Gateway withGrpcWeb(Gateway gateway, GlooSettings.State settings) {
+    if (gateway.options().grpcWeb().isPresent()) {
+      return gateway;
+    }
+    return gateway.withOptions(gateway.options().withGrpcWeb(Optional.of(GlooSettings.grpcWeb(settings))));
+  }
+
   private static boolean noErrors(List<Finding> findings) {
     return findings.stream().noneMatch(f -> f.severity() == Finding.Severity.ERROR);
   }

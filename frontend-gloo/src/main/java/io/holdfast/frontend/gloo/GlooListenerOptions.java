@@ -17,8 +17,8 @@ import java.util.Set;
  * HttpListenerOptions: {@code httpConnectionManagerSettings}, {@code healthCheck}), with the meaning Gloo gives them
  * (its als, proxy_protocol, hcm, tracing ({@link GlooTracing}) and healthcheck plugins). A field or value without a Holdfast equivalent rejects
  * the Gateway naming it. Where Gloo's defaults differ from Envoy's ({@link #GLOO_NORMALIZE_PATH},
- * {@link #GLOO_WEB_SOCKETS}), the unset field is written out with Gloo's value, so a Gloo Gateway without options
- * behaves as it did under Gloo.
+ * {@link #GLOO_WEB_SOCKETS}, and gRPC-Web, whose default the Settings decide: {@link GlooSettings#GLOO_GRPC_WEB}),
+ * the unset field is written out with Gloo's value, so a Gloo Gateway without options behaves as it did under Gloo.
  */
 final class GlooListenerOptions {
 
@@ -26,7 +26,8 @@ final class GlooListenerOptions {
       "proxyProtocol");
   private static final Set<String> PROXY_PROTOCOL = Set.of("rules", "allowRequestsWithoutProxyProtocol");
   private static final Set<String> HTTP = Set.of("httpConnectionManagerSettings", "healthCheck",
-      "dynamicForwardProxy");
+      "dynamicForwardProxy", "grpcWeb");
+  private static final Set<String> GRPC_WEB = Set.of("disable");
   private static final Set<String> HCM = Set.of("xffNumTrustedHops", "useRemoteAddress", "idleTimeout",
       "requestHeadersTimeout", "maxRequestHeadersKb", "serverName", "serverHeaderTransformation",
       "http2ProtocolOptions", "tracing", "normalizePath", "upgrades");
@@ -90,7 +91,19 @@ final class GlooListenerOptions {
     return new TrafficOptions.Listener(proxyProtocol, buffer, hops, idle, headersTimeout, headersKb, http2, server,
         logs, Optional.empty(), healthCheck).withTracing(GlooTracing.read(hcm))
         .withNormalizePath(Optional.of(hcm.bool("normalizePath").orElse(GLOO_NORMALIZE_PATH)))
-        .withWebSockets(Optional.of(webSockets(hcm)));
+        .withWebSockets(Optional.of(webSockets(hcm))).withGrpcWeb(grpcWeb(httpOptions));
+  }
+
+  /**
+   * Gloo's {@code grpcWeb}: given, its {@code disable} decides for this Gateway whatever the Settings say (Gloo's
+   * grpcweb plugin); not given, empty, and the Settings' default is applied later
+   * ({@link EdgeObjects#withGrpcWeb}).
+   */
+  private static Optional<Boolean> grpcWeb(Node httpOptions) {
+    if (!httpOptions.has("grpcWeb")) {
+      return Optional.empty();
+    }
+    return Optional.of(!httpOptions.child("grpcWeb").only("grpcWeb", GRPC_WEB).bool("disable").orElse(false));
   }
 
   /**
@@ -266,6 +279,7 @@ final class GlooListenerOptions {
       case "xffNumTrustedHops", "idleTimeout", "requestHeadersTimeout", "maxRequestHeadersKb", "normalizePath" ->
           HCM_PATH + option;
       case "webSockets" -> HCM_PATH + "upgrades";
+      case "grpcWeb" -> "spec.httpGateway.options.grpcWeb";
       case "http2" -> HCM_PATH + "http2ProtocolOptions" + rest;
       case "serverHeader" -> HCM_PATH + "serverName";
       case "healthCheck" -> "spec.httpGateway.options.healthCheck" + rest;

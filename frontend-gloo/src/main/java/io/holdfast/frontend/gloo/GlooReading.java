@@ -370,11 +370,13 @@ final class GlooReading {
       List<VirtualService> selected = served.values().stream().filter(vs -> selects(part, vs)).toList();
       part.sslDefaults().ifPresent(defaults -> sslDefaultsApplied(defaults, selected));
       Metadata partMetadata = read.matched().isEmpty() ? metadata : matchedMetadata(metadata, i, findings);
-      gateways.add(EdgeObjects.withExtProc(EdgeObjects.withRateLimitServer(new Gateway(partMetadata,
-          part.bindAddress(), part.port(), new VirtualServiceSelection.Named(selected.stream()
+      Gateway gateway = new Gateway(partMetadata, part.bindAddress(), part.port(),
+          new VirtualServiceSelection.Named(selected.stream()
               .map(vs -> ObjectRef.of(vs.metadata().namespace(), vs.metadata().name())).toList()), part.ssl(),
-          part.proxyNames(), part.options()).withSourcePrefixRanges(part.sourcePrefixRanges()), edge.settings()),
-          edge.settings()));
+          part.proxyNames(), part.options()).withSourcePrefixRanges(part.sourcePrefixRanges());
+      // What Gloo's Settings add to every HTTP listener (rate-limit server, ext_proc, grpc_web).
+      gateways.add(EdgeObjects.withGrpcWeb(EdgeObjects.withExtProc(EdgeObjects.withRateLimitServer(gateway,
+          edge.settings()), edge.settings()), edge.settings()));
     }
     if (accept(object, findings, gateways)) {
       read.collectors().upstreams().forEach(out::add);

@@ -18,8 +18,10 @@ import java.util.Set;
  *
  * <p>Every other Settings field configures Gloo's own processes (config and secret sources, discovery, watched
  * namespaces, the validation webhook, xDS addresses, Consul and Kubernetes clients, console, observability) and is
- * read and ignored, as documented in docs/GLOO.md; the data-plane fields Holdfast cannot honour reject the Settings
- * when set ({@link #REJECTED_WHEN_SET}); a field that is not Gloo's at all rejects it too.
+ * read and ignored, as documented in docs/GLOO.md, except {@code gloo.disableGrpcWeb} and
+ * {@code gloo.removeUnusedFilters}, which say whether Gloo's proxies translate gRPC-Web ({@link State.Read#grpcWeb});
+ * the data-plane fields Holdfast cannot honour reject the Settings when set ({@link #REJECTED_WHEN_SET}); a field
+ * that is not Gloo's at all rejects it too.
  */
 final class GlooSettings {
 
@@ -38,6 +40,12 @@ final class GlooSettings {
   static final String RATE_LIMIT_DOMAIN = "custom";
 
   private static final Set<String> READ = Set.of("extauth", "ratelimitServer", "extProc");
+  /**
+   * Gloo's grpcweb plugin adds Envoy's {@code grpc_web} filter to every HTTP connection manager unless the Settings
+   * (or the Gateway's {@code httpGateway.options.grpcWeb}) say otherwise; also what a Gateway gets when no Settings
+   * is read (absent, or rejected: its other fields are not served, and this one is Gloo's default).
+   */
+  static final boolean GLOO_GRPC_WEB = true;
   /** Fields that configure Gloo's own processes; read (the name is Gloo's) and ignored. */
   static final Set<String> GLOO_PROCESS = Set.of("discoveryNamespace", "watchNamespaces", "watchNamespaceSelectors",
       "kubernetesConfigSource", "directoryConfigSource", "consulKvSource", "kubernetesSecretSource",
@@ -77,10 +85,18 @@ final class GlooSettings {
      * @param authTimeout     the authorisation call's timeout (also bounds a pass-through service's)
      * @param authBodyBytes   the request body sent to the authorisation service, if any
      * @param extProc         the {@code extProc} filter's service; empty without {@code extProc}
+     * @param grpcWeb         whether a Gateway that does not say ({@code httpGateway.options.grpcWeb}) translates
+     *                        gRPC-Web: {@code gloo.disableGrpcWeb} negated, or, unset, {@code removeUnusedFilters}
+     *                        negated (Gloo's grpcweb plugin); both unset, {@link #GLOO_GRPC_WEB}
      */
     record Read(ResourceKey key, Optional<SecurityOptions.ExtAuthz> extAuth,
         Optional<TrafficOptions.RateLimitService> rateLimit, Duration authTimeout, Optional<Integer> authBodyBytes,
-        Optional<TrafficOptions.ExtProc> extProc) implements State {
+        Optional<TrafficOptions.ExtProc> extProc, boolean grpcWeb) implements State {
+
+      /** This Settings with {@code value} as the gRPC-Web default, every other field as it is. */
+      Read withGrpcWeb(boolean value) {
+        return new Read(key, extAuth, rateLimit, authTimeout, authBodyBytes, extProc, value);
+      }
     }
   }
 
@@ -138,7 +154,21 @@ final class GlooSettings {
     }
     Optional<TrafficOptions.ExtProc> extProc = spec.has("extProc")
         ? GlooExtProc.settings(spec.child("extProc"), key.namespace()) : Optional.empty();
-    return new State.Read(key, service, rateLimit, timeout, body, extProc);
+    return new State.Read(key, service, rateLimit, timeout, body, extProc, grpcWeb(spec.child("gloo")));
+  }
+
+  /**
+   * Gloo's grpcweb plugin: {@code disableGrpcWeb} (a BoolValue) decides when set; unset, the filter is left out when
+   * {@code removeUnusedFilters} is true. The rest of {@code gloo} configures Gloo's own process and is not read.
+   */
+  private static boolean grpcWeb(Node gloo) {
+    Optional<Boolean> disable = gloo.bool("disableGrpcWeb");
+    return !disable.orElseGet(() -> gloo.bool("removeUnusedFilters").orElse(!GLOO_GRPC_WEB));
+  }
+
+  /** Whether a Gateway that does not say translates gRPC-Web under {@code settings} ({@link State.Read#grpcWeb}). */
+  static boolean grpcWeb(State settings) {
+    return settings instanceof State.Read read ? read.grpcWeb() : GLOO_GRPC_WEB;
   }
 
   /** The {@code customAuth} service: gRPC unless {@code httpService} is given, as in Gloo. */

@@ -14,8 +14,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The connection manager a Gloo Gateway is served with holds what Gloo's translator and hcm plugin set when the
  * Gateway says nothing ({@code projects/gloo/pkg/plugins/hcm/plugin.go}, {@code translator/network_filters.go}):
- * {@code normalize_path: true} and a WebSocket upgrade where Envoy's defaults are false and none, and Envoy's
- * defaults for every other field that changes request handling, as Gloo leaves them.
+ * {@code normalize_path: true}, a WebSocket upgrade and (grpcweb plugin) the {@code grpc_web} filter where Envoy's
+ * defaults are false, none and none, and Envoy's defaults for every other field that changes request handling, as
+ * Gloo leaves them.
  */
 class GlooConnectionManagerDefaultsTest {
 
@@ -82,6 +83,30 @@ class GlooConnectionManagerDefaultsTest {
     // Gloo's router: suppress_envoy_headers only when router.suppressEnvoyHeaders is true, dynamic_stats unset.
     Router router = hcm.getHttpFilters(hcm.getHttpFiltersCount() - 1).getTypedConfig().unpack(Router.class);
     assertThat(router).isEqualTo(Router.getDefaultInstance());
+  }
+
+  @Test
+  void aGatewayWithoutSettingsTranslatesGrpcWebAfterAuthorisationAsGloosGrpcwebPlugin() throws Exception {
+    HttpConnectionManager hcm = hcm(gateway("{}"));
+    assertThat(hcm.getHttpFiltersList()).extracting(f -> f.getName())
+        .containsExactly("envoy.filters.http.grpc_web", "envoy.filters.http.router");
+    assertThat(hcm.getHttpFilters(0).getTypedConfig().unpack(
+        io.envoyproxy.envoy.extensions.filters.http.grpc_web.v3.GrpcWeb.class))
+        .isEqualTo(io.envoyproxy.envoy.extensions.filters.http.grpc_web.v3.GrpcWeb.getDefaultInstance());
+  }
+
+  @Test
+  void grpcWebDisabledOnTheGatewayOrInTheSettingsLeavesTheFilterOut() throws Exception {
+    assertThat(hcm(gateway("{options: {grpcWeb: {disable: true}}}")).getHttpFiltersList())
+        .extracting(f -> f.getName()).containsExactly("envoy.filters.http.router");
+    assertThat(hcm("""
+        apiVersion: gloo.solo.io/v1
+        kind: Settings
+        metadata: {name: default, namespace: gloo-system}
+        spec: {gloo: {disableGrpcWeb: true}}
+        ---
+        """ + gateway("{}")).getHttpFiltersList()).extracting(f -> f.getName())
+        .containsExactly("envoy.filters.http.router");
   }
 
   @Test

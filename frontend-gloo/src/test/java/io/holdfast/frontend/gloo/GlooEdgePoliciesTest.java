@@ -95,6 +95,7 @@ class GlooEdgePoliciesTest {
         options:
           normalizePath: true  # Gloo's connection-manager defaults
           webSockets: true
+          grpcWeb: true
           rateLimitService: {upstream: rls, domain: custom, timeout: 100ms, failOpen: false}
       ---
       """;

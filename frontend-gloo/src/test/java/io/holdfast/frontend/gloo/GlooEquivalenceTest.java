@@ -85,7 +85,7 @@ class GlooEquivalenceTest {
         kind: Gateway
         metadata: {name: gateway-proxy, namespace: gloo-system}
         spec:
-          options: {normalizePath: true, webSockets: true}  # Gloo's connection-manager defaults
+          options: {normalizePath: true, webSockets: true, grpcWeb: true}  # Gloo's connection-manager defaults
           bindAddress: '::'
           port: 8080
           virtualServices: [{name: default}]
@@ -228,7 +228,7 @@ class GlooEquivalenceTest {
         kind: Gateway
         metadata: {name: gateway-proxy, namespace: gloo-system}
         spec:
-          options: {normalizePath: true, webSockets: true}  # Gloo's connection-manager defaults
+          options: {normalizePath: true, webSockets: true, grpcWeb: true}  # Gloo's connection-manager defaults
           bindAddress: '::'
           port: 8080
           virtualServices: [{name: animals}]
@@ -342,7 +342,7 @@ class GlooEquivalenceTest {
         kind: Gateway
         metadata: {name: gateway-proxy-ssl, namespace: gloo-system}
         spec:
-          options: {normalizePath: true, webSockets: true}  # Gloo's connection-manager defaults
+          options: {normalizePath: true, webSockets: true, grpcWeb: true}  # Gloo's connection-manager defaults
           bindAddress: '::'
           port: 8443
           ssl: true
@@ -352,7 +352,7 @@ class GlooEquivalenceTest {
         kind: Gateway
         metadata: {name: gateway-proxy, namespace: gloo-system}
         spec:
-          options: {normalizePath: true, webSockets: true}  # Gloo's connection-manager defaults
+          options: {normalizePath: true, webSockets: true, grpcWeb: true}  # Gloo's connection-manager defaults
           bindAddress: '::'
           port: 8080
           virtualServices: [{name: plain}]
@@ -588,7 +588,7 @@ class GlooEquivalenceTest {
         metadata: {name: hybrid-matched-0, namespace: gloo-system}
         spec:
           port: 8080
-          options: {normalizePath: true, webSockets: true}  # Gloo's connection-manager defaults
+          options: {normalizePath: true, webSockets: true, grpcWeb: true}  # Gloo's connection-manager defaults
           sourcePrefixRanges: [198.51.100.0/24, '2001:db8::/32']
           virtualServices: [{name: partners}]
         ---
@@ -597,7 +597,7 @@ class GlooEquivalenceTest {
         metadata: {name: hybrid-matched-1, namespace: gloo-system}
         spec:
           port: 8080
-          options: {normalizePath: true, webSockets: true}  # Gloo's connection-manager defaults
+          options: {normalizePath: true, webSockets: true, grpcWeb: true}  # Gloo's connection-manager defaults
           virtualServices: [{name: client-ip-reject}]
         """;
     Equivalence.assertSameXds(GlooFixtures.load(gloo), GlooFixtures.load(holdfast), Map.of(
@@ -664,7 +664,7 @@ class GlooEquivalenceTest {
         metadata: {name: hybrid-matched-0, namespace: gloo-system}
         spec:
           port: 8080
-          options: {normalizePath: true, webSockets: true}  # Gloo's connection-manager defaults
+          options: {normalizePath: true, webSockets: true, grpcWeb: true}  # Gloo's connection-manager defaults
           virtualServices: [{name: web}]
         ---
         apiVersion: gateway.holdfast.io/v1
@@ -958,7 +958,7 @@ class GlooEquivalenceTest {
         kind: Gateway
         metadata: {name: gateway-proxy, namespace: gloo-system}
         spec:
-          options: {normalizePath: true, webSockets: true}  # Gloo's connection-manager defaults
+          options: {normalizePath: true, webSockets: true, grpcWeb: true}  # Gloo's connection-manager defaults
           bindAddress: '::'
           port: 8080
           virtualServices: [{name: default}]
@@ -1060,7 +1060,7 @@ class GlooEquivalenceTest {
         kind: Gateway
         metadata: {name: gateway-proxy, namespace: gloo-system}
         spec:
-          options: {normalizePath: true, webSockets: true}  # Gloo's connection-manager defaults
+          options: {normalizePath: true, webSockets: true, grpcWeb: true}  # Gloo's connection-manager defaults
           bindAddress: '::'
           port: 8080
           virtualServices: [{name: default}]
@@ -1173,6 +1173,7 @@ class GlooEquivalenceTest {
           options:
             normalizePath: true  # Gloo's connection-manager defaults
             webSockets: true
+            grpcWeb: true
             proxyProtocol: true
             perConnectionBufferLimitBytes: 65536
             xffNumTrustedHops: 1
@@ -1253,6 +1254,7 @@ class GlooEquivalenceTest {
           options:
             normalizePath: true  # Gloo's connection-manager defaults
             webSockets: true
+            grpcWeb: true
             tracing:
               openTelemetry: {upstream: opentelemetry-collector, namespace: default, serviceName: edge,
                 authority: test-authority}

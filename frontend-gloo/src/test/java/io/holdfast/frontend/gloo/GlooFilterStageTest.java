@@ -221,6 +221,7 @@ class GlooFilterStageTest {
           options:
             normalizePath: true  # Gloo's connection-manager defaults
             webSockets: true
+            grpcWeb: true
             extProc: {upstream: processor, messageTimeout: 1s, position: %s}
         """.formatted(position);
     assertThat(position(build("filterStage: {stage: " + stage + ", predicate: " + predicate + "}")))

@@ -223,7 +223,7 @@ class GlooInheritedPathTest {
         spec:
           bindAddress: '::'
           port: 8080
-          options: {normalizePath: true, webSockets: true}  # Gloo's connection-manager defaults
+          options: {normalizePath: true, webSockets: true, grpcWeb: true}  # Gloo's connection-manager defaults
           virtualServices: [{name: vs, namespace: apps}]
         """;
     Equivalence.assertSameXds(GlooFixtures.load(gloo), GlooFixtures.load(holdfast), Map.of());

@@ -306,7 +306,7 @@ class GlooListenerOptionsTest {
         Optional.of(new TrafficOptions.Http2(Optional.of(100L), Optional.of(65536L), Optional.of(1048576L))),
         Optional.of(new TrafficOptions.ServerHeader(Optional.empty(), Optional.of("edge"))), List.of(),
         Optional.empty(), Optional.of(new TrafficOptions.HealthCheck("/any-path-you-want")))
-        .withNormalizePath(Optional.of(true)).withWebSockets(Optional.of(true)));
+        .withNormalizePath(Optional.of(true)).withWebSockets(Optional.of(true)).withGrpcWeb(Optional.of(true)));
     assertThat(read(gateway("", "{httpConnectionManagerSettings: {serverHeaderTransformation: PASS_THROUGH}}"))
         .serverHeader()).contains(new TrafficOptions.ServerHeader(Optional.of("PassThrough"), Optional.empty()));
   }
@@ -352,15 +352,61 @@ class GlooListenerOptionsTest {
                 "spec.httpGateway.options.httpConnectionManagerSettings.upgrades[2].websocket", "ConflictingFields"));
   }
 
+  /** Gloo's Settings in use, with {@code gloo} as written (the rest of it configures Gloo's processes). */
+  private static String settings(String gloo) {
+    return """
+        apiVersion: gloo.solo.io/v1
+        kind: Settings
+        metadata: {name: default, namespace: gloo-system}
+        spec:
+          discoveryNamespace: gloo-system
+          gloo: %s
+        ---
+        """.formatted(gloo);
+  }
+
+  @Test
+  void grpcWebIsOnUnlessTheSettingsOrTheGatewaySayOtherwiseAsGloosGrpcwebPlugin() {
+    // No Settings, or a Settings that says nothing: Gloo's default, the grpc_web filter on every HTTP listener.
+    assertThat(read(gateway("", "{}")).grpcWeb()).contains(true);
+    assertThat(read(settings("{xdsBindAddr: '0.0.0.0:9977'}") + gateway("", "{}")).grpcWeb()).contains(true);
+    // The Settings turn it off for every Gateway that does not say: disableGrpcWeb, or with it unset
+    // removeUnusedFilters; an explicit disableGrpcWeb: false wins over removeUnusedFilters.
+    assertThat(read(settings("{disableGrpcWeb: true}") + gateway("", "{}")).grpcWeb()).contains(false);
+    assertThat(read(settings("{removeUnusedFilters: true}") + gateway("", "{}")).grpcWeb()).contains(false);
+    assertThat(read(settings("{removeUnusedFilters: true, disableGrpcWeb: false}") + gateway("", "{}")).grpcWeb())
+        .contains(true);
+    // The Gateway's grpcWeb, when given, decides whatever the Settings say.
+    assertThat(read(gateway("", "{grpcWeb: {disable: true}}")).grpcWeb()).contains(false);
+    assertThat(read(settings("{disableGrpcWeb: true}") + gateway("", "{grpcWeb: {}}")).grpcWeb()).contains(true);
+    assertThat(read(settings("{disableGrpcWeb: true}") + gateway("", "{grpcWeb: {disable: false}}")).grpcWeb())
+        .contains(true);
+    // A field Gloo's GrpcWeb does not have rejects the Gateway, naming it.
+    assertThat(errors(gateway("", "{grpcWeb: {enable: true}}"))).extracting(Finding::field)
+        .containsExactly("spec.httpGateway.options.grpcWeb.enable");
+  }
+
+  @Test
+  void aSettingsDisableGrpcWebThatIsNotABooleanRejectsTheSettingsAndGatewaysKeepGloosDefault() {
+    GlooReading reading = GlooReading.of(GlooFixtures.load(settings("{disableGrpcWeb: sometimes}")
+        + gateway("", "{}")));
+    assertThat(reading.rejected().keySet()).extracting(io.holdfast.api.ResourceKey::kind)
+        .containsExactly("Settings");
+    assertThat(reading.rejected().values().iterator().next()).extracting(Finding::field)
+        .containsExactly("spec.gloo.disableGrpcWeb");
+    assertThat(reading.holdfastConfig().gateways()).singleElement()
+        .satisfies(g -> assertThat(g.options().grpcWeb()).contains(true));
+  }
+
   @Test
   void connectionManagerSettingsHoldfastLacksRejectTheGatewayByField() {
     assertThat(errors(gateway("", "{httpConnectionManagerSettings: {useRemoteAddress: true, tracing: {},"
-        + " serverHeaderTransformation: APPEND_IF_ABSENT}, grpcWeb: {}}"))).extracting(Finding::field)
+        + " serverHeaderTransformation: APPEND_IF_ABSENT}, waf: {}}"))).extracting(Finding::field)
         .containsExactlyInAnyOrder(
             "spec.httpGateway.options.httpConnectionManagerSettings.useRemoteAddress",
             "spec.httpGateway.options.httpConnectionManagerSettings.tracing",
             "spec.httpGateway.options.httpConnectionManagerSettings.serverHeaderTransformation",
-            "spec.httpGateway.options.grpcWeb");
+            "spec.httpGateway.options.waf");
     assertThat(errors(gateway("", "{healthCheck: {path: ''}}"))).extracting(Finding::field)
         .containsExactly("spec.httpGateway.options.healthCheck.path");
     // Holdfast's own checks apply to the read values, with the Gloo field path.

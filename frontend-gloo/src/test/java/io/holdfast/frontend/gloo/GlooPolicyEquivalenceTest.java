@@ -105,7 +105,7 @@ class GlooPolicyEquivalenceTest {
         kind: Gateway
         metadata: {name: gateway-proxy, namespace: gloo-system}
         spec:
-          options: {normalizePath: true, webSockets: true}  # Gloo's connection-manager defaults
+          options: {normalizePath: true, webSockets: true, grpcWeb: true}  # Gloo's connection-manager defaults
           bindAddress: 0.0.0.0
           port: 8080
           virtualServices: [{name: default}]

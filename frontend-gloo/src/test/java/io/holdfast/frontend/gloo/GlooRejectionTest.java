@@ -81,7 +81,7 @@ class GlooRejectionTest {
         spec:
           bindPort: 8080
           httpGateway:
-            options: {grpcWeb: {disable: true}}
+            options: {waf: {disabled: true}}
           options:
             socketOptions: [{level: 1, name: 9, intValue: 1}]
             accessLoggingService:
@@ -90,7 +90,7 @@ class GlooRejectionTest {
     ObjectStatus status = GlooFixtures.gateway(GlooFixtures.build(GlooFixtures.load(yaml)), "gloo-system", "gw");
     assertThat(status.isAccepted()).isFalse();
     assertThat(onlyErrors(status)).extracting(Finding::field).containsExactlyInAnyOrder(
-        "spec.httpGateway.options.grpcWeb", "spec.options.socketOptions",
+        "spec.httpGateway.options.waf", "spec.options.socketOptions",
         "spec.options.accessLoggingService.accessLog[0].filter.notHealthCheckFilter");
   }
 

@@ -74,7 +74,7 @@ final class TrafficLowering {
               e.failOpen(), e.messageTimeout().orElse(TrafficOptions.ExtProc.DEFAULT_MESSAGE_TIMEOUT),
               position(e.position()))) : Optional.empty();
         })).withNormalizePath(options.normalizePath())
-        .withWebSockets(options.webSockets());
+        .withWebSockets(options.webSockets()).withGrpcWeb(options.grpcWeb());
   }
 
   /** A checked position (one of {@link TrafficOptions.ExtProc#POSITIONS}, in the same order as the IR's). */

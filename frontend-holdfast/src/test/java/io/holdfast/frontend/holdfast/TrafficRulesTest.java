@@ -228,6 +228,23 @@ class TrafficRulesTest {
         .containsExactly("spec.options.normalizePath");
   }
 
+  @Test
+  void grpcWebReachesEveryChainAsWrittenIsUnsetWithoutItAndMustBeABoolean() {
+    for (boolean grpcWeb : java.util.List.of(true, false)) {
+      ValidationResult result = new Validator().validate(config("{}", "{}", "{grpcWeb: " + grpcWeb + "}"));
+      assertThat(result.status(GW).state()).isEqualTo(State.ACCEPTED);
+      assertThat(chainOptions(result).grpcWeb()).contains(grpcWeb);
+    }
+    ValidationResult without = new Validator().validate(config("{}", "{}", "{xffNumTrustedHops: 1}"));
+    assertThat(chainOptions(without).grpcWeb()).isEmpty();
+    for (String bad : java.util.List.of("{grpcWeb: {disable: false}}", "{grpcWeb: on-please}")) {
+      ValidationResult rejected = new Validator().validate(config("{}", "{}", bad));
+      assertThat(rejected.status(GW).state()).as(bad).isEqualTo(State.REJECTED);
+      assertThat(rejected.status(GW).problems()).extracting(Problem::field).as(bad)
+          .containsExactly("spec.options.grpcWeb");
+    }
+  }
+
   private static HttpListenerOptions chainOptions(ValidationResult result) {
     Listener.Socket socket = (Listener.Socket) HoldfastFrontEnd.lowerAccepted(result.accepted()).listeners()
         .stream().filter(l -> l instanceof Listener.Socket).findFirst().orElseThrow();

@@ -196,9 +196,9 @@ class CrdSchemaTest {
     assertThat(without(spec("SecurityPolicy"), "targetRefs"))
         .isEqualTo(vsOptions.get("security").getProperties());
     // A ClientTrafficPolicy has no external processing service (its TrafficPolicy none to tune), nor the Gateway's
-    // normalizePath and webSockets (added for Gloo Gateways' defaults; not yet policy fields).
-    assertThat(asGatewayOptions(spec("ClientTrafficPolicy"))).isEqualTo(without(without(without(gatewayOptions,
-        "extProc"), "normalizePath"), "webSockets"));
+    // normalizePath, webSockets and grpcWeb (added for Gloo Gateways' defaults; not yet policy fields).
+    assertThat(asGatewayOptions(spec("ClientTrafficPolicy"))).isEqualTo(without(without(without(without(
+        gatewayOptions, "extProc"), "normalizePath"), "webSockets"), "grpcWeb"));
     Map<String, JSONSchemaProps> traffic = without(spec("TrafficPolicy"), "targetRefs");
     assertThat(traffic).containsOnlyKeys("rateLimit", "compression", "csrf", "maxRequestBodyBytes");
     traffic.forEach((field, schema) -> assertThat(schema).as(field).isEqualTo(vsOptions.get(field)));

@@ -3,6 +3,7 @@ package io.holdfast.xds.translate;
 import io.envoyproxy.envoy.config.route.v3.HeaderMatcher;
 import io.envoyproxy.envoy.extensions.filters.http.cors.v3.Cors;
 import io.envoyproxy.envoy.extensions.filters.http.fault.v3.HTTPFault;
+import io.envoyproxy.envoy.extensions.filters.http.grpc_web.v3.GrpcWeb;
 import io.envoyproxy.envoy.extensions.filters.http.health_check.v3.HealthCheck;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
 import io.envoyproxy.envoy.type.matcher.v3.StringMatcher;
@@ -27,6 +28,7 @@ final class HttpFilters {
   static final String FAULT = "envoy.filters.http.fault";
   static final String CORS = "envoy.filters.http.cors";
   static final String HEALTH_CHECK = "envoy.filters.http.health_check";
+  static final String GRPC_WEB = "envoy.filters.http.grpc_web";
 
   private HttpFilters() {
   }
@@ -57,7 +59,12 @@ final class HttpFilters {
    * delayed, and a route that requires credentials on the probe's path requires them of the probe too. The chain's
    * external processing service ({@link ExtProcFilters}) where its {@link ExtProc.Position} says: by default after
    * the health check, before the rate limits, so it sees only requests that were allowed in, as Gloo Edge's
-   * {@code extProc} after its AuthZStage.
+   * {@code extProc} after its AuthZStage. The gRPC-Web filter ({@link #grpcWeb}), when the chain's options ask
+   * for it, after that external processor and before the rate limits, where Gloo Edge's AfterStage(AuthZStage) and
+   * its name order put it: CORS answers a browser's preflight first, authentication, authorisation and the external
+   * processor see the request as the browser sent it, and the rate limits, CSRF, buffer, fault, compressors and
+   * Router see plain gRPC (and the answer is turned back into gRPC-Web before the filters in front see it). Gloo
+   * also sorts it before its health check; the two act on different requests, so the health check stays put.
    *
    * @param traffic the traffic filters the chain's routes use
    * @param options the chain's options (the global rate-limit filter needs its rate-limit service)
@@ -78,6 +85,9 @@ final class HttpFilters {
     security.stream().filter(f -> f.getName().equals(SecurityFilters.RBAC_FILTER)).forEach(filters::add);
     options.healthCheckPath().ifPresent(path -> filters.add(healthCheck(path)));
     extProc.at(ExtProc.Position.AFTER_AUTHORIZATION, filters);
+    if (options.grpcWeb().orElse(false)) {
+      filters.add(grpcWeb());
+    }
     filters.addAll(TrafficFilters.rateLimits(traffic, options));
     extProc.at(ExtProc.Position.AFTER_RATE_LIMITS, filters);
     filters.addAll(TrafficFilters.afterRateLimits(traffic));
@@ -88,6 +98,16 @@ final class HttpFilters {
     filters.addAll(TrafficFilters.afterFault(traffic));
     extProc.at(ExtProc.Position.LAST, filters);
     return filters;
+  }
+
+  /**
+   * Envoy's gRPC-Web filter, always on: a request whose {@code content-type} is {@code application/grpc-web*}
+   * (base64 for {@code -text}) goes on as gRPC and its answer, trailers in the body, comes back as gRPC-Web; any
+   * other request passes untouched.
+   */
+  static HttpFilter grpcWeb() {
+    return HttpFilter.newBuilder().setName(GRPC_WEB).setTypedConfig(Protos.pack(GrpcWeb.getDefaultInstance()))
+        .build();
   }
 
   /** The chain's ext_proc filter, if any, added once at its position as the chain is built in order. */

@@ -107,7 +107,9 @@ final class EnvoyTypes {
       io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ExtProcPerRoute.getDescriptor(),
       // Upstream HTTP/1.1 header case (h-glhttp1).
       io.envoyproxy.envoy.extensions.http.header_formatters.preserve_case.v3.PreserveCaseFormatterConfig
-          .getDescriptor());
+          .getDescriptor(),
+      // gRPC-Web (h-glgrpcweb).
+      io.envoyproxy.envoy.extensions.filters.http.grpc_web.v3.GrpcWeb.getDescriptor());
 
   /** Full message name (as in a type URL after the last '/') to descriptor. */
   static final Map<String, Descriptor> BY_NAME = index(SEEDS);

@@ -94,6 +94,7 @@ class GoldenTest {
           .add(UpstreamTlsContext.getDescriptor())
           .add(io.envoyproxy.envoy.extensions.http.header_formatters.preserve_case.v3.PreserveCaseFormatterConfig
               .getDescriptor())
+          .add(io.envoyproxy.envoy.extensions.filters.http.grpc_web.v3.GrpcWeb.getDescriptor())
           .add(DownstreamTlsContext.getDescriptor())
           .add(TrafficTypes.DESCRIPTORS)
           .build());

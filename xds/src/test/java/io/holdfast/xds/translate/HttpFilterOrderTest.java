@@ -20,8 +20,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The documented order of HTTP filters in the connection manager ({@link HttpFilters#beforeRouter}): CORS, then
  * (authentication, authorisation), then the health check, then external processing (at its default position), then
- * local rate limit, global rate limit, CSRF, buffer, then fault, then the compressors, then the Router. Each filter
- * is there only when a route uses it.
+ * gRPC-Web (Gloo Edge's AfterStage(AuthZStage): after ext_proc by name, before rate limits), then local rate limit,
+ * global rate limit, CSRF, buffer, then fault, then the compressors, then the Router. Each filter is there only when
+ * a route (or, for the health check, external processing and gRPC-Web, the chain's options) uses it.
  */
 class HttpFilterOrderTest {
 
@@ -29,6 +30,7 @@ class HttpFilterOrderTest {
       HttpFilters.CORS,
       HttpFilters.HEALTH_CHECK,
       ExtProcFilters.EXT_PROC,
+      HttpFilters.GRPC_WEB,
       TrafficFilters.LOCAL_RATE_LIMIT,
       TrafficFilters.RATE_LIMIT,
       TrafficFilters.CSRF,
@@ -71,7 +73,7 @@ class HttpFilterOrderTest {
         Optional.of(new HttpListenerOptions.RateLimitService(rls, "edge", Duration.ofMillis(20), true)),
         Optional.of("/healthz")).withExtProc(Optional.of(new io.holdfast.ir.ExtProc.Service(ResourceKey.upstream(
             "demo", "processor"), io.holdfast.ir.ExtProc.Mode.DEFAULT, false, Duration.ofMillis(200),
-            io.holdfast.ir.ExtProc.Position.AFTER_AUTHORIZATION)));
+            io.holdfast.ir.ExtProc.Position.AFTER_AUTHORIZATION))).withGrpcWeb(Optional.of(true));
 
     Translation translation = TrafficFixtures.translate(SocketOptions.NONE, options,
         List.of(compressing, faulty, buffered, csrf, global, local, cors),
@@ -80,12 +82,33 @@ class HttpFilterOrderTest {
 
     List<HttpFilter> filters = TrafficFixtures.hcm(translation).getHttpFiltersList();
     assertThat(filters).extracting(HttpFilter::getName).containsExactlyElementsOf(DOCUMENTED);
-    // The traffic filters wait, disabled, for the routes that enable them; CORS, the health check and external
-    // processing (listener options), fault and Router are always on.
+    // The traffic filters wait, disabled, for the routes that enable them; CORS, the health check, external
+    // processing and gRPC-Web (listener options), fault and Router are always on.
     assertThat(filters).filteredOn(HttpFilter::getDisabled).extracting(HttpFilter::getName)
         .containsExactly(TrafficFilters.LOCAL_RATE_LIMIT, TrafficFilters.RATE_LIMIT, TrafficFilters.CSRF,
             TrafficFilters.BUFFER, "envoy.filters.http.compressor.brotli", "envoy.filters.http.compressor.zstd",
             "envoy.filters.http.compressor.gzip");
+  }
+
+  @Test
+  void grpcWebIsThereOnlyWhenTheChainAsksForIt() throws Exception {
+    for (Optional<Boolean> grpcWeb : List.of(Optional.<Boolean>empty(), Optional.of(false), Optional.of(true))) {
+      Translation translation = TrafficFixtures.translate(SocketOptions.NONE,
+          HttpListenerOptions.NONE.withGrpcWeb(grpcWeb), List.of(TrafficFixtures.route("plain", RouteTraffic.NONE)),
+          List.of(TrafficFixtures.cluster(TrafficFixtures.UPSTREAM)));
+      List<HttpFilter> filters = TrafficFixtures.hcm(translation).getHttpFiltersList();
+      if (grpcWeb.orElse(false)) {
+        assertThat(filters).extracting(HttpFilter::getName)
+            .containsExactly(HttpFilters.GRPC_WEB, ListenerTranslator.ROUTER_FILTER);
+        assertThat(filters.get(0).getTypedConfig().unpack(
+            io.envoyproxy.envoy.extensions.filters.http.grpc_web.v3.GrpcWeb.class))
+            .isEqualTo(io.envoyproxy.envoy.extensions.filters.http.grpc_web.v3.GrpcWeb.getDefaultInstance());
+        assertThat(filters.get(0).getDisabled()).isFalse();
+      } else {
+        assertThat(filters).extracting(HttpFilter::getName).as("%s", grpcWeb)
+            .containsExactly(ListenerTranslator.ROUTER_FILTER);
+      }
+    }
   }
 
   @Test
