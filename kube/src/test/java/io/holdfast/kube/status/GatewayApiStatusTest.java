@@ -234,6 +234,46 @@ class GatewayApiStatusTest {
     }
   }
 
+  /** A proxy NACKing what a Gateway generated: Programmed is False until a build the proxies accept. */
+  @Test
+  void aNackedGatewayIsNotProgrammedUntilTheNackClears() {
+    try (MockKubeApi api = MockKubeApi.start();
+         KubernetesClient client = new KubernetesClientBuilder().withConfig(MockKubeApi.configFor(api.port()))
+             .build()) {
+      KubernetesClient admin = api.admin();
+      GatewayApiCrds.install(admin);
+      create(admin, GatewayCrds.GATEWAY_API_GATEWAY, """
+          apiVersion: gateway.networking.k8s.io/v1
+          kind: Gateway
+          metadata: {name: edge, namespace: infra}
+          spec: {gatewayClassName: holdfast, listeners: [{name: http, port: 80, protocol: HTTP}]}
+          """);
+      FakeLeadership leadership = new FakeLeadership();
+      leadership.elect();
+      io.holdfast.ir.NackEvent nack = new io.holdfast.ir.NackEvent("proxy-1",
+          "type.googleapis.com/envoy.config.listener.v3.Listener", "v7", List.of("infra/edge"),
+          "Invalid listener", Instant.parse("2026-01-01T10:00:00Z"));
+      try (StatusWriter writer = StatusWriter.builder(client, leadership).clock(clock).gatewayControllerName(OURS)
+          .build().start()) {
+        writer.publish(Map.of(GATEWAY, DesiredStatus.gatewayApi(gatewayStatus(1), List.of(), Optional.of(nack))));
+        await().atMost(WAIT).until(() -> status(admin, GATEWAY) != null);
+        Map<String, Object> nacked = status(admin, GATEWAY);
+        assertThat(condition(nacked, "Programmed")).containsEntry("status", "False")
+            .containsEntry("reason", DesiredStatus.NACKED_REASON);
+        assertThat((String) condition(nacked, "Programmed").get("message")).contains("proxy-1").contains("v7")
+            .contains("Invalid listener");
+        assertThat(condition(nacked, "Accepted")).containsEntry("status", "True");
+
+        now.set(Instant.parse("2026-01-01T11:00:00Z"));
+        writer.publish(Map.of(GATEWAY, DesiredStatus.gatewayApi(gatewayStatus(1), List.of(), Optional.empty())));
+        await().atMost(WAIT).until(() -> "True".equals(condition(status(admin, GATEWAY), "Programmed")
+            .get("status")));
+        assertThat(condition(status(admin, GATEWAY), "Programmed"))
+            .containsEntry("lastTransitionTime", "2026-01-01T11:00:00Z");
+      }
+    }
+  }
+
   @Test
   void aPolicyGetsItsConditionsAndOneAncestorPerTargetBesideAnotherControllersEntry() {
     try (MockKubeApi api = MockKubeApi.start();
