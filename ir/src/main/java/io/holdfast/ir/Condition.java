@@ -13,6 +13,11 @@ public record Condition(String type, Status status, String reason, String messag
 
   /** Whether the object is served (True) or not (False). */
   public static final String ACCEPTED = "Accepted";
+  /**
+   * Whether the object's config is sent to the proxies (the Gateway API's Gateway); the IR turns it False on an
+   * object it leaves out ({@link IrBuilder#build}).
+   */
+  public static final String PROGRAMMED = "Programmed";
 
   public enum Status {
     TRUE, FALSE, UNKNOWN

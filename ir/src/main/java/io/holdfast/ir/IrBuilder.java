@@ -222,10 +222,22 @@ public final class IrBuilder {
 
   private void rejectLeftOut(List<Breach> breaches) {
     for (Breach breach : breaches) {
-      breach.objects().forEach(key -> reject(Origin.of(key), INTERNAL_ERROR, "Holdfast could not build this"
-          + " object's config and leaves it out: " + breach.message() + ". This is a bug in Holdfast;"
-          + " please report it"));
+      for (ResourceKey key : breach.objects()) {
+        reject(Origin.of(key), INTERNAL_ERROR, "Holdfast could not build this object's config and leaves it out: "
+            + breach.message() + ". This is a bug in Holdfast; please report it");
+        // Left out whole: nothing of it reaches the proxies, whatever its front end said.
+        notProgrammed(key, INTERNAL_ERROR, "left out of the config sent to the proxies: " + breach.message());
+      }
     }
+  }
+
+  /** {@code key}'s Programmed condition, where its API has one, turned False: none of its listeners is served. */
+  private void notProgrammed(ResourceKey key, String reason, String message) {
+    statuses.computeIfPresent(key, (k, status) -> status.conditions().stream()
+        .anyMatch(c -> c.type().equals(Condition.PROGRAMMED) && c.status() != Condition.Status.FALSE)
+        ? status.withCondition(new Condition(Condition.PROGRAMMED, Condition.Status.FALSE, reason, message,
+            status.observedGeneration()))
+        : status);
   }
 
   private Ir assemble(Set<ResourceKey> leftOut) {
@@ -286,7 +298,13 @@ public final class IrBuilder {
       reject(loss.value().origin(), DUPLICATE_LISTENER, "address " + loss.value().address() + " port "
           + loss.value().port() + " is already used by " + loss.winner().key() + ", which is older");
     }
-    return new ArrayList<>(sockets.stream().filter(l -> !lost.contains(l)).toList());
+    List<Listener> kept = new ArrayList<>(sockets.stream().filter(l -> !lost.contains(l)).toList());
+    Set<ResourceKey> serving = new HashSet<>();
+    kept.forEach(l -> serving.add(l.origin().object()));
+    lost.stream().map(l -> l.origin().object()).filter(key -> !serving.contains(key)).distinct()
+        .forEach(key -> notProgrammed(key, DUPLICATE_LISTENER, "every address and port of it is already used by"
+            + " an older object; see the Accepted condition"));
+    return kept;
   }
 
   private List<Listener> settleTargets(List<Listener> clients) {

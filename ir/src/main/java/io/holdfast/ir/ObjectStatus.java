@@ -55,12 +55,42 @@ public record ObjectStatus(ResourceKey key, long observedGeneration, List<Condit
     return new ObjectStatus(key, observedGeneration, List.of(accepted), findings, List.of());
   }
 
-  /** This status with one more finding, its conditions derived again as in {@link #of}. */
+  /**
+   * This status with one more finding (an IR claim lost, an invariant breach, a front end's last good build standing
+   * in), every condition but Accepted kept as it is: a Gateway API Gateway's Programmed, a GatewayClass's
+   * SupportedVersion. An Accepted condition {@link #of} derived from the findings is derived again; one its front
+   * end wrote in its API's terms is kept unless the finding is an error on an object still accepted, which turns
+   * it False with the error's reason. Parents and sections are kept.
+   */
   public ObjectStatus with(Finding finding) {
     List<Finding> more = new ArrayList<>(findings);
     more.add(finding);
     ObjectStatus derived = of(key, observedGeneration, more);
-    return new ObjectStatus(key, observedGeneration, derived.conditions, derived.findings, parents, sections);
+    Condition accepted = condition(Condition.ACCEPTED);
+    if (accepted.equals(of(key, observedGeneration, findings).condition(Condition.ACCEPTED))) {
+      accepted = derived.condition(Condition.ACCEPTED);
+    } else if (finding.severity() == Finding.Severity.ERROR && accepted.status() != Condition.Status.FALSE) {
+      accepted = new Condition(Condition.ACCEPTED, Condition.Status.FALSE, finding.reason(), finding.toString(),
+          observedGeneration);
+    }
+    return new ObjectStatus(key, observedGeneration, replaced(accepted), derived.findings, parents, sections);
+  }
+
+  /**
+   * This status with {@code condition} in place of the one of its type (in the same position), or added last if it
+   * has none of that type.
+   */
+  public ObjectStatus withCondition(Condition condition) {
+    return new ObjectStatus(key, observedGeneration, replaced(condition), findings, parents, sections);
+  }
+
+  private List<Condition> replaced(Condition condition) {
+    List<Condition> out = new ArrayList<>(conditions);
+    out.replaceAll(c -> c.type().equals(condition.type()) ? condition : c);
+    if (out.stream().noneMatch(c -> c.type().equals(condition.type()))) {
+      out.add(condition);
+    }
+    return out;
   }
 
   /** This status with one more parent entry. */

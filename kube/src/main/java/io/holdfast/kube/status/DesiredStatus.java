@@ -1,6 +1,7 @@
 package io.holdfast.kube.status;
 
 import io.holdfast.frontend.holdfast.ResourceStatus;
+import io.holdfast.ir.Condition;
 import io.holdfast.ir.NackEvent;
 import io.holdfast.ir.ObjectStatus;
 import java.util.List;
@@ -19,6 +20,9 @@ import java.util.Optional;
  */
 public record DesiredStatus(ResourceStatus verdict, Optional<NackEvent> nack, Optional<ObjectStatus> full,
     List<GatewayAddresses.Address> addresses) {
+
+  /** Reason of a Gateway's Programmed=False while a proxy rejects its config (the specification's reason). */
+  public static final String NACKED_REASON = "Invalid";
 
   public DesiredStatus {
     Objects.requireNonNull(verdict, "verdict");
@@ -48,7 +52,27 @@ public record DesiredStatus(ResourceStatus verdict, Optional<NackEvent> nack, Op
 
   /** A Gateway API object's status; a Gateway's with {@code addresses} (others ignore them). */
   public static DesiredStatus gatewayApi(ObjectStatus status, List<GatewayAddresses.Address> addresses) {
-    return new DesiredStatus(ResourceStatus.of(status), Optional.empty(), Optional.of(status),
-        status.key().kind().equals("Gateway") ? addresses : List.of());
+    return gatewayApi(status, addresses, Optional.empty());
+  }
+
+  /**
+   * As above, with the latest NACK of what the object generated: a Gateway a proxy rejects is not programmed (the
+   * specification: Programmed means its config is in the data plane; the proxy keeps the last version it accepted),
+   * so its Programmed condition is False with reason {@value #NACKED_REASON} until a build the proxies accept.
+   */
+  public static DesiredStatus gatewayApi(ObjectStatus status, List<GatewayAddresses.Address> addresses,
+      Optional<NackEvent> nack) {
+    boolean gateway = status.key().kind().equals("Gateway");
+    ObjectStatus full = status;
+    if (gateway && nack.isPresent() && status.conditions().stream()
+        .anyMatch(c -> c.type().equals(Condition.PROGRAMMED) && c.status() != Condition.Status.FALSE)) {
+      NackEvent n = nack.get();
+      full = status.withCondition(new Condition(Condition.PROGRAMMED, Condition.Status.FALSE, NACKED_REASON,
+          "proxy " + (n.nodeId().isEmpty() ? "(no node id)" : n.nodeId()) + " rejected version "
+              + n.rejectedVersion() + " and keeps serving the last version it accepted: " + n.errorDetail(),
+          status.observedGeneration()));
+    }
+    return new DesiredStatus(ResourceStatus.of(status), Optional.empty(), Optional.of(full),
+        gateway ? addresses : List.of());
   }
 }

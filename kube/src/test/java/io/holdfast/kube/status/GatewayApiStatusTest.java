@@ -177,6 +177,103 @@ class GatewayApiStatusTest {
     }
   }
 
+  /**
+   * Regression: a finding added after the front end ({@code ObjectStatus.with}) rebuilt Accepted alone, so the
+   * writer removed the Gateway's Programmed condition. Now a warning keeps every condition and its transition time;
+   * an error (the IR leaving the Gateway out) turns Accepted and Programmed False, with a new time, and the
+   * listener conditions stay as they were written.
+   */
+  @Test
+  void aFindingAddedAfterTheFrontEndKeepsTheGatewaysOtherConditions() {
+    try (MockKubeApi api = MockKubeApi.start();
+         KubernetesClient client = new KubernetesClientBuilder().withConfig(MockKubeApi.configFor(api.port()))
+             .build()) {
+      KubernetesClient admin = api.admin();
+      GatewayApiCrds.install(admin);
+      create(admin, GatewayCrds.GATEWAY_API_GATEWAY, """
+          apiVersion: gateway.networking.k8s.io/v1
+          kind: Gateway
+          metadata: {name: edge, namespace: infra}
+          spec: {gatewayClassName: holdfast, listeners: [{name: http, port: 80, protocol: HTTP}]}
+          """);
+      FakeLeadership leadership = new FakeLeadership();
+      leadership.elect();
+      try (StatusWriter writer = StatusWriter.builder(client, leadership).clock(clock).gatewayControllerName(OURS)
+          .build().start()) {
+        writer.publish(Map.of(GATEWAY, DesiredStatus.gatewayApi(gatewayStatus(1))));
+        await().atMost(WAIT).until(() -> status(admin, GATEWAY) != null);
+
+        now.set(Instant.parse("2026-01-01T11:00:00Z"));
+        // A second route attached (something to write), and a warning added after the front end.
+        writer.publish(Map.of(GATEWAY, DesiredStatus.gatewayApi(gatewayStatus(2).with(new io.holdfast.ir.Finding(
+            io.holdfast.ir.Finding.Severity.WARNING, "", "FrontEndFailed", "its last good build is served")))));
+        await().atMost(WAIT).until(() -> attachedRoutes(admin) == 2);
+        Map<String, Object> warned = status(admin, GATEWAY);
+        assertThat(condition(warned, "Programmed")).containsEntry("status", "True")
+            .containsEntry("lastTransitionTime", "2026-01-01T10:00:00Z");
+        assertThat(condition(warned, "Accepted")).containsEntry("lastTransitionTime", "2026-01-01T10:00:00Z");
+
+        now.set(Instant.parse("2026-01-01T12:00:00Z"));
+        ObjectStatus leftOut = gatewayStatus(1).with(new io.holdfast.ir.Finding(io.holdfast.ir.Finding.Severity.ERROR,
+            "", "InternalError", "left out")).withCondition(new Condition(Condition.PROGRAMMED,
+            Condition.Status.FALSE, "InternalError", "left out of the config sent to the proxies", 1));
+        writer.publish(Map.of(GATEWAY, DesiredStatus.gatewayApi(leftOut)));
+        await().atMost(WAIT).until(() -> "False".equals(condition(status(admin, GATEWAY), "Programmed")
+            .get("status")));
+        Map<String, Object> rejected = status(admin, GATEWAY);
+        assertThat(condition(rejected, "Accepted")).containsEntry("status", "False")
+            .containsEntry("reason", "InternalError").containsEntry("lastTransitionTime", "2026-01-01T12:00:00Z");
+        assertThat(condition(rejected, "Programmed")).containsEntry("reason", "InternalError")
+            .containsEntry("lastTransitionTime", "2026-01-01T12:00:00Z");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> listener = ((List<Map<String, Object>>) rejected.get("listeners")).get(0);
+        assertThat(condition(listener, "ResolvedRefs")).containsEntry("lastTransitionTime", "2026-01-01T10:00:00Z");
+      }
+      assertThat(api.writes()).filteredOn(w -> w.path().contains("/gateways/edge") && w.succeeded())
+          .extracting(ApiWrite::isStatus).containsOnly(true).hasSize(3);
+    }
+  }
+
+  /** A proxy NACKing what a Gateway generated: Programmed is False until a build the proxies accept. */
+  @Test
+  void aNackedGatewayIsNotProgrammedUntilTheNackClears() {
+    try (MockKubeApi api = MockKubeApi.start();
+         KubernetesClient client = new KubernetesClientBuilder().withConfig(MockKubeApi.configFor(api.port()))
+             .build()) {
+      KubernetesClient admin = api.admin();
+      GatewayApiCrds.install(admin);
+      create(admin, GatewayCrds.GATEWAY_API_GATEWAY, """
+          apiVersion: gateway.networking.k8s.io/v1
+          kind: Gateway
+          metadata: {name: edge, namespace: infra}
+          spec: {gatewayClassName: holdfast, listeners: [{name: http, port: 80, protocol: HTTP}]}
+          """);
+      FakeLeadership leadership = new FakeLeadership();
+      leadership.elect();
+      io.holdfast.ir.NackEvent nack = new io.holdfast.ir.NackEvent("proxy-1",
+          "type.googleapis.com/envoy.config.listener.v3.Listener", "v7", List.of("infra/edge"),
+          "Invalid listener", Instant.parse("2026-01-01T10:00:00Z"));
+      try (StatusWriter writer = StatusWriter.builder(client, leadership).clock(clock).gatewayControllerName(OURS)
+          .build().start()) {
+        writer.publish(Map.of(GATEWAY, DesiredStatus.gatewayApi(gatewayStatus(1), List.of(), Optional.of(nack))));
+        await().atMost(WAIT).until(() -> status(admin, GATEWAY) != null);
+        Map<String, Object> nacked = status(admin, GATEWAY);
+        assertThat(condition(nacked, "Programmed")).containsEntry("status", "False")
+            .containsEntry("reason", DesiredStatus.NACKED_REASON);
+        assertThat((String) condition(nacked, "Programmed").get("message")).contains("proxy-1").contains("v7")
+            .contains("Invalid listener");
+        assertThat(condition(nacked, "Accepted")).containsEntry("status", "True");
+
+        now.set(Instant.parse("2026-01-01T11:00:00Z"));
+        writer.publish(Map.of(GATEWAY, DesiredStatus.gatewayApi(gatewayStatus(1), List.of(), Optional.empty())));
+        await().atMost(WAIT).until(() -> "True".equals(condition(status(admin, GATEWAY), "Programmed")
+            .get("status")));
+        assertThat(condition(status(admin, GATEWAY), "Programmed"))
+            .containsEntry("lastTransitionTime", "2026-01-01T11:00:00Z");
+      }
+    }
+  }
+
   @Test
   void aPolicyGetsItsConditionsAndOneAncestorPerTargetBesideAnotherControllersEntry() {
     try (MockKubeApi api = MockKubeApi.start();
@@ -251,6 +348,13 @@ class GatewayApiStatusTest {
     return ObjectStatus.of(ROUTE, 1, List.of()).withParent(new ParentStatus(GATEWAY, Optional.of("http"),
         List.of(new Condition("Accepted", status, reason, message, 1),
             new Condition("ResolvedRefs", Condition.Status.TRUE, "ResolvedRefs", "resolved", 1))));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static long attachedRoutes(KubernetesClient admin) {
+    Map<String, Object> status = status(admin, GATEWAY);
+    return status == null ? -1
+        : ((Number) ((List<Map<String, Object>>) status.get("listeners")).get(0).get("attachedRoutes")).longValue();
   }
 
   private static GenericKubernetesResource create(KubernetesClient admin, ResourceDefinitionContext kind,

@@ -197,7 +197,8 @@ public final class KubernetesMode implements AutoCloseable {
       b.statuses().forEach((key, status) -> out.put(key, new DesiredStatus(status, board.nackOf(key))));
       // Gateway API objects are written from their full status; it also covers routes without a verdict (no
       // parent of Holdfast's left), so Holdfast's old parent entries on them are removed.
-      b.objectStatuses().forEach((key, status) -> out.put(key, DesiredStatus.gatewayApi(status, addresses)));
+      b.objectStatuses().forEach((key, status) -> out.put(key, DesiredStatus.gatewayApi(status, addresses,
+          board.nackOf(key))));
     });
     return out;
   }
