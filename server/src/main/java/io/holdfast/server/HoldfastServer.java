@@ -366,8 +366,8 @@ public final class HoldfastServer implements AutoCloseable {
   }
 
   /**
-   * The webhook's {@code SecretSource}: in Kubernetes mode the source's Secret cache completes the config (the
-   * pipeline's input holds only Secrets some object names); in file mode, and before the source starts, the config
+   * The webhook's {@code SecretSource}: in Kubernetes mode the source's Secret cache, or on a miss a bounded request
+   * to the API, completes the config (the pipeline's input holds only Secrets some object names); in file mode, and before the source starts, the config
    * as it is (a file-mode view already holds every Secret of the directory).
    */
   private io.holdfast.api.GatewayConfig withNamedSecrets(io.holdfast.api.GatewayConfig config,

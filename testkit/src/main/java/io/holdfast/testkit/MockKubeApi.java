@@ -128,6 +128,20 @@ public final class MockKubeApi implements AutoCloseable {
   private record Refusal(String pathFragment, int code) {
   }
 
+  /**
+   * Hold back the events of every watch whose path contains {@code pathFragment} (e.g. {@code "/secrets"}) until
+   * {@link #releaseWatchEvents()}: an object written meanwhile is listed, but watching informers have not seen it,
+   * as during a real API's watch delay. One fragment at a time.
+   */
+  public void holdWatchEvents(String pathFragment) {
+    dispatcher.hold.hold(java.util.Objects.requireNonNull(pathFragment, "pathFragment"));
+  }
+
+  /** Sends the held watch events, in order, and lets events flow again. */
+  public void releaseWatchEvents() {
+    dispatcher.hold.release();
+  }
+
   /** A client configuration for an API reachable on {@code 127.0.0.1:port} (the mock, or a proxy to it). */
   public static Config configFor(int port) {
     return new ConfigBuilder(Config.empty())
@@ -167,6 +181,14 @@ public final class MockKubeApi implements AutoCloseable {
     final List<ApiRequest> requests = new CopyOnWriteArrayList<>();
     volatile int failStatusWith;
     volatile Refusal refusedReads;
+    final WatchHold hold = new WatchHold();
+
+    @Override
+    public MockResponse handleWatch(String path) {
+      MockResponse response = super.handleWatch(path);
+      return response.getWebSocketListener() == null ? response
+          : response.withWebSocketUpgrade(hold.wrap(path, response.getWebSocketListener()));
+    }
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {

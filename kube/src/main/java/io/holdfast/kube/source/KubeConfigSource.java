@@ -91,6 +91,8 @@ public final class KubeConfigSource implements AutoCloseable {
    * 32 namespaces hold 512 watches on the API server; past that, watching all namespaces costs less.
    */
   public static final int MAX_NAMESPACES = 32;
+  /** See {@link Builder#secretLookupTime}: within the webhook's default 5 s check budget, with room for the check. */
+  public static final Duration DEFAULT_SECRET_LOOKUP_TIME = Duration.ofSeconds(2);
   private static final String BY_SERVICE = "byService";
   /**
    * Pods per list page. Reason: Pods are the one kind read whose list is the size of the cluster's workload; a page
@@ -123,6 +125,7 @@ public final class KubeConfigSource implements AutoCloseable {
   private final DebounceThread debouncer;
   private final ScheduledExecutorService health;
   private final ConfigAssembler assembler;
+  private final SecretLookup lookup;
   private final Staleness staleness = new Staleness();
   private final HealthListener healthListener;
   private volatile Instant lastContact;
@@ -143,6 +146,7 @@ public final class KubeConfigSource implements AutoCloseable {
     healthListener = b.healthListener;
     metrics = new KubeSourceMetrics(b.registry);
     assembler = new ConfigAssembler(client.getKubernetesSerialization());
+    lookup = new SecretLookup(client, watched, b.secretLookupTime, System::nanoTime);
     InformerSlot.Listener listener = new InformerSlot.Listener() {
       @Override
       public void changed(String kind) {
@@ -281,26 +285,35 @@ public final class KubeConfigSource implements AutoCloseable {
 
   /**
    * {@code config} with the data of every Secret the object {@code object} names ({@link NamedSecrets}) that the
-   * config lacks and this source's Secret cache holds: the Secrets a rebuild would copy in once that object is in
-   * the cluster. For the admission webhook, which judges a reviewed object in the pipeline's input plus that object:
-   * the input holds only the Secrets something already named, so an object naming an existing Secret nothing named
-   * before would otherwise look as if the Secret were missing. Reads only the cache, never the API, so only Secrets
-   * this source reads anyway (of the {@link #SECRET_TYPES}, in the watched namespaces) are added; whether the object
-   * may use one (a ReferenceGrant for another namespace's) stays the front end's verdict. The config's own Secret
-   * entries are kept as they are. Bound: one key comparison per object of the config, then one cache lookup per
-   * Secret reference of {@code object} (its references are bounded where they are read, {@link GlooRefs#MAX_NODES}).
-   * Thread-safe.
+   * config lacks and this source can read: the Secrets a rebuild would copy in once that object is in the cluster.
+   * For the admission webhook, which judges a reviewed object in the pipeline's input plus that object: the input
+   * holds only the Secrets something already named, so an object naming an existing Secret nothing named before
+   * would otherwise look as if the Secret were missing. Read from the Secret cache; one the cache lacks is asked of
+   * the API ({@link SecretLookup}: a Secret applied together with the object may not have reached the cache yet),
+   * within {@link Builder#secretLookupTime} and at most {@link SecretLookup#MAX_REQUESTS_PER_CHECK} requests, never
+   * when the source's last probe got no answer or its Secrets are not readable; what is not found stays missing.
+   * Either way only Secrets this source reads (of the {@link #SECRET_TYPES}, in the watched namespaces) are added,
+   * and only to the returned config: the source's caches and its rebuilds never see what a lookup found (the
+   * informer delivers it). Whether the object may use one (a ReferenceGrant for another namespace's) stays the front
+   * end's verdict. The config's own Secret entries are kept as they are. Bound: one key comparison per object of the
+   * config, then one cache lookup per Secret reference of {@code object} (its references are bounded where they are
+   * read, {@link GlooRefs#MAX_NODES}), and the lookups' bounds. Thread-safe.
    */
   public GatewayConfig withNamedSecrets(GatewayConfig config, ResourceKey object) {
     GatewayConfig.Builder completed = null;
+    SecretLookup.Session lookups = null;
     for (ResourceKey key : NamedSecrets.of(config, object)) {
       if (config.secrets().containsKey(key)) {
         continue;
       }
-      Optional<Secret> cached = secrets.byKey(key.namespace() + "/" + key.name());
-      if (cached.isPresent()) {
+      Optional<Secret> found = secrets.byKey(key.namespace() + "/" + key.name());
+      if (found.isEmpty() && !secrets.isAbsent()) {
+        lookups = lookups == null ? lookup.session(!Boolean.FALSE.equals(apiAnswered)) : lookups;
+        found = lookups.find(key);
+      }
+      if (found.isPresent()) {
         completed = completed == null ? config.toBuilder() : completed;
-        completed.secret(key, ConfigAssembler.secretData(cached.get()));
+        completed.secret(key, ConfigAssembler.secretData(found.get()));
       }
     }
     return completed == null ? config : completed.build();
@@ -502,6 +515,7 @@ public final class KubeConfigSource implements AutoCloseable {
     private Clock clock = Clock.systemUTC();
     private MeterRegistry registry = new SimpleMeterRegistry();
     private HealthListener healthListener = HealthListener.NONE;
+    private Duration secretLookupTime = DEFAULT_SECRET_LOOKUP_TIME;
 
     private Builder(KubernetesClient client, Consumer<GatewayConfig> sink) {
       this.client = Objects.requireNonNull(client, "client");
@@ -571,6 +585,15 @@ public final class KubeConfigSource implements AutoCloseable {
     /** Told about staleness transitions; default none. */
     public Builder healthListener(HealthListener value) {
       healthListener = Objects.requireNonNull(value, "healthListener");
+      return this;
+    }
+
+    /**
+     * Wall-clock time the direct Secret lookups of one {@link #withNamedSecrets} call may take together (each request
+     * gets half of it); zero makes none. Keep it well within the webhook's check budget. Default 2 s.
+     */
+    public Builder secretLookupTime(Duration value) {
+      secretLookupTime = positiveOrZero(value, "secretLookupTime");
       return this;
     }
 

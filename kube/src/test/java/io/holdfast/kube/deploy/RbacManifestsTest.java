@@ -146,6 +146,10 @@ class RbacManifestsTest {
     RbacRules rules = RbacRules.forServiceAccount(all, SA_NAMESPACE, SA);
     assertThat(rules.allows(get("/api/v1/namespaces/team-a/secrets?fieldSelector=type%3Dkubernetes.io%2Ftls")))
         .isTrue();
+    // The webhook's lookup of a Secret its cache lacks yet: a list narrowed to one name and type (no get).
+    assertThat(rules.allows(get("/api/v1/namespaces/team-a/secrets?fieldSelector=metadata.name%3Dweb-tls"
+        + "%2Ctype%3Dkubernetes.io%2Ftls"))).isTrue();
+    assertThat(rules.allows(get("/api/v1/namespaces/team-a/secrets/web-tls"))).isFalse();
     assertThat(rules.allows(get("/api/v1/namespaces/team-c/secrets"))).isFalse();
     assertThat(rules.allows(get("/api/v1/secrets"))).isFalse();
     assertThat(rules.allows(get("/api/v1/namespaces?fieldSelector=metadata.name%3Dteam-b"))).isTrue();

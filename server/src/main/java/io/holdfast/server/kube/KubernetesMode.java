@@ -133,7 +133,8 @@ public final class KubernetesMode implements AutoCloseable {
       leadership.addListener(observers.leadership());
 
       KubeConfigSource.Builder sb = KubeConfigSource.builder(sourceClient, config -> pipeline.apply(config, List.of()))
-          .clock(clock).meterRegistry(registry).healthListener(observers.health());
+          .clock(clock).meterRegistry(registry).healthListener(observers.health())
+          .secretLookupTime(secretLookupTime(settings.pipeline().limits().webhookCheckTime()));
       sb.namespaces(kube.watchNamespaces());
       KubeConfigSource source = sb.build();
       opened.push(source);
@@ -173,6 +174,16 @@ public final class KubernetesMode implements AutoCloseable {
     }
   }
 
+  /**
+   * The webhook's direct Secret lookups ({@link KubeConfigSource#withNamedSecrets}) take at most half the check's
+   * wall-clock budget, and never more than the source's default: the check itself needs the rest.
+   */
+  static Duration secretLookupTime(Duration checkTime) {
+    Duration half = checkTime.dividedBy(2);
+    return half.compareTo(KubeConfigSource.DEFAULT_SECRET_LOOKUP_TIME) < 0 ? half
+        : KubeConfigSource.DEFAULT_SECRET_LOOKUP_TIME;
+  }
+
   private static KubernetesClient client(String name, Config config, MeterRegistry registry) {
     return new KubernetesClientBuilder().withConfig(config)
         .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("holdfast-metrics",
@@ -207,7 +218,10 @@ public final class KubernetesMode implements AutoCloseable {
     return leadership;
   }
 
-  /** {@code config} with the Secrets {@code reviewed} names from the source's cache ({@link KubeConfigSource#withNamedSecrets}). */
+  /**
+   * {@code config} with the Secrets {@code reviewed} names from the source's cache, or asked of the API when the cache
+   * lacks them ({@link KubeConfigSource#withNamedSecrets}).
+   */
   public io.holdfast.api.GatewayConfig withNamedSecrets(io.holdfast.api.GatewayConfig config, ResourceKey reviewed) {
     return source.withNamedSecrets(config, reviewed);
   }

@@ -15,6 +15,7 @@ import io.holdfast.server.HoldfastServer;
 import io.holdfast.server.cli.LogFormat;
 import io.holdfast.server.cli.ServeSettings;
 import io.holdfast.testkit.GatewayApiCrds;
+import io.holdfast.testkit.FaultProxy;
 import io.holdfast.testkit.MockKubeApi;
 import java.io.InputStream;
 import java.net.URI;
@@ -199,14 +200,96 @@ class WebhookUnreferencedSecretTest {
     }
   }
 
+  /**
+   * Regression: one {@code kubectl apply} of a Secret and the VirtualService naming it; the review arrived before the
+   * Secret's watch event, so the source's cache lacked it and the review was denied SecretNotFound (applying again
+   * passed). The emulated API holds back the Secrets' watch events: the webhook asks the API for the Secret (a list
+   * narrowed to its name and type, within the RBAC's list and watch) and allows the object; a Secret that does not
+   * exist is still SecretNotFound; each review makes a bounded number of lookups; with the API away the answer comes
+   * within the check budget, a miss staying a miss; no Secret content in any answer or log.
+   */
+  @Test
+  void aSecretAppliedWithTheObjectIsFoundBeforeItsWatchEventArrives() throws Exception {
+    ch.qos.logback.classic.Logger root = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(
+        org.slf4j.Logger.ROOT_LOGGER_NAME);
+    ListAppender<ILoggingEvent> logs = new ListAppender<>();
+    logs.start();
+    root.addAppender(logs);
+    try (MockKubeApi api = MockKubeApi.start(); FaultProxy proxy = FaultProxy.start("api", api.port())) {
+      KubernetesClient admin = api.admin();
+      installCrds(admin);
+      apply(admin, NS, """
+          apiVersion: gateway.holdfast.io/v1
+          kind: Gateway
+          metadata: {name: secure, namespace: demo}
+          spec: {port: 10443, bindAddress: 127.0.0.1, ssl: true}
+          """);
+      var webhookCa = WebhookFixture.writeServerCertificate(dir.resolve("tls.crt"), dir.resolve("tls.key"), false);
+      try (HoldfastServer holdfast = HoldfastServer.start(settings(proxy.port()), Clock.systemUTC())) {
+        HttpClient client = WebhookFixture.client(WebhookFixture.trusting(webhookCa));
+        URI uri = URI.create("https://127.0.0.1:" + holdfast.webhookPort().orElseThrow() + AdmissionWebhook.PATH);
+        await().atMost(Duration.ofSeconds(30)).until(() -> holdfast.statusBoard().current().isPresent());
+        List<String> answers = new ArrayList<>();
+
+        api.holdWatchEvents("/secrets");
+        TestCertificates.Issued late = TestCertificates.leaf(CA, "late", "late.test");
+        putSecret(admin, NS, "late-tls", "kubernetes.io/tls", tls(late));
+        int before = secretLookups(api);
+        JsonNode verdict = review(client, uri, answers, vs("late", "sslConfig: {secretRef: {name: late-tls}}"));
+        assertThat(verdict.path("allowed").asBoolean()).as(verdict.toString()).isTrue();
+        assertThat(secretLookups(api) - before).as("one list, of the first type read").isEqualTo(1);
+
+        int beforeMissing = secretLookups(api);
+        JsonNode missing = review(client, uri, answers, vs("missing", "sslConfig: {secretRef: {name: never-made}}"));
+        assertThat(missing.path("allowed").asBoolean()).isFalse();
+        assertThat(missing.path("status").path("message").asString()).contains("(SecretNotFound)");
+        assertThat(secretLookups(api) - beforeMissing).as("one list per type read, no more").isEqualTo(2);
+        // Still no Secret read by name: list (narrowed by a field selector) and watch only, as RBAC grants.
+        assertThat(api.requests()).noneMatch(r -> r.resourcePath().contains("/secrets/"));
+
+        // The API away: the answer comes within the check budget (5 s), and the miss stays a miss.
+        proxy.blackhole();
+        putSecret(admin, NS, "later-tls", "kubernetes.io/tls", tls(late));
+        long begin = System.nanoTime();
+        JsonNode away = review(client, uri, answers, vs("later", "sslConfig: {secretRef: {name: later-tls}}"));
+        Duration took = Duration.ofNanos(System.nanoTime() - begin);
+        assertThat(away.path("allowed").asBoolean()).isFalse();
+        assertThat(away.path("status").path("message").asString()).contains("(SecretNotFound)")
+            .doesNotContain(CheckBudget.OVER_BUDGET);
+        assertThat(took).isLessThan(io.holdfast.api.InputLimits.DEFAULT_WEBHOOK_CHECK_TIME);
+
+        String logged = String.join("\n", logs.list.stream().map(ILoggingEvent::getFormattedMessage).toList());
+        for (String text : List.of(pemBody(late.certificatePem()), pemBody(late.traditionalPrivateKeyPem()),
+            base64(late.certificatePem()).substring(0, 40), base64(late.traditionalPrivateKeyPem()).substring(0, 40))) {
+          assertThat(answers).allSatisfy(answer -> assertThat(answer).doesNotContain(text));
+          assertThat(logged).doesNotContain(text);
+        }
+        proxy.pass();
+        api.releaseWatchEvents();
+      }
+    } finally {
+      root.detachAppender(logs);
+    }
+  }
+
+  /** Lists of Secrets narrowed to one name: the webhook's direct lookups. */
+  private static int secretLookups(MockKubeApi api) {
+    return (int) api.requests().stream().filter(r -> r.resourcePath().endsWith("/secrets") && !r.isWatch()
+        && r.query("fieldSelector").orElse("").contains("metadata.name=")).count();
+  }
+
   private ServeSettings settings(MockKubeApi api) {
+    return settings(api.port());
+  }
+
+  private ServeSettings settings(int apiPort) {
     ElectionSettings election = ElectionSettings.builder().identity("r1").leaseNamespace("holdfast-system")
         .leaseDuration(Duration.ofSeconds(2)).renewDeadline(Duration.ofMillis(1500))
         .retryPeriod(Duration.ofMillis(300)).lockTimeout(Duration.ofMillis(500))
         .leaderRequestTimeout(Duration.ofMillis(300)).fenceSlack(Duration.ofMillis(150)).build();
     return new ServeSettings(null, "127.0.0.1", 0, "127.0.0.1", 0, Optional.empty(), LogFormat.TEXT,
         Optional.empty(), Optional.of(new ServeSettings.KubernetesSource(List.of(NS, OTHER),
-        Optional.of("http://127.0.0.1:" + api.port()), Optional.empty())), election, Optional.empty(),
+        Optional.of("http://127.0.0.1:" + apiPort), Optional.empty())), election, Optional.empty(),
         Optional.of(new ServeSettings.Webhook("127.0.0.1", 0, dir.resolve("tls.crt"), dir.resolve("tls.key"))));
   }
 
