@@ -72,6 +72,8 @@ final class DelegationRules {
   private final boolean flagsInPlay;
   /** The delegations served under at least one context (compared by identity: an Edge holds whole objects). */
   private final Set<Edge> served = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+  /** Served RouteTables none of whose routes is served under any parent: every one leaves its prefix. */
+  private final Set<ResourceKey> servesNothing = new HashSet<>();
 
   private DelegationRules(List<VirtualService> virtualServices, List<RouteTable> tables, Ledger ledger,
       Consent consent) {
@@ -111,8 +113,8 @@ final class DelegationRules {
     Map<RouteTable, String> grpc = new LinkedHashMap<>();
     for (VirtualService vs : virtualServices) {
       if (!vs.grpcDomains().isEmpty() && !ledger.isRejected(vs.key())) {
-        reachedFrom(List.of(vs.key()), servedEdges).forEach(key -> index.get(key)
-            .ifPresent(t -> grpc.putIfAbsent(t, vs.grpcDomains().get(0))));
+        reachedFrom(List.of(vs.key()), servedEdges).stream().filter(key -> !servesNothing.contains(key))
+            .forEach(key -> index.get(key).ifPresent(t -> grpc.putIfAbsent(t, vs.grpcDomains().get(0))));
       }
     }
     return grpc;
@@ -482,6 +484,7 @@ final class DelegationRules {
     }
     if (!judged.isEmpty() && !anyServed && !table.routes().isEmpty()) {
       // As Gloo Edge: a warning, not a rejection; the table is accepted and serves nothing.
+      servesNothing.add(table.key());
       ledger.warn(table.key(), "spec.routes", Reasons.PREFIX_VIOLATION, "no route of this RouteTable is served"
           + " under any parent: each leaves the prefix it is delegated under");
     }
