@@ -69,8 +69,8 @@ final class Delegation {
     return route.inheritPath().orElse(context.inheritPath());
   }
 
-  /** One route of a RouteTable that leaves the delegating route's prefix. */
-  record Violation(String field, String message) {
+  /** Route {@code index} of a RouteTable leaves the delegating route's prefix: it is pruned under that route. */
+  record Violation(int index, String field, String message) {
   }
 
   private Delegation() {
@@ -142,32 +142,43 @@ final class Delegation {
 
   /**
    * Every route of {@code child} whose path leaves the prefix {@code context} hands down, in route order; a route
-   * that takes the prefix ({@link #takesPrefix}) never does.
+   * that takes the prefix ({@link #takesPrefix}) never does. Each is pruned under that context alone (as Gloo Edge
+   * skips it with a warning): the table's other routes are served.
    */
   static List<Violation> violations(PathContext context, RouteTable child) {
-    PathMatch.Prefix prefix = context.prefix();
     List<Violation> out = new ArrayList<>();
     for (int i = 0; i < child.routes().size(); i++) {
-      Optional<PathMatch> path = child.routes().get(i).match().path();
-      if (path.isEmpty() || takesPrefix(context, child.routes().get(i))) {
-        continue;
-      }
-      String field = "spec.routes[" + i + "].match";
-      if (path.get() instanceof PathMatch.Regex) {
-        if (!prefix.value().equals("/")) {
-          out.add(new Violation(field + ".regex", "a regex path cannot be shown to stay under the delegated prefix "
-              + prefix.value() + "; use a prefix or exact path starting with it"));
-        }
-      } else if (!contains(prefix, path.get())) {
-        String kind = path.get() instanceof PathMatch.Prefix ? "prefix" : "exact";
-        out.add(prefix.matches(path.get().value())
-            ? new Violation(field + ".caseSensitive", kind + " " + path.get().value() + " ignores case, so it would"
-                + " also take paths outside the case-sensitive delegated prefix " + prefix.value())
-            : new Violation(field + "." + kind, kind + " " + path.get().value() + " is not under the"
-                + (prefix.caseSensitive() ? "" : " case-insensitive") + " delegated prefix " + prefix.value()));
-      }
+      violation(context, child.routes().get(i), i).ifPresent(out::add);
     }
     return out;
+  }
+
+  /** Whether {@code route}, delegated to under {@code context}, leaves its prefix: then it is not served there. */
+  static boolean leaves(PathContext context, Route route) {
+    return violation(context, route, 0).isPresent();
+  }
+
+  private static Optional<Violation> violation(PathContext context, Route route, int i) {
+    PathMatch.Prefix prefix = context.prefix();
+    Optional<PathMatch> path = route.match().path();
+    if (path.isEmpty() || takesPrefix(context, route)) {
+      return Optional.empty();
+    }
+    String field = "spec.routes[" + i + "].match";
+    if (path.get() instanceof PathMatch.Regex) {
+      return prefix.value().equals("/") ? Optional.empty() : Optional.of(new Violation(i, field + ".regex",
+          "a regex path cannot be shown to stay under the delegated prefix " + prefix.value()
+              + "; use a prefix or exact path starting with it"));
+    }
+    if (contains(prefix, path.get())) {
+      return Optional.empty();
+    }
+    String kind = path.get() instanceof PathMatch.Prefix ? "prefix" : "exact";
+    return Optional.of(prefix.matches(path.get().value())
+        ? new Violation(i, field + ".caseSensitive", kind + " " + path.get().value() + " ignores case, so it"
+            + " would also take paths outside the case-sensitive delegated prefix " + prefix.value())
+        : new Violation(i, field + "." + kind, kind + " " + path.get().value() + " is not under the"
+            + (prefix.caseSensitive() ? "" : " case-insensitive") + " delegated prefix " + prefix.value()));
   }
 
   /** The indexes of {@code child}'s routes whose methods share none with the delegating route's: never matched. */

@@ -39,11 +39,13 @@ import java.util.stream.Stream;
  *       picks) is checked with {@link Delegation#violations}, under each path context the route hands down: one,
  *       or with Gloo's {@code inheritablePathMatchers} one per context its parent is reached with (at most
  *       {@link Delegation#MAX_INHERITED_PATHS} inherited paths per table, {@code TooManyInheritedPaths} beyond);
- *       a delegation served under some of them is served, and lowering serves it under exactly those. The
- *       RouteTable gets one {@link ParentStatus} per delegating route (section: the route's field path).
- *       Violating under every parent that is served rejects it ({@code PrefixViolation}); under some only, it is
- *       served under the others, with a warning. The parent gets a warning ({@code RouteTableRejected}) for each
- *       picked RouteTable not served under that route. A RouteTable more than
+ *       a route of the table that leaves the prefix under a context is pruned under that context alone, as Gloo
+ *       Edge does: a warning on the table at that route's field ({@code PrefixViolation}, naming the parent, at most
+ *       {@link #MAX_REPORTED_PRUNED} a delegation, the rest counted), and the parent serves the table's other
+ *       routes; a pruned delegating route hands nothing down. A table is never rejected for this. The
+ *       RouteTable gets one {@link ParentStatus} per delegating route (section: the route's field path), accepted
+ *       unless no route of it is served there; the parent gets a warning ({@code RouteTableRejected}) for each
+ *       picked RouteTable serving nothing under that route. A RouteTable more than
  *       {@link InputLimits#maxDelegationDepth()} RouteTables deep is rejected ({@code DelegationTooDeep}).</li>
  *   <li>Size: a VirtualService whose routes after flattening would exceed
  *       {@link InputLimits#maxRoutesPerVirtualHost()} is rejected ({@code TooManyRoutes}).</li>
@@ -70,6 +72,8 @@ final class DelegationRules {
   private final boolean flagsInPlay;
   /** The delegations served under at least one context (compared by identity: an Edge holds whole objects). */
   private final Set<Edge> served = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+  /** Served RouteTables none of whose routes is served under any parent: every one leaves its prefix. */
+  private final Set<ResourceKey> servesNothing = new HashSet<>();
 
   private DelegationRules(List<VirtualService> virtualServices, List<RouteTable> tables, Ledger ledger,
       Consent consent) {
@@ -109,8 +113,8 @@ final class DelegationRules {
     Map<RouteTable, String> grpc = new LinkedHashMap<>();
     for (VirtualService vs : virtualServices) {
       if (!vs.grpcDomains().isEmpty() && !ledger.isRejected(vs.key())) {
-        reachedFrom(List.of(vs.key()), servedEdges).forEach(key -> index.get(key)
-            .ifPresent(t -> grpc.putIfAbsent(t, vs.grpcDomains().get(0))));
+        reachedFrom(List.of(vs.key()), servedEdges).stream().filter(key -> !servesNothing.contains(key))
+            .forEach(key -> index.get(key).ifPresent(t -> grpc.putIfAbsent(t, vs.grpcDomains().get(0))));
       }
     }
     return grpc;
@@ -361,13 +365,17 @@ final class DelegationRules {
       return edge.parent() instanceof RouteTable && flag.isEmpty() && flagsInPlay
           ? Set.of(own, new Delegation.PathContext(own.prefix(), true)) : Set.of(own);
     }
+    // Only contexts under which the delegating route itself stays under its parent's prefix: under the others
+    // it is pruned (its own table's status says so) and delegates nothing.
+    java.util.function.Predicate<Delegation.PathContext> keeps = c -> !Delegation.leaves(c, edge.route());
     if (flag.equals(Optional.of(false))) {
-      return Set.of(Delegation.handed(parent.any(), edge.route()));
+      return parent.all().filter(keeps).findFirst().map(c -> Set.of(Delegation.handed(Optional.of(c),
+          edge.route()))).orElse(Set.of());
     }
     Set<Delegation.PathContext> out = new LinkedHashSet<>();
     // Without a flag, every plain context hands the route's own prefix: one of them stands for all.
-    Iterator<Delegation.PathContext> from = Stream.concat(parent.inherited().stream(),
-        parent.plain().stream().limit(flag.isPresent() ? Long.MAX_VALUE : 1)).iterator();
+    Iterator<Delegation.PathContext> from = Stream.concat(parent.inherited().stream().filter(keeps),
+        parent.plain().stream().filter(keeps).limit(flag.isPresent() ? Long.MAX_VALUE : 1)).iterator();
     while (from.hasNext() && out.size() <= Delegation.MAX_INHERITED_PATHS + 1) {
       out.add(Delegation.handed(Optional.of(from.next()), edge.route()));
     }
@@ -382,47 +390,55 @@ final class DelegationRules {
       return plain.isEmpty() && inherited.isEmpty();
     }
 
-    /** One of them: enough where every context hands the same. */
-    Optional<Delegation.PathContext> any() {
-      return Stream.concat(plain.stream(), inherited.stream()).findFirst();
+    Stream<Delegation.PathContext> all() {
+      return Stream.concat(plain.stream(), inherited.stream());
     }
+  }
+
+  /**
+   * Most routes pruned under one delegation that are reported one by one on the RouteTable; the rest are counted in
+   * one more warning, so a table of thousands of routes leaving the prefix keeps a short status.
+   */
+  static final int MAX_REPORTED_PRUNED = 8;
+
+  /** What one delegation serves of its table: the routes pruned under every context it hands, by index. */
+  private record Judged(Map<Integer, Delegation.Violation> pruned, boolean partly) {
   }
 
   private void checkIncoming(RouteTable table, List<Edge> incoming) {
     List<Edge> live = incoming.stream().filter(e -> !ledger.isRejected(e.parent().key())).toList();
-    Map<Edge, List<Delegation.Violation>> violations = new java.util.IdentityHashMap<>();
-    Map<Edge, Boolean> partly = new java.util.IdentityHashMap<>();
+    Map<Edge, Judged> judged = new java.util.IdentityHashMap<>();
     Set<Delegation.PathContext> plain = new LinkedHashSet<>();
     Set<Delegation.PathContext> inherited = new LinkedHashSet<>();
-    // Every inherited path handed, served or not: past the bound some were not looked at (handed stops), so the
-    // table is refused rather than judged on part of them.
+    // Every inherited path handed: past the bound some were not looked at (handed stops), so the table is refused
+    // rather than judged on part of them.
     Set<Delegation.PathContext> handedInherited = new HashSet<>();
     for (Edge edge : live) {
       // Only contexts a VirtualService hands down (through served tables) are handed on: lowering meets no other.
       boolean rooted = edge.parent() instanceof VirtualService
           || !reached.getOrDefault(edge.parent().key(), Reached.NONE).isEmpty();
-      List<Delegation.Violation> first = List.of();
-      boolean any = false;
-      boolean all = true;
-      for (Delegation.PathContext context : handed(edge)) {
+      Set<Delegation.PathContext> contexts = handed(edge);
+      Map<Integer, Delegation.Violation> everywhere = null;
+      boolean partly = false;
+      for (Delegation.PathContext context : contexts) {
         if (context.inheritPath() && rooted) {
           handedInherited.add(context);
         }
-        List<Delegation.Violation> found = Delegation.violations(context, table);
-        if (found.isEmpty()) {
-          any = true;
-          if (rooted) {
-            (context.inheritPath() ? inherited : plain).add(context);
-          }
+        if (rooted) {
+          (context.inheritPath() ? inherited : plain).add(context);
+        }
+        Map<Integer, Delegation.Violation> found = new LinkedHashMap<>();
+        Delegation.violations(context, table).forEach(v -> found.put(v.index(), v));
+        if (everywhere == null) {
+          everywhere = found;
         } else {
-          all = false;
-          first = first.isEmpty() ? found : first;
+          partly |= !found.keySet().equals(everywhere.keySet());
+          everywhere.keySet().retainAll(found.keySet());
         }
       }
-      violations.put(edge, any ? List.of() : first);
-      partly.put(edge, any && !all);
-      if (any) {
+      if (everywhere != null) { // else its delegating route is itself pruned under every context of its parent
         served.add(edge);
+        judged.put(edge, new Judged(everywhere, partly));
       }
     }
     if (handedInherited.size() > Delegation.MAX_INHERITED_PATHS) {
@@ -437,38 +453,70 @@ final class DelegationRules {
       return;
     }
     reached.put(table.key(), new Reached(plain, inherited));
-    boolean servedNowhere = !live.isEmpty() && live.stream().noneMatch(served::contains);
     long generation = ledger.generation(table.key());
+    boolean anyServed = false;
     for (Edge edge : live) {
-      List<Delegation.Violation> found = violations.get(edge);
       String under = edge.parent().key() + " " + edge.field();
-      Condition accepted = found.isEmpty()
-          ? new Condition(Condition.ACCEPTED, Condition.Status.TRUE, Condition.ACCEPTED, "served under " + under
-              + (partly.get(edge) ? " where the path it inherits keeps its routes under the prefix (Gloo's"
-                  + " inheritablePathMatchers: the path depends on how " + edge.parent().key() + " is reached)" : ""),
-              generation)
-          : new Condition(Condition.ACCEPTED, Condition.Status.FALSE, Reasons.PREFIX_VIOLATION,
-              found.stream().map(v -> v.field() + ": " + v.message()).collect(Collectors.joining("; ")),
-              generation);
-      ledger.parent(table.key(), new ParentStatus(edge.parent().key(), Optional.of(edge.field()),
-          List.of(accepted)));
-      for (Delegation.Violation v : found) {
-        String message = v.message() + " of " + under;
-        if (servedNowhere) {
-          ledger.error(table.key(), v.field(), Reasons.PREFIX_VIOLATION, message);
-        } else {
-          ledger.warn(table.key(), v.field(), Reasons.PREFIX_VIOLATION, message + "; not served under it");
-        }
+      Judged verdict = judged.get(edge);
+      if (verdict == null) {
+        ledger.parent(table.key(), new ParentStatus(edge.parent().key(), Optional.of(edge.field()), List.of(
+            new Condition(Condition.ACCEPTED, Condition.Status.FALSE, Reasons.PREFIX_VIOLATION, "not served under "
+                + under + ": that route leaves the prefix it is itself delegated under; see "
+                + edge.parent().key() + "'s status", generation))));
+        continue;
       }
-      if (!found.isEmpty()) {
+      int pruned = verdict.pruned().size();
+      boolean servesSome = pruned < table.routes().size();
+      anyServed |= servesSome;
+      ledger.parent(table.key(), new ParentStatus(edge.parent().key(), Optional.of(edge.field()),
+          List.of(acceptedUnder(edge, verdict, servesSome, generation))));
+      reportPruned(table, under, verdict.pruned().values());
+      if (!servesSome && !table.routes().isEmpty()) {
         ledger.warn(edge.parent().key(), edge.field() + ".delegate", Reasons.ROUTE_TABLE_REJECTED, table.key()
-            + " is not served under this route: its routes leave the prefix; see its status");
-      } else {
-        for (int i : Delegation.disjointMethods(edge.route().match(), table)) {
+            + " serves nothing under this route: every one of its routes leaves the prefix; see its status");
+      }
+      for (int i : Delegation.disjointMethods(edge.route().match(), table)) {
+        if (!verdict.pruned().containsKey(i)) {
           ledger.warn(table.key(), "spec.routes[" + i + "].match.methods", Reasons.CONFLICTING_MATCHER,
               "no method in common with " + under + ", so this route never matches under it");
         }
       }
+    }
+    if (!judged.isEmpty() && !anyServed && !table.routes().isEmpty()) {
+      // As Gloo Edge: a warning, not a rejection; the table is accepted and serves nothing.
+      servesNothing.add(table.key());
+      ledger.warn(table.key(), "spec.routes", Reasons.PREFIX_VIOLATION, "no route of this RouteTable is served"
+          + " under any parent: each leaves the prefix it is delegated under");
+    }
+  }
+
+  private static Condition acceptedUnder(Edge edge, Judged verdict, boolean servesSome, long generation) {
+    String under = edge.parent().key() + " " + edge.field();
+    if (!servesSome) {
+      return new Condition(Condition.ACCEPTED, Condition.Status.FALSE, Reasons.PREFIX_VIOLATION, "no route is"
+          + " served under " + under + ": every one leaves its prefix", generation);
+    }
+    String except = verdict.pruned().isEmpty() ? "" : " except " + verdict.pruned().size() + " route(s) that leave"
+        + " its prefix: " + verdict.pruned().keySet().stream().limit(MAX_REPORTED_PRUNED)
+            .map(i -> "spec.routes[" + i + "]").collect(Collectors.joining(", "))
+        + (verdict.pruned().size() > MAX_REPORTED_PRUNED ? " and more" : "");
+    return new Condition(Condition.ACCEPTED, Condition.Status.TRUE, Condition.ACCEPTED, "served under " + under
+        + except + (verdict.partly() ? " (with Gloo's inheritablePathMatchers, how " + edge.parent().key()
+            + " is reached decides the path: a route may be served on some of those paths only)" : ""),
+        generation);
+  }
+
+  /** One warning per pruned route up to {@link #MAX_REPORTED_PRUNED}, then one counting the rest. */
+  private void reportPruned(RouteTable table, String under, java.util.Collection<Delegation.Violation> pruned) {
+    int reported = 0;
+    for (Delegation.Violation v : pruned) {
+      if (reported++ == MAX_REPORTED_PRUNED) {
+        ledger.warn(table.key(), "spec.routes", Reasons.PREFIX_VIOLATION, (pruned.size() - MAX_REPORTED_PRUNED)
+            + " more route(s) leave the prefix of " + under + " and are pruned under it");
+        return;
+      }
+      ledger.warn(table.key(), v.field(), Reasons.PREFIX_VIOLATION, v.message() + " of " + under
+          + "; this route is pruned under it, the table's other routes are served");
     }
   }
 

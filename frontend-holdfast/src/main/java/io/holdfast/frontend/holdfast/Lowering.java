@@ -273,9 +273,8 @@ final class Lowering {
         Frame frame = stack.peek();
         if (frame.target < frame.targets.size()) {
           RouteTable table = frame.targets.get(frame.target++);
-          if (!Delegation.violations(frame.delegating, table).isEmpty()
-              || stack.size() > limits.maxDelegationDepth()) {
-            continue; // not served under this route (its status says why), or too deep
+          if (stack.size() > limits.maxDelegationDepth()) {
+            continue; // too deep: its status says so
           }
           if (!onPath.add(table.key())) {
             throw new IllegalArgumentException("delegation cycle through " + table.key()
@@ -293,6 +292,9 @@ final class Lowering {
         int i = frame.next++;
         visited++; // every route looked at, delegating ones too, as DelegationRules counts them
         Route route = frame.routes.get(i);
+        if (frame.reached.isPresent() && Delegation.leaves(frame.reached.get(), route)) {
+          continue; // leaves the prefix it is delegated under: pruned here alone, its table's status says so
+        }
         Optional<RouteMatch> effective = frame.inherited.isEmpty() ? Optional.of(route.match())
             : Delegation.inherit(frame.reached.orElseThrow(), frame.inherited.get(), route);
         if (effective.isEmpty()) {

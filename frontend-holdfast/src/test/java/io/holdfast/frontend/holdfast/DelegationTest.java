@@ -220,7 +220,7 @@ class DelegationTest {
   }
 
   @Test
-  void aTableLeavingThePrefixIsRejectedOnItsOwnStatusWhileTheRestIsServed() {
+  void routesLeavingThePrefixArePrunedAndReportedOnTheTableWhileItsOtherRoutesAreServed() {
     IrBuilder.Result result = lower(
         vs("web", "'*.web.test'", """
             - {match: {prefix: /team-a/}, delegate: {ref: {name: team-a}}}
@@ -232,21 +232,119 @@ class DelegationTest {
             - {match: {exact: /}, directResponse: {status: 200}}"""));
 
     ObjectStatus status = result.statuses().get(TEAM_A);
-    assertThat(status.isAccepted()).isFalse();
-    assertThat(status.condition(Condition.ACCEPTED).reason()).isEqualTo(Reasons.PREFIX_VIOLATION);
-    assertThat(status.findings()).extracting(Finding::field, Finding::reason).containsExactly(
-        tuple("spec.routes[1].match.prefix", Reasons.PREFIX_VIOLATION),
-        tuple("spec.routes[2].match.regex", Reasons.PREFIX_VIOLATION),
-        tuple("spec.routes[3].match.exact", Reasons.PREFIX_VIOLATION));
+    assertThat(status.isAccepted()).isTrue();
+    assertThat(status.findings()).extracting(Finding::severity, Finding::field, Finding::reason).containsExactly(
+        tuple(Finding.Severity.WARNING, "spec.routes[1].match.prefix", Reasons.PREFIX_VIOLATION),
+        tuple(Finding.Severity.WARNING, "spec.routes[2].match.regex", Reasons.PREFIX_VIOLATION),
+        tuple(Finding.Severity.WARNING, "spec.routes[3].match.exact", Reasons.PREFIX_VIOLATION));
     assertThat(status.findings().get(0).message())
         .isEqualTo("prefix /team-b/steal is not under the delegated prefix /team-a/ of VirtualService/default/web"
-            + " spec.routes[0]");
+            + " spec.routes[0]; this route is pruned under it, the table's other routes are served");
+    assertThat(parents(result, TEAM_A))
+        .containsExactly("VirtualService/default/web spec.routes[0] TRUE Accepted");
+    assertThat(status.parents().get(0).conditions().get(0).message()).contains("except 3 route(s)",
+        "spec.routes[1], spec.routes[2], spec.routes[3]");
+    assertThat(findings(result, WEB)).isEmpty();
+    assertThat(routes(result, WEB)).containsExactly(
+        "default/team-a/routes[0] RouteTable/default/team-a:spec.routes[0] prefix /team-a/ok",
+        "rest VirtualService/default/web:spec.routes[1] prefix /");
+  }
+
+  @Test
+  void oneBadRouteOfThreeIsPrunedAndTheOtherTwoAreServed() {
+    IrBuilder.Result result = lower(
+        vs("web", "'*.web.test'", "- {match: {prefix: /team-a/}, delegate: {ref: {name: team-a}}}"),
+        table("team-a", "", """
+            - {name: one, match: {prefix: /team-a/1}, route: {upstream: up}}
+            - {name: bad, match: {prefix: /elsewhere}, route: {upstream: up}}
+            - {name: three, match: {exact: /team-a/3}, route: {upstream: up}}"""));
+
+    assertThat(result.statuses().get(TEAM_A).isAccepted()).isTrue();
+    assertThat(findings(result, TEAM_A)).containsExactly("WARNING spec.routes[1].match.prefix "
+        + Reasons.PREFIX_VIOLATION);
+    assertThat(routes(result, WEB)).containsExactly(
+        "default/team-a/one RouteTable/default/team-a:spec.routes[0] prefix /team-a/1",
+        "default/team-a/three RouteTable/default/team-a:spec.routes[2] exact /team-a/3");
+  }
+
+  @Test
+  void aTableValidUnderOneParentAndPartlyInvalidUnderAnotherIsReportedPerParent() {
+    IrBuilder.Result result = lower(
+        vs("web", "'*.web.test'", "- {match: {prefix: /}, delegate: {ref: {name: team-a}}}"),
+        vs("api", "'*.api.test'", "- {match: {prefix: /x/}, delegate: {ref: {name: team-a}}}"),
+        table("team-a", "", """
+            - {name: in, match: {prefix: /x/in}, route: {upstream: up}}
+            - {name: out, match: {prefix: /y/out}, route: {upstream: up}}"""));
+
+    assertThat(result.statuses().get(TEAM_A).isAccepted()).isTrue();
+    assertThat(parents(result, TEAM_A)).containsExactly(
+        "VirtualService/default/api spec.routes[0] TRUE Accepted",
+        "VirtualService/default/web spec.routes[0] TRUE Accepted");
+    assertThat(result.statuses().get(TEAM_A).findings()).extracting(Finding::field, Finding::message)
+        .containsExactly(tuple("spec.routes[1].match.prefix", "prefix /y/out is not under the delegated prefix /x/"
+            + " of VirtualService/default/api spec.routes[0]; this route is pruned under it, the table's other"
+            + " routes are served"));
+    assertThat(routes(result, WEB)).extracting(r -> r.split(" ")[0])
+        .containsExactly("default/team-a/in", "default/team-a/out");
+    assertThat(routes(result, API)).extracting(r -> r.split(" ")[0]).containsExactly("default/team-a/in");
+  }
+
+  @Test
+  void aPrunedDelegatingRouteHandsNothingDownAndItsTableSaysWhy() {
+    IrBuilder.Result result = lower(
+        vs("web", "'*.web.test'", "- {match: {prefix: /a/}, delegate: {ref: {name: a}}}"),
+        table("a", "", """
+            - {match: {prefix: /z/}, delegate: {ref: {name: b}}}
+            - {name: kept, match: {prefix: /a/kept}, route: {upstream: up}}"""),
+        table("b", "", "- {name: c, match: {prefix: /z/c}, route: {upstream: up}}"));
+
+    assertThat(findings(result, A)).containsExactly("WARNING spec.routes[0].match.prefix "
+        + Reasons.PREFIX_VIOLATION);
+    assertThat(parents(result, B)).containsExactly("RouteTable/default/a spec.routes[0] FALSE "
+        + Reasons.PREFIX_VIOLATION);
+    assertThat(findings(result, B)).containsExactly("NOTE  " + Reasons.NOT_DELEGATED);
+    assertThat(routes(result, WEB)).extracting(r -> r.split(" ")[0]).containsExactly("default/a/kept");
+  }
+
+  @Test
+  void aTableNoRouteOfWhichIsServedStaysAcceptedAndSaysSoAsGlooDoes() {
+    IrBuilder.Result result = lower(
+        vs("web", "'*.web.test'", """
+            - {match: {prefix: /team-a/}, delegate: {ref: {name: team-a}}}
+            - {name: rest, match: {prefix: /}, route: {upstream: up}}"""),
+        table("team-a", "", "- {match: {prefix: /team-b/}, route: {upstream: up}}"));
+
+    assertThat(result.statuses().get(TEAM_A).isAccepted()).isTrue();
+    assertThat(findings(result, TEAM_A)).containsExactly(
+        "WARNING spec.routes[0].match.prefix " + Reasons.PREFIX_VIOLATION,
+        "WARNING spec.routes " + Reasons.PREFIX_VIOLATION);
     assertThat(parents(result, TEAM_A))
         .containsExactly("VirtualService/default/web spec.routes[0] FALSE " + Reasons.PREFIX_VIOLATION);
-    assertThat(result.statuses().get(WEB).isAccepted()).isTrue();
     assertThat(findings(result, WEB))
         .containsExactly("WARNING spec.routes[0].delegate " + Reasons.ROUTE_TABLE_REJECTED);
     assertThat(routes(result, WEB)).containsExactly("rest VirtualService/default/web:spec.routes[1] prefix /");
+  }
+
+  @Test
+  void aTableOfTenThousandRoutesAllLeavingThePrefixGivesABoundedNumberOfFindings() {
+    // 9,999 routes and the delegating one: the most a virtual host takes by default (pruned routes count too).
+    int count = io.holdfast.api.InputLimits.DEFAULT_MAX_ROUTES_PER_VIRTUAL_HOST - 1;
+    StringBuilder many = new StringBuilder();
+    for (int i = 0; i < count; i++) {
+      many.append("- {match: {prefix: /out/").append(i).append("}, route: {upstream: up}}\n");
+    }
+    IrBuilder.Result result = lower(
+        vs("web", "'*.web.test'", "- {match: {prefix: /team-a/}, delegate: {ref: {name: team-a}}}"),
+        table("team-a", "", many.toString()));
+
+    List<Finding> found = result.statuses().get(TEAM_A).findings();
+    assertThat(found).hasSize(DelegationRules.MAX_REPORTED_PRUNED + 2);
+    assertThat(found.get(DelegationRules.MAX_REPORTED_PRUNED).message()).startsWith(
+        (count - DelegationRules.MAX_REPORTED_PRUNED) + " more route(s) leave the prefix");
+    assertThat(result.statuses().get(WEB).isAccepted()).isTrue();
+    assertThat(result.statuses().get(TEAM_A).parents().get(0).conditions().get(0).message().length())
+        .isLessThan(400);
+    assertThat(routes(result, WEB)).isEmpty();
   }
 
   @Test
@@ -358,21 +456,21 @@ class DelegationTest {
     String web = vs("web", "'*.web.test'", "- {match: {prefix: /team-a/}, delegate: {ref: {name: team-a}}}");
     lower(web, table("team-a", "", "- {name: v1, match: {prefix: /team-a/v1}, directResponse: {status: 200}}"));
 
-    IrBuilder.Result broken = lower(web, table("team-a", "", """
+    // A route leaving the prefix no longer breaks the edit: it is pruned and the rest of the new version served.
+    IrBuilder.Result pruned = lower(web, table("team-a", "", """
         - {name: v2, match: {prefix: /team-a/v2}, directResponse: {status: 200}}
         - {name: steal, match: {prefix: /team-b/}, directResponse: {status: 200}}"""));
-    assertThat(broken.statuses().get(TEAM_A).isAccepted()).isFalse();
-    assertThat(findings(broken, TEAM_A)).containsExactly(
-        "ERROR spec.routes[1].match.prefix " + Reasons.PREFIX_VIOLATION,
-        "NOTE  " + Reasons.SERVING_LAST_ACCEPTED);
-    assertThat(routes(broken, WEB)).containsExactly(
-        "default/team-a/v1 RouteTable/default/team-a:spec.routes[0] prefix /team-a/v1");
+    assertThat(pruned.statuses().get(TEAM_A).isAccepted()).isTrue();
+    assertThat(findings(pruned, TEAM_A)).containsExactly("WARNING spec.routes[1].match.prefix "
+        + Reasons.PREFIX_VIOLATION);
+    assertThat(routes(pruned, WEB)).containsExactly(
+        "default/team-a/v2 RouteTable/default/team-a:spec.routes[0] prefix /team-a/v2");
 
     IrBuilder.Result ownRule = lower(web, table("team-a", "", """
         - {name: v3, match: {regex: '(a'}, directResponse: {status: 200}}"""));
     assertThat(findings(ownRule, TEAM_A)).containsExactly(
         "ERROR spec.routes[0].match.regex " + Reasons.INVALID_REGEX, "NOTE  " + Reasons.SERVING_LAST_ACCEPTED);
-    assertThat(routes(ownRule, WEB)).extracting(r -> r.split(" ")[0]).containsExactly("default/team-a/v1");
+    assertThat(routes(ownRule, WEB)).extracting(r -> r.split(" ")[0]).containsExactly("default/team-a/v2");
   }
 
   @Test
@@ -409,7 +507,7 @@ class DelegationTest {
   }
 
   @Test
-  void aCaseInsensitiveChildUnderACaseSensitivePrefixWithLettersLeavesItAndIsRejected() {
+  void aCaseInsensitiveChildUnderACaseSensitivePrefixWithLettersLeavesItAndIsPruned() {
     IrBuilder.Result result = lower(
         vs("web", "'*.web.test'", """
             - {match: {prefix: /team-a/}, delegate: {ref: {name: team-a}}}
@@ -422,15 +520,18 @@ class DelegationTest {
         table("b", "", "- {match: {prefix: /c/x}, route: {upstream: up}}"));
 
     ObjectStatus status = result.statuses().get(TEAM_A);
-    assertThat(status.isAccepted()).isFalse();
-    assertThat(status.findings()).extracting(Finding::field, Finding::reason)
-        .containsExactly(tuple("spec.routes[0].match.caseSensitive", Reasons.PREFIX_VIOLATION));
+    assertThat(status.isAccepted()).isTrue();
+    assertThat(status.findings()).extracting(Finding::field, Finding::reason).containsExactly(
+        tuple("spec.routes[0].match.caseSensitive", Reasons.PREFIX_VIOLATION),
+        tuple("spec.routes", Reasons.PREFIX_VIOLATION));
     assertThat(status.findings().get(0).message()).isEqualTo("prefix /team-a/x ignores case, so it would also take"
-        + " paths outside the case-sensitive delegated prefix /team-a/ of VirtualService/default/web spec.routes[0]");
+        + " paths outside the case-sensitive delegated prefix /team-a/ of VirtualService/default/web spec.routes[0];"
+        + " this route is pruned under it, the table's other routes are served");
     assertThat(result.statuses().get(A).isAccepted()).isTrue();
-    assertThat(result.statuses().get(B).findings()).extracting(Finding::field, Finding::message).containsExactly(
+    assertThat(result.statuses().get(B).findings()).extracting(Finding::field, Finding::message).startsWith(
         tuple("spec.routes[0].match.prefix", "prefix /c/x is not under the case-insensitive delegated prefix /b/ of"
-            + " VirtualService/default/web spec.routes[2]"));
+            + " VirtualService/default/web spec.routes[2]; this route is pruned under it, the table's other routes"
+            + " are served"));
     assertThat(routes(result, WEB)).containsExactly(
         "default/a/x RouteTable/default/a:spec.routes[0] prefix /2/x any-case");
   }

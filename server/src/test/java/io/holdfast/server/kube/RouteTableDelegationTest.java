@@ -26,14 +26,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Kubernetes mode with RouteTables on the emulated API: a delegated route reaches the served RouteConfiguration,
- * and a RouteTable whose routes leave the delegated prefix is written back as Accepted=False (PrefixViolation)
- * while the rest of the VirtualService stays served.
+ * and a RouteTable route that leaves the delegated prefix is pruned: the table is written back as Accepted=True
+ * with the PrefixViolation warning, and its other routes and the rest of the VirtualService stay served.
  */
 class RouteTableDelegationTest {
   private static final String NS = "demo";
 
   @Test
-  void delegatedRoutesAreServedAndAPrefixViolationIsWrittenAsRejected() throws Exception {
+  void delegatedRoutesAreServedAndARouteLeavingThePrefixIsPrunedWithAWarning() throws Exception {
     try (MockKubeApi api = MockKubeApi.start()) {
       for (String file : List.of("upstreams", "virtualservices", "gateways", "routetables")) {
         try (InputStream in = Files.newInputStream(Path.of("..", "deploy", "crds", "gateway.holdfast.io_" + file + ".yaml"))) {
@@ -70,7 +70,9 @@ class RouteTableDelegationTest {
           kind: RouteTable
           metadata: {name: team-b, namespace: demo, labels: {team: b}}
           spec:
-            routes: [{name: steal, match: {prefix: /team-a/admin}, route: {upstream: echo}}]
+            routes:
+              - {name: steal, match: {prefix: /team-a/admin}, route: {upstream: echo}}
+              - {name: ok, match: {prefix: /team-b/ok}, route: {upstream: echo}}
           """);
       apply(api, """
           apiVersion: gateway.holdfast.io/v1
@@ -89,12 +91,13 @@ class RouteTableDelegationTest {
         // The backends are local processes: loopback upstreams allowed, as --upstream-allow-loopback does.
         .withAccess(io.holdfast.api.AccessPolicy.FILE_DEFAULTS);
       try (HoldfastServer holdfast = HoldfastServer.start(settings, Clock.systemUTC())) {
-        await().atMost(Duration.ofSeconds(30)).until(() -> routeNames(holdfast).contains("demo/team-a/api"));
-        assertThat(routeNames(holdfast)).containsExactly("demo/team-a/api", "rest");
+        await().atMost(Duration.ofSeconds(30)).until(() -> routeNames(holdfast).contains("demo/team-a/api")
+            && routeNames(holdfast).contains("demo/team-b/ok"));
+        assertThat(routeNames(holdfast)).containsExactly("demo/team-a/api", "demo/team-b/ok", "rest");
 
         await().atMost(Duration.ofSeconds(30)).until(() -> accepted(api, "team-b").isPresent()
             && accepted(api, "team-a").isPresent());
-        assertThat(accepted(api, "team-b").get()).containsEntry("status", "False")
+        assertThat(accepted(api, "team-b").get()).containsEntry("status", "True")
             .containsEntry("reason", "PrefixViolation");
         assertThat(accepted(api, "team-b").get().get("message"))
             .contains("prefix /team-a/admin is not under the delegated prefix /team-b/");

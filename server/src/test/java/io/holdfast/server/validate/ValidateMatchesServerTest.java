@@ -85,6 +85,21 @@ class ValidateMatchesServerTest {
         metadata: {name: empty, namespace: demo}
         spec: {port: 10090, selector: {matchLabels: {expose: nobody}}}
         """);
+    // Delegation with one route leaving the prefix: pruned with a warning, the table's other route served.
+    Files.writeString(dir.resolve("delegation.yaml"), """
+        apiVersion: gateway.holdfast.io/v1
+        kind: VirtualService
+        metadata: {name: shop, namespace: demo, labels: {expose: public}}
+        spec:
+          domains: [shop.test]
+          routes: [{match: {prefix: /shop/}, delegate: {ref: {name: shop-routes}}}]
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: RouteTable
+        metadata: {name: shop-routes, namespace: demo}
+        spec:
+          routes: [{match: {prefix: /shop/cart}, route: {upstream: echo}}, {match: {prefix: /admin}, route: {upstream: echo}}]
+        """);
     Files.writeString(dir.resolve("malformed.yaml"), "kind: Upstream\nmetadata: {name: [\n");
     // TLS from PEM files relative to the directory: one good pair, one mismatched, one missing file.
     Files.createDirectories(dir.resolve("tls"));
@@ -136,6 +151,8 @@ class ValidateMatchesServerTest {
     assertThat(String.join("\n", validated.values())).contains("(UnknownField)", "(UpstreamRejected)",
         "(DuplicateDomain)", "(DuplicateListener)", "(NoVirtualServices)", "(KeyMismatch)", "(SecretNotFound)");
     assertThat(validated.get(io.holdfast.api.ResourceKey.virtualService("demo", "tls-good"))).startsWith("ACCEPTED");
+    assertThat(validated.get(io.holdfast.api.ResourceKey.routeTable("demo", "shop-routes")))
+        .startsWith("WARNING spec.routes[1].match.prefix: prefix /admin is not under").endsWith("(PrefixViolation)");
     assertThat(report.fileErrors()).singleElement().satisfies(e -> {
       assertThat(e.at().orElseThrow().file()).endsWith("malformed.yaml");
       assertThat(e.message()).startsWith("invalid YAML: ");

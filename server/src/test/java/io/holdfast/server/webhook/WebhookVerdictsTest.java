@@ -101,6 +101,21 @@ class WebhookVerdictsTest {
           - match: {prefix: /}
             redirect: {prefixRewrite: /, responseCode: 301}
             timeout: 5s
+      ---
+      apiVersion: gateway.holdfast.io/v1
+      kind: VirtualService
+      metadata: {name: shop, namespace: demo}
+      spec:
+        domains: [shop.test]
+        routes: [{match: {prefix: /shop/}, delegate: {ref: {name: shop-routes}}}]
+      ---
+      apiVersion: gateway.holdfast.io/v1
+      kind: RouteTable
+      metadata: {name: shop-routes, namespace: demo}
+      spec:
+        routes:
+          - {match: {prefix: /shop/cart}, route: {upstream: echo-v1}}
+          - {match: {prefix: /admin}, route: {upstream: echo-v1}}
       """;
 
   @TempDir
@@ -164,7 +179,7 @@ class WebhookVerdictsTest {
     }
     // The documents exercise what they are meant to: parse errors, references, claims, warnings, every kind.
     assertThat(reasonsSeen).contains("UpstreamNotFound", "UpstreamRejected", "PortOutOfRange", "UnknownField",
-        "DuplicateDomain", "DuplicateListener", "DuplicateHost", "FieldIgnored");
+        "DuplicateDomain", "DuplicateListener", "DuplicateHost", "FieldIgnored", "PrefixViolation");
     assertThat(kindsSeen).containsExactlyInAnyOrderElementsOf(
         HoldfastKinds.ALL.stream().map(HoldfastKinds.Kind::kind).toList());
     assertThat(denied).isGreaterThanOrEqualTo(7);
