@@ -73,7 +73,7 @@ class MutatedGoldenInputsPropertyTest {
    * A few hundred random mutations: any golden input, any document, any mutation, anywhere in the document. The
    * seed is fixed so that CI runs the same tries (a failure names its sample); change it to explore others.
    */
-  @Property(tries = 500, seed = "20261204")
+  @Property(tries = 800, seed = "20261204")
   void aMutatedDocumentNeverThrowsAndLeavesUnrelatedVerdictsAlone(@ForAll @IntRange(min = 0, max = 1000) int input,
       @ForAll @IntRange(min = 0, max = 1000) int document, @ForAll Mutation mutation, @ForAll long where) {
     check(CASES.get(input % CASES.size()), document, mutation, where);
