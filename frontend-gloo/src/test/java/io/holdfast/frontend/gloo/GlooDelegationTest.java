@@ -171,7 +171,7 @@ class GlooDelegationTest {
         kind: Gateway
         metadata: {name: gateway-proxy, namespace: gloo-system}
         spec:
-          options: {normalizePath: true, webSockets: true}  # Gloo's connection-manager defaults
+          options: {normalizePath: true, webSockets: true, grpcWeb: true}  # Gloo's connection-manager defaults
           bindAddress: '::'
           port: 8080
           virtualServices: [{name: shop}]
