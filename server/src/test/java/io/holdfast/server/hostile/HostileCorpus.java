@@ -126,6 +126,12 @@ public final class HostileCorpus {
         """, "RegexTooComplex", "VirtualService.gateway.solo.io/default/gbomb", "gbomb"));
     out.add(new Input("gloo-delegation-chain-2000", glooChain(2000), "DelegationTooDeep",
         "RouteTable.gateway.solo.io/default/t32", "t32"));
+    // Session 10's paths: options and paths handed down a Gloo chain (inheritablePathMatchers), and Gateways
+    // sharing one socket by client network (sourcePrefixRanges): the same bounds, no pairwise blow-up.
+    out.add(new Input("gloo-inherited-chain-2000", glooInheritedChain(2000), "DelegationTooDeep",
+        "RouteTable.gateway.solo.io/default/i32", "i32"));
+    out.add(new Input("gateways-sharing-port-2000", sharedPort(2000), "DuplicateListener", "Gateway/default/zz-dup",
+        "zz-dup"));
     return out;
   }
 
@@ -188,6 +194,66 @@ public final class HostileCorpus {
               delegateAction: {ref: {name: t%d, namespace: default}}
           """.formatted(i, i + 1));
     }
+    return out.toString();
+  }
+
+  /**
+   * A Gloo chain like {@link #glooChain} whose every delegating route hands down options and its path
+   * ({@code inheritablePathMatchers: true} on the VirtualService's route, each table's own prefix then replaced).
+   */
+  static String glooInheritedChain(int depth) {
+    StringBuilder out = new StringBuilder("""
+        ---
+        apiVersion: gateway.solo.io/v1
+        kind: VirtualService
+        metadata: {name: ichain, namespace: default}
+        spec:
+          virtualHost:
+            domains: [ichain.example]
+            routes:
+            - matchers: [{prefix: /api}]
+              inheritablePathMatchers: true
+              options: {timeout: 5s, retries: {retryOn: 5xx, numRetries: 2}}
+              delegateAction: {ref: {name: i0, namespace: default}}
+        """);
+    for (int i = 0; i < depth; i++) {
+      out.append("""
+          ---
+          apiVersion: gateway.solo.io/v1
+          kind: RouteTable
+          metadata: {name: i%d, namespace: default}
+          spec:
+            routes:
+            - matchers: [{prefix: /other%d}]
+              options: {prefixRewrite: /p%d}
+              delegateAction: {ref: {name: i%d, namespace: default}}
+          """.formatted(i, i, i, i + 1));
+    }
+    return out.toString();
+  }
+
+  /**
+   * {@code count} Gateways on one port, each taking its own client network (one listener, one chain each), and
+   * a younger one repeating a taken network.
+   */
+  static String sharedPort(int count) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < count; i++) {
+      out.append("""
+          ---
+          apiVersion: gateway.holdfast.io/v1
+          kind: Gateway
+          metadata: {name: s%d, namespace: default}
+          spec: {port: 10082, sourcePrefixRanges: ['2001:db8::%s/128']}
+          """.formatted(i, Integer.toHexString(i)));
+    }
+    out.append("""
+        ---
+        apiVersion: gateway.holdfast.io/v1
+        kind: Gateway
+        metadata: {name: zz-dup, namespace: default}
+        spec: {port: 10082, sourcePrefixRanges: ['2001:db8::7/128']}
+        """);
     return out.toString();
   }
 
