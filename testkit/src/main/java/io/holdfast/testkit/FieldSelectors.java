@@ -1,10 +1,6 @@
 package io.holdfast.testkit;
 
-import io.fabric8.mockwebserver.http.ByteString;
 import io.fabric8.mockwebserver.http.MockResponse;
-import io.fabric8.mockwebserver.http.RecordedRequest;
-import io.fabric8.mockwebserver.http.Response;
-import io.fabric8.mockwebserver.http.WebSocket;
 import io.fabric8.mockwebserver.http.WebSocketListener;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
@@ -12,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -151,35 +148,15 @@ final class FieldSelectors {
   }
 
   /** Hands the delegate a socket that drops the events this selector excludes. */
-  private final class FilteringListener extends WebSocketListener {
-    private final WebSocketListener delegate;
+  private final class FilteringListener extends SendGate {
 
     FilteringListener(WebSocketListener delegate) {
-      this.delegate = delegate;
+      super(delegate);
     }
 
-    private WebSocket filtered(WebSocket socket) {
-      return new WebSocket() {
-        @Override
-        public RecordedRequest request() {
-          return socket.request();
-        }
-
-        @Override
-        public boolean send(String text) {
-          return !passes(text) || socket.send(text);
-        }
-
-        @Override
-        public boolean send(byte[] bytes) {
-          return !passes(new String(bytes, StandardCharsets.UTF_8)) || socket.send(bytes);
-        }
-
-        @Override
-        public boolean close(int code, String reason) {
-          return socket.close(code, reason);
-        }
-      };
+    @Override
+    boolean send(String text, BooleanSupplier sender) {
+      return !passes(text) || sender.getAsBoolean();
     }
 
     /** Whether a watch event goes out: its object matches, or it is no object event (an error, a bookmark). */
@@ -193,51 +170,6 @@ final class FieldSelectors {
       } catch (RuntimeException e) {
         return true;
       }
-    }
-
-    @Override
-    public void onBeforeAccept(WebSocket webSocket, Response response) {
-      delegate.onBeforeAccept(filtered(webSocket), response);
-    }
-
-    @Override
-    public void onOpen(WebSocket webSocket, Response response) {
-      delegate.onOpen(filtered(webSocket), response);
-    }
-
-    @Override
-    public void onMessage(WebSocket webSocket, String text) {
-      delegate.onMessage(filtered(webSocket), text);
-    }
-
-    @Override
-    public void onMessage(WebSocket webSocket, ByteString bytes) {
-      delegate.onMessage(filtered(webSocket), bytes);
-    }
-
-    @Override
-    public void onMessage(WebSocket webSocket, byte[] bytes) {
-      delegate.onMessage(filtered(webSocket), bytes);
-    }
-
-    @Override
-    public void onPing(WebSocket webSocket, byte[] bytes) {
-      delegate.onPing(filtered(webSocket), bytes);
-    }
-
-    @Override
-    public void onClosing(WebSocket webSocket, int code, String reason) {
-      delegate.onClosing(filtered(webSocket), code, reason);
-    }
-
-    @Override
-    public void onClosed(WebSocket webSocket, int code, String reason) {
-      delegate.onClosed(filtered(webSocket), code, reason);
-    }
-
-    @Override
-    public void onFailure(WebSocket webSocket, Throwable cause, Response response) {
-      delegate.onFailure(filtered(webSocket), cause, response);
     }
   }
 }

@@ -1,12 +1,9 @@
 package io.holdfast.testkit;
 
-import io.fabric8.mockwebserver.http.ByteString;
-import io.fabric8.mockwebserver.http.RecordedRequest;
-import io.fabric8.mockwebserver.http.Response;
-import io.fabric8.mockwebserver.http.WebSocket;
 import io.fabric8.mockwebserver.http.WebSocketListener;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.function.BooleanSupplier;
 
 /**
  * Holds back the events of watches whose path contains a fragment, until released: the watch delay of a real API
@@ -60,82 +57,17 @@ final class WatchHold {
     }
   }
 
-  private final class Listener extends WebSocketListener {
+  private final class Listener extends SendGate {
     private final String path;
-    private final WebSocketListener delegate;
 
     Listener(String path, WebSocketListener delegate) {
+      super(delegate);
       this.path = path;
-      this.delegate = delegate;
-    }
-
-    private WebSocket holding(WebSocket socket) {
-      return new WebSocket() {
-        @Override
-        public RecordedRequest request() {
-          return socket.request();
-        }
-
-        @Override
-        public boolean send(String text) {
-          return queued(path, () -> socket.send(text)) || socket.send(text);
-        }
-
-        @Override
-        public boolean send(byte[] bytes) {
-          return queued(path, () -> socket.send(bytes)) || socket.send(bytes);
-        }
-
-        @Override
-        public boolean close(int code, String reason) {
-          return socket.close(code, reason);
-        }
-      };
     }
 
     @Override
-    public void onBeforeAccept(WebSocket webSocket, Response response) {
-      delegate.onBeforeAccept(holding(webSocket), response);
-    }
-
-    @Override
-    public void onOpen(WebSocket webSocket, Response response) {
-      delegate.onOpen(holding(webSocket), response);
-    }
-
-    @Override
-    public void onMessage(WebSocket webSocket, String text) {
-      delegate.onMessage(holding(webSocket), text);
-    }
-
-    @Override
-    public void onMessage(WebSocket webSocket, ByteString bytes) {
-      delegate.onMessage(holding(webSocket), bytes);
-    }
-
-    @Override
-    public void onMessage(WebSocket webSocket, byte[] bytes) {
-      delegate.onMessage(holding(webSocket), bytes);
-    }
-
-    @Override
-    public void onPing(WebSocket webSocket, byte[] bytes) {
-      delegate.onPing(holding(webSocket), bytes);
-    }
-
-    @Override
-    public void onClosing(WebSocket webSocket, int code, String reason) {
-      delegate.onClosing(holding(webSocket), code, reason);
-    }
-
-    @Override
-    public void onClosed(WebSocket webSocket, int code, String reason) {
-      delegate.onClosed(holding(webSocket), code, reason);
-    }
-
-    @Override
-    public void onFailure(WebSocket webSocket, Throwable cause, Response response) {
-      delegate.onFailure(holding(webSocket), cause, response);
+    boolean send(String text, BooleanSupplier sender) {
+      return queued(path, sender::getAsBoolean) || sender.getAsBoolean();
     }
   }
 }
